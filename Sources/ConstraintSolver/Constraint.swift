@@ -1,0 +1,58 @@
+/// A user variable. The solver hands these out; the layer above names them.
+public struct Variable: Hashable, Comparable, Sendable {
+    let symbol: Symbol
+    public var id: Int32 { symbol.id }
+    public static func < (a: Variable, b: Variable) -> Bool { a.symbol < b.symbol }
+}
+
+public enum Relation: String, Sendable {
+    case equal = "=="
+    case lessOrEqual = "<="
+    case greaterOrEqual = ">="
+}
+
+/// `Σ coefficient·variable + constant`.
+public struct Expression: Sendable {
+    public var terms: [(variable: Variable, coefficient: Double)]
+    public var constant: Double
+
+    public init(_ terms: [(Variable, Double)] = [], constant: Double = 0) {
+        self.terms = terms.map { (variable: $0.0, coefficient: $0.1) }
+        self.constant = constant
+    }
+}
+
+public enum Priority {
+    public static let required: Double = 1000
+}
+
+/// `expression relation 0` at a priority in 1…1000 (1000 = required).
+public struct ConstraintDefinition: Sendable {
+    public var expression: Expression
+    public var relation: Relation
+    public var priority: Double
+
+    public init(_ expression: Expression, _ relation: Relation, priority: Double = Priority.required) {
+        self.expression = expression
+        self.relation = relation
+        self.priority = priority
+    }
+
+    public var isRequired: Bool { priority >= Priority.required }
+}
+
+/// The solver's name for an added constraint; stable until removed.
+public struct ConstraintHandle: Hashable, Comparable, Sendable {
+    public let raw: Int32
+    public static func < (a: ConstraintHandle, b: ConstraintHandle) -> Bool { a.raw < b.raw }
+}
+
+/// Where a constraint stands in the engine.
+public enum ConstraintState: Equatable, Sendable {
+    case active
+    /// Required, but satisfied already by the others: it adds no row. Kept so it can be
+    /// enforced again when what made it redundant goes away.
+    case redundant
+    /// Required, but in conflict with the others: broken so the engine could go on.
+    case broken(conflicts: [ConstraintHandle])
+}

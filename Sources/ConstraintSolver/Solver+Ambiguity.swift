@@ -1,0 +1,79 @@
+/// Whether a variable's value is determined, and another optimal solution when not.
+///
+/// A variable is ambiguous when some parametric symbol in its row (or the variable
+/// itself, when parametric) has zero cost in every priority level (dual degeneracy)
+/// and can move by a positive step without making a restricted row negative.
+extension Solver {
+    /// How far a parametric symbol can move in `sign` direction before a restricted row
+    /// would turn negative (∞ when nothing limits it).
+    private func step(_ s: Symbol, sign: Double, constants: [Int32: Double]) -> Double {
+        var t = Double.infinity
+        columns[s.index].forEach { slot in
+            let i = Int(slot)
+            guard basicOf[i].isRestricted else { return }
+            let c = rows[i].coefficient(for: s) * sign
+            if c < 0 { t = min(t, max(0, constants[slot] ?? rows[i].constant) / -c) }
+        }
+        return t
+    }
+
+    /// A zero-cost move that changes `v`: the symbol to move and the signed step.
+    private func freeDirection(_ v: Symbol, constants: [Int32: Double] = [:]) -> (Symbol, Double)? {
+        let slot = rowOf[v.index]
+        let candidates: [Symbol] = slot >= 0 ? rows[Int(slot)].cells.map(\.symbol) : [v]
+        for s in candidates where !s.isDummy && objective.isZero(s) {
+            for sign in s.isExternal ? [1.0, -1.0] : [1.0] {
+                let t = step(s, sign: sign, constants: constants)
+                if t > 1e-7 { return (s, sign * t) }
+            }
+        }
+        return nil
+    }
+
+    private func refreshAmbiguity() {
+        for id in ambiguityPending {
+            let i = Int(id)
+            ambiguityFlag[i] = false
+            guard i < rowOf.count, constraintsOf.count > i else { continue }
+            let s = Symbol(id: id, kind: .external)
+            if reported.count > i, freeDirection(s) != nil { ambiguousIds.insert(id) } else { ambiguousIds.remove(id) }
+        }
+        ambiguityPending.removeAll(keepingCapacity: true)
+    }
+
+    /// The variables that another optimal solution would move. Kept up to date from the
+    /// rows changes touched, so the cost follows the change.
+    public func ambiguousVariables() -> [Variable] {
+        refreshAmbiguity()
+        return ambiguousIds.sorted().map { Variable(symbol: Symbol(id: $0, kind: .external)) }
+    }
+
+    public func isAmbiguous(_ v: Variable) -> Bool {
+        refreshAmbiguity()
+        return ambiguousIds.contains(v.id)
+    }
+
+    /// Another optimal solution that moves the given ambiguous variables (Auto Layout's
+    /// `exerciseAmbiguityInLayout`): each free direction is followed in turn, at most
+    /// `maxStep`, against the constants the previous moves left. Only moved variables
+    /// are returned; the engine itself is not changed.
+    public func alternativeValues(for variables: [Variable], maxStep: Double = 20) -> [Variable: Double] {
+        var constants: [Int32: Double] = [:]
+        var parametric: [Int32: Double] = [:]
+        for v in variables {
+            guard let (s, t0) = freeDirection(v.symbol, constants: constants) else { continue }
+            let t = t0.isInfinite ? maxStep : (t0 > 0 ? min(t0, maxStep) : max(t0, -maxStep))
+            if s.isExternal { parametric[s.id, default: 0] += t }
+            columns[s.index].forEach { slot in
+                let i = Int(slot)
+                constants[slot] = (constants[slot] ?? rows[i].constant) + rows[i].coefficient(for: s) * t
+            }
+        }
+        var out: [Variable: Double] = [:]
+        for (id, value) in parametric { out[Variable(symbol: Symbol(id: id, kind: .external))] = value }
+        for (slot, value) in constants where basicOf[Int(slot)].isExternal {
+            out[Variable(symbol: basicOf[Int(slot)])] = value
+        }
+        return out
+    }
+}

@@ -1,0 +1,62 @@
+/// What the engine can tell about itself: counters, the constraints behind a value,
+/// and a readable tableau for debugging.
+public struct SolverStats: Sendable, Equatable {
+    public var rows: Int
+    public var columns: Int
+    public var constraints: Int
+    public var broken: Int
+    public var priorityLevels: Int
+    public var pivots: Int
+    /// Rows written since the counter was last reset (see `resetTouchedRows`).
+    public var touchedRows: Int
+}
+
+extension Solver {
+    public var stats: SolverStats {
+        var cols = 0
+        for c in columns where !c.isEmpty { cols += 1 }
+        return SolverStats(rows: rows.count - freeSlotsCount, columns: cols, constraints: records.count,
+                           broken: brokenConstraints.count, priorityLevels: objective.levels.count,
+                           pivots: pivotCount, touchedRows: touchedRows)
+    }
+
+    private var freeSlotsCount: Int { basicOf.reduce(0) { $0 + ($1.isValid ? 0 : 1) } }
+
+    public func resetTouchedRows() -> Int {
+        defer { touchedRows = 0 }
+        return touchedRows
+    }
+
+    /// The constraints that determine `v`: those naming it, and those whose markers
+    /// its row depends on (their constants move it).
+    public func constraintsAffecting(_ v: Variable) -> [ConstraintHandle] {
+        var out = Set(constraintsOf[v.symbol.index])
+        let slot = rowOf[v.symbol.index]
+        if slot >= 0 {
+            for c in rows[Int(slot)].cells where markerOwner[c.symbol.index] >= 0 {
+                out.insert(markerOwner[c.symbol.index])
+            }
+        }
+        return out.sorted().map { ConstraintHandle(raw: $0) }
+    }
+
+    /// The tableau, one row a line: `x3 = 10 + 1·d5 - 0.5·s7`.
+    public func dumpTableau() -> String {
+        func name(_ s: Symbol) -> String {
+            let p: String
+            switch s.kind { case .external: p = "v"; case .slack: p = "s"; case .error: p = "e"; case .dummy: p = "d" }
+            return p + String(s.id)
+        }
+        var lines: [String] = []
+        for (i, b) in basicOf.enumerated() where b.isValid {
+            var line = "\(name(b)) = \(rows[i].constant)"
+            for c in rows[i].cells { line += " \(c.coefficient < 0 ? "-" : "+") \(abs(c.coefficient))·\(name(c.symbol))" }
+            lines.append(line)
+        }
+        for l in objective.levels {
+            let terms = l.coefficients.sorted { $0.key < $1.key }.map { "\($0.value)·#\($0.key)" }
+            lines.append("objective@\(l.priority): " + terms.joined(separator: " + "))
+        }
+        return lines.sorted().joined(separator: "\n")
+    }
+}

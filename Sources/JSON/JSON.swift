@@ -1,0 +1,59 @@
+/// A JSON value that keeps object members in the order they were sent (documents are
+/// returned "as sent", and error pointers follow the request's own shape).
+public enum JSON: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSON])
+    case object([(key: String, value: JSON)])
+
+    public static func == (a: JSON, b: JSON) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case let (.bool(x), .bool(y)): return x == y
+        case let (.number(x), .number(y)): return x == y
+        case let (.string(x), .string(y)): return x == y
+        case let (.array(x), .array(y)): return x == y
+        case let (.object(x), .object(y)):
+            return x.count == y.count && zip(x, y).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        default: return false
+        }
+    }
+
+    public subscript(key: String) -> JSON? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.key == key }?.value
+    }
+
+    public var string: String? { if case .string(let s) = self { return s }; return nil }
+    public var number: Double? { if case .number(let n) = self { return n }; return nil }
+    public var bool: Bool? { if case .bool(let b) = self { return b }; return nil }
+    public var array: [JSON]? { if case .array(let a) = self { return a }; return nil }
+    public var members: [(key: String, value: JSON)]? { if case .object(let m) = self { return m }; return nil }
+    public var isNull: Bool { if case .null = self { return true }; return false }
+
+    public var typeName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "boolean"
+        case .number: return "number"
+        case .string: return "string"
+        case .array: return "array"
+        case .object: return "object"
+        }
+    }
+}
+
+/// RFC 6901 escaping for one reference token.
+public func jsonPointerToken(_ s: String) -> String {
+    var out = ""
+    for c in s {
+        switch c {
+        case "~": out += "~0"
+        case "/": out += "~1"
+        default: out.append(c)
+        }
+    }
+    return out
+}

@@ -1,0 +1,231 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+public struct JSONParseError: Error, Sendable, Equatable {
+    public let offset: Int
+    public let message: String
+}
+
+/// A strict RFC 8259 parser over bytes: no Foundation on the request path.
+public struct JSONParser {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var i = 0
+    private var depth = 0
+    static let maxDepth = 256
+
+    public static func parse(_ data: [UInt8]) throws(JSONParseError) -> JSON {
+        try data.withUnsafeBufferPointer { (buf) throws(JSONParseError) -> JSON in
+            var p = JSONParser(bytes: buf)
+            p.skipSpace()
+            let v = try p.value()
+            p.skipSpace()
+            if p.i != buf.count { throw p.fail("unexpected data after the JSON value") }
+            return v
+        }
+    }
+
+    public static func parse(_ text: String) throws(JSONParseError) -> JSON {
+        try parse(Array(text.utf8))
+    }
+
+    private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    private func fail(_ m: String) -> JSONParseError { JSONParseError(offset: i, message: m) }
+
+    private mutating func skipSpace() {
+        while i < bytes.count {
+            let c = bytes[i]
+            if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { i += 1 } else { break }
+        }
+    }
+
+    private mutating func value() throws(JSONParseError) -> JSON {
+        guard i < bytes.count else { throw fail("unexpected end of input") }
+        switch bytes[i] {
+        case UInt8(ascii: "{"): return try object()
+        case UInt8(ascii: "["): return try array()
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+        default: throw fail("unexpected character")
+        }
+    }
+
+    private mutating func literal(_ word: String) throws(JSONParseError) {
+        for c in word.utf8 {
+            guard i < bytes.count, bytes[i] == c else { throw fail("invalid literal") }
+            i += 1
+        }
+    }
+
+    private mutating func enter() throws(JSONParseError) {
+        depth += 1
+        if depth > Self.maxDepth { throw fail("nesting deeper than \(Self.maxDepth)") }
+    }
+
+    private mutating func object() throws(JSONParseError) -> JSON {
+        try enter()
+        i += 1
+        var members: [(key: String, value: JSON)] = []
+        skipSpace()
+        if i < bytes.count && bytes[i] == UInt8(ascii: "}") { i += 1; depth -= 1; return .object(members) }
+        while true {
+            skipSpace()
+            guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
+            let key = try string()
+            skipSpace()
+            guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':'") }
+            i += 1
+            skipSpace()
+            members.append((key, try value()))
+            skipSpace()
+            guard i < bytes.count else { throw fail("unexpected end of input") }
+            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+            if bytes[i] == UInt8(ascii: "}") { i += 1; depth -= 1; return .object(members) }
+            throw fail("expected ',' or '}'")
+        }
+    }
+
+    private mutating func array() throws(JSONParseError) -> JSON {
+        try enter()
+        i += 1
+        var items: [JSON] = []
+        skipSpace()
+        if i < bytes.count && bytes[i] == UInt8(ascii: "]") { i += 1; depth -= 1; return .array(items) }
+        while true {
+            skipSpace()
+            items.append(try value())
+            skipSpace()
+            guard i < bytes.count else { throw fail("unexpected end of input") }
+            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+            if bytes[i] == UInt8(ascii: "]") { i += 1; depth -= 1; return .array(items) }
+            throw fail("expected ',' or ']'")
+        }
+    }
+
+    private mutating func number() throws(JSONParseError) -> Double {
+        let start = i
+        if bytes[i] == UInt8(ascii: "-") { i += 1 }
+        guard i < bytes.count else { throw fail("invalid number") }
+        if bytes[i] == UInt8(ascii: "0") {
+            i += 1
+        } else if (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(bytes[i]) {
+            while i < bytes.count && isDigit(bytes[i]) { i += 1 }
+        } else { throw fail("invalid number") }
+        var integral = true
+        if i < bytes.count && bytes[i] == UInt8(ascii: ".") {
+            integral = false
+            i += 1
+            guard i < bytes.count && isDigit(bytes[i]) else { throw fail("invalid number") }
+            while i < bytes.count && isDigit(bytes[i]) { i += 1 }
+        }
+        if i < bytes.count && (bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E")) {
+            integral = false
+            i += 1
+            if i < bytes.count && (bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-")) { i += 1 }
+            guard i < bytes.count && isDigit(bytes[i]) else { throw fail("invalid number") }
+            while i < bytes.count && isDigit(bytes[i]) { i += 1 }
+        }
+        // Short integers need no strtod (the common case: constants and frames).
+        if integral && i - start <= 15 {
+            var v: Int64 = 0
+            var k = start
+            let negative = bytes[k] == UInt8(ascii: "-")
+            if negative { k += 1 }
+            while k < i { v = v * 10 + Int64(bytes[k] &- 48); k += 1 }
+            return Double(negative ? -v : v)
+        }
+        var buf = [CChar](repeating: 0, count: i - start + 1)
+        for k in start..<i { buf[k - start] = CChar(bitPattern: bytes[k]) }
+        let v = strtod(buf, nil)
+        guard v.isFinite else { throw JSONParseError(offset: start, message: "number out of range") }
+        return v
+    }
+
+    private func isDigit(_ c: UInt8) -> Bool { c >= 48 && c <= 57 }
+
+    private mutating func string() throws(JSONParseError) -> String {
+        i += 1
+        let start = i
+        // Fast path: no escapes.
+        while i < bytes.count {
+            let c = bytes[i]
+            if c == UInt8(ascii: "\"") {
+                let s = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
+                if !validUTF8(start, i) { throw JSONParseError(offset: start, message: "invalid UTF-8 in string") }
+                i += 1
+                return s
+            }
+            if c == UInt8(ascii: "\\") { break }
+            if c < 0x20 { throw fail("control character in string") }
+            i += 1
+        }
+        var out = [UInt8](UnsafeBufferPointer(rebasing: bytes[start..<i]))
+        while i < bytes.count {
+            let c = bytes[i]
+            if c == UInt8(ascii: "\"") {
+                i += 1
+                guard let s = String(validating: out, as: UTF8.self) else { throw JSONParseError(offset: start, message: "invalid UTF-8 in string") }
+                return s
+            }
+            if c < 0x20 { throw fail("control character in string") }
+            if c != UInt8(ascii: "\\") { out.append(c); i += 1; continue }
+            i += 1
+            guard i < bytes.count else { break }
+            let e = bytes[i]
+            i += 1
+            switch e {
+            case UInt8(ascii: "\""): out.append(0x22)
+            case UInt8(ascii: "\\"): out.append(0x5C)
+            case UInt8(ascii: "/"): out.append(0x2F)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = try hex4()
+                if (0xD800...0xDBFF).contains(scalar) {
+                    guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else { throw fail("unpaired surrogate") }
+                    i += 2
+                    let low = try hex4()
+                    guard (0xDC00...0xDFFF).contains(low) else { throw fail("unpaired surrogate") }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                } else if (0xDC00...0xDFFF).contains(scalar) {
+                    throw fail("unpaired surrogate")
+                }
+                out.append(contentsOf: Array(String(Character(Unicode.Scalar(scalar)!)).utf8))
+            default: throw fail("invalid escape")
+            }
+        }
+        throw fail("unterminated string")
+    }
+
+    private mutating func hex4() throws(JSONParseError) -> UInt32 {
+        guard i + 4 <= bytes.count else { throw fail("invalid \\u escape") }
+        var v: UInt32 = 0
+        for _ in 0..<4 {
+            let c = bytes[i]
+            let d: UInt32
+            switch c {
+            case 48...57: d = UInt32(c - 48)
+            case 65...70: d = UInt32(c - 55)
+            case 97...102: d = UInt32(c - 87)
+            default: throw fail("invalid \\u escape")
+            }
+            v = v << 4 | d
+            i += 1
+        }
+        return v
+    }
+
+    private func validUTF8(_ a: Int, _ b: Int) -> Bool {
+        var k = a
+        while k < b { if bytes[k] >= 0x80 { break }; k += 1 }
+        if k == b { return true }
+        return String(validating: UnsafeBufferPointer(rebasing: bytes[a..<b]), as: UTF8.self) != nil
+    }
+}

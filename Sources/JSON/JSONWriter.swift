@@ -1,0 +1,92 @@
+/// Writes JSON straight into a byte buffer: the response hot path (changed frames)
+/// never goes through Foundation's encoder.
+public struct JSONWriter {
+    public private(set) var bytes: [UInt8] = []
+    private var needsComma: [Bool] = [false]
+
+    public init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
+
+    private mutating func separate() {
+        if needsComma[needsComma.count - 1] { bytes.append(UInt8(ascii: ",")) }
+        needsComma[needsComma.count - 1] = true
+    }
+
+    public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma.append(false) }
+    public mutating func endObject() { needsComma.removeLast(); bytes.append(UInt8(ascii: "}")) }
+    public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
+    public mutating func endArray() { needsComma.removeLast(); bytes.append(UInt8(ascii: "]")) }
+
+    /// A member name; the next value written is its value.
+    public mutating func key(_ k: String) {
+        separate()
+        writeString(k)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma[needsComma.count - 1] = false
+    }
+
+    private mutating func afterKey() { needsComma[needsComma.count - 1] = true }
+
+    public mutating func string(_ s: String) { separate(); writeString(s) }
+    public mutating func number(_ v: Double) { separate(); writeNumber(v) }
+    public mutating func int(_ v: Int) { separate(); bytes.append(contentsOf: String(v).utf8) }
+    public mutating func bool(_ b: Bool) { separate(); bytes.append(contentsOf: (b ? "true" : "false").utf8) }
+    public mutating func null() { separate(); bytes.append(contentsOf: "null".utf8) }
+
+    /// Splices a value that is already JSON text.
+    public mutating func raw(_ json: [UInt8]) { separate(); bytes.append(contentsOf: json) }
+
+    public mutating func value(_ v: JSON) {
+        switch v {
+        case .null: null()
+        case .bool(let b): bool(b)
+        case .number(let n): number(n)
+        case .string(let s): string(s)
+        case .array(let a): beginArray(); for x in a { value(x) }; endArray()
+        case .object(let m): beginObject(); for (k, x) in m { key(k); value(x) }; endObject()
+        }
+    }
+
+    private mutating func writeNumber(_ v: Double) {
+        guard v.isFinite else { bytes.append(contentsOf: "null".utf8); return }
+        if v == v.rounded(), abs(v) < 9.0e15 {
+            var n = Int64(v)
+            if n == 0 { bytes.append(UInt8(ascii: "0")); return }
+            if n < 0 { bytes.append(UInt8(ascii: "-")); n = -n }
+            var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            var count = 0
+            withUnsafeMutableBytes(of: &digits) { d in
+                while n > 0 { d[count] = UInt8(48 + n % 10); n /= 10; count += 1 }
+                for k in stride(from: count - 1, through: 0, by: -1) { bytes.append(d[k]) }
+            }
+            return
+        }
+        bytes.append(contentsOf: v.description.utf8)
+    }
+
+    private mutating func writeString(_ s: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for c in s.utf8 {
+            switch c {
+            case UInt8(ascii: "\""): bytes.append(0x5C); bytes.append(c)
+            case UInt8(ascii: "\\"): bytes.append(0x5C); bytes.append(c)
+            case 0x0A: bytes.append(0x5C); bytes.append(UInt8(ascii: "n"))
+            case 0x0D: bytes.append(0x5C); bytes.append(UInt8(ascii: "r"))
+            case 0x09: bytes.append(0x5C); bytes.append(UInt8(ascii: "t"))
+            case 0..<0x20:
+                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 48, 48, hex[Int(c >> 4)], hex[Int(c & 15)]])
+            default: bytes.append(c)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
+
+extension JSON {
+    /// Compact JSON text.
+    public var serialized: [UInt8] {
+        var w = JSONWriter()
+        w.value(self)
+        return w.bytes
+    }
+}
