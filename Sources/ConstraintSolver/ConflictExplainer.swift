@@ -42,7 +42,7 @@ extension Solver {
         scratch.explainsConflicts = false
         var map: [Int32: Variable] = [:]
         func translate(_ d: ConstraintDefinition) -> ConstraintDefinition {
-            var e = Expression([], constant: d.expression.constant)
+            var e = LinearExpression([], constant: d.expression.constant)
             for (v, c) in d.expression.terms {
                 let w = map[v.id] ?? scratch.addVariable()
                 map[v.id] = w

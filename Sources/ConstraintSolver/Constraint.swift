@@ -12,7 +12,7 @@ public enum Relation: String, Sendable {
 }
 
 /// `Σ coefficient·variable + constant`.
-public struct Expression: Sendable {
+public struct LinearExpression: Sendable {
     public var terms: [(variable: Variable, coefficient: Double)]
     public var constant: Double
 
@@ -28,11 +28,11 @@ public enum Priority {
 
 /// `expression relation 0` at a priority in 1…1000 (1000 = required).
 public struct ConstraintDefinition: Sendable {
-    public var expression: Expression
+    public var expression: LinearExpression
     public var relation: Relation
     public var priority: Double
 
-    public init(_ expression: Expression, _ relation: Relation, priority: Double = Priority.required) {
+    public init(_ expression: LinearExpression, _ relation: Relation, priority: Double = Priority.required) {
         self.expression = expression
         self.relation = relation
         self.priority = priority

@@ -47,7 +47,7 @@ final class Run {
 
     func definition(_ i: Int) -> ConstraintDefinition {
         let c = w.constraints[i]
-        return ConstraintDefinition(Expression(c.terms.map { (vars[$0.0], $0.1) }, constant: c.constant), c.relation, priority: c.priority)
+        return ConstraintDefinition(LinearExpression(c.terms.map { (vars[$0.0], $0.1) }, constant: c.constant), c.relation, priority: c.priority)
     }
 
     func build() -> Double {
