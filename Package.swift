@@ -19,11 +19,14 @@ let package = Package(
         .target(name: "ConstraintSolver"),
         // A small JSON value, parser and writer shared by the layers above.
         .target(name: "JSON"),
+        // Views, anchors, VFL, expressions, transactional changes and diagnostics. Knows the engine, not HTTP.
+        .target(name: "LayoutModel", dependencies: ["ConstraintSolver", "JSON"]),
         .executableTarget(
             name: "layoutd-bench",
             dependencies: ["ConstraintSolver", "JSON"],
             swiftSettings: [.unsafeFlags(["-Ounchecked"])]
         ),
         .testTarget(name: "ConstraintSolverTests", dependencies: ["ConstraintSolver"]),
+        .testTarget(name: "LayoutModelTests", dependencies: ["LayoutModel", "JSON"]),
     ]
 )

@@ -27,15 +27,15 @@ extension Solver {
         return touchedRows
     }
 
-    /// The constraints that determine `v`: those naming it, and those whose markers
-    /// its row depends on (their constants move it).
+    /// The constraints that determine `v`: those whose markers its row depends on (their
+    /// constants move it). A parametric variable is determined by nothing: then the
+    /// constraints naming it are the ones to look at.
     public func constraintsAffecting(_ v: Variable) -> [ConstraintHandle] {
-        var out = Set(constraintsOf[v.symbol.index])
         let slot = rowOf[v.symbol.index]
-        if slot >= 0 {
-            for c in rows[Int(slot)].cells where markerOwner[c.symbol.index] >= 0 {
-                out.insert(markerOwner[c.symbol.index])
-            }
+        guard slot >= 0 else { return constraintsOf[v.symbol.index].sorted().map { ConstraintHandle(raw: $0) } }
+        var out = Set<Int32>()
+        for c in rows[Int(slot)].cells where markerOwner[c.symbol.index] >= 0 {
+            out.insert(markerOwner[c.symbol.index])
         }
         return out.sorted().map { ConstraintHandle(raw: $0) }
     }

@@ -1,0 +1,123 @@
+/// The attributes of the contract and the anchor rules between them.
+public enum Attribute: String, Sendable, CaseIterable {
+    case left, right, top, bottom, leading, trailing, width, height, centerX, centerY
+    case firstBaseline, lastBaseline
+    case leftMargin, rightMargin, topMargin, bottomMargin, leadingMargin, trailingMargin
+    case centerXWithinMargins, centerYWithinMargins
+
+    public var axis: Axis {
+        switch self {
+        case .left, .right, .leading, .trailing, .width, .centerX, .leftMargin, .rightMargin,
+             .leadingMargin, .trailingMargin, .centerXWithinMargins:
+            return .horizontal
+        default:
+            return .vertical
+        }
+    }
+
+    public var isDimension: Bool { self == .width || self == .height }
+
+    /// leading/trailing (and their margins) follow the layout direction.
+    public var isDirectional: Bool {
+        self == .leading || self == .trailing || self == .leadingMargin || self == .trailingMargin
+    }
+
+    /// left/right (and their margins) are absolute.
+    public var isAbsoluteHorizontal: Bool {
+        self == .left || self == .right || self == .leftMargin || self == .rightMargin
+    }
+
+    /// The absolute attribute a directional one stands for in a direction.
+    func resolved(_ d: LayoutDirection) -> Attribute {
+        switch (self, d) {
+        case (.leading, .ltr): return .left
+        case (.trailing, .ltr): return .right
+        case (.leading, .rtl): return .right
+        case (.trailing, .rtl): return .left
+        case (.leadingMargin, .ltr): return .leftMargin
+        case (.trailingMargin, .ltr): return .rightMargin
+        case (.leadingMargin, .rtl): return .rightMargin
+        case (.trailingMargin, .rtl): return .leftMargin
+        default: return self
+        }
+    }
+}
+
+/// `view.attribute`.
+public struct Anchor: Equatable, Hashable, Sendable, CustomStringConvertible {
+    public var view: String
+    public var attribute: Attribute
+    public init(view: String, attribute: Attribute) { self.view = view; self.attribute = attribute }
+    public var description: String { "\(view).\(attribute.rawValue)" }
+
+    /// Parses `view.attribute`; nil with a reason when malformed.
+    static func parse(_ s: String) -> Result<Anchor, AnchorSyntaxError> {
+        guard let dot = s.lastIndex(of: ".") else { return .failure(AnchorSyntaxError(message: "'\(s)' is not of the form view.attribute")) }
+        let view = String(s[..<dot]), attr = String(s[s.index(after: dot)...])
+        guard !view.isEmpty else { return .failure(AnchorSyntaxError(message: "'\(s)' names no view")) }
+        guard let a = Attribute(rawValue: attr) else { return .failure(AnchorSyntaxError(message: "unknown attribute '\(attr)' in '\(s)'")) }
+        return .success(Anchor(view: view, attribute: a))
+    }
+}
+
+struct AnchorSyntaxError: Error { var message: String }
+
+public enum Relation: String, Hashable, Sendable {
+    case equal = "==", lessOrEqual = "<=", greaterOrEqual = ">="
+}
+
+/// One engine constraint in layout terms: `first relation multiplier × second + constant`.
+public struct AtomicConstraint: Hashable, Sendable {
+    public var first: Anchor
+    public var relation: Relation
+    public var second: Anchor?
+    public var multiplier: Double
+    public var constant: Double
+    public var priority: Double
+
+    public init(first: Anchor, relation: Relation, second: Anchor?, multiplier: Double = 1, constant: Double = 0, priority: Double = 1000) {
+        self.first = first; self.relation = relation; self.second = second
+        self.multiplier = multiplier; self.constant = constant; self.priority = priority
+    }
+
+    /// The anchor rules of typed layout anchors; a reason when broken.
+    func anchorRuleViolation() -> String? {
+        let a = first.attribute
+        guard let s = second, multiplier != 0 else {
+            if !a.isDimension {
+                return multiplier == 0 && second != nil
+                    ? "a multiplier of 0 leaves the location \(first) with only a constant"
+                    : "the location \(first) needs a second item: a location cannot be given only a constant"
+            }
+            return nil
+        }
+        let b = s.attribute
+        if a.isDimension != b.isDimension {
+            return "\(first) and \(s): a location cannot be related to a dimension"
+        }
+        if !a.isDimension && a.axis != b.axis {
+            return "\(first) and \(s): a location cannot be related to a location of the other axis"
+        }
+        if (a.isDirectional && b.isAbsoluteHorizontal) || (a.isAbsoluteHorizontal && b.isDirectional) {
+            return "\(first) and \(s): leading/trailing cannot be mixed with left/right in one constraint"
+        }
+        return nil
+    }
+
+    public var description: String {
+        var s = "\(first) \(relation.rawValue)"
+        if let second {
+            if multiplier != 1 { s += " \(fmt(multiplier)) *" }
+            s += " \(second)"
+            if constant > 0 { s += " + \(fmt(constant))" } else if constant < 0 { s += " - \(fmt(-constant))" }
+        } else {
+            s += " \(fmt(constant))"
+        }
+        if priority < 1000 { s += " @\(fmt(priority))" }
+        return s
+    }
+}
+
+func fmt(_ v: Double) -> String {
+    v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
+}

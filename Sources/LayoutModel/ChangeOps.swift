@@ -1,0 +1,61 @@
+import JSON
+
+/// The ops of a `changes` body, each checked and applied to a working copy of the document.
+enum ChangeOps {
+    static func apply(_ op: JSON, to doc: inout LayoutDocument, at p: Pointer, added: inout [String]) throws(LayoutError) {
+        guard op.members != nil else { throw p.fail("an op is an object with an 'op' field") }
+        guard let name = op["op"]?.string else { throw p("op").fail("an op needs an 'op' name") }
+        func allowed(_ keys: Set<String>) throws(LayoutError) {
+            for (k, _) in op.members! where k != "op" && !keys.contains(k) { throw p(k).fail("'\(k)' does not go with \(name)") }
+        }
+        func ids(_ key: String = "ids") throws(LayoutError) -> [String] {
+            guard let arr = op[key]?.array else { throw p(key).fail("\(key) must be an array of ids") }
+            var out: [String] = []
+            for (k, x) in arr.enumerated() {
+                guard let s = x.string else { throw p(key)(k).fail("an id is a string") }
+                out.append(s)
+            }
+            return out
+        }
+        func id() throws(LayoutError) -> String {
+            guard let s = op["id"]?.string else { throw p("id").fail("id must be a string") }
+            return s
+        }
+        switch name {
+        case "addViews":
+            try allowed(["views"])
+            guard let arr = op["views"]?.array else { throw p("views").fail("views must be an array") }
+            var specs: [(ViewSpec, JSON, Pointer)] = []
+            for (i, x) in arr.enumerated() { specs.append((try ViewSpec.decode(x, at: p("views")(i)), x, p("views")(i))) }
+            try doc.addViews(specs)
+        case "removeViews":
+            try allowed(["ids"])
+            try doc.removeViews(try ids(), at: p("ids"))
+        case "updateView":
+            try doc.updateView(try id(), fields: op.members!, at: p)
+        case "addConstraints":
+            try allowed(["constraints"])
+            guard let arr = op["constraints"]?.array else { throw p("constraints").fail("constraints must be an array") }
+            for (i, x) in arr.enumerated() { added.append(try doc.addConstraint(x, at: p("constraints")(i))) }
+        case "removeConstraints":
+            try allowed(["ids"])
+            try doc.removeConstraints(try ids(), at: p("ids"))
+        case "setConstant":
+            try allowed(["id", "constant"])
+            guard let c = op["constant"]?.number else { throw p("constant").fail("constant must be a number") }
+            try doc.setConstant(try id(), c, at: p("id"))
+        case "setPriority":
+            try allowed(["id", "priority"])
+            try doc.setPriority(try id(), try ViewSpec.priority(op["priority"], at: p("priority")), at: p("id"))
+        case "activate", "deactivate":
+            try allowed(["ids"])
+            try doc.setActive(try ids(), name == "activate", at: p("ids"))
+        case "setOptions":
+            try allowed(["options"])
+            guard let o = op["options"] else { throw p("options").fail("setOptions needs options") }
+            try doc.setOptions(o, at: p("options"))
+        default:
+            throw p("op").fail("unknown op '\(name)'")
+        }
+    }
+}

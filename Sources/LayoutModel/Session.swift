@@ -1,0 +1,302 @@
+import ConstraintSolver
+import JSON
+
+/// A view's reported frame in its parent's coordinates, with its hidden flag.
+public struct FrameEntry: Equatable, Sendable {
+    public var id: String
+    public var frame: Rect
+    public var hidden: Bool
+}
+
+/// The answer to a change.
+public struct ChangeResult: Sendable {
+    public var revision: Int
+    public var frames: [FrameEntry]
+    public var removed: [String]
+    public var diagnostics: [Diagnostic]
+    /// Ids of the constraints this change added, in order (server-given ones included).
+    public var added: [String]
+}
+
+public struct SessionLimits: Sendable {
+    public var maxViews: Int
+    public var maxConstraints: Int
+    public var historyDepth: Int
+    public init(maxViews: Int = 20_000, maxConstraints: Int = 100_000, historyDepth: Int = 256) {
+        self.maxViews = maxViews; self.maxConstraints = maxConstraints; self.historyDepth = historyDepth
+    }
+}
+
+/// One engine and one document, changed together. Not thread-safe: the server serialises
+/// each session's requests.
+public final class LayoutSession {
+    struct EngineEntry {
+        var handle: ConstraintHandle
+        var definition: ConstraintDefinition
+        var base: Double
+        var sign: Double
+    }
+
+    public let solver = Solver()
+    public private(set) var document = LayoutDocument()
+    public private(set) var revision = 1
+    public let limits: SessionLimits
+
+    var variables: [String: ViewVariables] = [:]
+    var viewOfVariable: [Int32: (view: String, axis: Axis)] = [:]
+    var engine: [String: EngineEntry] = [:]
+    var atomOfHandle: [Int32: String] = [:]
+    var reported: [String: FrameEntry] = [:]
+    /// (revision, views changed by it, views removed by it), oldest first.
+    var history: [(revision: Int, changed: Set<String>, removed: Set<String>)] = []
+    var lastChurn: [Diagnostic] = []
+
+    /// Builds a session from a layout document (the body of `POST /v1/sessions`).
+    public init(document json: JSON, limits: SessionLimits = SessionLimits()) throws(LayoutError) {
+        self.limits = limits
+        var doc = LayoutDocument()
+        let added = try Self.load(json, into: &doc)
+        try commit(doc, added: added, countRevision: false)
+    }
+
+    /// The current frames of every view, in document order.
+    public var allFrames: [FrameEntry] { document.viewOrder.compactMap { reported[$0] } }
+
+    // MARK: Changes
+
+    static func load(_ json: JSON, into doc: inout LayoutDocument) throws(LayoutError) -> [String] {
+        let p = Pointer()
+        guard let members = json.members else { throw LayoutError(.invalid, "", "a layout document is a JSON object") }
+        for (k, _) in members where !["options", "views", "constraints"].contains(k) { throw p(k).fail("unknown document field '\(k)'") }
+        if let o = json["options"], !o.isNull { try doc.setOptions(o, at: p("options")) }
+        if let v = json["views"], !v.isNull {
+            guard let arr = v.array else { throw p("views").fail("views must be an array") }
+            var specs: [(ViewSpec, JSON, Pointer)] = []
+            for (i, x) in arr.enumerated() { specs.append((try ViewSpec.decode(x, at: p("views")(i)), x, p("views")(i))) }
+            try doc.addViews(specs)
+        }
+        var added: [String] = []
+        if let c = json["constraints"], !c.isNull {
+            guard let arr = c.array else { throw p("constraints").fail("constraints must be an array") }
+            for (i, x) in arr.enumerated() { added.append(try doc.addConstraint(x, at: p("constraints")(i))) }
+        }
+        return added
+    }
+
+    /// Applies `{baseRevision?, ops: [...]}` all or nothing.
+    public func apply(changes json: JSON) throws(LayoutError) -> ChangeResult {
+        let p = Pointer()
+        guard let members = json.members else { throw LayoutError(.invalid, "", "a change is a JSON object with ops") }
+        for (k, _) in members where k != "ops" && k != "baseRevision" { throw p(k).fail("unknown field '\(k)'") }
+        if let b = json["baseRevision"], !b.isNull {
+            guard let n = b.number, n == n.rounded() else { throw p("baseRevision").fail("baseRevision is an integer") }
+            guard Int(n) == revision else {
+                throw LayoutError(.revisionMismatch, "/baseRevision", "baseRevision \(Int(n)) is not the current revision \(revision)")
+            }
+        }
+        guard let ops = json["ops"]?.array else { throw p("ops").fail("ops must be an array") }
+        var doc = document
+        var added: [String] = []
+        for (k, op) in ops.enumerated() {
+            try ChangeOps.apply(op, to: &doc, at: p("ops")(k), added: &added)
+        }
+        return try commit(doc, added: added, countRevision: true)
+    }
+
+    /// `{"constraintId": constant, ...}`: the set-constant fast path. Each value goes
+    /// straight to the engine's marker shift; nothing is re-translated.
+    public func setConstants(_ json: JSON) throws(LayoutError) -> ChangeResult {
+        guard let members = json.members else { throw LayoutError(.invalid, "", "a constants body is an object of constraint ids to numbers") }
+        var resolved: [(String, Double)] = []
+        resolved.reserveCapacity(members.count)
+        let p = Pointer()
+        for (id, v) in members {
+            guard let n = v.number else { throw p(id).fail("a constant must be a number") }
+            resolved.append((try document.single(id, at: p(id)), n))
+        }
+        for (atomID, value) in resolved {
+            guard document.atoms[atomID]!.atom.constant != value else { continue }
+            document.atoms[atomID]!.atom.constant = value
+            document.noteEdited(atomID, field: "constant", .number(value))
+            if let e = engine[atomID] {
+                let c = e.base + e.sign * value
+                solver.setConstant(e.handle, c)
+                engine[atomID]!.definition.expression.constant = c
+            }
+        }
+        return finish(added: [], countRevision: true)
+    }
+
+    /// Makes `doc` the session's document and brings the engine in step with what its ops touched.
+    @discardableResult
+    private func commit(_ doc: LayoutDocument, added: [String], countRevision: Bool) throws(LayoutError) -> ChangeResult {
+        if doc.viewCount > limits.maxViews {
+            throw LayoutError(.limit, "", "the session would have \(doc.viewCount) views; the limit is \(limits.maxViews)")
+        }
+        if doc.constraintCount > limits.maxConstraints {
+            throw LayoutError(.limit, "", "the session would have \(doc.constraintCount) constraints; the limit is \(limits.maxConstraints)")
+        }
+        document = doc
+        for v in document.viewOrder where variables[v] == nil {
+            let vars = ViewVariables(x: solver.addVariable(), y: solver.addVariable(), width: solver.addVariable(), height: solver.addVariable())
+            variables[v] = vars
+            viewOfVariable[vars.x.id] = (v, .horizontal)
+            viewOfVariable[vars.width.id] = (v, .horizontal)
+            viewOfVariable[vars.y.id] = (v, .vertical)
+            viewOfVariable[vars.height.id] = (v, .vertical)
+        }
+        let translator = Translator(document: document, variables: variables)
+        var adds: [(Int, String, Translator.Output)] = []
+        for id in document.dirtyAtoms {
+            let rec = document.atoms[id]
+            let wanted = rec.map { $0.active } ?? false
+            guard wanted, let rec else {
+                if let old = engine.removeValue(forKey: id) { solver.remove(old.handle); atomOfHandle[old.handle.raw] = nil }
+                continue
+            }
+            let out = translator.translate(rec)
+            if let old = engine[id], sameShape(old.definition, out.definition) {
+                if old.definition.priority != out.definition.priority { solver.setPriority(old.handle, out.definition.priority) }
+                if old.definition.expression.constant != out.definition.expression.constant {
+                    solver.setConstant(old.handle, out.definition.expression.constant)
+                }
+                engine[id] = EngineEntry(handle: old.handle, definition: out.definition, base: out.base, sign: out.sign)
+                continue
+            }
+            if let old = engine.removeValue(forKey: id) { solver.remove(old.handle); atomOfHandle[old.handle.raw] = nil }
+            adds.append((rec.sequence, id, out))
+        }
+        for (_, id, out) in adds.sorted(by: { $0.0 < $1.0 }) {
+            let h = solver.add(out.definition)
+            engine[id] = EngineEntry(handle: h, definition: out.definition, base: out.base, sign: out.sign)
+            atomOfHandle[h.raw] = id
+        }
+        for v in document.removedViews {
+            guard let vars = variables.removeValue(forKey: v) else { continue }
+            for x in [vars.x, vars.y, vars.width, vars.height] { solver.removeVariable(x); viewOfVariable[x.id] = nil }
+        }
+        lastChurn = churn()
+        return finish(added: added, countRevision: countRevision)
+    }
+
+    private func sameShape(_ a: ConstraintDefinition, _ b: ConstraintDefinition) -> Bool {
+        guard a.relation == b.relation, a.expression.terms.count == b.expression.terms.count else { return false }
+        for (x, y) in zip(a.expression.terms, b.expression.terms) where x.variable != y.variable || x.coefficient != y.coefficient { return false }
+        return true
+    }
+
+    private func churn() -> [Diagnostic] {
+        guard !document.churnRemoved.isEmpty && !document.churnAdded.isEmpty else { return [] }
+        let removed = Set(document.churnRemoved.map(\.atom))
+        let back = document.churnAdded.filter { removed.contains($0.atom) }
+        guard !back.isEmpty else { return [] }
+        var views: [String] = []
+        for (_, a) in back {
+            for v in [a.first.view] + (a.second.map { [$0.view] } ?? []) where !views.contains(v) { views.append(v) }
+        }
+        return [.churn(constraints: back.map(\.id), views: views)]
+    }
+
+    /// Collects the frames that changed (from the engine's changed variables, never by
+    /// diffing every frame), records history and moves the revision on.
+    private func finish(added: [String], countRevision: Bool) -> ChangeResult {
+        var candidates = document.dirtyViews
+        for v in solver.takeChanges() { if let owner = viewOfVariable[v.id] { candidates.insert(owner.view) } }
+        var frames: [FrameEntry] = []
+        for v in candidates.sorted() {
+            guard let spec = document.views[v] else { continue }
+            let entry = FrameEntry(id: v, frame: currentFrame(v), hidden: spec.hidden)
+            if reported[v] != entry { reported[v] = entry; frames.append(entry) }
+        }
+        let removed = document.removedViews.sorted()
+        for v in removed { reported[v] = nil }
+        if countRevision { revision += 1 }
+        history.append((revision, Set(frames.map(\.id)), Set(removed)))
+        if history.count > limits.historyDepth { history.removeFirst(history.count - limits.historyDepth) }
+        document.dirtyAtoms.removeAll()
+        document.dirtyViews.removeAll()
+        document.removedViews.removeAll()
+        document.churnAdded.removeAll()
+        document.churnRemoved.removeAll()
+        document.directionChanged = false
+        let churn = lastChurn
+        lastChurn = []
+        return ChangeResult(revision: revision, frames: frames, removed: removed, diagnostics: diagnostics() + churn, added: added)
+    }
+
+    func currentFrame(_ v: String, values: [Variable: Double] = [:]) -> Rect {
+        let vars = variables[v]!
+        func val(_ x: Variable) -> Double { round(values[x] ?? solver.value(x)) }
+        return Rect(x: val(vars.x), y: val(vars.y), width: val(vars.width), height: val(vars.height))
+    }
+
+    /// Exact values, or the nearest multiple of 1/scale (halves away from zero) when set.
+    private func round(_ v: Double) -> Double {
+        let clean = abs(v) < 1e-9 ? 0 : v
+        guard let s = document.options.scale else { return clean }
+        return (clean * s).rounded(.toNearestOrAwayFromZero) / s
+    }
+
+    // MARK: Frames since a revision
+
+    public struct FramesAnswer: Sendable {
+        public var revision: Int
+        public var frames: [FrameEntry]
+        public var removed: [String]
+        public var full: Bool
+    }
+
+    public func frames(since rev: Int?) throws(LayoutError) -> FramesAnswer {
+        guard let rev else { return FramesAnswer(revision: revision, frames: allFrames, removed: [], full: true) }
+        if rev > revision { throw LayoutError(.malformed, "", "revision \(rev) is in the future (current: \(revision))") }
+        if rev < 0 { throw LayoutError(.malformed, "", "a revision is a non-negative integer") }
+        guard rev > 0, let oldest = history.first?.revision, rev >= oldest - 1 || rev >= oldest else {
+            return FramesAnswer(revision: revision, frames: allFrames, removed: [], full: true)
+        }
+        if rev < oldest - 1 { return FramesAnswer(revision: revision, frames: allFrames, removed: [], full: true) }
+        var changed: Set<String> = [], removed: Set<String> = []
+        for h in history where h.revision > rev {
+            changed.formUnion(h.changed)
+            removed.formUnion(h.removed)
+            changed.subtract(h.removed)
+        }
+        return FramesAnswer(revision: revision, frames: changed.sorted().compactMap { reported[$0] },
+                            removed: removed.filter { reported[$0] == nil }.sorted(), full: false)
+    }
+
+    // MARK: Diagnostics
+
+    public func diagnostics() -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        for (h, conflicts) in solver.brokenConstraints {
+            guard let id = atomOfHandle[h.raw] else { continue }
+            out.append(.unsatisfiable(constraint: id, conflicts: conflicts.compactMap { atomOfHandle[$0.raw] }))
+        }
+        var seen = Set<String>()
+        var ambiguous: [(String, Axis)] = []
+        for v in solver.ambiguousVariables() {
+            guard let owner = viewOfVariable[v.id], seen.insert(owner.view + "/" + owner.axis.rawValue).inserted else { continue }
+            ambiguous.append(owner)
+        }
+        for (v, axis) in ambiguous.sorted(by: { ($0.0, $0.1.rawValue) < ($1.0, $1.1.rawValue) }) {
+            out.append(.ambiguous(view: v, axis: axis))
+        }
+        return out
+    }
+
+    public struct Stats: Sendable {
+        public var views: Int
+        public var constraints: Int
+        public var engine: SolverStats
+    }
+
+    public var stats: Stats { Stats(views: document.viewCount, constraints: document.constraintCount, engine: solver.stats) }
+}
+
+extension LayoutSession {
+    /// The one-shot entry point of `POST /v1/layout`: document in, frames out, nothing kept.
+    public static func layout(_ json: JSON, limits: SessionLimits = SessionLimits()) throws(LayoutError) -> (frames: [FrameEntry], diagnostics: [Diagnostic]) {
+        let s = try LayoutSession(document: json, limits: limits)
+        return (s.allFrames, s.diagnostics())
+    }
+}

@@ -1,0 +1,146 @@
+import JSON
+
+/// One view (or layout guide) of the document, with the contract's defaults applied.
+public struct ViewSpec: Equatable, Sendable {
+    public var id: String
+    public var parent: String?
+    public var isGuide = false
+    public var frame: Rect?
+    public var intrinsicWidth: Double?
+    public var intrinsicHeight: Double?
+    public var hugging = (h: 250.0, v: 250.0)
+    public var compression = (h: 750.0, v: 750.0)
+    public var margins = Insets.defaultMargins
+    public var alignmentInsets = Insets.zero
+    public var firstBaseline: Double?
+    public var lastBaseline: Double?
+    public var hidden = false
+
+    public init(id: String, parent: String? = nil) { self.id = id; self.parent = parent }
+
+    public static func == (a: ViewSpec, b: ViewSpec) -> Bool {
+        a.id == b.id && a.parent == b.parent && a.isGuide == b.isGuide && a.frame == b.frame
+            && a.intrinsicWidth == b.intrinsicWidth && a.intrinsicHeight == b.intrinsicHeight
+            && a.hugging == b.hugging && a.compression == b.compression && a.margins == b.margins
+            && a.alignmentInsets == b.alignmentInsets && a.firstBaseline == b.firstBaseline
+            && a.lastBaseline == b.lastBaseline && a.hidden == b.hidden
+    }
+
+    static let fields: Set<String> = ["id", "parent", "kind", "frame", "intrinsicSize", "hugging", "compressionResistance",
+                                      "margins", "alignmentInsets", "baseline", "hidden"]
+
+    static func validID(_ s: String) -> Bool {
+        !s.isEmpty && s.utf8.count <= 128 && s.utf8.allSatisfy { c in
+            (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c == 95 || c == 45
+        }
+    }
+
+    /// Decodes a whole view object.
+    static func decode(_ json: JSON, at p: Pointer) throws(LayoutError) -> ViewSpec {
+        guard let members = json.members else { throw p.fail("a view must be an object") }
+        guard let idv = json["id"] else { throw p("id").fail("a view needs an id") }
+        guard let id = idv.string, validID(id) else {
+            throw p("id").fail("a view id is 1…128 letters, digits, '_' or '-' (no '.')")
+        }
+        var v = ViewSpec(id: id)
+        for (k, value) in members where k != "id" {
+            try v.apply(field: k, value, at: p(k))
+        }
+        return v
+    }
+
+    /// Sets one field from JSON (also how `updateView` replaces fields).
+    mutating func apply(field k: String, _ value: JSON, at p: Pointer) throws(LayoutError) {
+        switch k {
+        case "parent":
+            if value.isNull { parent = nil; return }
+            guard let s = value.string else { throw p.fail("parent must be a view id") }
+            parent = s
+        case "kind":
+            guard let s = value.string, s == "view" || s == "guide" else { throw p.fail("kind is \"view\" or \"guide\"") }
+            isGuide = s == "guide"
+        case "frame":
+            if value.isNull { frame = nil; return }
+            frame = try Self.rect(value, at: p)
+        case "intrinsicSize":
+            if value.isNull { intrinsicWidth = nil; intrinsicHeight = nil; return }
+            guard let m = value.members else { throw p.fail("intrinsicSize must be an object") }
+            try Self.onlyKeys(m, ["width", "height"], at: p)
+            intrinsicWidth = try Self.optionalNumber(value["width"], at: p("width"), min: 0)
+            intrinsicHeight = try Self.optionalNumber(value["height"], at: p("height"), min: 0)
+        case "hugging":
+            let (h, v) = try Self.priorities(value, at: p, default: (250, 250))
+            hugging = (h, v)
+        case "compressionResistance":
+            let (h, v) = try Self.priorities(value, at: p, default: (750, 750))
+            compression = (h, v)
+        case "margins":
+            margins = try Self.insets(value, at: p, default: Insets.defaultMargins)
+        case "alignmentInsets":
+            alignmentInsets = try Self.insets(value, at: p, default: .zero)
+        case "baseline":
+            if value.isNull { firstBaseline = nil; lastBaseline = nil; return }
+            guard let m = value.members else { throw p.fail("baseline must be an object") }
+            try Self.onlyKeys(m, ["first", "last"], at: p)
+            firstBaseline = try Self.optionalNumber(value["first"], at: p("first"), min: nil)
+            lastBaseline = try Self.optionalNumber(value["last"], at: p("last"), min: nil)
+        case "hidden":
+            guard let b = value.bool else { throw p.fail("hidden must be true or false") }
+            hidden = b
+        default:
+            throw p.fail("unknown view field '\(k)'")
+        }
+    }
+
+    static func onlyKeys(_ m: [(key: String, value: JSON)], _ allowed: Set<String>, at p: Pointer) throws(LayoutError) {
+        for (k, _) in m where !allowed.contains(k) { throw p(k).fail("unknown field '\(k)'") }
+    }
+
+    static func number(_ v: JSON?, at p: Pointer) throws(LayoutError) -> Double {
+        guard let n = v?.number else { throw p.fail(v == nil ? "a number is required" : "must be a number") }
+        return n
+    }
+
+    static func optionalNumber(_ v: JSON?, at p: Pointer, min: Double?) throws(LayoutError) -> Double? {
+        guard let v, !v.isNull else { return nil }
+        guard let n = v.number else { throw p.fail("must be a number or null") }
+        if let min, n < min { throw p.fail("must be at least \(fmt(min))") }
+        return n
+    }
+
+    static func rect(_ v: JSON, at p: Pointer) throws(LayoutError) -> Rect {
+        guard let m = v.members else { throw p.fail("frame must be an object with x, y, width, height") }
+        try onlyKeys(m, ["x", "y", "width", "height"], at: p)
+        let w = try number(v["width"], at: p("width")), h = try number(v["height"], at: p("height"))
+        if w < 0 { throw p("width").fail("width cannot be negative") }
+        if h < 0 { throw p("height").fail("height cannot be negative") }
+        return Rect(x: try number(v["x"], at: p("x")), y: try number(v["y"], at: p("y")), width: w, height: h)
+    }
+
+    static func priority(_ v: JSON?, at p: Pointer) throws(LayoutError) -> Double {
+        guard let n = v?.number else { throw p.fail("a priority is a number from 1 to 1000") }
+        guard n >= 1 && n <= 1000 else { throw p.fail("a priority is from 1 to 1000, not \(fmt(n))") }
+        return n
+    }
+
+    static func priorities(_ v: JSON, at p: Pointer, default d: (Double, Double)) throws(LayoutError) -> (Double, Double) {
+        if v.isNull { return d }
+        guard let m = v.members else { throw p.fail("must be an object with horizontal and/or vertical") }
+        try onlyKeys(m, ["horizontal", "vertical"], at: p)
+        let h = v["horizontal"].map { _ in 0 } != nil ? try priority(v["horizontal"], at: p("horizontal")) : d.0
+        let vv = v["vertical"].map { _ in 0 } != nil ? try priority(v["vertical"], at: p("vertical")) : d.1
+        return (h, vv)
+    }
+
+    static func insets(_ v: JSON, at p: Pointer, default d: Insets) throws(LayoutError) -> Insets {
+        if v.isNull { return d }
+        guard let m = v.members else { throw p.fail("must be an object with top, left, bottom, right") }
+        try onlyKeys(m, ["top", "left", "bottom", "right"], at: p)
+        var out = d
+        if let t = v["top"] { out.top = try number(t, at: p("top")) }
+        if let t = v["left"] { out.left = try number(t, at: p("left")) }
+        if let t = v["bottom"] { out.bottom = try number(t, at: p("bottom")) }
+        if let t = v["right"] { out.right = try number(t, at: p("right")) }
+        return out
+    }
+}

@@ -1,0 +1,239 @@
+/// Apple's Visual Format Language, the whole grammar:
+///
+///     (H|V:)? (|connection)? [view(predicates)?] (connection [view])* (connection|)?
+///     connection := (empty) | - | -N- | -metric- | -(predicate,…)-
+///     predicate  := (==|<=|>=)? (number | metric | view) (@ (number | metric))?
+///
+/// The standard space `-` is 8 between siblings and 20 to the parent's edge. Errors name
+/// the character position in the format string.
+struct VisualFormat {
+    struct Failure: Error { var position: Int; var message: String }
+
+    struct Parsed {
+        var axis: Axis
+        var constraints: [AtomicConstraint]
+        var views: [String]
+        var usesSuperview: Bool
+    }
+
+    private struct Predicate { var relation: Relation; var object: Object; var priority: Double; var position: Int }
+    private enum Object { case constant(Double), view(String) }
+    private enum Item { case superview, view(String, [Predicate]) }
+
+    static let siblingSpace = 8.0
+    static let edgeSpace = 20.0
+    static let superviewToken = "|"
+
+    private let c: [Character]
+    private var i = 0
+    private let metrics: [String: Double]
+
+    static func parse(_ format: String, options: [String], metrics: [String: Double], superview: String) throws(Failure) -> Parsed {
+        var p = VisualFormat(c: Array(format), metrics: metrics)
+        return try p.run(options: options, superview: superview)
+    }
+
+    private init(c: [Character], metrics: [String: Double]) { self.c = c; self.metrics = metrics }
+
+    private func fail(_ m: String, at pos: Int? = nil) -> Failure { Failure(position: pos ?? i, message: m) }
+    private var peek: Character? { i < c.count ? c[i] : nil }
+
+    private mutating func expect(_ ch: Character) throws(Failure) {
+        guard peek == ch else { throw fail(peek == nil ? "expected '\(ch)' but the format ended" : "expected '\(ch)'") }
+        i += 1
+    }
+
+    private mutating func run(options: [String], superview sv: String) throws(Failure) -> Parsed {
+        var axis = Axis.horizontal
+        if c.count >= 2 && c[1] == ":" {
+            switch c[0] {
+            case "H": axis = .horizontal
+            case "V": axis = .vertical
+            default: throw fail("the orientation is H: or V:", at: 0)
+            }
+            i = 2
+        }
+        // Items and the connections between them.
+        var items: [(Item, Int)] = []
+        var connections: [[Predicate]?] = []  // nil: standard space; []: flush
+        if peek == "|" { items.append((.superview, i)); i += 1; connections.append(try connection()) }
+        while true {
+            let start = i
+            guard peek == "[" else { throw fail(items.isEmpty ? "expected '[' or '|' to start the format" : "expected '[' to start a view") }
+            items.append((try view(), start))
+            if peek == nil { break }
+            let conn = try connection()
+            if peek == "|" {
+                items.append((.superview, i)); i += 1
+                connections.append(conn)
+                guard peek == nil else { throw fail("nothing may follow the closing '|'") }
+                break
+            }
+            connections.append(conn)
+        }
+
+        // Attributes along the axis.
+        var leadingAttr: Attribute = axis == .horizontal ? .leading : .top
+        var trailingAttr: Attribute = axis == .horizontal ? .trailing : .bottom
+        let size: Attribute = axis == .horizontal ? .width : .height
+        var alignments: [Attribute] = []
+        for o in options {
+            switch o {
+            case "directionLeadingToTrailing": break
+            case "directionLeftToRight": if axis == .horizontal { leadingAttr = .left; trailingAttr = .right }
+            case "directionRightToLeft": if axis == .horizontal { leadingAttr = .right; trailingAttr = .left }
+            default:
+                guard let a = Self.alignment(o) else { throw fail("unknown option '\(o)'", at: 0) }
+                guard a.axis != axis else { throw fail("\(o) aligns along the format's own axis (\(axis == .horizontal ? "H" : "V"):)", at: 0) }
+                alignments.append(a)
+            }
+        }
+
+        var out: [AtomicConstraint] = []
+        var names: [String] = []
+        for (k, (item, _)) in items.enumerated() {
+            if case .view(let name, let preds) = item {
+                names.append(name)
+                for p in preds {
+                    switch p.object {
+                    case .constant(let v):
+                        out.append(AtomicConstraint(first: Anchor(view: name, attribute: size), relation: p.relation, second: nil, multiplier: 1, constant: v, priority: p.priority))
+                    case .view(let other):
+                        out.append(AtomicConstraint(first: Anchor(view: name, attribute: size), relation: p.relation, second: Anchor(view: other, attribute: size), multiplier: 1, constant: 0, priority: p.priority))
+                    }
+                }
+            }
+            guard k + 1 < items.count else { break }
+            let next = items[k + 1].0
+            let conn = connections[k]
+            let touchesEdge: Bool
+            if case .superview = item { touchesEdge = true } else if case .superview = next { touchesEdge = true } else { touchesEdge = false }
+            let preds = conn ?? [Predicate(relation: .equal, object: .constant(touchesEdge ? Self.edgeSpace : Self.siblingSpace), priority: 1000, position: 0)]
+            let flush = conn?.isEmpty == true ? [Predicate(relation: .equal, object: .constant(0), priority: 1000, position: 0)] : preds
+            for p in flush {
+                guard case .constant(let space) = p.object else { throw fail("a connection's predicate is a number or a metric", at: p.position) }
+                switch (item, next) {
+                case (.superview, .view(let b, _)):
+                    out.append(AtomicConstraint(first: Anchor(view: b, attribute: leadingAttr), relation: p.relation, second: Anchor(view: sv, attribute: leadingAttr), constant: space, priority: p.priority))
+                case (.view(let a, _), .superview):
+                    out.append(AtomicConstraint(first: Anchor(view: sv, attribute: trailingAttr), relation: p.relation, second: Anchor(view: a, attribute: trailingAttr), constant: space, priority: p.priority))
+                case (.view(let a, _), .view(let b, _)):
+                    out.append(AtomicConstraint(first: Anchor(view: b, attribute: leadingAttr), relation: p.relation, second: Anchor(view: a, attribute: trailingAttr), constant: space, priority: p.priority))
+                default:
+                    break
+                }
+            }
+        }
+        for a in alignments {
+            for k in 1..<max(1, names.count) {
+                out.append(AtomicConstraint(first: Anchor(view: names[k], attribute: a), relation: .equal, second: Anchor(view: names[k - 1], attribute: a)))
+            }
+        }
+        let usesSuperview = items.contains { if case .superview = $0.0 { return true }; return false }
+        return Parsed(axis: axis, constraints: out, views: names, usesSuperview: usesSuperview)
+    }
+
+    static func alignment(_ option: String) -> Attribute? {
+        switch option {
+        case "alignAllLeft": return .left
+        case "alignAllRight": return .right
+        case "alignAllTop": return .top
+        case "alignAllBottom": return .bottom
+        case "alignAllLeading": return .leading
+        case "alignAllTrailing": return .trailing
+        case "alignAllCenterX": return .centerX
+        case "alignAllCenterY": return .centerY
+        case "alignAllFirstBaseline": return .firstBaseline
+        case "alignAllLastBaseline", "alignAllBaseline": return .lastBaseline
+        default: return nil
+        }
+    }
+
+    /// `[name(predicates)?]`: the name runs to `(` or `]`, so ids with `-` work.
+    private mutating func view() throws(Failure) -> Item {
+        try expect("[")
+        let start = i
+        while let ch = peek, ch != "(" && ch != "]" { i += 1 }
+        let name = String(c[start..<i])
+        guard !name.isEmpty else { throw fail("a view needs a name", at: start) }
+        var preds: [Predicate] = []
+        if peek == "(" { preds = try predicateList(allowViews: true) }
+        try expect("]")
+        return .view(name, preds)
+    }
+
+    /// After a view or the leading `|`: nil for the standard space, [] for flush, else predicates.
+    private mutating func connection() throws(Failure) -> [Predicate]? {
+        guard peek == "-" else {
+            guard peek == "[" || peek == "|" else { throw fail(peek == nil ? "the format ended where a view was expected" : "expected '-', '[' or '|'") }
+            return []
+        }
+        i += 1
+        if peek == "[" || peek == "|" { return nil }
+        var preds: [Predicate]
+        if peek == "(" {
+            preds = try predicateList(allowViews: false)
+        } else {
+            let pos = i
+            let v = try constantOrMetric(signed: false)
+            preds = [Predicate(relation: .equal, object: .constant(v), priority: 1000, position: pos)]
+        }
+        try expect("-")
+        return preds
+    }
+
+    private mutating func predicateList(allowViews: Bool) throws(Failure) -> [Predicate] {
+        try expect("(")
+        var out: [Predicate] = []
+        while true {
+            let pos = i
+            var relation = Relation.equal
+            if i + 1 < c.count, let r = Relation(rawValue: String(c[i...i + 1])) { relation = r; i += 2 }
+            let object: Object
+            if let ch = peek, ch.isNumber || ch == "-" || ch == "+" || ch == "." {
+                object = .constant(try number())
+            } else {
+                let nameStart = i
+                let name = identifier(allowDash: allowViews)
+                guard !name.isEmpty else { throw fail("expected a number, a metric or a view name") }
+                if let m = metrics[name] { object = .constant(m) }
+                else if allowViews { object = .view(name) }
+                else { throw fail("unknown metric '\(name)'", at: nameStart) }
+            }
+            var priority = 1000.0
+            if peek == "@" {
+                i += 1
+                let ppos = i
+                priority = try constantOrMetric(signed: false)
+                guard priority >= 1 && priority <= 1000 else { throw fail("a priority is from 1 to 1000", at: ppos) }
+            }
+            out.append(Predicate(relation: relation, object: object, priority: priority, position: pos))
+            if peek == "," { i += 1; continue }
+            try expect(")")
+            return out
+        }
+    }
+
+    private mutating func constantOrMetric(signed: Bool) throws(Failure) -> Double {
+        if let ch = peek, ch.isNumber || ch == "." || (signed && ch == "-") { return try number() }
+        let start = i
+        let name = identifier(allowDash: false)
+        guard !name.isEmpty else { throw fail("expected a number or a metric name") }
+        guard let m = metrics[name] else { throw fail("unknown metric '\(name)'", at: start) }
+        return m
+    }
+
+    private mutating func identifier(allowDash: Bool) -> String {
+        let start = i
+        while let ch = peek, ch.isLetter || ch.isNumber || ch == "_" || (allowDash && ch == "-" && i > start) { i += 1 }
+        return String(c[start..<i])
+    }
+
+    private mutating func number() throws(Failure) -> Double {
+        let start = i
+        if peek == "-" || peek == "+" { i += 1 }
+        while let ch = peek, ch.isNumber || ch == "." { i += 1 }
+        guard let v = Double(String(c[start..<i])) else { throw fail("invalid number", at: start) }
+        return v
+    }
+}

@@ -1,0 +1,210 @@
+import XCTest
+import JSON
+@testable import LayoutModel
+
+final class SessionTests: XCTestCase {
+    let card = """
+    {"views":[{"id":"card","frame":{"x":0,"y":0,"width":375,"height":120}},
+              {"id":"avatar","parent":"card"},
+              {"id":"title","parent":"card","intrinsicSize":{"width":120,"height":20}},
+              {"id":"badge","parent":"avatar"}],
+     "constraints":[{"id":"avatarLeading","first":"avatar.leading","relation":"==","second":"card.leading","multiplier":1,"constant":8,"priority":1000},
+                    {"id":"avatarWidth","expr":"avatar.width == 40"},{"expr":"avatar.height == avatar.width"},{"expr":"avatar.top == card.top + 8"},
+                    {"id":"row","visual":"H:[avatar]-12-[title]-(>=8)-|","options":["alignAllCenterY"],"metrics":{}},
+                    {"expr":"badge.trailing == avatar.trailing"},{"expr":"badge.top == avatar.top"},{"expr":"badge.width == 10"},{"expr":"badge.height == 10"}]}
+    """
+
+    func testFramesInParentCoordinatesAndOnlyChangesReported() throws {
+        let s = session(card)
+        XCTAssertEqual(s.frame("avatar"), R(8, 8, 40, 40))
+        XCTAssertEqual(s.frame("title"), R(60, 18, 120, 20))
+        XCTAssertEqual(s.frame("badge"), R(30, 0, 10, 10), "in avatar's coordinates")
+        XCTAssertEqual(s.diagnostics(), [])
+        // Drag the avatar: the badge moves with it, so it is not reported.
+        let r = try s.setConstants(json(#"{"avatarLeading": 20}"#))
+        XCTAssertEqual(r.frames.map(\.id), ["avatar", "title"])
+        XCTAssertEqual(r.frames[0].frame, R(20, 8, 40, 40))
+        XCTAssertEqual(r.revision, 2)
+        // A constant that changes nothing still counts as a revision.
+        XCTAssertEqual(try s.setConstants(json(#"{"avatarLeading": 20}"#)).revision, 3)
+        // The document reflects the new constant.
+        let doc = s.document.json
+        XCTAssertEqual(doc["constraints"]?.array?.first?["constant"], .number(20))
+    }
+
+    func testFramesSince() throws {
+        let s = session(card)
+        _ = try s.setConstants(json(#"{"avatarLeading": 20}"#))          // rev 2: avatar, title
+        _ = try s.change(#"{"ops":[{"op":"updateView","id":"title","hidden":true}]}"#)  // rev 3: title
+        _ = try s.setConstants(json(#"{"avatarWidth": 50}"#))            // rev 4: avatar, title, badge
+        let since3 = try s.frames(since: 3)
+        XCTAssertEqual(since3.frames.map(\.id), ["avatar", "badge", "title"])
+        XCTAssertFalse(since3.full)
+        let since2 = try s.frames(since: 2)
+        XCTAssertEqual(since2.frames.first { $0.id == "title" }?.hidden, true)
+        XCTAssertTrue(try s.frames(since: 0).full)
+        XCTAssertEqual(try s.frames(since: 4).frames, [])
+        XCTAssertThrowsError(try s.frames(since: 5))
+    }
+
+    func testRollbackIsExactAndNamesTheOp() throws {
+        let s = session(card)
+        let before = s.document.json
+        XCTAssertThrowsError(try s.change("""
+        {"ops":[{"op":"addViews","views":[{"id":"x","parent":"card"}]},
+                {"op":"setConstant","id":"avatarLeading","constant":99},
+                {"op":"addConstraints","constraints":[{"expr":"x.left == nowhere.left"}]}]}
+        """)) { e in
+            let e = e as! LayoutError
+            XCTAssertEqual(e.pointer, "/ops/2/constraints/0/expr")
+            XCTAssertTrue(e.detail.contains("nowhere"))
+        }
+        XCTAssertEqual(s.document.json, before)
+        XCTAssertEqual(s.revision, 1)
+        XCTAssertEqual(s.frame("avatar"), R(8, 8, 40, 40))
+        XCTAssertNil(s.frame("x"))
+        // The session still works.
+        XCTAssertEqual(try s.setConstants(json(#"{"avatarLeading": 9}"#)).frames.first?.frame.x, 9)
+    }
+
+    func testRevisionMismatchAndUnknownIds() {
+        let s = session(card)
+        XCTAssertThrowsError(try s.change(#"{"baseRevision":7,"ops":[]}"#)) { XCTAssertEqual(($0 as! LayoutError).kind, .revisionMismatch) }
+        XCTAssertThrowsError(try s.setConstants(json(#"{"avatarLeading": 3, "nope": 4}"#))) {
+            XCTAssertEqual(($0 as! LayoutError).pointer, "/nope")
+        }
+        XCTAssertEqual(s.frame("avatar")?.x, 8, "a rejected constants body changes nothing")
+        XCTAssertThrowsError(try s.setConstants(json(#"{"card.frame.x": 3}"#)))
+        XCTAssertThrowsError(try s.change(#"{"ops":[{"op":"setConstant","id":"row","constant":3}]}"#)) {
+            XCTAssertTrue(($0 as! LayoutError).detail.contains("row.0"))
+        }
+    }
+
+    func testAnchorRulesRejectedPrecisely() {
+        let bad = [("title.left == card.top", "other axis"), ("title.left == card.width", "dimension"),
+                   ("title.left == 100", "needs a second item"), ("title.left == 0 * card.left + 5", "multiplier of 0"),
+                   ("title.leading == card.left", "cannot be mixed")]
+        for (e, why) in bad {
+            XCTAssertThrowsError(try LayoutSession(document: json(#"{"views":[{"id":"card"},{"id":"title","parent":"card"}],"constraints":[{"expr":"\#(e)"}]}"#))) {
+                let err = $0 as! LayoutError
+                XCTAssertEqual(err.pointer, "/constraints/0/expr")
+                XCTAssertTrue(err.detail.contains(why), "\(e): \(err.detail)")
+            }
+        }
+        // Dimensions across axes and to constants are fine.
+        let ok = session(#"{"views":[{"id":"v","frame":{"x":0,"y":0,"width":10,"height":10}},{"id":"i","parent":"v"}],"constraints":[{"expr":"i.width == 2 * i.height"},{"expr":"i.height == 7"},{"expr":"i.left == v.left"},{"expr":"i.top == v.top"}]}"#)
+        XCTAssertEqual(ok.frame("i"), R(0, 0, 14, 7))
+    }
+
+    func testExprSyntax() throws {
+        let a = try ExpressionSyntax.parse("a.x == b.y * 2 + 8 @750".replacingOccurrences(of: ".x", with: ".centerX").replacingOccurrences(of: ".y", with: ".centerX"))
+        XCTAssertEqual(a, AtomicConstraint(first: Anchor(view: "a", attribute: .centerX), relation: .equal, second: Anchor(view: "b", attribute: .centerX), multiplier: 2, constant: 8, priority: 750))
+        let b = try ExpressionSyntax.parse("title.leading >= avatar.trailing - 12.5")
+        XCTAssertEqual(b.constant, -12.5)
+        XCTAssertEqual(b.relation, .greaterOrEqual)
+        let c = try ExpressionSyntax.parse("icon.width == 2 * icon.height")
+        XCTAssertEqual(c.multiplier, 2)
+        XCTAssertEqual(try ExpressionSyntax.parse("v.width <= 100").second, nil)
+        XCTAssertEqual(try ExpressionSyntax.parse("v.width == w.width / 4").multiplier, 0.25)
+        for (e, pos) in [("v.width = 3", 8), ("v.width == ", 11), ("v.width == 3 @", 14), ("v.width == a.width + b.width", 21), ("v.width == 3 $", 13)] {
+            XCTAssertThrowsError(try ExpressionSyntax.parse(e)) { XCTAssertEqual(($0 as! ExpressionSyntax.Failure).position, pos, e) }
+        }
+    }
+
+    func testRemovingViewRemovesSubtreeAndNamingConstraintsVFLRemainderListed() throws {
+        let s = session(card)
+        let r = try s.change(#"{"ops":[{"op":"removeViews","ids":["avatar"]}]}"#)
+        XCTAssertEqual(r.removed, ["avatar", "badge"])
+        XCTAssertNil(s.document.atoms["avatarLeading"])
+        XCTAssertNil(s.document.atoms["row.0"], "row.0 named avatar")
+        XCTAssertNotNil(s.document.atoms["row.1"], "title-to-edge stays")
+        let cs = s.document.json["constraints"]!.array!
+        XCTAssertEqual(cs.compactMap { $0["id"]?.string }, ["row.1"], "the edited group is listed as its remaining constraints")
+        XCTAssertTrue(ambiguous(r.diagnostics).contains("title.vertical"))
+    }
+
+    func testServerIdsNeverReusedAndDuplicates422() throws {
+        let s = session(#"{"views":[{"id":"v","frame":{"x":0,"y":0,"width":10,"height":10}},{"id":"w","parent":"v"}],"constraints":[{"expr":"w.width == 1"},{"expr":"w.height == 1"}]}"#)
+        XCTAssertEqual(s.document.entryOrder, ["c1", "c2"])
+        let r = try s.change(#"{"ops":[{"op":"removeConstraints","ids":["c2"]},{"op":"addConstraints","constraints":[{"expr":"w.height == 2"}]}]}"#)
+        XCTAssertEqual(r.added, ["c3"])
+        XCTAssertThrowsError(try s.change(#"{"ops":[{"op":"addConstraints","constraints":[{"id":"c1","expr":"w.height == 2"}]}]}"#)) {
+            XCTAssertEqual(($0 as! LayoutError).pointer, "/ops/0/constraints/0/id")
+        }
+        XCTAssertThrowsError(try s.change(#"{"ops":[{"op":"addViews","views":[{"id":"w"}]}]}"#))
+        XCTAssertThrowsError(try s.change(#"{"ops":[{"op":"addViews","views":[{"id":"a.b"}]}]}"#))
+    }
+
+    func testRTLMirrorsLeadingAndTrailing() throws {
+        let doc = { (dir: String) in """
+        {"options":{"layoutDirection":"\(dir)"},"views":[{"id":"root","frame":{"x":0,"y":0,"width":200,"height":50}},{"id":"a","parent":"root"}],
+         "constraints":[{"expr":"a.leading == root.leading + 10"},{"expr":"a.width == 30"},{"expr":"a.top == root.top"},{"expr":"a.height == 5"}]}
+        """ }
+        XCTAssertEqual(session(doc("ltr")).frame("a"), R(10, 0, 30, 5))
+        let rtl = session(doc("rtl"))
+        XCTAssertEqual(rtl.frame("a"), R(160, 0, 30, 5))
+        let back = try rtl.change(#"{"ops":[{"op":"setOptions","options":{"layoutDirection":"ltr"}}]}"#)
+        XCTAssertEqual(back.frames.map(\.frame), [R(10, 0, 30, 5)])
+        let vfl = session(#"{"options":{"layoutDirection":"rtl"},"views":[{"id":"root","frame":{"x":0,"y":0,"width":200,"height":50}},{"id":"a","parent":"root","intrinsicSize":{"width":30,"height":5}},{"id":"b","parent":"root","intrinsicSize":{"width":40,"height":5}}],"constraints":[{"visual":"H:|-10-[a]-5-[b]"},{"visual":"V:|[a]"},{"visual":"V:|[b]"}]}"#)
+        XCTAssertEqual(vfl.frame("a"), R(160, 0, 30, 5))
+        XCTAssertEqual(vfl.frame("b"), R(115, 0, 40, 5))
+    }
+
+    func testCommonAncestorSpaceWithMultiplier() {
+        let s = session(#"{"views":[{"id":"p","frame":{"x":100,"y":0,"width":200,"height":100}},{"id":"c","parent":"p"}],"constraints":[{"expr":"c.centerX == 0.5 * p.centerX"},{"expr":"c.width == 20"},{"expr":"c.top == p.top"},{"expr":"c.height == 20"}]}"#)
+        XCTAssertEqual(s.frame("c"), R(40, 0, 20, 20), "center at a quarter of the parent's width")
+        // Cousins: evaluated in the grandparent's space.
+        let t = session(#"{"views":[{"id":"g","frame":{"x":0,"y":0,"width":300,"height":100}},{"id":"p1","parent":"g","frame":{"x":10,"y":0,"width":100,"height":100}},{"id":"p2","parent":"g","frame":{"x":150,"y":0,"width":100,"height":100}},{"id":"a","parent":"p1"},{"id":"b","parent":"p2"}],"constraints":[{"expr":"a.left == p1.left + 5"},{"expr":"b.left == a.right + 10"},{"expr":"a.width == 20"},{"expr":"b.width == 20"},{"expr":"a.top == p1.top"},{"expr":"b.top == p2.top"},{"expr":"a.height == 1"},{"expr":"b.height == 1"}]}"#)
+        XCTAssertEqual(t.frame("b"), R(-105, 0, 20, 1), "10+5+20+10 = 45 in g, minus p2's 150")
+    }
+
+    func testScaleRounding() {
+        let s = session(#"{"options":{"scale":2},"views":[{"id":"r","frame":{"x":0,"y":0,"width":100,"height":100}},{"id":"v","parent":"r"}],"constraints":[{"expr":"v.left == r.left + 10.3"},{"expr":"v.width == 10.25"},{"expr":"v.top == r.top - 0.25"},{"expr":"v.height == 1.74"}]}"#)
+        XCTAssertEqual(s.frame("v"), R(10.5, -0.5, 10.5, 1.5))
+    }
+
+    func testMarginsBaselinesInsetsAndIntrinsicSize() {
+        let s = session("""
+        {"views":[{"id":"r","frame":{"x":0,"y":0,"width":300,"height":100},"margins":{"left":16,"top":4}},
+                  {"id":"label","parent":"r","intrinsicSize":{"width":80,"height":20},"baseline":{"first":15,"last":15},"alignmentInsets":{"left":2,"top":1,"bottom":1,"right":2}},
+                  {"id":"field","parent":"r","intrinsicSize":{"width":100,"height":30},"baseline":{"first":20,"last":20}},
+                  {"id":"g","parent":"r","kind":"guide"}],
+         "constraints":[{"expr":"label.leading == r.leadingMargin"},{"expr":"label.top == r.topMargin"},
+                        {"expr":"field.leading == label.trailing + 8"},{"expr":"field.firstBaseline == label.firstBaseline"},
+                        {"expr":"g.left == r.left"},{"expr":"g.top == r.top"},{"expr":"g.width == r.width"},{"expr":"g.height == 0"}]}
+        """)
+        // label's alignment rect starts at the 16 margin: frame x = 16 - 2; its intrinsic size is the alignment rect's.
+        XCTAssertEqual(s.frame("label"), R(14, 3, 84, 22))
+        XCTAssertEqual(s.frame("field"), R(104, -1, 100, 30), "baselines: label 3+1+15 = 19 = field.y + 20")
+        XCTAssertEqual(s.frame("g"), R(0, 0, 300, 0))
+        XCTAssertEqual(s.diagnostics(), [])
+    }
+
+    func testExplainAndTrace() throws {
+        let s = session(card)
+        let ex = try s.explain(view: "avatar", axis: .horizontal)
+        XCTAssertEqual(ex.map(\.id), ["avatarLeading", "avatarWidth"])
+        XCTAssertEqual(ex[0].description, "avatar.leading == card.leading + 8")
+        let tr = s.trace()
+        XCTAssertTrue(tr.hasPrefix("•card (0, 0, 375, 120)\n    |avatar (8, 8, 40, 40)\n        |badge (30, 0, 10, 10)\n"), tr)
+        XCTAssertThrowsError(try s.explain(view: "nope", axis: .vertical))
+    }
+
+    func testUpdateViewFrameAndHugging() throws {
+        let s = session(card)
+        let r = try s.change(#"{"ops":[{"op":"updateView","id":"card","frame":{"x":5,"y":5,"width":200,"height":60}},{"op":"updateView","id":"title","intrinsicSize":{"width":300,"height":20}}]}"#)
+        XCTAssertEqual(r.frames.map(\.id), ["card", "title"])
+        XCTAssertEqual(s.frame("title"), R(60, 18, 132, 20), "compressed to fit: 200 - 8 - 60")
+        let r2 = try s.change(#"{"ops":[{"op":"updateView","id":"card","frame":null}]}"#)
+        XCTAssertTrue(ambiguous(r2.diagnostics).contains("card.horizontal"))
+        XCTAssertThrowsError(try s.change(#"{"ops":[{"op":"updateView","id":"title","parent":"avatar"}]}"#))
+    }
+
+    func testOneShotAndLimits() throws {
+        let out = try LayoutSession.layout(json(card))
+        XCTAssertEqual(out.frames.count, 4)
+        XCTAssertThrowsError(try LayoutSession(document: json(card), limits: SessionLimits(maxViews: 3))) {
+            XCTAssertEqual(($0 as! LayoutError).kind, .limit)
+        }
+    }
+}
