@@ -6,6 +6,7 @@ let package = Package(
     name: "layoutd",
     platforms: [.macOS(.v14)],
     products: [
+        .executable(name: "layoutd", targets: ["layoutd"]),
         .executable(name: "layoutd-bench", targets: ["layoutd-bench"]),
     ],
     dependencies: [
@@ -21,6 +22,24 @@ let package = Package(
         .target(name: "JSON"),
         // Views, anchors, VFL, expressions, transactional changes and diagnostics. Knows the engine, not HTTP.
         .target(name: "LayoutModel", dependencies: ["ConstraintSolver", "JSON"]),
+        // libmicrohttpd and zlib from the system (Debian: libmicrohttpd-dev, zlib1g-dev).
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // HTTP on libmicrohttpd: routes, sessions, gzip, metrics, WebSocket streams. Knows the model, not the solver's insides.
+        .target(
+            name: "LayoutServer",
+            dependencies: [
+                "LayoutModel", "JSON", "CMicroHTTPD", "CZlib",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+        .executableTarget(
+            name: "layoutd",
+            dependencies: ["LayoutServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                           .product(name: "Logging", package: "swift-log")]
+        ),
         .executableTarget(
             name: "layoutd-bench",
             dependencies: ["ConstraintSolver", "JSON"],
@@ -28,5 +47,6 @@ let package = Package(
         ),
         .testTarget(name: "ConstraintSolverTests", dependencies: ["ConstraintSolver"]),
         .testTarget(name: "LayoutModelTests", dependencies: ["LayoutModel", "JSON"]),
+        .testTarget(name: "LayoutServerTests", dependencies: ["LayoutServer", "JSON", "CZlib"]),
     ]
 )

@@ -16,6 +16,10 @@ public struct ChangeResult: Sendable {
     public var diagnostics: [Diagnostic]
     /// Ids of the constraints this change added, in order (server-given ones included).
     public var added: [String]
+
+    public init(revision: Int, frames: [FrameEntry], removed: [String], diagnostics: [Diagnostic], added: [String]) {
+        self.revision = revision; self.frames = frames; self.removed = removed; self.diagnostics = diagnostics; self.added = added
+    }
 }
 
 public struct SessionLimits: Sendable {

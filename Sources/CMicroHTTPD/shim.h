@@ -1,0 +1,46 @@
+/* libmicrohttpd's variadic entry points do not import into Swift: these shims pass
+ * options through MHD_OPTION_ARRAY and fix the variadic calls to the forms we use. */
+#ifndef LAYOUTD_MHD_SHIM_H
+#define LAYOUTD_MHD_SHIM_H
+#include <stdint.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <microhttpd.h>
+
+static inline struct MHD_Daemon *layoutd_mhd_start(unsigned int flags, const struct sockaddr *addr,
+        MHD_AccessHandlerCallback handler, void *cls, MHD_RequestCompletedCallback completed,
+        unsigned int threads, unsigned int connection_limit, unsigned int timeout_seconds,
+        size_t connection_memory, unsigned int backlog) {
+    struct MHD_OptionItem ops[] = {
+        {MHD_OPTION_SOCK_ADDR, 0, (void *)addr},
+        {MHD_OPTION_CONNECTION_LIMIT, connection_limit, NULL},
+        {MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds, NULL},
+        {MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)connection_memory, NULL},
+        {MHD_OPTION_LISTEN_BACKLOG_SIZE, backlog, NULL},
+        {MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, cls},
+        {threads > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END, threads, NULL},
+        {MHD_OPTION_END, 0, NULL},
+    };
+    return MHD_start_daemon(flags, 0, NULL, NULL, handler, cls, MHD_OPTION_ARRAY, ops, MHD_OPTION_END);
+}
+
+static inline uint16_t layoutd_mhd_port(struct MHD_Daemon *d) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+    return info ? info->port : 0;
+}
+
+static inline unsigned int layoutd_mhd_connections(struct MHD_Daemon *d) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+    return info ? info->num_connections : 0;
+}
+
+/* A response owning a copy of the body (MHD_RESPMEM_MUST_COPY). */
+static inline struct MHD_Response *layoutd_mhd_response_copy(size_t size, const void *buffer) {
+    return MHD_create_response_from_buffer(size, (void *)buffer, MHD_RESPMEM_MUST_COPY);
+}
+
+static inline enum MHD_Result layoutd_mhd_upgrade_close(struct MHD_UpgradeResponseHandle *urh) {
+    return MHD_upgrade_action(urh, MHD_UPGRADE_ACTION_CLOSE);
+}
+
+#endif

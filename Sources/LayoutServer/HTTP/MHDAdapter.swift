@@ -1,0 +1,219 @@
+import CMicroHTTPD
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How libmicrohttpd runs its threads. `pool` (internal polling threads with epoll, one
+/// per core) measured fastest here for many keep-alive clients; the others are kept for
+/// comparison (see BENCHMARKS.md).
+public enum HTTPThreading: String, Sendable, CaseIterable {
+    case pool, perConnection = "per-connection", single
+}
+
+public struct HTTPServerConfiguration: Sendable {
+    public var host = "127.0.0.1"
+    public var port: UInt16 = 8080
+    public var threading = HTTPThreading.pool
+    public var threads = 2
+    public var connectionLimit = 1024
+    public var connectionTimeoutSeconds = 60
+    public var connectionMemoryLimit = 64 * 1024
+    public var listenBacklog = 1024
+    public var maxBodyBytes = 1 << 20
+    public init() {}
+}
+
+/// Per-request state between libmicrohttpd's calls for one request.
+final class RequestState {
+    var body: [UInt8] = []
+    var tooLarge = false
+    var answered = false
+}
+
+/// The one place where libmicrohttpd's C callbacks meet Swift. The route table behind
+/// `handler` is immutable and request state is owned by its connection, so the
+/// callbacks need no locks of their own.
+public final class HTTPServer: @unchecked Sendable {
+    public typealias Handler = @Sendable (inout Request) -> Response
+
+    public let configuration: HTTPServerConfiguration
+    let handler: Handler
+    private var daemon: OpaquePointer?
+    private let inFlightCount = Atomic<Int>(0)
+    public private(set) var port: UInt16 = 0
+
+    public init(configuration: HTTPServerConfiguration, handler: @escaping Handler) {
+        self.configuration = configuration
+        self.handler = handler
+    }
+
+    deinit { stop() }
+
+    public var inFlight: Int { inFlightCount.load(ordering: .relaxed) }
+
+    public var openConnections: Int { daemon.map { Int(layoutd_mhd_connections($0)) } ?? 0 }
+
+    public struct StartError: Error, CustomStringConvertible { public var description: String }
+
+    public func start() throws {
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = configuration.port.bigEndian
+        let host = configuration.host == "localhost" ? "127.0.0.1" : configuration.host
+        guard inet_pton(AF_INET, host, &addr.sin_addr) == 1 else { throw StartError(description: "cannot parse host '\(configuration.host)' (an IPv4 address)") }
+        var flags: UInt32 = MHD_ALLOW_UPGRADE.rawValue | MHD_USE_ITC.rawValue
+        var threads: UInt32 = 1
+        switch configuration.threading {
+        case .pool:
+            flags |= MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
+            threads = UInt32(max(1, configuration.threads))
+        case .perConnection:
+            flags |= MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_POLL.rawValue
+        case .single:
+            flags |= MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
+        }
+        let cls = Unmanaged.passUnretained(self).toOpaque()
+        daemon = withUnsafePointer(to: &addr) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
+                layoutd_mhd_start(flags, sa, accessHandler, cls, completedHandler, threads,
+                                  UInt32(configuration.connectionLimit), UInt32(configuration.connectionTimeoutSeconds),
+                                  configuration.connectionMemoryLimit, UInt32(configuration.listenBacklog))
+            }
+        }
+        guard let daemon else { throw StartError(description: "libmicrohttpd could not listen on \(configuration.host):\(configuration.port)") }
+        port = layoutd_mhd_port(daemon)
+    }
+
+    /// Stops accepting connections; requests under way go on.
+    public func quiesce() {
+        guard let daemon else { return }
+        let fd = MHD_quiesce_daemon(daemon)
+        if fd >= 0 { close(fd) }
+    }
+
+    public func stop() {
+        guard let d = daemon else { return }
+        daemon = nil
+        MHD_stop_daemon(d)
+    }
+
+    // MARK: Called from the C callbacks
+
+    fileprivate func onRequest(_ connection: OpaquePointer, _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>,
+                               _ upload: UnsafePointer<CChar>?, _ uploadSize: UnsafeMutablePointer<Int>,
+                               _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+        guard let raw = conCls.pointee else {
+            // First call: headers only.
+            let state = RequestState()
+            conCls.pointee = Unmanaged.passRetained(state).toOpaque()
+            inFlightCount.add(1, ordering: .relaxed)
+            if let cl = header(connection, "Content-Length"), let n = Int(cl), n > configuration.maxBodyBytes {
+                state.answered = true
+                return queue(connection, tooLarge(n))
+            }
+            return .YES
+        }
+        let state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
+        if state.answered { uploadSize.pointee = 0; return .YES }
+        let n = uploadSize.pointee
+        if n > 0 {
+            if !state.tooLarge {
+                if state.body.count + n > configuration.maxBodyBytes {
+                    state.tooLarge = true
+                    state.body = []
+                } else {
+                    upload!.withMemoryRebound(to: UInt8.self, capacity: n) { state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: n)) }
+                }
+            }
+            uploadSize.pointee = 0
+            return .YES
+        }
+        state.answered = true
+        if state.tooLarge { return queue(connection, tooLarge(nil)) }
+        var request = Request(method: String(cString: method), path: String(cString: url), body: state.body,
+                              header: { [connection] in self.header(connection, $0) },
+                              query: { [connection] name in
+                                  MHD_lookup_connection_value(connection, .GET_ARGUMENT_KIND, name).map { String(cString: $0) }
+                              })
+        state.body = []
+        let response = handler(&request)
+        return queue(connection, response)
+    }
+
+    fileprivate func completed(_ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+        guard let p = conCls?.pointee else { return }
+        Unmanaged<RequestState>.fromOpaque(p).release()
+        conCls?.pointee = nil
+        inFlightCount.subtract(1, ordering: .relaxed)
+    }
+
+    private func header(_ connection: OpaquePointer, _ name: String) -> String? {
+        MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
+    }
+
+    private func tooLarge(_ n: Int?) -> Response {
+        Problem(413, "the request body\(n.map { " (\($0) bytes)" } ?? "") is larger than the limit of \(configuration.maxBodyBytes) bytes").response
+    }
+
+    private func queue(_ connection: OpaquePointer, _ r: Response) -> MHD_Result {
+        let mhdResponse: OpaquePointer?
+        if let upgrade = r.upgrade {
+            let box = Unmanaged.passRetained(UpgradeBox(upgrade))
+            mhdResponse = MHD_create_response_for_upgrade(upgradeHandler, box.toOpaque())
+        } else {
+            mhdResponse = r.body.withUnsafeBytes { b in
+                layoutd_mhd_response_copy(b.count, b.baseAddress)
+            }
+        }
+        guard let mhdResponse else { return .NO }
+        for (k, v) in r.headers { _ = MHD_add_response_header(mhdResponse, k, v) }
+        let result = MHD_queue_response(connection, UInt32(r.status), mhdResponse)
+        MHD_destroy_response(mhdResponse)
+        return result
+    }
+}
+
+/// Holds the WebSocket (or other) takeover until libmicrohttpd hands over the socket.
+final class UpgradeBox {
+    let run: @Sendable (UpgradedConnection) -> Void
+    init(_ run: @escaping @Sendable (UpgradedConnection) -> Void) { self.run = run }
+}
+
+/// A socket taken over after `101 Switching Protocols`: non-blocking, and closed through
+/// libmicrohttpd (never `close()`).
+public final class UpgradedConnection: @unchecked Sendable {
+    public let socket: Int32
+    private var handle: OpaquePointer?
+    public let initial: [UInt8]
+
+    init(socket: Int32, handle: OpaquePointer, initial: [UInt8]) {
+        self.socket = socket
+        self.handle = handle
+        self.initial = initial
+    }
+
+    public func close() {
+        guard let h = handle else { return }
+        handle = nil
+        _ = layoutd_mhd_upgrade_close(h)
+    }
+}
+
+private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, upload, uploadSize, conCls in
+    let server = Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue()
+    return server.onRequest(connection!, url!, method!, upload, uploadSize!, conCls!)
+}
+
+private let completedHandler: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
+    Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue().completed(conCls)
+}
+
+private let upgradeHandler: MHD_UpgradeHandler = { cls, _, _, extra, extraSize, sock, urh in
+    let box = Unmanaged<UpgradeBox>.fromOpaque(cls!).takeRetainedValue()
+    var initial: [UInt8] = []
+    if let extra, extraSize > 0 {
+        extra.withMemoryRebound(to: UInt8.self, capacity: extraSize) { initial = Array(UnsafeBufferPointer(start: $0, count: extraSize)) }
+    }
+    box.run(UpgradedConnection(socket: sock, handle: urh!, initial: initial))
+}

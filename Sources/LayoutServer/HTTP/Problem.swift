@@ -1,0 +1,71 @@
+import JSON
+import LayoutModel
+
+/// RFC 9457 problem details, with an RFC 6901 pointer into the request body where there is one.
+struct Problem: Error {
+    var status: Int
+    var title: String
+    var detail: String
+    var pointer: String? = nil
+    var headers: [(String, String)] = []
+
+    var type: String {
+        switch status {
+        case 400: return "/problems/malformed-request"
+        case 404: return "/problems/not-found"
+        case 405: return "/problems/method-not-allowed"
+        case 409: return "/problems/revision-mismatch"
+        case 413: return "/problems/too-large"
+        case 415: return "/problems/unsupported-media-type"
+        case 422: return "/problems/contract-violation"
+        case 429: return "/problems/session-limit"
+        case 503: return "/problems/unavailable"
+        default: return "/problems/internal"
+        }
+    }
+
+    var json: JSON {
+        var m: [(key: String, value: JSON)] = [("type", .string(type)), ("title", .string(title)), ("status", .number(Double(status))),
+                                               ("detail", .string(detail))]
+        if let pointer { m.append(("pointer", .string(pointer))) }
+        return .object(m)
+    }
+
+    var response: Response {
+        Response(status: status, headers: [("Content-Type", "application/problem+json")] + headers, body: json.serialized)
+    }
+
+    static func titleFor(_ status: Int) -> String {
+        switch status {
+        case 400: return "Malformed request"
+        case 404: return "Not found"
+        case 405: return "Method not allowed"
+        case 409: return "Revision mismatch"
+        case 413: return "Too large"
+        case 415: return "Unsupported media type"
+        case 422: return "Unprocessable content"
+        case 429: return "Too many sessions"
+        case 503: return "Service unavailable"
+        default: return "Internal error"
+        }
+    }
+
+    init(_ status: Int, _ detail: String, pointer: String? = nil, headers: [(String, String)] = []) {
+        self.status = status
+        self.title = Self.titleFor(status)
+        self.detail = detail
+        self.pointer = pointer
+        self.headers = headers
+    }
+
+    init(_ e: LayoutError) {
+        let status: Int
+        switch e.kind {
+        case .malformed: status = 400
+        case .invalid: status = 422
+        case .revisionMismatch: status = 409
+        case .limit: status = 413
+        }
+        self.init(status, e.detail, pointer: e.pointer)
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import JSON
+import Logging
+import Synchronization
+
+/// Flags read from several threads.
+final class ServerState: Sendable {
+    let ready = Atomic<Bool>(false)
+    let running = Atomic<Bool>(false)
+}
+
+/// layoutd: the routes, the session store and the middleware around them, served by
+/// libmicrohttpd.
+public final class LayoutdServer: Sendable {
+    public let configuration: ServerConfiguration
+    public let metrics = ServerMetrics()
+    public let store: SessionStore
+    let logger: Logger
+    private let gzip = Gzip()
+    private let router: Router
+    private let state = ServerState()
+    private let http = Mutex<HTTPServer?>(nil)
+    let streams: StreamHub
+
+    public init(configuration: ServerConfiguration, logger: Logger = Logger(label: "layoutd")) {
+        self.configuration = configuration
+        self.logger = logger
+        store = SessionStore(maxSessions: configuration.maxSessions, idleTTLSeconds: configuration.sessionTTLSeconds)
+        let layout = LayoutRoutes(store: store, metrics: metrics, configuration: configuration)
+        streams = StreamHub(layout: layout, configuration: configuration, metrics: metrics, logger: logger)
+        var r = Router()
+        layout.register(&r)
+        streams.register(&r)
+        let st = store, state = state
+        OperationalRoutes(ready: { state.ready.load(ordering: .relaxed) }, metrics: metrics, sessions: { st.count }).register(&r)
+        router = r
+        let m = metrics
+        store.onEvict = { n in
+            m.sessionsEvicted.increment(by: n)
+            m.sessionsActive.decrement(by: Double(n))
+        }
+    }
+
+    /// The port actually bound (useful with port 0).
+    public var port: UInt16 { http.withLock { $0?.port ?? 0 } }
+    public var isReady: Bool { state.ready.load(ordering: .relaxed) }
+
+    public func start() throws {
+        let server = HTTPServer(configuration: configuration.http) { [self] req in handle(&req) }
+        try server.start()
+        http.withLock { $0 = server }
+        state.running.store(true, ordering: .relaxed)
+        let sweep = max(0.05, min(1.0, configuration.sessionTTLSeconds / 4))
+        let thread = Thread { [self] in
+            while state.running.load(ordering: .relaxed) {
+                Thread.sleep(forTimeInterval: sweep)
+                store.evictIdle()
+            }
+        }
+        thread.name = "layoutd-ttl"
+        thread.start()
+        state.ready.store(true, ordering: .relaxed)
+        logger.info("listening", metadata: ["host": "\(configuration.http.host)", "port": "\(server.port)",
+                                            "threading": "\(configuration.http.threading.rawValue)", "threads": "\(configuration.http.threads)"])
+    }
+
+    /// SIGTERM: not ready, stop accepting, let requests under way finish (up to the drain
+    /// timeout), close streams, stop.
+    public func drain() {
+        state.ready.store(false, ordering: .relaxed)
+        guard let server = http.withLock({ $0 }) else { return }
+        logger.info("draining", metadata: ["in_flight": "\(server.inFlight)"])
+        server.quiesce()
+        let deadline = monotonicNanos() + UInt64(configuration.drainTimeoutSeconds * 1e9)
+        while server.inFlight > 0 && monotonicNanos() < deadline { usleep(2000) }
+        streams.closeAll()
+        let left = server.inFlight
+        state.running.store(false, ordering: .relaxed)
+        server.stop()
+        http.withLock { $0 = nil }
+        logger.info("stopped", metadata: ["unfinished": "\(left)"])
+    }
+
+    // MARK: The middleware chain
+
+    func handle(_ req: inout Request) -> Response {
+        let t0 = monotonicNanos()
+        var routeName = "unmatched"
+        var response: Response
+        metrics.bytesInWire.increment(by: req.body.count)
+        switch router.match(req.method, req.path) {
+        case .notFound:
+            response = Problem(404, "no route for \(req.path)").response
+        case .methodNotAllowed(let allow):
+            response = Problem(405, "\(req.method) is not allowed on \(req.path)", headers: [("Allow", allow.joined(separator: ", "))]).response
+        case .found(let route, let params):
+            routeName = route.name
+            req.pathParameters = params
+            do {
+                try decodeBody(&req)
+                response = try route.handler(&req)
+            } catch {
+                response = error.response
+            }
+        }
+        if response.upgrade == nil { compress(&response, for: req) }
+        if req.method == "HEAD" { response.body = [] }
+        let nanos = monotonicNanos() - t0
+        metrics.request(route: routeName, method: req.method, status: response.status, nanos: nanos)
+        if response.status >= 500 {
+            logger.error("request failed", metadata: ["method": "\(req.method)", "path": "\(req.path)", "status": "\(response.status)"])
+        } else if logger.logLevel <= .debug {
+            logger.debug("request", metadata: ["method": "\(req.method)", "path": "\(req.path)", "status": "\(response.status)",
+                                               "micros": "\(nanos / 1000)"])
+        }
+        return response
+    }
+
+    /// `Content-Encoding: gzip` bodies are inflated, with the body limit applied to what they inflate to.
+    private func decodeBody(_ req: inout Request) throws(Problem) {
+        guard let enc = req.header("Content-Encoding")?.lowercased(), enc != "identity", !req.body.isEmpty else {
+            metrics.bytesInDecoded.increment(by: req.body.count)
+            return
+        }
+        guard enc == "gzip" || enc == "x-gzip" else { throw Problem(415, "Content-Encoding \(enc) is not supported (gzip is)") }
+        do {
+            req.body = try Gzip.decompress(req.body, limit: configuration.http.maxBodyBytes)
+        } catch .tooLarge {
+            throw Problem(413, "the gzip body inflates past the limit of \(configuration.http.maxBodyBytes) bytes")
+        } catch {
+            throw Problem(400, "the body is not valid gzip")
+        }
+        metrics.bytesInDecoded.increment(by: req.body.count)
+    }
+
+    private func compress(_ r: inout Response, for req: Request) {
+        metrics.bytesOutBody.increment(by: r.body.count)
+        if r.body.count > configuration.gzipMinBytes, r.header("Content-Encoding") == nil, req.acceptsGzip {
+            r.body = gzip.compress(r.body)
+            r.headers.append(("Content-Encoding", "gzip"))
+        }
+        if r.body.count > 0 || r.status != 204 { r.headers.append(("Vary", "Accept-Encoding")) }
+        metrics.bytesOutWire.increment(by: r.body.count)
+    }
+}

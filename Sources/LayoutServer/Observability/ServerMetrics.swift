@@ -1,0 +1,90 @@
+import CoreMetrics
+import Metrics
+import Prometheus
+import Synchronization
+
+/// The server's metrics, written through swift-metrics into a Prometheus registry owned
+/// by this server (no global bootstrap, so several servers can share a process).
+public final class ServerMetrics: Sendable {
+    let registry = PrometheusCollectorRegistry()
+    private let factory: PrometheusMetricsFactory
+    private let requests = Mutex<[String: CoreMetrics.Counter]>([:])
+    private let latencies = Mutex<[String: CoreMetrics.Timer]>([:])
+    private let diagnosticCounters = Mutex<[String: CoreMetrics.Counter]>([:])
+
+    let sessionsActive: CoreMetrics.Meter
+    let sessionsCreated: CoreMetrics.Counter
+    let sessionsEvicted: CoreMetrics.Counter
+    let solveTime: CoreMetrics.Timer
+    let engineRows: CoreMetrics.Meter
+    let engineColumns: CoreMetrics.Meter
+    let setConstants: CoreMetrics.Counter
+    let bytesInWire: CoreMetrics.Counter
+    let bytesInDecoded: CoreMetrics.Counter
+    let bytesOutBody: CoreMetrics.Counter
+    let bytesOutWire: CoreMetrics.Counter
+    let streamsOpen: CoreMetrics.Meter
+    let streamMessagesIn: CoreMetrics.Counter
+    let streamMessagesOut: CoreMetrics.Counter
+    let streamCoalesced: CoreMetrics.Counter
+
+    public init() {
+        var f = PrometheusMetricsFactory(registry: registry)
+        let fast: [Duration] = [.microseconds(10), .microseconds(25), .microseconds(50), .microseconds(100), .microseconds(250),
+                                .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
+                                .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .seconds(1)]
+        f.defaultDurationHistogramBuckets = fast
+        factory = f
+        sessionsActive = CoreMetrics.Meter(label: "layoutd_sessions_active", factory: f)
+        sessionsCreated = CoreMetrics.Counter(label: "layoutd_sessions_created_total", factory: f)
+        sessionsEvicted = CoreMetrics.Counter(label: "layoutd_sessions_evicted_total", factory: f)
+        solveTime = CoreMetrics.Timer(label: "layoutd_engine_solve_seconds", factory: f)
+        engineRows = CoreMetrics.Meter(label: "layoutd_engine_rows", factory: f)
+        engineColumns = CoreMetrics.Meter(label: "layoutd_engine_columns", factory: f)
+        setConstants = CoreMetrics.Counter(label: "layoutd_set_constants_total", factory: f)
+        bytesInWire = CoreMetrics.Counter(label: "layoutd_http_request_bytes_total", dimensions: [("stage", "wire")], factory: f)
+        bytesInDecoded = CoreMetrics.Counter(label: "layoutd_http_request_bytes_total", dimensions: [("stage", "decoded")], factory: f)
+        bytesOutBody = CoreMetrics.Counter(label: "layoutd_http_response_bytes_total", dimensions: [("stage", "body")], factory: f)
+        bytesOutWire = CoreMetrics.Counter(label: "layoutd_http_response_bytes_total", dimensions: [("stage", "wire")], factory: f)
+        streamsOpen = CoreMetrics.Meter(label: "layoutd_streams_open", factory: f)
+        streamMessagesIn = CoreMetrics.Counter(label: "layoutd_stream_messages_total", dimensions: [("direction", "in")], factory: f)
+        streamMessagesOut = CoreMetrics.Counter(label: "layoutd_stream_messages_total", dimensions: [("direction", "out")], factory: f)
+        streamCoalesced = CoreMetrics.Counter(label: "layoutd_stream_coalesced_updates_total", factory: f)
+        for kind in ["unsatisfiable", "ambiguous", "churn"] { diagnostic(kind, count: 0) }
+    }
+
+    func request(route: String, method: String, status: Int, nanos: UInt64) {
+        let key = route + " " + method + " " + String(status)
+        let counter = requests.withLock { m in
+            if let c = m[key] { return c }
+            let c = CoreMetrics.Counter(label: "layoutd_http_requests_total", dimensions: [("route", route), ("method", method), ("status", String(status))], factory: factory)
+            m[key] = c
+            return c
+        }
+        counter.increment()
+        let timer = latencies.withLock { m in
+            if let t = m[route] { return t }
+            let t = CoreMetrics.Timer(label: "layoutd_http_request_duration_seconds", dimensions: [("route", route)], factory: factory)
+            m[route] = t
+            return t
+        }
+        timer.recordNanoseconds(Int64(nanos))
+    }
+
+    func diagnostic(_ kind: String, count: Int) {
+        let c = diagnosticCounters.withLock { m in
+            if let c = m[kind] { return c }
+            let c = CoreMetrics.Counter(label: "layoutd_diagnostics_total", dimensions: [("kind", kind)], factory: factory)
+            m[kind] = c
+            return c
+        }
+        c.increment(by: count)
+    }
+
+    /// The Prometheus text exposition.
+    public func exposition() -> [UInt8] {
+        var out: [UInt8] = []
+        registry.emit(into: &out)
+        return out
+    }
+}

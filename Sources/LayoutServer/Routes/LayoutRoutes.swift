@@ -1,0 +1,157 @@
+import JSON
+import LayoutModel
+
+/// The v1 layout endpoints: one-shot layout and sessions.
+struct LayoutRoutes {
+    let store: SessionStore
+    let metrics: ServerMetrics
+    let configuration: ServerConfiguration
+
+    func register(_ r: inout Router) {
+        r.on("POST", "/v1/layout") { req throws(Problem) in
+            let doc = try jsonBody(req)
+            do throws(LayoutError) {
+                let out = try LayoutSession.layout(doc, limits: configuration.sessionLimits)
+                count(out.diagnostics)
+                return .json(200, WireFormat.layout(out.frames, out.diagnostics))
+            } catch { throw Problem(error) }
+        }
+        r.on("POST", "/v1/sessions") { req throws(Problem) in
+            let doc = try jsonBody(req)
+            let session: LayoutSession
+            let t0 = monotonicNanos()
+            do throws(LayoutError) { session = try LayoutSession(document: doc, limits: configuration.sessionLimits) } catch { throw Problem(error) }
+            metrics.solveTime.recordNanoseconds(Int64(monotonicNanos() - t0))
+            guard let box = store.insert(session) else {
+                throw Problem(429, "the server keeps at most \(store.maxSessions) sessions: delete one or retry later", headers: [("Retry-After", "1")])
+            }
+            metrics.sessionsCreated.increment()
+            metrics.sessionsActive.increment()
+            let stats = session.solver.stats
+            metrics.engineRows.increment(by: Double(stats.rows))
+            metrics.engineColumns.increment(by: Double(stats.columns))
+            let result = ChangeResult(revision: session.revision, frames: session.allFrames, removed: [],
+                                      diagnostics: session.diagnostics(), added: [])
+            count(result.diagnostics)
+            var res = Response.json(201, WireFormat.change(result, session: box.id))
+            res.headers.append(("Location", "/v1/sessions/\(box.id)"))
+            return res
+        }
+        r.on("GET", "/v1/sessions/{id}") { req throws(Problem) in
+            try withSession(req) { box, s in
+                let st = s.stats
+                return .json(200, JSON.object([
+                    ("session", .string(box.id)), ("revision", .number(Double(s.revision))), ("document", s.document.json),
+                    ("stats", .object([("views", .number(Double(st.views))), ("constraints", .number(Double(st.constraints))),
+                                       ("rows", .number(Double(st.engine.rows))), ("columns", .number(Double(st.engine.columns))),
+                                       ("pivots", .number(Double(st.engine.pivots))), ("broken", .number(Double(st.engine.broken))),
+                                       ("priorityLevels", .number(Double(st.engine.priorityLevels)))])),
+                ]))
+            }
+        }
+        r.on("DELETE", "/v1/sessions/{id}") { req throws(Problem) in
+            let id = req.parameter("id")
+            guard let box = store.get(id) else { throw Problem(404, "no session '\(id)'") }
+            let st = box.withSession { $0.solver.stats }
+            guard store.remove(id) else { throw Problem(404, "no session '\(id)'") }
+            metrics.sessionsActive.decrement()
+            metrics.engineRows.decrement(by: Double(st.rows))
+            metrics.engineColumns.decrement(by: Double(st.columns))
+            return .noContent
+        }
+        r.on("POST", "/v1/sessions/{id}/changes") { req throws(Problem) in
+            let body = try jsonBody(req)
+            return try withSession(req) { _, s throws(Problem) in .json(200, WireFormat.change(try apply(s, changes: body))) }
+        }
+        r.on("POST", "/v1/sessions/{id}/constants") { req throws(Problem) in
+            let body = try jsonBody(req)
+            return try withSession(req) { _, s throws(Problem) in .json(200, WireFormat.change(try apply(s, constants: body))) }
+        }
+        r.on("GET", "/v1/sessions/{id}/frames") { req throws(Problem) in
+            var since: Int? = nil
+            if let q = req.query("since") {
+                guard let n = Int(q), n >= 0 else { throw Problem(400, "since is a revision: a non-negative integer") }
+                since = n
+            }
+            return try withSession(req) { _, s throws(Problem) in
+                do throws(LayoutError) { return .json(200, WireFormat.framesAnswer(try s.frames(since: since))) } catch { throw Problem(error) }
+            }
+        }
+        r.on("GET", "/v1/sessions/{id}/explain") { req throws(Problem) in
+            guard let view = req.query("view") else { throw Problem(400, "explain needs ?view=V&axis=horizontal|vertical") }
+            guard let axis = Axis(rawValue: req.query("axis") ?? "horizontal") else { throw Problem(400, "axis is horizontal or vertical") }
+            return try withSession(req) { _, s throws(Problem) in
+                let list: [LayoutSession.ExplainedConstraint]
+                do throws(LayoutError) { list = try s.explain(view: view, axis: axis) } catch { throw Problem(404, error.detail) }
+                return .json(200, JSON.object([
+                    ("view", .string(view)), ("axis", .string(axis.rawValue)),
+                    ("constraints", .array(list.map { c in
+                        .object([("id", .string(c.id)), ("description", .string(c.description)),
+                                 ("priority", .number(c.priority)), ("broken", .bool(c.broken))])
+                    })),
+                ]))
+            }
+        }
+        r.on("GET", "/v1/sessions/{id}/trace") { req throws(Problem) in
+            try withSession(req) { _, s in .text(200, s.trace()) }
+        }
+        r.on("POST", "/v1/sessions/{id}/exercise-ambiguity") { req throws(Problem) in
+            try withSession(req) { _, s in
+                var w = JSONWriter()
+                w.beginObject()
+                w.key("revision"); w.int(s.revision)
+                w.key("frames"); WireFormat.frames(&w, s.exerciseAmbiguity())
+                w.endObject()
+                return .json(200, w.bytes)
+            }
+        }
+    }
+
+    // MARK: Shared steps
+
+    func withSession<T>(_ req: Request, _ body: (SessionBox, LayoutSession) throws(Problem) -> T) throws(Problem) -> T {
+        let id = req.parameter("id")
+        guard let box = store.get(id) else { throw Problem(404, "no session '\(id)' (it may have expired)") }
+        return try box.withSession { s throws(Problem) in try body(box, s) }
+    }
+
+    /// Applies a change, timing the engine and keeping the engine gauges in step.
+    func apply(_ s: LayoutSession, changes: JSON? = nil, constants: JSON? = nil) throws(Problem) -> ChangeResult {
+        let before = s.solver.stats
+        let t0 = monotonicNanos()
+        let result: ChangeResult
+        do throws(LayoutError) {
+            if let changes { result = try s.apply(changes: changes) } else { result = try s.setConstants(constants!) }
+        } catch { throw Problem(error) }
+        metrics.solveTime.recordNanoseconds(Int64(monotonicNanos() - t0))
+        if let constants, let n = constants.members?.count { metrics.setConstants.increment(by: n) }
+        if changes != nil {
+            let after = s.solver.stats
+            metrics.engineRows.increment(by: Double(after.rows - before.rows))
+            metrics.engineColumns.increment(by: Double(after.columns - before.columns))
+        }
+        count(result.diagnostics)
+        return result
+    }
+
+    func count(_ ds: [Diagnostic]) {
+        guard !ds.isEmpty else { return }
+        var by: [String: Int] = [:]
+        for d in ds { by[d.kind, default: 0] += 1 }
+        for (k, n) in by { metrics.diagnostic(k, count: n) }
+    }
+}
+
+/// The request body as JSON: 415 unless it says JSON, 400 unless it is JSON.
+func jsonBody(_ req: Request) throws(Problem) -> JSON {
+    guard let ct = req.header("Content-Type")?.lowercased() else {
+        throw Problem(415, "send the body as application/json (Content-Type is missing)")
+    }
+    let media = ct.split(separator: ";").first.map { $0.trimmingCharacters(in: " ") } ?? ""
+    guard media == "application/json" || media.hasSuffix("+json") else {
+        throw Problem(415, "send the body as application/json, not \(media)")
+    }
+    do { return try JSONParser.parse(req.body) } catch {
+        throw Problem(400, "the body is not JSON: \(error.message) at byte \(error.offset)", pointer: "")
+    }
+}

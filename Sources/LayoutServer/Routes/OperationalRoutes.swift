@@ -1,0 +1,20 @@
+import Synchronization
+
+/// Liveness, readiness, metrics and the API description.
+struct OperationalRoutes {
+    let ready: @Sendable () -> Bool
+    let metrics: ServerMetrics
+    let sessions: @Sendable () -> Int
+
+    func register(_ r: inout Router) {
+        r.on("GET", "/healthz") { _ in .json(200, Array(#"{"status":"ok"}"#.utf8)) }
+        r.on("GET", "/readyz") { _ throws(Problem) in
+            guard ready() else { throw Problem(503, "starting or draining", headers: [("Retry-After", "1")]) }
+            return .json(200, Array(#"{"status":"ready"}"#.utf8))
+        }
+        r.on("GET", "/metrics") { _ in
+            Response(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")], body: metrics.exposition())
+        }
+        r.on("GET", "/openapi.yaml") { _ in .text(200, OpenAPIDocument.yaml, type: "application/yaml") }
+    }
+}

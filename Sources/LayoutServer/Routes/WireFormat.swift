@@ -1,0 +1,83 @@
+import JSON
+import LayoutModel
+
+/// Encodes the model's answers straight into bytes (the hot path never builds a JSON tree).
+enum WireFormat {
+    static func frames(_ w: inout JSONWriter, _ frames: [FrameEntry]) {
+        w.beginObject()
+        for f in frames {
+            w.key(f.id)
+            w.beginObject()
+            w.key("x"); w.number(f.frame.x)
+            w.key("y"); w.number(f.frame.y)
+            w.key("width"); w.number(f.frame.width)
+            w.key("height"); w.number(f.frame.height)
+            if f.hidden { w.key("hidden"); w.bool(true) }
+            w.endObject()
+        }
+        w.endObject()
+    }
+
+    static func strings(_ w: inout JSONWriter, _ xs: [String]) {
+        w.beginArray()
+        for x in xs { w.string(x) }
+        w.endArray()
+    }
+
+    static func diagnostics(_ w: inout JSONWriter, _ ds: [Diagnostic]) {
+        w.beginArray()
+        for d in ds {
+            w.beginObject()
+            w.key("kind"); w.string(d.kind)
+            switch d {
+            case let .unsatisfiable(c, conflicts):
+                w.key("constraint"); w.string(c)
+                w.key("conflicts"); strings(&w, conflicts)
+            case let .ambiguous(v, axis):
+                w.key("view"); w.string(v)
+                w.key("axis"); w.string(axis.rawValue)
+            case let .churn(cs, views):
+                w.key("constraints"); strings(&w, cs)
+                w.key("views"); strings(&w, views)
+            }
+            w.key("message"); w.string(d.message)
+            w.endObject()
+        }
+        w.endArray()
+    }
+
+    /// `{revision, frames, removed, diagnostics[, added][, coalesced][, session]}`.
+    static func change(_ r: ChangeResult, session: String? = nil, coalesced: Int? = nil) -> [UInt8] {
+        var w = JSONWriter(capacity: 256 + 80 * r.frames.count)
+        w.beginObject()
+        if let session { w.key("session"); w.string(session) }
+        w.key("revision"); w.int(r.revision)
+        w.key("frames"); frames(&w, r.frames)
+        if session == nil { w.key("removed"); strings(&w, r.removed) }
+        w.key("diagnostics"); diagnostics(&w, r.diagnostics)
+        if !r.added.isEmpty { w.key("added"); strings(&w, r.added) }
+        if let coalesced { w.key("coalesced"); w.int(coalesced) }
+        w.endObject()
+        return w.bytes
+    }
+
+    static func framesAnswer(_ a: LayoutSession.FramesAnswer) -> [UInt8] {
+        var w = JSONWriter(capacity: 64 + 80 * a.frames.count)
+        w.beginObject()
+        w.key("revision"); w.int(a.revision)
+        w.key("frames"); frames(&w, a.frames)
+        if !a.removed.isEmpty { w.key("removed"); strings(&w, a.removed) }
+        if a.full { w.key("full"); w.bool(true) }
+        w.endObject()
+        return w.bytes
+    }
+
+    static func layout(_ frames: [FrameEntry], _ ds: [Diagnostic]) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("frames"); self.frames(&w, frames)
+        w.key("diagnostics"); diagnostics(&w, ds)
+        w.endObject()
+        return w.bytes
+    }
+}

@@ -1,0 +1,28 @@
+import LayoutModel
+
+/// Everything an operator can set; each limit is enforced and answered with its status.
+public struct ServerConfiguration: Sendable {
+    public var http = HTTPServerConfiguration()
+    /// Sessions kept at once; one more is 429.
+    public var maxSessions = 1000
+    /// Idle time after which a session is evicted.
+    public var sessionTTLSeconds = 900.0
+    /// Views and constraints per session; more is 413.
+    public var maxViewsPerSession = 20_000
+    public var maxConstraintsPerSession = 100_000
+    /// Revisions of frame history kept for `frames?since=`.
+    public var historyDepth = 256
+    /// Responses larger than this are gzip when the client accepts it.
+    public var gzipMinBytes = 1024
+    /// How long SIGTERM waits for requests under way.
+    public var drainTimeoutSeconds = 10.0
+    /// Open WebSocket streams at once; one more is 503.
+    public var maxStreams = 1024
+    /// Largest WebSocket message (after reassembly and inflation); more closes with 1009.
+    public var maxStreamMessageBytes = 1 << 20
+    public init() {}
+
+    var sessionLimits: SessionLimits {
+        SessionLimits(maxViews: maxViewsPerSession, maxConstraints: maxConstraintsPerSession, historyDepth: historyDepth)
+    }
+}

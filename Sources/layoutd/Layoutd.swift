@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import LayoutServer
+import Logging
+
+/// `layoutd`: every setting is a flag, and each flag can also come from the environment
+/// (`LAYOUTD_PORT`, …); a flag wins over the environment, which wins over the default.
+@main
+struct Layoutd: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "layoutd",
+        abstract: "Auto Layout as a service: POST views and constraints, get frames back."
+    )
+
+    @Option(help: "Address to listen on (IPv4). Env: LAYOUTD_HOST.") var host: String = env("HOST") ?? "127.0.0.1"
+    @Option(help: "Port to listen on (0 picks a free one). Env: LAYOUTD_PORT.") var port: UInt16 = env("PORT").flatMap { UInt16($0) } ?? 8080
+    @Option(help: "HTTP threading: pool (epoll, one thread per core), per-connection, single. Env: LAYOUTD_THREADING.")
+    var threading: String = env("THREADING") ?? "pool"
+    @Option(help: "Threads in the pool. Env: LAYOUTD_THREADS.") var threads: Int = env("THREADS").flatMap { Int($0) } ?? ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: "Open connections at most. Env: LAYOUTD_MAX_CONNECTIONS.") var maxConnections: Int = env("MAX_CONNECTIONS").flatMap { Int($0) } ?? 1024
+    @Option(help: "Idle connection timeout, seconds. Env: LAYOUTD_CONNECTION_TIMEOUT.") var connectionTimeout: Int = env("CONNECTION_TIMEOUT").flatMap { Int($0) } ?? 60
+    @Option(help: "Largest request body in bytes, after gzip inflation too (413 beyond). Env: LAYOUTD_MAX_BODY_BYTES.")
+    var maxBodyBytes: Int = env("MAX_BODY_BYTES").flatMap { Int($0) } ?? 1 << 20
+    @Option(help: "Sessions kept at once (429 beyond). Env: LAYOUTD_MAX_SESSIONS.") var maxSessions: Int = env("MAX_SESSIONS").flatMap { Int($0) } ?? 1000
+    @Option(help: "Idle seconds before a session is evicted. Env: LAYOUTD_SESSION_TTL.") var sessionTTL: Double = env("SESSION_TTL").flatMap { Double($0) } ?? 900
+    @Option(help: "Views per session (413 beyond). Env: LAYOUTD_MAX_VIEWS.") var maxViews: Int = env("MAX_VIEWS").flatMap { Int($0) } ?? 20_000
+    @Option(help: "Constraints per session (413 beyond). Env: LAYOUTD_MAX_CONSTRAINTS.") var maxConstraints: Int = env("MAX_CONSTRAINTS").flatMap { Int($0) } ?? 100_000
+    @Option(help: "Open WebSocket streams at most (503 beyond). Env: LAYOUTD_MAX_STREAMS.") var maxStreams: Int = env("MAX_STREAMS").flatMap { Int($0) } ?? 1024
+    @Option(help: "Largest WebSocket message in bytes (close 1009 beyond). Env: LAYOUTD_MAX_MESSAGE_BYTES.") var maxMessageBytes: Int = env("MAX_MESSAGE_BYTES").flatMap { Int($0) } ?? 1 << 20
+    @Option(help: "Seconds SIGTERM waits for requests under way. Env: LAYOUTD_DRAIN_TIMEOUT.") var drainTimeout: Double = env("DRAIN_TIMEOUT").flatMap { Double($0) } ?? 10
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. Env: LAYOUTD_LOG_LEVEL.") var logLevel: String = env("LOG_LEVEL") ?? "info"
+
+    func validate() throws {
+        guard HTTPThreading(rawValue: threading) != nil else { throw ValidationError("--threading is pool, per-connection or single") }
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
+        for (name, v) in [("threads", threads), ("max-connections", maxConnections), ("max-body-bytes", maxBodyBytes), ("max-sessions", maxSessions),
+                          ("max-views", maxViews), ("max-constraints", maxConstraints), ("max-streams", maxStreams), ("max-message-bytes", maxMessageBytes)] where v < 1 {
+            throw ValidationError("--\(name) must be at least 1")
+        }
+        guard sessionTTL > 0 else { throw ValidationError("--session-ttl must be positive") }
+    }
+
+    func run() throws {
+        var handler = StreamLogHandler.standardError(label: "layoutd")
+        handler.logLevel = Logger.Level(rawValue: logLevel)!
+        let logger = Logger(label: "layoutd") { _ in handler }
+        var c = ServerConfiguration()
+        c.http.host = host
+        c.http.port = port
+        c.http.threading = HTTPThreading(rawValue: threading)!
+        c.http.threads = threads
+        c.http.connectionLimit = maxConnections
+        c.http.connectionTimeoutSeconds = connectionTimeout
+        c.http.maxBodyBytes = maxBodyBytes
+        c.maxSessions = maxSessions
+        c.sessionTTLSeconds = sessionTTL
+        c.maxViewsPerSession = maxViews
+        c.maxConstraintsPerSession = maxConstraints
+        c.maxStreams = maxStreams
+        c.maxStreamMessageBytes = maxMessageBytes
+        c.drainTimeoutSeconds = drainTimeout
+        // SIGTERM and SIGINT drain: blocked before any thread starts (threads inherit the
+        // mask), then waited for here. SIGPIPE is ignored: a client that goes away is not fatal.
+        signal(SIGPIPE, SIG_IGN)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGTERM)
+        sigaddset(&set, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+        let server = LayoutdServer(configuration: c, logger: logger)
+        try server.start()
+        var sig: Int32 = 0
+        sigwait(&set, &sig)
+        logger.info("signal", metadata: ["signal": "\(sig == SIGTERM ? "SIGTERM" : "SIGINT")"])
+        server.drain()
+    }
+}
+
+func env(_ name: String) -> String? { ProcessInfo.processInfo.environment["LAYOUTD_" + name] }
