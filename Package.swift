@@ -46,6 +46,7 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-Ounchecked"])]
         ),
         .testTarget(name: "ConstraintSolverTests", dependencies: ["ConstraintSolver"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "LayoutModelTests", dependencies: ["LayoutModel", "JSON"]),
         .testTarget(name: "LayoutServerTests", dependencies: ["LayoutServer", "JSON", "CZlib"]),
     ]

@@ -1,0 +1,62 @@
+# layoutd: `make run` starts the server on 127.0.0.1:8080 with defaults; `make test` runs every test.
+# Both install the system packages they need when missing (Debian: libmicrohttpd-dev, zlib1g-dev).
+
+SWIFT   ?= swift
+HOST    ?= 127.0.0.1
+PORT    ?= 8080
+WORKLOADS ?= /tmp/layoutd-workloads
+SHARED  ?= ../shared
+SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+APT_PKGS := libmicrohttpd-dev zlib1g-dev pkg-config
+
+.PHONY: deps test-deps build release run test bench bench-engine bench-http load soak openapi clean
+
+## System packages, installed only when missing.
+deps:
+	@missing=""; for p in $(APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+## What the tests need beyond the toolchain: the OpenAPI validator (PyPI).
+test-deps: deps
+	@python3 -c "import openapi_spec_validator" 2>/dev/null || python3 -m pip install -q openapi-spec-validator
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+run: release
+	.build/release/layoutd --host $(HOST) --port $(PORT)
+
+test: test-deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## Side-by-side engine benchmark against kiwi (see BENCHMARKS.md).
+bench-engine: release
+	@mkdir -p $(WORKLOADS)
+	python3 $(SHARED)/bench/gen_workloads.py --out $(WORKLOADS) >/dev/null
+	python3 $(SHARED)/bench/gen_workloads.py --out $(WORKLOADS)/drag10k --only drag --drag-cells 10000 >/dev/null
+	KIWI=$$($(SHARED)/bench/kiwi/build.sh) && \
+	for w in cells_n1000 drag_n1000 churn_n1000 grid_30x30 chain_n1000; do \
+	  $$KIWI --reps 5 $(WORKLOADS)/$$w.json 2>/dev/null; \
+	  .build/release/layoutd-bench --reps 5 $(WORKLOADS)/$$w.json 2>/dev/null; \
+	done; \
+	.build/release/layoutd-bench --reps 3 $(WORKLOADS)/cells_n10000.json $(WORKLOADS)/drag10k/drag_n10000.json 2>/dev/null
+
+## HTTP load: layoutd set-constant round trips beside the bare libmicrohttpd server (wrk, loopback, bounded).
+load: release
+	@command -v wrk >/dev/null || ($(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq wrk)
+	Benchmarks/http/run_load.sh
+
+bench: bench-engine load
+
+openapi:
+	scripts/embed-openapi.sh
+
+clean:
+	rm -rf .build

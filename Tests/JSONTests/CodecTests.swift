@@ -1,0 +1,66 @@
+import Foundation
+import XCTest
+@testable import JSON
+
+/// The purpose-built codec against Foundation's on the same inputs.
+final class CodecTests: XCTestCase {
+    func foundation(_ v: Any) -> JSON {
+        switch v {
+        case is NSNull: return .null
+        case let n as NSNumber where ["c", "B"].contains(String(cString: n.objCType)): return .bool(n.boolValue)
+        case let n as NSNumber: return .number(n.doubleValue)
+        case let s as String: return .string(s)
+        case let a as [Any]: return .array(a.map(foundation))
+        case let o as [String: Any]: return .object(o.keys.sorted().map { ($0, foundation(o[$0]!)) })
+        default: XCTFail("unexpected \(v)"); return .null
+        }
+    }
+
+    func sorted(_ j: JSON) -> JSON {
+        switch j {
+        case .array(let a): return .array(a.map(sorted))
+        case .object(let m): return .object(m.sorted { $0.key < $1.key }.map { ($0.key, sorted($0.value)) })
+        default: return j
+        }
+    }
+
+    let corpus = [
+        #"{"avatarLeading": 42}"#, #"{"a": -0.5, "b": 1e3, "c": 12345678901234567, "d": 1.7976931348623157e308, "e": 5e-324}"#,
+        #"{"ops":[{"op":"setConstant","id":"x","constant":-12.25}],"baseRevision":3}"#,
+        #"["\u00e9\ud83d\ude00", "\"quoted\" \\ /slash\/ \b\f\n\r\t", "", "日本"]"#, "[true,false,null,[],{}]",
+        #"  {"nested":{"deeper":[1,[2,[3,{"k":"v"}]]]}}  "#, "0", "-0", "[1.0, 2.50, 0.1, 100000000000000000000]",
+    ]
+
+    func testParserAgreesWithFoundation() throws {
+        for text in corpus {
+            let ours = try JSONParser.parse(text)
+            let theirs = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+            XCTAssertEqual(sorted(ours), foundation(theirs), text)
+        }
+    }
+
+    func testWriterOutputParsesBackIdentically() throws {
+        for text in corpus {
+            let ours = try JSONParser.parse(text)
+            let written = ours.serialized
+            let theirs = try JSONSerialization.jsonObject(with: Data(written), options: [.fragmentsAllowed])
+            XCTAssertEqual(sorted(ours), foundation(theirs), text)
+            XCTAssertEqual(try JSONParser.parse(written), ours)
+        }
+        var w = JSONWriter()
+        w.beginObject(); w.key("x"); w.number(60); w.key("y"); w.number(-0.5); w.key("big"); w.number(1e20); w.key("s"); w.string("a\u{1}b"); w.endObject()
+        XCTAssertEqual(String(decoding: w.bytes, as: UTF8.self), #"{"x":60,"y":-0.5,"big":1e+20,"s":"a\u0001b"}"#)
+    }
+
+    func testInvalidInputRejectedLikeFoundation() {
+        // Trailing commas: Foundation here accepts them, RFC 8259 (and this parser) does not.
+        for text in ["[1,]", #"{"a":1,}"#] { XCTAssertThrowsError(try JSONParser.parse(text), text) }
+        let bad = ["", "{", "01", "1.", "-", "[1 2]", #"{"a" 1}"#, "nul", "\"\u{01}\"", #""\x""#, #""\ud800""#, "[1]x", "+1", ".5", "1e", "NaN", "[\"a\"]]"]
+        for text in bad {
+            XCTAssertThrowsError(try JSONParser.parse(text), text)
+            XCTAssertThrowsError(try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]), "Foundation accepts \(text)")
+        }
+        XCTAssertThrowsError(try JSONParser.parse(String(repeating: "[", count: 300) + String(repeating: "]", count: 300)))
+        XCTAssertThrowsError(try JSONParser.parse([0x22, 0xff, 0x22]), "invalid UTF-8")
+    }
+}

@@ -1,0 +1,263 @@
+import CZlib
+import Foundation
+import XCTest
+@testable import LayoutServer
+
+final class ServerTests: XCTestCase {
+    func testHealthReadyMetricsAndOpenAPI() throws {
+        let t = try TestServer()
+        let c = t.client()
+        XCTAssertEqual(c.request("GET", "/healthz").status, 200)
+        XCTAssertEqual(c.request("GET", "/readyz").status, 200)
+        let spec = c.request("GET", "/openapi.yaml")
+        XCTAssertEqual(spec.status, 200)
+        let file = try String(contentsOfFile: repoRoot + "/openapi.yaml", encoding: .utf8)
+        XCTAssertEqual(spec.text, file, "the served document is the repository's openapi.yaml (run `make openapi`)")
+        _ = c.request("POST", "/v1/sessions", json: cardDocument)
+        let m = c.request("GET", "/metrics")
+        XCTAssertEqual(m.status, 200)
+        for name in ["layoutd_http_requests_total{route=\"/v1/sessions\",method=\"POST\",status=\"201\"} 1", "layoutd_http_request_duration_seconds_bucket",
+                     "layoutd_sessions_active 1", "layoutd_engine_solve_seconds", "layoutd_engine_rows", "layoutd_engine_columns",
+                     "layoutd_set_constants_total", "layoutd_diagnostics_total", "layoutd_http_request_bytes_total", "layoutd_http_response_bytes_total",
+                     "layoutd_sessions_evicted_total", "layoutd_streams_open"] {
+            XCTAssertTrue(m.text.contains(name), "metrics lack \(name)")
+        }
+    }
+
+    func testOpenAPIValidates() throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", "-c", "from openapi_spec_validator import validate\nfrom openapi_spec_validator.readers import read_from_filename\nd,_=read_from_filename('\(repoRoot)/openapi.yaml'); validate(d)"]
+        try p.run()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0, "openapi.yaml must validate with openapi-spec-validator")
+    }
+
+    func testSessionLifecycleOverHTTP() throws {
+        let t = try TestServer()
+        let c = t.client()
+        let created = c.request("POST", "/v1/sessions", json: cardDocument)
+        XCTAssertEqual(created.status, 201)
+        let id = created.object["session"] as! String
+        XCTAssertEqual(id.count, 32)
+        XCTAssertEqual(created.headers["location"], "/v1/sessions/\(id)")
+        XCTAssertEqual((created.object["frames"] as! [String: Any]).count, 3)
+
+        let got = c.request("GET", "/v1/sessions/\(id)")
+        XCTAssertEqual(got.status, 200)
+        XCTAssertEqual(got.object["revision"] as? Int, 1)
+        XCTAssertEqual(((got.object["document"] as! [String: Any])["views"] as! [Any]).count, 3)
+
+        let k = c.request("POST", "/v1/sessions/\(id)/constants", json: #"{"avatarLeading": 20}"#)
+        XCTAssertEqual(k.status, 200)
+        XCTAssertEqual(k.object["revision"] as? Int, 2)
+        let frames = k.object["frames"] as! [String: [String: Double]]
+        XCTAssertEqual(Set(frames.keys), ["avatar", "title"])
+        XCTAssertEqual(frames["avatar"]?["x"], 20)
+
+        let ch = c.request("POST", "/v1/sessions/\(id)/changes", json: #"{"baseRevision":2,"ops":[{"op":"addViews","views":[{"id":"badge","parent":"avatar"}]},{"op":"addConstraints","constraints":[{"expr":"badge.width == 4"}]}]}"#)
+        XCTAssertEqual(ch.status, 200)
+        XCTAssertEqual(ch.object["added"] as? [String], ["c3"], "c1 and c2 were given at creation")
+        XCTAssertTrue((ch.object["diagnostics"] as! [[String: Any]]).contains { $0["view"] as? String == "badge" && $0["kind"] as? String == "ambiguous" })
+
+        let since = c.request("GET", "/v1/sessions/\(id)/frames?since=2")
+        XCTAssertEqual(Set((since.object["frames"] as! [String: Any]).keys), ["badge"])
+        XCTAssertEqual(c.request("GET", "/v1/sessions/\(id)/frames?since=99").status, 400)
+        XCTAssertEqual(c.request("GET", "/v1/sessions/\(id)/frames?since=0").object["full"] as? Bool, true)
+
+        let ex = c.request("GET", "/v1/sessions/\(id)/explain?view=avatar&axis=horizontal")
+        XCTAssertEqual((ex.object["constraints"] as! [[String: Any]]).map { $0["id"] as! String }, ["avatarLeading", "avatarWidth"])
+        let tr = c.request("GET", "/v1/sessions/\(id)/trace")
+        XCTAssertEqual(tr.headers["content-type"], "text/plain; charset=utf-8")
+        XCTAssertTrue(tr.text.contains("|badge (0, 0, 4, 0) AMBIGUOUS LAYOUT horizontal, vertical"), tr.text)
+        let alt = c.request("POST", "/v1/sessions/\(id)/exercise-ambiguity")
+        XCTAssertEqual(alt.object["revision"] as? Int, 3)
+        XCTAssertNotNil((alt.object["frames"] as! [String: Any])["badge"])
+
+        XCTAssertEqual(c.request("DELETE", "/v1/sessions/\(id)").status, 204)
+        XCTAssertEqual(c.request("GET", "/v1/sessions/\(id)").status, 404)
+    }
+
+    func testOneShotLayout() throws {
+        let t = try TestServer()
+        let r = t.client().request("POST", "/v1/layout", json: cardDocument)
+        XCTAssertEqual(r.status, 200)
+        let f = (r.object["frames"] as! [String: [String: Double]])
+        XCTAssertEqual(f["title"], ["x": 60, "y": 18, "width": 120, "height": 20])
+    }
+
+    func problem(_ r: HTTPTestClient.Reply, _ status: Int, pointer: String? = nil, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(r.status, status, r.text, file: file, line: line)
+        XCTAssertEqual(r.headers["content-type"], "application/problem+json", file: file, line: line)
+        XCTAssertEqual(r.object["status"] as? Int, status, file: file, line: line)
+        XCTAssertNotNil(r.object["type"], file: file, line: line)
+        XCTAssertNotNil(r.object["title"], file: file, line: line)
+        if let pointer { XCTAssertEqual(r.object["pointer"] as? String, pointer, r.text, file: file, line: line) }
+    }
+
+    func testEveryErrorStatusAndTheSessionStaysAsItWas() throws {
+        let t = try TestServer { $0.http.maxBodyBytes = 4096; $0.maxSessions = 2 }
+        let c = t.client()
+        let id = c.request("POST", "/v1/sessions", json: cardDocument).object["session"] as! String
+        let before = c.request("GET", "/v1/sessions/\(id)").text
+
+        problem(c.request("POST", "/v1/sessions/\(id)/changes", json: #"{"ops":[{"op":"#), 400, pointer: "")
+        problem(c.request("GET", "/v1/sessions/0123456789abcdef0123456789abcdef"), 404)
+        problem(c.request("GET", "/v2/nothing"), 404)
+        let m = c.request("PUT", "/v1/sessions/\(id)/changes", json: "{}")
+        problem(m, 405)
+        XCTAssertEqual(m.headers["allow"], "POST")
+        problem(c.request("POST", "/v1/sessions/\(id)/changes", json: #"{"baseRevision":9,"ops":[]}"#), 409, pointer: "/baseRevision")
+        problem(c.request("POST", "/v1/sessions/\(id)/changes", json: "{\"ops\":[],\"pad\":\"" + String(repeating: "x", count: 5000) + "\"}"), 413)
+        problem(c.request("POST", "/v1/sessions/\(id)/changes", headers: ["Content-Type": "text/plain"], body: Array("{}".utf8)), 415)
+        problem(c.request("POST", "/v1/sessions/\(id)/changes", headers: ["Content-Type": "application/json", "Content-Encoding": "br"], body: Array("{}".utf8)), 415)
+        problem(c.request("POST", "/v1/sessions/\(id)/changes", json: #"{"ops":[{"op":"setConstant","id":"avatarLeading","constant":1},{"op":"addConstraints","constraints":[{"expr":"avatar.left == card.top"}]}]}"#), 422, pointer: "/ops/1/constraints/0/expr")
+        problem(c.request("POST", "/v1/sessions/\(id)/constants", json: #"{"avatarLeading": 5, "ghost": 1}"#), 422, pointer: "/ghost")
+        problem(c.request("POST", "/v1/sessions/\(id)/changes", headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"], body: Array("not gzip".utf8)), 400)
+        // A zip bomb: 1 MB of zeros in ~1 KB of gzip, against a 4 KiB limit.
+        let bomb = LayoutServer.Gzip().compress([UInt8](repeating: 0x20, count: 1 << 20))
+        XCTAssertLessThan(bomb.count, 4096)
+        problem(c.request("POST", "/v1/sessions/\(id)/changes", headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"], body: bomb), 413)
+        problem(c.request("POST", "/v1/sessions/\(id)/changes", json: #"{"ops":[{"op":"explode"}]}"#), 422, pointer: "/ops/0/op")
+        // The session is exactly as before all of that.
+        XCTAssertEqual(c.request("GET", "/v1/sessions/\(id)").text, before)
+        // The session cap: 429 with Retry-After.
+        XCTAssertEqual(c.request("POST", "/v1/sessions", json: cardDocument).status, 201)
+        let full = c.request("POST", "/v1/sessions", json: cardDocument)
+        problem(full, 429)
+        XCTAssertEqual(full.headers["retry-after"], "1")
+        // Per-session caps are 413.
+        let t2 = try TestServer { $0.maxViewsPerSession = 2 }
+        problem(t2.client().request("POST", "/v1/sessions", json: cardDocument), 413)
+    }
+
+    func testGzipBothWaysThroughZlib() throws {
+        let t = try TestServer()
+        let c = t.client()
+        // Thirty more views make the document (and its answers) larger than 1 KiB.
+        let extra = (0..<30).map { #",{"id":"extra\#($0)","parent":"card","frame":{"x":\#($0),"y":0,"width":1,"height":1}}"# }.joined()
+        let document = cardDocument.replacingOccurrences(of: #"{"id":"avatar","parent":"card"}"#, with: #"{"id":"avatar","parent":"card"}"# + extra)
+        let gz = LayoutServer.Gzip().compress(Array(document.utf8))
+        XCTAssertEqual(Array(gz.prefix(2)), [0x1f, 0x8b])
+        let r = c.request("POST", "/v1/sessions", headers: ["Content-Type": "application/json", "Content-Encoding": "gzip", "Accept-Encoding": "gzip"], body: gz)
+        XCTAssertEqual(r.status, 201)
+        XCTAssertEqual(r.headers["content-encoding"], "gzip")
+        let small = c.request("GET", "/healthz", headers: ["Accept-Encoding": "gzip"])
+        XCTAssertNil(small.headers["content-encoding"], "answers of 1 KiB or less are never gzip")
+        let id = (try JSONSerialization.jsonObject(with: Data(inflateWithZlib(r.body))) as! [String: Any])["session"] as! String
+        let plain = c.request("GET", "/v1/sessions/\(id)")
+        XCTAssertGreaterThan(plain.body.count, 1024)
+        XCTAssertNil(plain.headers["content-encoding"])
+        let zipped = c.request("GET", "/v1/sessions/\(id)", headers: ["Accept-Encoding": "deflate, gzip;q=0.8"])
+        XCTAssertEqual(zipped.headers["content-encoding"], "gzip")
+        XCTAssertLessThan(zipped.body.count, plain.body.count)
+        XCTAssertEqual(inflateWithZlib(zipped.body), plain.body)
+        XCTAssertNil(c.request("GET", "/v1/sessions/\(id)", headers: ["Accept-Encoding": "gzip;q=0"]).headers["content-encoding"])
+    }
+
+    /// An independent inflate, straight through zlib's API.
+    func inflateWithZlib(_ input: [UInt8]) -> [UInt8] {
+        var s = z_stream()
+        XCTAssertEqual(inflateInit2_(&s, 31, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)), Z_OK)
+        var out = [UInt8](repeating: 0, count: 1 << 20)
+        var inp = input
+        let n = inp.withUnsafeMutableBufferPointer { i in
+            out.withUnsafeMutableBufferPointer { o in
+                s.next_in = i.baseAddress; s.avail_in = uInt(i.count)
+                s.next_out = o.baseAddress; s.avail_out = uInt(o.count)
+                XCTAssertEqual(inflate(&s, Z_FINISH), Z_STREAM_END)
+                return o.count - Int(s.avail_out)
+            }
+        }
+        inflateEnd(&s)
+        return Array(out[0..<n])
+    }
+
+    func testIdleSessionsAreEvicted() throws {
+        let t = try TestServer { $0.sessionTTLSeconds = 0.3 }
+        let c = t.client()
+        let id = c.request("POST", "/v1/sessions", json: cardDocument).object["session"] as! String
+        XCTAssertEqual(c.request("GET", "/v1/sessions/\(id)").status, 200)
+        Thread.sleep(forTimeInterval: 1.0)
+        XCTAssertEqual(c.request("GET", "/v1/sessions/\(id)").status, 404)
+        XCTAssertTrue(c.request("GET", "/metrics").text.contains("layoutd_sessions_evicted_total 1"))
+        XCTAssertTrue(c.request("GET", "/metrics").text.contains("layoutd_sessions_active 0"))
+    }
+
+    func testConcurrentSessionsFromSeveralThreads() throws {
+        let t = try TestServer()
+        let threads = 8, perThread = 60
+        let ids = (0..<4).map { _ in t.client().request("POST", "/v1/sessions", json: cardDocument).object["session"] as! String }
+        let bad = Counter()
+        let port = t.port
+        DispatchQueue.concurrentPerform(iterations: threads) { k in
+            let c = HTTPTestClient(port: port)
+            let id = ids[k % ids.count]
+            for i in 0..<perThread {
+                let r = c.request("POST", "/v1/sessions/\(id)/constants", json: #"{"avatarLeading": \#(10 + i)}"#)
+                if r.status != 200 { bad.add() }
+            }
+        }
+        XCTAssertEqual(bad.value, 0)
+        for id in ids {
+            let s = t.client().request("GET", "/v1/sessions/\(id)")
+            // Two threads per session, each 60 accepted changes: 120 revisions after the first.
+            XCTAssertEqual(s.object["revision"] as? Int, 1 + 2 * perThread)
+        }
+    }
+
+    func testSigtermDrainsInFlightRequests() throws {
+        let binary = repoRoot + "/.build/debug/layoutd"
+        guard FileManager.default.fileExists(atPath: binary) else { throw XCTSkip("build layoutd first") }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: binary)
+        p.arguments = ["--port", "0", "--log-level", "info"]
+        let err = Pipe()
+        p.standardError = err
+        try p.run()
+        // The port is in the first log line.
+        var log = ""
+        var port: UInt16 = 0
+        while port == 0 {
+            let d = err.fileHandleForReading.availableData
+            XCTAssertFalse(d.isEmpty, "layoutd exited: \(log)")
+            if d.isEmpty { return }
+            log += String(decoding: d, as: UTF8.self)
+            if let r = log.range(of: "port=") { port = UInt16(log[r.upperBound...].prefix { $0.isNumber }) ?? 0 }
+        }
+        // A big document takes a while to solve: SIGTERM arrives while it is in flight.
+        var views = [#"{"id":"root","frame":{"x":0,"y":0,"width":10000,"height":10}}"#]
+        var cons: [String] = []
+        for i in 0..<1500 {
+            views.append(#"{"id":"v\#(i)","parent":"root"}"#)
+            cons.append(i == 0 ? #"{"expr":"v0.left == root.left + 1"}"# : #"{"expr":"v\#(i).left == v\#(i - 1).right + 1"}"#)
+            cons.append(#"{"expr":"v\#(i).width == 5"}"#)
+        }
+        let body = #"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#
+        let c = HTTPTestClient(port: port)
+        c.connect()
+        c.send(Array("POST /v1/sessions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n".utf8) + Array(body.utf8))
+        Thread.sleep(forTimeInterval: 0.05)
+        kill(p.processIdentifier, SIGTERM)
+        let reply = c.readReply()
+        XCTAssertEqual(reply.status, 201, "the request under way is answered")
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0)
+        log += String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(log.contains("draining"), log)
+        XCTAssertTrue(log.contains("unfinished=0"), log)
+    }
+}
+
+let repoRoot: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    while url.path != "/" && !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { url.deleteLastPathComponent() }
+    return url.path
+}()
+
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var n = 0
+    func add() { lock.withLock { n += 1 } }
+    var value: Int { lock.withLock { n } }
+}
