@@ -27,7 +27,7 @@ build: deps
 	$(SWIFT) build
 
 release: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
 
 run: release
 	.build/release/layoutd --host $(HOST) --port $(PORT)

@@ -28,6 +28,8 @@ struct Layoutd: ParsableCommand {
     @Option(help: "Open WebSocket streams at most (503 beyond). Env: LAYOUTD_MAX_STREAMS.") var maxStreams: Int = env("MAX_STREAMS").flatMap { Int($0) } ?? 1024
     @Option(help: "Largest WebSocket message in bytes (close 1009 beyond). Env: LAYOUTD_MAX_MESSAGE_BYTES.") var maxMessageBytes: Int = env("MAX_MESSAGE_BYTES").flatMap { Int($0) } ?? 1 << 20
     @Option(help: "Seconds SIGTERM waits for requests under way. Env: LAYOUTD_DRAIN_TIMEOUT.") var drainTimeout: Double = env("DRAIN_TIMEOUT").flatMap { Double($0) } ?? 10
+    @Flag(help: "Take new session ids from X-Layoutd-Session-Id (set by a trusted, session-affine proxy). Env: LAYOUTD_TRUST_SESSION_ID_HEADER=1.")
+    var trustSessionIdHeader: Bool = env("TRUST_SESSION_ID_HEADER") == "1"
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. Env: LAYOUTD_LOG_LEVEL.") var logLevel: String = env("LOG_LEVEL") ?? "info"
 
     func validate() throws {
@@ -59,6 +61,7 @@ struct Layoutd: ParsableCommand {
         c.maxStreams = maxStreams
         c.maxStreamMessageBytes = maxMessageBytes
         c.drainTimeoutSeconds = drainTimeout
+        c.trustSessionIDHeader = trustSessionIdHeader
         // SIGTERM and SIGINT drain: blocked before any thread starts (threads inherit the
         // mask), then waited for here. SIGPIPE is ignored: a client that goes away is not fatal.
         signal(SIGPIPE, SIG_IGN)

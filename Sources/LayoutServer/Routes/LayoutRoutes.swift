@@ -18,12 +18,21 @@ struct LayoutRoutes {
         }
         r.on("POST", "/v1/sessions") { req throws(Problem) in
             let doc = try jsonBody(req)
+            var proposed: String? = nil
+            if configuration.trustSessionIDHeader, let h = req.header("X-Layoutd-Session-Id") {
+                guard SessionStore.isValidID(h) else { throw Problem(400, "X-Layoutd-Session-Id is 32 lowercase hex digits") }
+                proposed = h
+            }
             let session: LayoutSession
             let t0 = monotonicNanos()
             do throws(LayoutError) { session = try LayoutSession(document: doc, limits: configuration.sessionLimits) } catch { throw Problem(error) }
             metrics.solveTime.recordNanoseconds(Int64(monotonicNanos() - t0))
-            guard let box = store.insert(session) else {
-                throw Problem(429, "the server keeps at most \(store.maxSessions) sessions: delete one or retry later", headers: [("Retry-After", "1")])
+            let box: SessionBox
+            do throws(SessionStore.InsertError) { box = try store.insert(session, id: proposed) } catch {
+                switch error {
+                case .full: throw Problem(429, "the server keeps at most \(store.maxSessions) sessions: delete one or retry later", headers: [("Retry-After", "1")])
+                case .idTaken: throw Problem(409, "a session with id \(proposed ?? "") exists")
+                }
             }
             metrics.sessionsCreated.increment()
             metrics.sessionsActive.increment()

@@ -54,14 +54,23 @@ public final class SessionStore: @unchecked Sendable {
 
     /// Adds a session built outside the lock; refuses when the cap is reached even after
     /// dropping idle ones.
-    func insert(_ session: LayoutSession) -> SessionBox? {
+    enum InsertError: Error { case full, idTaken }
+
+    func insert(_ session: LayoutSession, id: String? = nil) throws(InsertError) -> SessionBox {
         if count >= maxSessions { _ = evictIdle() }
-        let box = SessionBox(id: Self.newID(), session: session)
-        return lock.withLock {
-            guard sessions.count < maxSessions else { return nil }
+        let box = SessionBox(id: id ?? Self.newID(), session: session)
+        let result: InsertError? = lock.withLock {
+            guard sessions.count < maxSessions else { return .full }
+            guard sessions[box.id] == nil else { return .idTaken }
             sessions[box.id] = box
-            return box
+            return nil
         }
+        if let result { throw result }
+        return box
+    }
+
+    static func isValidID(_ s: String) -> Bool {
+        s.utf8.count == 32 && s.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
     }
 
     func get(_ id: String) -> SessionBox? {
