@@ -19,7 +19,7 @@ final class HTTPTestClient {
     private var buffer: [UInt8] = []
 
     init(port: UInt16) { self.port = port }
-    deinit { if fd >= 0 { close(fd) } }
+    deinit { disconnect() }
 
     func connect() {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -32,6 +32,12 @@ final class HTTPTestClient {
         var tv = timeval(tv_sec: 20, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         buffer = []
+    }
+
+    /// Closes the socket once (a second close could hit a descriptor the server, in this
+    /// same process, has since been given).
+    func disconnect() {
+        if fd >= 0 { close(fd); fd = -1 }
     }
 
     func send(_ bytes: [UInt8]) {
@@ -88,7 +94,7 @@ final class HTTPTestClient {
             body.reserveCapacity(n)
             while body.count < n, let b = readByte() { body.append(b) }
         }
-        if headers["connection"]?.lowercased() == "close" { close(fd); fd = -1 }
+        if headers["connection"]?.lowercased() == "close" { disconnect() }
         return Reply(status: code, headers: headers, body: body)
     }
 }

@@ -85,17 +85,24 @@ public final class HTTPServer: @unchecked Sendable {
         port = layoutd_mhd_port(daemon)
     }
 
+    /// The listening socket handed back by quiesce: MHD's threads may still use it, so it
+    /// is closed only after the daemon stops.
+    private var quiescedSocket: Int32 = -1
+
     /// Stops accepting connections; requests under way go on.
     public func quiesce() {
-        guard let daemon else { return }
-        let fd = MHD_quiesce_daemon(daemon)
-        if fd >= 0 { close(fd) }
+        guard let daemon, quiescedSocket < 0 else { return }
+        quiescedSocket = MHD_quiesce_daemon(daemon)
     }
 
     public func stop() {
         guard let d = daemon else { return }
         daemon = nil
+        // libmicrohttpd 0.9.75 can abort ("Failed to remove listen FD from epoll set") when
+        // stop follows quiesce before the pool's workers have seen it: give them a moment.
+        if quiescedSocket >= 0 { usleep(100_000) }
         MHD_stop_daemon(d)
+        if quiescedSocket >= 0 { close(quiescedSocket); quiescedSocket = -1 }
     }
 
     // MARK: Called from the C callbacks

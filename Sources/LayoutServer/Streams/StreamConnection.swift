@@ -1,0 +1,240 @@
+import Foundation
+import JSON
+import LayoutModel
+import Synchronization
+
+/// One WebSocket stream on a session. Its thread reads every frame the socket has,
+/// then answers them in order, merging consecutive set-constant messages (latest value
+/// per constraint wins) into one answer with `coalesced`. What arrives meanwhile waits
+/// in the kernel's socket buffer: memory per stream stays bounded, and TCP backpressure
+/// slows a client that outruns the engine.
+final class StreamConnection: @unchecked Sendable {
+    private let connection: UpgradedConnection
+    private let sessionID: String
+    private let hub: StreamHub
+    private let deflate: PerMessageDeflate?
+    private let maxMessage: Int
+    private var input: [UInt8]
+    private var fragments: [UInt8] = []
+    private var fragmentsCompressed = false
+    private var assembling = false
+    private let closing = Atomic<Bool>(false)
+    private let writeLock = NSLock()
+
+    /// Messages read per batch at most (the rest waits in the socket).
+    static let maxBatch = 256
+
+    init(connection: UpgradedConnection, sessionID: String, hub: StreamHub, deflate: PerMessageDeflate?, maxMessage: Int) {
+        self.connection = connection
+        self.sessionID = sessionID
+        self.hub = hub
+        self.deflate = deflate
+        self.maxMessage = maxMessage
+        self.input = connection.initial
+    }
+
+    enum Incoming { case text([UInt8]), binary, failure(WebSocketFrame.CloseCode, String) }
+
+    func run() {
+        defer { finish() }
+        while !closing.load(ordering: .relaxed) {
+            var messages: [Incoming] = []
+            guard readAvailable(into: &messages) else { return }
+            if messages.isEmpty { continue }
+            answer(messages)
+        }
+    }
+
+    /// Asks the stream to close (server shutdown): a close frame, then the socket.
+    func shutdown(_ code: WebSocketFrame.CloseCode, _ reason: String) {
+        guard !closing.exchange(true, ordering: .relaxed) else { return }
+        send(WebSocketFrame.encode(.close, WebSocketFrame.closePayload(code, reason)))
+        Glibc.shutdown(connection.socket, Int32(SHUT_RDWR))
+    }
+
+    private func finish() {
+        closing.store(true, ordering: .relaxed)
+        connection.close()
+        hub.remove(self)
+    }
+
+    // MARK: Reading
+
+    /// Reads what the socket has (waiting when it has nothing) and parses complete
+    /// messages. False when the stream is over.
+    private func readAvailable(into messages: inout [Incoming]) -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        var waited = false
+        while messages.count < Self.maxBatch {
+            // Parse whatever is buffered first.
+            var offset = 0
+            while messages.count < Self.maxBatch {
+                switch WebSocketFrame.parse(input[offset...], maxPayload: maxMessage, allowCompressed: deflate != nil) {
+                case .needMore:
+                    break
+                case .fail(let code, let why):
+                    fail(code, why)
+                    return false
+                case .frame(let f, let n):
+                    offset += n
+                    guard handle(f, into: &messages) else { return false }
+                    continue
+                }
+                break
+            }
+            if offset > 0 { input.removeFirst(offset) }
+            if !messages.isEmpty && waited { return true }
+            // Nothing complete yet, or more may be there: read without blocking once the batch has something.
+            var pfd = pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&pfd, 1, messages.isEmpty ? 5000 : 0)
+            if closing.load(ordering: .relaxed) { return false }
+            if ready == 0 {
+                if messages.isEmpty { hub.touch(sessionID); continue }
+                return true
+            }
+            if ready < 0 { if errno == EINTR { continue }; return false }
+            let n = recv(connection.socket, &chunk, chunk.count, 0)
+            if n == 0 { return false }  // the peer went away
+            if n < 0 {
+                if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { continue }
+                return false
+            }
+            input.append(contentsOf: chunk[0..<n])
+            waited = true
+            if input.count > maxMessage + 64 * 1024 && messages.isEmpty { continue }
+        }
+        return true
+    }
+
+    /// Control frames are answered at once; data frames are assembled into messages.
+    private func handle(_ f: WebSocketFrame.Frame, into messages: inout [Incoming]) -> Bool {
+        switch f.opcode {
+        case .ping:
+            send(WebSocketFrame.encode(.pong, f.payload))
+        case .pong:
+            break
+        case .close:
+            let (_, failure) = WebSocketFrame.validateClose(f.payload)
+            if let (code, why) = failure { fail(code, why); return false }
+            let code = f.payload.count >= 2 ? f.payload : WebSocketFrame.closePayload(.normal, "")
+            send(WebSocketFrame.encode(.close, Array(code.prefix(2))))
+            return false
+        case .text, .binary:
+            if assembling { fail(.protocolError, "a new message began before the last one ended"); return false }
+            assembling = true
+            fragments = f.payload
+            fragmentsCompressed = f.compressed
+            if f.opcode == .binary { fragmentsCompressed = fragmentsCompressed || false }
+            isBinary = f.opcode == .binary
+            if f.fin { return complete(into: &messages) }
+        case .continuation:
+            guard assembling else { fail(.protocolError, "a continuation frame with no message"); return false }
+            if f.compressed { fail(.protocolError, "RSV1 on a continuation frame"); return false }
+            guard fragments.count + f.payload.count <= maxMessage else { fail(.tooBig, "message over \(maxMessage) bytes"); return false }
+            fragments.append(contentsOf: f.payload)
+            if f.fin { return complete(into: &messages) }
+        }
+        return true
+    }
+
+    private var isBinary = false
+
+    private func complete(into messages: inout [Incoming]) -> Bool {
+        assembling = false
+        var payload = fragments
+        fragments = []
+        if fragmentsCompressed, let deflate {
+            do { payload = try deflate.decompress(payload, limit: maxMessage) } catch {
+                if error == .tooLarge { fail(.tooBig, "message inflates past \(maxMessage) bytes") } else { fail(.invalidPayload, "message is not valid deflate") }
+                return false
+            }
+        }
+        if isBinary { messages.append(.binary); return true }
+        guard String(validating: payload, as: UTF8.self) != nil else { fail(.invalidPayload, "text message is not UTF-8"); return false }
+        messages.append(.text(payload))
+        return true
+    }
+
+    private func fail(_ code: WebSocketFrame.CloseCode, _ reason: String) {
+        hub.logger.debug("stream closed", metadata: ["session": "\(sessionID)", "code": "\(code.rawValue)", "reason": "\(reason)"])
+        send(WebSocketFrame.encode(.close, WebSocketFrame.closePayload(code, reason)))
+    }
+
+    // MARK: Answering
+
+    private enum Parsed { case constants(JSON, Int), changes(JSON), problem(Problem) }
+
+    private func answer(_ messages: [Incoming]) {
+        hub.metrics.streamMessagesIn.increment(by: messages.count)
+        var parsed: [Parsed] = []
+        for m in messages {
+            switch m {
+            case .binary:
+                parsed.append(.problem(Problem(415, "send changes and constants as text messages")))
+            case .failure(_, let why):
+                parsed.append(.problem(Problem(400, why)))
+            case .text(let bytes):
+                guard let json = try? JSONParser.parse(bytes) else { parsed.append(.problem(Problem(400, "the message is not JSON"))); continue }
+                guard json.members != nil else { parsed.append(.problem(Problem(422, "a message is a changes or a constants object", pointer: ""))); continue }
+                if json["ops"] != nil { parsed.append(.changes(json)); continue }
+                // Merge with the constants message just before it.
+                if case .constants(let prev, let n)? = parsed.last, let a = prev.members, let b = json.members {
+                    var merged = a
+                    for (k, v) in b {
+                        if let i = merged.firstIndex(where: { $0.key == k }) { merged[i].value = v } else { merged.append((k, v)) }
+                    }
+                    parsed[parsed.count - 1] = .constants(.object(merged), n + 1)
+                } else {
+                    parsed.append(.constants(json, 1))
+                }
+            }
+        }
+        guard let box = hub.box(sessionID) else {
+            for _ in parsed { reply(Problem(404, "no session '\(sessionID)' (it was deleted or expired)").json.serialized) }
+            return
+        }
+        for p in parsed {
+            switch p {
+            case .problem(let problem):
+                reply(problem.json.serialized)
+            case .changes(let json):
+                reply(box.withSession { s in
+                    do throws(Problem) { return WireFormat.change(try hub.layout.apply(s, changes: json)) } catch { return error.json.serialized }
+                })
+            case .constants(let json, let n):
+                if n > 1 { hub.metrics.streamCoalesced.increment(by: n - 1) }
+                reply(box.withSession { s in
+                    do throws(Problem) {
+                        return WireFormat.change(try hub.layout.apply(s, constants: json), coalesced: n > 1 ? n : nil)
+                    } catch { return error.json.serialized }
+                })
+            }
+        }
+    }
+
+    private func reply(_ body: [UInt8]) {
+        hub.metrics.streamMessagesOut.increment()
+        if let deflate, body.count > 64 {
+            send(WebSocketFrame.encode(.text, deflate.compress(body), compressed: true))
+        } else {
+            send(WebSocketFrame.encode(.text, body))
+        }
+    }
+
+    /// Writes all of `bytes`, waiting for the socket when it is full.
+    private func send(_ bytes: [UInt8]) {
+        writeLock.lock()
+        defer { writeLock.unlock() }
+        var off = 0
+        while off < bytes.count {
+            let n = bytes[off...].withUnsafeBytes { Glibc.send(connection.socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n > 0 { off += n; continue }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
+                var pfd = pollfd(fd: connection.socket, events: Int16(POLLOUT), revents: 0)
+                if poll(&pfd, 1, 5000) <= 0 { return }
+                continue
+            }
+            return
+        }
+    }
+}
