@@ -12,15 +12,12 @@ public struct SolverStats: Sendable, Equatable {
 }
 
 extension Solver {
+    /// O(1): the counts are kept as the tableau changes.
     public var stats: SolverStats {
-        var cols = 0
-        for c in columns where !c.isEmpty { cols += 1 }
-        return SolverStats(rows: rows.count - freeSlotsCount, columns: cols, constraints: records.count,
-                           broken: brokenConstraints.count, priorityLevels: objective.levels.count,
-                           pivots: pivotCount, touchedRows: touchedRows)
+        SolverStats(rows: liveRows, columns: liveColumns, constraints: records.count,
+                    broken: dormant.isEmpty ? 0 : brokenConstraints.count, priorityLevels: objective.levels.count,
+                    pivots: pivotCount, touchedRows: touchedRows)
     }
-
-    private var freeSlotsCount: Int { basicOf.reduce(0) { $0 + ($1.isValid ? 0 : 1) } }
 
     public func resetTouchedRows() -> Int {
         defer { touchedRows = 0 }

@@ -52,6 +52,9 @@ public final class Solver {
     var explainsConflicts = true
 
     public private(set) var pivotCount = 0
+    /// Live rows and non-empty columns, kept as they change so `stats` is O(1).
+    var liveRows = 0
+    var liveColumns = 0
     public internal(set) var touchedRows = 0
 
     public init() {}
@@ -208,7 +211,7 @@ public final class Solver {
         for slot in columns[i].elements {
             _ = rows[Int(slot)].remove(s)
         }
-        columns[i].removeAll()
+        if !columns[i].isEmpty { liveColumns -= 1; columns[i].removeAll() }
         _ = objective.take(s)
         markerOwner[i] = -1
         freeSymbolIds.append(s.id)
@@ -227,16 +230,18 @@ public final class Solver {
             basicOf.append(basic)
         }
         rowOf[basic.index] = slot
-        for c in row.cells { columns[c.symbol.index].insert(slot) }
+        for c in row.cells { columnInsert(c.symbol, slot) }
         if basic.isExternal { markChanged(basic) }
         touchedRows += 1
+        liveRows += 1
         return slot
     }
 
     func removeRow(_ slot: Int32) -> Row {
         let s = Int(slot)
         let row = rows[s]
-        for c in row.cells { columns[c.symbol.index].remove(slot) }
+        for c in row.cells { columnRemove(c.symbol, slot) }
+        liveRows -= 1
         let basic = basicOf[s]
         rowOf[basic.index] = -1
         if basic.isExternal { markChanged(basic) }
@@ -256,13 +261,13 @@ public final class Solver {
             entered.removeAll(keepingCapacity: true)
             left.removeAll(keepingCapacity: true)
             rows[i].add(expr, times: c, entered: &entered, left: &left)
-            for e in entered { columns[e.index].insert(slot) }
-            for l in left { columns[l.index].remove(slot) }
+            for e in entered { columnInsert(e, slot) }
+            for l in left { columnRemove(l, slot) }
             touchedRows += 1
             let b = basicOf[i]
             if b.isExternal { markChanged(b) } else if rows[i].constant < 0 { infeasible.append(slot) }
         }
-        columns[s.index].removeAll()
+        if !columns[s.index].isEmpty { liveColumns -= 1; columns[s.index].removeAll() }
         for (level, c) in objective.take(s) {
             for cell in expr.cells {
                 if objective.add(cell.symbol, c * cell.coefficient, level: level) { costFlipped(cell.symbol) }
@@ -283,8 +288,8 @@ public final class Solver {
         let i = Int(slot)
         let leaving = basicOf[i]
         rows[i].solve(for: entering, replacing: leaving)
-        columns[entering.index].remove(slot)
-        columns[leaving.index].insert(slot)
+        columnRemove(entering, slot)
+        columnInsert(leaving, slot)
         rowOf[leaving.index] = -1
         rowOf[entering.index] = slot
         basicOf[i] = entering
@@ -311,6 +316,16 @@ public final class Solver {
             let b = basicOf[i]
             if b.isExternal { markChanged(b) } else if rows[i].constant < 0 { infeasible.append(slot) }
         }
+    }
+
+    @inline(__always) func columnInsert(_ s: Symbol, _ slot: Int32) {
+        if columns[s.index].isEmpty { liveColumns += 1 }
+        columns[s.index].insert(slot)
+    }
+
+    @inline(__always) func columnRemove(_ s: Symbol, _ slot: Int32) {
+        columns[s.index].remove(slot)
+        if columns[s.index].isEmpty { liveColumns -= 1 }
     }
 
     func markChanged(_ s: Symbol) {

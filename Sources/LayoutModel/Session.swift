@@ -216,7 +216,8 @@ public final class LayoutSession {
         for v in removed { reported[v] = nil }
         if countRevision { revision += 1 }
         history.append((revision, Set(frames.map(\.id)), Set(removed)))
-        if history.count > limits.historyDepth { history.removeFirst(history.count - limits.historyDepth) }
+        // Trimmed in halves, so the per-change cost stays O(1); at least historyDepth revisions are kept.
+        if history.count > 2 * limits.historyDepth { history.removeFirst(history.count - limits.historyDepth) }
         document.dirtyAtoms.removeAll()
         document.dirtyViews.removeAll()
         document.removedViews.removeAll()

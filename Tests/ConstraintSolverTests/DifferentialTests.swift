@@ -76,6 +76,9 @@ final class DifferentialTests: XCTestCase {
                     s.setConstant(handles[j], system.constraints[j].constant)
                 }
             }
+            // The O(1) counters agree with a scan of the tableau.
+            XCTAssertEqual(s.stats.rows, s.basicOf.filter(\.isValid).count, "round \(round)")
+            XCTAssertEqual(s.stats.columns, s.columns.filter { !$0.isEmpty }.count, "round \(round)")
             let values = vars.map { s.value($0) }
             XCTAssertTrue(s.brokenConstraints.isEmpty, "round \(round): required part is feasible by construction")
             for c in system.constraints where c.priority == 1000 {

@@ -5,6 +5,8 @@ struct Router: Sendable {
     struct Route: Sendable {
         let method: String
         let segments: [String]   // "{name}" captures one segment
+        /// The segments as bytes, nil where the segment is a capture.
+        let literals: [[UInt8]?]
         /// The pattern, for metrics labels (bounded cardinality).
         let name: String
         let handler: Handler
@@ -19,22 +21,39 @@ struct Router: Sendable {
     private(set) var routes: [Route] = []
 
     mutating func on(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
-        routes.append(Route(method: method, segments: pattern.split(separator: "/").map(String.init), name: pattern, handler: handler))
+        let segments = pattern.split(separator: "/").map(String.init)
+        routes.append(Route(method: method, segments: segments, literals: segments.map { $0.hasPrefix("{") ? nil : Array($0.utf8) },
+                            name: pattern, handler: handler))
     }
 
+    /// Matches on the path's bytes (no Character walking on the request path).
     func match(_ method: String, _ path: String) -> Match {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
-        var allowed: [String] = []
-        for r in routes where r.segments.count == parts.count {
-            var params: [String: String] = [:]
-            var ok = true
-            for (s, p) in zip(r.segments, parts) {
-                if s.hasPrefix("{") { params[String(s.dropFirst().dropLast())] = String(p) } else if s != p { ok = false; break }
+        var path = path
+        return path.withUTF8 { bytes in
+            var parts: [Range<Int>] = []
+            var start = 0
+            for (i, b) in bytes.enumerated() where b == UInt8(ascii: "/") {
+                if i > start { parts.append(start..<i) }
+                start = i + 1
             }
-            guard ok else { continue }
-            if r.method == method || (method == "HEAD" && r.method == "GET") { return .found(r, params) }
-            if !allowed.contains(r.method) { allowed.append(r.method) }
+            if bytes.count > start { parts.append(start..<bytes.count) }
+            var allowed: [String] = []
+            for r in routes where r.literals.count == parts.count {
+                var ok = true
+                for (lit, range) in zip(r.literals, parts) where lit != nil {
+                    if !lit!.elementsEqual(bytes[range]) { ok = false; break }
+                }
+                guard ok else { continue }
+                if r.method == method || (method == "HEAD" && r.method == "GET") {
+                    var params: [String: String] = [:]
+                    for (k, range) in parts.enumerated() where r.literals[k] == nil {
+                        params[String(r.segments[k].dropFirst().dropLast())] = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+                    }
+                    return .found(r, params)
+                }
+                if !allowed.contains(r.method) { allowed.append(r.method) }
+            }
+            return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed)
         }
-        return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed)
     }
 }

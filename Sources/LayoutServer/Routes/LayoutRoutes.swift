@@ -126,7 +126,7 @@ struct LayoutRoutes {
 
     /// Applies a change, timing the engine and keeping the engine gauges in step.
     func apply(_ s: LayoutSession, changes: JSON? = nil, constants: JSON? = nil) throws(Problem) -> ChangeResult {
-        let before = s.solver.stats
+        let before = changes != nil ? s.solver.stats : nil
         let t0 = monotonicNanos()
         let result: ChangeResult
         do throws(LayoutError) {
@@ -134,7 +134,7 @@ struct LayoutRoutes {
         } catch { throw Problem(error) }
         metrics.solveTime.recordNanoseconds(Int64(monotonicNanos() - t0))
         if let constants, let n = constants.members?.count { metrics.setConstants.increment(by: n) }
-        if changes != nil {
+        if let before {
             let after = s.solver.stats
             metrics.engineRows.increment(by: Double(after.rows - before.rows))
             metrics.engineColumns.increment(by: Double(after.columns - before.columns))

@@ -1,0 +1,23 @@
+-- wrk script: set-constant round trips, spread over the sessions in LAYOUTD_SESSIONS
+-- (comma-separated ids). Each request moves the cell's avatar, so every answer carries frames.
+local ids = {}
+for id in string.gmatch(os.getenv("LAYOUTD_SESSIONS") or "", "[^,]+") do ids[#ids + 1] = id end
+local n = 0
+local headers = {["Content-Type"] = "application/json", ["Accept-Encoding"] = os.getenv("WRK_ACCEPT_ENCODING") or "identity"}
+
+request = function()
+  n = n + 1
+  local id = ids[(n % #ids) + 1]
+  return wrk.format("POST", "/v1/sessions/" .. id .. "/constants", headers, '{"lead":' .. (8 + n % 64) .. '}')
+end
+
+done = function(summary, latency, requests)
+  local secs = summary.duration / 1e6
+  local e = summary.errors
+  io.write(string.format(
+    "RESULT rps=%.0f p50_us=%d p90_us=%d p99_us=%d p999_us=%d max_us=%d reqs=%d non2xx=%d sockerr=%d\n",
+    summary.requests / secs,
+    latency:percentile(50), latency:percentile(90), latency:percentile(99),
+    latency:percentile(99.9), latency.max, summary.requests,
+    e.status, e.connect + e.read + e.write + e.timeout))
+end
