@@ -16,7 +16,7 @@ extension Solver {
         while !frontier.isEmpty && candidates.count < Self.explanationCap {
             var next: [Symbol] = []
             for v in frontier where seenVariables.insert(v.id).inserted {
-                for c in constraintsOf[v.index].sorted() where seen.insert(c).inserted {
+                for c in constraintsOf[v.index].elements.sorted() where seen.insert(c).inserted {
                     guard let rec = records[c], rec.definition.isRequired,
                           rec.state == .active || rec.state == .redundant else { continue }
                     candidates.append(c)

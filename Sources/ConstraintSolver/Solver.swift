@@ -23,7 +23,8 @@ public final class Solver {
     var changeFlag: [Bool] = []
     var ambiguityFlag: [Bool] = []
     var dirtyFlag: [Bool] = []
-    var constraintsOf: [[Int32]] = []
+    /// The constraints naming each variable (a set: a widely shared variable has thousands).
+    var constraintsOf: [IndexSet32] = []
     private var nextSymbolId: Int32 = 0
     private var freeSymbolIds: [Int32] = []
 
@@ -36,8 +37,7 @@ public final class Solver {
     /// The phase-one objective while a constraint is added through an artificial variable.
     var artificial: Row? = nil
 
-    var records: [Int32: Record] = [:]
-    private var nextHandle: Int32 = 0
+    var records = RecordTable()
     /// Broken and redundant constraints, retried when the system changes under them.
     var dormant: Set<Int32> = []
 
@@ -85,12 +85,8 @@ public final class Solver {
 
     @discardableResult
     public func add(_ definition: ConstraintDefinition) -> ConstraintHandle {
-        let h = nextHandle
-        nextHandle += 1
-        records[h] = Record(definition: definition, state: .active)
-        for (v, _) in definition.expression.terms where !constraintsOf[v.symbol.index].contains(h) {
-            constraintsOf[v.symbol.index].append(h)
-        }
+        let h = records.insert(Record(definition: definition, state: .active))
+        for (v, _) in definition.expression.terms { constraintsOf[v.symbol.index].insert(h) }
         enforce(h)
         optimize()
         return ConstraintHandle(raw: h)
@@ -99,7 +95,7 @@ public final class Solver {
     public func remove(_ handle: ConstraintHandle) {
         guard let rec = records.removeValue(forKey: handle.raw) else { return }
         for (v, _) in rec.definition.expression.terms {
-            constraintsOf[v.symbol.index].removeAll { $0 == handle.raw }
+            constraintsOf[v.symbol.index].remove(handle.raw)
         }
         dormant.remove(handle.raw)
         if rec.marker != nil { withdraw(rec) }
@@ -198,7 +194,7 @@ public final class Solver {
             changeFlag.append(false)
             ambiguityFlag.append(false)
             dirtyFlag.append(false)
-            constraintsOf.append([])
+            constraintsOf.append(IndexSet32())
             objective.grow(to: Int(nextSymbolId))
         }
         return Symbol(id: id, kind: kind)

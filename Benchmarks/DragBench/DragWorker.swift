@@ -1,0 +1,84 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import JSON
+
+/// A blocking WebSocket client connection (enough for the benchmark: masked text out, frames in).
+final class Conn {
+    let fd: Int32
+    var buf: [UInt8] = []
+    init(_ port: UInt16) {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = port.bigEndian
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+    }
+    func write(_ b: [UInt8]) { var o = 0; while o < b.count { let n = b[o...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }; if n <= 0 { exit(1) }; o += n } }
+    func fill() { var c = [UInt8](repeating: 0, count: 65536); let n = recv(fd, &c, c.count, 0); if n <= 0 { print("connection closed"); exit(1) }; buf += c[0..<n] }
+    func readHead() -> String {
+        while true {
+            if let r = findCRLFCRLF() { let head = String(decoding: buf[0..<r], as: UTF8.self); buf.removeFirst(r + 4); return head }
+            fill()
+        }
+    }
+    func findCRLFCRLF() -> Int? { guard buf.count >= 4 else { return nil }; for i in 0...(buf.count - 4) where buf[i] == 13 && buf[i + 1] == 10 && buf[i + 2] == 13 && buf[i + 3] == 10 { return i }; return nil }
+    func readBody(_ n: Int) -> [UInt8] { while buf.count < n { fill() }; let b = Array(buf[0..<n]); buf.removeFirst(n); return b }
+    /// One server frame's payload.
+    func readFrame() -> [UInt8] {
+        while buf.count < 2 { fill() }
+        var n = Int(buf[1] & 0x7F), off = 2
+        if n == 126 { while buf.count < 4 { fill() }; n = Int(buf[2]) << 8 | Int(buf[3]); off = 4 }
+        else if n == 127 { while buf.count < 10 { fill() }; n = 0; for k in 2..<10 { n = n << 8 | Int(buf[k]) }; off = 10 }
+        while buf.count < off + n { fill() }
+        let p = Array(buf[off..<(off + n)])
+        buf.removeFirst(off + n)
+        return p
+    }
+    func sendText(_ s: String) {
+        let p = Array(s.utf8)
+        var f: [UInt8] = [0x81]
+        if p.count < 126 { f.append(0x80 | UInt8(p.count)) } else { f += [0x80 | 126, UInt8(p.count >> 8), UInt8(p.count & 0xFF)] }
+        let mask: [UInt8] = [7, 3, 1, 9]
+        f += mask
+        for (i, b) in p.enumerated() { f.append(b ^ mask[i & 3]) }
+        write(f)
+    }
+}
+
+final class Results: @unchecked Sendable {
+    var latencies: [[Double]]
+    var changedViews: [[Int]]
+    init(_ n: Int) { latencies = Array(repeating: [], count: n); changedViews = Array(repeating: [], count: n) }
+}
+
+/// One drag's parameters, handed to its thread.
+final class DragJob {
+    let k: Int, paced: Bool, results: Results, end: Double, conn: Conn, mid: Int
+    init(_ k: Int, _ paced: Bool, _ results: Results, _ end: Double, _ conn: Conn, _ mid: Int) {
+        self.k = k; self.paced = paced; self.results = results; self.end = end; self.conn = conn; self.mid = mid
+    }
+}
+
+/// One drag: set-constants on the middle cell's avatar, each timed to its answer.
+func dragWorker(_ raw: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    let b = Unmanaged<DragJob>.fromOpaque(raw!).takeRetainedValue()
+    var step = 0
+    var next = now()
+    while now() < b.end {
+        if b.paced { let wait = next - now(); if wait > 0 { usleep(UInt32(wait * 1e6)) }; next += 1.0 / 120 }
+        step += 1
+        let x = 16 + Double(step % 200) * 0.5
+        let t0 = now()
+        b.conn.sendText(#"{"c\#(b.mid)lead": \#(x)}"#)
+        let reply = b.conn.readFrame()
+        b.results.latencies[b.k].append((now() - t0) * 1e6)
+        if let frames = (try? JSONParser.parse(reply))?["frames"]?.members { b.results.changedViews[b.k].append(frames.count) }
+    }
+    return nil
+}
+
+func now() -> Double { var ts = timespec(); clock_gettime(CLOCK_MONOTONIC, &ts); return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9 }
