@@ -55,52 +55,15 @@ final class PerMessageDeflate {
 
     func compress(_ input: [UInt8]) -> [UInt8] {
         defer { deflateReset(deflater) }
-        var out = [UInt8](repeating: 0, count: Int(deflateBound(deflater, uLong(input.count))) + 16)
-        let n: Int = input.withUnsafeBufferPointer { i in
-            out.withUnsafeMutableBufferPointer { o in
-                deflater.pointee.next_in = UnsafeMutablePointer(mutating: i.baseAddress)
-                deflater.pointee.avail_in = uInt(i.count)
-                deflater.pointee.next_out = o.baseAddress
-                deflater.pointee.avail_out = uInt(o.count)
-                _ = deflate(deflater, Z_SYNC_FLUSH)
-                return o.count - Int(deflater.pointee.avail_out)
-            }
-        }
-        out.removeSubrange(n...)
+        var out = Zlib.deflateAll(deflater, input, flush: Z_SYNC_FLUSH)
         if out.suffix(4) == Self.tail[...] { out.removeLast(4) }
         return out
     }
 
     /// Inflates one message, refusing more than `limit` bytes.
-    func decompress(_ input: [UInt8], limit: Int) throws(Gzip.Failure) -> [UInt8] {
-        var tooLarge = false
-        guard let out = inflateMessage(input, limit: limit, tooLarge: &tooLarge) else { throw tooLarge ? .tooLarge : .corrupt }
-        return out
-    }
-
-    private func inflateMessage(_ input: [UInt8], limit: Int, tooLarge: inout Bool) -> [UInt8]? {
+    func decompress(_ input: [UInt8], limit: Int) throws(Zlib.Failure) -> [UInt8] {
         defer { inflateReset(inflater) }
-        let data = input + Self.tail
-        var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16384)
-        return data.withUnsafeBufferPointer { i -> [UInt8]? in
-            inflater.pointee.next_in = UnsafeMutablePointer(mutating: i.baseAddress)
-            inflater.pointee.avail_in = uInt(i.count)
-            while true {
-                var status: Int32 = Z_OK
-                let produced: Int = chunk.withUnsafeMutableBufferPointer { c in
-                    inflater.pointee.next_out = c.baseAddress
-                    inflater.pointee.avail_out = uInt(c.count)
-                    status = inflate(inflater, Z_SYNC_FLUSH)
-                    return c.count - Int(inflater.pointee.avail_out)
-                }
-                if status != Z_OK && status != Z_STREAM_END && !(status == Z_BUF_ERROR && produced == 0 && inflater.pointee.avail_in == 0) { return nil }
-                out.append(contentsOf: chunk[0..<produced])
-                if out.count > limit { tooLarge = true; return nil }
-                if inflater.pointee.avail_in == 0 && produced < chunk.count { return out }
-                if status == Z_STREAM_END { return out }
-            }
-        }
+        return try Zlib.inflateAll(inflater, input + Self.tail, limit: limit, requireEnd: false)
     }
 }
 
