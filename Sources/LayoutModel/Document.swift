@@ -379,19 +379,20 @@ public struct LayoutDocument {
     }
 
     mutating func setConstant(_ id: String, _ value: Double, at p: Pointer) throws(LayoutError) {
-        let a = try single(id, at: p)
-        guard atoms[a]!.atom.constant != value else { return }
-        atoms[a]!.atom.constant = value
-        dirtyAtoms.insert(a)
-        noteEdited(a, field: "constant", .number(value))
+        try set(\.constant, named: "constant", of: id, to: value, at: p)
     }
 
     mutating func setPriority(_ id: String, _ value: Double, at p: Pointer) throws(LayoutError) {
+        try set(\.priority, named: "priority", of: id, to: value, at: p)
+    }
+
+    private mutating func set(_ field: WritableKeyPath<AtomicConstraint, Double>, named name: String, of id: String,
+                              to value: Double, at p: Pointer) throws(LayoutError) {
         let a = try single(id, at: p)
-        guard atoms[a]!.atom.priority != value else { return }
-        atoms[a]!.atom.priority = value
+        guard atoms[a]!.atom[keyPath: field] != value else { return }
+        atoms[a]!.atom[keyPath: field] = value
         dirtyAtoms.insert(a)
-        noteEdited(a, field: "priority", .number(value))
+        noteEdited(a, field: name, .number(value))
     }
 
     mutating func setActive(_ ids: [String], _ active: Bool, at p: Pointer) throws(LayoutError) {
