@@ -28,11 +28,13 @@ let package = Package(
         // libmicrohttpd and zlib from the system (Debian: libmicrohttpd-dev, zlib1g-dev).
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // epoll/eventfd from libc, for the stream reactors.
+        .systemLibrary(name: "CEpoll"),
         // HTTP on libmicrohttpd: routes, sessions, gzip, metrics, WebSocket streams. Knows the model, not the solver's insides.
         .target(
             name: "LayoutServer",
             dependencies: [
-                "LayoutModel", "JSON", "CMicroHTTPD", "CZlib",
+                "LayoutModel", "JSON", "CMicroHTTPD", "CZlib", "CEpoll",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

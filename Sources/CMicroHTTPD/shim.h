@@ -8,7 +8,7 @@
 #include <microhttpd.h>
 
 static inline struct MHD_Daemon *layoutd_mhd_start(unsigned int flags, const struct sockaddr *addr,
-        MHD_AccessHandlerCallback handler, void *cls, MHD_RequestCompletedCallback completed,
+        MHD_AcceptPolicyCallback accept_policy, MHD_AccessHandlerCallback handler, void *cls, MHD_RequestCompletedCallback completed,
         unsigned int threads, unsigned int connection_limit, unsigned int timeout_seconds,
         size_t connection_memory, unsigned int backlog) {
     struct MHD_OptionItem ops[] = {
@@ -21,7 +21,7 @@ static inline struct MHD_Daemon *layoutd_mhd_start(unsigned int flags, const str
         {threads > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END, threads, NULL},
         {MHD_OPTION_END, 0, NULL},
     };
-    return MHD_start_daemon(flags, 0, NULL, NULL, handler, cls, MHD_OPTION_ARRAY, ops, MHD_OPTION_END);
+    return MHD_start_daemon(flags, 0, accept_policy, cls, handler, cls, MHD_OPTION_ARRAY, ops, MHD_OPTION_END);
 }
 
 static inline uint16_t layoutd_mhd_port(struct MHD_Daemon *d) {

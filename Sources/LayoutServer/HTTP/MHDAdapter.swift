@@ -62,7 +62,7 @@ public final class HTTPServer: @unchecked Sendable {
         addr.sin_port = configuration.port.bigEndian
         let host = configuration.host == "localhost" ? "127.0.0.1" : configuration.host
         guard inet_pton(AF_INET, host, &addr.sin_addr) == 1 else { throw StartError(description: "cannot parse host '\(configuration.host)' (an IPv4 address)") }
-        var flags: UInt32 = MHD_ALLOW_UPGRADE.rawValue | MHD_USE_ITC.rawValue
+        var flags: UInt32 = MHD_ALLOW_UPGRADE.rawValue
         var threads: UInt32 = 1
         switch configuration.threading {
         case .pool:
@@ -76,7 +76,7 @@ public final class HTTPServer: @unchecked Sendable {
         let cls = Unmanaged.passUnretained(self).toOpaque()
         daemon = withUnsafePointer(to: &addr) { p in
             p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
-                layoutd_mhd_start(flags, sa, accessHandler, cls, completedHandler, threads,
+                layoutd_mhd_start(flags, sa, acceptPolicy, accessHandler, cls, completedHandler, threads,
                                   UInt32(configuration.connectionLimit), UInt32(configuration.connectionTimeoutSeconds),
                                   configuration.connectionMemoryLimit, UInt32(configuration.listenBacklog))
             }
@@ -85,25 +85,23 @@ public final class HTTPServer: @unchecked Sendable {
         port = layoutd_mhd_port(daemon)
     }
 
-    /// The listening socket handed back by quiesce: MHD's threads may still use it, so it
-    /// is closed only after the daemon stops.
-    private var quiescedSocket: Int32 = -1
+    /// Draining refuses new connections in the accept policy. (MHD_quiesce_daemon is not used:
+    /// on an epoll daemon with its own threads it races the workers for the listening socket
+    /// and aborts the process, an open libmicrohttpd defect.)
+    private let accepting = Atomic<Bool>(true)
 
-    /// Stops accepting connections; requests under way go on.
+    /// Stops accepting connections; requests under way, and open keep-alive connections, go on.
     public func quiesce() {
-        guard let daemon, quiescedSocket < 0 else { return }
-        quiescedSocket = MHD_quiesce_daemon(daemon)
+        accepting.store(false, ordering: .relaxed)
     }
 
     public func stop() {
         guard let d = daemon else { return }
         daemon = nil
-        // libmicrohttpd 0.9.75 can abort ("Failed to remove listen FD from epoll set") when
-        // stop follows quiesce before the pool's workers have seen it: give them a moment.
-        if quiescedSocket >= 0 { usleep(100_000) }
         MHD_stop_daemon(d)
-        if quiescedSocket >= 0 { close(quiescedSocket); quiescedSocket = -1 }
     }
+
+    fileprivate var isAccepting: Bool { accepting.load(ordering: .relaxed) }
 
     // MARK: Called from the C callbacks
 
@@ -210,6 +208,10 @@ public final class UpgradedConnection: @unchecked Sendable {
 private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, upload, uploadSize, conCls in
     let server = Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue()
     return server.onRequest(connection!, url!, method!, upload, uploadSize!, conCls!)
+}
+
+private let acceptPolicy: MHD_AcceptPolicyCallback = { cls, _, _ in
+    Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue().isAccepting ? .YES : .NO
 }
 
 private let completedHandler: MHD_RequestCompletedCallback = { cls, _, conCls, _ in

@@ -3,14 +3,14 @@ import JSON
 import LayoutModel
 import Synchronization
 
-/// One WebSocket stream on a session. Its thread reads every frame the socket has,
-/// then answers them in order, merging consecutive set-constant messages (latest value
-/// per constraint wins) into one answer with `coalesced`. What arrives meanwhile waits
-/// in the kernel's socket buffer: memory per stream stays bounded, and TCP backpressure
-/// slows a client that outruns the engine.
+/// One WebSocket stream on a session. When its reactor finds the socket readable it
+/// reads every frame there is (up to a batch), then answers them in order, merging
+/// consecutive set-constant messages (latest value per constraint wins) into one answer
+/// with `coalesced`. What arrives meanwhile waits in the kernel's socket buffer: memory
+/// per stream stays bounded, and TCP backpressure slows a client that outruns the engine.
 final class StreamConnection: @unchecked Sendable {
     private let connection: UpgradedConnection
-    private let sessionID: String
+    let sessionID: String
     private let hub: StreamHub
     private let deflate: PerMessageDeflate?
     private let maxMessage: Int
@@ -35,14 +35,21 @@ final class StreamConnection: @unchecked Sendable {
 
     enum Incoming { case text([UInt8]), binary, failure(WebSocketFrame.CloseCode, String) }
 
-    func run() {
-        defer { finish() }
-        while !closing.load(ordering: .relaxed) {
-            var messages: [Incoming] = []
-            guard readAvailable(into: &messages) else { return }
-            if messages.isEmpty { continue }
-            answer(messages)
-        }
+    var socket: Int32 { connection.socket }
+
+    enum Progress { case closed, idle, more }
+
+    /// Called by the stream's reactor when the socket is readable (and once at the start,
+    /// for bytes that came with the upgrade): reads what is there without blocking, then
+    /// answers the messages in order. `.more` when a full batch left bytes buffered here
+    /// (epoll would not say so again): the reactor comes back without waiting.
+    func onReadable(initial: Bool = false) -> Progress {
+        if closing.load(ordering: .relaxed) { return .closed }
+        var messages: [Incoming] = []
+        let open = readAvailable(into: &messages, initial: initial)
+        if !messages.isEmpty { answer(messages) }
+        if !open || closing.load(ordering: .relaxed) { return .closed }
+        return messages.count >= Self.maxBatch && !input.isEmpty ? .more : .idle
     }
 
     /// Asks the stream to close (server shutdown): a close frame, then the socket.
@@ -52,7 +59,8 @@ final class StreamConnection: @unchecked Sendable {
         Glibc.shutdown(connection.socket, Int32(SHUT_RDWR))
     }
 
-    private func finish() {
+    /// Closes the socket through libmicrohttpd; the reactor calls it once.
+    func finish() {
         closing.store(true, ordering: .relaxed)
         connection.close()
         hub.remove(self)
@@ -60,13 +68,13 @@ final class StreamConnection: @unchecked Sendable {
 
     // MARK: Reading
 
-    /// Reads what the socket has (waiting when it has nothing) and parses complete
-    /// messages. False when the stream is over.
-    private func readAvailable(into messages: inout [Incoming]) -> Bool {
+    /// Parses what is buffered and what the socket has now, up to a batch; the rest waits
+    /// in the kernel (the reactor comes back while the socket stays readable). False when
+    /// the stream is over.
+    private func readAvailable(into messages: inout [Incoming], initial: Bool) -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65536)
-        var waited = false
-        while messages.count < Self.maxBatch {
-            // Parse whatever is buffered first.
+        var reads = 0
+        while true {
             var offset = 0
             while messages.count < Self.maxBatch {
                 switch WebSocketFrame.parse(input[offset...], maxPayload: maxMessage, allowCompressed: deflate != nil) {
@@ -83,27 +91,14 @@ final class StreamConnection: @unchecked Sendable {
                 break
             }
             if offset > 0 { input.removeFirst(offset) }
-            if !messages.isEmpty && waited { return true }
-            // Nothing complete yet, or more may be there: read without blocking once the batch has something.
-            var pfd = pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&pfd, 1, messages.isEmpty ? 5000 : 0)
-            if closing.load(ordering: .relaxed) { return false }
-            if ready == 0 {
-                if messages.isEmpty { hub.touch(sessionID); continue }
-                return true
-            }
-            if ready < 0 { if errno == EINTR { continue }; return false }
-            let n = recv(connection.socket, &chunk, chunk.count, 0)
+            if messages.count >= Self.maxBatch || (initial && reads == 0 && input.isEmpty && !messages.isEmpty) { return true }
+            if reads >= 16 { return true }
+            let n = recv(connection.socket, &chunk, chunk.count, Int32(MSG_DONTWAIT))
+            reads += 1
             if n == 0 { return false }  // the peer went away
-            if n < 0 {
-                if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { continue }
-                return false
-            }
+            if n < 0 { return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR }
             input.append(contentsOf: chunk[0..<n])
-            waited = true
-            if input.count > maxMessage + 64 * 1024 && messages.isEmpty { continue }
         }
-        return true
     }
 
     /// Control frames are answered at once; data frames are assembled into messages.

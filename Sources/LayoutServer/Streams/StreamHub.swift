@@ -11,12 +11,18 @@ final class StreamHub: Sendable {
     let logger: Logger
     private let configuration: ServerConfiguration
     private let open = Mutex<[ObjectIdentifier: StreamConnection]>([:])
+    private let reactors: [StreamReactor]
+    private let nextReactor = Atomic<Int>(0)
 
     init(layout: LayoutRoutes, configuration: ServerConfiguration, metrics: ServerMetrics, logger: Logger) {
         self.layout = layout
         self.configuration = configuration
         self.metrics = metrics
         self.logger = logger
+        let store = layout.store
+        reactors = (0..<max(1, configuration.http.threads)).map { k in
+            StreamReactor(name: "layoutd-streams-\(k)") { streams in for s in streams { _ = store.get(s.sessionID) } }
+        }
     }
 
     var count: Int { open.withLock { $0.count } }
@@ -55,10 +61,7 @@ final class StreamHub: Sendable {
                                           deflate: negotiated.map { PerMessageDeflate(serverWindowBits: $0.serverWindowBits) }, maxMessage: maxMessage)
             open.withLock { $0[ObjectIdentifier(stream)] = stream }
             metrics.streamsOpen.increment()
-            let thread = Thread { stream.run() }
-            thread.stackSize = 512 * 1024
-            thread.name = "layoutd-stream"
-            thread.start()
+            reactors[nextReactor.add(1, ordering: .relaxed).oldValue % reactors.count].adopt(stream)
         }
         return response
     }
@@ -69,13 +72,11 @@ final class StreamHub: Sendable {
 
     func box(_ id: String) -> SessionBox? { layout.store.get(id) }
 
-    /// Keeps the session of an idle but open stream from being evicted.
-    func touch(_ id: String) { _ = layout.store.get(id) }
-
     func closeAll() {
         let streams = open.withLock { Array($0.values) }
         for s in streams { s.shutdown(.goingAway, "server shutting down") }
         let deadline = monotonicNanos() + 2_000_000_000
         while count > 0 && monotonicNanos() < deadline { usleep(1000) }
+        for r in reactors { r.stop() }
     }
 }
