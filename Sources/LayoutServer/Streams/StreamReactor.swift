@@ -81,6 +81,9 @@ final class StreamReactor: @unchecked Sendable {
 
     private func start(_ s: StreamConnection) {
         streams[s.socket] = s
+        // Small frames both ways, each awaited: never let Nagle hold one back.
+        var one: Int32 = 1
+        setsockopt(s.socket, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         _ = layoutd_epoll_add(epfd, s.socket)
         // Bytes that arrived with the upgrade request are already buffered.
         var again: [Int32] = []
