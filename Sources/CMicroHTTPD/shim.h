@@ -29,11 +29,6 @@ static inline uint16_t layoutd_mhd_port(struct MHD_Daemon *d) {
     return info ? info->port : 0;
 }
 
-static inline unsigned int layoutd_mhd_connections(struct MHD_Daemon *d) {
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
-    return info ? info->num_connections : 0;
-}
-
 /* A response owning a copy of the body (MHD_RESPMEM_MUST_COPY). */
 static inline struct MHD_Response *layoutd_mhd_response_copy(size_t size, const void *buffer) {
     return MHD_create_response_from_buffer(size, (void *)buffer, MHD_RESPMEM_MUST_COPY);

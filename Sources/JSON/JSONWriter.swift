@@ -24,8 +24,6 @@ public struct JSONWriter {
         needsComma[needsComma.count - 1] = false
     }
 
-    private mutating func afterKey() { needsComma[needsComma.count - 1] = true }
-
     public mutating func string(_ s: String) { separate(); writeString(s) }
     public mutating func number(_ v: Double) { separate(); writeNumber(v) }
     public mutating func int(_ v: Int) { separate(); bytes.append(contentsOf: String(v).utf8) }

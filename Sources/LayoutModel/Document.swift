@@ -54,7 +54,6 @@ public struct LayoutDocument {
     var dirtyAtoms: Set<String> = []
     var dirtyViews: Set<String> = []
     var removedViews: Set<String> = []
-    var directionChanged = false
     var churnRemoved: [(id: String, atom: AtomicConstraint)] = []
     var churnAdded: [(id: String, atom: AtomicConstraint)] = []
 
@@ -441,7 +440,6 @@ public struct LayoutDocument {
                 guard let s = v.string, let d = LayoutDirection(rawValue: s) else { throw p(k).fail("layoutDirection is \"ltr\" or \"rtl\"") }
                 if d != options.layoutDirection {
                     options.layoutDirection = d
-                    directionChanged = true
                     for (id, rec) in atoms where rec.atom.first.attribute.isDirectional || rec.atom.second?.attribute.isDirectional == true {
                         dirtyAtoms.insert(id)
                     }

@@ -223,7 +223,6 @@ public final class LayoutSession {
         document.removedViews.removeAll()
         document.churnAdded.removeAll()
         document.churnRemoved.removeAll()
-        document.directionChanged = false
         let churn = lastChurn
         lastChurn = []
         return ChangeResult(revision: revision, frames: frames, removed: removed, diagnostics: diagnostics() + churn, added: added)

@@ -31,8 +31,8 @@ public final class LayoutdServer: Sendable {
         var r = Router()
         layout.register(&r)
         streams.register(&r)
-        let st = store, state = state
-        OperationalRoutes(ready: { state.ready.load(ordering: .relaxed) }, metrics: metrics, sessions: { st.count }).register(&r)
+        let state = state
+        OperationalRoutes(ready: { state.ready.load(ordering: .relaxed) }, metrics: metrics).register(&r)
         router = r
         let m = metrics
         store.onEvict = { n in

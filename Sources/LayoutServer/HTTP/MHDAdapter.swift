@@ -52,8 +52,6 @@ public final class HTTPServer: @unchecked Sendable {
 
     public var inFlight: Int { inFlightCount.load(ordering: .relaxed) }
 
-    public var openConnections: Int { daemon.map { Int(layoutd_mhd_connections($0)) } ?? 0 }
-
     public struct StartError: Error, CustomStringConvertible { public var description: String }
 
     public func start() throws {

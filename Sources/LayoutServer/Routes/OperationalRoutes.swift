@@ -4,7 +4,6 @@ import Synchronization
 struct OperationalRoutes {
     let ready: @Sendable () -> Bool
     let metrics: ServerMetrics
-    let sessions: @Sendable () -> Int
 
     func register(_ r: inout Router) {
         r.on("GET", "/healthz") { _ in .json(200, Array(#"{"status":"ok"}"#.utf8)) }

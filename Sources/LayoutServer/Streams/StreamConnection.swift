@@ -33,7 +33,7 @@ final class StreamConnection: @unchecked Sendable {
         self.input = connection.initial
     }
 
-    enum Incoming { case text([UInt8]), binary, failure(WebSocketFrame.CloseCode, String) }
+    enum Incoming { case text([UInt8]), binary }
 
     var socket: Int32 { connection.socket }
 
@@ -119,7 +119,6 @@ final class StreamConnection: @unchecked Sendable {
             assembling = true
             fragments = f.payload
             fragmentsCompressed = f.compressed
-            if f.opcode == .binary { fragmentsCompressed = fragmentsCompressed || false }
             isBinary = f.opcode == .binary
             if f.fin { return complete(into: &messages) }
         case .continuation:
@@ -166,8 +165,6 @@ final class StreamConnection: @unchecked Sendable {
             switch m {
             case .binary:
                 parsed.append(.problem(Problem(415, "send changes and constants as text messages")))
-            case .failure(_, let why):
-                parsed.append(.problem(Problem(400, why)))
             case .text(let bytes):
                 guard let json = try? JSONParser.parse(bytes) else { parsed.append(.problem(Problem(400, "the message is not JSON"))); continue }
                 guard json.members != nil else { parsed.append(.problem(Problem(422, "a message is a changes or a constants object", pointer: ""))); continue }
