@@ -11,7 +11,7 @@ import JSON
 //   swift run -c release layoutd-drag-bench --port 8097 [--drags 64] [--cells 1000] [--seconds 10]
 
 
-var port: UInt16 = 8097, drags = 64, cells = 1000, seconds = 10.0
+var port: UInt16 = 8097, drags = 64, cells = 1000, seconds = 10.0, client = "threads"
 var args = CommandLine.arguments.dropFirst()
 while let a = args.popFirst() {
     switch a {
@@ -19,7 +19,8 @@ while let a = args.popFirst() {
     case "--drags": drags = Int(args.popFirst()!)!
     case "--cells": cells = Int(args.popFirst()!)!
     case "--seconds": seconds = Double(args.popFirst()!)!
-    default: print("usage: layoutd-drag-bench [--port P] [--drags N] [--cells N] [--seconds S]"); exit(2)
+    case "--client": client = args.popFirst()!
+    default: print("usage: layoutd-drag-bench [--port P] [--drags N] [--cells N] [--seconds S] [--client epoll|threads]"); exit(2)
     }
 }
 
@@ -69,6 +70,12 @@ let conns: [Conn] = sessions.map { id in
 @MainActor func run(paced: Bool) -> (updates: Int, perSecond: Double, p50: Double, p99: Double, max: Double, views: Double) {
     let results = Results(drags)
     let mid = cells / 2
+    if client == "epoll" {
+        let (l, v) = runEventLoop(conns, paced: paced, seconds: seconds, mid: mid)
+        results.latencies = [l]
+        results.changedViews = [v]
+        return summarize(results)
+    }
     let end = now() + seconds
     var threads: [pthread_t] = []
     for k in 0..<drags {
@@ -78,6 +85,10 @@ let conns: [Conn] = sessions.map { id in
         threads.append(t)
     }
     for t in threads { pthread_join(t, nil) }
+    return summarize(results)
+}
+
+@MainActor func summarize(_ results: Results) -> (updates: Int, perSecond: Double, p50: Double, p99: Double, max: Double, views: Double) {
     let all = results.latencies.flatMap { $0 }.sorted()
     let views = results.changedViews.flatMap { $0 }
     func pct(_ p: Double) -> Double { all.isEmpty ? 0 : all[min(all.count - 1, Int(Double(all.count) * p))] }
@@ -86,7 +97,7 @@ let conns: [Conn] = sessions.map { id in
 
 for (mode, paced) in [("paced-120hz", true), ("closed-loop", false)] {
     let r = run(paced: paced)
-    let line: JSON = .object([("bench", .string("stream-drag")), ("mode", .string(mode)), ("drags", .number(Double(drags))),
+    let line: JSON = .object([("bench", .string("stream-drag")), ("mode", .string(mode)), ("client", .string(client)), ("drags", .number(Double(drags))),
                               ("cells_per_session", .number(Double(cells))), ("seconds", .number(seconds)),
                               ("setup_s", .number((setup * 10).rounded() / 10)),
                               ("updates", .number(Double(r.updates))), ("updates_per_s", .number(r.perSecond.rounded())),
