@@ -9,7 +9,7 @@ SHARED  ?= ../shared
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PKGS := libmicrohttpd-dev zlib1g-dev pkg-config
 
-.PHONY: deps test-deps build release run test bench bench-engine bench-http load soak openapi clean
+.PHONY: deps test-deps build release run test bench bench-engine bench-streams load openapi clean
 
 ## System packages, installed only when missing.
 deps:
@@ -53,7 +53,14 @@ load: release
 	@command -v wrk >/dev/null || ($(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq wrk)
 	Benchmarks/http/run_load.sh
 
-bench: bench-engine load
+## 64 concurrent drags over WebSocket streams, one 1,000-cell session each (loopback, bounded).
+bench-streams: release
+	$(SWIFT) build -c release --product layoutd-drag-bench
+	.build/release/layoutd --port 8097 --max-body-bytes 16777216 --log-level warning & pid=$$!; \
+	sleep 1; .build/release/layoutd-drag-bench --port 8097 --drags 64 --cells 1000 --seconds 8; rc=$$?; \
+	kill -TERM $$pid; wait $$pid; exit $$rc
+
+bench: bench-engine load bench-streams
 
 openapi:
 	scripts/embed-openapi.sh
