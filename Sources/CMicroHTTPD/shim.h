@@ -9,6 +9,7 @@
 
 static inline struct MHD_Daemon *layoutd_mhd_start(unsigned int flags, const struct sockaddr *addr,
         MHD_AcceptPolicyCallback accept_policy, MHD_AccessHandlerCallback handler, void *cls, MHD_RequestCompletedCallback completed,
+        MHD_NotifyConnectionCallback connection_notify,
         unsigned int threads, unsigned int connection_limit, unsigned int timeout_seconds,
         size_t connection_memory, unsigned int backlog) {
     struct MHD_OptionItem ops[] = {
@@ -18,10 +19,16 @@ static inline struct MHD_Daemon *layoutd_mhd_start(unsigned int flags, const str
         {MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)connection_memory, NULL},
         {MHD_OPTION_LISTEN_BACKLOG_SIZE, backlog, NULL},
         {MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, cls},
+        {MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)connection_notify, cls},
         {threads > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END, threads, NULL},
         {MHD_OPTION_END, 0, NULL},
     };
     return MHD_start_daemon(flags, 0, accept_policy, cls, handler, cls, MHD_OPTION_ARRAY, ops, MHD_OPTION_END);
+}
+
+/* 1 when a connection opens, -1 when it closes (Swift does not see the enum's cases). */
+static inline int layoutd_mhd_connection_delta(enum MHD_ConnectionNotificationCode code) {
+    return code == MHD_CONNECTION_NOTIFY_STARTED ? 1 : -1;
 }
 
 static inline uint16_t layoutd_mhd_port(struct MHD_Daemon *d) {

@@ -288,7 +288,7 @@ components:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}
     Unavailable:
-      description: Starting, draining, or the stream cap is reached.
+      description: Starting or draining (readyz), or the connection or stream cap is reached (Retry-After).
       content:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}

@@ -131,6 +131,21 @@ final class ServerTests: XCTestCase {
         problem(t2.client().request("POST", "/v1/sessions", json: cardDocument), 413)
     }
 
+    func testConnectionLimitIs503() throws {
+        let t = try TestServer { $0.http.connectionLimit = 4 }
+        let clients = (0..<4).map { _ in t.client() }
+        for c in clients { XCTAssertEqual(c.request("GET", "/healthz").status, 200) }
+        let fifth = t.client()
+        let r = fifth.request("GET", "/healthz")
+        problem(r, 503)
+        XCTAssertEqual(r.headers["retry-after"], "1")
+        XCTAssertEqual(r.headers["connection"]?.lowercased(), "close")
+        // Once one closes, a new connection is served again.
+        clients[0].disconnect()
+        Thread.sleep(forTimeInterval: 0.2)
+        XCTAssertEqual(t.client().request("GET", "/healthz").status, 200)
+    }
+
     func testGzipBothWaysThroughZlib() throws {
         let t = try TestServer()
         let c = t.client()

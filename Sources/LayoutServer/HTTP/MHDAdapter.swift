@@ -41,6 +41,7 @@ public final class HTTPServer: @unchecked Sendable {
     let handler: Handler
     private var daemon: OpaquePointer?
     private let inFlightCount = Atomic<Int>(0)
+    private let connectionCount = Atomic<Int>(0)
     public private(set) var port: UInt16 = 0
 
     public init(configuration: HTTPServerConfiguration, handler: @escaping Handler) {
@@ -74,8 +75,10 @@ public final class HTTPServer: @unchecked Sendable {
         let cls = Unmanaged.passUnretained(self).toOpaque()
         daemon = withUnsafePointer(to: &addr) { p in
             p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
-                layoutd_mhd_start(flags, sa, acceptPolicy, accessHandler, cls, completedHandler, threads,
-                                  UInt32(configuration.connectionLimit), UInt32(configuration.connectionTimeoutSeconds),
+                // libmicrohttpd's own limit (which only closes sockets) sits above ours, so
+                // connections past `connectionLimit` get a 503 they can read.
+                layoutd_mhd_start(flags, sa, acceptPolicy, accessHandler, cls, completedHandler, connectionNotify, threads,
+                                  UInt32(configuration.connectionLimit + max(16, configuration.connectionLimit / 8)), UInt32(configuration.connectionTimeoutSeconds),
                                   configuration.connectionMemoryLimit, UInt32(configuration.listenBacklog))
             }
         }
@@ -111,6 +114,11 @@ public final class HTTPServer: @unchecked Sendable {
             let state = RequestState()
             conCls.pointee = Unmanaged.passRetained(state).toOpaque()
             inFlightCount.add(1, ordering: .relaxed)
+            if connectionCount.load(ordering: .relaxed) > configuration.connectionLimit {
+                state.answered = true
+                return queue(connection, Problem(503, "the server is at its limit of \(configuration.connectionLimit) connections",
+                                                 headers: [("Retry-After", "1"), ("Connection", "close")]).response)
+            }
             if let cl = header(connection, "Content-Length"), let n = Int(cl), n > configuration.maxBodyBytes {
                 state.answered = true
                 return queue(connection, tooLarge(n))
@@ -150,6 +158,8 @@ public final class HTTPServer: @unchecked Sendable {
         conCls?.pointee = nil
         inFlightCount.subtract(1, ordering: .relaxed)
     }
+
+    fileprivate func connectionChanged(by delta: Int) { connectionCount.add(delta, ordering: .relaxed) }
 
     private func header(_ connection: OpaquePointer, _ name: String) -> String? {
         MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
@@ -210,6 +220,10 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
 
 private let acceptPolicy: MHD_AcceptPolicyCallback = { cls, _, _ in
     Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue().isAccepting ? .YES : .NO
+}
+
+private let connectionNotify: MHD_NotifyConnectionCallback = { cls, _, _, code in
+    Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue().connectionChanged(by: Int(layoutd_mhd_connection_delta(code)))
 }
 
 private let completedHandler: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
