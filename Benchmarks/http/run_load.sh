@@ -22,7 +22,7 @@ median() { sort -g | awk '{a[NR]=$1} END{ if (NR==0) {print "NA"} else if (NR%2)
 layoutd_bench() { # label threading
   local label=$1 threading=$2 log="$out/$1.log"
   : > "$log"
-  "${srv_pin[@]}" "$bin" --port "$PORT" --threading "$threading" --threads 2 --log-level warning 2>>"$log" &
+  "${srv_pin[@]}" "$bin" --port "$PORT" --threading "$threading" --threads "${LAYOUTD_THREADS:-2}" --connection-memory ${LAYOUTD_CONNECTION_MEMORY:-32768} --log-level warning 2>>"$log" &
   local pid=$!
   trap "kill $pid 2>/dev/null || true" EXIT
   for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$PORT/healthz" && break; sleep 0.1; done

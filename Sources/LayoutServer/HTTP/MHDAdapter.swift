@@ -18,7 +18,7 @@ public struct HTTPServerConfiguration: Sendable {
     public var threads = 2
     public var connectionLimit = 1024
     public var connectionTimeoutSeconds = 60
-    public var connectionMemoryLimit = 64 * 1024
+    public var connectionMemoryLimit = 32 * 1024
     public var listenBacklog = 1024
     public var maxBodyBytes = 1 << 20
     public init() {}
@@ -61,7 +61,8 @@ public final class HTTPServer: @unchecked Sendable {
         addr.sin_port = configuration.port.bigEndian
         let host = configuration.host == "localhost" ? "127.0.0.1" : configuration.host
         guard inet_pton(AF_INET, host, &addr.sin_addr) == 1 else { throw StartError(description: "cannot parse host '\(configuration.host)' (an IPv4 address)") }
-        var flags: UInt32 = MHD_ALLOW_UPGRADE.rawValue
+        // ITC: libmicrohttpd wakes its workers through a pipe (without it, throughput fell by a quarter here).
+        var flags: UInt32 = MHD_ALLOW_UPGRADE.rawValue | MHD_USE_ITC.rawValue
         var threads: UInt32 = 1
         switch configuration.threading {
         case .pool:
