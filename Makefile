@@ -9,7 +9,7 @@ SHARED  ?= ../shared
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PKGS := libmicrohttpd-dev zlib1g-dev pkg-config
 
-.PHONY: deps test-deps build release run test bench bench-engine bench-streams load openapi clean
+.PHONY: deps test-deps build release run test bench bench-engine bench-streams load fuzz openapi clean
 
 ## System packages, installed only when missing.
 deps:
@@ -59,6 +59,12 @@ bench-streams: release
 	.build/release/layoutd --port 8097 --max-body-bytes 16777216 --log-level warning & pid=$$!; \
 	sleep 1; .build/release/layoutd-drag-bench --port 8097 --drags 64 --cells 1000 --seconds 8; rc=$$?; \
 	kill -TERM $$pid; wait $$pid; exit $$rc
+
+## Mutation fuzzing against a running release server (loopback, bounded); fails on a crash or a 5xx.
+fuzz: release
+	.build/release/layoutd --port 8096 --log-level warning & pid=$$!; sleep 1; \
+	out=$$(timeout 300 python3 Benchmarks/fuzz/fuzz_server.py 8096); echo "$$out"; \
+	kill -0 $$pid && kill -TERM $$pid && wait $$pid && ! echo "$$out" | grep -qE "\b5[0-9][0-9]\b|exc:"
 
 bench: bench-engine load bench-streams
 

@@ -42,7 +42,7 @@ enum ChangeOps {
             try doc.removeConstraints(try ids(), at: p("ids"))
         case "setConstant":
             try allowed(["id", "constant"])
-            guard let c = op["constant"]?.number else { throw p("constant").fail("constant must be a number") }
+            let c = try ViewSpec.number(op["constant"], at: p("constant"))
             try doc.setConstant(try id(), c, at: p("id"))
         case "setPriority":
             try allowed(["id", "priority"])

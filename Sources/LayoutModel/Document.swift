@@ -277,7 +277,7 @@ public struct LayoutDocument {
             guard let str = s.string else { throw p("second").fail("second must be \"view.attribute\" or null") }
             switch Anchor.parse(str) { case .success(let a): second = a; case .failure(let m): throw p("second").fail(m.message) }
         }
-        let multiplier = try json["multiplier"].map { (v) throws(LayoutError) in try ViewSpec.number(v, at: p("multiplier")) } ?? 1
+        let multiplier = try json["multiplier"].map { (v) throws(LayoutError) in try ViewSpec.number(v, at: p("multiplier"), limit: ViewSpec.maxMultiplier) } ?? 1
         let constant = try json["constant"].map { (v) throws(LayoutError) in try ViewSpec.number(v, at: p("constant")) } ?? 0
         let priority = try json["priority"].map { (v) throws(LayoutError) in try ViewSpec.priority(v, at: p("priority")) } ?? 1000
         return AtomicConstraint(first: first, relation: relation, second: second, multiplier: multiplier, constant: constant, priority: priority)
@@ -328,6 +328,8 @@ public struct LayoutDocument {
         guard views[atom.first.view] != nil else { throw p.fail("unknown view '\(atom.first.view)'") }
         if let s = atom.second, views[s.view] == nil { throw p.fail("unknown view '\(s.view)'") }
         if let why = atom.anchorRuleViolation() { throw p.fail(why) }
+        guard abs(atom.constant) <= ViewSpec.maxMagnitude else { throw p.fail("the constant \(atom.constant) is outside ±\(fmt(ViewSpec.maxMagnitude))") }
+        guard abs(atom.multiplier) <= ViewSpec.maxMultiplier else { throw p.fail("the multiplier \(atom.multiplier) is outside ±\(fmt(ViewSpec.maxMultiplier))") }
         guard atom.priority >= 1 && atom.priority <= 1000 else { throw p.fail("a priority is from 1 to 1000") }
     }
 
@@ -378,6 +380,7 @@ public struct LayoutDocument {
     }
 
     mutating func setConstant(_ id: String, _ value: Double, at p: Pointer) throws(LayoutError) {
+        guard abs(value) <= ViewSpec.maxMagnitude else { throw p.fail("the constant \(value) is outside ±\(fmt(ViewSpec.maxMagnitude))") }
         try set(\.constant, named: "constant", of: id, to: value, at: p)
     }
 

@@ -115,7 +115,7 @@ public final class LayoutSession {
         resolved.reserveCapacity(members.count)
         let p = Pointer()
         for (id, v) in members {
-            guard let n = v.number else { throw p(id).fail("a constant must be a number") }
+            let n = try ViewSpec.number(v, at: p(id))
             resolved.append((try document.single(id, at: p(id)), n))
         }
         for (atomID, value) in resolved {

@@ -96,14 +96,21 @@ public struct ViewSpec: Equatable, Sendable {
         for (k, _) in m where !allowed.contains(k) { throw p(k).fail("unknown field '\(k)'") }
     }
 
-    static func number(_ v: JSON?, at p: Pointer) throws(LayoutError) -> Double {
+    /// Coordinates, sizes and constants stay within ±10⁷ points: far beyond any screen, and
+    /// small enough that the engine's arithmetic cannot overflow into inf/NaN.
+    static let maxMagnitude = 1e7
+    static let maxMultiplier = 1e6
+
+    static func number(_ v: JSON?, at p: Pointer, limit: Double = maxMagnitude) throws(LayoutError) -> Double {
         guard let n = v?.number else { throw p.fail(v == nil ? "a number is required" : "must be a number") }
+        guard abs(n) <= limit else { throw p.fail("\(n) is outside ±\(fmt(limit))") }
         return n
     }
 
     static func optionalNumber(_ v: JSON?, at p: Pointer, min: Double?) throws(LayoutError) -> Double? {
         guard let v, !v.isNull else { return nil }
         guard let n = v.number else { throw p.fail("must be a number or null") }
+        guard abs(n) <= maxMagnitude else { throw p.fail("\(n) is outside ±\(fmt(maxMagnitude))") }
         if let min, n < min { throw p.fail("must be at least \(fmt(min))") }
         return n
     }

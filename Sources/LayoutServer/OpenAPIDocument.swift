@@ -100,8 +100,8 @@ paths:
           application/json:
             schema:
               type: object
-              description: Constraint ids to new constants.
-              additionalProperties: {type: number}
+              description: Constraint ids to new constants (within ±10,000,000).
+              additionalProperties: {type: number, minimum: -10000000, maximum: 10000000}
             example: {avatarLeading: 42}
       responses:
         '200': {$ref: '#/components/responses/ChangeAnswer'}
@@ -299,10 +299,10 @@ components:
       type: object
       required: [x, y, width, height]
       properties:
-        x: {type: number}
-        y: {type: number}
-        width: {type: number, minimum: 0}
-        height: {type: number, minimum: 0}
+        x: {type: number, minimum: -10000000, maximum: 10000000}
+        y: {type: number, minimum: -10000000, maximum: 10000000}
+        width: {type: number, minimum: 0, maximum: 10000000}
+        height: {type: number, minimum: 0, maximum: 10000000}
     Insets:
       type: object
       additionalProperties: false
@@ -358,8 +358,8 @@ components:
             first: {type: string, description: view.attribute}
             relation: {type: string, enum: ['==', '<=', '>='], default: '=='}
             second: {type: [string, 'null'], description: view.attribute}
-            multiplier: {type: number, default: 1}
-            constant: {type: number, default: 0}
+            multiplier: {type: number, default: 1, minimum: -1000000, maximum: 1000000}
+            constant: {type: number, default: 0, minimum: -10000000, maximum: 10000000, description: 'Coordinates, sizes and constants stay within ±10,000,000 points.'}
             priority: {$ref: '#/components/schemas/Priority'}
             active: {type: boolean, default: true}
         - type: object

@@ -80,6 +80,23 @@ final class SessionTests: XCTestCase {
         }
     }
 
+    func testNumbersOutsideTheContractRangeAreRejectedAndTheSessionKeepsWorking() throws {
+        let s = session(card)
+        XCTAssertThrowsError(try s.setConstants(json(#"{"avatarLeading": 1e308}"#))) { XCTAssertEqual(($0 as! LayoutError).pointer, "/avatarLeading") }
+        XCTAssertThrowsError(try s.change(#"{"ops":[{"op":"setConstant","id":"avatarLeading","constant":-2e7}]}"#)) {
+            XCTAssertEqual(($0 as! LayoutError).pointer, "/ops/0/constant")
+        }
+        XCTAssertThrowsError(try s.change(#"{"ops":[{"op":"addConstraints","constraints":[{"expr":"avatar.width == 1e300 * title.width"}]}]}"#))
+        XCTAssertThrowsError(try s.change(#"{"ops":[{"op":"updateView","id":"card","frame":{"x":0,"y":0,"width":1e9,"height":1}}]}"#)) {
+            XCTAssertEqual(($0 as! LayoutError).pointer, "/ops/0/frame/width")
+        }
+        // The largest allowed values still solve to finite frames, and the session recovers.
+        _ = try s.setConstants(json(#"{"avatarLeading": 10000000}"#))
+        _ = try s.setConstants(json(#"{"avatarLeading": -10000000}"#))
+        let r = try s.setConstants(json(#"{"avatarLeading": 8}"#))
+        XCTAssertEqual(r.frames.first { $0.id == "avatar" }?.frame, R(8, 8, 40, 40))
+    }
+
     func testAnchorRulesRejectedPrecisely() {
         let bad = [("title.left == card.top", "other axis"), ("title.left == card.width", "dimension"),
                    ("title.left == 100", "needs a second item"), ("title.left == 0 * card.left + 5", "multiplier of 0"),
