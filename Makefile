@@ -64,7 +64,7 @@ bench-streams: release
 fuzz: release
 	.build/release/layoutd --port 8096 --log-level warning & pid=$$!; sleep 1; \
 	out=$$(timeout 300 python3 Benchmarks/fuzz/fuzz_server.py 8096); echo "$$out"; \
-	kill -0 $$pid && kill -TERM $$pid && wait $$pid && ! echo "$$out" | grep -qE "\b5[0-9][0-9]\b|exc:"
+	kill -0 $$pid && kill -TERM $$pid && wait $$pid && ! echo "$$out" | grep -qE "[{ ]5[0-9][0-9]:|exc:"
 
 bench: bench-engine load bench-streams
 
