@@ -98,25 +98,24 @@ extension Solver {
 
     /// A redundant constraint stays implied while its row still reduces to dummies only.
     private func stillImplied(_ h: Int32) -> Bool {
-        let d = records[h]!.definition
-        var row = Row(constant: d.expression.constant)
+        parametric(records[h]!.definition.expression).cells.allSatisfy { $0.symbol.isDummy }
+    }
+
+    /// An expression over parametric symbols only: each basic variable replaced by its row.
+    private func parametric(_ expression: LinearExpression) -> Row {
+        var row = Row(constant: expression.constant)
         var e: [Symbol] = [], l: [Symbol] = []
-        for (v, c) in d.expression.terms {
+        for (v, c) in expression.terms where !nearZero(c) {
             let slot = rowOf[v.symbol.index]
             if slot >= 0 { row.add(rows[Int(slot)], times: c, entered: &e, left: &l) } else { row.add(v.symbol, c) }
         }
-        return row.cells.allSatisfy { $0.symbol.isDummy }
+        return row
     }
 
     /// The constraint's row over parametric symbols, with its marker (and error) symbols.
     private func makeRow(_ rec: inout Record) -> Row {
         let d = rec.definition
-        var row = Row(constant: d.expression.constant)
-        var e: [Symbol] = [], l: [Symbol] = []
-        for (v, c) in d.expression.terms where !nearZero(c) {
-            let slot = rowOf[v.symbol.index]
-            if slot >= 0 { row.add(rows[Int(slot)], times: c, entered: &e, left: &l) } else { row.add(v.symbol, c) }
-        }
+        var row = parametric(d.expression)
         let level = d.isRequired ? nil : Optional(objective.ensureLevel(d.priority))
         switch d.relation {
         case .lessOrEqual, .greaterOrEqual:

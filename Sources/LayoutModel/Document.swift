@@ -476,12 +476,4 @@ public struct LayoutDocument {
         return .object([("options", .object(opts)), ("views", .array(viewOrder.compactMap { viewSource[$0] })),
                         ("constraints", .array(cs))])
     }
-
-    static func rectJSON(_ r: Rect) -> JSON {
-        .object([("x", .number(r.x)), ("y", .number(r.y)), ("width", .number(r.width)), ("height", .number(r.height))])
-    }
-
-    static func insetsJSON(_ i: Insets) -> JSON {
-        .object([("top", .number(i.top)), ("left", .number(i.left)), ("bottom", .number(i.bottom)), ("right", .number(i.right))])
-    }
 }

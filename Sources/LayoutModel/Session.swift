@@ -251,13 +251,12 @@ public final class LayoutSession {
     }
 
     public func frames(since rev: Int?) throws(LayoutError) -> FramesAnswer {
-        guard let rev else { return FramesAnswer(revision: revision, frames: allFrames, removed: [], full: true) }
-        if rev > revision { throw LayoutError(.malformed, "", "revision \(rev) is in the future (current: \(revision))") }
-        if rev < 0 { throw LayoutError(.malformed, "", "a revision is a non-negative integer") }
-        guard rev > 0, let oldest = history.first?.revision, rev >= oldest - 1 || rev >= oldest else {
+        if let rev, rev > revision { throw LayoutError(.malformed, "", "revision \(rev) is in the future (current: \(revision))") }
+        if let rev, rev < 0 { throw LayoutError(.malformed, "", "a revision is a non-negative integer") }
+        // History covers every revision after `rev` when it starts no later than rev + 1.
+        guard let rev, rev > 0, let oldest = history.first?.revision, rev >= oldest - 1 else {
             return FramesAnswer(revision: revision, frames: allFrames, removed: [], full: true)
         }
-        if rev < oldest - 1 { return FramesAnswer(revision: revision, frames: allFrames, removed: [], full: true) }
         var changed: Set<String> = [], removed: Set<String> = []
         for h in history where h.revision > rev {
             changed.formUnion(h.changed)

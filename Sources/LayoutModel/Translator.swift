@@ -85,26 +85,25 @@ struct Translator {
                 u = document.views[cur]?.parent
             }
         }
+        // The alignment rect along the attribute's axis: its size, and the insets and
+        // margins at its low (left/top) and high (right/bottom) ends.
+        let size = horizontal ? vars.width : vars.height
+        let (lo, hi) = horizontal ? (ins.left, ins.right) : (ins.top, ins.bottom)
+        let (marginLo, marginHi) = horizontal ? (m.left, m.right) : (m.top, m.bottom)
         switch attr {
-        case .left: e.constant += ins.left
-        case .right: e.add(vars.width, 1); e.constant -= ins.right
-        case .centerX: e.add(vars.width, 0.5); e.constant += (ins.left - ins.right) / 2
-        case .leftMargin: e.constant += ins.left + m.left
-        case .rightMargin: e.add(vars.width, 1); e.constant -= ins.right + m.right
-        case .centerXWithinMargins: e.add(vars.width, 0.5); e.constant += ((ins.left + m.left) - (ins.right + m.right)) / 2
-        case .width: e.add(vars.width, 1); e.constant -= ins.left + ins.right
-        case .top: e.constant += ins.top
-        case .bottom: e.add(vars.height, 1); e.constant -= ins.bottom
-        case .centerY: e.add(vars.height, 0.5); e.constant += (ins.top - ins.bottom) / 2
-        case .topMargin: e.constant += ins.top + m.top
-        case .bottomMargin: e.add(vars.height, 1); e.constant -= ins.bottom + m.bottom
-        case .centerYWithinMargins: e.add(vars.height, 0.5); e.constant += ((ins.top + m.top) - (ins.bottom + m.bottom)) / 2
-        case .height: e.add(vars.height, 1); e.constant -= ins.top + ins.bottom
+        case .left, .top: e.constant += lo
+        case .right, .bottom: e.add(size, 1); e.constant -= hi
+        case .centerX, .centerY: e.add(size, 0.5); e.constant += (lo - hi) / 2
+        case .leftMargin, .topMargin: e.constant += lo + marginLo
+        case .rightMargin, .bottomMargin: e.add(size, 1); e.constant -= hi + marginHi
+        case .centerXWithinMargins, .centerYWithinMargins: e.add(size, 0.5); e.constant += ((lo + marginLo) - (hi + marginHi)) / 2
+        case .width, .height: e.add(size, 1); e.constant -= lo + hi
         case .firstBaseline, .lastBaseline:
+            // Offsets from the alignment rect's top; without one, its bottom.
             if let b = attr == .firstBaseline ? spec.firstBaseline : spec.lastBaseline {
-                e.constant += ins.top + b
+                e.constant += lo + b
             } else {
-                e.add(vars.height, 1); e.constant -= ins.bottom
+                e.add(size, 1); e.constant -= hi
             }
         case .leading, .trailing, .leadingMargin, .trailingMargin:
             preconditionFailure("directional attributes are resolved before translation")

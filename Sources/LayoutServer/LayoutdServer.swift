@@ -139,7 +139,7 @@ public final class LayoutdServer: Sendable {
             r.body = gzip.compress(r.body)
             r.headers.append(("Content-Encoding", "gzip"))
         }
-        if r.body.count > 0 || r.status != 204 { r.headers.append(("Vary", "Accept-Encoding")) }
+        if r.status != 204 { r.headers.append(("Vary", "Accept-Encoding")) }
         metrics.bytesOutWire.increment(by: r.body.count)
     }
 }

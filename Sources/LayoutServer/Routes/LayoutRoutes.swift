@@ -70,11 +70,11 @@ struct LayoutRoutes {
         }
         r.on("POST", "/v1/sessions/{id}/changes") { req throws(Problem) in
             let body = try jsonBody(req)
-            return try withSession(req) { _, s throws(Problem) in .json(200, WireFormat.change(try apply(s, changes: body))) }
+            return try withSession(req) { _, s throws(Problem) in .json(200, WireFormat.change(try apply(s, .ops(body)))) }
         }
         r.on("POST", "/v1/sessions/{id}/constants") { req throws(Problem) in
             let body = try jsonBody(req)
-            return try withSession(req) { _, s throws(Problem) in .json(200, WireFormat.change(try apply(s, constants: body))) }
+            return try withSession(req) { _, s throws(Problem) in .json(200, WireFormat.change(try apply(s, .constants(body)))) }
         }
         r.on("GET", "/v1/sessions/{id}/frames") { req throws(Problem) in
             var since: Int? = nil
@@ -124,21 +124,30 @@ struct LayoutRoutes {
         return try box.withSession { s throws(Problem) in try body(box, s) }
     }
 
-    /// Applies a change, timing the engine and keeping the engine gauges in step.
-    func apply(_ s: LayoutSession, changes: JSON? = nil, constants: JSON? = nil) throws(Problem) -> ChangeResult {
-        let before = changes != nil ? s.solver.stats : nil
+    /// A body of `/changes` or `/constants` (also what a stream message is).
+    enum Change {
+        case ops(JSON)
+        case constants(JSON)
+    }
+
+    /// Applies a change, timing the engine and keeping the engine gauges in step (stats are
+    /// O(1), and a set-constant can break a constraint and so change the tableau too).
+    func apply(_ s: LayoutSession, _ change: Change) throws(Problem) -> ChangeResult {
+        let before = s.solver.stats
         let t0 = monotonicNanos()
         let result: ChangeResult
         do throws(LayoutError) {
-            if let changes { result = try s.apply(changes: changes) } else { result = try s.setConstants(constants!) }
+            switch change {
+            case .ops(let body): result = try s.apply(changes: body)
+            case .constants(let body):
+                result = try s.setConstants(body)
+                metrics.setConstants.increment(by: body.members?.count ?? 0)
+            }
         } catch { throw Problem(error) }
         metrics.solveTime.recordNanoseconds(Int64(monotonicNanos() - t0))
-        if let constants, let n = constants.members?.count { metrics.setConstants.increment(by: n) }
-        if let before {
-            let after = s.solver.stats
-            metrics.engineRows.increment(by: Double(after.rows - before.rows))
-            metrics.engineColumns.increment(by: Double(after.columns - before.columns))
-        }
+        let after = s.solver.stats
+        metrics.engineRows.increment(by: Double(after.rows - before.rows))
+        metrics.engineColumns.increment(by: Double(after.columns - before.columns))
         count(result.diagnostics)
         return result
     }

@@ -17,6 +17,7 @@ final class StreamConnection: @unchecked Sendable {
     private var input: [UInt8]
     private var fragments: [UInt8] = []
     private var fragmentsCompressed = false
+    private var isBinary = false
     private var assembling = false
     private let closing = Atomic<Bool>(false)
     private let writeLock = NSLock()
@@ -131,8 +132,6 @@ final class StreamConnection: @unchecked Sendable {
         return true
     }
 
-    private var isBinary = false
-
     private func complete(into messages: inout [Incoming]) -> Bool {
         assembling = false
         var payload = fragments
@@ -191,13 +190,13 @@ final class StreamConnection: @unchecked Sendable {
                 reply(problem.json.serialized)
             case .changes(let json):
                 reply(box.withSession { s in
-                    do throws(Problem) { return WireFormat.change(try hub.layout.apply(s, changes: json)) } catch { return error.json.serialized }
+                    do throws(Problem) { return WireFormat.change(try hub.layout.apply(s, .ops(json))) } catch { return error.json.serialized }
                 })
             case .constants(let json, let n):
                 if n > 1 { hub.metrics.streamCoalesced.increment(by: n - 1) }
                 reply(box.withSession { s in
                     do throws(Problem) {
-                        return WireFormat.change(try hub.layout.apply(s, constants: json), coalesced: n > 1 ? n : nil)
+                        return WireFormat.change(try hub.layout.apply(s, .constants(json)), coalesced: n > 1 ? n : nil)
                     } catch { return error.json.serialized }
                 })
             }
