@@ -52,7 +52,7 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-Ounchecked"])]
         ),
         // 64 concurrent drags over WebSocket streams against a running layoutd (BENCHMARKS.md).
-        .executableTarget(name: "layoutd-drag-bench", dependencies: ["JSON", "CEpoll"], path: "Benchmarks/DragBench"),
+        .executableTarget(name: "layoutd-drag-bench", dependencies: ["JSON", "LayoutModel", "CEpoll"], path: "Benchmarks/DragBench"),
         .testTarget(name: "ConstraintSolverTests", dependencies: ["ConstraintSolver"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "LayoutModelTests", dependencies: ["LayoutModel", "JSON"]),

@@ -57,9 +57,9 @@ final class Results: @unchecked Sendable {
 
 /// One drag's parameters, handed to its thread.
 final class DragJob {
-    let k: Int, paced: Bool, results: Results, end: Double, conn: Conn, mid: Int
-    init(_ k: Int, _ paced: Bool, _ results: Results, _ end: Double, _ conn: Conn, _ mid: Int) {
-        self.k = k; self.paced = paced; self.results = results; self.end = end; self.conn = conn; self.mid = mid
+    let k: Int, drags: Int, paced: Bool, results: Results, start: Double, end: Double, conn: Conn, mid: Int
+    init(_ k: Int, of drags: Int, _ paced: Bool, _ results: Results, _ start: Double, _ end: Double, _ conn: Conn, _ mid: Int) {
+        self.k = k; self.drags = drags; self.paced = paced; self.results = results; self.start = start; self.end = end; self.conn = conn; self.mid = mid
     }
 }
 
@@ -67,9 +67,11 @@ final class DragJob {
 func dragWorker(_ raw: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
     let b = Unmanaged<DragJob>.fromOpaque(raw!).takeRetainedValue()
     var step = 0
-    var next = now()
+    // Independent pointers: each drag's 120 Hz ticks start at its own phase within one period
+    // (as in the epoll client), not all 64 on the same instant.
+    var next = b.start + Double(b.k) / Double(b.drags) / 120
     while now() < b.end {
-        if b.paced { let wait = next - now(); if wait > 0 { usleep(UInt32(wait * 1e6)) }; next += 1.0 / 120 }
+        if b.paced { sleep(until: next); next += 1.0 / 120 }
         step += 1
         let x = 16 + Double(step % 200) * 0.5
         let t0 = now()
@@ -79,6 +81,12 @@ func dragWorker(_ raw: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
         if let frames = (try? JSONParser.parse(reply))?["frames"]?.members { b.results.changedViews[b.k].append(frames.count) }
     }
     return nil
+}
+
+/// Sleeps to an absolute CLOCK_MONOTONIC time (no drift from relative sleeps).
+func sleep(until t: Double) {
+    var ts = timespec(tv_sec: Int(t), tv_nsec: Int((t - t.rounded(.down)) * 1e9))
+    while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
 }
 
 func now() -> Double { var ts = timespec(); clock_gettime(CLOCK_MONOTONIC, &ts); return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9 }

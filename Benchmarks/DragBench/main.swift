@@ -20,7 +20,7 @@ while let a = args.popFirst() {
     case "--cells": cells = Int(args.popFirst()!)!
     case "--seconds": seconds = Double(args.popFirst()!)!
     case "--client": client = args.popFirst()!
-    default: print("usage: layoutd-drag-bench [--port P] [--drags N] [--cells N] [--seconds S] [--client epoll|threads]"); exit(2)
+    default: print("usage: layoutd-drag-bench [--port P] [--drags N] [--cells N] [--seconds S] [--client threads|epoll|in-process]"); exit(2)
     }
 }
 
@@ -44,8 +44,20 @@ func cellsDocument(_ n: Int) -> String {
     return #"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#
 }
 
-// Sessions.
 let doc = Array(cellsDocument(cells).utf8)
+
+// The model alone, one drag, no sockets: what a stream update costs before the network.
+if client == "in-process" {
+    let all = runInProcess(document: doc, seconds: seconds, mid: cells / 2).sorted()
+    func pct(_ p: Double) -> Double { all[min(all.count - 1, Int(Double(all.count) * p))] }
+    let line: JSON = .object([("bench", .string("session-drag")), ("client", .string(client)), ("cells_per_session", .number(Double(cells))),
+                              ("updates", .number(Double(all.count))), ("p50_us", .number((pct(0.5) * 100).rounded() / 100)),
+                              ("p99_us", .number((pct(0.99) * 100).rounded() / 100)), ("max_us", .number(all.last!.rounded()))])
+    print(String(decoding: line.serialized, as: UTF8.self))
+    exit(0)
+}
+
+// Sessions.
 var sessions: [String] = []
 let t0 = now()
 for _ in 0..<drags {
@@ -76,10 +88,10 @@ let conns: [Conn] = sessions.map { id in
         results.changedViews = [v]
         return summarize(results)
     }
-    let end = now() + seconds
+    let start = now() + 0.05, end = start + seconds
     var threads: [pthread_t] = []
     for k in 0..<drags {
-        let box = Unmanaged.passRetained(DragJob(k, paced, results, end, conns[k], mid)).toOpaque()
+        let box = Unmanaged.passRetained(DragJob(k, of: drags, paced, results, start, end, conns[k], mid)).toOpaque()
         var t = pthread_t()
         pthread_create(&t, nil, dragWorker, box)
         threads.append(t)

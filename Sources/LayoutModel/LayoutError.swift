@@ -1,3 +1,5 @@
+import JSON
+
 /// A rejected document or change: what broke, and where (an RFC 6901 pointer into the
 /// request body). The server maps `kind` to a status.
 public struct LayoutError: Error, Equatable, Sendable {
@@ -16,14 +18,26 @@ public struct LayoutError: Error, Equatable, Sendable {
     }
 }
 
-/// Builds pointers as decoding descends.
+/// Builds pointers as decoding descends. The string is only written when an error needs
+/// it: a valid request (the hot path) never pays for escaping and concatenation.
 struct Pointer {
-    var path: String
-    init(_ path: String = "") { self.path = path }
-    func callAsFunction(_ key: String) -> Pointer { Pointer(path + "/" + jsonPointer(key)) }
-    func callAsFunction(_ index: Int) -> Pointer { Pointer(path + "/" + String(index)) }
+    private indirect enum Step { case root, key(Step, String), index(Step, Int) }
+    private let step: Step
+    init() { step = .root }
+    private init(_ step: Step) { self.step = step }
+    func callAsFunction(_ key: String) -> Pointer { Pointer(.key(step, key)) }
+    func callAsFunction(_ index: Int) -> Pointer { Pointer(.index(step, index)) }
     func fail(_ detail: String) -> LayoutError { LayoutError(.invalid, path, detail) }
-}
 
-import JSON
-func jsonPointer(_ s: String) -> String { jsonPointerToken(s) }
+    var path: String {
+        var tokens: [String] = []
+        var s = step
+        while true {
+            switch s {
+            case .root: return tokens.reversed().map { "/" + $0 }.joined()
+            case .key(let parent, let k): tokens.append(jsonPointerToken(k)); s = parent
+            case .index(let parent, let i): tokens.append(String(i)); s = parent
+            }
+        }
+    }
+}

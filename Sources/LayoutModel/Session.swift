@@ -52,7 +52,7 @@ public final class LayoutSession {
     var atomOfHandle: [Int32: String] = [:]
     var reported: [String: FrameEntry] = [:]
     /// (revision, views changed by it, views removed by it), oldest first.
-    var history: [(revision: Int, changed: Set<String>, removed: Set<String>)] = []
+    var history: [(revision: Int, changed: [String], removed: [String])] = []
     var lastChurn: [Diagnostic] = []
 
     /// Builds a session from a layout document (the body of `POST /v1/sessions`).
@@ -215,7 +215,7 @@ public final class LayoutSession {
         let removed = document.removedViews.sorted()
         for v in removed { reported[v] = nil }
         if countRevision { revision += 1 }
-        history.append((revision, Set(frames.map(\.id)), Set(removed)))
+        history.append((revision, frames.map(\.id), removed))
         // Trimmed in halves, so the per-change cost stays O(1); at least historyDepth revisions are kept.
         if history.count > 2 * limits.historyDepth { history.removeFirst(history.count - limits.historyDepth) }
         document.dirtyAtoms.removeAll()

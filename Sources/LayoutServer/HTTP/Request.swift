@@ -22,7 +22,8 @@ public struct Request {
 
     /// Whether the client takes gzip (`Accept-Encoding` with gzip at a non-zero q).
     var acceptsGzip: Bool {
-        guard let ae = header("Accept-Encoding")?.lowercased() else { return false }
+        guard let raw = header("Accept-Encoding"), raw != "identity" else { return false }
+        let ae = raw.lowercased()
         for part in ae.split(separator: ",") {
             let fields = part.split(separator: ";").map { $0.trimmingCharacters(in: " ") }
             guard fields.first == "gzip" || fields.first == "*" else { continue }

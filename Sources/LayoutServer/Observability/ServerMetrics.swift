@@ -8,7 +8,8 @@ import Synchronization
 public final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
-    private let requests = Mutex<[String: CoreMetrics.Counter]>([:])
+    private struct RequestKey: Hashable { let route: String, method: String, status: Int }
+    private let requests = Mutex<[RequestKey: CoreMetrics.Counter]>([:])
     private let latencies = Mutex<[String: CoreMetrics.Timer]>([:])
     private let diagnosticCounters = Mutex<[String: CoreMetrics.Counter]>([:])
 
@@ -54,7 +55,7 @@ public final class ServerMetrics: Sendable {
     }
 
     func request(route: String, method: String, status: Int, nanos: UInt64) {
-        let key = route + " " + method + " " + String(status)
+        let key = RequestKey(route: route, method: method, status: status)
         let counter = requests.withLock { m in
             if let c = m[key] { return c }
             let c = CoreMetrics.Counter(label: "layoutd_http_requests_total", dimensions: [("route", route), ("method", method), ("status", String(status))], factory: factory)

@@ -44,10 +44,11 @@ final class StreamConnection: @unchecked Sendable {
     /// for bytes that came with the upgrade): reads what is there without blocking, then
     /// answers the messages in order. `.more` when a full batch left bytes buffered here
     /// (epoll would not say so again): the reactor comes back without waiting.
-    func onReadable(initial: Bool = false) -> Progress {
+    /// `scratch` is the reactor's receive buffer, shared by its streams (one thread).
+    func onReadable(initial: Bool = false, scratch: inout [UInt8]) -> Progress {
         if closing.load(ordering: .relaxed) { return .closed }
         var messages: [Incoming] = []
-        let open = readAvailable(into: &messages, initial: initial)
+        let open = readAvailable(into: &messages, initial: initial, scratch: &scratch)
         if !messages.isEmpty { answer(messages) }
         if !open || closing.load(ordering: .relaxed) { return .closed }
         return messages.count >= Self.maxBatch && !input.isEmpty ? .more : .idle
@@ -72,8 +73,7 @@ final class StreamConnection: @unchecked Sendable {
     /// Parses what is buffered and what the socket has now, up to a batch; the rest waits
     /// in the kernel (the reactor comes back while the socket stays readable). False when
     /// the stream is over.
-    private func readAvailable(into messages: inout [Incoming], initial: Bool) -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 65536)
+    private func readAvailable(into messages: inout [Incoming], initial: Bool, scratch chunk: inout [UInt8]) -> Bool {
         var reads = 0
         while true {
             var offset = 0

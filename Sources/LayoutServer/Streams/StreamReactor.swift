@@ -12,6 +12,7 @@ final class StreamReactor: @unchecked Sendable {
     private var streams: [Int32: StreamConnection] = [:]   // by socket, reactor thread only
     private let running = Atomic<Bool>(true)
     private let onIdle: @Sendable ([StreamConnection]) -> Void
+    private var scratch = [UInt8](repeating: 0, count: 65536)   // receive buffer, reactor thread only
 
     init(name: String, onIdle: @escaping @Sendable ([StreamConnection]) -> Void) {
         epfd = layoutd_epoll_create()
@@ -72,7 +73,7 @@ final class StreamReactor: @unchecked Sendable {
     }
 
     private func serve(_ s: StreamConnection, _ again: inout [Int32], initial: Bool = false) {
-        switch s.onReadable(initial: initial) {
+        switch s.onReadable(initial: initial, scratch: &scratch) {
         case .closed: finish(s)
         case .more: again.append(s.socket)
         case .idle: break
