@@ -55,10 +55,7 @@ load: release
 
 ## 64 concurrent drags over WebSocket streams, one 1,000-cell session each (loopback, bounded).
 bench-streams: release
-	$(SWIFT) build -c release --product layoutd-drag-bench
-	.build/release/layoutd --port 8097 --max-body-bytes 16777216 --log-level warning & pid=$$!; \
-	sleep 1; .build/release/layoutd-drag-bench --port 8097 --drags 64 --cells 1000 --seconds 8; rc=$$?; \
-	kill -TERM $$pid; wait $$pid; exit $$rc
+	Benchmarks/streams/run_streams.sh
 
 ## Mutation fuzzing against a running release server (loopback, bounded); fails on a crash or a 5xx.
 fuzz: release

@@ -18,7 +18,8 @@ final class Conn {
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
     }
     func write(_ b: [UInt8]) { var o = 0; while o < b.count { let n = b[o...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }; if n <= 0 { exit(1) }; o += n } }
-    func fill() { var c = [UInt8](repeating: 0, count: 65536); let n = recv(fd, &c, c.count, 0); if n <= 0 { print("connection closed"); exit(1) }; buf += c[0..<n] }
+    private var chunk = [UInt8](repeating: 0, count: 65536)   // reused: the client's own cost competes with the server for the cores
+    func fill() { let n = recv(fd, &chunk, chunk.count, 0); if n <= 0 { print("connection closed"); exit(1) }; buf += chunk[0..<n] }
     func readHead() -> String {
         while true {
             if let r = findCRLFCRLF() { let head = String(decoding: buf[0..<r], as: UTF8.self); buf.removeFirst(r + 4); return head }
@@ -41,6 +42,7 @@ final class Conn {
     func sendText(_ s: String) {
         let p = Array(s.utf8)
         var f: [UInt8] = [0x81]
+        f.reserveCapacity(p.count + 8)
         if p.count < 126 { f.append(0x80 | UInt8(p.count)) } else { f += [0x80 | 126, UInt8(p.count >> 8), UInt8(p.count & 0xFF)] }
         let mask: [UInt8] = [7, 3, 1, 9]
         f += mask

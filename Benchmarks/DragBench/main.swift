@@ -11,7 +11,7 @@ import JSON
 //   swift run -c release layoutd-drag-bench --port 8097 [--drags 64] [--cells 1000] [--seconds 10]
 
 
-var port: UInt16 = 8097, drags = 64, cells = 1000, seconds = 10.0, client = "threads"
+var port: UInt16 = 8097, drags = 64, cells = 1000, seconds = 10.0, settle = 0.0, client = "threads"
 var args = CommandLine.arguments.dropFirst()
 while let a = args.popFirst() {
     switch a {
@@ -20,7 +20,8 @@ while let a = args.popFirst() {
     case "--cells": cells = Int(args.popFirst()!)!
     case "--seconds": seconds = Double(args.popFirst()!)!
     case "--client": client = args.popFirst()!
-    default: print("usage: layoutd-drag-bench [--port P] [--drags N] [--cells N] [--seconds S] [--client threads|epoll|in-process]"); exit(2)
+    case "--settle": settle = Double(args.popFirst()!)!
+    default: print("usage: layoutd-drag-bench [--port P] [--drags N] [--cells N] [--seconds S] [--client threads|epoll|in-process] [--settle S]"); exit(2)
     }
 }
 
@@ -70,6 +71,9 @@ for _ in 0..<drags {
     close(c.fd)
 }
 let setup = now() - t0
+// Optional pause after building the sessions (gigabytes of fresh memory), so that what the
+// kernel and the hypervisor do with it afterwards is not timed as drag latency.
+if settle > 0 { sleep(until: now() + settle) }
 
 // Streams.
 let conns: [Conn] = sessions.map { id in
