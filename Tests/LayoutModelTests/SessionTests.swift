@@ -74,6 +74,11 @@ final class SessionTests: XCTestCase {
             XCTAssertEqual(($0 as! LayoutError).pointer, "/nope")
         }
         XCTAssertEqual(s.frame("avatar")?.x, 8, "a rejected constants body changes nothing")
+        // Pointers are written lazily, on error only: RFC 6901 escapes still apply (~ → ~0, / → ~1).
+        XCTAssertThrowsError(try s.setConstants(json(#"{"a/b~c": 4}"#))) { XCTAssertEqual(($0 as! LayoutError).pointer, "/a~1b~0c") }
+        XCTAssertThrowsError(try s.change(#"{"ops":[{"op":"setConstant","id":"avatarLeading","constant":1},{"op":"setConstant","id":"x/y","constant":3}]}"#)) {
+            XCTAssertEqual(($0 as! LayoutError).pointer, "/ops/1/id")
+        }
         XCTAssertThrowsError(try s.setConstants(json(#"{"card.frame.x": 3}"#)))
         XCTAssertThrowsError(try s.change(#"{"ops":[{"op":"setConstant","id":"row","constant":3}]}"#)) {
             XCTAssertTrue(($0 as! LayoutError).detail.contains("row.0"))
