@@ -28,16 +28,9 @@ final class Conn {
     }
     func findCRLFCRLF() -> Int? { guard buf.count >= 4 else { return nil }; for i in 0...(buf.count - 4) where buf[i] == 13 && buf[i + 1] == 10 && buf[i + 2] == 13 && buf[i + 3] == 10 { return i }; return nil }
     func readBody(_ n: Int) -> [UInt8] { while buf.count < n { fill() }; let b = Array(buf[0..<n]); buf.removeFirst(n); return b }
-    /// One server frame's payload.
+    /// One server frame's payload (waits for it).
     func readFrame() -> [UInt8] {
-        while buf.count < 2 { fill() }
-        var n = Int(buf[1] & 0x7F), off = 2
-        if n == 126 { while buf.count < 4 { fill() }; n = Int(buf[2]) << 8 | Int(buf[3]); off = 4 }
-        else if n == 127 { while buf.count < 10 { fill() }; n = 0; for k in 2..<10 { n = n << 8 | Int(buf[k]) }; off = 10 }
-        while buf.count < off + n { fill() }
-        let p = Array(buf[off..<(off + n)])
-        buf.removeFirst(off + n)
-        return p
+        while true { if let p = takeFrame() { return p }; fill() }
     }
     func sendText(_ s: String) {
         let p = Array(s.utf8)
@@ -75,15 +68,20 @@ func dragWorker(_ raw: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
     while now() < b.end {
         if b.paced { sleep(until: next); next += 1.0 / 120 }
         step += 1
-        let x = 16 + Double(step % 200) * 0.5
         let t0 = now()
-        b.conn.sendText(#"{"c\#(b.mid)lead": \#(x)}"#)
+        b.conn.sendText(dragMessage(mid: b.mid, step: step))
         let reply = b.conn.readFrame()
         b.results.latencies[b.k].append((now() - t0) * 1e6)
         if let frames = (try? JSONParser.parse(reply))?["frames"]?.members { b.results.changedViews[b.k].append(frames.count) }
     }
     return nil
 }
+
+/// The set-constant a drag sends on its `step`: the middle cell's avatar, back and forth.
+func dragMessage(mid: Int, step: Int) -> String { #"{"c\#(mid)lead": \#(16 + Double(step % 200) * 0.5)}"# }
+
+/// The value below which `p` of the sorted sample lies.
+func percentile(_ sorted: [Double], _ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
 
 /// Sleeps to an absolute CLOCK_MONOTONIC time (no drift from relative sleeps).
 func sleep(until t: Double) {

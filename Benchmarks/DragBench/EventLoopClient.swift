@@ -31,7 +31,7 @@ func runEventLoop(_ conns: [Conn], paced: Bool, seconds: Double, mid: Int) -> (l
         step[k] += 1
         sentAt[k] = now()
         waiting[k] = true
-        conns[k].sendText(#"{"c\#(mid)lead": \#(16 + Double(step[k] % 200) * 0.5)}"#)
+        conns[k].sendText(dragMessage(mid: mid, step: step[k]))
     }
     if !paced { for k in conns.indices { send(k) } }
     var ready = [Int32](repeating: 0, count: 64)
@@ -63,7 +63,7 @@ func runEventLoop(_ conns: [Conn], paced: Bool, seconds: Double, mid: Int) -> (l
 }
 
 extension Conn {
-    /// One complete server frame from the buffer, if there is one (non-blocking).
+    /// One complete server frame from the buffer, if there is one (never waits).
     func takeFrame() -> [UInt8]? {
         guard buf.count >= 2 else { return nil }
         var n = Int(buf[1] & 0x7F), off = 2

@@ -15,7 +15,7 @@ func runInProcess(document: [UInt8], seconds: Double, mid: Int) -> [Double] {
     var step = 0
     while now() < end {
         step += 1
-        let body = Array(#"{"c\#(mid)lead": \#(16 + Double(step % 200) * 0.5)}"#.utf8)
+        let body = Array(dragMessage(mid: mid, step: step).utf8)
         let t0 = now()
         let r = try! session.setConstants(try! JSONParser.parse(body))
         precondition(r.frames.count == 3, "a drag moves the avatar, its title and its subtitle")

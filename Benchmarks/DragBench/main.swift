@@ -50,10 +50,9 @@ let doc = Array(cellsDocument(cells).utf8)
 // The model alone, one drag, no sockets: what a stream update costs before the network.
 if client == "in-process" {
     let all = runInProcess(document: doc, seconds: seconds, mid: cells / 2).sorted()
-    func pct(_ p: Double) -> Double { all[min(all.count - 1, Int(Double(all.count) * p))] }
     let line: JSON = .object([("bench", .string("session-drag")), ("client", .string(client)), ("cells_per_session", .number(Double(cells))),
-                              ("updates", .number(Double(all.count))), ("p50_us", .number((pct(0.5) * 100).rounded() / 100)),
-                              ("p99_us", .number((pct(0.99) * 100).rounded() / 100)), ("max_us", .number(all.last!.rounded()))])
+                              ("updates", .number(Double(all.count))), ("p50_us", .number((percentile(all, 0.5) * 100).rounded() / 100)),
+                              ("p99_us", .number((percentile(all, 0.99) * 100).rounded() / 100)), ("max_us", .number(all.last!.rounded()))])
     print(String(decoding: line.serialized, as: UTF8.self))
     exit(0)
 }
@@ -107,8 +106,7 @@ let conns: [Conn] = sessions.map { id in
 @MainActor func summarize(_ results: Results) -> (updates: Int, perSecond: Double, p50: Double, p99: Double, max: Double, views: Double) {
     let all = results.latencies.flatMap { $0 }.sorted()
     let views = results.changedViews.flatMap { $0 }
-    func pct(_ p: Double) -> Double { all.isEmpty ? 0 : all[min(all.count - 1, Int(Double(all.count) * p))] }
-    return (all.count, Double(all.count) / seconds, pct(0.5), pct(0.99), all.last ?? 0, views.isEmpty ? 0 : Double(views.reduce(0, +)) / Double(views.count))
+    return (all.count, Double(all.count) / seconds, percentile(all, 0.5), percentile(all, 0.99), all.last ?? 0, views.isEmpty ? 0 : Double(views.reduce(0, +)) / Double(views.count))
 }
 
 for (mode, paced) in [("paced-120hz", true), ("closed-loop", false)] {
