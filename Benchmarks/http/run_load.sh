@@ -54,7 +54,7 @@ layoutd_bench() { # label threading
 }
 
 echo "# $(date -u +%FT%TZ) wrk -t$THREADS -c$CONNS -d${DURATION}s x$RUNS, pin=$PIN, $SESSIONS sessions of one 5-view cell, nproc=$(nproc)"
-PIN="$PIN" OUT_DIR="$out/ceiling" MODES="${CEILING_MODES:-pool tpc}" RUNS="$RUNS" DURATION="$DURATION" CONNS="$CONNS" THREADS="$THREADS" GET_TOO=0 \
+POOL="${LAYOUTD_THREADS:-2}" PIN="$PIN" OUT_DIR="$out/ceiling" MODES="${CEILING_MODES:-pool tpc}" RUNS="$RUNS" DURATION="$DURATION" CONNS="$CONNS" THREADS="$THREADS" GET_TOO=0 \
   "$shared/bench/http/run_ceiling.sh" 2>/dev/null | grep -E '^post-' | sed 's/^/ceiling /'
 layoutd_bench "layoutd-constants-pool" pool
 [ "${LAYOUTD_MODES:-pool}" = "pool" ] || layoutd_bench "layoutd-constants-tpc" per-connection
