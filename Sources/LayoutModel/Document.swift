@@ -384,6 +384,27 @@ public struct LayoutDocument {
         try set(\.constant, named: "constant", of: id, to: value, at: p)
     }
 
+    /// The body of a set-constant (`{"id": constant, ...}`): every id and number is checked
+    /// before anything changes, then the constants are set. Returns the atoms whose constant
+    /// moved, with their new value. Mutating, so the document is changed in place, never copied.
+    mutating func setConstants(_ members: [(key: String, value: JSON)], at p: Pointer) throws(LayoutError) -> [(atom: String, value: Double)] {
+        var resolved: [(atom: String, value: Double)] = []
+        resolved.reserveCapacity(members.count)
+        for (id, v) in members {
+            let n = try ViewSpec.number(v, at: p(id))
+            resolved.append((try single(id, at: p(id)), n))
+        }
+        var moved: [(atom: String, value: Double)] = []
+        moved.reserveCapacity(resolved.count)
+        for (a, value) in resolved {
+            guard let i = atoms.index(forKey: a), atoms.values[i].atom.constant != value else { continue }
+            atoms.values[i].atom.constant = value
+            noteEdited(a, field: "constant", .number(value))
+            moved.append((a, value))
+        }
+        return moved
+    }
+
     mutating func setPriority(_ id: String, _ value: Double, at p: Pointer) throws(LayoutError) {
         try set(\.priority, named: "priority", of: id, to: value, at: p)
     }
@@ -410,19 +431,20 @@ public struct LayoutDocument {
 
     /// Keeps the stored JSON of an entry in step with a change to one of its atoms.
     mutating func noteEdited(_ atomID: String, field: String, _ value: JSON) {
-        guard let e = atoms[atomID]?.entry, var entry = entries[e] else { return }
-        if entry.isVisual {
-            if field != "active" || entry.members.contains(where: { atoms[$0]?.active != (value.bool ?? true) }) { entry.edited = true }
-            if field == "active" && !entry.edited, var m = entry.json.members {
-                m.removeAll { $0.key == "active" }
-                m.append(("active", value))
-                entry.json = .object(m)
-            }
-        } else {
+        guard let e = atoms[atomID]?.entry, let i = entries.index(forKey: e) else { return }
+        guard entries.values[i].isVisual else {
             // Regenerated when the document is read: keeps set-constant cheap.
-            entry.stale = true
+            entries.values[i].stale = true
+            return
         }
-        entries[e] = entry
+        var entry = entries.values[i]
+        if field != "active" || entry.members.contains(where: { atoms[$0]?.active != (value.bool ?? true) }) { entry.edited = true }
+        if field == "active" && !entry.edited, var m = entry.json.members {
+            m.removeAll { $0.key == "active" }
+            m.append(("active", value))
+            entry.json = .object(m)
+        }
+        entries.values[i] = entry
     }
 
     static func explicitJSON(id: String, _ rec: AtomRecord) -> JSON {

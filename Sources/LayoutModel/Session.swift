@@ -111,22 +111,11 @@ public final class LayoutSession {
     /// straight to the engine's marker shift; nothing is re-translated.
     public func setConstants(_ json: JSON) throws(LayoutError) -> ChangeResult {
         guard let members = json.members else { throw LayoutError(.invalid, "", "a constants body is an object of constraint ids to numbers") }
-        var resolved: [(String, Double)] = []
-        resolved.reserveCapacity(members.count)
-        let p = Pointer()
-        for (id, v) in members {
-            let n = try ViewSpec.number(v, at: p(id))
-            resolved.append((try document.single(id, at: p(id)), n))
-        }
-        for (atomID, value) in resolved {
-            guard document.atoms[atomID]!.atom.constant != value else { continue }
-            document.atoms[atomID]!.atom.constant = value
-            document.noteEdited(atomID, field: "constant", .number(value))
-            if let e = engine[atomID] {
-                let c = e.base + e.sign * value
-                solver.setConstant(e.handle, c)
-                engine[atomID]!.definition.expression.constant = c
-            }
+        for (atomID, value) in try document.setConstants(members, at: Pointer()) {
+            guard let i = engine.index(forKey: atomID) else { continue }
+            let c = engine.values[i].base + engine.values[i].sign * value
+            solver.setConstant(engine.values[i].handle, c)
+            engine.values[i].definition.expression.constant = c
         }
         return finish(added: [], countRevision: true)
     }

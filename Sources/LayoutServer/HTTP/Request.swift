@@ -4,7 +4,8 @@ public struct Request {
     public let method: String
     public let path: String
     public var body: [UInt8]
-    public var pathParameters: [String: String] = [:]
+    /// The route's `{name}` captures, in pattern order (a route has one or two).
+    public var pathParameters: [(name: String, value: String)] = []
     let lookupHeader: (String) -> String?
     let lookupQuery: (String) -> String?
 
@@ -18,7 +19,7 @@ public struct Request {
 
     public func header(_ name: String) -> String? { lookupHeader(name) }
     public func query(_ name: String) -> String? { lookupQuery(name) }
-    public func parameter(_ name: String) -> String { pathParameters[name] ?? "" }
+    public func parameter(_ name: String) -> String { pathParameters.first { $0.name == name }?.value ?? "" }
 
     /// Whether the client takes gzip (`Accept-Encoding` with gzip at a non-zero q).
     var acceptsGzip: Bool {

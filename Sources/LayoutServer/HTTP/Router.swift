@@ -4,16 +4,17 @@ struct Router: Sendable {
 
     struct Route: Sendable {
         let method: String
-        let segments: [String]   // "{name}" captures one segment
-        /// The segments as bytes, nil where the segment is a capture.
+        /// The pattern's segments as bytes, nil where the segment is a `{name}` capture.
         let literals: [[UInt8]?]
+        /// Capture names by segment index, worked out once at registration.
+        let captures: [(segment: Int, name: String)]
         /// The pattern, for metrics labels (bounded cardinality).
         let name: String
         let handler: Handler
     }
 
     enum Match {
-        case found(Route, [String: String])
+        case found(Route, [(name: String, value: String)])
         case methodNotAllowed([String])
         case notFound
     }
@@ -22,8 +23,9 @@ struct Router: Sendable {
 
     mutating func on(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
         let segments = pattern.split(separator: "/").map(String.init)
-        routes.append(Route(method: method, segments: segments, literals: segments.map { $0.hasPrefix("{") ? nil : Array($0.utf8) },
-                            name: pattern, handler: handler))
+        let captures = segments.enumerated().filter { $0.element.hasPrefix("{") }.map { (segment: $0.offset, name: String($0.element.dropFirst().dropLast())) }
+        routes.append(Route(method: method, literals: segments.map { $0.hasPrefix("{") ? nil : Array($0.utf8) },
+                            captures: captures, name: pattern, handler: handler))
     }
 
     /// Matches on the path's bytes (no Character walking on the request path).
@@ -31,6 +33,7 @@ struct Router: Sendable {
         var path = path
         return path.withUTF8 { bytes in
             var parts: [Range<Int>] = []
+            parts.reserveCapacity(8)
             var start = 0
             for (i, b) in bytes.enumerated() where b == UInt8(ascii: "/") {
                 if i > start { parts.append(start..<i) }
@@ -45,11 +48,9 @@ struct Router: Sendable {
                 }
                 guard ok else { continue }
                 if r.method == method || (method == "HEAD" && r.method == "GET") {
-                    var params: [String: String] = [:]
-                    for (k, range) in parts.enumerated() where r.literals[k] == nil {
-                        params[String(r.segments[k].dropFirst().dropLast())] = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
-                    }
-                    return .found(r, params)
+                    return .found(r, r.captures.map { c in
+                        (c.name, String(decoding: UnsafeBufferPointer(rebasing: bytes[parts[c.segment]]), as: UTF8.self))
+                    })
                 }
                 if !allowed.contains(r.method) { allowed.append(r.method) }
             }

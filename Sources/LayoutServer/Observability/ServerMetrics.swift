@@ -9,7 +9,9 @@ public final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
     private struct RequestKey: Hashable { let route: String, method: String, status: Int }
-    private let requests = Mutex<[RequestKey: CoreMetrics.Counter]>([:])
+    /// Per (route, method, status): its counter and its route's latency timer, so a request
+    /// takes one lock and one lookup. `latencies` is consulted only when a key is new.
+    private let requests = Mutex<[RequestKey: (count: CoreMetrics.Counter, latency: CoreMetrics.Timer)]>([:])
     private let latencies = Mutex<[String: CoreMetrics.Timer]>([:])
     private let diagnosticCounters = Mutex<[String: CoreMetrics.Counter]>([:])
 
@@ -56,20 +58,24 @@ public final class ServerMetrics: Sendable {
 
     func request(route: String, method: String, status: Int, nanos: UInt64) {
         let key = RequestKey(route: route, method: method, status: status)
-        let counter = requests.withLock { m in
-            if let c = m[key] { return c }
-            let c = CoreMetrics.Counter(label: "layoutd_http_requests_total", dimensions: [("route", route), ("method", method), ("status", String(status))], factory: factory)
-            m[key] = c
-            return c
+        let handles = requests.withLock { m in
+            if let h = m[key] { return h }
+            let h = (count: CoreMetrics.Counter(label: "layoutd_http_requests_total", dimensions: [("route", route), ("method", method), ("status", String(status))], factory: factory),
+                     latency: latency(route))
+            m[key] = h
+            return h
         }
-        counter.increment()
-        let timer = latencies.withLock { m in
+        handles.count.increment()
+        handles.latency.recordNanoseconds(Int64(nanos))
+    }
+
+    private func latency(_ route: String) -> CoreMetrics.Timer {
+        latencies.withLock { m in
             if let t = m[route] { return t }
             let t = CoreMetrics.Timer(label: "layoutd_http_request_duration_seconds", dimensions: [("route", route)], factory: factory)
             m[route] = t
             return t
         }
-        timer.recordNanoseconds(Int64(nanos))
     }
 
     func diagnostic(_ kind: String, count: Int) {
