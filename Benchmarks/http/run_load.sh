@@ -1,60 +1,95 @@
 #!/usr/bin/env bash
 # Set-constant round trips on layoutd beside the bare libmicrohttpd server of
-# ../shared/bench/http, in one run, on loopback only, every wrk run bounded.
+# ../shared/bench/http, loopback only, every wrk run bounded.
 #
-#   Benchmarks/http/run_load.sh            # 3 runs x 10 s per server/mode, medians
-#   RUNS=5 DURATION=10 Benchmarks/http/run_load.sh
+# Both servers run at the same time (the idle one costs nothing) and wrk alternates between
+# them, run by run, so each layoutd figure has a ceiling figure taken seconds apart: this
+# machine's speed drifts by 20-30% over minutes, and a ratio of runs minutes apart
+# measures the drift. Each run prints both; the summary gives medians and the median of the
+# per-pair throughput ratios.
+#
+# Layouts (LAYOUTS, default "split shared"):
+#   split   each server: one thread on CPU 0; wrk -t1 on CPU 1 (load generator off the
+#           server's core, the usual way to measure a server)
+#   shared  each server: two threads, unpinned; wrk -t2 unpinned (all four share 2 cores)
+#
+#   Benchmarks/http/run_load.sh                    # 5 pairs x 8 s per layout
+#   RUNS=3 DURATION=10 LAYOUTS=split Benchmarks/http/run_load.sh
+#   MODE=tpc ...                                   # thread per connection, both servers
+#   LAYOUTD_ARGS="--connection-memory 16384" ...   # extra layoutd flags
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 shared="${SHARED:-$root/../shared}"
 out="${OUT_DIR:-/tmp/layoutd-load}"
-RUNS="${RUNS:-3}"; DURATION="${DURATION:-10}"; CONNS="${CONNS:-64}"; THREADS="${THREADS:-2}"
-SESSIONS="${SESSIONS:-64}"; PORT="${PORT:-8099}"; PIN="${PIN:-0}"
-srv_pin=(); cli_pin=()
-if [[ "$PIN" == 1 ]]; then srv_pin=(taskset -c 0); cli_pin=(taskset -c 1); fi
+RUNS="${RUNS:-5}"; DURATION="${DURATION:-8}"; CONNS="${CONNS:-64}"; SESSIONS="${SESSIONS:-64}"
+LAYOUTS="${LAYOUTS:-split shared}"; MODE="${MODE:-pool}"
+CEIL_PORT="${CEIL_PORT:-8098}"; PORT="${PORT:-8099}"
 mkdir -p "$out"
 bin="$root/.build/release/layoutd"
 [ -x "$bin" ] || (cd "$root" && swift build -c release --product layoutd)
+gcc -O2 -Wall -Wextra -o "$out/ceiling" "$shared/bench/http/ceiling.c" $(pkg-config --cflags --libs libmicrohttpd)
+cc -O2 -pthread -o "$out/stall_probe" "$root/Benchmarks/machine/stall_probe.c"
 
 median() { sort -g | awk '{a[NR]=$1} END{ if (NR==0) {print "NA"} else if (NR%2) {print a[(NR+1)/2]} else {print (a[NR/2]+a[NR/2+1])/2} }'; }
+field() { tr ' ' '\n' | grep "^$1=" | cut -d= -f2; }
+wait_up() { for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$1/healthz" && return; sleep 0.1; done; echo "server on $1 did not start" >&2; exit 1; }
 
-layoutd_bench() { # label threading
-  local label=$1 threading=$2 log="$out/$1.log"
+# One wrk run; prints its RESULT line plus the server's CPU per request.
+measure() { # pid port script
+  local pid=$1 port=$2 script=$3 t0 t1 res
+  t0=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+  res=$(timeout $((DURATION + 20)) "${cli[@]}" wrk -t"$wrk_threads" -c"$CONNS" -d"${DURATION}s" --timeout 5s -s "$script" \
+    "http://127.0.0.1:$port" | grep '^RESULT')
+  t1=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+  echo "$res srv_cpu_us_per_req=$(awk -v t=$((t1 - t0)) -v hz="$(getconf CLK_TCK)" -v n="$(echo "$res" | field reqs)" 'BEGIN{printf "%.2f", t / hz * 1e6 / n}')"
+}
+
+layout() { # split|shared
+  local name=$1 threads log="$out/$1.log"
+  case "$name" in
+    split) srv=(taskset -c 0); cli=(taskset -c 1); threads=1; wrk_threads=1 ;;
+    shared) srv=(); cli=(); threads=2; wrk_threads=2 ;;
+    *) echo "unknown layout $name" >&2; exit 2 ;;
+  esac
+  local ceil_mode=pool threading=pool
+  [ "$MODE" = tpc ] && { ceil_mode=tpc; threading=per-connection; }
   : > "$log"
-  "${srv_pin[@]}" "$bin" --port "$PORT" --threading "$threading" --threads "${LAYOUTD_THREADS:-2}" --connection-memory ${LAYOUTD_CONNECTION_MEMORY:-32768} --log-level warning 2>>"$log" &
-  local pid=$!
-  trap "kill $pid 2>/dev/null || true" EXIT
-  for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$PORT/healthz" && break; sleep 0.1; done
+  "${srv[@]}" "$out/ceiling" "$ceil_mode" "$CEIL_PORT" "$threads" 2>/dev/null &
+  local cpid=$!
+  "${srv[@]}" "$bin" --port "$PORT" --threading "$threading" --threads "$threads" --log-level warning ${LAYOUTD_ARGS:-} 2>>"$log" &
+  local lpid=$!
+  trap "kill $cpid $lpid 2>/dev/null || true" EXIT
+  wait_up "$CEIL_PORT"; wait_up "$PORT"
   local ids=()
   for _ in $(seq "$SESSIONS"); do
     ids+=("$(curl -s -H 'Content-Type: application/json' --data-binary @"$here/cell.json" "http://127.0.0.1:$PORT/v1/sessions" \
       | python3 -c 'import json,sys; print(json.load(sys.stdin)["session"])')")
   done
   export LAYOUTD_SESSIONS; LAYOUTD_SESSIONS=$(IFS=,; echo "${ids[*]}")
-  timeout 10 "${cli_pin[@]}" wrk -t"$THREADS" -c"$CONNS" -d2s -s "$here/constants.lua" "http://127.0.0.1:$PORT" >/dev/null
+  local ceil_script="$shared/bench/http/post_echo.lua" ours="$here/constants.lua"
+  timeout 10 "${cli[@]}" wrk -t"$wrk_threads" -c"$CONNS" -d2s -s "$ceil_script" "http://127.0.0.1:$CEIL_PORT" >/dev/null
+  timeout 10 "${cli[@]}" wrk -t"$wrk_threads" -c"$CONNS" -d2s -s "$ours" "http://127.0.0.1:$PORT" >/dev/null
+  echo "# layout $name: servers ${srv[*]:-unpinned} with $threads thread(s), wrk -t$wrk_threads ${cli[*]:-unpinned}; machine before: $("$out/stall_probe" 3)" | tee -a "$log"
+  local r c l
   for r in $(seq "$RUNS"); do
-    local t0 t1 res reqs
-    t0=$(awk '{print $14 + $15}' "/proc/$pid/stat")
-    res=$(timeout $((DURATION + 20)) "${cli_pin[@]}" wrk -t"$THREADS" -c"$CONNS" -d"${DURATION}s" --timeout 5s -s "$here/constants.lua" \
-      "http://127.0.0.1:$PORT" | grep '^RESULT')
-    t1=$(awk '{print $14 + $15}' "/proc/$pid/stat")
-    reqs=$(echo "$res" | tr ' ' '\n' | grep '^reqs=' | cut -d= -f2)
-    echo "$res srv_cpu_us_per_req=$(awk -v t=$((t1 - t0)) -v hz="$(getconf CLK_TCK)" -v n="$reqs" 'BEGIN{printf "%.2f", t / hz * 1e6 / n}')" \
-      | sed "s/^RESULT/RUN $label $r/" >> "$log"
+    # Alternate who goes first, so a drift within a pair does not always favour one side.
+    if (( r % 2 )); then c=$(measure "$cpid" "$CEIL_PORT" "$ceil_script"); l=$(measure "$lpid" "$PORT" "$ours")
+    else l=$(measure "$lpid" "$PORT" "$ours"); c=$(measure "$cpid" "$CEIL_PORT" "$ceil_script"); fi
+    echo "PAIR $r ceiling ${c#RESULT } | layoutd ${l#RESULT } | ratio=$(awk -v a="$(echo "$l" | field rps)" -v b="$(echo "$c" | field rps)" 'BEGIN{printf "%.3f", a / b}')" | tee -a "$log"
   done
-  kill -TERM "$pid"; wait "$pid" 2>/dev/null || true
+  kill -TERM "$lpid" "$cpid"; wait "$lpid" "$cpid" 2>/dev/null || true
   trap - EXIT
-  printf '%-22s' "$label"
-  local f
-  for f in rps p50_us p90_us p99_us p999_us srv_cpu_us_per_req; do
-    printf ' %s=%s' "$f" "$(grep '^RUN' "$log" | tr ' ' '\n' | grep "^$f=" | cut -d= -f2 | median)"
-  done
-  printf ' non2xx+sockerr=%s\n' "$(grep '^RUN' "$log" | tr ' ' '\n' | grep -E '^(non2xx|sockerr)=' | cut -d= -f2 | awk '{s+=$1} END{print s+0}')"
+  local side f
+  for side in ceiling layoutd; do
+    printf '%-8s %-8s' "$name" "$side"
+    for f in rps p50_us p90_us p99_us p999_us srv_cpu_us_per_req; do
+      printf ' %s=%s' "$f" "$(grep '^PAIR' "$log" | sed "s/.*$side //; s/ |.*//" | field "$f" | median)"
+    done
+    printf '\n'
+  done | tee -a "$log"
+  echo "$name    ratio    median=$(grep '^PAIR' "$log" | field ratio | median) pairs=$(grep '^PAIR' "$log" | field ratio | paste -sd' ')" | tee -a "$log"
 }
 
-echo "# $(date -u +%FT%TZ) wrk -t$THREADS -c$CONNS -d${DURATION}s x$RUNS, pin=$PIN, $SESSIONS sessions of one 5-view cell, nproc=$(nproc)"
-POOL="${LAYOUTD_THREADS:-2}" PIN="$PIN" OUT_DIR="$out/ceiling" MODES="${CEILING_MODES:-pool tpc}" RUNS="$RUNS" DURATION="$DURATION" CONNS="$CONNS" THREADS="$THREADS" GET_TOO=0 \
-  "$shared/bench/http/run_ceiling.sh" 2>/dev/null | grep -E '^post-' | sed 's/^/ceiling /'
-layoutd_bench "layoutd-constants-pool" pool
-[ "${LAYOUTD_MODES:-pool}" = "pool" ] || layoutd_bench "layoutd-constants-tpc" per-connection
+echo "# $(date -u +%FT%TZ) $MODE, -c$CONNS, ${DURATION}s x $RUNS pairs per layout, $SESSIONS sessions of one 5-view cell, nproc=$(nproc)"
+for l in $LAYOUTS; do layout "$l"; done

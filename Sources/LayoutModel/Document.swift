@@ -354,13 +354,14 @@ public struct LayoutDocument {
     /// Atom ids an op names: an entry (all its members) or a single member.
     private func resolve(_ id: String, at p: Pointer, allowImplicit: Bool = false) throws(LayoutError) -> [String] {
         if let e = entries[id] { return e.members }
-        if let a = atoms[id] {
-            if a.implicitView != nil && !allowImplicit {
-                throw p.fail("'\(id)' is implicit: change the view's frame or intrinsicSize instead")
-            }
-            return [id]
-        }
-        throw p.fail("unknown constraint '\(id)'")
+        guard let a = atoms.index(forKey: id) else { throw unknown(id, at: p) }
+        if atoms.values[a].implicitView != nil && !allowImplicit { throw implicit(id, at: p) }
+        return [id]
+    }
+
+    private func unknown(_ id: String, at p: Pointer) -> LayoutError { p.fail("unknown constraint '\(id)'") }
+    private func implicit(_ id: String, at p: Pointer) -> LayoutError {
+        p.fail("'\(id)' is implicit: change the view's frame or intrinsicSize instead")
     }
 
     mutating func removeConstraints(_ ids: [String], at p: Pointer) throws(LayoutError) {
@@ -370,13 +371,19 @@ public struct LayoutDocument {
         }
     }
 
-    /// The single atom an op changes (a group id is refused: name a member).
+    /// The single atom an op changes (a group id is refused: name a member). The set-constant
+    /// hot path: index lookups only, nothing allocated.
     func single(_ id: String, at p: Pointer) throws(LayoutError) -> String {
-        let atomIDs = try resolve(id, at: p)
-        guard atomIDs.count == 1, atoms[atomIDs[0]] != nil else {
-            throw p.fail("'\(id)' is a group of \(atomIDs.count) constraints: name one of them (\(atomIDs.first ?? id))")
+        guard let e = entries.index(forKey: id) else {
+            guard let a = atoms.index(forKey: id) else { throw unknown(id, at: p) }
+            if atoms.values[a].implicitView != nil { throw implicit(id, at: p) }
+            return id
         }
-        return atomIDs[0]
+        let members = entries.values[e].members
+        guard members.count == 1, atoms.index(forKey: members[0]) != nil else {
+            throw p.fail("'\(id)' is a group of \(members.count) constraints: name one of them (\(members.first ?? id))")
+        }
+        return members[0]
     }
 
     mutating func setConstant(_ id: String, _ value: Double, at p: Pointer) throws(LayoutError) {

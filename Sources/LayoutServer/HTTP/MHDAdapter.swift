@@ -145,9 +145,7 @@ public final class HTTPServer: @unchecked Sendable {
         if state.tooLarge { return queue(connection, tooLarge(nil)) }
         var request = Request(method: String(cString: method), path: String(cString: url), body: state.body,
                               header: { [connection] in self.header(connection, $0) },
-                              query: { [connection] name in
-                                  MHD_lookup_connection_value(connection, .GET_ARGUMENT_KIND, name).map { String(cString: $0) }
-                              })
+                              query: { [connection] name in self.value(connection, .GET_ARGUMENT_KIND, name) })
         state.body = []
         let response = handler(&request)
         return queue(connection, response)
@@ -162,8 +160,12 @@ public final class HTTPServer: @unchecked Sendable {
 
     fileprivate func connectionChanged(by delta: Int) { connectionCount.add(delta, ordering: .relaxed) }
 
-    private func header(_ connection: OpaquePointer, _ name: String) -> String? {
-        MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
+    private func header(_ connection: OpaquePointer, _ name: String) -> String? { value(connection, .HEADER_KIND, name) }
+
+    // `withCString` borrows the string's bytes; passing a String where C wants a pointer would
+    // copy it into a fresh array on every call.
+    private func value(_ connection: OpaquePointer, _ kind: MHD_ValueKind, _ name: String) -> String? {
+        name.withCString { MHD_lookup_connection_value(connection, kind, $0) }.map { String(cString: $0) }
     }
 
     private func tooLarge(_ n: Int?) -> Response {
@@ -181,7 +183,7 @@ public final class HTTPServer: @unchecked Sendable {
             }
         }
         guard let mhdResponse else { return .NO }
-        for (k, v) in r.headers { _ = MHD_add_response_header(mhdResponse, k, v) }
+        for (k, v) in r.headers { k.withCString { k in v.withCString { v in _ = MHD_add_response_header(mhdResponse, k, v) } } }
         let result = MHD_queue_response(connection, UInt32(r.status), mhdResponse)
         MHD_destroy_response(mhdResponse)
         return result
