@@ -107,7 +107,9 @@ public final class LayoutdServer: Sendable {
         if req.method == "HEAD" { response.body = [] }
         let nanos = monotonicNanos() - t0
         metrics.request(route: routeName, method: req.method, status: response.status, nanos: nanos)
-        if response.status >= 500 {
+        // 503 is deliberate (draining, or a limit reached) and counted in the metrics; logging
+        // each one as an error would flood the log exactly when the server is busiest.
+        if response.status >= 500 && response.status != 503 {
             logger.error("request failed", metadata: ["method": "\(req.method)", "path": "\(req.path)", "status": "\(response.status)"])
         } else if logger.logLevel <= .debug {
             logger.debug("request", metadata: ["method": "\(req.method)", "path": "\(req.path)", "status": "\(response.status)",

@@ -221,6 +221,30 @@ final class ServerTests: XCTestCase {
         }
     }
 
+    func testReadyzIs503WhileDrainingAndOpenConnectionsAreStillServed() throws {
+        let t = try TestServer { $0.drainTimeoutSeconds = 10 }
+        let a = t.client()
+        XCTAssertEqual(a.request("GET", "/readyz").status, 200)
+        // A request under way: its headers are in, half of its body is not.
+        let b = t.client()
+        b.connect()
+        let body = Array(cardDocument.utf8)
+        b.send(Array("POST /v1/sessions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body.prefix(10))
+        Thread.sleep(forTimeInterval: 0.05)
+        let drained = expectation(description: "drain returns")
+        let server = t.server  // LayoutdServer is Sendable
+        Thread.detachNewThread { server.drain(); drained.fulfill() }
+        Thread.sleep(forTimeInterval: 0.1)
+        let notReady = a.request("GET", "/readyz")
+        XCTAssertEqual(notReady.status, 503, "draining: the balancer is told to stop sending")
+        XCTAssertEqual(notReady.headers["retry-after"], "1")
+        XCTAssertFalse(t.server.isReady)
+        // The request under way still completes, then the drain ends.
+        b.send(Array(body.dropFirst(10)))
+        XCTAssertEqual(b.readReply().status, 201)
+        wait(for: [drained], timeout: 10)
+    }
+
     func testSigtermDrainsInFlightRequests() throws {
         let binary = repoRoot + "/.build/debug/layoutd"
         guard FileManager.default.fileExists(atPath: binary) else { throw XCTSkip("build layoutd first") }
