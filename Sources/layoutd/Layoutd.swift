@@ -20,7 +20,7 @@ struct Layoutd: ParsableCommand {
     @Option(help: "Open connections at most. Env: LAYOUTD_MAX_CONNECTIONS.") var maxConnections: Int = env("MAX_CONNECTIONS").flatMap { Int($0) } ?? 1024
     @Option(help: "Idle connection timeout, seconds. Env: LAYOUTD_CONNECTION_TIMEOUT.") var connectionTimeout: Int = env("CONNECTION_TIMEOUT").flatMap { Int($0) } ?? 60
     @Option(help: "libmicrohttpd memory per connection, bytes (headers and response buffering; it is cleared per request). Env: LAYOUTD_CONNECTION_MEMORY.")
-    var connectionMemory: Int = env("CONNECTION_MEMORY").flatMap { Int($0) } ?? 32 * 1024
+    var connectionMemory: Int = env("CONNECTION_MEMORY").flatMap { Int($0) } ?? 16 * 1024
     @Option(help: "Largest request body in bytes, after gzip inflation too (413 beyond). Env: LAYOUTD_MAX_BODY_BYTES.")
     var maxBodyBytes: Int = env("MAX_BODY_BYTES").flatMap { Int($0) } ?? 1 << 20
     @Option(help: "Sessions kept at once (429 beyond). Env: LAYOUTD_MAX_SESSIONS.") var maxSessions: Int = env("MAX_SESSIONS").flatMap { Int($0) } ?? 1000

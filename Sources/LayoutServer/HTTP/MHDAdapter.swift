@@ -18,7 +18,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var threads = 2
     public var connectionLimit = 1024
     public var connectionTimeoutSeconds = 60
-    public var connectionMemoryLimit = 32 * 1024
+    /// libmicrohttpd zeroes the whole pool for every request (3.9% of server CPU at 32 KiB,
+    /// 1.8% at 16 KiB, measured); 16 KiB still takes 12 KB of request headers.
+    public var connectionMemoryLimit = 16 * 1024
     public var listenBacklog = 1024
     public var maxBodyBytes = 1 << 20
     public init() {}
