@@ -9,8 +9,10 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 secs="${SECONDS_PER_MODE:-8}"; drags="${DRAGS:-64}"; cells="${CELLS:-1000}"; client="${CLIENT:-threads}"; port="${PORT:-8097}"
 cd "$root"
 cc -O2 -Wall -pthread -o .build/echo_floor Benchmarks/streams/echo_floor.c
+cc -O2 -Wall -pthread -o .build/stall_probe Benchmarks/machine/stall_probe.c
 swift build -c release --product layoutd >/dev/null
 swift build -c release --product layoutd-drag-bench >/dev/null
+echo "# machine before: $(.build/stall_probe 3)"
 timeout 60 .build/echo_floor "$drags" "$secs"
 timeout 60 .build/release/layoutd-drag-bench --client in-process --cells "$cells" --seconds "$secs"
 .build/release/layoutd --port "$port" --max-body-bytes 16777216 --log-level warning &
