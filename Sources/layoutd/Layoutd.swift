@@ -23,6 +23,10 @@ struct Layoutd: ParsableCommand {
     var connectionMemory: Int = env("CONNECTION_MEMORY").flatMap { Int($0) } ?? 16 * 1024
     @Option(help: "Largest request body in bytes, after gzip inflation too (413 beyond). Env: LAYOUTD_MAX_BODY_BYTES.")
     var maxBodyBytes: Int = env("MAX_BODY_BYTES").flatMap { Int($0) } ?? 1 << 20
+    @Option(help: "Threads for heavy requests, so that libmicrohttpd's threads keep serving other connections (pool and single threading). Env: LAYOUTD_WORKERS.")
+    var workers: Int = env("WORKERS").flatMap { Int($0) } ?? ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: "Request bodies at least this big, in bytes, are answered on a worker. Env: LAYOUTD_OFFLOAD_BYTES.")
+    var offloadBytes: Int = env("OFFLOAD_BYTES").flatMap { Int($0) } ?? 64 * 1024
     @Option(help: "Sessions kept at once (429 beyond). Env: LAYOUTD_MAX_SESSIONS.") var maxSessions: Int = env("MAX_SESSIONS").flatMap { Int($0) } ?? 1000
     @Option(help: "Idle seconds before a session is evicted. Env: LAYOUTD_SESSION_TTL.") var sessionTTL: Double = env("SESSION_TTL").flatMap { Double($0) } ?? 900
     @Option(help: "Views per session (413 beyond). Env: LAYOUTD_MAX_VIEWS.") var maxViews: Int = env("MAX_VIEWS").flatMap { Int($0) } ?? 20_000
@@ -38,7 +42,8 @@ struct Layoutd: ParsableCommand {
         guard HTTPThreading(rawValue: threading) != nil else { throw ValidationError("--threading is pool, per-connection or single") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
         for (name, v) in [("threads", threads), ("max-connections", maxConnections), ("max-body-bytes", maxBodyBytes), ("max-sessions", maxSessions),
-                          ("max-views", maxViews), ("max-constraints", maxConstraints), ("max-streams", maxStreams), ("max-message-bytes", maxMessageBytes)] where v < 1 {
+                          ("max-views", maxViews), ("max-constraints", maxConstraints), ("max-streams", maxStreams), ("max-message-bytes", maxMessageBytes),
+                          ("workers", workers), ("offload-bytes", offloadBytes)] where v < 1 {
             throw ValidationError("--\(name) must be at least 1")
         }
         guard sessionTTL > 0 else { throw ValidationError("--session-ttl must be positive") }
@@ -57,6 +62,8 @@ struct Layoutd: ParsableCommand {
         c.http.connectionTimeoutSeconds = connectionTimeout
         c.http.maxBodyBytes = maxBodyBytes
         c.http.connectionMemoryLimit = connectionMemory
+        c.http.workers = workers
+        c.http.offloadBodyBytes = offloadBytes
         c.maxSessions = maxSessions
         c.sessionTTLSeconds = sessionTTL
         c.maxViewsPerSession = maxViews

@@ -1,5 +1,6 @@
 import CZlib
 import Foundation
+import Synchronization
 import XCTest
 @testable import LayoutServer
 
@@ -221,6 +222,44 @@ final class ServerTests: XCTestCase {
         }
     }
 
+    /// One libmicrohttpd thread serves every connection here: a session creation solved
+    /// on it would hold up the health check behind it for as long as the solve takes.
+    func testHeavyRequestsDoNotStallOtherConnections() throws {
+        for offload in [true, false] {
+            let t = try TestServer {
+                $0.http.threads = 1
+                $0.http.maxBodyBytes = 16 << 20
+                if !offload { $0.http.offloadBodyBytes = Int.max }
+            }
+            let body = Array(chainDocument(views: 1500).utf8)
+            XCTAssertGreaterThan(body.count, HTTPServerConfiguration().offloadBodyBytes, "offloaded by default")
+            let heavy = t.client()
+            heavy.connect()
+            let start = Date()
+            heavy.send(Array("POST /v1/sessions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
+            Thread.sleep(forTimeInterval: 0.3)  // received, and being solved (about 1.5 s in a debug build)
+            let quickLatency = Mutex<Double>(0)
+            let quickDone = expectation(description: "health check answered")
+            let port = t.port
+            Thread.detachNewThread {
+                let q0 = Date()
+                XCTAssertEqual(HTTPTestClient(port: port).request("GET", "/healthz").status, 200)
+                quickLatency.withLock { $0 = Date().timeIntervalSince(q0) }
+                quickDone.fulfill()
+            }
+            XCTAssertEqual(heavy.readReply().status, 201)
+            let heavyTime = Date().timeIntervalSince(start)
+            wait(for: [quickDone], timeout: 30)
+            let quick = quickLatency.withLock { $0 }
+            if offload {
+                XCTAssertLessThan(quick, heavyTime / 5, "the health check did not wait for the solve")
+            } else {
+                // The control run shows the test can fail: inline, the check waits for the solve.
+                XCTAssertGreaterThan(quick, heavyTime / 3, "inline, the health check waits")
+            }
+        }
+    }
+
     func testReadyzIs503WhileDrainingAndOpenConnectionsAreStillServed() throws {
         let t = try TestServer { $0.drainTimeoutSeconds = 10 }
         let a = t.client()
@@ -265,14 +304,7 @@ final class ServerTests: XCTestCase {
             if let r = log.range(of: "port=") { port = UInt16(log[r.upperBound...].prefix { $0.isNumber }) ?? 0 }
         }
         // A big document takes a while to solve: SIGTERM arrives while it is in flight.
-        var views = [#"{"id":"root","frame":{"x":0,"y":0,"width":10000,"height":10}}"#]
-        var cons: [String] = []
-        for i in 0..<1500 {
-            views.append(#"{"id":"v\#(i)","parent":"root"}"#)
-            cons.append(i == 0 ? #"{"expr":"v0.left == root.left + 1"}"# : #"{"expr":"v\#(i).left == v\#(i - 1).right + 1"}"#)
-            cons.append(#"{"expr":"v\#(i).width == 5"}"#)
-        }
-        let body = #"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#
+        let body = chainDocument(views: 1500)
         let c = HTTPTestClient(port: port)
         c.connect()
         c.send(Array("POST /v1/sessions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n".utf8) + Array(body.utf8))
@@ -286,6 +318,18 @@ final class ServerTests: XCTestCase {
         XCTAssertTrue(log.contains("draining"), log)
         XCTAssertTrue(log.contains("unfinished=0"), log)
     }
+}
+
+/// A row of views, each right of the previous one: one long dependency chain.
+func chainDocument(views n: Int) -> String {
+    var views = [#"{"id":"root","frame":{"x":0,"y":0,"width":100000,"height":10}}"#]
+    var cons: [String] = []
+    for i in 0..<n {
+        views.append(#"{"id":"v\#(i)","parent":"root"}"#)
+        cons.append(i == 0 ? #"{"expr":"v0.left == root.left + 1"}"# : #"{"expr":"v\#(i).left == v\#(i - 1).right + 1"}"#)
+        cons.append(#"{"expr":"v\#(i).width == 5"}"#)
+    }
+    return #"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#
 }
 
 let repoRoot: String = {

@@ -23,15 +23,29 @@ public struct HTTPServerConfiguration: Sendable {
     public var connectionMemoryLimit = 16 * 1024
     public var listenBacklog = 1024
     public var maxBodyBytes = 1 << 20
+    /// Requests with a body at least this big (session creation, one-shot layouts, large
+    /// change sets) are answered on `workers` threads while their connection is suspended,
+    /// so libmicrohttpd's threads keep serving everyone else. Small ones (set-constants)
+    /// stay on the fast path. Pool and single threading only: thread per connection needs
+    /// neither (and libmicrohttpd cannot suspend there).
+    public var offloadBodyBytes = 64 * 1024
+    public var workers = 2
     public init() {}
 }
 
-/// Per-request state between libmicrohttpd's calls for one request.
-final class RequestState {
+/// Per-request state between libmicrohttpd's calls for one request. Owned by its
+/// connection's thread; an offloaded request hands it to one worker, which only fills
+/// `offloaded` before resuming the connection.
+final class RequestState: @unchecked Sendable {
     var body: [UInt8] = []
     var tooLarge = false
     var answered = false
+    let offloaded = Mutex<Response?>(nil)
 }
+
+/// A suspended connection and its request, handed to a worker. The request's header and
+/// query lookups read copies, never the connection.
+private struct Offloaded: @unchecked Sendable { let connection: OpaquePointer; var request: Request }
 
 /// The one place where libmicrohttpd's C callbacks meet Swift. The route table behind
 /// `handler` is immutable and request state is owned by its connection, so the
@@ -42,6 +56,7 @@ public final class HTTPServer: @unchecked Sendable {
     public let configuration: HTTPServerConfiguration
     let handler: Handler
     private var daemon: OpaquePointer?
+    private var workers: WorkerPool?
     private let inFlightCount = Atomic<Int>(0)
     private let connectionCount = Atomic<Int>(0)
     public private(set) var port: UInt16 = 0
@@ -68,12 +83,15 @@ public final class HTTPServer: @unchecked Sendable {
         var threads: UInt32 = 1
         switch configuration.threading {
         case .pool:
-            flags |= MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
+            flags |= MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
             threads = UInt32(max(1, configuration.threads))
         case .perConnection:
             flags |= MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_POLL.rawValue
         case .single:
-            flags |= MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
+            flags |= MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        }
+        if configuration.threading != .perConnection && configuration.workers > 0 {
+            workers = WorkerPool(threads: configuration.workers, name: "layoutd-worker")
         }
         let cls = Unmanaged.passUnretained(self).toOpaque()
         daemon = withUnsafePointer(to: &addr) { p in
@@ -101,6 +119,10 @@ public final class HTTPServer: @unchecked Sendable {
 
     public func stop() {
         guard let d = daemon else { return }
+        // Stopping with a connection still suspended is undefined in libmicrohttpd: let
+        // the workers finish (their jobs are finite) and resume theirs first.
+        while let w = workers, w.pending > 0 { usleep(1000) }
+        workers?.stop()
         daemon = nil
         MHD_stop_daemon(d)
     }
@@ -129,7 +151,12 @@ public final class HTTPServer: @unchecked Sendable {
             return .YES
         }
         let state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
-        if state.answered { uploadSize.pointee = 0; return .YES }
+        if state.answered {
+            // Called again after a worker resumed the connection: its answer is ready.
+            if let r = state.offloaded.withLock({ r in defer { r = nil }; return r }) { return queue(connection, r) }
+            uploadSize.pointee = 0
+            return .YES
+        }
         let n = uploadSize.pointee
         if n > 0 {
             if !state.tooLarge {
@@ -145,12 +172,49 @@ public final class HTTPServer: @unchecked Sendable {
         }
         state.answered = true
         if state.tooLarge { return queue(connection, tooLarge(nil)) }
+        if let workers, state.body.count >= configuration.offloadBodyBytes {
+            return offload(connection, state, workers, method: String(cString: method), path: String(cString: url))
+        }
         var request = Request(method: String(cString: method), path: String(cString: url), body: state.body,
                               header: { [connection] in self.header(connection, $0) },
                               query: { [connection] name in self.value(connection, .GET_ARGUMENT_KIND, name) })
         state.body = []
         let response = handler(&request)
         return queue(connection, response)
+    }
+
+    /// Suspends the connection and answers on a worker. The worker sees a copy of the
+    /// headers and query (it must not touch the connection) and only resumes it.
+    private func offload(_ connection: OpaquePointer, _ state: RequestState, _ workers: WorkerPool, method: String, path: String) -> MHD_Result {
+        let headers = values(connection, .HEADER_KIND, lowercased: true)
+        let query = values(connection, .GET_ARGUMENT_KIND, lowercased: false)
+        let request = Request(method: method, path: path, body: state.body,
+                              header: { headers[$0.lowercased()] }, query: { query[$0] })
+        state.body = []
+        let job = Offloaded(connection: connection, request: request)
+        MHD_suspend_connection(connection)
+        workers.run { [self] in
+            var job = job
+            let response = handler(&job.request)
+            state.offloaded.withLock { $0 = response }
+            MHD_resume_connection(job.connection)
+        }
+        return .YES
+    }
+
+    private func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind, lowercased: Bool) -> [String: String] {
+        final class Collected { var values: [String: String] = [:]; var lowercased = false }
+        let collected = Collected()
+        collected.lowercased = lowercased
+        _ = MHD_get_connection_values(connection, kind, { cls, _, key, value in
+            let c = Unmanaged<Collected>.fromOpaque(cls!).takeUnretainedValue()
+            if let key {
+                let k = String(cString: key)
+                c.values[c.lowercased ? k.lowercased() : k] = value.map { String(cString: $0) } ?? ""
+            }
+            return .YES
+        }, Unmanaged.passUnretained(collected).toOpaque())
+        return collected.values
     }
 
     fileprivate func completed(_ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
