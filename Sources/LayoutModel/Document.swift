@@ -66,6 +66,19 @@ public struct LayoutDocument {
 
     // MARK: Views
 
+    /// Room for a whole document's views and constraints, so the tables grow once instead
+    /// of doubling (and moving every record) again and again: that rehashing was 10% of
+    /// building a 1,000-cell session.
+    mutating func reserve(views n: Int, constraints m: Int) {
+        views.reserveCapacity(views.count + n)
+        viewSource.reserveCapacity(viewSource.count + n)
+        viewOrder.reserveCapacity(viewOrder.count + n)
+        atomsOfView.reserveCapacity(atomsOfView.count + n)
+        entries.reserveCapacity(entries.count + m)
+        entryOrder.reserveCapacity(entryOrder.count + m)
+        atoms.reserveCapacity(atoms.count + m + 2 * n)  // intrinsic sizes add up to two per view
+    }
+
     /// Adds views given in any order (a parent may come after its child in the list).
     mutating func addViews(_ specs: [(ViewSpec, JSON, Pointer)]) throws(LayoutError) {
         var batch: [String: Int] = [:]

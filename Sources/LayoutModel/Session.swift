@@ -73,6 +73,7 @@ public final class LayoutSession {
         guard let members = json.members else { throw LayoutError(.invalid, "", "a layout document is a JSON object") }
         for (k, _) in members where !["options", "views", "constraints"].contains(k) { throw p(k).fail("unknown document field '\(k)'") }
         if let o = json["options"], !o.isNull { try doc.setOptions(o, at: p("options")) }
+        doc.reserve(views: json["views"]?.array?.count ?? 0, constraints: json["constraints"]?.array?.count ?? 0)
         if let v = json["views"], !v.isNull {
             guard let arr = v.array else { throw p("views").fail("views must be an array") }
             var specs: [(ViewSpec, JSON, Pointer)] = []
@@ -130,6 +131,14 @@ public final class LayoutSession {
             throw LayoutError(.limit, "", "the session would have \(doc.constraintCount) constraints; the limit is \(limits.maxConstraints)")
         }
         document = doc
+        let newViews = document.viewCount - variables.count
+        if newViews > 0 {
+            variables.reserveCapacity(variables.count + newViews)
+            viewOfVariable.reserveCapacity(viewOfVariable.count + 4 * newViews)
+            reported.reserveCapacity(reported.count + newViews)
+        }
+        engine.reserveCapacity(engine.count + document.dirtyAtoms.count)
+        atomOfHandle.reserveCapacity(atomOfHandle.count + document.dirtyAtoms.count)
         for v in document.viewOrder where variables[v] == nil {
             let vars = ViewVariables(x: solver.addVariable(), y: solver.addVariable(), width: solver.addVariable(), height: solver.addVariable())
             variables[v] = vars
