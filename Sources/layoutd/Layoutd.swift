@@ -12,7 +12,7 @@ struct Layoutd: ParsableCommand {
         abstract: "Auto Layout as a service: POST views and constraints, get frames back."
     )
 
-    @Option(help: "Address to listen on (IPv4). Env: LAYOUTD_HOST.") var host: String = env("HOST") ?? "127.0.0.1"
+    @Option(help: "Address to listen on: IPv4, or IPv6 (\"::\" takes IPv4 clients too). Env: LAYOUTD_HOST.") var host: String = env("HOST") ?? "127.0.0.1"
     @Option(help: "Port to listen on (0 picks a free one). Env: LAYOUTD_PORT.") var port: UInt16 = env("PORT").flatMap { UInt16($0) } ?? 8080
     @Option(help: "HTTP threading: pool (epoll, one thread per core), per-connection, single. Env: LAYOUTD_THREADING.")
     var threading: String = env("THREADING") ?? "pool"

@@ -260,6 +260,20 @@ final class ServerTests: XCTestCase {
         }
     }
 
+    func testListensOnIPv6AndDualStack() throws {
+        let v6 = try TestServer { $0.http.host = "::1" }
+        XCTAssertEqual(HTTPTestClient(port: v6.port, host: "::1").request("GET", "/healthz").status, 200)
+        let created = HTTPTestClient(port: v6.port, host: "::1").request("POST", "/v1/sessions", json: cardDocument)
+        XCTAssertEqual(created.status, 201)
+        let dual = try TestServer { $0.http.host = "::" }
+        XCTAssertEqual(HTTPTestClient(port: dual.port, host: "::1").request("GET", "/healthz").status, 200)
+        XCTAssertEqual(HTTPTestClient(port: dual.port, host: "127.0.0.1").request("GET", "/healthz").status, 200, "\"::\" takes IPv4 clients too")
+        var bad = ServerConfiguration()
+        bad.http.host = "300.1.2.3"
+        bad.http.port = 0
+        XCTAssertThrowsError(try LayoutdServer(configuration: bad).start())
+    }
+
     func testReadyzIs503WhileDrainingAndOpenConnectionsAreStillServed() throws {
         let t = try TestServer { $0.drainTimeoutSeconds = 10 }
         let a = t.client()

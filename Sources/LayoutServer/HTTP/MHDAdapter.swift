@@ -73,13 +73,27 @@ public final class HTTPServer: @unchecked Sendable {
     public struct StartError: Error, CustomStringConvertible { public var description: String }
 
     public func start() throws {
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = configuration.port.bigEndian
+        // An IPv6 host (it has a colon) listens on IPv6; "::" takes IPv4 clients too.
         let host = configuration.host == "localhost" ? "127.0.0.1" : configuration.host
-        guard inet_pton(AF_INET, host, &addr.sin_addr) == 1 else { throw StartError(description: "cannot parse host '\(configuration.host)' (an IPv4 address)") }
+        var address = sockaddr_storage()
+        var ipv6Flags: UInt32 = 0
+        let unparsable = StartError(description: "cannot parse host '\(configuration.host)' (an IPv4 or IPv6 address)")
+        if host.contains(":") {
+            var a = sockaddr_in6()
+            a.sin6_family = sa_family_t(AF_INET6)
+            a.sin6_port = configuration.port.bigEndian
+            guard inet_pton(AF_INET6, host, &a.sin6_addr) == 1 else { throw unparsable }
+            withUnsafeMutableBytes(of: &address) { d in withUnsafeBytes(of: a) { d.copyMemory(from: $0) } }
+            ipv6Flags = host == "::" ? MHD_USE_DUAL_STACK.rawValue : MHD_USE_IPv6.rawValue
+        } else {
+            var a = sockaddr_in()
+            a.sin_family = sa_family_t(AF_INET)
+            a.sin_port = configuration.port.bigEndian
+            guard inet_pton(AF_INET, host, &a.sin_addr) == 1 else { throw unparsable }
+            withUnsafeMutableBytes(of: &address) { d in withUnsafeBytes(of: a) { d.copyMemory(from: $0) } }
+        }
         // ITC: libmicrohttpd wakes its workers through a pipe (without it, throughput fell by a quarter here).
-        var flags: UInt32 = MHD_ALLOW_UPGRADE.rawValue | MHD_USE_ITC.rawValue
+        var flags: UInt32 = MHD_ALLOW_UPGRADE.rawValue | MHD_USE_ITC.rawValue | ipv6Flags
         var threads: UInt32 = 1
         switch configuration.threading {
         case .pool:
@@ -94,7 +108,7 @@ public final class HTTPServer: @unchecked Sendable {
             workers = WorkerPool(threads: configuration.workers, name: "layoutd-worker")
         }
         let cls = Unmanaged.passUnretained(self).toOpaque()
-        daemon = withUnsafePointer(to: &addr) { p in
+        daemon = withUnsafePointer(to: &address) { p in
             p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
                 // libmicrohttpd's own limit (which only closes sockets) sits above ours, so
                 // connections past `connectionLimit` get a 503 they can read.
@@ -103,7 +117,10 @@ public final class HTTPServer: @unchecked Sendable {
                                   configuration.connectionMemoryLimit, UInt32(configuration.listenBacklog))
             }
         }
-        guard let daemon else { throw StartError(description: "libmicrohttpd could not listen on \(configuration.host):\(configuration.port)") }
+        guard let daemon else {
+            workers?.stop()
+            throw StartError(description: "libmicrohttpd could not listen on \(configuration.host):\(configuration.port)")
+        }
         port = layoutd_mhd_port(daemon)
     }
 
