@@ -30,11 +30,13 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // epoll/eventfd from libc, for the stream reactors.
         .systemLibrary(name: "CEpoll"),
+        // mallinfo2 from glibc, for the memory budget.
+        .systemLibrary(name: "CMalloc"),
         // HTTP on libmicrohttpd: routes, sessions, gzip, metrics, WebSocket streams. Knows the model, not the solver's insides.
         .target(
             name: "LayoutServer",
             dependencies: [
-                "LayoutModel", "JSON", "CMicroHTTPD", "CZlib", "CEpoll",
+                "LayoutModel", "JSON", "CMicroHTTPD", "CZlib", "CEpoll", "CMalloc",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

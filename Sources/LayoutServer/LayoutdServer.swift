@@ -61,7 +61,8 @@ public final class LayoutdServer: Sendable {
         thread.start()
         state.ready.store(true, ordering: .relaxed)
         logger.info("listening", metadata: ["host": "\(configuration.http.host)", "port": "\(server.port)",
-                                            "threading": "\(configuration.http.threading.rawValue)", "threads": "\(configuration.http.threads)"])
+                                            "threading": "\(configuration.http.threading.rawValue)", "threads": "\(configuration.http.threads)",
+                                            "memory_budget_mb": "\(configuration.memoryBudget.limitBytes >> 20)"])
     }
 
     /// SIGTERM: not ready, stop accepting, let requests under way finish (up to the drain

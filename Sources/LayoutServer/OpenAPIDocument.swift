@@ -33,6 +33,7 @@ paths:
         '413': {$ref: '#/components/responses/TooLarge'}
         '415': {$ref: '#/components/responses/UnsupportedMediaType'}
         '422': {$ref: '#/components/responses/Unprocessable'}
+        '503': {$ref: '#/components/responses/Unavailable'}
   /v1/sessions:
     post:
       operationId: createSession
@@ -53,6 +54,7 @@ paths:
         '415': {$ref: '#/components/responses/UnsupportedMediaType'}
         '422': {$ref: '#/components/responses/Unprocessable'}
         '429': {$ref: '#/components/responses/TooManySessions'}
+        '503': {$ref: '#/components/responses/Unavailable'}
   /v1/sessions/{id}:
     parameters: [{$ref: '#/components/parameters/SessionId'}]
     get:
@@ -288,7 +290,7 @@ components:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}
     Unavailable:
-      description: Starting or draining (readyz), or the connection or stream cap is reached (Retry-After).
+      description: Starting or draining (readyz), the connection or stream cap is reached, or the memory budget is spent (new sessions and one-shot layouts); with Retry-After.
       content:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}

@@ -23,6 +23,9 @@ public struct ServerConfiguration: Sendable {
     /// Take a new session's id from `X-Layoutd-Session-Id` (32 hex digits) when a trusted
     /// proxy sets it: the proxy can then route the id by consistent hashing from the start.
     public var trustSessionIDHeader = false
+    /// New sessions and one-shot layouts get 503 while the heap in use is past this
+    /// (the executable sets it from the machine or container; none here).
+    public var memoryBudget = MemoryBudget(limitBytes: 0)
     public init() {}
 
     var sessionLimits: SessionLimits {

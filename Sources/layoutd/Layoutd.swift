@@ -27,6 +27,8 @@ struct Layoutd: ParsableCommand {
     var workers: Int = env("WORKERS").flatMap { Int($0) } ?? ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "Request bodies at least this big, in bytes, are answered on a worker. Env: LAYOUTD_OFFLOAD_BYTES.")
     var offloadBytes: Int = env("OFFLOAD_BYTES").flatMap { Int($0) } ?? 64 * 1024
+    @Option(help: "Heap in use, MiB, past which new sessions and one-shot layouts get 503 (0: none; default three quarters of the container's or machine's memory). Env: LAYOUTD_MEMORY_BUDGET_MB.")
+    var memoryBudgetMb: Int = env("MEMORY_BUDGET_MB").flatMap { Int($0) } ?? MemoryBudget.defaultLimitBytes() >> 20
     @Option(help: "Sessions kept at once (429 beyond). Env: LAYOUTD_MAX_SESSIONS.") var maxSessions: Int = env("MAX_SESSIONS").flatMap { Int($0) } ?? 1000
     @Option(help: "Idle seconds before a session is evicted. Env: LAYOUTD_SESSION_TTL.") var sessionTTL: Double = env("SESSION_TTL").flatMap { Double($0) } ?? 900
     @Option(help: "Views per session (413 beyond). Env: LAYOUTD_MAX_VIEWS.") var maxViews: Int = env("MAX_VIEWS").flatMap { Int($0) } ?? 20_000
@@ -46,6 +48,7 @@ struct Layoutd: ParsableCommand {
                           ("workers", workers), ("offload-bytes", offloadBytes)] where v < 1 {
             throw ValidationError("--\(name) must be at least 1")
         }
+        guard memoryBudgetMb >= 0 else { throw ValidationError("--memory-budget-mb is 0 (none) or more") }
         guard sessionTTL > 0 else { throw ValidationError("--session-ttl must be positive") }
     }
 
@@ -65,6 +68,7 @@ struct Layoutd: ParsableCommand {
         c.http.workers = workers
         c.http.offloadBodyBytes = offloadBytes
         c.maxSessions = maxSessions
+        c.memoryBudget = MemoryBudget(limitBytes: memoryBudgetMb << 20)
         c.sessionTTLSeconds = sessionTTL
         c.maxViewsPerSession = maxViews
         c.maxConstraintsPerSession = maxConstraints

@@ -274,6 +274,27 @@ final class ServerTests: XCTestCase {
         XCTAssertThrowsError(try LayoutdServer(configuration: bad).start())
     }
 
+    func testMemoryBudgetRefusesNewDocuments() throws {
+        let heap = MemoryBudget.heapInUse
+        XCTAssertGreaterThan(heap, 0)
+        // A budget the heap is already past: new documents are refused, before being parsed.
+        let t = try TestServer { $0.memoryBudget = MemoryBudget(limitBytes: heap / 2) }
+        let c = t.client()
+        let refused = c.request("POST", "/v1/sessions", json: cardDocument)
+        XCTAssertEqual(refused.status, 503)
+        XCTAssertEqual(refused.headers["content-type"], "application/problem+json")
+        XCTAssertEqual(refused.headers["retry-after"], "5")
+        XCTAssertTrue(refused.text.contains("memory budget"), refused.text)
+        XCTAssertEqual(c.request("POST", "/v1/layout", json: cardDocument).status, 503)
+        XCTAssertEqual(t.server.store.count, 0)
+        // Room again (an operator raised it): the same request succeeds.
+        let roomy = try TestServer { $0.memoryBudget = MemoryBudget(limitBytes: heap * 4 + (256 << 20)) }
+        XCTAssertEqual(roomy.client().request("POST", "/v1/sessions", json: cardDocument).status, 201)
+        let metrics = roomy.client().request("GET", "/metrics").text
+        let gauge = metrics.split(separator: "\n").first { $0.hasPrefix("layoutd_heap_bytes ") }
+        XCTAssertNotNil(gauge.flatMap { Double($0.split(separator: " ")[1]) }, "layoutd_heap_bytes is exported")
+    }
+
     func testReadyzIs503WhileDrainingAndOpenConnectionsAreStillServed() throws {
         let t = try TestServer { $0.drainTimeoutSeconds = 10 }
         let a = t.client()

@@ -30,6 +30,7 @@ public final class ServerMetrics: Sendable {
     let streamMessagesIn: CoreMetrics.Counter
     let streamMessagesOut: CoreMetrics.Counter
     let streamCoalesced: CoreMetrics.Counter
+    let heapBytes: CoreMetrics.Gauge
 
     public init() {
         var f = PrometheusMetricsFactory(registry: registry)
@@ -53,6 +54,7 @@ public final class ServerMetrics: Sendable {
         streamMessagesIn = CoreMetrics.Counter(label: "layoutd_stream_messages_total", dimensions: [("direction", "in")], factory: f)
         streamMessagesOut = CoreMetrics.Counter(label: "layoutd_stream_messages_total", dimensions: [("direction", "out")], factory: f)
         streamCoalesced = CoreMetrics.Counter(label: "layoutd_stream_coalesced_updates_total", factory: f)
+        heapBytes = CoreMetrics.Gauge(label: "layoutd_heap_bytes", factory: f)
         for kind in ["unsatisfiable", "ambiguous", "churn"] { diagnostic(kind, count: 0) }
     }
 
@@ -90,6 +92,7 @@ public final class ServerMetrics: Sendable {
 
     /// The Prometheus text exposition.
     public func exposition() -> [UInt8] {
+        heapBytes.record(MemoryBudget.heapInUse)  // read when scraped: it is what the budget compares
         var out: [UInt8] = []
         registry.emit(into: &out)
         return out

@@ -9,6 +9,7 @@ struct LayoutRoutes {
 
     func register(_ r: inout Router) {
         r.on("POST", "/v1/layout") { req throws(Problem) in
+            try checkMemoryBudget()
             let doc = try jsonBody(req)
             do throws(LayoutError) {
                 let out = try LayoutSession.layout(doc, limits: configuration.sessionLimits)
@@ -17,6 +18,7 @@ struct LayoutRoutes {
             } catch { throw Problem(error) }
         }
         r.on("POST", "/v1/sessions") { req throws(Problem) in
+            try checkMemoryBudget()
             let doc = try jsonBody(req)
             var proposed: String? = nil
             if configuration.trustSessionIDHeader, let h = req.header("X-Layoutd-Session-Id") {
@@ -117,6 +119,13 @@ struct LayoutRoutes {
     }
 
     // MARK: Shared steps
+
+    /// Checked before a document is parsed, so a refused request allocates nothing.
+    func checkMemoryBudget() throws(Problem) {
+        guard configuration.memoryBudget.isSpent else { return }
+        throw Problem(503, "the server's memory budget (\(configuration.memoryBudget.limitBytes >> 20) MiB) is spent: delete sessions you no longer need, or retry later",
+                      headers: [("Retry-After", "5")])
+    }
 
     func withSession<T>(_ req: Request, _ body: (SessionBox, LayoutSession) throws(Problem) -> T) throws(Problem) -> T {
         let id = req.parameter("id")
