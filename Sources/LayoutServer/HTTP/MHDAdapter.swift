@@ -49,7 +49,7 @@ private struct Offloaded: @unchecked Sendable { let connection: OpaquePointer; v
 
 /// The one place where libmicrohttpd's C callbacks meet Swift. The route table behind
 /// `handler` is immutable and request state is owned by its connection, so the
-/// callbacks need no locks of their own.
+/// callbacks need no locks of their own (an offloaded answer comes back through one).
 public final class HTTPServer: @unchecked Sendable {
     public typealias Handler = @Sendable (inout Request) -> Response
 
