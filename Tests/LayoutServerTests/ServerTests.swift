@@ -295,6 +295,25 @@ final class ServerTests: XCTestCase {
         XCTAssertNotNil(gauge.flatMap { Double($0.split(separator: " ")[1]) }, "layoutd_heap_bytes is exported")
     }
 
+    /// Every body offloaded: the worker's copies of headers and query must answer as the
+    /// connection itself would (gzip in and out, content type, revision checks).
+    func testOffloadedRequestsAnswerAsInlineOnes() throws {
+        let t = try TestServer { $0.http.offloadBodyBytes = 1 }
+        let c = t.client()
+        let gz = LayoutServer.Gzip().compress(Array(cardDocument.utf8))
+        let created = c.request("POST", "/v1/sessions", headers: ["Content-Type": "application/json", "content-encoding": "gzip", "Accept-Encoding": "gzip"], body: gz)
+        XCTAssertEqual(created.status, 201)
+        let id = (try JSONSerialization.jsonObject(with: Data(created.headers["content-encoding"] == "gzip" ? inflateWithZlib(created.body) : created.body)) as! [String: Any])["session"] as! String
+        let moved = c.request("POST", "/v1/sessions/\(id)/constants", json: #"{"avatarLeading": 20}"#)
+        XCTAssertEqual(moved.status, 200)
+        XCTAssertEqual(((moved.object["frames"] as? [String: Any])?["avatar"] as? [String: Any])?["x"] as? Double, 20)
+        let stale = c.request("POST", "/v1/sessions/\(id)/changes", json: #"{"baseRevision": 1, "ops": []}"#)
+        XCTAssertEqual(stale.status, 409)
+        XCTAssertEqual(stale.headers["content-type"], "application/problem+json")
+        XCTAssertEqual(c.request("POST", "/v1/sessions", headers: ["Content-Type": "text/plain"], body: Array(cardDocument.utf8)).status, 415)
+        XCTAssertEqual(c.request("POST", "/v1/layout", json: "{not json").status, 400)
+    }
+
     func testReadyzIs503WhileDrainingAndOpenConnectionsAreStillServed() throws {
         let t = try TestServer { $0.drainTimeoutSeconds = 10 }
         let a = t.client()
