@@ -14,7 +14,10 @@ public struct Response: Sendable {
     }
 
     static func json(_ status: Int = 200, _ body: [UInt8]) -> Response {
-        Response(status: status, headers: [("Content-Type", "application/json")], body: body)
+        var headers: [(String, String)] = []
+        headers.reserveCapacity(3)  // Vary and maybe Content-Encoding follow: one allocation, not two
+        headers.append(("Content-Type", "application/json"))
+        return Response(status: status, headers: headers, body: body)
     }
 
     static func json(_ status: Int = 200, _ value: JSON) -> Response { json(status, value.serialized) }

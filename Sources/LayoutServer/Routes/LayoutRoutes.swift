@@ -142,7 +142,7 @@ struct LayoutRoutes {
     /// Applies a change, timing the engine and keeping the engine gauges in step (stats are
     /// O(1), and a set-constant can break a constraint and so change the tableau too).
     func apply(_ s: LayoutSession, _ change: Change) throws(Problem) -> ChangeResult {
-        let before = s.solver.stats
+        let before = s.solver.tableauSize
         let t0 = monotonicNanos()
         let result: ChangeResult
         do throws(LayoutError) {
@@ -154,9 +154,10 @@ struct LayoutRoutes {
             }
         } catch { throw Problem(error) }
         metrics.solveTime.recordNanoseconds(Int64(monotonicNanos() - t0))
-        let after = s.solver.stats
-        metrics.engineRows.increment(by: Double(after.rows - before.rows))
-        metrics.engineColumns.increment(by: Double(after.columns - before.columns))
+        let after = s.solver.tableauSize
+        // A set-constant rarely changes the tableau's size: skip the gauges' atomic updates then.
+        if after.rows != before.rows { metrics.engineRows.increment(by: Double(after.rows - before.rows)) }
+        if after.columns != before.columns { metrics.engineColumns.increment(by: Double(after.columns - before.columns)) }
         count(result.diagnostics)
         return result
     }
