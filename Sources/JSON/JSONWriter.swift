@@ -64,11 +64,13 @@ public struct JSONWriter {
     private mutating func writeString(_ s: String) {
         bytes.append(UInt8(ascii: "\""))
         // Ids and keys rarely need escaping: copy them whole when they don't.
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            bytes.append(contentsOf: s.utf8)
-            bytes.append(UInt8(ascii: "\""))
-            return
+        var s = s
+        let plain = s.withUTF8 { utf8 -> Bool in
+            for c in utf8 where c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") { return false }
+            bytes.append(contentsOf: utf8)
+            return true
         }
+        if plain { bytes.append(UInt8(ascii: "\"")); return }
         for c in s.utf8 {
             switch c {
             case UInt8(ascii: "\""): bytes.append(0x5C); bytes.append(c)

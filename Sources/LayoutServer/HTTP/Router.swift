@@ -28,33 +28,40 @@ struct Router: Sendable {
                             captures: captures, name: pattern, handler: handler))
     }
 
-    /// Matches on the path's bytes (no Character walking on the request path).
+    /// Matches on the path's bytes (no Character walking, and the segments' ranges on the
+    /// stack: no route has more than `maxSegments`).
     func match(_ method: String, _ path: String) -> Match {
         var path = path
         return path.withUTF8 { bytes in
-            var parts: [Range<Int>] = []
-            parts.reserveCapacity(8)
-            var start = 0
-            for (i, b) in bytes.enumerated() where b == UInt8(ascii: "/") {
-                if i > start { parts.append(start..<i) }
-                start = i + 1
-            }
-            if bytes.count > start { parts.append(start..<bytes.count) }
-            var allowed: [String] = []
-            for r in routes where r.literals.count == parts.count {
-                var ok = true
-                for (lit, range) in zip(r.literals, parts) where lit != nil {
-                    if !lit!.elementsEqual(bytes[range]) { ok = false; break }
+            withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: Self.maxSegments) { parts in
+                var count = 0
+                var start = 0
+                for i in 0...bytes.count where i == bytes.count || bytes[i] == UInt8(ascii: "/") {
+                    if i > start {
+                        guard count < Self.maxSegments else { return .notFound }
+                        parts[count] = start..<i
+                        count += 1
+                    }
+                    start = i + 1
                 }
-                guard ok else { continue }
-                if r.method == method || (method == "HEAD" && r.method == "GET") {
-                    return .found(r, r.captures.map { c in
-                        (c.name, String(decoding: UnsafeBufferPointer(rebasing: bytes[parts[c.segment]]), as: UTF8.self))
-                    })
+                var allowed: [String] = []
+                for r in routes where r.literals.count == count {
+                    var ok = true
+                    for k in 0..<count {
+                        if let lit = r.literals[k], !lit.elementsEqual(bytes[parts[k]]) { ok = false; break }
+                    }
+                    guard ok else { continue }
+                    if r.method == method || (method == "HEAD" && r.method == "GET") {
+                        return .found(r, r.captures.map { c in
+                            (c.name, String(decoding: UnsafeBufferPointer(rebasing: bytes[parts[c.segment]]), as: UTF8.self))
+                        })
+                    }
+                    if !allowed.contains(r.method) { allowed.append(r.method) }
                 }
-                if !allowed.contains(r.method) { allowed.append(r.method) }
+                return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed)
             }
-            return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed)
         }
     }
+
+    private static let maxSegments = 8
 }
