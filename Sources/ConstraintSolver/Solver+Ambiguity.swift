@@ -4,6 +4,9 @@
 /// itself, when parametric) has zero cost in every priority level (dual degeneracy)
 /// and can move by a positive step without making a restricted row negative.
 extension Solver {
+    /// A move shorter than this is no move (a degenerate vertex, not another solution).
+    static let stepTolerance = 1e-7
+
     /// How far a parametric symbol can move in `sign` direction before a restricted row
     /// would turn negative (∞ when nothing limits it).
     private func step(_ s: Symbol, sign: Double, constants: [Int32: Double]) -> Double {
@@ -24,7 +27,7 @@ extension Solver {
         for s in candidates where !s.isDummy && objective.isZero(s) {
             for sign in s.isExternal ? [1.0, -1.0] : [1.0] {
                 let t = step(s, sign: sign, constants: constants)
-                if t > 1e-7 { return (s, sign * t) }
+                if t > Self.stepTolerance { return (s, sign * t) }
             }
         }
         return nil

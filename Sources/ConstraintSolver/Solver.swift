@@ -227,7 +227,7 @@ public final class Solver {
         }
         rowOf[basic.index] = slot
         for c in row.cells { columnInsert(c.symbol, slot) }
-        if basic.isExternal { markChanged(basic) }
+        if basic.isExternal { markChanged(basic) } else if basic.isRestricted { limitMoved(slot) }
         touchedRows += 1
         liveRows += 1
         return slot
@@ -235,6 +235,7 @@ public final class Solver {
 
     func removeRow(_ slot: Int32) -> Row {
         let s = Int(slot)
+        if basicOf[s].isRestricted { limitMoved(slot) }
         let row = rows[s]
         for c in row.cells { columnRemove(c.symbol, slot) }
         liveRows -= 1
@@ -262,6 +263,7 @@ public final class Solver {
             touchedRows += 1
             let b = basicOf[i]
             if b.isExternal { markChanged(b) } else if rows[i].constant < 0 { infeasible.append(slot) }
+            if b.isRestricted { limitMoved(slot, also: left) }
         }
         if !columns[s.index].isEmpty { liveColumns -= 1; columns[s.index].removeAll() }
         for (level, c) in objective.take(s) {
@@ -291,6 +293,8 @@ public final class Solver {
         basicOf[i] = entering
         if leaving.isExternal { markChanged(leaving) }
         if entering.isExternal { markChanged(entering) }
+        // The row starts or stops limiting moves, or limits others (leaving joined its cells).
+        if leaving.isRestricted || entering.isRestricted { limitMoved(slot, also: [entering]) }
         pivotCount += 1
         touchedRows += 1
         substitute(entering, rows[i])
@@ -300,17 +304,21 @@ public final class Solver {
     func shift(_ m: Symbol, by d: Double) {
         let slot = rowOf[m.index]
         if slot >= 0 {
+            let old = rows[Int(slot)].constant
             rows[Int(slot)].constant -= d
             touchedRows += 1
             if rows[Int(slot)].constant < 0 && m.isRestricted { infeasible.append(slot) }
+            if m.isRestricted { limitConstantMoved(slot, from: old) }
             return
         }
         columns[m.index].forEach { slot in
             let i = Int(slot)
+            let old = rows[i].constant
             rows[i].constant += rows[i].coefficient(for: m) * d
             touchedRows += 1
             let b = basicOf[i]
             if b.isExternal { markChanged(b) } else if rows[i].constant < 0 { infeasible.append(slot) }
+            if b.isRestricted { limitConstantMoved(slot, from: old) }
         }
     }
 
@@ -333,6 +341,35 @@ public final class Solver {
     func markAmbiguity(_ s: Symbol) {
         let i = s.index
         if !ambiguityFlag[i] { ambiguityFlag[i] = true; ambiguityPending.append(s.id) }
+    }
+
+    /// A restricted row is what limits a zero-cost move (`step` in Solver+Ambiguity). When
+    /// one changes (constant or cells), comes or goes, the variables such moves would change
+    /// need a new verdict; `gone` are symbols the row no longer mentions.
+    func limitMoved(_ slot: Int32, also gone: [Symbol] = []) {
+        for c in rows[Int(slot)].cells { movesMayChange(c.symbol) }
+        for s in gone { movesMayChange(s) }
+    }
+
+    /// Only a constant at (or coming to, or leaving) zero limits a move to nothing: a row
+    /// that stays clear of zero (the set-constant path's usual case) changes no verdict.
+    func limitConstantMoved(_ slot: Int32, from old: Double) {
+        let row = rows[Int(slot)]
+        var largest = 0.0
+        for c in row.cells { largest = max(largest, abs(c.coefficient)) }
+        if min(old, row.constant) <= Self.stepTolerance * largest { limitMoved(slot) }
+    }
+
+    /// Marks the variables a zero-cost move of `s` would change: `s` itself and the basics
+    /// of the rows that mention it. Costly moves are skipped: `costFlipped` catches them if
+    /// their cost reaches zero later.
+    private func movesMayChange(_ s: Symbol) {
+        guard objective.isZero(s) else { return }
+        if s.isExternal { markAmbiguity(s) }
+        columns[s.index].forEach { slot in
+            let b = basicOf[Int(slot)]
+            if b.isExternal { markAmbiguity(b) }
+        }
     }
 
     /// A symbol's cost went between zero and non-zero: the rows that mention it may have
