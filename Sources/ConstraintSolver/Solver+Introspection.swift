@@ -12,10 +12,10 @@ public struct SolverStats: Sendable, Equatable {
 }
 
 extension Solver {
-    /// O(1): the counts are kept as the tableau changes.
     /// Rows and columns only: what a gauge needs around every change, without `stats`' counts.
     public var tableauSize: (rows: Int, columns: Int) { (liveRows, liveColumns) }
 
+    /// O(1): the counts are kept as the tableau changes.
     public var stats: SolverStats {
         SolverStats(rows: liveRows, columns: liveColumns, constraints: records.count,
                     broken: dormant.isEmpty ? 0 : brokenConstraints.count, priorityLevels: objective.levels.count,

@@ -294,7 +294,7 @@ public final class Solver {
         if leaving.isExternal { markChanged(leaving) }
         if entering.isExternal { markChanged(entering) }
         // The row starts or stops limiting moves, or limits others (leaving joined its cells).
-        if leaving.isRestricted || entering.isRestricted { limitMoved(slot, also: [entering]) }
+        if leaving.isRestricted || entering.isRestricted { limitMoved(slot); movesMayChange(entering) }
         pivotCount += 1
         touchedRows += 1
         substitute(entering, rows[i])

@@ -367,14 +367,16 @@ public struct LayoutDocument {
     /// Atom ids an op names: an entry (all its members) or a single member.
     private func resolve(_ id: String, at p: Pointer, allowImplicit: Bool = false) throws(LayoutError) -> [String] {
         if let e = entries[id] { return e.members }
-        guard let a = atoms.index(forKey: id) else { throw unknown(id, at: p) }
-        if atoms.values[a].implicitView != nil && !allowImplicit { throw implicit(id, at: p) }
-        return [id]
+        return [try atomID(id, at: p, allowImplicit: allowImplicit)]
     }
 
-    private func unknown(_ id: String, at p: Pointer) -> LayoutError { p.fail("unknown constraint '\(id)'") }
-    private func implicit(_ id: String, at p: Pointer) -> LayoutError {
-        p.fail("'\(id)' is implicit: change the view's frame or intrinsicSize instead")
+    /// `id` itself when it names an atom (an implicit one only when allowed).
+    private func atomID(_ id: String, at p: Pointer, allowImplicit: Bool = false) throws(LayoutError) -> String {
+        guard let a = atoms.index(forKey: id) else { throw p.fail("unknown constraint '\(id)'") }
+        if atoms.values[a].implicitView != nil && !allowImplicit {
+            throw p.fail("'\(id)' is implicit: change the view's frame or intrinsicSize instead")
+        }
+        return id
     }
 
     mutating func removeConstraints(_ ids: [String], at p: Pointer) throws(LayoutError) {
@@ -387,11 +389,7 @@ public struct LayoutDocument {
     /// The single atom an op changes (a group id is refused: name a member). The set-constant
     /// hot path: index lookups only, nothing allocated.
     func single(_ id: String, at p: Pointer) throws(LayoutError) -> String {
-        guard let e = entries.index(forKey: id) else {
-            guard let a = atoms.index(forKey: id) else { throw unknown(id, at: p) }
-            if atoms.values[a].implicitView != nil { throw implicit(id, at: p) }
-            return id
-        }
+        guard let e = entries.index(forKey: id) else { return try atomID(id, at: p) }
         let members = entries.values[e].members
         guard members.count == 1, atoms.index(forKey: members[0]) != nil else {
             throw p.fail("'\(id)' is a group of \(members.count) constraints: name one of them (\(members.first ?? id))")
