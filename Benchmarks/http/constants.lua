@@ -1,5 +1,6 @@
 -- wrk script: set-constant round trips, spread over the sessions in LAYOUTD_SESSIONS
--- (comma-separated ids). Each request moves the cell's avatar, so every answer carries frames.
+-- (comma-separated ids). Each request moves its session's avatar to a new place (the value
+-- steps once per round over the sessions), so every answer carries the changed frames.
 local ids = {}
 for id in string.gmatch(os.getenv("LAYOUTD_SESSIONS") or "", "[^,]+") do ids[#ids + 1] = id end
 local n = 0
@@ -8,7 +9,7 @@ local headers = {["Content-Type"] = "application/json", ["Accept-Encoding"] = os
 request = function()
   n = n + 1
   local id = ids[(n % #ids) + 1]
-  return wrk.format("POST", "/v1/sessions/" .. id .. "/constants", headers, '{"lead":' .. (8 + n % 64) .. '}')
+  return wrk.format("POST", "/v1/sessions/" .. id .. "/constants", headers, '{"lead":' .. (8 + math.floor(n / #ids) % 64) .. '}')
 end
 
 done = function(summary, latency, requests)

@@ -22,14 +22,19 @@ extension Solver {
 
     /// A zero-cost move that changes `v`: the symbol to move and the signed step.
     private func freeDirection(_ v: Symbol, constants: [Int32: Double] = [:]) -> (Symbol, Double)? {
-        let slot = rowOf[v.index]
-        let candidates: [Symbol] = slot >= 0 ? rows[Int(slot)].cells.map(\.symbol) : [v]
-        for s in candidates where !s.isDummy && objective.isZero(s) {
-            for sign in s.isExternal ? [1.0, -1.0] : [1.0] {
-                let t = step(s, sign: sign, constants: constants)
-                if t > Self.stepTolerance { return (s, sign * t) }
-            }
+        // Runs for every variable a change touched: no arrays built on the way.
+        func tryMove(_ s: Symbol) -> (Symbol, Double)? {
+            guard !s.isDummy && objective.isZero(s) else { return nil }
+            let t = step(s, sign: 1, constants: constants)
+            if t > Self.stepTolerance { return (s, t) }
+            guard s.isExternal else { return nil }
+            let back = step(s, sign: -1, constants: constants)
+            return back > Self.stepTolerance ? (s, -back) : nil
         }
+        let slot = rowOf[v.index]
+        guard slot >= 0 else { return tryMove(v) }
+        let cells = rows[Int(slot)].cells
+        for cell in cells { if let found = tryMove(cell.symbol) { return found } }
         return nil
     }
 
@@ -48,7 +53,14 @@ extension Solver {
     /// rows changes touched, so the cost follows the change.
     public func ambiguousVariables() -> [Variable] {
         refreshAmbiguity()
+        guard !ambiguousIds.isEmpty else { return [] }
         return ambiguousIds.sorted().map { Variable(symbol: Symbol(id: $0, kind: .external)) }
+    }
+
+    /// Whether anything is ambiguous or broken: the common answer, no, costs no arrays.
+    public var hasDiagnostics: Bool {
+        refreshAmbiguity()
+        return !ambiguousIds.isEmpty || !dormant.isEmpty
     }
 
     public func isAmbiguous(_ v: Variable) -> Bool {

@@ -162,6 +162,14 @@ public final class Solver {
     /// rows the changes touched, never by scanning every variable.
     public func takeChanges() -> [Variable] {
         var out: [Variable] = []
+        takeChanges(into: &out)
+        return out
+    }
+
+    /// `takeChanges()` into a buffer the caller keeps (cleared first), sorted: the
+    /// per-change path allocates nothing once the buffer has grown.
+    public func takeChanges(into out: inout [Variable]) {
+        out.removeAll(keepingCapacity: true)
         for id in changed {
             let i = Int(id)
             changeFlag[i] = false
@@ -175,7 +183,7 @@ public final class Solver {
             }
         }
         changed.removeAll(keepingCapacity: true)
-        return out.sorted()
+        out.sort()
     }
 
     // MARK: Tableau internals

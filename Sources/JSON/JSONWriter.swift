@@ -2,26 +2,56 @@
 /// never goes through Foundation's encoder.
 public struct JSONWriter {
     public private(set) var bytes: [UInt8] = []
-    private var needsComma: [Bool] = [false]
+    /// "A value was written at this level" flags as a bit stack (bit 0 is the innermost
+    /// level): no array per writer. Levels pushed past 64 spill their top bit to `deep`.
+    private var commaBits: UInt64 = 0
+    private var depth = 0
+    private var deep: [Bool] = []
 
     public init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
 
     private mutating func separate() {
-        if needsComma[needsComma.count - 1] { bytes.append(UInt8(ascii: ",")) }
-        needsComma[needsComma.count - 1] = true
+        if commaBits & 1 != 0 { bytes.append(UInt8(ascii: ",")) }
+        commaBits |= 1
     }
 
-    public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma.append(false) }
-    public mutating func endObject() { needsComma.removeLast(); bytes.append(UInt8(ascii: "}")) }
-    public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
-    public mutating func endArray() { needsComma.removeLast(); bytes.append(UInt8(ascii: "]")) }
+    private mutating func push(_ open: UInt8) {
+        separate()
+        bytes.append(open)
+        if depth >= 63 { deep.append(commaBits >> 63 != 0) }
+        commaBits <<= 1
+        depth += 1
+    }
+
+    private mutating func pop(_ close: UInt8) {
+        depth -= 1
+        commaBits >>= 1
+        if depth >= 63, let top = deep.popLast(), top { commaBits |= 1 << 63 }
+        bytes.append(close)
+    }
+
+    public mutating func beginObject() { push(UInt8(ascii: "{")) }
+    public mutating func endObject() { pop(UInt8(ascii: "}")) }
+    public mutating func beginArray() { push(UInt8(ascii: "[")) }
+    public mutating func endArray() { pop(UInt8(ascii: "]")) }
 
     /// A member name; the next value written is its value.
     public mutating func key(_ k: String) {
         separate()
         writeString(k)
         bytes.append(UInt8(ascii: ":"))
-        needsComma[needsComma.count - 1] = false
+        commaBits &= ~1
+    }
+
+    /// A member name known at compile time to need no escaping (the wire format's own
+    /// field names): copied as is.
+    public mutating func key(plain k: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        k.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        commaBits &= ~1
     }
 
     public mutating func string(_ s: String) { separate(); writeString(s) }

@@ -409,18 +409,34 @@ public struct LayoutDocument {
         var resolved: [(atom: String, value: Double)] = []
         resolved.reserveCapacity(members.count)
         for (id, v) in members {
+            // The usual case (a number, a named single constraint) builds no pointer.
+            if let n = v.number, abs(n) <= ViewSpec.maxMagnitude, let a = namedSingle(id) {
+                resolved.append((a, n))
+                continue
+            }
             let n = try ViewSpec.number(v, at: p(id))
             resolved.append((try single(id, at: p(id)), n))
         }
-        var moved: [(atom: String, value: Double)] = []
-        moved.reserveCapacity(resolved.count)
-        for (a, value) in resolved {
+        // Compacted in place to the atoms whose constant moved.
+        var moved = 0
+        for k in resolved.indices {
+            let (a, value) = resolved[k]
             guard let i = atoms.index(forKey: a), atoms.values[i].atom.constant != value else { continue }
             atoms.values[i].atom.constant = value
             noteEdited(a, field: "constant", .number(value))
-            moved.append((a, value))
+            resolved[moved] = (a, value)
+            moved += 1
         }
-        return moved
+        resolved.removeLast(resolved.count - moved)
+        return resolved
+    }
+
+    /// `single` for an entry id naming one constraint, without a pointer; nil sends the
+    /// caller down the checked path (atom ids, groups, unknown ids).
+    private func namedSingle(_ id: String) -> String? {
+        guard let e = entries.index(forKey: id) else { return nil }
+        let members = entries.values[e].members
+        return members.count == 1 && atoms.index(forKey: members[0]) != nil ? members[0] : nil
     }
 
     mutating func setPriority(_ id: String, _ value: Double, at p: Pointer) throws(LayoutError) {

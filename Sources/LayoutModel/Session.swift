@@ -47,13 +47,16 @@ public final class LayoutSession {
     public let limits: SessionLimits
 
     var variables: [String: ViewVariables] = [:]
-    var viewOfVariable: [Int32: (view: String, axis: Axis)] = [:]
+    var viewOfVariable = VariableOwners()
     var engine: [String: EngineEntry] = [:]
     var atomOfHandle: [Int32: String] = [:]
     var reported: [String: FrameEntry] = [:]
     /// (revision, views changed by it, views removed by it), oldest first.
     var history: [(revision: Int, changed: [String], removed: [String])] = []
     var lastChurn: [Diagnostic] = []
+    /// Buffers `finish` reuses from change to change.
+    private var movedScratch: [Variable] = []
+    private var viewScratch: [String] = []
 
     /// Builds a session from a layout document (the body of `POST /v1/sessions`).
     public init(document json: JSON, limits: SessionLimits = SessionLimits()) throws(LayoutError) {
@@ -202,13 +205,26 @@ public final class LayoutSession {
     /// Collects the frames that changed (from the engine's changed variables, never by
     /// diffing every frame), records history and moves the revision on.
     private func finish(added: [String], countRevision: Bool) -> ChangeResult {
-        var candidates = document.dirtyViews
-        for v in solver.takeChanges() { if let owner = viewOfVariable[v.id] { candidates.insert(owner.view) } }
+        // The views to look at: those the change touched, and those owning a variable that
+        // moved. Sorted and de-duplicated in a kept buffer (a set-constant moves a few).
+        solver.takeChanges(into: &movedScratch)
+        viewScratch.removeAll(keepingCapacity: true)
+        viewScratch.append(contentsOf: document.dirtyViews)
+        for v in movedScratch { if let owner = viewOfVariable[v.id] { viewScratch.append(owner.view) } }
+        viewScratch.sort()
         var frames: [FrameEntry] = []
-        for v in candidates.sorted() {
+        var previous: String? = nil
+        for v in viewScratch where v != previous {
+            previous = v
             guard let spec = document.views[v] else { continue }
             let entry = FrameEntry(id: v, frame: currentFrame(v), hidden: spec.hidden)
-            if reported[v] != entry { reported[v] = entry; frames.append(entry) }
+            if let i = reported.index(forKey: v) {
+                guard reported.values[i] != entry else { continue }
+                reported.values[i] = entry
+            } else {
+                reported[v] = entry
+            }
+            frames.append(entry)
         }
         let removed = document.removedViews.sorted()
         for v in removed { reported[v] = nil }
@@ -268,6 +284,7 @@ public final class LayoutSession {
     // MARK: Diagnostics
 
     public func diagnostics() -> [Diagnostic] {
+        guard solver.hasDiagnostics else { return [] }
         var out: [Diagnostic] = []
         for (h, conflicts) in solver.brokenConstraints {
             guard let id = atomOfHandle[h.raw] else { continue }

@@ -94,9 +94,9 @@ public final class LayoutdServer: Sendable {
             response = Problem(404, "no route for \(req.path)").response
         case .methodNotAllowed(let allow):
             response = Problem(405, "\(req.method) is not allowed on \(req.path)", headers: [("Allow", allow.joined(separator: ", "))]).response
-        case .found(let route, let params):
+        case .found(let route, let captures):
             routeName = route.name
-            req.pathParameters = params
+            req.captures = captures
             do {
                 try decodeBody(&req)
                 response = try route.handler(&req)
@@ -138,11 +138,14 @@ public final class LayoutdServer: Sendable {
 
     private func compress(_ r: inout Response, for req: Request) {
         metrics.bytesOutBody.increment(by: r.body.count)
-        if r.body.count > configuration.gzipMinBytes, r.header("Content-Encoding") == nil, req.acceptsGzip {
+        let negotiable = r.body.count > configuration.gzipMinBytes
+        if negotiable, r.header("Content-Encoding") == nil, req.acceptsGzip {
             r.body = gzip.compress(r.body)
             r.headers.append(("Content-Encoding", "gzip"))
         }
-        if r.status != 204 { r.headers.append(("Vary", "Accept-Encoding")) }
+        // Only answers past the gzip threshold depend on Accept-Encoding; a smaller one is the
+        // same bytes for every client, so it carries no Vary (and libmicrohttpd adds no header).
+        if negotiable { r.headers.append(("Vary", "Accept-Encoding")) }
         metrics.bytesOutWire.increment(by: r.body.count)
     }
 }

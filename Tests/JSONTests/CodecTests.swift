@@ -52,6 +52,26 @@ final class CodecTests: XCTestCase {
         XCTAssertEqual(String(decoding: w.bytes, as: UTF8.self), #"{"x":60,"y":-0.5,"big":1e+20,"s":"a\u0001b"}"#)
     }
 
+    /// The writer keeps its comma flags as a 64-level bit stack and spills deeper levels:
+    /// nesting well past 64, with members at every level, must still come out as JSON.
+    func testDeepNestingWritesValidJSON() throws {
+        for depth in [1, 63, 64, 65, 130] {
+            var w = JSONWriter()
+            for level in 0..<depth { w.beginObject(); w.key("a\(level)"); w.number(Double(level)); w.key(plain: "next") }
+            w.beginArray(); w.number(1); w.string("x"); w.endArray()
+            for level in (0..<depth).reversed() { w.key("b\(level)"); w.bool(true); w.endObject() }
+            let parsed = try JSONParser.parse(w.bytes)
+            _ = try JSONSerialization.jsonObject(with: Data(w.bytes), options: [])
+            var node = parsed
+            for level in 0..<depth {
+                XCTAssertEqual(node["a\(level)"]?.number, Double(level), "depth \(depth)")
+                XCTAssertEqual(node["b\(level)"]?.bool, true, "depth \(depth)")
+                node = node["next"]!
+            }
+            XCTAssertEqual(node.array?.count, 2)
+        }
+    }
+
     func testInvalidInputRejectedLikeFoundation() {
         // Trailing commas: Foundation here accepts them, RFC 8259 (and this parser) does not.
         for text in ["[1,]", #"{"a":1,}"#] { XCTAssertThrowsError(try JSONParser.parse(text), text) }

@@ -160,10 +160,13 @@ final class ServerTests: XCTestCase {
         XCTAssertEqual(r.headers["content-encoding"], "gzip")
         let small = c.request("GET", "/healthz", headers: ["Accept-Encoding": "gzip"])
         XCTAssertNil(small.headers["content-encoding"], "answers of 1 KiB or less are never gzip")
+        XCTAssertNil(small.headers["vary"], "an answer too small to gzip is the same for every Accept-Encoding")
+        XCTAssertEqual(r.headers["vary"], "Accept-Encoding")
         let id = (try JSONSerialization.jsonObject(with: Data(inflateWithZlib(r.body))) as! [String: Any])["session"] as! String
         let plain = c.request("GET", "/v1/sessions/\(id)")
         XCTAssertGreaterThan(plain.body.count, 1024)
         XCTAssertNil(plain.headers["content-encoding"])
+        XCTAssertEqual(plain.headers["vary"], "Accept-Encoding", "a cache must not give the identity answer to a gzip client")
         let zipped = c.request("GET", "/v1/sessions/\(id)", headers: ["Accept-Encoding": "deflate, gzip;q=0.8"])
         XCTAssertEqual(zipped.headers["content-encoding"], "gzip")
         XCTAssertLessThan(zipped.body.count, plain.body.count)

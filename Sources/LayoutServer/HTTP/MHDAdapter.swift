@@ -35,12 +35,31 @@ public struct HTTPServerConfiguration: Sendable {
 
 /// Per-request state between libmicrohttpd's calls for one request. Owned by its
 /// connection's thread; an offloaded request hands it to one worker, which only fills
-/// `offloaded` before resuming the connection.
-final class RequestState: @unchecked Sendable {
+/// `offloaded` before resuming the connection. While the request is handled on the
+/// connection's thread it is also where the request's headers and query are read.
+final class RequestState: RequestValues, @unchecked Sendable {
+    let connection: OpaquePointer
     var body: [UInt8] = []
     var tooLarge = false
     var answered = false
     let offloaded = Mutex<Response?>(nil)
+
+    init(connection: OpaquePointer) { self.connection = connection }
+
+    func header(_ name: String) -> String? { value(.HEADER_KIND, name) }
+    func query(_ name: String) -> String? { value(.GET_ARGUMENT_KIND, name) }
+
+    func header(_ name: String, is expected: StaticString) -> Bool {
+        // Compared in place: a header value of 16 bytes or more would be a heap String.
+        guard let v = name.withCString({ MHD_lookup_connection_value(connection, .HEADER_KIND, $0) }) else { return false }
+        return strcmp(v, UnsafeRawPointer(expected.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
+    }
+
+    // `withCString` borrows the string's bytes; passing a String where C wants a pointer would
+    // copy it into a fresh array on every call.
+    private func value(_ kind: MHD_ValueKind, _ name: String) -> String? {
+        name.withCString { MHD_lookup_connection_value(connection, kind, $0) }.map { String(cString: $0) }
+    }
 }
 
 /// A suspended connection and its request, handed to a worker. The request's header and
@@ -153,7 +172,7 @@ public final class HTTPServer: @unchecked Sendable {
                                _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
         guard let raw = conCls.pointee else {
             // First call: headers only.
-            let state = RequestState()
+            let state = RequestState(connection: connection)
             conCls.pointee = Unmanaged.passRetained(state).toOpaque()
             inFlightCount.add(1, ordering: .relaxed)
             if connectionCount.load(ordering: .relaxed) > configuration.connectionLimit {
@@ -161,7 +180,7 @@ public final class HTTPServer: @unchecked Sendable {
                 return queue(connection, Problem(503, "the server is at its limit of \(configuration.connectionLimit) connections",
                                                  headers: [("Retry-After", "1"), ("Connection", "close")]).response)
             }
-            if let cl = header(connection, "Content-Length"), let n = Int(cl), n > configuration.maxBodyBytes {
+            if let cl = state.header("Content-Length"), let n = Int(cl), n > configuration.maxBodyBytes {
                 state.answered = true
                 return queue(connection, tooLarge(n))
             }
@@ -192,9 +211,7 @@ public final class HTTPServer: @unchecked Sendable {
         if let workers, state.body.count >= configuration.offloadBodyBytes {
             return offload(connection, state, workers, method: String(cString: method), path: String(cString: url))
         }
-        var request = Request(method: String(cString: method), path: String(cString: url), body: state.body,
-                              header: { [connection] in self.header(connection, $0) },
-                              query: { [connection] name in self.value(connection, .GET_ARGUMENT_KIND, name) })
+        var request = Request(method: String(cString: method), path: String(cString: url), body: state.body, values: state)
         state.body = []
         let response = handler(&request)
         return queue(connection, response)
@@ -203,10 +220,9 @@ public final class HTTPServer: @unchecked Sendable {
     /// Suspends the connection and answers on a worker. The worker sees a copy of the
     /// headers and query (it must not touch the connection) and only resumes it.
     private func offload(_ connection: OpaquePointer, _ state: RequestState, _ workers: WorkerPool, method: String, path: String) -> MHD_Result {
-        let headers = values(connection, .HEADER_KIND, lowercased: true)
-        let query = values(connection, .GET_ARGUMENT_KIND, lowercased: false)
-        let request = Request(method: method, path: path, body: state.body,
-                              header: { headers[$0.lowercased()] }, query: { query[$0] })
+        let copied = CopiedRequestValues(headers: values(connection, .HEADER_KIND, lowercased: true),
+                                         arguments: values(connection, .GET_ARGUMENT_KIND, lowercased: false))
+        let request = Request(method: method, path: path, body: state.body, values: copied)
         state.body = []
         let job = Offloaded(connection: connection, request: request)
         MHD_suspend_connection(connection)
@@ -243,14 +259,6 @@ public final class HTTPServer: @unchecked Sendable {
 
     fileprivate func connectionChanged(by delta: Int) { connectionCount.add(delta, ordering: .relaxed) }
 
-    private func header(_ connection: OpaquePointer, _ name: String) -> String? { value(connection, .HEADER_KIND, name) }
-
-    // `withCString` borrows the string's bytes; passing a String where C wants a pointer would
-    // copy it into a fresh array on every call.
-    private func value(_ connection: OpaquePointer, _ kind: MHD_ValueKind, _ name: String) -> String? {
-        name.withCString { MHD_lookup_connection_value(connection, kind, $0) }.map { String(cString: $0) }
-    }
-
     private func tooLarge(_ n: Int?) -> Response {
         Problem(413, "the request body\(n.map { " (\($0) bytes)" } ?? "") is larger than the limit of \(configuration.maxBodyBytes) bytes").response
     }
@@ -266,6 +274,7 @@ public final class HTTPServer: @unchecked Sendable {
             }
         }
         guard let mhdResponse else { return .NO }
+        if let type = r.contentType { type.withCString { _ = MHD_add_response_header(mhdResponse, "Content-Type", $0) } }
         for (k, v) in r.headers { k.withCString { k in v.withCString { v in _ = MHD_add_response_header(mhdResponse, k, v) } } }
         let result = MHD_queue_response(connection, UInt32(r.status), mhdResponse)
         MHD_destroy_response(mhdResponse)

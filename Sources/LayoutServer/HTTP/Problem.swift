@@ -32,7 +32,7 @@ struct Problem: Error {
     }
 
     var response: Response {
-        Response(status: status, headers: [("Content-Type", "application/problem+json")] + headers, body: json.serialized)
+        Response(status: status, contentType: "application/problem+json", headers: headers, body: json.serialized)
     }
 
     static func titleFor(_ status: Int) -> String {

@@ -1,25 +1,52 @@
-/// One HTTP request as the routes see it. Header and query lookups go to the
-/// connection, so they are valid only while the request is being handled.
+/// Where a request's headers and query arguments are read: the live connection while the
+/// request is handled on its thread, or copies when it was handed to a worker.
+public protocol RequestValues: AnyObject {
+    func header(_ name: String) -> String?
+    func query(_ name: String) -> String?
+    /// Whether header `name` is exactly `value`, without making a String of it.
+    func header(_ name: String, is value: StaticString) -> Bool
+}
+
+extension RequestValues {
+    public func header(_ name: String, is value: StaticString) -> Bool {
+        header(name).map { $0.utf8.elementsEqual(UnsafeBufferPointer(start: value.utf8Start, count: value.utf8CodeUnitCount)) } ?? false
+    }
+}
+
+/// Headers and query arguments copied out of a connection (header names lowercased).
+final class CopiedRequestValues: RequestValues, @unchecked Sendable {
+    let headers: [String: String]
+    let arguments: [String: String]
+    init(headers: [String: String], arguments: [String: String]) { self.headers = headers; self.arguments = arguments }
+    func header(_ name: String) -> String? { headers[name.lowercased()] }
+    func query(_ name: String) -> String? { arguments[name] }
+}
+
+/// One HTTP request as the routes see it. Header and query lookups go to `values`, which
+/// for a live connection are valid only while the request is being handled.
 public struct Request {
     public let method: String
     public let path: String
     public var body: [UInt8]
-    /// The route's `{name}` captures, in pattern order (a route has one or two).
-    public var pathParameters: [(name: String, value: String)] = []
-    let lookupHeader: (String) -> String?
-    let lookupQuery: (String) -> String?
+    /// The matched route's `{name}` captures: names and byte ranges of `path`.
+    var captures = PathCaptures()
+    let values: any RequestValues
 
-    public init(method: String, path: String, body: [UInt8], header: @escaping (String) -> String?, query: @escaping (String) -> String?) {
+    public init(method: String, path: String, body: [UInt8], values: any RequestValues) {
         self.method = method
         self.path = path
         self.body = body
-        self.lookupHeader = header
-        self.lookupQuery = query
+        self.values = values
     }
 
-    public func header(_ name: String) -> String? { lookupHeader(name) }
-    public func query(_ name: String) -> String? { lookupQuery(name) }
-    public func parameter(_ name: String) -> String { pathParameters.first { $0.name == name }?.value ?? "" }
+    public func header(_ name: String) -> String? { values.header(name) }
+    public func query(_ name: String) -> String? { values.query(name) }
+    /// A path capture, made a String only when asked for.
+    public func parameter(_ name: String) -> String {
+        guard let r = captures.range(of: name) else { return "" }
+        let u = path.utf8
+        return String(Substring(u[u.index(u.startIndex, offsetBy: r.lowerBound)..<u.index(u.startIndex, offsetBy: r.upperBound)]))
+    }
 
     /// Whether the client takes gzip (`Accept-Encoding` with gzip at a non-zero q).
     var acceptsGzip: Bool {
@@ -32,6 +59,22 @@ public struct Request {
             return true
         }
         return false
+    }
+}
+
+/// A route's captures, held inline (no route has more than two): names and byte ranges.
+struct PathCaptures {
+    private var first: (name: String, range: Range<Int>)?
+    private var second: (name: String, range: Range<Int>)?
+
+    mutating func append(_ name: String, _ range: Range<Int>) {
+        if first == nil { first = (name, range) } else { precondition(second == nil, "a route has at most two captures"); second = (name, range) }
+    }
+
+    func range(of name: String) -> Range<Int>? {
+        if let first, first.name == name { return first.range }
+        if let second, second.name == name { return second.range }
+        return nil
     }
 }
 

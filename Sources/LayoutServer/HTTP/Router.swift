@@ -14,7 +14,7 @@ struct Router: Sendable {
     }
 
     enum Match {
-        case found(Route, [(name: String, value: String)])
+        case found(Route, PathCaptures)
         case methodNotAllowed([String])
         case notFound
     }
@@ -24,6 +24,7 @@ struct Router: Sendable {
     mutating func on(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
         let segments = pattern.split(separator: "/").map(String.init)
         let captures = segments.enumerated().filter { $0.element.hasPrefix("{") }.map { (segment: $0.offset, name: String($0.element.dropFirst().dropLast())) }
+        precondition(captures.count <= 2, "PathCaptures holds two captures")
         routes.append(Route(method: method, literals: segments.map { $0.hasPrefix("{") ? nil : Array($0.utf8) },
                             captures: captures, name: pattern, handler: handler))
     }
@@ -52,9 +53,9 @@ struct Router: Sendable {
                     }
                     guard ok else { continue }
                     if r.method == method || (method == "HEAD" && r.method == "GET") {
-                        return .found(r, r.captures.map { c in
-                            (c.name, String(decoding: UnsafeBufferPointer(rebasing: bytes[parts[c.segment]]), as: UTF8.self))
-                        })
+                        var found = PathCaptures()
+                        for c in r.captures { found.append(c.name, parts[c.segment]) }
+                        return .found(r, found)
                     }
                     if !allowed.contains(r.method) { allowed.append(r.method) }
                 }

@@ -172,10 +172,11 @@ struct LayoutRoutes {
 
 /// The request body as JSON: 415 unless it says JSON, 400 unless it is JSON.
 func jsonBody(_ req: Request) throws(Problem) -> JSON {
-    guard let header = req.header("Content-Type") else {
-        throw Problem(415, "send the body as application/json (Content-Type is missing)")
-    }
-    if header != "application/json" {   // the common spelling skips the parsing below
+    // The common spelling is checked in place; anything else is parsed below.
+    if !req.values.header("Content-Type", is: "application/json") {
+        guard let header = req.header("Content-Type") else {
+            throw Problem(415, "send the body as application/json (Content-Type is missing)")
+        }
         let media = header.lowercased().split(separator: ";").first.map { $0.trimmingCharacters(in: " ") } ?? ""
         guard media == "application/json" || media.hasSuffix("+json") else {
             throw Problem(415, "send the body as application/json, not \(media)")

@@ -12,7 +12,7 @@ struct OperationalRoutes {
             return .json(200, Array(#"{"status":"ready"}"#.utf8))
         }
         r.on("GET", "/metrics") { _ in
-            Response(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")], body: metrics.exposition())
+            Response(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: metrics.exposition())
         }
         r.on("GET", "/openapi.yaml") { _ in .text(200, OpenAPIDocument.yaml, type: "application/yaml") }
     }

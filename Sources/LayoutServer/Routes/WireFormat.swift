@@ -8,11 +8,11 @@ enum WireFormat {
         for f in frames {
             w.key(f.id)
             w.beginObject()
-            w.key("x"); w.number(f.frame.x)
-            w.key("y"); w.number(f.frame.y)
-            w.key("width"); w.number(f.frame.width)
-            w.key("height"); w.number(f.frame.height)
-            if f.hidden { w.key("hidden"); w.bool(true) }
+            w.key(plain: "x"); w.number(f.frame.x)
+            w.key(plain: "y"); w.number(f.frame.y)
+            w.key(plain: "width"); w.number(f.frame.width)
+            w.key(plain: "height"); w.number(f.frame.height)
+            if f.hidden { w.key(plain: "hidden"); w.bool(true) }
             w.endObject()
         }
         w.endObject()
@@ -51,10 +51,10 @@ enum WireFormat {
         var w = JSONWriter(capacity: 256 + 80 * r.frames.count)
         w.beginObject()
         if let session { w.key("session"); w.string(session) }
-        w.key("revision"); w.int(r.revision)
-        w.key("frames"); frames(&w, r.frames)
-        if session == nil { w.key("removed"); strings(&w, r.removed) }
-        w.key("diagnostics"); diagnostics(&w, r.diagnostics)
+        w.key(plain: "revision"); w.int(r.revision)
+        w.key(plain: "frames"); frames(&w, r.frames)
+        if session == nil { w.key(plain: "removed"); strings(&w, r.removed) }
+        w.key(plain: "diagnostics"); diagnostics(&w, r.diagnostics)
         if !r.added.isEmpty { w.key("added"); strings(&w, r.added) }
         if let coalesced { w.key("coalesced"); w.int(coalesced) }
         w.endObject()
