@@ -56,7 +56,7 @@ public final class LayoutSession {
     var lastChurn: [Diagnostic] = []
     /// Buffers `finish` reuses from change to change.
     private var movedScratch: [Variable] = []
-    private var viewScratch: [String] = []
+    private var ownerScratch: [VariableOwners.Owner] = []
 
     /// Builds a session from a layout document (the body of `POST /v1/sessions`).
     public init(document json: JSON, limits: SessionLimits = SessionLimits()) throws(LayoutError) {
@@ -145,10 +145,10 @@ public final class LayoutSession {
         for v in document.viewOrder where variables[v] == nil {
             let vars = ViewVariables(x: solver.addVariable(), y: solver.addVariable(), width: solver.addVariable(), height: solver.addVariable())
             variables[v] = vars
-            viewOfVariable[vars.x.id] = (v, .horizontal)
-            viewOfVariable[vars.width.id] = (v, .horizontal)
-            viewOfVariable[vars.y.id] = (v, .vertical)
-            viewOfVariable[vars.height.id] = (v, .vertical)
+            viewOfVariable[vars.x.id] = .init(view: v, axis: .horizontal, variables: vars)
+            viewOfVariable[vars.width.id] = .init(view: v, axis: .horizontal, variables: vars)
+            viewOfVariable[vars.y.id] = .init(view: v, axis: .vertical, variables: vars)
+            viewOfVariable[vars.height.id] = .init(view: v, axis: .vertical, variables: vars)
         }
         let translator = Translator(document: document, variables: variables)
         var adds: [(Int, String, Translator.Output)] = []
@@ -208,23 +208,32 @@ public final class LayoutSession {
         // The views to look at: those the change touched, and those owning a variable that
         // moved. Sorted and de-duplicated in a kept buffer (a set-constant moves a few).
         solver.takeChanges(into: &movedScratch)
-        viewScratch.removeAll(keepingCapacity: true)
-        viewScratch.append(contentsOf: document.dirtyViews)
-        for v in movedScratch { if let owner = viewOfVariable[v.id] { viewScratch.append(owner.view) } }
-        viewScratch.sort()
+        ownerScratch.removeAll(keepingCapacity: true)
+        for v in movedScratch { if let owner = viewOfVariable[v.id] { ownerScratch.append(owner) } }
+        let touched = !document.dirtyViews.isEmpty
+        for v in document.dirtyViews {
+            guard let vars = variables[v] else { continue }   // removed
+            ownerScratch.append(.init(view: v, axis: .horizontal, variables: vars))
+        }
+        ownerScratch.sort { $0.view < $1.view }
         var frames: [FrameEntry] = []
+        frames.reserveCapacity(ownerScratch.count / 2)   // a moved view usually moves two variables
         var previous: String? = nil
-        for v in viewScratch where v != previous {
-            previous = v
-            guard let spec = document.views[v] else { continue }
-            let entry = FrameEntry(id: v, frame: currentFrame(v), hidden: spec.hidden)
-            if let i = reported.index(forKey: v) {
-                guard reported.values[i] != entry else { continue }
-                reported.values[i] = entry
-            } else {
-                reported[v] = entry
+        for owner in ownerScratch where owner.view != previous {
+            previous = owner.view
+            let v = owner.view
+            let frame = currentFrame(owner.variables)
+            if !touched, let i = reported.index(forKey: v) {
+                // Only variables moved (a set-constant): the view is there and keeps its
+                // hidden flag, so one lookup does.
+                guard reported.values[i].frame != frame else { continue }
+                reported.values[i].frame = frame
+                frames.append(reported.values[i])
+                continue
             }
-            frames.append(entry)
+            guard let spec = document.views[v] else { continue }
+            let entry = FrameEntry(id: v, frame: frame, hidden: spec.hidden)
+            if reported[v] != entry { reported[v] = entry; frames.append(entry) }
         }
         let removed = document.removedViews.sorted()
         for v in removed { reported[v] = nil }
@@ -246,6 +255,11 @@ public final class LayoutSession {
         let vars = variables[v]!
         func val(_ x: Variable) -> Double { round(values[x] ?? solver.value(x)) }
         return Rect(x: val(vars.x), y: val(vars.y), width: val(vars.width), height: val(vars.height))
+    }
+
+    func currentFrame(_ vars: ViewVariables) -> Rect {
+        Rect(x: round(solver.value(vars.x)), y: round(solver.value(vars.y)),
+             width: round(solver.value(vars.width)), height: round(solver.value(vars.height)))
     }
 
     /// Exact values, or the nearest multiple of 1/scale (halves away from zero) when set.
@@ -294,7 +308,7 @@ public final class LayoutSession {
         var ambiguous: [(String, Axis)] = []
         for v in solver.ambiguousVariables() {
             guard let owner = viewOfVariable[v.id], seen.insert(owner.view + "/" + owner.axis.rawValue).inserted else { continue }
-            ambiguous.append(owner)
+            ambiguous.append((owner.view, owner.axis))
         }
         for (v, axis) in ambiguous.sorted(by: { ($0.0, $0.1.rawValue) < ($1.0, $1.1.rawValue) }) {
             out.append(.ambiguous(view: v, axis: axis))

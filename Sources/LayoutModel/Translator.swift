@@ -3,7 +3,9 @@ import ConstraintSolver
 /// The four engine variables of a view: its frame in its parent's coordinates.
 public struct ViewVariables: Sendable {
     public var x, y, width, height: Variable
-    func component(_ k: Int) -> Variable { [x, y, width, height][k] }
+    func component(_ k: Int) -> Variable {
+        switch k { case 0: x; case 1: y; case 2: width; default: height }
+    }
 }
 
 /// Turns a layout constraint into an engine row. Attributes act on the alignment rect;

@@ -2,9 +2,16 @@
 /// engine reuses freed ones), so an array indexed by id replaces a hashed dictionary on
 /// the per-change path.
 struct VariableOwners {
-    private var owners: [(view: String, axis: Axis)?] = []
+    struct Owner {
+        var view: String
+        var axis: Axis
+        /// All four of the view's variables: a moved one leads to its frame with no lookup.
+        var variables: ViewVariables
+    }
 
-    subscript(id: Int32) -> (view: String, axis: Axis)? {
+    private var owners: [Owner?] = []
+
+    subscript(id: Int32) -> Owner? {
         get { Int(id) < owners.count ? owners[Int(id)] : nil }
         set {
             let i = Int(id)
