@@ -53,6 +53,8 @@ let package = Package(
             dependencies: ["ConstraintSolver", "JSON"],
             swiftSettings: [.unsafeFlags(["-Ounchecked"])]
         ),
+        // The middleware chain of a set-constant in-process: the Swift share of a request (BENCHMARKS.md).
+        .executableTarget(name: "layoutd-handler-bench", dependencies: ["LayoutServer"], path: "Benchmarks/HandlerBench"),
         // 64 concurrent drags over WebSocket streams against a running layoutd (BENCHMARKS.md).
         .executableTarget(name: "layoutd-drag-bench", dependencies: ["JSON", "LayoutModel", "CEpoll"], path: "Benchmarks/DragBench"),
         .testTarget(name: "ConstraintSolverTests", dependencies: ["ConstraintSolver"]),

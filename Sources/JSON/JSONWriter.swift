@@ -80,11 +80,12 @@ public struct JSONWriter {
             var n = Int64(v)
             if n == 0 { bytes.append(UInt8(ascii: "0")); return }
             if n < 0 { bytes.append(UInt8(ascii: "-")); n = -n }
-            var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            var count = 0
+            // Digits filled from the end of a stack buffer, then appended in one go.
+            var digits: (UInt64, UInt64) = (0, 0)
             withUnsafeMutableBytes(of: &digits) { d in
-                while n > 0 { d[count] = UInt8(48 + n % 10); n /= 10; count += 1 }
-                for k in stride(from: count - 1, through: 0, by: -1) { bytes.append(d[k]) }
+                var k = d.count
+                while n > 0 { k -= 1; d[k] = UInt8(48 + n % 10); n /= 10 }
+                bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: d[k...]))
             }
             return
         }

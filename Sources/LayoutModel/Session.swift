@@ -51,8 +51,7 @@ public final class LayoutSession {
     var engine: [String: EngineEntry] = [:]
     var atomOfHandle: [Int32: String] = [:]
     var reported: [String: FrameEntry] = [:]
-    /// (revision, views changed by it, views removed by it), oldest first.
-    var history: [(revision: Int, changed: [String], removed: [String])] = []
+    var history: RevisionHistory
     var lastChurn: [Diagnostic] = []
     /// Buffers `finish` reuses from change to change.
     private var movedScratch: [Variable] = []
@@ -61,6 +60,7 @@ public final class LayoutSession {
     /// Builds a session from a layout document (the body of `POST /v1/sessions`).
     public init(document json: JSON, limits: SessionLimits = SessionLimits()) throws(LayoutError) {
         self.limits = limits
+        history = RevisionHistory(capacity: limits.historyDepth)
         var doc = LayoutDocument()
         let added = try Self.load(json, into: &doc)
         try commit(doc, added: added, countRevision: false)
@@ -238,9 +238,7 @@ public final class LayoutSession {
         let removed = document.removedViews.sorted()
         for v in removed { reported[v] = nil }
         if countRevision { revision += 1 }
-        history.append((revision, frames.map(\.id), removed))
-        // Trimmed in halves, so the per-change cost stays O(1); at least historyDepth revisions are kept.
-        if history.count > 2 * limits.historyDepth { history.removeFirst(history.count - limits.historyDepth) }
+        history.record(.init(revision: revision, changed: frames.map(\.id), removed: removed))
         document.dirtyAtoms.removeAll()
         document.dirtyViews.removeAll()
         document.removedViews.removeAll()
@@ -282,11 +280,11 @@ public final class LayoutSession {
         if let rev, rev > revision { throw LayoutError(.malformed, "", "revision \(rev) is in the future (current: \(revision))") }
         if let rev, rev < 0 { throw LayoutError(.malformed, "", "a revision is a non-negative integer") }
         // History covers every revision after `rev` when it starts no later than rev + 1.
-        guard let rev, rev > 0, let oldest = history.first?.revision, rev >= oldest - 1 else {
+        guard let rev, rev > 0, let oldest = history.oldestRevision, rev >= oldest - 1 else {
             return FramesAnswer(revision: revision, frames: allFrames, removed: [], full: true)
         }
         var changed: Set<String> = [], removed: Set<String> = []
-        for h in history where h.revision > rev {
+        history.forEach(after: rev) { h in
             changed.formUnion(h.changed)
             removed.formUnion(h.removed)
             changed.subtract(h.removed)

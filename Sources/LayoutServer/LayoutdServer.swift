@@ -84,9 +84,12 @@ public final class LayoutdServer: Sendable {
 
     // MARK: The middleware chain
 
-    func handle(_ req: inout Request) -> Response {
+    /// Answers one request: what libmicrohttpd's callback calls, and what a benchmark can
+    /// call without a socket.
+    public func handle(_ req: inout Request) -> Response {
         let t0 = monotonicNanos()
         var routeName = "unmatched"
+        var routeIndex = -1
         var response: Response
         metrics.bytesInWire.increment(by: req.body.count)
         switch router.match(req.method, req.path) {
@@ -96,6 +99,7 @@ public final class LayoutdServer: Sendable {
             response = Problem(405, "\(req.method) is not allowed on \(req.path)", headers: [("Allow", allow.joined(separator: ", "))]).response
         case .found(let route, let captures):
             routeName = route.name
+            routeIndex = route.index
             req.captures = captures
             do {
                 try decodeBody(&req)
@@ -107,7 +111,7 @@ public final class LayoutdServer: Sendable {
         if response.upgrade == nil { compress(&response, for: req) }
         if req.method == "HEAD" { response.body = [] }
         let nanos = monotonicNanos() - t0
-        metrics.request(route: routeName, method: req.method, status: response.status, nanos: nanos)
+        metrics.request(route: routeName, routeIndex: routeIndex, method: req.method, status: response.status, nanos: nanos)
         // 503 is deliberate (draining, or a limit reached) and counted in the metrics; logging
         // each one as an error would flood the log exactly when the server is busiest.
         if response.status >= 500 && response.status != 503 {

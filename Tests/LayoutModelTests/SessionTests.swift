@@ -32,6 +32,22 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(doc["constraints"]?.array?.first?["constant"], .number(20))
     }
 
+    /// The history is a ring of `historyDepth` revisions: within it answers are incremental
+    /// and exact, past it the answer is the full set (never a wrong incremental one).
+    func testFramesSinceAcrossTheHistoryRing() throws {
+        let s = try LayoutSession(document: json(card), limits: SessionLimits(historyDepth: 4))
+        for k in 0..<10 { _ = try s.setConstants(json(#"{"avatarLeading": \#(10 + k)}"#)) }   // revs 2…11
+        XCTAssertEqual(s.revision, 11)
+        for since in 7...10 {
+            let a = try s.frames(since: since)
+            XCTAssertFalse(a.full, "revisions 8…11 are kept")
+            XCTAssertEqual(a.frames.map(\.id), ["avatar", "title"])
+        }
+        XCTAssertEqual(try s.frames(since: 11).frames, [])
+        XCTAssertTrue(try s.frames(since: 6).full, "revision 7 has been overwritten")
+        XCTAssertEqual(try s.frames(since: 6).frames.count, 4)
+    }
+
     func testFramesSince() throws {
         let s = session(card)
         _ = try s.setConstants(json(#"{"avatarLeading": 20}"#))          // rev 2: avatar, title

@@ -15,7 +15,12 @@ final class ServerTests: XCTestCase {
         let file = try String(contentsOfFile: repoRoot + "/openapi.yaml", encoding: .utf8)
         XCTAssertEqual(spec.text, file, "the served document is the repository's openapi.yaml (run `make openapi`)")
         _ = c.request("POST", "/v1/sessions", json: cardDocument)
+        // A made-up method must not make a time series of its own.
+        XCTAssertEqual(c.request("BREW", "/v2/coffee").status, 404)
+        XCTAssertEqual(c.request("FROTH", "/v2/coffee").status, 404)
         let m = c.request("GET", "/metrics")
+        XCTAssertTrue(m.text.contains(#"layoutd_http_requests_total{route="unmatched",method="other",status="404"} 2"#), m.text)
+        XCTAssertFalse(m.text.contains("BREW"))
         XCTAssertEqual(m.status, 200)
         for name in ["layoutd_http_requests_total{route=\"/v1/sessions\",method=\"POST\",status=\"201\"} 1", "layoutd_http_request_duration_seconds_bucket",
                      "layoutd_sessions_active 1", "layoutd_engine_solve_seconds", "layoutd_engine_rows", "layoutd_engine_columns",
@@ -104,6 +109,9 @@ final class ServerTests: XCTestCase {
 
         problem(c.request("POST", "/v1/sessions/\(id)/changes", json: #"{"ops":[{"op":"#), 400, pointer: "")
         problem(c.request("GET", "/v1/sessions/0123456789abcdef0123456789abcdef"), 404)
+        problem(c.request("GET", "/v1/sessions/\(id.uppercased())"), 404)          // ids are lowercase hex
+        problem(c.request("GET", "/v1/sessions/\(id.dropLast())"), 404)
+        problem(c.request("POST", "/v1/sessions/\(id)0/constants", json: "{}"), 404)
         problem(c.request("GET", "/v2/nothing"), 404)
         let m = c.request("PUT", "/v1/sessions/\(id)/changes", json: "{}")
         problem(m, 405)

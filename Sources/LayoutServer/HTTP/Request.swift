@@ -13,13 +13,14 @@ extension RequestValues {
     }
 }
 
-/// Headers and query arguments copied out of a connection (header names lowercased).
-final class CopiedRequestValues: RequestValues, @unchecked Sendable {
+/// Headers and query arguments copied out of a connection (header names lowercased), or
+/// given by a caller answering requests without a network (benchmarks).
+public final class CopiedRequestValues: RequestValues, @unchecked Sendable {
     let headers: [String: String]
     let arguments: [String: String]
-    init(headers: [String: String], arguments: [String: String]) { self.headers = headers; self.arguments = arguments }
-    func header(_ name: String) -> String? { headers[name.lowercased()] }
-    func query(_ name: String) -> String? { arguments[name] }
+    public init(headers: [String: String], arguments: [String: String]) { self.headers = headers; self.arguments = arguments }
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+    public func query(_ name: String) -> String? { arguments[name] }
 }
 
 /// One HTTP request as the routes see it. Header and query lookups go to `values`, which
@@ -43,9 +44,14 @@ public struct Request {
     public func query(_ name: String) -> String? { values.query(name) }
     /// A path capture, made a String only when asked for.
     public func parameter(_ name: String) -> String {
-        guard let r = captures.range(of: name) else { return "" }
-        let u = path.utf8
-        return String(Substring(u[u.index(u.startIndex, offsetBy: r.lowerBound)..<u.index(u.startIndex, offsetBy: r.upperBound)]))
+        parameterUTF8(name) { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+
+    /// A path capture's bytes, read in place.
+    func parameterUTF8<T>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T? {
+        guard let r = captures.range(of: name) else { return nil }
+        if let found = path.utf8.withContiguousStorageIfAvailable({ body(UnsafeBufferPointer(rebasing: $0[r])) }) { return found }
+        return Array(path.utf8)[r].withUnsafeBufferPointer(body)   // a bridged string: never from libmicrohttpd
     }
 
     /// Whether the client takes gzip (`Accept-Encoding` with gzip at a non-zero q).

@@ -10,6 +10,8 @@ struct Router: Sendable {
         let captures: [(segment: Int, name: String)]
         /// The pattern, for metrics labels (bounded cardinality).
         let name: String
+        /// Its place in the table: a cheap key for per-route metrics.
+        let index: Int
         let handler: Handler
     }
 
@@ -26,7 +28,7 @@ struct Router: Sendable {
         let captures = segments.enumerated().filter { $0.element.hasPrefix("{") }.map { (segment: $0.offset, name: String($0.element.dropFirst().dropLast())) }
         precondition(captures.count <= 2, "PathCaptures holds two captures")
         routes.append(Route(method: method, literals: segments.map { $0.hasPrefix("{") ? nil : Array($0.utf8) },
-                            captures: captures, name: pattern, handler: handler))
+                            captures: captures, name: pattern, index: routes.count, handler: handler))
     }
 
     /// Matches on the path's bytes (no Character walking, and the segments' ranges on the

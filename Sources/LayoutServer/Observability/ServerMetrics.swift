@@ -8,10 +8,10 @@ import Synchronization
 public final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
-    private struct RequestKey: Hashable { let route: String, method: String, status: Int }
-    /// Per (route, method, status): its counter and its route's latency timer, so a request
-    /// takes one lock and one lookup. `latencies` is consulted only when a key is new.
-    private let requests = Mutex<[RequestKey: (count: CoreMetrics.Counter, latency: CoreMetrics.Timer)]>([:])
+    /// Per (route, method, status), packed in one Int (route by its index in the route
+    /// table): its counter and its route's latency timer, so a request takes one lock and
+    /// one lookup of an integer. `latencies` is consulted only when a key is new.
+    private let requests = Mutex<[Int: (count: CoreMetrics.Counter, latency: CoreMetrics.Timer)]>([:])
     private let latencies = Mutex<[String: CoreMetrics.Timer]>([:])
     private let diagnosticCounters = Mutex<[String: CoreMetrics.Counter]>([:])
 
@@ -58,11 +58,18 @@ public final class ServerMetrics: Sendable {
         for kind in ["unsatisfiable", "ambiguous", "churn"] { diagnostic(kind, count: 0) }
     }
 
-    func request(route: String, method: String, status: Int, nanos: UInt64) {
-        let key = RequestKey(route: route, method: method, status: status)
+    /// The method label: the methods HTTP defines, else "other" (a client's made-up
+    /// method must not make a new time series).
+    private static let methods = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "CONNECT", "TRACE"]
+
+    /// `routeIndex` is the route's place in the route table (-1: none matched), `route` its label.
+    func request(route: String, routeIndex: Int, method: String, status: Int, nanos: UInt64) {
+        let code = Self.methods.firstIndex(of: method) ?? Self.methods.count
+        let key = (routeIndex + 1) << 20 | code << 12 | min(max(status, 0), 4095)
         let handles = requests.withLock { m in
             if let h = m[key] { return h }
-            let h = (count: CoreMetrics.Counter(label: "layoutd_http_requests_total", dimensions: [("route", route), ("method", method), ("status", String(status))], factory: factory),
+            let label = code < Self.methods.count ? method : "other"
+            let h = (count: CoreMetrics.Counter(label: "layoutd_http_requests_total", dimensions: [("route", route), ("method", label), ("status", String(status))], factory: factory),
                      latency: latency(route))
             m[key] = h
             return h

@@ -1,14 +1,21 @@
 import JSON
 import LayoutModel
 
-/// The v1 layout endpoints: one-shot layout and sessions.
-struct LayoutRoutes {
+/// The v1 layout endpoints: one-shot layout and sessions. A class: every route's closure
+/// captures one reference, not a copy of the configuration.
+final class LayoutRoutes: Sendable {
     let store: SessionStore
     let metrics: ServerMetrics
     let configuration: ServerConfiguration
 
+    init(store: SessionStore, metrics: ServerMetrics, configuration: ServerConfiguration) {
+        self.store = store
+        self.metrics = metrics
+        self.configuration = configuration
+    }
+
     func register(_ r: inout Router) {
-        r.on("POST", "/v1/layout") { req throws(Problem) in
+        r.on("POST", "/v1/layout") { [self] req throws(Problem) in
             try checkMemoryBudget()
             let doc = try jsonBody(req)
             do throws(LayoutError) {
@@ -17,7 +24,7 @@ struct LayoutRoutes {
                 return .json(200, WireFormat.layout(out.frames, out.diagnostics))
             } catch { throw Problem(error) }
         }
-        r.on("POST", "/v1/sessions") { req throws(Problem) in
+        r.on("POST", "/v1/sessions") { [self] req throws(Problem) in
             try checkMemoryBudget()
             let doc = try jsonBody(req)
             var proposed: String? = nil
@@ -48,7 +55,7 @@ struct LayoutRoutes {
             res.headers.append(("Location", "/v1/sessions/\(box.id)"))
             return res
         }
-        r.on("GET", "/v1/sessions/{id}") { req throws(Problem) in
+        r.on("GET", "/v1/sessions/{id}") { [self] req throws(Problem) in
             try withSession(req) { box, s in
                 let st = s.stats
                 return .json(200, JSON.object([
@@ -60,7 +67,7 @@ struct LayoutRoutes {
                 ]))
             }
         }
-        r.on("DELETE", "/v1/sessions/{id}") { req throws(Problem) in
+        r.on("DELETE", "/v1/sessions/{id}") { [self] req throws(Problem) in
             let id = req.parameter("id")
             guard let box = store.get(id) else { throw Problem(404, "no session '\(id)'") }
             let st = box.withSession { $0.solver.stats }
@@ -70,15 +77,15 @@ struct LayoutRoutes {
             metrics.engineColumns.decrement(by: Double(st.columns))
             return .noContent
         }
-        r.on("POST", "/v1/sessions/{id}/changes") { req throws(Problem) in
+        r.on("POST", "/v1/sessions/{id}/changes") { [self] req throws(Problem) in
             let body = try jsonBody(req)
             return try withSession(req) { _, s throws(Problem) in .json(200, WireFormat.change(try apply(s, .ops(body)))) }
         }
-        r.on("POST", "/v1/sessions/{id}/constants") { req throws(Problem) in
+        r.on("POST", "/v1/sessions/{id}/constants") { [self] req throws(Problem) in
             let body = try jsonBody(req)
             return try withSession(req) { _, s throws(Problem) in .json(200, WireFormat.change(try apply(s, .constants(body)))) }
         }
-        r.on("GET", "/v1/sessions/{id}/frames") { req throws(Problem) in
+        r.on("GET", "/v1/sessions/{id}/frames") { [self] req throws(Problem) in
             var since: Int? = nil
             if let q = req.query("since") {
                 guard let n = Int(q), n >= 0 else { throw Problem(400, "since is a revision: a non-negative integer") }
@@ -88,7 +95,7 @@ struct LayoutRoutes {
                 do throws(LayoutError) { return .json(200, WireFormat.framesAnswer(try s.frames(since: since))) } catch { throw Problem(error) }
             }
         }
-        r.on("GET", "/v1/sessions/{id}/explain") { req throws(Problem) in
+        r.on("GET", "/v1/sessions/{id}/explain") { [self] req throws(Problem) in
             guard let view = req.query("view") else { throw Problem(400, "explain needs ?view=V&axis=horizontal|vertical") }
             guard let axis = Axis(rawValue: req.query("axis") ?? "horizontal") else { throw Problem(400, "axis is horizontal or vertical") }
             return try withSession(req) { _, s throws(Problem) in
@@ -103,10 +110,10 @@ struct LayoutRoutes {
                 ]))
             }
         }
-        r.on("GET", "/v1/sessions/{id}/trace") { req throws(Problem) in
+        r.on("GET", "/v1/sessions/{id}/trace") { [self] req throws(Problem) in
             try withSession(req) { _, s in .text(200, s.trace()) }
         }
-        r.on("POST", "/v1/sessions/{id}/exercise-ambiguity") { req throws(Problem) in
+        r.on("POST", "/v1/sessions/{id}/exercise-ambiguity") { [self] req throws(Problem) in
             try withSession(req) { _, s in
                 var w = JSONWriter()
                 w.beginObject()
@@ -128,8 +135,10 @@ struct LayoutRoutes {
     }
 
     func withSession<T>(_ req: Request, _ body: (SessionBox, LayoutSession) throws(Problem) -> T) throws(Problem) -> T {
-        let id = req.parameter("id")
-        guard let box = store.get(id) else { throw Problem(404, "no session '\(id)' (it may have expired)") }
+        // The id is read from the path's bytes; a String is made only for the 404.
+        guard let box = req.parameterUTF8("id", { SessionKey(utf8: $0).flatMap(store.get) }) ?? nil else {
+            throw Problem(404, "no session '\(req.parameter("id"))' (it may have expired)")
+        }
         return try box.withSession { s throws(Problem) in try body(box, s) }
     }
 

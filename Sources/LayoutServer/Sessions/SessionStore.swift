@@ -8,6 +8,14 @@ func monotonicNanos() -> UInt64 {
     return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
 }
 
+/// The monotonic clock at the kernel tick's resolution (a few ms), read without touching
+/// the clock source: enough for idle times, and cheap enough for every request.
+func coarseMonotonicNanos() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
+
 /// One session and the lock that serialises its requests.
 public final class SessionBox: @unchecked Sendable {
     public let id: String
@@ -18,7 +26,7 @@ public final class SessionBox: @unchecked Sendable {
     init(id: String, session: LayoutSession) {
         self.id = id
         self.session = session
-        lastUsed.store(monotonicNanos(), ordering: .relaxed)
+        lastUsed.store(coarseMonotonicNanos(), ordering: .relaxed)
     }
 
     func withSession<T, E: Error>(_ body: (LayoutSession) throws(E) -> T) throws(E) -> T {
@@ -34,7 +42,7 @@ public final class SessionStore: @unchecked Sendable {
     public let maxSessions: Int
     public let idleTTLNanos: UInt64
     private let lock = NSLock()
-    private var sessions: [String: SessionBox] = [:]
+    private var sessions: [SessionKey: SessionBox] = [:]
     var onEvict: @Sendable (Int) -> Void = { _ in }
 
     public init(maxSessions: Int, idleTTLSeconds: Double) {
@@ -59,35 +67,39 @@ public final class SessionStore: @unchecked Sendable {
     func insert(_ session: LayoutSession, id: String? = nil) throws(InsertError) -> SessionBox {
         if count >= maxSessions { _ = evictIdle() }
         let box = SessionBox(id: id ?? Self.newID(), session: session)
+        guard let key = SessionKey(box.id) else { preconditionFailure("session ids are checked before insertion") }
         let result: InsertError? = lock.withLock {
             guard sessions.count < maxSessions else { return .full }
-            guard sessions[box.id] == nil else { return .idTaken }
-            sessions[box.id] = box
+            guard sessions[key] == nil else { return .idTaken }
+            sessions[key] = box
             return nil
         }
         if let result { throw result }
         return box
     }
 
-    static func isValidID(_ s: String) -> Bool {
-        s.utf8.count == 32 && s.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
-    }
+    static func isValidID(_ s: String) -> Bool { SessionKey(s) != nil }
 
-    func get(_ id: String) -> SessionBox? {
-        let box = lock.withLock { sessions[id] }
-        box?.lastUsed.store(monotonicNanos(), ordering: .relaxed)
+    func get(_ id: String) -> SessionBox? { SessionKey(id).flatMap(get) }
+
+    func get(_ key: SessionKey) -> SessionBox? {
+        let box = lock.withLock { sessions[key] }
+        box?.lastUsed.store(coarseMonotonicNanos(), ordering: .relaxed)
         return box
     }
 
     @discardableResult
-    func remove(_ id: String) -> Bool { lock.withLock { sessions.removeValue(forKey: id) != nil } }
+    func remove(_ id: String) -> Bool {
+        guard let key = SessionKey(id) else { return false }
+        return lock.withLock { sessions.removeValue(forKey: key) != nil }
+    }
 
     /// Drops sessions idle longer than the TTL; returns how many.
     @discardableResult
-    func evictIdle(now: UInt64 = monotonicNanos()) -> Int {
+    func evictIdle(now: UInt64 = coarseMonotonicNanos()) -> Int {
         let n = lock.withLock {
             let stale = sessions.values.filter { now &- $0.lastUsed.load(ordering: .relaxed) > idleTTLNanos && now > $0.lastUsed.load(ordering: .relaxed) }
-            for b in stale { sessions[b.id] = nil }
+            for b in stale { sessions[SessionKey(b.id)!] = nil }
             return stale.count
         }
         if n > 0 { onEvict(n) }
