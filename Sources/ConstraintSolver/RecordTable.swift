@@ -25,6 +25,13 @@ struct RecordTable {
         }
     }
 
+    /// Changes a live record in place (no copy of its expression out and back).
+    @discardableResult
+    mutating func update<T>(_ h: Int32, _ body: (inout Solver.Record) -> T) -> T? {
+        guard h >= 0 && Int(h) < slots.count, slots[Int(h)] != nil else { return nil }
+        return body(&slots[Int(h)]!)
+    }
+
     mutating func removeValue(forKey h: Int32) -> Solver.Record? {
         let r = self[h]
         if r != nil { self[h] = nil }

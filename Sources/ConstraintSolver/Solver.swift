@@ -121,18 +121,19 @@ public final class Solver {
 
     /// The fast path: one marker shift plus a dual simplex over the rows it touched.
     public func setConstant(_ handle: ConstraintHandle, _ constant: Double) {
-        guard var rec = records[handle.raw] else { return }
-        let delta = constant - rec.definition.expression.constant
-        guard delta != 0 else { return }
-        rec.definition.expression.constant = constant
-        records[handle.raw] = rec
-        if let marker = rec.marker {
-            shift(marker, by: delta / rec.markerCoefficient)
+        // Set in place; only the marker and its coefficient are read back.
+        guard let (delta, marker, coefficient) = records.update(handle.raw, { rec -> (Double, Symbol?, Double) in
+            let delta = constant - rec.definition.expression.constant
+            rec.definition.expression.constant = constant
+            return (delta, rec.marker, rec.markerCoefficient)
+        }), delta != 0 else { return }
+        if let marker {
+            shift(marker, by: delta / coefficient)
             if !dualOptimize() {
                 // Infeasible with the new constant: undo, then break it as Auto Layout would.
-                shift(marker, by: -delta / rec.markerCoefficient)
+                shift(marker, by: -delta / coefficient)
                 _ = dualOptimize()
-                withdraw(rec)
+                withdraw(records[handle.raw]!)
                 breakConstraint(handle.raw)
                 optimize()
             }

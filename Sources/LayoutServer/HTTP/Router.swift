@@ -2,7 +2,9 @@
 struct Router: Sendable {
     typealias Handler = @Sendable (inout Request) throws(Problem) -> Response
 
-    struct Route: Sendable {
+    /// A class: matching walks the table, and a struct would be copied (and its fields
+    /// retained) at every step.
+    final class Route: Sendable {
         let method: String
         /// The pattern's segments as bytes, nil where the segment is a `{name}` capture.
         let literals: [[UInt8]?]
@@ -13,6 +15,10 @@ struct Router: Sendable {
         /// Its place in the table: a cheap key for per-route metrics.
         let index: Int
         let handler: Handler
+
+        init(method: String, literals: [[UInt8]?], captures: [(segment: Int, name: String)], name: String, index: Int, handler: @escaping Handler) {
+            self.method = method; self.literals = literals; self.captures = captures; self.name = name; self.index = index; self.handler = handler
+        }
     }
 
     enum Match {
@@ -22,13 +28,18 @@ struct Router: Sendable {
     }
 
     private(set) var routes: [Route] = []
+    /// Routes by their number of segments: a path is matched only against its own kind.
+    private var bySegments: [[Route]] = Array(repeating: [], count: maxSegments + 1)
 
     mutating func on(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
         let segments = pattern.split(separator: "/").map(String.init)
         let captures = segments.enumerated().filter { $0.element.hasPrefix("{") }.map { (segment: $0.offset, name: String($0.element.dropFirst().dropLast())) }
         precondition(captures.count <= 2, "PathCaptures holds two captures")
-        routes.append(Route(method: method, literals: segments.map { $0.hasPrefix("{") ? nil : Array($0.utf8) },
-                            captures: captures, name: pattern, index: routes.count, handler: handler))
+        precondition(segments.count <= Self.maxSegments, "a route has at most \(Self.maxSegments) segments")
+        let route = Route(method: method, literals: segments.map { $0.hasPrefix("{") ? nil : Array($0.utf8) },
+                          captures: captures, name: pattern, index: routes.count, handler: handler)
+        routes.append(route)
+        bySegments[segments.count].append(route)
     }
 
     /// Matches on the path's bytes (no Character walking, and the segments' ranges on the
@@ -48,7 +59,7 @@ struct Router: Sendable {
                     start = i + 1
                 }
                 var allowed: [String] = []
-                for r in routes where r.literals.count == count {
+                for r in bySegments[count] {
                     var ok = true
                     for k in 0..<count {
                         if let lit = r.literals[k], !lit.elementsEqual(bytes[parts[k]]) { ok = false; break }
