@@ -9,7 +9,7 @@ SHARED  ?= ../shared
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PKGS := libmicrohttpd-dev zlib1g-dev pkg-config
 
-.PHONY: deps test-deps build release run test bench bench-engine bench-streams load fuzz openapi clean
+.PHONY: deps test-deps build release run test bench bench-engine bench-streams bench-handler load fuzz openapi clean
 
 ## System packages, installed only when missing.
 deps:
@@ -53,6 +53,10 @@ load: release
 	@command -v wrk >/dev/null || ($(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq wrk)
 	Benchmarks/http/run_load.sh
 
+## The set-constant middleware chain in-process (no socket): the Swift share of a request.
+bench-handler: release
+	for r in 1 2 3; do .build/release/layoutd-handler-bench 3; done
+
 ## 64 concurrent drags over WebSocket streams, one 1,000-cell session each (loopback, bounded).
 bench-streams: release
 	Benchmarks/streams/run_streams.sh
@@ -63,7 +67,7 @@ fuzz: release
 	out=$$(timeout 300 python3 Benchmarks/fuzz/fuzz_server.py 8096); echo "$$out"; \
 	kill -0 $$pid && kill -TERM $$pid && wait $$pid && ! echo "$$out" | grep -qE "[{ ]5[0-9][0-9]:|exc:"
 
-bench: bench-engine load bench-streams
+bench: bench-engine bench-handler load bench-streams
 
 openapi:
 	scripts/embed-openapi.sh
