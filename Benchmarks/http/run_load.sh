@@ -35,14 +35,18 @@ median() { sort -g | awk '{a[NR]=$1} END{ if (NR==0) {print "NA"} else if (NR%2)
 field() { tr ' ' '\n' | grep "^$1=" | cut -d= -f2; }
 wait_up() { for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$1/healthz" && return; sleep 0.1; done; echo "server on $1 did not start" >&2; exit 1; }
 
-# One wrk run; prints its RESULT line plus the server's CPU per request.
+# One wrk run; prints its RESULT line plus the server's and wrk's own CPU per request (a
+# load generator near 100% of its core adds its own queueing to the latencies it reports).
 measure() { # pid port script
-  local pid=$1 port=$2 script=$3 t0 t1 res
+  local pid=$1 port=$2 script=$3 t0 t1 out res wrk_cpu TIMEFORMAT='WRKCPU %U %S'
   t0=$(awk '{print $14 + $15}' "/proc/$pid/stat")
-  res=$(timeout $((DURATION + 20)) "${cli[@]}" wrk -t"$wrk_threads" -c"$CONNS" -d"${DURATION}s" --timeout 5s -s "$script" \
-    "http://127.0.0.1:$port" | grep '^RESULT')
+  out=$( { time timeout $((DURATION + 20)) "${cli[@]}" wrk -t"$wrk_threads" -c"$CONNS" -d"${DURATION}s" --timeout 5s -s "$script" \
+    "http://127.0.0.1:$port"; } 2>&1 )
   t1=$(awk '{print $14 + $15}' "/proc/$pid/stat")
-  echo "$res srv_cpu_us_per_req=$(awk -v t=$((t1 - t0)) -v hz="$(getconf CLK_TCK)" -v n="$(echo "$res" | field reqs)" 'BEGIN{printf "%.2f", t / hz * 1e6 / n}')"
+  res=$(echo "$out" | grep '^RESULT')
+  wrk_cpu=$(echo "$out" | awk '/^WRKCPU/{print $2 + $3}')
+  echo "$res srv_cpu_us_per_req=$(awk -v t=$((t1 - t0)) -v hz="$(getconf CLK_TCK)" -v n="$(echo "$res" | field reqs)" 'BEGIN{printf "%.2f", t / hz * 1e6 / n}')" \
+    "wrk_cpu_us_per_req=$(awk -v t="$wrk_cpu" -v n="$(echo "$res" | field reqs)" 'BEGIN{printf "%.2f", t * 1e6 / n}')"
 }
 
 layout() { # split|shared
@@ -83,7 +87,7 @@ layout() { # split|shared
   local side f
   for side in ceiling layoutd; do
     printf '%-8s %-8s' "$name" "$side"
-    for f in rps p50_us p90_us p99_us p999_us srv_cpu_us_per_req; do
+    for f in rps p50_us p90_us p99_us p999_us srv_cpu_us_per_req wrk_cpu_us_per_req; do
       printf ' %s=%s' "$f" "$(grep '^PAIR' "$log" | sed "s/.*$side //; s/ |.*//" | field "$f" | median)"
     done
     printf '\n'
