@@ -42,7 +42,7 @@ extension LayoutSession {
         for d in diagnostics() { if case .ambiguous(let v, let axis) = d { ambiguous[v, default: []].append(axis) } }
         var lines: [String] = []
         func visit(_ id: String, _ depth: Int) {
-            guard let spec = document.views[id], let f = reported[id]?.frame else { return }
+            guard let spec = document.views[id], let f = reported[id]?.entry.frame else { return }
             var line = String(repeating: "    ", count: depth) + (depth == 0 ? "•" : "|") + id
             if spec.isGuide { line += " [guide]" }
             line += " (\(fmt(f.x)), \(fmt(f.y)), \(fmt(f.width)), \(fmt(f.height)))"

@@ -50,8 +50,16 @@ public final class LayoutSession {
     var viewOfVariable = VariableOwners()
     var engine: [String: EngineEntry] = [:]
     var atomOfHandle: [Int32: String] = [:]
-    var reported: [String: FrameEntry] = [:]
-    var history: RevisionHistory
+    /// Each view's last reported frame and the revision that changed it: `frames(since:)`
+    /// reads these stamps, so a change records no history of its own.
+    var reported: [String: Reported] = [:]
+    struct Reported {
+        var entry: FrameEntry
+        var revision: Int
+    }
+    /// Views removed, by revision (rare: only ops remove views). Kept for the last
+    /// `historyDepth` revisions, the window in which `frames(since:)` answers incrementally.
+    var removals: [(revision: Int, view: String)] = []
     var lastChurn: [Diagnostic] = []
     /// Buffers `finish` reuses from change to change.
     private var movedScratch: [Variable] = []
@@ -60,14 +68,13 @@ public final class LayoutSession {
     /// Builds a session from a layout document (the body of `POST /v1/sessions`).
     public init(document json: JSON, limits: SessionLimits = SessionLimits()) throws(LayoutError) {
         self.limits = limits
-        history = RevisionHistory(capacity: limits.historyDepth)
         var doc = LayoutDocument()
         let added = try Self.load(json, into: &doc)
         try commit(doc, added: added, countRevision: false)
     }
 
     /// The current frames of every view, in document order.
-    public var allFrames: [FrameEntry] { document.viewOrder.compactMap { reported[$0] } }
+    public var allFrames: [FrameEntry] { document.viewOrder.compactMap { reported[$0]?.entry } }
 
     // MARK: Changes
 
@@ -216,6 +223,7 @@ public final class LayoutSession {
             ownerScratch.append(.init(view: v, axis: .horizontal, variables: vars))
         }
         ownerScratch.sort { $0.view < $1.view }
+        let stamp = countRevision ? revision + 1 : revision
         var frames: [FrameEntry] = []
         frames.reserveCapacity(ownerScratch.count / 2)   // a moved view usually moves two variables
         var previous: String? = nil
@@ -226,19 +234,24 @@ public final class LayoutSession {
             if !touched, let i = reported.index(forKey: v) {
                 // Only variables moved (a set-constant): the view is there and keeps its
                 // hidden flag, so one lookup does.
-                guard reported.values[i].frame != frame else { continue }
-                reported.values[i].frame = frame
-                frames.append(reported.values[i])
+                guard reported.values[i].entry.frame != frame else { continue }
+                reported.values[i].entry.frame = frame
+                reported.values[i].revision = stamp
+                frames.append(reported.values[i].entry)
                 continue
             }
             guard let spec = document.views[v] else { continue }
             let entry = FrameEntry(id: v, frame: frame, hidden: spec.hidden)
-            if reported[v] != entry { reported[v] = entry; frames.append(entry) }
+            if reported[v]?.entry != entry { reported[v] = Reported(entry: entry, revision: stamp); frames.append(entry) }
         }
         let removed = document.removedViews.sorted()
-        for v in removed { reported[v] = nil }
-        if countRevision { revision += 1 }
-        history.record(.init(revision: revision, changed: frames.map(\.id), removed: removed))
+        if !removed.isEmpty {
+            for v in removed { reported[v] = nil; removals.append((stamp, v)) }
+            if let first = removals.first, first.revision <= stamp - limits.historyDepth {
+                removals.removeAll { $0.revision <= stamp - limits.historyDepth }
+            }
+        }
+        revision = stamp
         document.dirtyAtoms.removeAll()
         document.dirtyViews.removeAll()
         document.removedViews.removeAll()
@@ -279,18 +292,14 @@ public final class LayoutSession {
     public func frames(since rev: Int?) throws(LayoutError) -> FramesAnswer {
         if let rev, rev > revision { throw LayoutError(.malformed, "", "revision \(rev) is in the future (current: \(revision))") }
         if let rev, rev < 0 { throw LayoutError(.malformed, "", "a revision is a non-negative integer") }
-        // History covers every revision after `rev` when it starts no later than rev + 1.
-        guard let rev, rev > 0, let oldest = history.oldestRevision, rev >= oldest - 1 else {
+        // Every view carries the revision that last changed it; removals are kept for the
+        // last historyDepth revisions, so within that window the answer is incremental.
+        guard let rev, rev > 0, rev >= revision - limits.historyDepth else {
             return FramesAnswer(revision: revision, frames: allFrames, removed: [], full: true)
         }
-        var changed: Set<String> = [], removed: Set<String> = []
-        history.forEach(after: rev) { h in
-            changed.formUnion(h.changed)
-            removed.formUnion(h.removed)
-            changed.subtract(h.removed)
-        }
-        return FramesAnswer(revision: revision, frames: changed.sorted().compactMap { reported[$0] },
-                            removed: removed.filter { reported[$0] == nil }.sorted(), full: false)
+        let frames = reported.values.filter { $0.revision > rev }.map(\.entry).sorted { $0.id < $1.id }
+        let removed = Set(removals.filter { $0.revision > rev && reported[$0.view] == nil }.map(\.view))
+        return FramesAnswer(revision: revision, frames: frames, removed: removed.sorted(), full: false)
     }
 
     // MARK: Diagnostics

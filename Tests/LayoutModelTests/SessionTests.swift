@@ -161,6 +161,27 @@ final class SessionTests: XCTestCase {
         XCTAssertTrue(ambiguous(r.diagnostics).contains("title.vertical"))
     }
 
+    /// Removals within the window are listed by `frames(since:)`, a view removed and added
+    /// again is a frame (not a removal), and past the window the answer is full.
+    func testFramesSinceListsRemovalsAndReadditions() throws {
+        let s = try LayoutSession(document: json(card), limits: SessionLimits(historyDepth: 3))
+        _ = try s.change(#"{"ops":[{"op":"removeViews","ids":["badge"]}]}"#)                         // rev 2
+        _ = try s.change(#"{"ops":[{"op":"removeViews","ids":["title"]}]}"#)                         // rev 3
+        _ = try s.change(#"{"ops":[{"op":"addViews","views":[{"id":"title","parent":"card","intrinsicSize":{"width":50,"height":10}}]}]}"#)  // rev 4
+        let since1 = try s.frames(since: 1)
+        XCTAssertFalse(since1.full)
+        XCTAssertEqual(since1.removed, ["badge"])
+        XCTAssertEqual(since1.frames.map(\.id), ["title"])
+        XCTAssertEqual(try s.frames(since: 2).removed, [])
+        XCTAssertEqual(try s.frames(since: 3).frames.map(\.id), ["title"])
+        for k in 0..<3 { _ = try s.setConstants(json(#"{"avatarLeading": \#(30 + k)}"#)) }          // revs 5…7
+        XCTAssertTrue(try s.frames(since: 3).full, "the removal at revision 3 may be gone")
+        let since4 = try s.frames(since: 4)
+        XCTAssertFalse(since4.full)
+        XCTAssertEqual(since4.removed, [])
+        XCTAssertEqual(since4.frames.map(\.id), ["avatar"], "the new title is not tied to the avatar")
+    }
+
     func testServerIdsNeverReusedAndDuplicates422() throws {
         let s = session(#"{"views":[{"id":"v","frame":{"x":0,"y":0,"width":10,"height":10}},{"id":"w","parent":"v"}],"constraints":[{"expr":"w.width == 1"},{"expr":"w.height == 1"}]}"#)
         XCTAssertEqual(s.document.entryOrder, ["c1", "c2"])
