@@ -54,6 +54,30 @@ public struct JSONWriter {
         commaBits &= ~1
     }
 
+    /// `"key":number`, built on the stack and appended once: the shape of every field of
+    /// a frame, the hot path's bulk. Anything unusual takes the general path.
+    public mutating func member(_ k: StaticString, _ v: Double) {
+        guard k.utf8CodeUnitCount <= 40, v == v.rounded(), abs(v) < 9.0e15 else { key(plain: k); number(v); return }
+        let comma = commaBits & 1 != 0
+        commaBits |= 1
+        var buffer: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &buffer) { b in
+            var i = 0
+            if comma { b[i] = UInt8(ascii: ","); i += 1 }
+            b[i] = UInt8(ascii: "\""); i += 1
+            k.withUTF8Buffer { for c in $0 { b[i] = c; i += 1 } }
+            b[i] = UInt8(ascii: "\""); b[i + 1] = UInt8(ascii: ":"); i += 2
+            var n = Int64(v)
+            if n < 0 { b[i] = UInt8(ascii: "-"); i += 1; n = -n }
+            var digits = 1, m = n / 10
+            while m > 0 { digits += 1; m /= 10 }
+            var j = i + digits
+            i = j
+            repeat { j -= 1; b[j] = UInt8(48 + n % 10); n /= 10 } while n > 0
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[..<i]))
+        }
+    }
+
     public mutating func string(_ s: String) { separate(); writeString(s) }
     public mutating func number(_ v: Double) { separate(); writeNumber(v) }
     public mutating func int(_ v: Int) { separate(); bytes.append(contentsOf: String(v).utf8) }

@@ -50,6 +50,13 @@ final class CodecTests: XCTestCase {
         var w = JSONWriter()
         w.beginObject(); w.key("x"); w.number(60); w.key("y"); w.number(-0.5); w.key("big"); w.number(1e20); w.key("s"); w.string("a\u{1}b"); w.endObject()
         XCTAssertEqual(String(decoding: w.bytes, as: UTF8.self), #"{"x":60,"y":-0.5,"big":1e+20,"s":"a\u0001b"}"#)
+        // The one-append member path against the general one, on the numbers a frame can hold.
+        for v in [0.0, -0.0, 7, -7, 10, 99, 100, 1234.5, -1e-9, 8_999_999_999_999_998, -8_999_999_999_999_998, 9.5e15, 1e300, .infinity, .nan] {
+            var fast = JSONWriter(), general = JSONWriter()
+            fast.beginObject(); fast.member("a", 1); fast.member("width", v); fast.endObject()
+            general.beginObject(); general.key("a"); general.number(1); general.key("width"); general.number(v); general.endObject()
+            XCTAssertEqual(String(decoding: fast.bytes, as: UTF8.self), String(decoding: general.bytes, as: UTF8.self), "\(v)")
+        }
     }
 
     /// The writer keeps its comma flags as a 64-level bit stack and spills deeper levels:

@@ -8,10 +8,10 @@ enum WireFormat {
         for f in frames {
             w.key(f.id)
             w.beginObject()
-            w.key(plain: "x"); w.number(f.frame.x)
-            w.key(plain: "y"); w.number(f.frame.y)
-            w.key(plain: "width"); w.number(f.frame.width)
-            w.key(plain: "height"); w.number(f.frame.height)
+            w.member("x", f.frame.x)
+            w.member("y", f.frame.y)
+            w.member("width", f.frame.width)
+            w.member("height", f.frame.height)
             if f.hidden { w.key(plain: "hidden"); w.bool(true) }
             w.endObject()
         }
