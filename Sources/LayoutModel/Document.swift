@@ -405,38 +405,58 @@ public struct LayoutDocument {
     /// The body of a set-constant (`{"id": constant, ...}`): every id and number is checked
     /// before anything changes, then the constants are set. Returns the atoms whose constant
     /// moved, with their new value. Mutating, so the document is changed in place, never copied.
-    mutating func setConstants(_ members: [(key: String, value: JSON)], at p: Pointer) throws(LayoutError) -> [(atom: String, value: Double)] {
-        var resolved: [(atom: String, value: Double)] = []
+    mutating func setConstants(_ members: [(key: String, value: JSON)], at p: Pointer,
+                               moved: (_ atom: String, _ value: Double) -> Void) throws(LayoutError) {
+        if members.count == 1 {   // a drag: no list needed
+            let found = try resolveConstant(members[0].key, members[0].value, at: p)
+            apply(found, moved)
+            return
+        }
+        var resolved: [ResolvedConstant] = []
         resolved.reserveCapacity(members.count)
-        for (id, v) in members {
-            // The usual case (a number, a named single constraint) builds no pointer.
-            if let n = v.number, abs(n) <= ViewSpec.maxMagnitude, let a = namedSingle(id) {
-                resolved.append((a, n))
-                continue
-            }
-            let n = try ViewSpec.number(v, at: p(id))
-            resolved.append((try single(id, at: p(id)), n))
-        }
-        // Compacted in place to the atoms whose constant moved.
-        var moved = 0
-        for k in resolved.indices {
-            let (a, value) = resolved[k]
-            guard let i = atoms.index(forKey: a), atoms.values[i].atom.constant != value else { continue }
-            atoms.values[i].atom.constant = value
-            noteEdited(a, field: "constant", .number(value))
-            resolved[moved] = (a, value)
-            moved += 1
-        }
-        resolved.removeLast(resolved.count - moved)
-        return resolved
+        for (id, v) in members { resolved.append(try resolveConstant(id, v, at: p)) }
+        for found in resolved { apply(found, moved) }
     }
 
-    /// `single` for an entry id naming one constraint, without a pointer; nil sends the
-    /// caller down the checked path (atom ids, groups, unknown ids).
-    private func namedSingle(_ id: String) -> String? {
-        guard let e = entries.index(forKey: id) else { return nil }
-        let members = entries.values[e].members
-        return members.count == 1 && atoms.index(forKey: members[0]) != nil ? members[0] : nil
+    /// A set-constant member, checked. Dictionary indices stay valid: nothing is inserted
+    /// or removed until every member has been checked.
+    private typealias ResolvedConstant = (atom: String, value: Double, atomAt: Dictionary<String, AtomRecord>.Index,
+                                          entryAt: Dictionary<String, EntryRecord>.Index?)
+
+    private mutating func resolveConstant(_ id: String, _ v: JSON, at p: Pointer) throws(LayoutError) -> ResolvedConstant {
+        // The usual case (a number, a named single constraint) builds no pointer and copies
+        // no record (the records are read in place).
+        if let n = v.number, abs(n) <= ViewSpec.maxMagnitude, let e = entries.index(forKey: id),
+           let a = Self.onlyMember(of: &entries.values[e]), let ai = atoms.index(forKey: a) {
+            return (a, n, ai, e)
+        }
+        let n = try ViewSpec.number(v, at: p(id))
+        let a = try single(id, at: p(id))
+        return (a, n, atoms.index(forKey: a)!, nil)   // `single` found it
+    }
+
+    private static func onlyMember(of entry: inout EntryRecord) -> String? {
+        entry.members.count == 1 ? entry.members[0] : nil
+    }
+
+    private mutating func apply(_ found: ResolvedConstant, _ moved: (String, Double) -> Void) {
+        func set(_ r: inout AtomRecord, _ v: Double) -> Bool {
+            guard r.atom.constant != v else { return false }
+            r.atom.constant = v
+            return true
+        }
+        guard set(&atoms.values[found.atomAt], found.value) else { return }
+        var marked = false
+        if let e = found.entryAt { marked = Self.markStale(&entries.values[e]) }
+        if !marked { noteEdited(found.atom, field: "constant", .number(found.value)) }
+        moved(found.atom, found.value)
+    }
+
+    /// What `noteEdited` does for a constant of a non-VFL entry, in place; false for a VFL group.
+    private static func markStale(_ entry: inout EntryRecord) -> Bool {
+        guard !entry.isVisual else { return false }
+        entry.stale = true
+        return true
     }
 
     mutating func setPriority(_ id: String, _ value: Double, at p: Pointer) throws(LayoutError) {

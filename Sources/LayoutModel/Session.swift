@@ -122,8 +122,8 @@ public final class LayoutSession {
     /// straight to the engine's marker shift; nothing is re-translated.
     public func setConstants(_ json: JSON) throws(LayoutError) -> ChangeResult {
         guard let members = json.members else { throw LayoutError(.invalid, "", "a constants body is an object of constraint ids to numbers") }
-        for (atomID, value) in try document.setConstants(members, at: Pointer()) {
-            guard let i = engine.index(forKey: atomID) else { continue }
+        try document.setConstants(members, at: Pointer()) { atomID, value in
+            guard let i = engine.index(forKey: atomID) else { return }
             let c = engine.values[i].base + engine.values[i].sign * value
             solver.setConstant(engine.values[i].handle, c)
             engine.values[i].definition.expression.constant = c

@@ -83,6 +83,25 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(try s.setConstants(json(#"{"avatarLeading": 9}"#)).frames.first?.frame.x, 9)
     }
 
+    /// Every kind of set-constant member through the fast path and the checked one: a named
+    /// constraint, a VFL atom (its group is then listed as edited), several at once, and
+    /// the document and frames agreeing with a session that got the same values as ops.
+    func testSetConstantsOnNamedAtomsAndGroupsMatchesOps() throws {
+        let fast = session(card), ops = session(card)
+        let r = try fast.setConstants(json(#"{"avatarLeading": 14, "row.0": 20, "avatarWidth": 44}"#))
+        _ = try ops.change(#"{"ops":[{"op":"setConstant","id":"avatarLeading","constant":14},{"op":"setConstant","id":"row.0","constant":20},{"op":"setConstant","id":"avatarWidth","constant":44}]}"#)
+        XCTAssertEqual(fast.allFrames, ops.allFrames)
+        XCTAssertEqual(fast.document.json, ops.document.json)
+        XCTAssertEqual(fast.frame("avatar"), R(14, 8, 44, 44))
+        XCTAssertEqual(fast.frame("title")?.x, 14 + 44 + 20)
+        XCTAssertEqual(Set(r.frames.map(\.id)), ["avatar", "title", "badge"])
+        let rowJSON = fast.document.json["constraints"]!.array!.filter { ($0["id"]?.string ?? "").hasPrefix("row") }
+        XCTAssertEqual(rowJSON.compactMap { $0["id"]?.string }, ["row.0", "row.1", "row.2"], "an edited VFL group is listed as its constraints")
+        // A body naming a group is refused whole, before anything changes.
+        XCTAssertThrowsError(try fast.setConstants(json(#"{"avatarLeading": 1, "row": 3}"#)))
+        XCTAssertEqual(fast.frame("avatar")?.x, 14)
+    }
+
     func testRevisionMismatchAndUnknownIds() {
         let s = session(card)
         XCTAssertThrowsError(try s.change(#"{"baseRevision":7,"ops":[]}"#)) { XCTAssertEqual(($0 as! LayoutError).kind, .revisionMismatch) }
