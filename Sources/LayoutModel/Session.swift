@@ -259,7 +259,8 @@ public final class LayoutSession {
         document.churnRemoved.removeAll()
         let churn = lastChurn
         lastChurn = []
-        return ChangeResult(revision: revision, frames: frames, removed: removed, diagnostics: diagnostics() + churn, added: added)
+        return ChangeResult(revision: revision, frames: frames, removed: removed,
+                            diagnostics: churn.isEmpty ? diagnostics() : diagnostics() + churn, added: added)
     }
 
     func currentFrame(_ v: String, values: [Variable: Double] = [:]) -> Rect {
