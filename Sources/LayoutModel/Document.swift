@@ -403,8 +403,8 @@ public struct LayoutDocument {
     }
 
     /// The body of a set-constant (`{"id": constant, ...}`): every id and number is checked
-    /// before anything changes, then the constants are set. Returns the atoms whose constant
-    /// moved, with their new value. Mutating, so the document is changed in place, never copied.
+    /// before anything changes, then the constants are set and `moved` hears of each atom
+    /// whose constant changed. Mutating, so the document is changed in place, never copied.
     mutating func setConstants(_ members: [(key: String, value: JSON)], at p: Pointer,
                                moved: (_ atom: String, _ value: Double) -> Void) throws(LayoutError) {
         if members.count == 1 {   // a drag: no list needed

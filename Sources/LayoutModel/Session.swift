@@ -210,7 +210,7 @@ public final class LayoutSession {
     }
 
     /// Collects the frames that changed (from the engine's changed variables, never by
-    /// diffing every frame), records history and moves the revision on.
+    /// diffing every frame), stamps them with the new revision and moves the revision on.
     private func finish(added: [String], countRevision: Bool) -> ChangeResult {
         // The views to look at: those the change touched, and those owning a variable that
         // moved. Sorted and de-duplicated in a kept buffer (a set-constant moves a few).

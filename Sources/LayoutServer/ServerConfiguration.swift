@@ -10,7 +10,7 @@ public struct ServerConfiguration: Sendable {
     /// Views and constraints per session; more is 413.
     public var maxViewsPerSession = 20_000
     public var maxConstraintsPerSession = 100_000
-    /// Revisions of frame history kept for `frames?since=`.
+    /// Revisions back for which `frames?since=` answers with only what changed (older: the full set).
     public var historyDepth = 256
     /// Responses larger than this are gzip when the client accepts it.
     public var gzipMinBytes = 1024
