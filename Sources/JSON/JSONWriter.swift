@@ -67,13 +67,7 @@ public struct JSONWriter {
             b[i] = UInt8(ascii: "\""); i += 1
             k.withUTF8Buffer { for c in $0 { b[i] = c; i += 1 } }
             b[i] = UInt8(ascii: "\""); b[i + 1] = UInt8(ascii: ":"); i += 2
-            var n = Int64(v)
-            if n < 0 { b[i] = UInt8(ascii: "-"); i += 1; n = -n }
-            var digits = 1, m = n / 10
-            while m > 0 { digits += 1; m /= 10 }
-            var j = i + digits
-            i = j
-            repeat { j -= 1; b[j] = UInt8(48 + n % 10); n /= 10 } while n > 0
+            i = Self.put(Int64(v), into: b, at: i)
             bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[..<i]))
         }
     }
@@ -101,19 +95,27 @@ public struct JSONWriter {
     private mutating func writeNumber(_ v: Double) {
         guard v.isFinite else { bytes.append(contentsOf: "null".utf8); return }
         if v == v.rounded(), abs(v) < 9.0e15 {
-            var n = Int64(v)
-            if n == 0 { bytes.append(UInt8(ascii: "0")); return }
-            if n < 0 { bytes.append(UInt8(ascii: "-")); n = -n }
-            // Digits filled from the end of a stack buffer, then appended in one go.
-            var digits: (UInt64, UInt64) = (0, 0)
+            // Formatted on the stack, then appended in one go.
+            var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
             withUnsafeMutableBytes(of: &digits) { d in
-                var k = d.count
-                while n > 0 { k -= 1; d[k] = UInt8(48 + n % 10); n /= 10 }
-                bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: d[k...]))
+                bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: d[..<Self.put(Int64(v), into: d, at: 0)]))
             }
             return
         }
         bytes.append(contentsOf: v.description.utf8)
+    }
+
+    /// Writes `n` (|n| < 9e15: at most 17 bytes with the sign) at `i` of `b`; returns the
+    /// index after it.
+    private static func put(_ n: Int64, into b: UnsafeMutableRawBufferPointer, at i: Int) -> Int {
+        var i = i, n = n
+        if n < 0 { b[i] = UInt8(ascii: "-"); i += 1; n = -n }
+        var digits = 1, m = n / 10
+        while m > 0 { digits += 1; m /= 10 }
+        var j = i + digits
+        let end = j
+        repeat { j -= 1; b[j] = UInt8(48 + n % 10); n /= 10 } while n > 0
+        return end
     }
 
     private mutating func writeString(_ s: String) {

@@ -63,7 +63,7 @@ public final class LayoutSession {
     var lastChurn: [Diagnostic] = []
     /// Buffers `finish` reuses from change to change.
     private var movedScratch: [Variable] = []
-    private var ownerScratch: [VariableOwners.Owner] = []
+    private var viewScratch: [(view: String, variables: ViewVariables)] = []
 
     /// Builds a session from a layout document (the body of `POST /v1/sessions`).
     public init(document json: JSON, limits: SessionLimits = SessionLimits()) throws(LayoutError) {
@@ -215,22 +215,21 @@ public final class LayoutSession {
         // The views to look at: those the change touched, and those owning a variable that
         // moved. Sorted and de-duplicated in a kept buffer (a set-constant moves a few).
         solver.takeChanges(into: &movedScratch)
-        ownerScratch.removeAll(keepingCapacity: true)
-        for v in movedScratch { if let owner = viewOfVariable[v.id] { ownerScratch.append(owner) } }
+        viewScratch.removeAll(keepingCapacity: true)
+        for v in movedScratch { if let owner = viewOfVariable[v.id] { viewScratch.append((owner.view, owner.variables)) } }
         let touched = !document.dirtyViews.isEmpty
         for v in document.dirtyViews {
             guard let vars = variables[v] else { continue }   // removed
-            ownerScratch.append(.init(view: v, axis: .horizontal, variables: vars))
+            viewScratch.append((v, vars))
         }
-        ownerScratch.sort { $0.view < $1.view }
+        viewScratch.sort { $0.view < $1.view }
         let stamp = countRevision ? revision + 1 : revision
         var frames: [FrameEntry] = []
-        frames.reserveCapacity(ownerScratch.count / 2)   // a moved view usually moves two variables
+        frames.reserveCapacity(viewScratch.count / 2)   // a moved view usually moves two variables
         var previous: String? = nil
-        for owner in ownerScratch where owner.view != previous {
-            previous = owner.view
-            let v = owner.view
-            let frame = currentFrame(owner.variables)
+        for (v, vars) in viewScratch where v != previous {
+            previous = v
+            let frame = currentFrame(vars)
             if !touched, let i = reported.index(forKey: v) {
                 // Only variables moved (a set-constant): the view is there and keeps its
                 // hidden flag, so one lookup does.
@@ -263,15 +262,16 @@ public final class LayoutSession {
                             diagnostics: churn.isEmpty ? diagnostics() : diagnostics() + churn, added: added)
     }
 
-    func currentFrame(_ v: String, values: [Variable: Double] = [:]) -> Rect {
-        let vars = variables[v]!
-        func val(_ x: Variable) -> Double { round(values[x] ?? solver.value(x)) }
-        return Rect(x: val(vars.x), y: val(vars.y), width: val(vars.width), height: val(vars.height))
+    /// A view's frame with some variables overridden (another valid layout, for
+    /// exercise-ambiguity).
+    func currentFrame(_ v: String, values: [Variable: Double]) -> Rect {
+        frame(of: variables[v]!) { values[$0] ?? solver.value($0) }
     }
 
-    func currentFrame(_ vars: ViewVariables) -> Rect {
-        Rect(x: round(solver.value(vars.x)), y: round(solver.value(vars.y)),
-             width: round(solver.value(vars.width)), height: round(solver.value(vars.height)))
+    func currentFrame(_ vars: ViewVariables) -> Rect { frame(of: vars, solver.value) }
+
+    private func frame(of vars: ViewVariables, _ value: (Variable) -> Double) -> Rect {
+        Rect(x: round(value(vars.x)), y: round(value(vars.y)), width: round(value(vars.width)), height: round(value(vars.height)))
     }
 
     /// Exact values, or the nearest multiple of 1/scale (halves away from zero) when set.

@@ -27,7 +27,7 @@ struct Router: Sendable {
         case notFound
     }
 
-    private(set) var routes: [Route] = []
+    private var routeCount = 0
     /// Routes by their number of segments: a path is matched only against its own kind.
     private var bySegments: [[Route]] = Array(repeating: [], count: maxSegments + 1)
 
@@ -37,8 +37,8 @@ struct Router: Sendable {
         precondition(captures.count <= 2, "PathCaptures holds two captures")
         precondition(segments.count <= Self.maxSegments, "a route has at most \(Self.maxSegments) segments")
         let route = Route(method: method, literals: segments.map { $0.hasPrefix("{") ? nil : Array($0.utf8) },
-                          captures: captures, name: pattern, index: routes.count, handler: handler)
-        routes.append(route)
+                          captures: captures, name: pattern, index: routeCount, handler: handler)
+        routeCount += 1
         bySegments[segments.count].append(route)
     }
 
