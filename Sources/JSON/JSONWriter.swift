@@ -1,23 +1,74 @@
 /// Writes JSON straight into a byte buffer: the response hot path (changed frames)
 /// never goes through Foundation's encoder.
-public struct JSONWriter {
-    public private(set) var bytes: [UInt8] = []
+///
+/// The buffer is raw memory the writer owns (hence non-copyable): each write checks the
+/// room once and stores bytes, where appending to an `[UInt8]` checked uniqueness and
+/// capacity per call (a third of a set-constant's JSON cost, callgrind).
+public struct JSONWriter: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
     /// "A value was written at this level" flags as a bit stack (bit 0 is the innermost
     /// level): no array per writer. Levels pushed past 64 spill their top bit to `deep`.
     private var commaBits: UInt64 = 0
     private var depth = 0
     private var deep: [Bool] = []
 
-    public init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
+    public init(capacity: Int = 256) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// The text written so far.
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    // MARK: Raw output
+
+    @inline(__always) private mutating func reserve(_ n: Int) {
+        if count + n > capacity { grow(n) }
+    }
+
+    private mutating func grow(_ n: Int) {
+        let bigger = max(capacity * 2, count + n)
+        let p = UnsafeMutablePointer<UInt8>.allocate(capacity: bigger)
+        p.update(from: base, count: count)
+        base.deallocate()
+        base = p
+        capacity = bigger
+    }
+
+    /// One byte, the room for it already reserved.
+    @inline(__always) private mutating func emit(_ c: UInt8) {
+        base[count] = c
+        count += 1
+    }
+
+    private mutating func append(_ c: UInt8) {
+        reserve(1)
+        emit(c)
+    }
+
+    private mutating func append(_ b: UnsafeBufferPointer<UInt8>) {
+        guard let from = b.baseAddress, b.count > 0 else { return }
+        reserve(b.count)
+        (base + count).update(from: from, count: b.count)
+        count += b.count
+    }
+
+    private mutating func append(_ s: StaticString) { s.withUTF8Buffer { append($0) } }
+
+    // MARK: Structure
 
     private mutating func separate() {
-        if commaBits & 1 != 0 { bytes.append(UInt8(ascii: ",")) }
+        if commaBits & 1 != 0 { append(UInt8(ascii: ",")) }
         commaBits |= 1
     }
 
     private mutating func push(_ open: UInt8) {
         separate()
-        bytes.append(open)
+        append(open)
         if depth >= 63 { deep.append(commaBits >> 63 != 0) }
         commaBits <<= 1
         depth += 1
@@ -27,7 +78,7 @@ public struct JSONWriter {
         depth -= 1
         commaBits >>= 1
         if depth >= 63, let top = deep.popLast(), top { commaBits |= 1 << 63 }
-        bytes.append(close)
+        append(close)
     }
 
     public mutating func beginObject() { push(UInt8(ascii: "{")) }
@@ -39,7 +90,7 @@ public struct JSONWriter {
     public mutating func key(_ k: String) {
         separate()
         writeString(k)
-        bytes.append(UInt8(ascii: ":"))
+        append(UInt8(ascii: ":"))
         commaBits &= ~1
     }
 
@@ -47,39 +98,43 @@ public struct JSONWriter {
     /// field names): copied as is.
     public mutating func key(plain k: StaticString) {
         separate()
-        bytes.append(UInt8(ascii: "\""))
-        k.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        reserve(k.utf8CodeUnitCount + 3)
+        emit(UInt8(ascii: "\""))
+        k.withUTF8Buffer { for c in $0 { emit(c) } }
+        emit(UInt8(ascii: "\""))
+        emit(UInt8(ascii: ":"))
         commaBits &= ~1
     }
 
-    /// `"key":number`, built on the stack and appended once: the shape of every field of
-    /// a frame, the hot path's bulk. Anything unusual takes the general path.
+    /// `"key":number`: the shape of every field of a frame, the hot path's bulk, written
+    /// with one room check. Anything unusual takes the general path.
     public mutating func member(_ k: StaticString, _ v: Double) {
-        guard k.utf8CodeUnitCount <= 40, v == v.rounded(), abs(v) < 9.0e15 else { key(plain: k); number(v); return }
-        let comma = commaBits & 1 != 0
+        guard v == v.rounded(), abs(v) < 9.0e15 else { key(plain: k); number(v); return }
+        reserve(k.utf8CodeUnitCount + 4 + Self.maxIntegerBytes)
+        if commaBits & 1 != 0 { emit(UInt8(ascii: ",")) }
         commaBits |= 1
-        var buffer: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &buffer) { b in
-            var i = 0
-            if comma { b[i] = UInt8(ascii: ","); i += 1 }
-            b[i] = UInt8(ascii: "\""); i += 1
-            k.withUTF8Buffer { for c in $0 { b[i] = c; i += 1 } }
-            b[i] = UInt8(ascii: "\""); b[i + 1] = UInt8(ascii: ":"); i += 2
-            i = Self.put(Int64(v), into: b, at: i)
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[..<i]))
-        }
+        emit(UInt8(ascii: "\""))
+        k.withUTF8Buffer { for c in $0 { emit(c) } }
+        emit(UInt8(ascii: "\""))
+        emit(UInt8(ascii: ":"))
+        putInteger(Int64(v))
     }
+
+    // MARK: Values
 
     public mutating func string(_ s: String) { separate(); writeString(s) }
     public mutating func number(_ v: Double) { separate(); writeNumber(v) }
-    public mutating func int(_ v: Int) { separate(); bytes.append(contentsOf: String(v).utf8) }
-    public mutating func bool(_ b: Bool) { separate(); bytes.append(contentsOf: (b ? "true" : "false").utf8) }
-    public mutating func null() { separate(); bytes.append(contentsOf: "null".utf8) }
+    public mutating func int(_ v: Int) {
+        separate()
+        guard abs(v) < 9_000_000_000_000_000 else { writeText(String(v)); return }
+        reserve(Self.maxIntegerBytes)
+        putInteger(Int64(v))
+    }
+    public mutating func bool(_ b: Bool) { separate(); append(b ? "true" : "false") }
+    public mutating func null() { separate(); append("null") }
 
     /// Splices a value that is already JSON text.
-    public mutating func raw(_ json: [UInt8]) { separate(); bytes.append(contentsOf: json) }
+    public mutating func raw(_ json: [UInt8]) { separate(); json.withUnsafeBufferPointer { append($0) } }
 
     public mutating func value(_ v: JSON) {
         switch v {
@@ -93,55 +148,64 @@ public struct JSONWriter {
     }
 
     private mutating func writeNumber(_ v: Double) {
-        guard v.isFinite else { bytes.append(contentsOf: "null".utf8); return }
+        guard v.isFinite else { append("null"); return }
         if v == v.rounded(), abs(v) < 9.0e15 {
-            // Formatted on the stack, then appended in one go.
-            var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-            withUnsafeMutableBytes(of: &digits) { d in
-                bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: d[..<Self.put(Int64(v), into: d, at: 0)]))
-            }
+            reserve(Self.maxIntegerBytes)
+            putInteger(Int64(v))
             return
         }
-        bytes.append(contentsOf: v.description.utf8)
+        writeText(v.description)
     }
 
-    /// Writes `n` (|n| < 9e15: at most 17 bytes with the sign) at `i` of `b`; returns the
-    /// index after it.
-    private static func put(_ n: Int64, into b: UnsafeMutableRawBufferPointer, at i: Int) -> Int {
-        var i = i, n = n
-        if n < 0 { b[i] = UInt8(ascii: "-"); i += 1; n = -n }
+    private mutating func writeText(_ s: String) {
+        var s = s
+        s.withUTF8 { append($0) }
+    }
+
+    /// A sign and up to 19 digits.
+    private static let maxIntegerBytes = 20
+
+    /// Writes `n` in decimal, the room (`maxIntegerBytes`) already reserved.
+    private mutating func putInteger(_ n: Int64) {
+        var n = n
+        if n < 0 { emit(UInt8(ascii: "-")); n = -n }
         var digits = 1, m = n / 10
         while m > 0 { digits += 1; m /= 10 }
-        var j = i + digits
-        let end = j
-        repeat { j -= 1; b[j] = UInt8(48 + n % 10); n /= 10 } while n > 0
-        return end
+        count += digits
+        var j = count
+        repeat { j -= 1; base[j] = UInt8(48 + n % 10); n /= 10 } while n > 0
     }
 
     private mutating func writeString(_ s: String) {
-        bytes.append(UInt8(ascii: "\""))
-        // Ids and keys rarely need escaping: copy them whole when they don't.
         var s = s
-        let plain = s.withUTF8 { utf8 -> Bool in
-            for c in utf8 where c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") { return false }
-            bytes.append(contentsOf: utf8)
-            return true
-        }
-        if plain { bytes.append(UInt8(ascii: "\"")); return }
-        for c in s.utf8 {
-            switch c {
-            case UInt8(ascii: "\""): bytes.append(0x5C); bytes.append(c)
-            case UInt8(ascii: "\\"): bytes.append(0x5C); bytes.append(c)
-            case 0x0A: bytes.append(0x5C); bytes.append(UInt8(ascii: "n"))
-            case 0x0D: bytes.append(0x5C); bytes.append(UInt8(ascii: "r"))
-            case 0x09: bytes.append(0x5C); bytes.append(UInt8(ascii: "t"))
-            case 0..<0x20:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 48, 48, hex[Int(c >> 4)], hex[Int(c & 15)]])
-            default: bytes.append(c)
+        s.withUTF8 { utf8 in
+            // Ids and keys rarely need escaping: copy them whole when they don't.
+            reserve(utf8.count + 2)
+            emit(UInt8(ascii: "\""))
+            if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                append(utf8)
+                append(UInt8(ascii: "\""))
+                return
             }
+            for c in utf8 { escape(c) }
+            append(UInt8(ascii: "\""))
         }
-        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func escape(_ c: UInt8) {
+        reserve(6)
+        switch c {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): emit(0x5C); emit(c)
+        case 0x0A: emit(0x5C); emit(UInt8(ascii: "n"))
+        case 0x0D: emit(0x5C); emit(UInt8(ascii: "r"))
+        case 0x09: emit(0x5C); emit(UInt8(ascii: "t"))
+        case 0..<0x20:
+            let hex: StaticString = "0123456789abcdef"
+            hex.withUTF8Buffer { h in
+                for x in [0x5C, UInt8(ascii: "u"), 48, 48, h[Int(c >> 4)], h[Int(c & 15)]] { emit(x) }
+            }
+        default: emit(c)
+        }
     }
 }
 

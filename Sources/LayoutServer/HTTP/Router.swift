@@ -60,9 +60,10 @@ struct Router: Sendable {
                 }
                 var allowed: [String] = []
                 for r in bySegments[count] {
+                    // Last segment first: that is where routes of one length differ most.
                     var ok = true
-                    for k in 0..<count {
-                        if let lit = r.literals[k], !lit.elementsEqual(bytes[parts[k]]) { ok = false; break }
+                    for k in (0..<count).reversed() {
+                        if let lit = r.literals[k], !Self.same(lit, bytes, parts[k]) { ok = false; break }
                     }
                     guard ok else { continue }
                     if r.method == method || (method == "HEAD" && r.method == "GET") {
@@ -74,6 +75,16 @@ struct Router: Sendable {
                 }
                 return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed)
             }
+        }
+    }
+
+    /// Whether a literal segment equals the path's bytes in `range` (length first: most
+    /// literals of a bucket differ in length).
+    private static func same(_ literal: [UInt8], _ path: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        guard literal.count == range.count else { return false }
+        return literal.withUnsafeBufferPointer { lit in
+            for k in 0..<lit.count where lit[k] != path[range.lowerBound + k] { return false }
+            return true
         }
     }
 
