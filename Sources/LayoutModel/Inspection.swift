@@ -13,7 +13,7 @@ extension LayoutSession {
     /// The constraints affecting `view` on `axis`: those the engine says its position and
     /// size depend on, and any broken ones naming it on that axis.
     public func explain(view: String, axis: Axis) throws(LayoutError) -> [ExplainedConstraint] {
-        guard let vars = variables[view] else { throw LayoutError(.invalid, "", "unknown view '\(view)'") }
+        guard let vars = views[view] else { throw LayoutError(.invalid, "", "unknown view '\(view)'") }
         let engineVars = axis == .horizontal ? [vars.x, vars.width] : [vars.y, vars.height]
         var ids = Set<String>()
         for v in engineVars { for h in solver.constraintsAffecting(v) { if let id = atomOfHandle[h.raw] { ids.insert(id) } } }
@@ -42,7 +42,7 @@ extension LayoutSession {
         for d in diagnostics() { if case .ambiguous(let v, let axis) = d { ambiguous[v, default: []].append(axis) } }
         var lines: [String] = []
         func visit(_ id: String, _ depth: Int) {
-            guard let spec = document.views[id], let f = reported[id]?.entry.frame else { return }
+            guard let spec = document.views[id], let f = views.reported(id)?.frame else { return }
             var line = String(repeating: "    ", count: depth) + (depth == 0 ? "•" : "|") + id
             if spec.isGuide { line += " [guide]" }
             line += " (\(fmt(f.x)), \(fmt(f.y)), \(fmt(f.width)), \(fmt(f.height)))"
@@ -60,9 +60,9 @@ extension LayoutSession {
     public func exerciseAmbiguity() -> [FrameEntry] {
         let ambiguous = solver.ambiguousVariables()
         let alternative = solver.alternativeValues(for: ambiguous)
-        var views = Set<String>()
-        for v in alternative.keys { if let o = viewOfVariable[v.id] { views.insert(o.view) } }
-        return views.sorted().compactMap { v in
+        var moved = Set<String>()
+        for v in alternative.keys { if let o = viewOfVariable[v.id] { moved.insert(self.views.id(ofSlot: o.slot)) } }
+        return moved.sorted().compactMap { v in
             guard let spec = document.views[v] else { return nil }
             return FrameEntry(id: v, frame: currentFrame(v, values: alternative), hidden: spec.hidden)
         }

@@ -46,24 +46,19 @@ public final class LayoutSession {
     public private(set) var revision = 1
     public let limits: SessionLimits
 
-    var variables: [String: ViewVariables] = [:]
+    /// Each view's variables and last reported frame, stamped with the revision that
+    /// changed it: `frames(since:)` reads the stamps, so a change records no history.
+    var views = ViewTable()
     var viewOfVariable = VariableOwners()
     var engine: [String: EngineEntry] = [:]
     var atomOfHandle: [Int32: String] = [:]
-    /// Each view's last reported frame and the revision that changed it: `frames(since:)`
-    /// reads these stamps, so a change records no history of its own.
-    var reported: [String: Reported] = [:]
-    struct Reported {
-        var entry: FrameEntry
-        var revision: Int
-    }
     /// Views removed, by revision (rare: only ops remove views). Kept for the last
     /// `historyDepth` revisions, the window in which `frames(since:)` answers incrementally.
     var removals: [(revision: Int, view: String)] = []
     var lastChurn: [Diagnostic] = []
     /// Buffers `finish` reuses from change to change.
     private var movedScratch: [Variable] = []
-    private var viewScratch: [(view: String, variables: ViewVariables)] = []
+    private var slotScratch: [Int32] = []
 
     /// Builds a session from a layout document (the body of `POST /v1/sessions`).
     public init(document json: JSON, limits: SessionLimits = SessionLimits()) throws(LayoutError) {
@@ -74,7 +69,7 @@ public final class LayoutSession {
     }
 
     /// The current frames of every view, in document order.
-    public var allFrames: [FrameEntry] { document.viewOrder.compactMap { reported[$0]?.entry } }
+    public var allFrames: [FrameEntry] { document.viewOrder.compactMap { views.reported($0) } }
 
     // MARK: Changes
 
@@ -141,23 +136,35 @@ public final class LayoutSession {
             throw LayoutError(.limit, "", "the session would have \(doc.constraintCount) constraints; the limit is \(limits.maxConstraints)")
         }
         document = doc
-        let newViews = document.viewCount - variables.count
+        let newViews = document.viewCount - views.count
         if newViews > 0 {
-            variables.reserveCapacity(variables.count + newViews)
+            views.reserveCapacity(views.count + newViews)
             viewOfVariable.reserveCapacity(viewOfVariable.count + 4 * newViews)
-            reported.reserveCapacity(reported.count + newViews)
         }
         engine.reserveCapacity(engine.count + document.dirtyAtoms.count)
         atomOfHandle.reserveCapacity(atomOfHandle.count + document.dirtyAtoms.count)
-        for v in document.viewOrder where variables[v] == nil {
+        for v in document.viewOrder where views.slot(of: v) == nil {
             let vars = ViewVariables(x: solver.addVariable(), y: solver.addVariable(), width: solver.addVariable(), height: solver.addVariable())
-            variables[v] = vars
-            viewOfVariable[vars.x.id] = .init(view: v, axis: .horizontal, variables: vars)
-            viewOfVariable[vars.width.id] = .init(view: v, axis: .horizontal, variables: vars)
-            viewOfVariable[vars.y.id] = .init(view: v, axis: .vertical, variables: vars)
-            viewOfVariable[vars.height.id] = .init(view: v, axis: .vertical, variables: vars)
+            let slot = views.add(v, vars)
+            viewOfVariable[vars.x.id] = .init(slot: slot, axis: .horizontal)
+            viewOfVariable[vars.width.id] = .init(slot: slot, axis: .horizontal)
+            viewOfVariable[vars.y.id] = .init(slot: slot, axis: .vertical)
+            viewOfVariable[vars.height.id] = .init(slot: slot, axis: .vertical)
         }
-        let translator = Translator(document: document, variables: variables)
+        translate()
+        for v in document.removedViews {
+            guard let vars = views.remove(v) else { continue }
+            for x in [vars.x, vars.y, vars.width, vars.height] { solver.removeVariable(x); viewOfVariable[x.id] = nil }
+        }
+        lastChurn = churn()
+        return finish(added: added, countRevision: countRevision)
+    }
+
+    /// Brings the engine's constraints in step with the atoms the change touched. A
+    /// function of its own so that the translator's copy of the view table is gone before
+    /// `finish` writes to the table (a copy alive then would copy every slot).
+    private func translate() {
+        let translator = Translator(document: document, variables: views)
         var adds: [(Int, String, Translator.Output)] = []
         for id in document.dirtyAtoms {
             let rec = document.atoms[id]
@@ -183,12 +190,6 @@ public final class LayoutSession {
             engine[id] = EngineEntry(handle: h, definition: out.definition, base: out.base, sign: out.sign)
             atomOfHandle[h.raw] = id
         }
-        for v in document.removedViews {
-            guard let vars = variables.removeValue(forKey: v) else { continue }
-            for x in [vars.x, vars.y, vars.width, vars.height] { solver.removeVariable(x); viewOfVariable[x.id] = nil }
-        }
-        lastChurn = churn()
-        return finish(added: added, countRevision: countRevision)
     }
 
     private func sameShape(_ a: ConstraintDefinition, _ b: ConstraintDefinition) -> Bool {
@@ -212,40 +213,43 @@ public final class LayoutSession {
     /// Collects the frames that changed (from the engine's changed variables, never by
     /// diffing every frame), stamps them with the new revision and moves the revision on.
     private func finish(added: [String], countRevision: Bool) -> ChangeResult {
-        // The views to look at: those the change touched, and those owning a variable that
-        // moved. Sorted and de-duplicated in a kept buffer (a set-constant moves a few).
+        // The views to look at, by slot: those owning a variable that moved, and those the
+        // change touched. Sorted and de-duplicated in a kept buffer (a set-constant moves a few).
         solver.takeChanges(into: &movedScratch)
-        viewScratch.removeAll(keepingCapacity: true)
-        for v in movedScratch { if let owner = viewOfVariable[v.id] { viewScratch.append((owner.view, owner.variables)) } }
+        slotScratch.removeAll(keepingCapacity: true)
+        for v in movedScratch { if let owner = viewOfVariable[v.id] { slotScratch.append(owner.slot) } }
         let touched = !document.dirtyViews.isEmpty
-        for v in document.dirtyViews {
-            guard let vars = variables[v] else { continue }   // removed
-            viewScratch.append((v, vars))
-        }
-        viewScratch.sort { $0.view < $1.view }
+        for v in document.dirtyViews { if let s = views.slot(of: v) { slotScratch.append(s) } }   // none: removed
+        slotScratch.sort()
         let stamp = countRevision ? revision + 1 : revision
         var frames: [FrameEntry] = []
-        frames.reserveCapacity(viewScratch.count / 2)   // a moved view usually moves two variables
-        var previous: String? = nil
-        for (v, vars) in viewScratch where v != previous {
-            previous = v
-            let frame = currentFrame(vars)
-            if !touched, let i = reported.index(forKey: v) {
-                // Only variables moved (a set-constant): the view is there and keeps its
-                // hidden flag, so one lookup does.
-                guard reported.values[i].entry.frame != frame else { continue }
-                reported.values[i].entry.frame = frame
-                reported.values[i].revision = stamp
-                frames.append(reported.values[i].entry)
+        frames.reserveCapacity(slotScratch.count / 2)   // a moved view usually moves two variables
+        var previous: Int32 = -1
+        for s in slotScratch where s != previous {
+            previous = s
+            let i = Int(s)
+            let frame = currentFrame(views.slots[i]!.variables)
+            if !touched, views.slots[i]!.reported != nil {
+                // Only variables moved (a set-constant): the view keeps its hidden flag.
+                guard views.slots[i]!.reported!.frame != frame else { continue }
+                views.slots[i]!.reported!.frame = frame
+                views.slots[i]!.revision = stamp
+                frames.append(views.slots[i]!.reported!)
                 continue
             }
-            guard let spec = document.views[v] else { continue }
-            let entry = FrameEntry(id: v, frame: frame, hidden: spec.hidden)
-            if reported[v]?.entry != entry { reported[v] = Reported(entry: entry, revision: stamp); frames.append(entry) }
+            let id = views.slots[i]!.id
+            guard let spec = document.views[id] else { continue }
+            let entry = FrameEntry(id: id, frame: frame, hidden: spec.hidden)
+            if views.slots[i]!.reported != entry {
+                views.slots[i]!.reported = entry
+                views.slots[i]!.revision = stamp
+                frames.append(entry)
+            }
         }
+        if frames.count > 1 { frames.sort { $0.id < $1.id } }
         let removed = document.removedViews.sorted()
         if !removed.isEmpty {
-            for v in removed { reported[v] = nil; removals.append((stamp, v)) }
+            for v in removed { removals.append((stamp, v)) }
             if let first = removals.first, first.revision <= stamp - limits.historyDepth {
                 removals.removeAll { $0.revision <= stamp - limits.historyDepth }
             }
@@ -265,7 +269,7 @@ public final class LayoutSession {
     /// A view's frame with some variables overridden (another valid layout, for
     /// exercise-ambiguity).
     func currentFrame(_ v: String, values: [Variable: Double]) -> Rect {
-        frame(of: variables[v]!) { values[$0] ?? solver.value($0) }
+        frame(of: views[v]!) { values[$0] ?? solver.value($0) }
     }
 
     func currentFrame(_ vars: ViewVariables) -> Rect { frame(of: vars, solver.value) }
@@ -298,8 +302,8 @@ public final class LayoutSession {
         guard let rev, rev > 0, rev >= revision - limits.historyDepth else {
             return FramesAnswer(revision: revision, frames: allFrames, removed: [], full: true)
         }
-        let frames = reported.values.filter { $0.revision > rev }.map(\.entry).sorted { $0.id < $1.id }
-        let removed = Set(removals.filter { $0.revision > rev && reported[$0.view] == nil }.map(\.view))
+        let frames = views.all.filter { $0.revision > rev }.compactMap(\.reported).sorted { $0.id < $1.id }
+        let removed = Set(removals.filter { $0.revision > rev && views.slot(of: $0.view) == nil }.map(\.view))
         return FramesAnswer(revision: revision, frames: frames, removed: removed.sorted(), full: false)
     }
 
@@ -315,8 +319,10 @@ public final class LayoutSession {
         var seen = Set<String>()
         var ambiguous: [(String, Axis)] = []
         for v in solver.ambiguousVariables() {
-            guard let owner = viewOfVariable[v.id], seen.insert(owner.view + "/" + owner.axis.rawValue).inserted else { continue }
-            ambiguous.append((owner.view, owner.axis))
+            guard let owner = viewOfVariable[v.id] else { continue }
+            let view = views.id(ofSlot: owner.slot)
+            guard seen.insert(view + "/" + owner.axis.rawValue).inserted else { continue }
+            ambiguous.append((view, owner.axis))
         }
         for (v, axis) in ambiguous.sorted(by: { ($0.0, $0.1.rawValue) < ($1.0, $1.1.rawValue) }) {
             out.append(.ambiguous(view: v, axis: axis))

@@ -14,7 +14,7 @@ public struct ViewVariables: Sendable {
 /// view's origin is the sum of the frame origins between it and that ancestor.
 struct Translator {
     let document: LayoutDocument
-    let variables: [String: ViewVariables]
+    let variables: ViewTable
 
     struct Output {
         var definition: ConstraintDefinition

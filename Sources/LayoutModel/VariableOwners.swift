@@ -1,12 +1,10 @@
-/// Which view and axis each engine variable belongs to. Variable ids are dense (the
-/// engine reuses freed ones), so an array indexed by id replaces a hashed dictionary on
-/// the per-change path.
+/// Which view (by its `ViewTable` slot) and axis each engine variable belongs to.
+/// Variable ids are dense (the engine reuses freed ones), so an array indexed by id
+/// replaces a hashed dictionary on the per-change path.
 struct VariableOwners {
     struct Owner {
-        var view: String
+        var slot: Int32
         var axis: Axis
-        /// All four of the view's variables: a moved one leads to its frame with no lookup.
-        var variables: ViewVariables
     }
 
     private var owners: [Owner?] = []
