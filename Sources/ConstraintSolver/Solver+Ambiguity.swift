@@ -54,7 +54,7 @@ extension Solver {
     public func ambiguousVariables() -> [Variable] {
         refreshAmbiguity()
         guard !ambiguousIds.isEmpty else { return [] }
-        return ambiguousIds.sorted().map { Variable(symbol: Symbol(id: $0, kind: .external)) }
+        return ambiguousIds.elements.sorted().map { Variable(symbol: Symbol(id: $0, kind: .external)) }
     }
 
     /// Whether anything is ambiguous or broken: the common answer, no, costs no arrays.

@@ -46,7 +46,8 @@ public final class Solver {
     var infeasible: [Int32] = []
     var changed: [Int32] = []
     var ambiguityPending: [Int32] = []
-    var ambiguousIds: Set<Int32> = []
+    /// Usually empty: an IndexSet32, so keeping it current costs no hashing.
+    var ambiguousIds = IndexSet32()
 
     /// Off in the throw-away solvers that test candidate conflict sets.
     var explainsConflicts = true

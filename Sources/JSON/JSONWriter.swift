@@ -107,17 +107,18 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// `"key":number`: the shape of every field of a frame, the hot path's bulk, written
-    /// with one room check. Anything unusual takes the general path.
+    /// with one room check through a local cursor. Anything unusual takes the general path.
     public mutating func member(_ k: StaticString, _ v: Double) {
-        guard v == v.rounded(), abs(v) < 9.0e15 else { key(plain: k); number(v); return }
+        guard abs(v) < 9.0e15, let n = Int64(exactly: v) else { key(plain: k); number(v); return }
         reserve(k.utf8CodeUnitCount + 4 + Self.maxIntegerBytes)
-        if commaBits & 1 != 0 { emit(UInt8(ascii: ",")) }
+        var p = base + count
+        if commaBits & 1 != 0 { p.pointee = UInt8(ascii: ","); p += 1 }
         commaBits |= 1
-        emit(UInt8(ascii: "\""))
-        k.withUTF8Buffer { for c in $0 { emit(c) } }
-        emit(UInt8(ascii: "\""))
-        emit(UInt8(ascii: ":"))
-        putInteger(Int64(v))
+        p.pointee = UInt8(ascii: "\""); p += 1
+        k.withUTF8Buffer { for c in $0 { p.pointee = c; p += 1 } }
+        p[0] = UInt8(ascii: "\""); p[1] = UInt8(ascii: ":")
+        count = p + 2 - base
+        putInteger(n)
     }
 
     // MARK: Values
@@ -126,7 +127,6 @@ public struct JSONWriter: ~Copyable {
     public mutating func number(_ v: Double) { separate(); writeNumber(v) }
     public mutating func int(_ v: Int) {
         separate()
-        guard abs(v) < 9_000_000_000_000_000 else { writeText(String(v)); return }
         reserve(Self.maxIntegerBytes)
         putInteger(Int64(v))
     }
@@ -162,18 +162,31 @@ public struct JSONWriter: ~Copyable {
         s.withUTF8 { append($0) }
     }
 
-    /// A sign and up to 19 digits.
+    /// A sign and up to 19 digits (Int64.min's magnitude).
     private static let maxIntegerBytes = 20
 
-    /// Writes `n` in decimal, the room (`maxIntegerBytes`) already reserved.
+    /// Writes `n` in decimal, two digits a step, the room (`maxIntegerBytes`) already reserved.
     private mutating func putInteger(_ n: Int64) {
-        var n = n
-        if n < 0 { emit(UInt8(ascii: "-")); n = -n }
-        var digits = 1, m = n / 10
-        while m > 0 { digits += 1; m /= 10 }
+        if n < 0 { emit(UInt8(ascii: "-")) }
+        var u = n.magnitude
+        var digits = 1, m = u
+        while m >= 100 { digits += 2; m /= 100 }
+        if m >= 10 { digits += 1 }
         count += digits
-        var j = count
-        repeat { j -= 1; base[j] = UInt8(48 + n % 10); n /= 10 } while n > 0
+        var p = base + count
+        Self.digitPairs.withUnsafeBufferPointer { pairs in
+            while u >= 100 {
+                let r = Int(u % 100) * 2
+                u /= 100
+                p -= 2; p[0] = pairs[r]; p[1] = pairs[r + 1]
+            }
+            if u >= 10 { let r = Int(u) * 2; p -= 2; p[0] = pairs[r]; p[1] = pairs[r + 1] } else { p -= 1; p[0] = 48 + UInt8(u) }
+        }
+    }
+
+    /// "00", "01", ... "99": two digits per table read.
+    private static let digitPairs: [UInt8] = (0..<100).flatMap { (n: Int) -> [UInt8] in
+        [UInt8(48 + n / 10), UInt8(48 + n % 10)]
     }
 
     private mutating func writeString(_ s: String) {

@@ -247,7 +247,7 @@ public final class LayoutSession {
             }
         }
         if frames.count > 1 { frames.sort { $0.id < $1.id } }
-        let removed = document.removedViews.sorted()
+        let removed = document.removedViews.isEmpty ? [] : document.removedViews.sorted()
         if !removed.isEmpty {
             for v in removed { removals.append((stamp, v)) }
             if let first = removals.first, first.revision <= stamp - limits.historyDepth {

@@ -59,6 +59,24 @@ final class CodecTests: XCTestCase {
         }
     }
 
+    /// Integers go out two digits at a time: every digit count, both signs and the ends of
+    /// Int's range must read as `String(v)` does.
+    func testIntegersMatchStringFormatting() {
+        var values: [Int] = [0, -1, Int.max, Int.min, Int.min + 1]
+        var p = 1
+        for _ in 0..<18 { values += [p - 1, p, p + 1, -p, 7 * p, -(7 * p) - 3]; p *= 10 }
+        for v in values {
+            var w = JSONWriter(capacity: 1)
+            w.beginArray(); w.int(v); w.int(v); w.endArray()
+            XCTAssertEqual(String(decoding: w.bytes, as: UTF8.self), "[\(v),\(v)]")
+            if abs(Double(v)) < 9e15 {
+                var m = JSONWriter(capacity: 1)
+                m.beginObject(); m.member("k", Double(v)); m.endObject()
+                XCTAssertEqual(String(decoding: m.bytes, as: UTF8.self), "{\"k\":\(v)}")
+            }
+        }
+    }
+
     /// The writer keeps its comma flags as a 64-level bit stack and spills deeper levels:
     /// nesting well past 64, with members at every level, must still come out as JSON.
     func testDeepNestingWritesValidJSON() throws {
