@@ -227,24 +227,16 @@ public final class LayoutSession {
         var previous: Int32 = -1
         for s in slotScratch where s != previous {
             previous = s
-            let i = Int(s)
-            let frame = currentFrame(views.slots[i]!.variables)
-            if !touched, views.slots[i]!.reported != nil {
+            let frame = currentFrame(views.variables(ofSlot: s))
+            if !touched, views.isReported(s) {
                 // Only variables moved (a set-constant): the view keeps its hidden flag.
-                guard views.slots[i]!.reported!.frame != frame else { continue }
-                views.slots[i]!.reported!.frame = frame
-                views.slots[i]!.revision = stamp
-                frames.append(views.slots[i]!.reported!)
+                if let entry = views.move(s, to: frame, at: stamp) { frames.append(entry) }
                 continue
             }
-            let id = views.slots[i]!.id
+            let id = views.id(ofSlot: s)
             guard let spec = document.views[id] else { continue }
             let entry = FrameEntry(id: id, frame: frame, hidden: spec.hidden)
-            if views.slots[i]!.reported != entry {
-                views.slots[i]!.reported = entry
-                views.slots[i]!.revision = stamp
-                frames.append(entry)
-            }
+            if views.report(s, entry, at: stamp) { frames.append(entry) }
         }
         if frames.count > 1 { frames.sort { $0.id < $1.id } }
         let removed = document.removedViews.isEmpty ? [] : document.removedViews.sorted()

@@ -11,7 +11,7 @@ struct ViewTable {
     }
 
     /// By slot; nil where a removed view's slot waits in `free`.
-    var slots: [Slot?] = []
+    private var slots: [Slot?] = []
     private var free: [Int32] = []
     private var slotOf: [String: Int32] = [:]
 
@@ -24,6 +24,27 @@ struct ViewTable {
     func reported(_ id: String) -> FrameEntry? { slotOf[id].flatMap { slots[Int($0)]!.reported } }
 
     func id(ofSlot s: Int32) -> String { slots[Int(s)]!.id }
+
+    func variables(ofSlot s: Int32) -> ViewVariables { slots[Int(s)]!.variables }
+
+    func isReported(_ s: Int32) -> Bool { slots[Int(s)]!.reported != nil }
+
+    /// A reported view whose variables moved (its hidden flag is as reported): the new
+    /// entry, stamped with `revision`, or nil if the frame is what was reported.
+    mutating func move(_ s: Int32, to frame: Rect, at revision: Int) -> FrameEntry? {
+        guard slots[Int(s)]!.reported!.frame != frame else { return nil }
+        slots[Int(s)]!.reported!.frame = frame
+        slots[Int(s)]!.revision = revision
+        return slots[Int(s)]!.reported
+    }
+
+    /// Records `entry` as the view's frame at `revision`; false if it is what was reported.
+    mutating func report(_ s: Int32, _ entry: FrameEntry, at revision: Int) -> Bool {
+        guard slots[Int(s)]!.reported != entry else { return false }
+        slots[Int(s)]!.reported = entry
+        slots[Int(s)]!.revision = revision
+        return true
+    }
 
     /// Every view's slot, in no particular order.
     var all: some Sequence<Slot> { slots.lazy.compactMap { $0 } }
