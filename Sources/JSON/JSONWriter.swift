@@ -61,7 +61,7 @@ public struct JSONWriter: ~Copyable {
 
     // MARK: Structure
 
-    private mutating func separate() {
+    @inline(__always) private mutating func separate() {
         if commaBits & 1 != 0 { append(UInt8(ascii: ",")) }
         commaBits |= 1
     }
@@ -98,38 +98,34 @@ public struct JSONWriter: ~Copyable {
     /// field names): copied as is.
     public mutating func key(plain k: StaticString) {
         separate()
-        reserve(k.utf8CodeUnitCount + 3)
-        emit(UInt8(ascii: "\""))
-        k.withUTF8Buffer { for c in $0 { emit(c) } }
-        emit(UInt8(ascii: "\""))
-        emit(UInt8(ascii: ":"))
+        putKey(k)
         commaBits &= ~1
     }
 
-    /// `"key":number`: the shape of every field of a frame, the hot path's bulk, written
-    /// with one room check through a local cursor. Anything unusual takes the general path.
+    /// `"key":number`: the shape of every field of a frame, the hot path's bulk. Anything
+    /// but an exact integer takes the general path.
     public mutating func member(_ k: StaticString, _ v: Double) {
-        guard abs(v) < 9.0e15, let n = Int64(exactly: v) else { key(plain: k); number(v); return }
-        reserve(k.utf8CodeUnitCount + 4 + Self.maxIntegerBytes)
+        guard let n = Self.exactInteger(v) else { key(plain: k); number(v); return }
+        separate()
+        putKey(k)
+        putInteger(n)
+    }
+
+    /// `"k":` through a local cursor, after one room check.
+    @inline(__always) private mutating func putKey(_ k: StaticString) {
+        reserve(k.utf8CodeUnitCount + 3)
         var p = base + count
-        if commaBits & 1 != 0 { p.pointee = UInt8(ascii: ","); p += 1 }
-        commaBits |= 1
         p.pointee = UInt8(ascii: "\""); p += 1
         k.withUTF8Buffer { for c in $0 { p.pointee = c; p += 1 } }
         p[0] = UInt8(ascii: "\""); p[1] = UInt8(ascii: ":")
         count = p + 2 - base
-        putInteger(n)
     }
 
     // MARK: Values
 
     public mutating func string(_ s: String) { separate(); writeString(s) }
     public mutating func number(_ v: Double) { separate(); writeNumber(v) }
-    public mutating func int(_ v: Int) {
-        separate()
-        reserve(Self.maxIntegerBytes)
-        putInteger(Int64(v))
-    }
+    public mutating func int(_ v: Int) { separate(); putInteger(Int64(v)) }
     public mutating func bool(_ b: Bool) { separate(); append(b ? "true" : "false") }
     public mutating func null() { separate(); append("null") }
 
@@ -149,24 +145,22 @@ public struct JSONWriter: ~Copyable {
 
     private mutating func writeNumber(_ v: Double) {
         guard v.isFinite else { append("null"); return }
-        if v == v.rounded(), abs(v) < 9.0e15 {
-            reserve(Self.maxIntegerBytes)
-            putInteger(Int64(v))
-            return
-        }
-        writeText(v.description)
+        if let n = Self.exactInteger(v) { putInteger(n); return }
+        var text = v.description
+        text.withUTF8 { append($0) }
     }
 
-    private mutating func writeText(_ s: String) {
-        var s = s
-        s.withUTF8 { append($0) }
+    /// `v` as an integer when it is one and small enough to print exactly in decimal.
+    private static func exactInteger(_ v: Double) -> Int64? {
+        abs(v) < 9.0e15 ? Int64(exactly: v) : nil
     }
 
     /// A sign and up to 19 digits (Int64.min's magnitude).
     private static let maxIntegerBytes = 20
 
-    /// Writes `n` in decimal, two digits a step, the room (`maxIntegerBytes`) already reserved.
+    /// Writes `n` in decimal, two digits a step.
     private mutating func putInteger(_ n: Int64) {
+        reserve(Self.maxIntegerBytes)
         if n < 0 { emit(UInt8(ascii: "-")) }
         var u = n.magnitude
         var digits = 1, m = u

@@ -32,19 +32,26 @@ struct ViewTable {
     /// A reported view whose variables moved (its hidden flag is as reported): the new
     /// entry, stamped with `revision`, or nil if the frame is what was reported.
     mutating func move(_ s: Int32, to frame: Rect, at revision: Int) -> FrameEntry? {
-        guard slots[Int(s)]!.reported!.frame != frame else { return nil }
-        slots[Int(s)]!.reported!.frame = frame
-        slots[Int(s)]!.revision = revision
-        return slots[Int(s)]!.reported
+        Self.update(&slots[Int(s)]!) { slot in
+            guard slot.reported!.frame != frame else { return nil }
+            slot.reported!.frame = frame
+            slot.revision = revision
+            return slot.reported
+        }
     }
 
     /// Records `entry` as the view's frame at `revision`; false if it is what was reported.
     mutating func report(_ s: Int32, _ entry: FrameEntry, at revision: Int) -> Bool {
-        guard slots[Int(s)]!.reported != entry else { return false }
-        slots[Int(s)]!.reported = entry
-        slots[Int(s)]!.revision = revision
-        return true
+        Self.update(&slots[Int(s)]!) { slot in
+            guard slot.reported != entry else { return false }
+            slot.reported = entry
+            slot.revision = revision
+            return true
+        }
     }
+
+    /// One in-place access to a slot, however many fields change.
+    private static func update<T>(_ slot: inout Slot, _ body: (inout Slot) -> T) -> T { body(&slot) }
 
     /// Every view's slot, in no particular order.
     var all: some Sequence<Slot> { slots.lazy.compactMap { $0 } }
