@@ -9,7 +9,7 @@ SHARED  ?= ../shared
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PKGS := libmicrohttpd-dev zlib1g-dev pkg-config
 
-.PHONY: deps test-deps build release run test bench bench-engine bench-streams bench-handler load fuzz openapi clean
+.PHONY: deps test-deps api-fuzz build release run test bench bench-engine bench-streams bench-handler load fuzz openapi clean
 
 ## System packages, installed only when missing.
 deps:
@@ -19,9 +19,11 @@ deps:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 
-## What the tests need beyond the toolchain: the OpenAPI validator (PyPI).
+## What the tests need beyond the toolchain: the OpenAPI validator and schemathesis (PyPI), curl.
 test-deps: deps
+	@command -v curl >/dev/null || ($(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq curl)
 	@python3 -c "import openapi_spec_validator" 2>/dev/null || python3 -m pip install -q openapi-spec-validator
+	@python3 -c "import schemathesis" 2>/dev/null || python3 -m pip install -q "schemathesis>=4.32,<5"
 
 build: deps
 	$(SWIFT) build
@@ -34,7 +36,13 @@ run: release
 
 test: test-deps
 	$(SWIFT) build --build-tests
+	Tests/api/schemathesis.sh
 	$(SWIFT) test --skip-build
+
+## Property-based tests from openapi.yaml against a running debug server (also part of `make test`).
+api-fuzz: test-deps
+	$(SWIFT) build --product layoutd
+	Tests/api/schemathesis.sh
 
 ## Side-by-side engine benchmark against kiwi (see BENCHMARKS.md).
 bench-engine: release

@@ -525,7 +525,8 @@ public struct LayoutDocument {
                 }
             case "scale":
                 if v.isNull { options.scale = nil; continue }
-                guard let n = v.number, n > 0, n <= 16 else { throw p(k).fail("scale is a number above 0 (at most 16), or null") }
+                // At least 0.001: a smaller (subnormal) scale makes 1/scale infinite and rounds every frame to 0.
+                guard let n = v.number, n >= 0.001, n <= 16 else { throw p(k).fail("scale is a number from 0.001 to 16, or null") }
                 options.scale = n
             default:
                 throw p(k).fail("unknown option '\(k)'")

@@ -100,8 +100,9 @@ public final class LayoutSession {
         for (k, _) in members where k != "ops" && k != "baseRevision" { throw p(k).fail("unknown field '\(k)'") }
         if let b = json["baseRevision"], !b.isNull {
             guard let n = b.number, n == n.rounded() else { throw p("baseRevision").fail("baseRevision is an integer") }
-            guard Int(n) == revision else {
-                throw LayoutError(.revisionMismatch, "/baseRevision", "baseRevision \(Int(n)) is not the current revision \(revision)")
+            // Checked: an integral Double past Int's range (-1e30) would trap in Int(n).
+            guard Int(exactly: n) == revision else {
+                throw LayoutError(.revisionMismatch, "/baseRevision", "baseRevision \(fmt(n)) is not the current revision \(revision)")
             }
         }
         guard let ops = json["ops"]?.array else { throw p("ops").fail("ops must be an array") }
@@ -326,6 +327,12 @@ public final class LayoutSession {
         public var views: Int
         public var constraints: Int
         public var engine: SolverStats
+    }
+
+    /// The engine's constraints in the order they were added, and how many variables they
+    /// name (four a view): what an engine-only build of this document adds (benchmarks).
+    public var engineConstraints: (variables: Int, definitions: [ConstraintDefinition]) {
+        (4 * views.count, engine.values.sorted { $0.handle < $1.handle }.map(\.definition))
     }
 
     public var stats: Stats { Stats(views: document.viewCount, constraints: document.constraintCount, engine: solver.stats) }

@@ -49,6 +49,15 @@ paths:
           content:
             application/json:
               schema: {$ref: '#/components/schemas/SessionCreated'}
+          links:
+            getSession: {operationId: getSession, parameters: {id: '$response.body#/session'}}
+            deleteSession: {operationId: deleteSession, parameters: {id: '$response.body#/session'}}
+            applyChanges: {operationId: applyChanges, parameters: {id: '$response.body#/session'}}
+            setConstants: {operationId: setConstants, parameters: {id: '$response.body#/session'}}
+            getFrames: {operationId: getFrames, parameters: {id: '$response.body#/session'}}
+            explain: {operationId: explain, parameters: {id: '$response.body#/session'}}
+            trace: {operationId: trace, parameters: {id: '$response.body#/session'}}
+            exerciseAmbiguity: {operationId: exerciseAmbiguity, parameters: {id: '$response.body#/session'}}
         '400': {$ref: '#/components/responses/Malformed'}
         '413': {$ref: '#/components/responses/TooLarge'}
         '415': {$ref: '#/components/responses/UnsupportedMediaType'}
@@ -385,7 +394,7 @@ components:
       additionalProperties: false
       properties:
         layoutDirection: {type: string, enum: [ltr, rtl], default: ltr}
-        scale: {type: [number, 'null'], exclusiveMinimum: 0, maximum: 16}
+        scale: {type: [number, 'null'], minimum: 0.001, maximum: 16}
     Document:
       type: object
       additionalProperties: false

@@ -180,9 +180,14 @@ public final class HTTPServer: @unchecked Sendable {
                 return queue(connection, Problem(503, "the server is at its limit of \(configuration.connectionLimit) connections",
                                                  headers: [("Retry-After", "1"), ("Connection", "close")]).response)
             }
-            if let cl = state.header("Content-Length"), let n = Int(cl), n > configuration.maxBodyBytes {
-                state.answered = true
-                return queue(connection, tooLarge(n))
+            // A length past Int's range is too large too: libmicrohttpd takes it (it fits 64
+            // unsigned bits) and would wait for that body, so Int(cl) failing must not let it by.
+            if let cl = state.header("Content-Length"), !cl.isEmpty, cl.utf8.allSatisfy({ $0 &- 48 < 10 }) {
+                let n = Int(cl)
+                if (n ?? .max) > configuration.maxBodyBytes {
+                    state.answered = true
+                    return queue(connection, tooLarge(n))
+                }
             }
             return .YES
         }
