@@ -59,6 +59,9 @@ let package = Package(
         ),
         // The middleware chain of a set-constant in-process: the Swift share of a request (BENCHMARKS.md).
         .executableTarget(name: "layoutd-handler-bench", dependencies: ["LayoutServer"], path: "Benchmarks/HandlerBench"),
+        // Whole documents in-process: parse, session build and the engine alone, side by side (BENCHMARKS.md).
+        .executableTarget(name: "layoutd-document-bench", dependencies: ["JSON", "LayoutModel", "ConstraintSolver", "CMalloc"],
+                          path: "Benchmarks/DocumentBench"),
         // 64 concurrent drags over WebSocket streams against a running layoutd (BENCHMARKS.md).
         .executableTarget(name: "layoutd-drag-bench", dependencies: ["JSON", "LayoutModel", "CEpoll"], path: "Benchmarks/DragBench"),
         .testTarget(name: "ConstraintSolverTests", dependencies: ["ConstraintSolver"]),

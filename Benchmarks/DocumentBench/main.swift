@@ -1,0 +1,61 @@
+import CMalloc
+import ConstraintSolver
+import Foundation
+import JSON
+import LayoutModel
+
+// layoutd-document-bench [--reps N] FILE...: for each layout document, in-process and in one
+// run: the JSON parse, the whole session build (parse excluded: decode, validate, translate,
+// engine, frames), and the engine alone adding the same constraints to a fresh solver; and
+// the heap a built session holds (glibc's count before and after). One JSON line per file.
+
+var reps = 3
+var files: [String] = []
+var args = CommandLine.arguments.dropFirst()
+while let a = args.popFirst() {
+    if a == "--reps", let n = args.popFirst().flatMap({ Int($0) }) { reps = n } else { files.append(a) }
+}
+
+func now() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
+
+func ms(_ ns: UInt64) -> Double { (Double(ns) / 1e4).rounded() / 100 }
+func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
+
+let limits = SessionLimits(maxViews: 1 << 30, maxConstraints: 1 << 30)
+for path in files {
+    guard let data = FileManager.default.contents(atPath: path) else { fatalError("cannot read \(path)") }
+    let bytes = [UInt8](data)
+    var parse: [Double] = [], build: [Double] = [], engineOnly: [Double] = [], heap = 0
+    var views = 0, constraints = 0
+    for _ in 0..<reps {
+        let t0 = now()
+        let json = try JSONParser.parse(bytes)
+        let t1 = now()
+        let heapBefore = Int(layoutd_heap_in_use())
+        let t2 = now()
+        let session = try LayoutSession(document: json, limits: limits)
+        let t3 = now()
+        heap = Int(layoutd_heap_in_use()) - heapBefore
+        let (variables, definitions) = session.engineConstraints
+        views = variables / 4
+        constraints = definitions.count
+        let t4 = now()
+        let solver = Solver()
+        for _ in 0..<variables { _ = solver.addVariable() }
+        for d in definitions { solver.add(d) }
+        _ = solver.takeChanges()
+        let t5 = now()
+        parse.append(ms(t1 - t0)); build.append(ms(t3 - t2)); engineOnly.append(ms(t5 - t4))
+        withExtendedLifetime(session) {}
+        withExtendedLifetime(solver) {}
+    }
+    let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+    print(#"{"document":"\#(name)","views":\#(views),"engine_constraints":\#(constraints),"reps":\#(reps),"#
+          + #""parse_ms":\#(median(parse)),"session_build_ms":\#(median(build)),"engine_only_ms":\#(median(engineOnly)),"#
+          + #""build_over_engine":\#((median(build) / median(engineOnly) * 100).rounded() / 100),"#
+          + #""session_heap_bytes_per_view":\#(heap / max(1, views))}"#)
+}
