@@ -97,19 +97,17 @@ public struct LayoutDocument {
                 u = specs[k].0.parent
             }
         }
-        var added: Set<String> = []
         func insert(_ k: Int) {
             let v = specs[k].0
-            if added.contains(v.id) { return }
+            if views[v.id] != nil { return }   // inserted already, as an earlier view's parent
             if let parent = v.parent, let pk = batch[parent] { insert(pk) }
-            added.insert(v.id)
             views[v.id] = v
             viewSource[v.id] = specs[k].1
             viewOrder.append(v.id)
             if let parent = v.parent { children[parent, default: []].append(v.id) }
             dirtyViews.insert(v.id)
-            removedViews.remove(v.id)
-            syncImplicit(v.id)
+            if !removedViews.isEmpty { removedViews.remove(v.id) }
+            syncImplicit(v.id, isNew: true)
         }
         for k in specs.indices { insert(k) }
     }
@@ -169,17 +167,21 @@ public struct LayoutDocument {
     }
 
     /// Keeps the implicit constraints of a view (fixed frame, intrinsic size) in step with its fields.
-    mutating func syncImplicit(_ id: String) {
+    /// A new view has no implicit constraints yet: only those it needs are named and looked
+    /// up (building and hashing eight ids per view was 5% of a 1,000-cell session).
+    mutating func syncImplicit(_ id: String, isNew: Bool = false) {
         guard let v = views[id] else { return }
+        if isNew && v.frame == nil && v.intrinsicWidth == nil && v.intrinsicHeight == nil { return }
         let frame = v.frame
         let parts: [(String, Double?)] = [("x", frame?.x), ("y", frame?.y), ("width", frame?.width), ("height", frame?.height)]
         let attrs: [Attribute] = [.left, .top, .width, .height]
-        for (k, (name, value)) in parts.enumerated() {
+        for (k, (name, value)) in parts.enumerated() where !(isNew && value == nil) {
             setImplicit("\(id).frame.\(name)", view: id, value.map {
                 AtomicConstraint(first: Anchor(view: id, attribute: attrs[k]), relation: .equal, second: nil, constant: $0)
             }, frameComponent: k)
         }
         func intrinsic(_ suffix: String, _ attr: Attribute, _ size: Double?, _ relation: Relation, _ priority: Double) {
+            if isNew && size == nil { return }
             setImplicit("\(id).\(suffix)", view: id, size.map {
                 AtomicConstraint(first: Anchor(view: id, attribute: attr), relation: relation, second: nil, constant: $0, priority: priority)
             }, frameComponent: nil)

@@ -166,6 +166,19 @@ final class SessionTests: XCTestCase {
         for (e, pos) in [("v.width = 3", 8), ("v.width == ", 11), ("v.width == 3 @", 14), ("v.width == a.width + b.width", 21), ("v.width == 3 $", 13)] {
             XCTAssertThrowsError(try ExpressionSyntax.parse(e)) { XCTAssertEqual(($0 as! ExpressionSyntax.Failure).position, pos, e) }
         }
+        // Non-ASCII text takes the Character path: ids in any script, positions in characters.
+        let greek = try ExpressionSyntax.parse("εικόνα.width == 2 * κείμενο-α.height + 3")
+        XCTAssertEqual(greek, AtomicConstraint(first: Anchor(view: "εικόνα", attribute: .width), relation: .equal,
+                                               second: Anchor(view: "κείμενο-α", attribute: .height), multiplier: 2, constant: 3))
+        for (e, pos, message) in [("εικόνα.width = 3", 13, "expected ==, <= or >="), ("é.width == 3 $", 13, "unexpected character '$'"),
+                                  ("é.width == a.width + b.width", 21, "only one view.attribute may stand on the right"),
+                                  ("e.width == a.width + b.width", 21, "only one view.attribute may stand on the right"),
+                                  ("e.width == 3 €", 13, "unexpected character '€'"), ("e.width == ٣", 11, "invalid number")] {
+            XCTAssertThrowsError(try ExpressionSyntax.parse(e)) {
+                XCTAssertEqual(($0 as! ExpressionSyntax.Failure).position, pos, e)
+                XCTAssertEqual(($0 as! ExpressionSyntax.Failure).message, message, e)
+            }
+        }
     }
 
     func testRemovingViewRemovesSubtreeAndNamingConstraintsVFLRemainderListed() throws {
