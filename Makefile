@@ -9,7 +9,7 @@ SHARED  ?= ../shared
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PKGS := libmicrohttpd-dev zlib1g-dev pkg-config
 
-.PHONY: deps test-deps api-fuzz build release run test bench bench-engine bench-streams bench-handler load fuzz openapi clean
+.PHONY: deps test-deps api-fuzz build release run test bench bench-engine bench-streams bench-handler bench-document load fuzz openapi clean
 
 ## System packages, installed only when missing.
 deps:
@@ -65,6 +65,10 @@ load: release
 bench-handler: release
 	for r in 1 2 3; do .build/release/layoutd-handler-bench 3; done
 
+## Whole documents: POST /v1/layout and /v1/sessions over HTTP beside the engine alone, heap per view (BENCHMARKS.md).
+bench-document: release
+	python3 Benchmarks/document/run_document.py $(DOCUMENT_ARGS)
+
 ## 64 concurrent drags over WebSocket streams, one 1,000-cell session each (loopback, bounded).
 bench-streams: release
 	Benchmarks/streams/run_streams.sh
@@ -75,7 +79,7 @@ fuzz: release
 	out=$$(timeout 300 python3 Benchmarks/fuzz/fuzz_server.py 8096); echo "$$out"; \
 	kill -0 $$pid && kill -TERM $$pid && wait $$pid && ! echo "$$out" | grep -qE "[{ ]5[0-9][0-9]:|exc:"
 
-bench: bench-engine bench-handler load bench-streams
+bench: bench-engine bench-handler bench-document load bench-streams
 
 openapi:
 	scripts/embed-openapi.sh

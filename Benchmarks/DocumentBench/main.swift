@@ -7,7 +7,8 @@ import LayoutModel
 // layoutd-document-bench [--reps N] FILE...: for each layout document, in-process and in one
 // run: the JSON parse, the whole session build (parse excluded: decode, validate, translate,
 // engine, frames), and the engine alone adding the same constraints to a fresh solver; and
-// the heap a built session holds (glibc's count before and after). One JSON line per file.
+// the heap a built session holds (glibc's count before and after); and the factored-basis
+// engine's batch build of the same constraints, with its heap. One JSON line per file.
 
 var reps = 3
 var files: [String] = []
@@ -29,7 +30,7 @@ let limits = SessionLimits(maxViews: 1 << 30, maxConstraints: 1 << 30)
 for path in files {
     guard let data = FileManager.default.contents(atPath: path) else { fatalError("cannot read \(path)") }
     let bytes = [UInt8](data)
-    var parse: [Double] = [], build: [Double] = [], engineOnly: [Double] = [], heap = 0
+    var parse: [Double] = [], build: [Double] = [], engineOnly: [Double] = [], factoredOnly: [Double] = [], heap = 0, factoredHeap = 0
     var views = 0, constraints = 0
     for _ in 0..<reps {
         let t0 = now()
@@ -49,13 +50,23 @@ for path in files {
         for d in definitions { solver.add(d) }
         _ = solver.takeChanges()
         let t5 = now()
-        parse.append(ms(t1 - t0)); build.append(ms(t3 - t2)); engineOnly.append(ms(t5 - t4))
+        let heapFactored = Int(layoutd_heap_in_use())
+        let t6 = now()
+        let factored = FactoredSolver()
+        for _ in 0..<variables { _ = factored.addVariable() }
+        try factored.add(definitions)
+        _ = factored.takeChanges()
+        let t7 = now()
+        factoredHeap = Int(layoutd_heap_in_use()) - heapFactored
+        parse.append(ms(t1 - t0)); build.append(ms(t3 - t2)); engineOnly.append(ms(t5 - t4)); factoredOnly.append(ms(t7 - t6))
         withExtendedLifetime(session) {}
         withExtendedLifetime(solver) {}
+        withExtendedLifetime(factored) {}
     }
     let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
     print(#"{"document":"\#(name)","views":\#(views),"engine_constraints":\#(constraints),"reps":\#(reps),"#
           + #""parse_ms":\#(median(parse)),"session_build_ms":\#(median(build)),"engine_only_ms":\#(median(engineOnly)),"#
           + #""build_over_engine":\#((median(build) / median(engineOnly) * 100).rounded() / 100),"#
-          + #""session_heap_bytes_per_view":\#(heap / max(1, views))}"#)
+          + #""session_heap_bytes_per_view":\#(heap / max(1, views)),"#
+          + #""factored_engine_ms":\#(median(factoredOnly)),"factored_engine_heap_bytes_per_view":\#(factoredHeap / max(1, views))}"#)
 }

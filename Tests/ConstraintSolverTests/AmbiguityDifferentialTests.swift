@@ -9,7 +9,7 @@ extension DifferentialTests {
         var rng = LCG(state: 424242)
         var checks = 0
         for round in 0..<6000 {
-            var system = randomSystem(&rng)
+            var system = Self.randomSystem(&rng)
             // Fewer constraints than usual, so that some variables stay free.
             system.constraints = Array(system.constraints.prefix(Int.random(in: 1...max(1, system.constraints.count), using: &rng)))
             let s = Solver()

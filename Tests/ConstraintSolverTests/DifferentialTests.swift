@@ -13,7 +13,7 @@ final class DifferentialTests: XCTestCase {
         }
     }
 
-    func randomSystem(_ rng: inout LCG) -> SmallSystem {
+    static func randomSystem(_ rng: inout LCG) -> SmallSystem {
         let n = Int.random(in: 2...5, using: &rng)
         let planted = (0..<n).map { _ in Double(Int.random(in: -20...20, using: &rng)) }
         var cs: [SmallSystem.C] = []
@@ -38,7 +38,7 @@ final class DifferentialTests: XCTestCase {
         return SmallSystem(variables: n, constraints: cs)
     }
 
-    func levels(of system: SmallSystem, values: [Double]) -> [Double] {
+    static func levels(of system: SmallSystem, values: [Double]) -> [Double] {
         let lv = Array(Set(system.constraints.filter { $0.priority < 1000 }.map(\.priority))).sorted(by: >)
         return lv.map { p in
             system.constraints.filter { $0.priority == p }.reduce(0.0) { acc, c in
@@ -61,7 +61,7 @@ final class DifferentialTests: XCTestCase {
         var rng = LCG(state: 20261122)
         var checked = 0
         for round in 0..<400 {
-            var system = randomSystem(&rng)
+            var system = Self.randomSystem(&rng)
             let s = Solver()
             let vars = (0..<system.variables).map { _ in s.addVariable() }
             var handles: [ConstraintHandle] = system.constraints.map { s.add(definition($0, vars)) }
@@ -90,14 +90,14 @@ final class DifferentialTests: XCTestCase {
                 }
             }
             guard let reference = system.referenceLevels() else { XCTFail("reference infeasible in round \(round)"); continue }
-            let ours = levels(of: system, values: values)
+            let ours = Self.levels(of: system, values: values)
             XCTAssertEqual(ours.count, reference.count)
             for (a, b) in zip(ours, reference) { XCTAssertEqual(a, b, accuracy: 1e-6, "round \(round): \(ours) vs \(reference)") }
             // A fresh solver on the final system agrees with the incremental one.
             let fresh = Solver()
             let fv = (0..<system.variables).map { _ in fresh.addVariable() }
             for c in system.constraints { fresh.add(definition(c, fv)) }
-            let freshLevels = levels(of: system, values: fv.map { fresh.value($0) })
+            let freshLevels = Self.levels(of: system, values: fv.map { fresh.value($0) })
             for (a, b) in zip(ours, freshLevels) { XCTAssertEqual(a, b, accuracy: 1e-6, "round \(round)") }
             checked += 1
         }

@@ -1,5 +1,6 @@
 import CMalloc
 import Foundation
+import Synchronization
 
 /// New sessions and one-shot layouts are refused (503) once the heap in use passes the
 /// budget, so a burst of big documents is answered instead of ending in the kernel's
@@ -13,7 +14,20 @@ public struct MemoryBudget: Sendable {
 
     public static var heapInUse: Int { Int(layoutd_heap_in_use()) }
 
-    var isSpent: Bool { limitBytes > 0 && Self.heapInUse >= limitBytes }
+    var isSpent: Bool { limitBytes > 0 && Self.sampledHeapInUse() >= limitBytes }
+
+    /// The heap in use, read at most every 50 ms: mallinfo2 walks every arena's free lists,
+    /// a cost that grows with the heap, and it ran on every creation. A burst inside one
+    /// window can pass the budget by what those requests allocate, which the 1/4 headroom
+    /// of the default limit absorbs.
+    static func sampledHeapInUse(now: UInt64 = coarseMonotonicNanos()) -> Int {
+        let at = heapSampledAt.load(ordering: .relaxed)
+        if at != 0 && now &- at < 50_000_000 { return heapSample.load(ordering: .relaxed) }
+        let v = heapInUse
+        heapSample.store(v, ordering: .relaxed)
+        heapSampledAt.store(now, ordering: .relaxed)
+        return v
+    }
 
     /// Three quarters of what this process may use: its cgroup's memory limit when it has
     /// one (a container), else the machine's memory.
@@ -28,3 +42,6 @@ public struct MemoryBudget: Sendable {
         return limit / 4 * 3
     }
 }
+
+private let heapSample = Atomic<Int>(0)
+private let heapSampledAt = Atomic<UInt64>(0)

@@ -1,0 +1,651 @@
+/// The engine on a factored basis (revised simplex), with Cassowary's semantics: required
+/// constraints hold, optional ones minimise the sum of absolute errors level by level
+/// (strict priorities), nothing is re-solved from scratch.
+///
+/// Rows are kept as written, never substituted; the basis is `BasisFactor` (LU + eta
+/// file). Values come from sparse solves whose reach is what can move, so a change costs
+/// what it moves, and a dependent chain costs O(N) memory where the substituted solved
+/// form (`Solver`) costs O(N²). A whole document goes in as one batch: every row appended
+/// unsolved, a crash basis chosen for all of them, one factorization, then the simplex.
+///
+/// Constraint `Σ aᵢ·xᵢ + c  op  0` is the row `Σ aᵢ·xᵢ (+ slack, ± errors) = −c`.
+/// Not yet here (the solved-form `Solver` has them): removal, conflicts broken Auto Layout
+/// style (an unsatisfiable required part throws `Unsatisfiable`), ambiguity verdicts.
+public final class FactoredSolver {
+    enum Kind: UInt8 { case free, slack, error, fixed, dead }
+
+    public struct Unsatisfiable: Error {}
+    struct Unbounded: Error {}
+
+    static let eps = 1e-9        // primal feasibility and pivot tolerance
+    static let dualTolerance = 1e-10
+
+    // Columns, by id. A user variable is a free column.
+    var kind: [Kind] = []
+    /// The priority of an error column's level (0: no cost).
+    var costPriority: [Double] = []
+    var columnRows: [SparseVector] = []
+    var value: [Double] = []
+    var isUser: [Bool] = []
+
+    // Rows, by id (never reused): coefficients by column and right-hand side.
+    var rows: [SparseVector?] = []
+    var rhs: [Double] = []
+
+    var basis = BasisFactor()
+
+    /// Levels, highest priority first; each with its duals (by row) and reduced costs (by column).
+    var levelPriority: [Double] = []
+    var duals: [SparseVector] = []
+    var reduced: [SparseVector] = []
+
+    /// Nonbasic columns whose lexicographic reduced cost improves the objective.
+    var candidates: Set<Int> = []
+    /// Basic restricted columns below zero (or artificials off zero).
+    var infeasible: Set<Int> = []
+    var pendingFixed: [Int] = []
+
+    /// Values before the current change, for the changed set.
+    var before: [Int: Double] = [:]
+
+    struct Record { var row: Int; var definition: ConstraintDefinition }
+    var records: [Int32: Record] = [:]
+    private var nextHandle: Int32 = 0
+
+    public private(set) var pivotCount = 0
+    public private(set) var factorizations = 0
+    var refactorMinimum = 2000
+
+    public init() {}
+
+    // MARK: Public surface
+
+    public func addVariable() -> Variable {
+        let j = newColumn(.free)
+        isUser[j] = true
+        return Variable(symbol: Symbol(id: Int32(j), kind: .external))
+    }
+
+    public func value(_ v: Variable) -> Double { value[v.symbol.index] }
+
+    /// Adds one constraint incrementally: the new row borders the factorization.
+    @discardableResult
+    public func add(_ definition: ConstraintDefinition) throws(Unsatisfiable) -> ConstraintHandle {
+        maybeRefactor()
+        let (h, row) = newRow(definition)
+        try install(row)
+        try solve()
+        try cleanupArtificials()
+        return h
+    }
+
+    /// Adds many constraints at once (a whole document): order-independent, one
+    /// factorization. Replaces the current basis, so it costs O(whole system).
+    @discardableResult
+    public func add(_ definitions: [ConstraintDefinition]) throws(Unsatisfiable) -> [ConstraintHandle] {
+        for j in value.indices where basis.isBasic(j) || value[j] != 0 { mark(j) }
+        let handles = definitions.map { newRow($0).0 }
+        try crash()
+        try solve()
+        try cleanupArtificials()
+        return handles
+    }
+
+    /// The fast path: the row's right-hand side moves; the values that depend on it move
+    /// by one sparse solve, then the dual simplex restores feasibility if a limit was crossed.
+    public func setConstant(_ handle: ConstraintHandle, _ constant: Double) throws(Unsatisfiable) {
+        guard let rec = records[handle.raw] else { return }
+        let delta = constant - rec.definition.expression.constant
+        guard delta != 0 else { return }
+        records[handle.raw]!.definition.expression.constant = constant
+        rhs[rec.row] -= delta
+        for (k, dv) in basis.ftran([rec.row: -delta]) {
+            let j = basis.columnOfStep[k]
+            setValue(j, value[j] + dv)
+        }
+        try solve()
+    }
+
+    /// The user variables whose value moved (beyond 1e-9) since the last call.
+    public func takeChanges() -> [Variable] {
+        var out: [Variable] = []
+        for (j, old) in before where isUser[j] && abs(value[j] - old) > 1e-9 {
+            out.append(Variable(symbol: Symbol(id: Int32(j), kind: .external)))
+        }
+        before.removeAll(keepingCapacity: true)
+        return out.sorted()
+    }
+
+    public struct Stats: Sendable, Equatable {
+        public var rows: Int
+        public var columns: Int
+        /// Nonzeros kept: the rows as written, the LU factors and the eta file.
+        public var rowNonzeros: Int
+        public var factorNonzeros: Int
+        public var pivots: Int
+        public var factorizations: Int
+    }
+
+    public var stats: Stats {
+        Stats(rows: rows.reduce(0) { $0 + ($1 == nil ? 0 : 1) }, columns: kind.count,
+              rowNonzeros: rows.reduce(0) { $0 + ($1?.count ?? 0) },
+              factorNonzeros: basis.luNonzeros + basis.etaNonzeros, pivots: pivotCount, factorizations: factorizations)
+    }
+
+    // MARK: Columns, rows and values
+
+    func newColumn(_ k: Kind, priority: Double = 0) -> Int {
+        let j = kind.count
+        kind.append(k)
+        costPriority.append(priority)
+        columnRows.append([:])
+        value.append(0)
+        isUser.append(false)
+        basis.growColumns(to: kind.count)
+        return j
+    }
+
+    func levelIndex(_ priority: Double) -> Int {
+        if let i = levelPriority.firstIndex(of: priority) { return i }
+        let i = levelPriority.firstIndex { $0 < priority } ?? levelPriority.count
+        levelPriority.insert(priority, at: i)
+        duals.insert([:], at: i)
+        reduced.insert([:], at: i)
+        return i
+    }
+
+    private func newRow(_ definition: ConstraintDefinition) -> (ConstraintHandle, Int) {
+        let row = rows.count
+        var cells: SparseVector = [:]
+        for (v, a) in definition.expression.terms where a != 0 { cells[v.symbol.index, default: 0] += a }
+        cells = cells.filter { $0.value != 0 }
+        switch definition.relation {
+        case .greaterOrEqual: cells[newColumn(.slack)] = -1
+        case .lessOrEqual: cells[newColumn(.slack)] = 1
+        case .equal: break
+        }
+        if !definition.isRequired {
+            let p = definition.priority
+            _ = levelIndex(p)
+            switch definition.relation {
+            case .equal:
+                cells[newColumn(.error, priority: p)] = -1
+                cells[newColumn(.error, priority: p)] = 1
+            case .greaterOrEqual: cells[newColumn(.error, priority: p)] = 1
+            case .lessOrEqual: cells[newColumn(.error, priority: p)] = -1
+            }
+        }
+        rows.append(cells)
+        rhs.append(-definition.expression.constant)
+        for (j, a) in cells { columnRows[j][row] = a }
+        let h = nextHandle
+        nextHandle += 1
+        records[h] = Record(row: row, definition: definition)
+        return (ConstraintHandle(raw: h), row)
+    }
+
+    func mark(_ j: Int) {
+        if before[j] == nil { before[j] = value[j] }
+    }
+
+    func setValue(_ j: Int, _ v: Double) {
+        mark(j)
+        value[j] = v
+        let bad: Bool
+        switch kind[j] {
+        case .free, .dead: return
+        case .fixed: bad = abs(v) > Self.eps
+        case .slack, .error: bad = v < -Self.eps
+        }
+        if bad && basis.isBasic(j) { infeasible.insert(j) } else { infeasible.remove(j) }
+    }
+
+    // MARK: Reduced costs
+
+    /// The sign of column j's reduced cost, the highest level that is not zero deciding.
+    func lexSign(_ j: Int) -> Int {
+        for d in reduced {
+            if let v = d[j], abs(v) > Self.dualTolerance { return v > 0 ? 1 : -1 }
+        }
+        return 0
+    }
+
+    func checkCandidate(_ j: Int) {
+        if basis.isBasic(j) || kind[j] == .fixed || kind[j] == .dead { candidates.remove(j); return }
+        let s = lexSign(j)
+        if kind[j] == .free ? s != 0 : s < 0 { candidates.insert(j) } else { candidates.remove(j) }
+    }
+
+    /// ρᵀ·A over the nonbasic columns: the pivot row of the step ρ was taken for.
+    func pivotRow(_ rho: SparseVector) -> SparseVector {
+        var alpha: SparseVector = [:]
+        for (i, ri) in rho {
+            for (j, a) in rows[i]! where !basis.isBasic(j) { alpha[j, default: 0] += ri * a }
+        }
+        return alpha
+    }
+
+    /// Adds `dy` to a level's duals and updates the reduced costs it changes.
+    func dualDelta(_ level: Int, _ dy: SparseVector) -> Set<Int> {
+        var touched: Set<Int> = []
+        for (i, dv) in dy {
+            duals[level][i, default: 0] += dv
+            for (j, a) in rows[i]! where !basis.isBasic(j) {
+                reduced[level][j, default: 0] -= dv * a
+                touched.insert(j)
+            }
+        }
+        return touched
+    }
+
+    // MARK: Simplex
+
+    /// Column q enters at step p; `column` is B⁻¹·a_q in the old basis.
+    @discardableResult
+    func pivot(_ q: Int, at p: Int, column: SparseVector, rho: SparseVector? = nil, alpha: SparseVector? = nil) -> Int {
+        let leaving = basis.columnOfStep[p]
+        var touched: Set<Int> = []
+        if reduced.contains(where: { ($0[q] ?? 0) != 0 }) {
+            let rho = rho ?? basis.btran([p: 1])
+            let alpha = alpha ?? pivotRow(rho)
+            touched.formUnion(alpha.keys)
+            let aq = column[p]!
+            for k in reduced.indices {
+                guard let dq = reduced[k][q], dq != 0 else { continue }
+                let theta = dq / aq
+                for (i, ri) in rho { duals[k][i, default: 0] += theta * ri }
+                for (j, aj) in alpha where j != q { reduced[k][j, default: 0] -= theta * aj }
+                reduced[k][leaving] = -theta
+            }
+        }
+        for k in reduced.indices { reduced[k][q] = nil }
+        basis.replace(step: p, with: q, column: column)
+        pivotCount += 1
+        infeasible.remove(leaving)
+        touched.insert(leaving)
+        touched.remove(q)
+        candidates.remove(q)
+        for t in touched { checkCandidate(t) }
+        return leaving
+    }
+
+    private func primalStep() throws(Unbounded) {
+        let q = candidates.min()!
+        let sigma: Double = lexSign(q) < 0 ? 1 : -1
+        let column = basis.ftran(columnRows[q])
+        var best: (step: Int, t: Double, column: Int)? = nil
+        for (k, a) in column {
+            let v = basis.columnOfStep[k]
+            guard kind[v] != .free else { continue }
+            let rate = sigma * a
+            guard rate > Self.eps else { continue }
+            let t = max(value[v], 0) / rate
+            if let b = best, !(t < b.t - 1e-12 || (abs(t - b.t) <= 1e-12 && v < b.column)) { continue }
+            best = (k, t, v)
+        }
+        guard let best else { throw Unbounded() }
+        let t = best.t * sigma
+        for (k, a) in column {
+            let v = basis.columnOfStep[k]
+            setValue(v, value[v] - t * a)
+        }
+        let leaving = pivot(q, at: best.step, column: column)
+        setValue(q, t)
+        setValue(leaving, 0)
+    }
+
+    /// One dual simplex step on the most infeasible basic column; no entering column
+    /// means the required rows conflict (ρ is then a Farkas certificate).
+    private func dualStep() throws(Unsatisfiable) {
+        let leaving = infeasible.max { (abs(value[$0]), -$0) < (abs(value[$1]), -$1) }!
+        let p = basis.stepOfColumn[leaving]
+        let x = value[leaving]
+        let needNegative = x < 0
+        let rho = basis.btran([p: 1])
+        let alpha = pivotRow(rho)
+        var best: Int? = nil
+        var bestKey: (Int, [Double], Double, Int)? = nil
+        for (j, aj) in alpha {
+            guard kind[j] != .fixed && kind[j] != .dead && abs(aj) > 1e-9 else { continue }
+            let key: (Int, [Double], Double, Int)
+            if kind[j] == .free {
+                key = (0, [], -abs(aj), j)
+            } else {
+                guard (aj < 0) == needNegative else { continue }
+                key = (1, reduced.map { d in let r = (d[j] ?? 0) / abs(aj); return abs(r) < 1e-12 ? 0 : r }, -abs(aj), j)
+            }
+            if let b = bestKey, !Self.less(key, b) { continue }
+            best = j
+            bestKey = key
+        }
+        guard let q = best else { throw Unsatisfiable() }
+        let delta = x / alpha[q]!
+        let column = basis.ftran(columnRows[q])
+        for (k, a) in column {
+            let v = basis.columnOfStep[k]
+            setValue(v, value[v] - delta * a)
+        }
+        pivot(q, at: p, column: column, rho: rho, alpha: alpha)
+        setValue(q, delta)
+        setValue(leaving, 0)
+    }
+
+    private static func less(_ a: (Int, [Double], Double, Int), _ b: (Int, [Double], Double, Int)) -> Bool {
+        if a.0 != b.0 { return a.0 < b.0 }
+        if a.1 != b.1 { return a.1.lexicographicallyPrecedes(b.1) }
+        if a.2 != b.2 { return a.2 < b.2 }
+        return a.3 < b.3
+    }
+
+    func solve() throws(Unsatisfiable) {
+        var steps = 0
+        while true {
+            maybeRefactor()
+            if !infeasible.isEmpty {
+                try dualStep()
+            } else if !candidates.isEmpty {
+                do { try primalStep() } catch { throw Unsatisfiable() }
+            } else {
+                return
+            }
+            steps += 1
+            precondition(steps < 1_000_000, "simplex cycling")
+        }
+    }
+
+    // MARK: Adding one row
+
+    /// Gives the new row a basic column: a triangular extension when a column of the row
+    /// is new (a free variable, a feasible slack), else a border on a free nonbasic
+    /// column, else a slack, error or [0,0] artificial that the simplex then repairs.
+    private func install(_ row: Int) throws(Unsatisfiable) {
+        let cells = rows[row]!
+        var delta = rhs[row]
+        var r: SparseVector = [:]
+        for (j, a) in cells where basis.isBasic(j) {
+            delta -= a * value[j]
+            r[basis.stepOfColumn[j]] = a
+        }
+        let fresh = cells.keys.filter { !basis.isBasic($0) && columnRows[$0].count == 1 }.sorted()
+        let l = basis.utSolve(basis.etaBtran(r))
+        if let q = fresh.first(where: { kind[$0] == .free })
+            ?? fresh.first(where: { kind[$0] == .slack && delta / cells[$0]! >= -Self.eps }) {
+            triangular(row, q, delta, l, z: nil)
+            return
+        }
+        // The row in terms of the nonbasic columns: ā = a − zᵀA, z = B⁻ᵀr.
+        let z = basis.ltSolve(l)
+        var abar: SparseVector = cells.filter { !basis.isBasic($0.key) }
+        for (i, zi) in z {
+            for (j, a) in rows[i]! where !basis.isBasic(j) { abar[j, default: 0] -= zi * a }
+        }
+        var best: Int? = nil
+        for (j, a) in abar where kind[j] == .free && abs(a) > 1e-7 {
+            if let b = best, (abs(a), -j) <= (abs(abar[b]!), -b) { continue }
+            best = j
+        }
+        if let q = best {
+            border(row, q, delta, l)
+            return
+        }
+        var q = fresh.first(where: { kind[$0] == .slack })
+            ?? fresh.first(where: { kind[$0] == .error && delta / cells[$0]! >= -Self.eps })
+        if q == nil {
+            let f = newColumn(.fixed)
+            rows[row]![f] = 1
+            columnRows[f][row] = 1
+            pendingFixed.append(f)
+            q = f
+        }
+        triangular(row, q!, delta, l, z: z)
+    }
+
+    private func triangular(_ row: Int, _ q: Int, _ delta: Double, _ l: SparseVector, z: SparseVector?) {
+        let cells = rows[row]!
+        let aq = cells[q]!
+        basis.extend(row: row, column: q, l: l, v: [:], diagonal: aq)
+        setValue(q, delta / aq)
+        var touched: Set<Int> = []
+        for (j, _) in cells where j != q && columnRows[j].count == 1 && costPriority[j] != 0 {
+            reduced[levelIndex(costPriority[j])][j] = 1
+            touched.insert(j)
+        }
+        if costPriority[q] != 0 {
+            // A basic error: the duals change (y_row = c_q / a_q).
+            let y = 1 / aq
+            var dy: SparseVector = [:]
+            for (i, zi) in z ?? basis.ltSolve(l) { dy[i] = -zi * y }
+            dy[row, default: 0] += y
+            touched.formUnion(dualDelta(levelIndex(costPriority[q]), dy))
+        }
+        for j in touched { checkCandidate(j) }
+    }
+
+    /// q, an existing nonbasic free column, becomes basic in the new row: B' = [[B, u], [rᵀ, a_q]].
+    private func border(_ row: Int, _ q: Int, _ delta: Double, _ l: SparseVector) {
+        let cells = rows[row]!
+        var u = columnRows[q]
+        u[row] = nil
+        let w = basis.ftran(u)
+        let v = basis.lSolve(u)
+        var s = cells[q] ?? 0
+        for (k, lk) in l { if let vk = v[k] { s -= lk * vk } }
+        let t = delta / s
+        for (k, wk) in w {
+            let j = basis.columnOfStep[k]
+            setValue(j, value[j] - t * wk)
+        }
+        basis.extend(row: row, column: q, l: l, v: v, diagonal: s)
+        for k in reduced.indices { reduced[k][q] = nil }
+        candidates.remove(q)
+        setValue(q, t)
+        for (j, _) in cells where j != q && columnRows[j].count == 1 && costPriority[j] != 0 {
+            reduced[levelIndex(costPriority[j])][j] = 1
+            checkCandidate(j)
+        }
+    }
+
+    /// Drives [0,0] artificials out of the basis (or keeps one basic forever on a redundant
+    /// row) and deletes their columns.
+    private func cleanupArtificials() throws(Unsatisfiable) {
+        var again = true
+        while again {
+            again = false
+            for f in pendingFixed {
+                if basis.isBasic(f) {
+                    let p = basis.stepOfColumn[f]
+                    let rho = basis.btran([p: 1])
+                    let alpha = pivotRow(rho)
+                    let options = alpha.filter { kind[$0.key] != .fixed && abs($0.value) > 1e-7 }
+                    if let j = options.max(by: { a, b in
+                        (lexSign(a.key) == 0 ? 1 : 0, abs(a.value), -a.key) < (lexSign(b.key) == 0 ? 1 : 0, abs(b.value), -b.key)
+                    })?.key {
+                        let column = basis.ftran(columnRows[j])
+                        let delta = value[f] / alpha[j]!
+                        for (k, a) in column {
+                            let v = basis.columnOfStep[k]
+                            setValue(v, value[v] - delta * a)
+                        }
+                        pivot(j, at: p, column: column, rho: rho, alpha: alpha)
+                        setValue(j, delta)
+                        setValue(f, 0)
+                        try solve()
+                        again = true
+                    } else {
+                        pendingFixed.removeAll { $0 == f }   // a redundant row: the artificial stays basic at 0
+                        continue
+                    }
+                }
+                pendingFixed.removeAll { $0 == f }
+                for (i, _) in columnRows[f] { rows[i]![f] = nil }
+                columnRows[f] = [:]
+                for k in reduced.indices { reduced[k][f] = nil }
+                candidates.remove(f)
+                infeasible.remove(f)
+                kind[f] = .dead
+                before[f] = nil
+                value[f] = 0
+                break
+            }
+        }
+    }
+
+    // MARK: Factorization
+
+    func maybeRefactor() {
+        if basis.etaNonzeros > max(refactorMinimum, basis.luNonzeros) { try? refactor() }
+    }
+
+    func refactor() throws(SingularBasis) {
+        factorizations += 1
+        var live: [(row: Int, cells: SparseVector)] = []
+        for (i, r) in rows.enumerated() {
+            guard let r else { continue }
+            live.append((i, r.filter { basis.isBasic($0.key) }))
+        }
+        try basis.factor(rows: live, basic: basis.columnOfStep)
+    }
+
+    /// A basis for every row at once: a Markowitz elimination on the free columns picks
+    /// one row per free variable, preferring rows likely to hold with equality (required
+    /// `==`, then optional `==` by level, then inequalities); every other row gets its
+    /// slack, else an error, else a [0,0] artificial. Factored once; values and duals
+    /// computed from scratch.
+    private func crash() throws(Unsatisfiable) {
+        var r: [Int: SparseVector] = [:]
+        var c: [Int: SparseVector] = [:]
+        var rank: [Int: Int] = [:]
+        for (i, row) in rows.enumerated() {
+            guard let row else { continue }
+            let free = row.filter { kind[$0.key] == .free }
+            r[i] = free
+            for (j, a) in free { c[j, default: [:]][i] = a }
+            let hasSlack = row.keys.contains { kind[$0] == .slack }
+            let level = row.keys.lazy.filter { self.kind[$0] == .error }.map { self.levelIndex(self.costPriority[$0]) }.first
+            rank[i] = (hasSlack ? 8 : 0) + (level.map { 1 + min($0, 6) } ?? 0)
+        }
+        let chosenFree = BasisFactor.eliminate(rows: &r, columns: &c, rank: { rank[$0]! })
+        var chosen: [Int: Int] = [:]
+        for p in chosenFree { chosen[p.row] = p.column }
+        for (i, row) in rows.enumerated() where row != nil && chosen[i] == nil {
+            let own = row!.keys.filter { columnRows[$0].count == 1 }.sorted()
+            if let q = own.first(where: { kind[$0] == .slack }) ?? own.first(where: { kind[$0] == .error }) {
+                chosen[i] = q
+            } else {
+                let f = newColumn(.fixed)
+                rows[i]![f] = 1
+                columnRows[f][i] = 1
+                pendingFixed.append(f)
+                chosen[i] = f
+            }
+        }
+        basis.reset()
+        var columns = Array(chosen.values)
+        var xB: SparseVector = [:]
+        var rhsVector: SparseVector = [:]
+        for (i, row) in rows.enumerated() where row != nil && rhs[i] != 0 { rhsVector[i] = rhs[i] }
+        for _ in 0..<2 {
+            let basic = Set(columns)
+            let live = rows.enumerated().compactMap { (i, row) -> (row: Int, cells: SparseVector)? in
+                guard let row else { return nil }
+                return (i, row.filter { basic.contains($0.key) })
+            }
+            do { try basis.factor(rows: live, basic: columns) } catch { throw Unsatisfiable() }
+            factorizations += 1
+            xB = basis.ftran(rhsVector)
+            // A negative basic slack or error swaps to its opposite-signed twin in the same row.
+            var swapped = false
+            for k in 0..<basis.stepCount {
+                let v = basis.columnOfStep[k]
+                guard kind[v] == .slack || kind[v] == .error, (xB[k] ?? 0) < -Self.eps else { continue }
+                let (i, a) = columnRows[v].first!
+                if let twin = rows[i]!.keys.sorted().first(where: {
+                    kind[$0] == .error && $0 != v && rows[i]![$0]! * a < 0 && columnRows[$0].count == 1
+                }) {
+                    columns[columns.firstIndex(of: v)!] = twin
+                    swapped = true
+                }
+            }
+            if !swapped { break }
+            basis.reset()
+        }
+        // Values and duals from scratch.
+        infeasible = []
+        for j in value.indices where !basis.isBasic(j) && value[j] != 0 { setValue(j, 0) }
+        for k in 0..<basis.stepCount { setValue(basis.columnOfStep[k], xB[k] ?? 0) }
+        for level in levelPriority.indices {
+            var cb: SparseVector = [:]
+            for k in 0..<basis.stepCount where costPriority[basis.columnOfStep[k]] == levelPriority[level] { cb[k] = 1 }
+            let y = cb.isEmpty ? [:] : basis.btran(cb)
+            duals[level] = y
+            var d: SparseVector = [:]
+            for j in kind.indices where !basis.isBasic(j) && costPriority[j] == levelPriority[level] && !columnRows[j].isEmpty { d[j] = 1 }
+            for (i, yi) in y {
+                for (j, a) in rows[i]! where !basis.isBasic(j) { d[j, default: 0] -= yi * a }
+            }
+            reduced[level] = d.filter { $0.value != 0 }
+        }
+        candidates = []
+        for j in kind.indices where !basis.isBasic(j) && !columnRows[j].isEmpty { checkCandidate(j) }
+    }
+}
+
+extension BasisFactor {
+    /// Markowitz elimination with threshold pivoting over `rows` (row → column → value):
+    /// row singletons first, else the sparsest column's sparsest acceptable row (ties by
+    /// `rank`, then id). Runs until no column can be eliminated; returns the (row, column)
+    /// pivots in order and leaves what was not eliminated in `rows`.
+    static func eliminate(rows r: inout [Int: SparseVector], columns c: inout [Int: SparseVector],
+                          rank: (Int) -> Int) -> [(row: Int, column: Int, pivot: Double, multipliers: SparseVector, u: SparseVector)] {
+        var rowHeap = PairHeap(), colHeap = PairHeap()
+        for (i, cells) in r where !cells.isEmpty { rowHeap.push(cells.count << 4 | rank(i), i) }
+        for (j, rows) in c where !rows.isEmpty { colHeap.push(rows.count, j) }
+        var out: [(row: Int, column: Int, pivot: Double, multipliers: SparseVector, u: SparseVector)] = []
+        out.reserveCapacity(r.count)
+        while true {
+            var pivot: (Int, Int)? = nil
+            if let (key, i) = rowHeap.top(where: { i in r[i].flatMap { $0.isEmpty ? nil : $0.count << 4 | rank(i) } }), key >> 4 == 1 {
+                let (j, a) = r[i]!.first!
+                let cmax = c[j]!.values.reduce(0) { max($0, abs($1)) }
+                if abs(a) >= 0.01 * cmax { pivot = (i, j) }
+            }
+            if pivot == nil {
+                guard let (_, j) = colHeap.top(where: { j in c[j].flatMap { $0.isEmpty ? nil : $0.count } }) else { break }
+                let col = c[j]!
+                let cmax = col.values.reduce(0) { max($0, abs($1)) }
+                var best: Int? = nil
+                for (i, a) in col where abs(a) >= 0.1 * cmax {
+                    if let b = best, (r[i]!.count, rank(i), i) >= (r[b]!.count, rank(b), b) { continue }
+                    best = i
+                }
+                pivot = (best!, j)
+            }
+            let (i, j) = pivot!
+            let prow = r.removeValue(forKey: i)!
+            let pv = prow[j]!
+            for col in prow.keys { c[col]![i] = nil }
+            let ccol = c.removeValue(forKey: j)!
+            var multipliers: SparseVector = [:]
+            for (r2, a2) in ccol {
+                let m = a2 / pv
+                multipliers[r2] = m
+                r[r2]![j] = nil
+                for (col, a) in prow where col != j {
+                    let nv = (r[r2]![col] ?? 0) - m * a
+                    if abs(nv) < drop {
+                        if r[r2]![col] != nil { r[r2]![col] = nil; c[col]![r2] = nil }
+                    } else {
+                        r[r2]![col] = nv
+                        c[col]![r2] = nv
+                    }
+                }
+                if !r[r2]!.isEmpty { rowHeap.push(r[r2]!.count << 4 | rank(r2), r2) }
+            }
+            for col in prow.keys where col != j && !c[col]!.isEmpty { colHeap.push(c[col]!.count, col) }
+            var u = prow
+            u[j] = nil
+            out.append((i, j, pv, multipliers, u))
+        }
+        return out
+    }
+}

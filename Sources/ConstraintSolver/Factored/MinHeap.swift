@@ -1,0 +1,40 @@
+/// A binary min-heap of integers: the order in which sparse triangular solves visit the
+/// steps their right-hand side reaches (Gilbert–Peierls with a heap instead of a DFS).
+struct MinHeap {
+    private var items: [Int] = []
+
+    init() {}
+    init(_ xs: some Sequence<Int>) { for x in xs { push(x) } }
+
+    var isEmpty: Bool { items.isEmpty }
+
+    mutating func push(_ x: Int) {
+        items.append(x)
+        var i = items.count - 1
+        while i > 0 {
+            let parent = (i - 1) >> 1
+            if items[parent] <= x { break }
+            items[i] = items[parent]
+            i = parent
+        }
+        items[i] = x
+    }
+
+    mutating func pop() -> Int {
+        let top = items[0]
+        let last = items.removeLast()
+        if items.isEmpty { return top }
+        var i = 0
+        let n = items.count
+        while true {
+            let l = 2 * i + 1
+            if l >= n { break }
+            let c = l + 1 < n && items[l + 1] < items[l] ? l + 1 : l
+            if last <= items[c] { break }
+            items[i] = items[c]
+            i = c
+        }
+        items[i] = last
+        return top
+    }
+}

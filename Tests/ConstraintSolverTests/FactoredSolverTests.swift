@@ -1,0 +1,143 @@
+import XCTest
+@testable import ConstraintSolver
+
+/// The factored-basis engine against the dense lexicographic reference (random systems,
+/// built in one batch and one row at a time, then set-constants), and on chains: linear
+/// storage, and a set-constant that reports exactly the variables that moved.
+final class FactoredSolverTests: XCTestCase {
+    typealias LCG = DifferentialTests.LCG
+
+    func definition(_ c: SmallSystem.C, _ vars: [Variable]) -> ConstraintDefinition {
+        ConstraintDefinition(LinearExpression(c.terms.map { (vars[$0.0], $0.1) }, constant: c.constant),
+                             Relation(rawValue: c.relation)!, priority: c.priority)
+    }
+
+    /// Checks required constraints hold and every level's error sum is the reference optimum.
+    func check(_ system: SmallSystem, _ values: [Double], _ label: String) {
+        for c in system.constraints where c.priority == 1000 {
+            let e = c.terms.reduce(c.constant) { $0 + $1.1 * values[$1.0] }
+            switch c.relation {
+            case "==": XCTAssertEqual(e, 0, accuracy: 1e-6, label)
+            case "<=": XCTAssertLessThanOrEqual(e, 1e-6, label)
+            default: XCTAssertGreaterThanOrEqual(e, -1e-6, label)
+            }
+        }
+        guard let reference = system.referenceLevels() else { return XCTFail("reference infeasible: \(label)") }
+        let ours = DifferentialTests.levels(of: system, values: values)
+        XCTAssertEqual(ours.count, reference.count, label)
+        for (a, b) in zip(ours, reference) { XCTAssertEqual(a, b, accuracy: 1e-6, "\(label): \(ours) vs \(reference)") }
+    }
+
+    func testRandomSystemsBatchAndIncrementalAgainstDenseReference() throws {
+        var rng = LCG(state: 20261124)
+        for round in 0..<400 {
+            let system = DifferentialTests.randomSystem(&rng)
+            for batch in [true, false] {
+                let s = FactoredSolver()
+                s.refactorMinimum = [0, 4, 2000].randomElement(using: &rng)!
+                let vars = (0..<system.variables).map { _ in s.addVariable() }
+                let handles: [ConstraintHandle]
+                if batch {
+                    handles = try s.add(system.constraints.map { definition($0, vars) })
+                } else {
+                    handles = try system.constraints.map { try s.add(definition($0, vars)) }
+                }
+                check(system, vars.map { s.value($0) }, "round \(round) batch \(batch)")
+                _ = s.takeChanges()
+                // Set-constants on optional constraints, with the changed set checked against the values.
+                var copy = system
+                for _ in 0..<4 {
+                    let j = Int.random(in: 0..<copy.constraints.count, using: &rng)
+                    guard copy.constraints[j].priority < 1000 else { continue }
+                    let old = vars.map { s.value($0) }
+                    copy.constraints[j].constant += Double(Int.random(in: -10...10, using: &rng))
+                    try s.setConstant(handles[j], copy.constraints[j].constant)
+                    let values = vars.map { s.value($0) }
+                    check(copy, values, "round \(round) batch \(batch) after set-constant")
+                    let moved = Set(s.takeChanges().map(\.id))
+                    let really = Set(vars.indices.filter { abs(values[$0] - old[$0]) > 1e-9 }.map { vars[$0].id })
+                    XCTAssertEqual(moved, really, "round \(round): the changed set is what moved")
+                }
+            }
+        }
+    }
+
+    /// v_i.x = v_{i-1}.x + v_{i-1}.w + 8 and v_i.w = v_{i-1}.w, v_0 pinned: the chain of
+    /// `gen_workloads.py --chain`.
+    func chain(_ n: Int, batch: Bool) throws -> (FactoredSolver, [Variable], [Variable], ConstraintHandle, [ConstraintHandle]) {
+        let s = FactoredSolver()
+        let x = (0..<n).map { _ in s.addVariable() }, w = (0..<n).map { _ in s.addVariable() }
+        var defs = [ConstraintDefinition(LinearExpression([(x[0], 1)], constant: -10), .equal),
+                    ConstraintDefinition(LinearExpression([(w[0], 1)], constant: -20), .equal)]
+        for i in 1..<n {
+            defs.append(ConstraintDefinition(LinearExpression([(x[i], 1), (x[i - 1], -1), (w[i - 1], -1)], constant: -8), .equal))
+            defs.append(ConstraintDefinition(LinearExpression([(w[i], 1), (w[i - 1], -1)]), .equal))
+        }
+        let handles = batch ? try s.add(defs) : try defs.map { try s.add($0) }
+        return (s, x, w, handles[0], handles)
+    }
+
+    func testChainIsLinearAndSetConstantReportsExactlyWhatMoved() throws {
+        for batch in [true, false] {
+            let (small, _, _, _, _) = try chain(500, batch: batch)
+            let (s, x, w, head, handles) = try chain(2000, batch: batch)
+            XCTAssertEqual(s.value(x[1999]), 10 + 1999 * 28, accuracy: 1e-6)
+            XCTAssertEqual(s.value(w[1999]), 20, accuracy: 1e-9)
+            // Storage grows linearly: 4x the links, at most 4.5x the nonzeros.
+            let a = small.stats.factorNonzeros + small.stats.rowNonzeros, b = s.stats.factorNonzeros + s.stats.rowNonzeros
+            XCTAssertLessThanOrEqual(Double(b), 4.5 * Double(a), "batch \(batch): \(a) -> \(b)")
+            _ = s.takeChanges()
+            // The head moves every x below it, and nothing else.
+            try s.setConstant(head, -15)
+            XCTAssertEqual(Set(s.takeChanges()), Set(x), "batch \(batch)")
+            XCTAssertEqual(s.value(x[1999]), 15 + 1999 * 28, accuracy: 1e-6)
+            // The last link's offset moves only the last x.
+            try s.setConstant(handles[handles.count - 2], -9)
+            XCTAssertEqual(s.takeChanges(), [x[1999]], "batch \(batch)")
+            XCTAssertEqual(s.value(x[1999]), 15 + 1998 * 28 + 29, accuracy: 1e-6)
+        }
+    }
+
+    /// A stacked feed: heights from optional intrinsic sizes (strong `>=`, weak `==`), each
+    /// cell below the previous one. Its solved form is dense; the factored basis is not.
+    func testStackedFeedIsLinear() throws {
+        func feed(_ n: Int) throws -> (FactoredSolver, [Variable], [ConstraintHandle]) {
+            let s = FactoredSolver()
+            var defs: [ConstraintDefinition] = []
+            var tops: [Variable] = [], sizes: [ConstraintHandle] = []
+            var previousBottom: Variable? = nil
+            for i in 0..<n {
+                let top = s.addVariable(), height = s.addVariable()
+                tops.append(top)
+                if let p = previousBottom {
+                    defs.append(ConstraintDefinition(LinearExpression([(top, 1), (p, -1)]), .equal))
+                } else {
+                    defs.append(ConstraintDefinition(LinearExpression([(top, 1)]), .equal))
+                }
+                defs.append(ConstraintDefinition(LinearExpression([(height, 1)], constant: -20), .greaterOrEqual, priority: 750))
+                defs.append(ConstraintDefinition(LinearExpression([(height, 1)], constant: -Double(30 + i % 5)), .equal, priority: 250))
+                let bottom = s.addVariable()
+                defs.append(ConstraintDefinition(LinearExpression([(bottom, 1), (top, -1), (height, -1)]), .equal))
+                previousBottom = bottom
+            }
+            let h = try s.add(defs)
+            for i in 0..<n { sizes.append(h[4 * i + 2]) }
+            return (s, tops, sizes)
+        }
+        let (small, _, _) = try feed(500)
+        let (s, tops, sizes) = try feed(2000)
+        var expected = 0.0
+        for i in 0..<2000 { XCTAssertEqual(s.value(tops[i]), expected, accuracy: 1e-6); expected += Double(30 + i % 5) }
+        let a = small.stats.factorNonzeros + small.stats.rowNonzeros, b = s.stats.factorNonzeros + s.stats.rowNonzeros
+        XCTAssertLessThanOrEqual(Double(b), 4.5 * Double(a), "\(a) -> \(b)")
+        _ = s.takeChanges()
+        // The last cell's preferred height moves only its own height and bottom, no top above it.
+        try s.setConstant(sizes[1999], -50)
+        XCTAssertEqual(s.takeChanges().count, 2)
+        // The first cell's moves every top below it.
+        try s.setConstant(sizes[0], -40)
+        let moved = Set(s.takeChanges())
+        XCTAssertTrue(Set(tops.dropFirst()).isSubset(of: moved))
+        XCTAssertEqual(s.value(tops[1999]), expected - Double(30 + 1999 % 5) + 10, accuracy: 1e-6)
+    }
+}
