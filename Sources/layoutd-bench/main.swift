@@ -207,12 +207,14 @@ for path in paths {
         builds.append(b)
         buildErr = max(buildErr, run?.error(w.expected) ?? frun!.error(w.expected))
         var line = "[layoutd-bench] \(w.id) rep \(rep + 1): build \(format3(b)) ms"
+        if let frun { line += " (pivots \(frun.solver.stats.pivots))" }
         for (i, p) in w.phases.enumerated() {
             guard let r = run?.run(p) ?? frun!.run(p) else { skipped.insert(i); continue }
             phaseResults[i].append(r)
             let s = Stats(r.stepUs)
             line += ", \(p.name) median \(format3(s.median)) us p99 \(format3(s.p99)) us"
         }
+        if let frun { let st = frun.solver.stats; line += " (pivots \(st.pivots), factorizations \(st.factorizations), nonzeros \(st.rowNonzeros) rows + \(st.factorNonzeros) factor)" }
         logErr(line + "\n")
     }
     var phases: [JSON] = []

@@ -1,5 +1,5 @@
-/// A sparse vector: index → value (rows, steps or columns, as each use says).
-typealias SparseVector = [Int: Double]
+/// An (index, value) entry of a sparse row or column.
+typealias Entry = (index: Int, value: Double)
 
 /// The basis B of the factored engine, kept as B = L·U·E₁…Eₜ and never inverted:
 /// a sparse LU in pivot steps (step k eliminated row `rowOfStep[k]` on the basic column
@@ -7,277 +7,386 @@ typealias SparseVector = [Int: Double]
 /// factorization. On a dependent chain B is bidiagonal, and L and U keep O(N) nonzeros
 /// where the substituted solved form (B⁻¹) holds N²/2.
 ///
-/// Every solve takes a sparse right-hand side and visits only the steps it reaches
-/// (Gilbert–Peierls order, by heap), so a set-constant at a chain's tail costs O(1) and at
-/// its head O(what moves).
-struct BasisFactor {
+/// Everything inside works in step space. Every solve takes a sparse right-hand side into
+/// a `WorkVector` and visits only the steps it reaches, in order (Gilbert–Peierls, by
+/// heap), so a set-constant at a chain's tail costs O(1) and at its head O(what moves).
+final class BasisFactor {
     static let drop = 1e-13
 
     private(set) var rowOfStep: [Int] = []
-    private(set) var stepOfRow: [Int: Int] = [:]
+    /// Row → its step, -1 for none (dense over row ids).
+    private(set) var stepOfRow: [Int] = []
     private(set) var columnOfStep: [Int] = []
     /// Column → its step, -1 when nonbasic (dense over column ids).
     private(set) var stepOfColumn: [Int] = []
 
-    /// L by column (step → row → multiplier) and by row (row → step → multiplier).
-    private var lcol: [SparseVector] = []
-    private var lrow: [Int: SparseVector] = [:]
-    /// U by row (step → later step → value) and by column (step → earlier step → value).
-    private var urow: [SparseVector] = []
-    private var ucol: [SparseVector] = []
+    /// L by column: step k's multipliers on later steps; L by row: the multipliers step k
+    /// received from earlier steps. U by row (later steps) and by column (earlier steps).
+    private var lcol: [[Entry]] = []
+    private var lrow: [[Entry]] = []
+    private var urow: [[Entry]] = []
+    private var ucol: [[Entry]] = []
     private var udiag: [Double] = []
 
-    /// The eta file: each basis change since the factorization, pivot step and column.
-    private var etas: [(pivot: Int, column: SparseVector)] = []
-    private var etasByPivot: [Int: [Int]] = [:]
-    private var etasBySlot: [Int: [Int]] = [:]
+    /// The eta file: per basis change, its pivot step and column (entries by step).
+    private var etaPivot: [Int] = []
+    private var etaColumn: [[Entry]] = []
+    private var etaPivotValue: [Double] = []
+    private var etasByPivot: [[Int]] = []
+    private var etasBySlot: [[Int]] = []
     private(set) var etaNonzeros = 0
     private(set) var luNonzeros = 0
 
-    var stepCount: Int { rowOfStep.count }
-    var hasEtas: Bool { !etas.isEmpty }
+    private var heap = MinHeap()
 
-    mutating func growColumns(to n: Int) {
+    var stepCount: Int { rowOfStep.count }
+    var hasEtas: Bool { !etaPivot.isEmpty }
+
+    func growColumns(to n: Int) {
         if stepOfColumn.count < n { stepOfColumn.append(contentsOf: repeatElement(-1, count: n - stepOfColumn.count)) }
     }
 
-    func isBasic(_ column: Int) -> Bool { stepOfColumn[column] >= 0 }
+    func growRows(to n: Int) {
+        if stepOfRow.count < n { stepOfRow.append(contentsOf: repeatElement(-1, count: n - stepOfRow.count)) }
+    }
 
-    // MARK: Triangular solves
+    @inline(__always) func isBasic(_ column: Int) -> Bool { stepOfColumn[column] >= 0 }
 
-    /// L⁻¹·rhs: rhs by row, the result by step.
-    func lSolve(_ rhs: SparseVector) -> SparseVector {
-        var w = rhs
-        var heap = MinHeap(w.keys.map { stepOfRow[$0]! })
-        var seen = Set(w.keys.map { stepOfRow[$0]! })
+    // MARK: Solves (in place on a work vector in step space)
+
+    /// Loads a right-hand side given by row into `w` (by step).
+    func load(rows rhs: some Sequence<Entry>, into w: inout WorkVector) {
+        w.reset(size: stepCount)
+        for (r, v) in rhs { w.add(stepOfRow[r], v) }
+    }
+
+    /// w ← L⁻¹·w, steps ascending.
+    func lower(_ w: inout WorkVector) {
+        heap.removeAll()
+        for k in w.pattern { heap.push(k) }
         while !heap.isEmpty {
             let k = heap.pop()
-            guard let v = w[rowOfStep[k]], v != 0 else { continue }
-            for (i, l) in lcol[k] {
-                w[i, default: 0] -= l * v
-                let s = stepOfRow[i]!
-                if seen.insert(s).inserted { heap.push(s) }
-            }
+            let v = w[k]
+            if v == 0 { continue }
+            for (s, l) in lcol[k] where w.add(s, -l * v) { heap.push(s) }
         }
-        var out: SparseVector = [:]
-        out.reserveCapacity(w.count)
-        for (r, v) in w where abs(v) > Self.drop { out[stepOfRow[r]!] = v }
-        return out
     }
 
-    /// U⁻¹·z, by step.
-    func uSolve(_ z: SparseVector) -> SparseVector {
-        var z = z
-        var heap = MinHeap(z.keys.map { -$0 })
-        var seen = Set(z.keys)
-        var x: SparseVector = [:]
+    /// w ← U⁻¹·w, steps descending.
+    func upper(_ w: inout WorkVector) {
+        heap.removeAll()
+        for k in w.pattern { heap.push(-k) }
         while !heap.isEmpty {
             let k = -heap.pop()
-            guard let v = z[k], abs(v) > Self.drop else { continue }
-            let xv = v / udiag[k]
-            x[k] = xv
-            for (k2, u) in ucol[k] {
-                z[k2, default: 0] -= u * xv
-                if seen.insert(k2).inserted { heap.push(-k2) }
-            }
+            let z = w[k]
+            if abs(z) <= Self.drop { w.set(k, 0); continue }
+            let x = z / udiag[k]
+            w.set(k, x)
+            for (k2, u) in ucol[k] where w.add(k2, -u * x) { heap.push(-k2) }
         }
-        return x
     }
 
-    /// U⁻ᵀ·d, by step.
-    func utSolve(_ d: SparseVector) -> SparseVector {
-        var d = d
-        var heap = MinHeap(d.keys)
-        var seen = Set(d.keys)
-        var out: SparseVector = [:]
+    /// w ← U⁻ᵀ·w, steps ascending.
+    func upperTransposed(_ w: inout WorkVector) {
+        heap.removeAll()
+        for k in w.pattern { heap.push(k) }
         while !heap.isEmpty {
             let k = heap.pop()
-            guard let v = d[k], abs(v) > Self.drop else { continue }
-            let wk = v / udiag[k]
-            out[k] = wk
-            for (k2, u) in urow[k] {
-                d[k2, default: 0] -= u * wk
-                if seen.insert(k2).inserted { heap.push(k2) }
-            }
+            let d = w[k]
+            if abs(d) <= Self.drop { w.set(k, 0); continue }
+            let x = d / udiag[k]
+            w.set(k, x)
+            for (k2, u) in urow[k] where w.add(k2, -u * x) { heap.push(k2) }
         }
-        return out
     }
 
-    /// L⁻ᵀ·w: w by step, the result by row.
-    func ltSolve(_ w: SparseVector) -> SparseVector {
-        var w = w
-        var heap = MinHeap(w.keys.map { -$0 })
-        var seen = Set(w.keys)
-        var y: SparseVector = [:]
+    /// w ← L⁻ᵀ·w, steps descending (the result is by step: row `rowOfStep[k]`).
+    func lowerTransposed(_ w: inout WorkVector) {
+        heap.removeAll()
+        for k in w.pattern { heap.push(-k) }
         while !heap.isEmpty {
             let k = -heap.pop()
-            guard let v = w[k], abs(v) > Self.drop else { continue }
-            let r = rowOfStep[k]
-            y[r] = v
-            for (k2, l) in lrow[r] ?? [:] {
-                w[k2, default: 0] -= l * v
-                if seen.insert(k2).inserted { heap.push(-k2) }
-            }
+            let v = w[k]
+            if abs(v) <= Self.drop { continue }
+            for (k2, l) in lrow[k] where w.add(k2, -l * v) { heap.push(-k2) }
         }
-        return y
     }
 
-    // MARK: The eta file
-
-    func etaFtran(_ x: SparseVector) -> SparseVector {
-        guard !etas.isEmpty else { return x }
-        var x = x
-        var seen = Set<Int>()
-        for s in x.keys { for j in etasByPivot[s] ?? [] { seen.insert(j) } }
-        var heap = MinHeap(seen)
+    /// w ← Eₜ⁻¹…E₁⁻¹·w: the etas whose pivot the vector reaches, oldest first.
+    func etaForward(_ w: inout WorkVector) {
+        guard !etaPivot.isEmpty else { return }
+        heap.removeAll()
+        var last = -1
+        for s in w.pattern { for j in etasByPivot[s] { heap.push(j) } }
         while !heap.isEmpty {
             let j = heap.pop()
-            let (p, d) = etas[j]
-            guard let xp0 = x[p], xp0 != 0 else { continue }
-            let xp = xp0 / d[p]!
-            x[p] = xp
-            for (i, di) in d where i != p {
-                x[i, default: 0] -= di * xp
-                for j2 in etasByPivot[i] ?? [] where j2 > j && seen.insert(j2).inserted { heap.push(j2) }
+            if j == last { continue }   // pushed twice
+            last = j
+            let p = etaPivot[j]
+            let xp0 = w[p]
+            if xp0 == 0 { continue }
+            let xp = xp0 / etaPivotValue[j]
+            w.set(p, xp)
+            for (i, d) in etaColumn[j] where w.add(i, -d * xp) {
+                for j2 in etasByPivot[i] where j2 > j { heap.push(j2) }
             }
         }
-        return x.filter { abs($0.value) > Self.drop }
     }
 
-    /// rᵀ·Eₜ⁻¹…E₁⁻¹, by step.
-    func etaBtran(_ r: SparseVector) -> SparseVector {
-        guard !etas.isEmpty else { return r }
-        var r = r
-        var seen = Set<Int>()
-        for s in r.keys { for j in etasBySlot[s] ?? [] { seen.insert(j) } }
-        var heap = MinHeap(seen.map { -$0 })
+    /// wᵀ ← wᵀ·Eₜ⁻¹…E₁⁻¹: newest first.
+    func etaBackward(_ w: inout WorkVector) {
+        guard !etaPivot.isEmpty else { return }
+        heap.removeAll()
+        var last = -1
+        for s in w.pattern { for j in etasBySlot[s] { heap.push(-j) } }
         while !heap.isEmpty {
             let j = -heap.pop()
-            let (p, d) = etas[j]
+            if j == last { continue }
+            last = j
+            let p = etaPivot[j]
             var acc = 0.0
-            if d.count < r.count {
-                for (i, di) in d where i != p { if let ri = r[i] { acc += ri * di } }
-            } else {
-                for (i, ri) in r where i != p { if let di = d[i] { acc += ri * di } }
-            }
-            let old = r[p] ?? 0
-            let new = (old - acc) / d[p]!
+            for (i, d) in etaColumn[j] where w.contains(i) { acc += w[i] * d }
+            let old = w[p]
+            let new = (old - acc) / etaPivotValue[j]
             if new != old {
-                r[p] = new
-                for j2 in etasBySlot[p] ?? [] where j2 < j && seen.insert(j2).inserted { heap.push(-j2) }
+                w.set(p, new)
+                for j2 in etasBySlot[p] where j2 < j { heap.push(-j2) }
             }
         }
-        return r.filter { abs($0.value) > Self.drop }
     }
 
-    /// B⁻¹·rhs: rhs by row, the result by step.
-    func ftran(_ rhs: SparseVector) -> SparseVector { etaFtran(uSolve(lSolve(rhs))) }
+    /// B⁻¹·rhs (rhs by row) into w, by step.
+    func ftran(_ rhs: some Sequence<Entry>, into w: inout WorkVector) {
+        load(rows: rhs, into: &w)
+        lower(&w)
+        upper(&w)
+        etaForward(&w)
+    }
 
-    /// B⁻ᵀ·d: d by step, the result by row.
-    func btran(_ d: SparseVector) -> SparseVector { ltSolve(utSolve(etaBtran(d))) }
+    /// dᵀ·B⁻¹ (d by step) into w, by step (row `rowOfStep[k]`).
+    func btran(_ d: some Sequence<Entry>, into w: inout WorkVector) {
+        w.reset(size: stepCount)
+        for (k, v) in d { w.add(k, v) }
+        etaBackward(&w)
+        upperTransposed(&w)
+        lowerTransposed(&w)
+    }
 
     // MARK: Changes
 
-    /// Column `entering` replaces the basic column of step `p`; `column` is B⁻¹·a (old basis).
-    /// Returns the column that left.
+    /// Column `entering` replaces the basic column of step `p`; `column` is B⁻¹·a (old
+    /// basis) by step. Returns the column that left.
     @discardableResult
-    mutating func replace(step p: Int, with entering: Int, column: SparseVector) -> Int {
+    func replace(step p: Int, with entering: Int, column: WorkVector) -> Int {
         let leaving = columnOfStep[p]
         stepOfColumn[leaving] = -1
         stepOfColumn[entering] = p
         columnOfStep[p] = entering
-        var d = column.filter { abs($0.value) > Self.drop }
-        d[p] = column[p]!
-        let j = etas.count
-        etas.append((p, d))
-        etasByPivot[p, default: []].append(j)
-        for s in d.keys { etasBySlot[s, default: []].append(j) }
-        etaNonzeros += d.count
+        let j = etaPivot.count
+        var entries: [Entry] = []
+        for i in column.pattern where i != p && abs(column[i]) > Self.drop { entries.append((i, column[i])) }
+        etaPivot.append(p)
+        etaPivotValue.append(column[p])
+        etaColumn.append(entries)
+        etasByPivot[p].append(j)
+        etasBySlot[p].append(j)
+        for (i, _) in entries { etasBySlot[i].append(j) }
+        etaNonzeros += entries.count + 1
         return leaving
     }
 
     /// Borders the factorization with a new row and its basic column: L gains row `l`
     /// (rᵀ·B_LU⁻¹ by step), U gains column `v` (L⁻¹·u by step) and the diagonal `s`.
-    mutating func extend(row: Int, column: Int, l: SparseVector, v: SparseVector, diagonal s: Double) {
+    func extend(row: Int, column: Int, l: [Entry], v: [Entry], diagonal s: Double) {
         let m = rowOfStep.count
         rowOfStep.append(row)
+        growRows(to: row + 1)
         stepOfRow[row] = m
         columnOfStep.append(column)
         stepOfColumn[column] = m
-        lcol.append([:])
-        for (k, lk) in l { lcol[k][row] = lk }
-        if !l.isEmpty { lrow[row] = l }
+        lcol.append([])
+        for (k, lk) in l { lcol[k].append((m, lk)) }
+        lrow.append(l)
         ucol.append(v)
-        urow.append([:])
-        for (k, vk) in v { urow[k][m] = vk }
+        urow.append([])
+        for (k, vk) in v { urow[k].append((m, vk)) }
         udiag.append(s)
+        etasByPivot.append([])
+        etasBySlot.append([])
         luNonzeros += l.count + v.count + 1
     }
 
     /// Factors the basis anew (Markowitz order, threshold pivoting): `rows` are the live
-    /// rows' coefficients on basic columns. Clears the eta file.
-    mutating func factor(rows: [(row: Int, cells: SparseVector)], basic: [Int]) throws(SingularBasis) {
-        var r: [Int: SparseVector] = [:]
-        var c: [Int: SparseVector] = [:]
-        r.reserveCapacity(rows.count)
-        for j in basic { c[j] = [:] }
-        for (i, cells) in rows {
-            r[i] = cells
-            for (j, a) in cells { c[j]![i] = a }
+    /// rows with their coefficients on the basic columns. Clears the eta file.
+    func factor(rows: [(row: Int, cells: [Entry])], basic: [Int]) throws(SingularBasis) {
+        var elimination = Elimination(rows: rows, rank: nil)
+        let pivots = elimination.run()
+        guard pivots.count == rows.count else { throw SingularBasis() }
+        for col in columnOfStep { stepOfColumn[col] = -1 }
+        for r in rowOfStep { stepOfRow[r] = -1 }
+        let n = pivots.count
+        rowOfStep = pivots.map(\.row)
+        columnOfStep = pivots.map(\.column)
+        for (k, p) in pivots.enumerated() {
+            growRows(to: p.row + 1)
+            stepOfRow[p.row] = k
+            stepOfColumn[p.column] = k
         }
-        let pivots = Self.eliminate(rows: &r, columns: &c, rank: { _ in 0 })
-        guard r.isEmpty else { throw SingularBasis() }
-        let stepRow = pivots.map(\.row), stepCol = pivots.map(\.column), diag = pivots.map(\.pivot)
-        let lc = pivots.map(\.multipliers), uRaw = pivots.map(\.u)
-        for k in columnOfStep where k >= 0 && k < stepOfColumn.count { stepOfColumn[k] = -1 }
-        rowOfStep = stepRow
-        stepOfRow = [:]
-        stepOfRow.reserveCapacity(stepRow.count)
-        for (k, row) in stepRow.enumerated() { stepOfRow[row] = k }
-        columnOfStep = stepCol
-        for (k, col) in stepCol.enumerated() { stepOfColumn[col] = k }
-        udiag = diag
-        lcol = lc
-        lrow = [:]
-        for (k, l) in lc.enumerated() { for (r2, m) in l { lrow[r2, default: [:]][k] = m } }
-        urow = uRaw.map { u in
-            var out: SparseVector = [:]
-            for (col, a) in u { out[stepOfColumn[col]] = a }
-            return out
-        }
-        ucol = Array(repeating: [:], count: stepRow.count)
-        for (k, u) in urow.enumerated() { for (k2, a) in u { ucol[k2][k] = a } }
-        luNonzeros = stepRow.count + lc.reduce(0) { $0 + $1.count } + urow.reduce(0) { $0 + $1.count }
-        etas = []; etasByPivot = [:]; etasBySlot = [:]; etaNonzeros = 0
+        udiag = pivots.map(\.pivot)
+        lcol = pivots.map { p in p.multipliers.map { (stepOfRow[$0.index], $0.value) } }
+        lrow = Array(repeating: [], count: n)
+        for (k, l) in lcol.enumerated() { for (s, m) in l { lrow[s].append((k, m)) } }
+        urow = pivots.map { p in p.u.map { (stepOfColumn[$0.index], $0.value) } }
+        ucol = Array(repeating: [], count: n)
+        for (k, u) in urow.enumerated() { for (k2, a) in u { ucol[k2].append((k, a)) } }
+        luNonzeros = n + lcol.reduce(0) { $0 + $1.count } + urow.reduce(0) { $0 + $1.count }
+        etaPivot = []; etaColumn = []; etaPivotValue = []; etaNonzeros = 0
+        etasByPivot = Array(repeating: [], count: n)
+        etasBySlot = Array(repeating: [], count: n)
     }
 
     /// Drops every step (before a factorization from a new basis).
-    mutating func reset() {
+    func reset() {
         for col in columnOfStep { stepOfColumn[col] = -1 }
-        rowOfStep = []; stepOfRow = [:]; columnOfStep = []
-        lcol = []; lrow = [:]; urow = []; ucol = []; udiag = []
-        etas = []; etasByPivot = [:]; etasBySlot = [:]; etaNonzeros = 0; luNonzeros = 0
+        for r in rowOfStep { stepOfRow[r] = -1 }
+        rowOfStep = []; columnOfStep = []
+        lcol = []; lrow = []; urow = []; ucol = []; udiag = []
+        etaPivot = []; etaColumn = []; etaPivotValue = []; etasByPivot = []; etasBySlot = []
+        etaNonzeros = 0; luNonzeros = 0
     }
 }
 
 struct SingularBasis: Error {}
 
-/// A min-heap of (count, id), smallest count first, then smallest id: Markowitz's order,
-/// deterministic. Entries go stale as counts change; `top` skips those.
+/// Markowitz elimination with threshold pivoting over sparse rows (row → column → value):
+/// row singletons first, else the sparsest column's sparsest acceptable row (ties by
+/// `rank`, then id). Runs until no column can be eliminated; returns the pivots in order.
+/// Column lists are cleaned lazily: an entry whose row is gone or no longer holds the
+/// column is skipped, and each column keeps its live count.
+struct Elimination {
+    struct Pivot { var row: Int; var column: Int; var pivot: Double; var multipliers: [Entry]; var u: [Entry] }
+
+    private var rowCells: [Int: [Entry]] = [:]
+    private var columnRows: [Int: [Int]] = [:]
+    private var columnCount: [Int: Int] = [:]
+    private let rank: [Int: Int]?
+
+    init(rows: [(row: Int, cells: [Entry])], rank: [Int: Int]?) {
+        self.rank = rank
+        rowCells.reserveCapacity(rows.count)
+        for (i, cells) in rows {
+            rowCells[i] = cells
+            for (j, _) in cells { columnRows[j, default: []].append(i); columnCount[j, default: 0] += 1 }
+        }
+    }
+
+    /// Rows left when `run` could go no further.
+    var remainingRows: [Int] { Array(rowCells.keys) }
+
+    private func rankOf(_ i: Int) -> Int { rank?[i] ?? 0 }
+    private func rowKey(_ i: Int) -> Int? {
+        guard let cells = rowCells[i], !cells.isEmpty else { return nil }
+        return cells.count << 4 | rankOf(i)
+    }
+
+    private static func position(of j: Int, in cells: [Entry]) -> Int? {
+        for (k, c) in cells.enumerated() where c.index == j { return k }
+        return nil
+    }
+
+    /// The live rows of column j with their values. A row that lost the column to
+    /// cancellation and filled it again is listed twice: skipped the second time.
+    private func liveRows(of j: Int) -> [Entry] {
+        var out: [Entry] = []
+        let list = columnRows[j] ?? []
+        var seen: Set<Int>? = list.count > (columnCount[j] ?? 0) ? [] : nil
+        for i in list {
+            if let cells = rowCells[i], let k = Self.position(of: j, in: cells) {
+                if seen != nil, !seen!.insert(i).inserted { continue }
+                out.append((i, cells[k].value))
+            }
+        }
+        return out
+    }
+
+    mutating func run() -> [Pivot] {
+        var rowHeap = PairHeap(), colHeap = PairHeap()
+        for (i, _) in rowCells { if let key = rowKey(i) { rowHeap.push(key, i) } }
+        for (j, n) in columnCount where n > 0 { colHeap.push(n, j) }
+        var out: [Pivot] = []
+        out.reserveCapacity(rowCells.count)
+        while true {
+            var pivot: (row: Int, column: Int)? = nil
+            if let (key, i) = rowHeap.top(where: { rowKey($0) }), key >> 4 == 1 {
+                let (j, a) = rowCells[i]![0]
+                let cmax = liveRows(of: j).reduce(0) { max($0, abs($1.value)) }
+                if abs(a) >= 0.01 * cmax { pivot = (i, j) }
+            }
+            if pivot == nil {
+                guard let (_, j) = colHeap.top(where: { j in columnCount[j].flatMap { $0 > 0 ? $0 : nil } }) else { break }
+                let col = liveRows(of: j)
+                let cmax = col.reduce(0) { max($0, abs($1.value)) }
+                var best: Int? = nil
+                for (i, a) in col where abs(a) >= 0.1 * cmax {
+                    if let b = best, (rowCells[i]!.count, rankOf(i), i) >= (rowCells[b]!.count, rankOf(b), b) { continue }
+                    best = i
+                }
+                pivot = (best!, j)
+            }
+            let (i, j) = pivot!
+            let prow = rowCells.removeValue(forKey: i)!
+            let pv = prow[Self.position(of: j, in: prow)!].value
+            for (c, _) in prow { columnCount[c]! -= 1 }
+            let others = liveRows(of: j)
+            columnRows[j] = nil
+            columnCount[j] = 0
+            var multipliers: [Entry] = []
+            for (r2, a2) in others {
+                let m = a2 / pv
+                multipliers.append((r2, m))
+                var row2 = rowCells[r2]!
+                row2.remove(at: Self.position(of: j, in: row2)!)
+                for (c, a) in prow where c != j {
+                    if let k = Self.position(of: c, in: row2) {
+                        let nv = row2[k].value - m * a
+                        if abs(nv) < BasisFactor.drop { row2.remove(at: k); columnCount[c]! -= 1 } else { row2[k].value = nv }
+                    } else {
+                        let nv = -m * a
+                        if abs(nv) >= BasisFactor.drop {
+                            row2.append((c, nv))
+                            columnRows[c, default: []].append(r2)
+                            columnCount[c, default: 0] += 1
+                        }
+                    }
+                }
+                rowCells[r2] = row2
+                if let key = rowKey(r2) { rowHeap.push(key, r2) }
+            }
+            for (c, _) in prow where c != j {
+                if let n = columnCount[c], n > 0 { colHeap.push(n, c) }
+            }
+            out.append(Pivot(row: i, column: j, pivot: pv, multipliers: multipliers, u: prow.filter { $0.index != j }))
+        }
+        return out
+    }
+}
+
+/// A min-heap of (key, id), smallest key first, then smallest id: Markowitz's order,
+/// deterministic. Entries go stale as keys change; `top` skips those.
 struct PairHeap {
     private var heap = MinHeap()
     private static let shift = 32
 
-    mutating func push(_ count: Int, _ id: Int) { heap.push(count << Self.shift | id) }
+    mutating func push(_ key: Int, _ id: Int) { heap.push(key << Self.shift | id) }
 
-    /// The smallest live entry: its stored count must equal `current(id)`.
+    /// The smallest live entry: its stored key must equal `current(id)`.
     mutating func top(where current: (Int) -> Int?) -> (Int, Int)? {
         while !heap.isEmpty {
             let x = heap.pop()
-            let count = x >> Self.shift, id = x & ((1 << Self.shift) - 1)
-            if let now = current(id), now == count {
+            let key = x >> Self.shift, id = x & ((1 << Self.shift) - 1)
+            if let now = current(id), now == key {
                 heap.push(x)
-                return (count, id)
+                return (key, id)
             }
         }
         return nil

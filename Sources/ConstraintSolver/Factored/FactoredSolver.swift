@@ -24,20 +24,22 @@ public final class FactoredSolver {
     var kind: [Kind] = []
     /// The priority of an error column's level (0: no cost).
     var costPriority: [Double] = []
-    var columnRows: [SparseVector] = []
+    var columnRows: [[Entry]] = []
     var value: [Double] = []
     var isUser: [Bool] = []
 
     // Rows, by id (never reused): coefficients by column and right-hand side.
-    var rows: [SparseVector?] = []
+    var rows: [[Entry]?] = []
     var rhs: [Double] = []
 
-    var basis = BasisFactor()
+    let basis = BasisFactor()
+    /// Scratch: a column B⁻¹·a, a row ρ = eᵀB⁻¹, and one more for bordering.
+    var columnWork = WorkVector(), rowWork = WorkVector(), extraWork = WorkVector()
 
     /// Levels, highest priority first; each with its duals (by row) and reduced costs (by column).
     var levelPriority: [Double] = []
-    var duals: [SparseVector] = []
-    var reduced: [SparseVector] = []
+    var duals: [[Int: Double]] = []
+    var reduced: [[Int: Double]] = []
 
     /// Nonbasic columns whose lexicographic reduced cost improves the objective.
     var candidates: Set<Int> = []
@@ -45,8 +47,10 @@ public final class FactoredSolver {
     var infeasible: Set<Int> = []
     var pendingFixed: [Int] = []
 
-    /// Values before the current change, for the changed set.
-    var before: [Int: Double] = [:]
+    /// Values before the current change, for the changed set (dense, with the touched list).
+    var before: [Double] = []
+    var touched: [Bool] = []
+    var touchedList: [Int] = []
 
     struct Record { var row: Int; var definition: ConstraintDefinition }
     var records: [Int32: Record] = [:]
@@ -83,11 +87,13 @@ public final class FactoredSolver {
     /// factorization. Replaces the current basis, so it costs O(whole system).
     @discardableResult
     public func add(_ definitions: [ConstraintDefinition]) throws(Unsatisfiable) -> [ConstraintHandle] {
-        for j in value.indices where basis.isBasic(j) || value[j] != 0 { mark(j) }
+        for j in value.indices where value[j] != 0 { mark(j) }
         let handles = definitions.map { newRow($0).0 }
         try crash()
         try solve()
         try cleanupArtificials()
+        // The build's pivots leave an eta file every later solve would walk: factor once more.
+        if basis.hasEtas { try? refactor() }
         return handles
     }
 
@@ -99,7 +105,10 @@ public final class FactoredSolver {
         guard delta != 0 else { return }
         records[handle.raw]!.definition.expression.constant = constant
         rhs[rec.row] -= delta
-        for (k, dv) in basis.ftran([rec.row: -delta]) {
+        basis.ftran(CollectionOfOne((rec.row, -delta)), into: &columnWork)
+        for k in columnWork.pattern {
+            let dv = columnWork[k]
+            if abs(dv) <= BasisFactor.drop { continue }
             let j = basis.columnOfStep[k]
             setValue(j, value[j] + dv)
         }
@@ -109,10 +118,11 @@ public final class FactoredSolver {
     /// The user variables whose value moved (beyond 1e-9) since the last call.
     public func takeChanges() -> [Variable] {
         var out: [Variable] = []
-        for (j, old) in before where isUser[j] && abs(value[j] - old) > 1e-9 {
-            out.append(Variable(symbol: Symbol(id: Int32(j), kind: .external)))
+        for j in touchedList {
+            touched[j] = false
+            if isUser[j] && abs(value[j] - before[j]) > 1e-9 { out.append(Variable(symbol: Symbol(id: Int32(j), kind: .external))) }
         }
-        before.removeAll(keepingCapacity: true)
+        touchedList.removeAll(keepingCapacity: true)
         return out.sorted()
     }
 
@@ -138,9 +148,11 @@ public final class FactoredSolver {
         let j = kind.count
         kind.append(k)
         costPriority.append(priority)
-        columnRows.append([:])
+        columnRows.append([])
         value.append(0)
         isUser.append(false)
+        before.append(0)
+        touched.append(false)
         basis.growColumns(to: kind.count)
         return j
     }
@@ -154,14 +166,31 @@ public final class FactoredSolver {
         return i
     }
 
+    @inline(__always) func cell(_ row: Int, _ j: Int) -> Double? {
+        for c in rows[row]! where c.index == j { return c.value }
+        return nil
+    }
+
+    private func appendToRow(_ row: Int, _ j: Int, _ a: Double) {
+        rows[row]!.append((j, a))
+        columnRows[j].append((row, a))
+    }
+
     private func newRow(_ definition: ConstraintDefinition) -> (ConstraintHandle, Int) {
         let row = rows.count
-        var cells: SparseVector = [:]
-        for (v, a) in definition.expression.terms where a != 0 { cells[v.symbol.index, default: 0] += a }
-        cells = cells.filter { $0.value != 0 }
+        var cells: [Entry] = []
+        for (v, a) in definition.expression.terms where a != 0 {
+            let j = v.symbol.index
+            if let k = cells.firstIndex(where: { $0.index == j }) { cells[k].value += a } else { cells.append((j, a)) }
+        }
+        cells.removeAll { $0.value == 0 }
+        rows.append(cells)
+        rhs.append(-definition.expression.constant)
+        basis.growRows(to: rows.count)
+        for (j, a) in cells { columnRows[j].append((row, a)) }
         switch definition.relation {
-        case .greaterOrEqual: cells[newColumn(.slack)] = -1
-        case .lessOrEqual: cells[newColumn(.slack)] = 1
+        case .greaterOrEqual: appendToRow(row, newColumn(.slack), -1)
+        case .lessOrEqual: appendToRow(row, newColumn(.slack), 1)
         case .equal: break
         }
         if !definition.isRequired {
@@ -169,23 +198,20 @@ public final class FactoredSolver {
             _ = levelIndex(p)
             switch definition.relation {
             case .equal:
-                cells[newColumn(.error, priority: p)] = -1
-                cells[newColumn(.error, priority: p)] = 1
-            case .greaterOrEqual: cells[newColumn(.error, priority: p)] = 1
-            case .lessOrEqual: cells[newColumn(.error, priority: p)] = -1
+                appendToRow(row, newColumn(.error, priority: p), -1)
+                appendToRow(row, newColumn(.error, priority: p), 1)
+            case .greaterOrEqual: appendToRow(row, newColumn(.error, priority: p), 1)
+            case .lessOrEqual: appendToRow(row, newColumn(.error, priority: p), -1)
             }
         }
-        rows.append(cells)
-        rhs.append(-definition.expression.constant)
-        for (j, a) in cells { columnRows[j][row] = a }
         let h = nextHandle
         nextHandle += 1
         records[h] = Record(row: row, definition: definition)
         return (ConstraintHandle(raw: h), row)
     }
 
-    func mark(_ j: Int) {
-        if before[j] == nil { before[j] = value[j] }
+    @inline(__always) func mark(_ j: Int) {
+        if !touched[j] { touched[j] = true; before[j] = value[j]; touchedList.append(j) }
     }
 
     func setValue(_ j: Int, _ v: Double) {
@@ -197,7 +223,7 @@ public final class FactoredSolver {
         case .fixed: bad = abs(v) > Self.eps
         case .slack, .error: bad = v < -Self.eps
         }
-        if bad && basis.isBasic(j) { infeasible.insert(j) } else { infeasible.remove(j) }
+        if bad && basis.isBasic(j) { infeasible.insert(j) } else if !infeasible.isEmpty { infeasible.remove(j) }
     }
 
     // MARK: Reduced costs
@@ -216,9 +242,16 @@ public final class FactoredSolver {
         if kind[j] == .free ? s != 0 : s < 0 { candidates.insert(j) } else { candidates.remove(j) }
     }
 
+    /// ρ by row (from the row work vector, by step).
+    func rho() -> [Entry] {
+        var out: [Entry] = []
+        for k in rowWork.pattern where abs(rowWork[k]) > BasisFactor.drop { out.append((basis.rowOfStep[k], rowWork[k])) }
+        return out
+    }
+
     /// ρᵀ·A over the nonbasic columns: the pivot row of the step ρ was taken for.
-    func pivotRow(_ rho: SparseVector) -> SparseVector {
-        var alpha: SparseVector = [:]
+    func pivotRow(_ rho: [Entry]) -> [Int: Double] {
+        var alpha: [Int: Double] = [:]
         for (i, ri) in rho {
             for (j, a) in rows[i]! where !basis.isBasic(j) { alpha[j, default: 0] += ri * a }
         }
@@ -226,7 +259,7 @@ public final class FactoredSolver {
     }
 
     /// Adds `dy` to a level's duals and updates the reduced costs it changes.
-    func dualDelta(_ level: Int, _ dy: SparseVector) -> Set<Int> {
+    func dualDelta(_ level: Int, _ dy: [Entry]) -> Set<Int> {
         var touched: Set<Int> = []
         for (i, dv) in dy {
             duals[level][i, default: 0] += dv
@@ -240,41 +273,57 @@ public final class FactoredSolver {
 
     // MARK: Simplex
 
-    /// Column q enters at step p; `column` is B⁻¹·a_q in the old basis.
+    /// Column q enters at step p; `columnWork` holds B⁻¹·a_q in the old basis, and
+    /// `rho`/`alpha` the pivot row when the caller computed it.
     @discardableResult
-    func pivot(_ q: Int, at p: Int, column: SparseVector, rho: SparseVector? = nil, alpha: SparseVector? = nil) -> Int {
+    func pivot(_ q: Int, at p: Int, rho: [Entry]? = nil, alpha: [Int: Double]? = nil) -> Int {
         let leaving = basis.columnOfStep[p]
-        var touched: Set<Int> = []
+        var touchedColumns: Set<Int> = []
         if reduced.contains(where: { ($0[q] ?? 0) != 0 }) {
-            let rho = rho ?? basis.btran([p: 1])
-            let alpha = alpha ?? pivotRow(rho)
-            touched.formUnion(alpha.keys)
-            let aq = column[p]!
+            var rho = rho
+            if rho == nil {
+                basis.btran(CollectionOfOne((p, 1.0)), into: &rowWork)
+                rho = self.rho()
+            }
+            let alpha = alpha ?? pivotRow(rho!)
+            touchedColumns.formUnion(alpha.keys)
+            let aq = columnWork[p]
             for k in reduced.indices {
                 guard let dq = reduced[k][q], dq != 0 else { continue }
                 let theta = dq / aq
-                for (i, ri) in rho { duals[k][i, default: 0] += theta * ri }
+                for (i, ri) in rho! { duals[k][i, default: 0] += theta * ri }
                 for (j, aj) in alpha where j != q { reduced[k][j, default: 0] -= theta * aj }
                 reduced[k][leaving] = -theta
             }
         }
         for k in reduced.indices { reduced[k][q] = nil }
-        basis.replace(step: p, with: q, column: column)
+        basis.replace(step: p, with: q, column: columnWork)
         pivotCount += 1
         infeasible.remove(leaving)
-        touched.insert(leaving)
-        touched.remove(q)
+        touchedColumns.insert(leaving)
+        touchedColumns.remove(q)
         candidates.remove(q)
-        for t in touched { checkCandidate(t) }
+        for t in touchedColumns { checkCandidate(t) }
         return leaving
+    }
+
+    /// Moves every basic column by −t·(B⁻¹·a_q), from `columnWork`.
+    private func moveBasics(by t: Double) {
+        for k in columnWork.pattern {
+            let a = columnWork[k]
+            if a == 0 { continue }
+            let v = basis.columnOfStep[k]
+            setValue(v, value[v] - t * a)
+        }
     }
 
     private func primalStep() throws(Unbounded) {
         let q = candidates.min()!
         let sigma: Double = lexSign(q) < 0 ? 1 : -1
-        let column = basis.ftran(columnRows[q])
+        basis.ftran(columnRows[q], into: &columnWork)
         var best: (step: Int, t: Double, column: Int)? = nil
-        for (k, a) in column {
+        for k in columnWork.pattern {
+            let a = columnWork[k]
             let v = basis.columnOfStep[k]
             guard kind[v] != .free else { continue }
             let rate = sigma * a
@@ -285,11 +334,8 @@ public final class FactoredSolver {
         }
         guard let best else { throw Unbounded() }
         let t = best.t * sigma
-        for (k, a) in column {
-            let v = basis.columnOfStep[k]
-            setValue(v, value[v] - t * a)
-        }
-        let leaving = pivot(q, at: best.step, column: column)
+        moveBasics(by: t)
+        let leaving = pivot(q, at: best.step)
         setValue(q, t)
         setValue(leaving, 0)
     }
@@ -301,7 +347,8 @@ public final class FactoredSolver {
         let p = basis.stepOfColumn[leaving]
         let x = value[leaving]
         let needNegative = x < 0
-        let rho = basis.btran([p: 1])
+        basis.btran(CollectionOfOne((p, 1.0)), into: &rowWork)
+        let rho = self.rho()
         let alpha = pivotRow(rho)
         var best: Int? = nil
         var bestKey: (Int, [Double], Double, Int)? = nil
@@ -320,12 +367,9 @@ public final class FactoredSolver {
         }
         guard let q = best else { throw Unsatisfiable() }
         let delta = x / alpha[q]!
-        let column = basis.ftran(columnRows[q])
-        for (k, a) in column {
-            let v = basis.columnOfStep[k]
-            setValue(v, value[v] - delta * a)
-        }
-        pivot(q, at: p, column: column, rho: rho, alpha: alpha)
+        basis.ftran(columnRows[q], into: &columnWork)
+        moveBasics(by: delta)
+        pivot(q, at: p, rho: rho, alpha: alpha)
         setValue(q, delta)
         setValue(leaving, 0)
     }
@@ -361,21 +405,28 @@ public final class FactoredSolver {
     private func install(_ row: Int) throws(Unsatisfiable) {
         let cells = rows[row]!
         var delta = rhs[row]
-        var r: SparseVector = [:]
+        var r: [Entry] = []
         for (j, a) in cells where basis.isBasic(j) {
             delta -= a * value[j]
-            r[basis.stepOfColumn[j]] = a
+            r.append((basis.stepOfColumn[j], a))
         }
-        let fresh = cells.keys.filter { !basis.isBasic($0) && columnRows[$0].count == 1 }.sorted()
-        let l = basis.utSolve(basis.etaBtran(r))
+        let fresh = cells.map(\.index).filter { !basis.isBasic($0) && columnRows[$0].count == 1 }.sorted()
+        // l = U⁻ᵀ·(rᵀE⁻¹): the new row of L.
+        rowWork.reset(size: basis.stepCount)
+        for (k, a) in r { rowWork.add(k, a) }
+        basis.etaBackward(&rowWork)
+        basis.upperTransposed(&rowWork)
+        let l = rowWork.entries()
         if let q = fresh.first(where: { kind[$0] == .free })
-            ?? fresh.first(where: { kind[$0] == .slack && delta / cells[$0]! >= -Self.eps }) {
+            ?? fresh.first(where: { kind[$0] == .slack && delta / cell(row, $0)! >= -Self.eps }) {
             triangular(row, q, delta, l, z: nil)
             return
         }
         // The row in terms of the nonbasic columns: ā = a − zᵀA, z = B⁻ᵀr.
-        let z = basis.ltSolve(l)
-        var abar: SparseVector = cells.filter { !basis.isBasic($0.key) }
+        basis.lowerTransposed(&rowWork)
+        let z = rho()
+        var abar: [Int: Double] = [:]
+        for (j, a) in cells where !basis.isBasic(j) { abar[j, default: 0] += a }
         for (i, zi) in z {
             for (j, a) in rows[i]! where !basis.isBasic(j) { abar[j, default: 0] -= zi * a }
         }
@@ -389,52 +440,56 @@ public final class FactoredSolver {
             return
         }
         var q = fresh.first(where: { kind[$0] == .slack })
-            ?? fresh.first(where: { kind[$0] == .error && delta / cells[$0]! >= -Self.eps })
+            ?? fresh.first(where: { kind[$0] == .error && delta / cell(row, $0)! >= -Self.eps })
         if q == nil {
             let f = newColumn(.fixed)
-            rows[row]![f] = 1
-            columnRows[f][row] = 1
+            appendToRow(row, f, 1)
             pendingFixed.append(f)
             q = f
         }
         triangular(row, q!, delta, l, z: z)
     }
 
-    private func triangular(_ row: Int, _ q: Int, _ delta: Double, _ l: SparseVector, z: SparseVector?) {
+    private func triangular(_ row: Int, _ q: Int, _ delta: Double, _ l: [Entry], z: [Entry]?) {
         let cells = rows[row]!
-        let aq = cells[q]!
-        basis.extend(row: row, column: q, l: l, v: [:], diagonal: aq)
+        let aq = cell(row, q)!
+        // z = L⁻ᵀ·l, computed before the new step exists.
+        var z = z
+        if z == nil && costPriority[q] != 0 {
+            rowWork.reset(size: basis.stepCount)
+            for (k, v) in l { rowWork.add(k, v) }
+            basis.lowerTransposed(&rowWork)
+            z = rho()
+        }
+        basis.extend(row: row, column: q, l: l, v: [], diagonal: aq)
         setValue(q, delta / aq)
-        var touched: Set<Int> = []
+        var touchedColumns: Set<Int> = []
         for (j, _) in cells where j != q && columnRows[j].count == 1 && costPriority[j] != 0 {
             reduced[levelIndex(costPriority[j])][j] = 1
-            touched.insert(j)
+            touchedColumns.insert(j)
         }
         if costPriority[q] != 0 {
             // A basic error: the duals change (y_row = c_q / a_q).
             let y = 1 / aq
-            var dy: SparseVector = [:]
-            for (i, zi) in z ?? basis.ltSolve(l) { dy[i] = -zi * y }
-            dy[row, default: 0] += y
-            touched.formUnion(dualDelta(levelIndex(costPriority[q]), dy))
+            var dy: [Entry] = z!.map { ($0.index, -$0.value * y) }
+            dy.append((row, y))
+            touchedColumns.formUnion(dualDelta(levelIndex(costPriority[q]), dy))
         }
-        for j in touched { checkCandidate(j) }
+        for j in touchedColumns { checkCandidate(j) }
     }
 
     /// q, an existing nonbasic free column, becomes basic in the new row: B' = [[B, u], [rᵀ, a_q]].
-    private func border(_ row: Int, _ q: Int, _ delta: Double, _ l: SparseVector) {
+    private func border(_ row: Int, _ q: Int, _ delta: Double, _ l: [Entry]) {
         let cells = rows[row]!
-        var u = columnRows[q]
-        u[row] = nil
-        let w = basis.ftran(u)
-        let v = basis.lSolve(u)
-        var s = cells[q] ?? 0
-        for (k, lk) in l { if let vk = v[k] { s -= lk * vk } }
+        let u = columnRows[q].filter { $0.index != row }
+        basis.ftran(u, into: &columnWork)
+        basis.load(rows: u, into: &extraWork)
+        basis.lower(&extraWork)
+        let v = extraWork.entries()
+        var s = cell(row, q) ?? 0
+        for (k, lk) in l { s -= lk * extraWork[k] }
         let t = delta / s
-        for (k, wk) in w {
-            let j = basis.columnOfStep[k]
-            setValue(j, value[j] - t * wk)
-        }
+        moveBasics(by: t)
         basis.extend(row: row, column: q, l: l, v: v, diagonal: s)
         for k in reduced.indices { reduced[k][q] = nil }
         candidates.remove(q)
@@ -454,19 +509,17 @@ public final class FactoredSolver {
             for f in pendingFixed {
                 if basis.isBasic(f) {
                     let p = basis.stepOfColumn[f]
-                    let rho = basis.btran([p: 1])
+                    basis.btran(CollectionOfOne((p, 1.0)), into: &rowWork)
+                    let rho = self.rho()
                     let alpha = pivotRow(rho)
                     let options = alpha.filter { kind[$0.key] != .fixed && abs($0.value) > 1e-7 }
                     if let j = options.max(by: { a, b in
                         (lexSign(a.key) == 0 ? 1 : 0, abs(a.value), -a.key) < (lexSign(b.key) == 0 ? 1 : 0, abs(b.value), -b.key)
                     })?.key {
-                        let column = basis.ftran(columnRows[j])
+                        basis.ftran(columnRows[j], into: &columnWork)
                         let delta = value[f] / alpha[j]!
-                        for (k, a) in column {
-                            let v = basis.columnOfStep[k]
-                            setValue(v, value[v] - delta * a)
-                        }
-                        pivot(j, at: p, column: column, rho: rho, alpha: alpha)
+                        moveBasics(by: delta)
+                        pivot(j, at: p, rho: rho, alpha: alpha)
                         setValue(j, delta)
                         setValue(f, 0)
                         try solve()
@@ -477,13 +530,12 @@ public final class FactoredSolver {
                     }
                 }
                 pendingFixed.removeAll { $0 == f }
-                for (i, _) in columnRows[f] { rows[i]![f] = nil }
-                columnRows[f] = [:]
+                for (i, _) in columnRows[f] { rows[i]!.removeAll { $0.index == f } }
+                columnRows[f] = []
                 for k in reduced.indices { reduced[k][f] = nil }
                 candidates.remove(f)
                 infeasible.remove(f)
                 kind[f] = .dead
-                before[f] = nil
                 value[f] = 0
                 break
             }
@@ -498,10 +550,11 @@ public final class FactoredSolver {
 
     func refactor() throws(SingularBasis) {
         factorizations += 1
-        var live: [(row: Int, cells: SparseVector)] = []
+        var live: [(row: Int, cells: [Entry])] = []
+        live.reserveCapacity(basis.stepCount)
         for (i, r) in rows.enumerated() {
             guard let r else { continue }
-            live.append((i, r.filter { basis.isBasic($0.key) }))
+            live.append((i, r.filter { basis.isBasic($0.index) }))
         }
         try basis.factor(rows: live, basic: basis.columnOfStep)
     }
@@ -512,57 +565,52 @@ public final class FactoredSolver {
     /// slack, else an error, else a [0,0] artificial. Factored once; values and duals
     /// computed from scratch.
     private func crash() throws(Unsatisfiable) {
-        var r: [Int: SparseVector] = [:]
-        var c: [Int: SparseVector] = [:]
+        var free: [(row: Int, cells: [Entry])] = []
         var rank: [Int: Int] = [:]
         for (i, row) in rows.enumerated() {
             guard let row else { continue }
-            let free = row.filter { kind[$0.key] == .free }
-            r[i] = free
-            for (j, a) in free { c[j, default: [:]][i] = a }
-            let hasSlack = row.keys.contains { kind[$0] == .slack }
-            let level = row.keys.lazy.filter { self.kind[$0] == .error }.map { self.levelIndex(self.costPriority[$0]) }.first
+            free.append((i, row.filter { kind[$0.index] == .free }))
+            let hasSlack = row.contains { kind[$0.index] == .slack }
+            let level = row.first { kind[$0.index] == .error }.map { levelIndex(costPriority[$0.index]) }
             rank[i] = (hasSlack ? 8 : 0) + (level.map { 1 + min($0, 6) } ?? 0)
         }
-        let chosenFree = BasisFactor.eliminate(rows: &r, columns: &c, rank: { rank[$0]! })
+        var elimination = Elimination(rows: free, rank: rank)
         var chosen: [Int: Int] = [:]
-        for p in chosenFree { chosen[p.row] = p.column }
+        for p in elimination.run() { chosen[p.row] = p.column }
         for (i, row) in rows.enumerated() where row != nil && chosen[i] == nil {
-            let own = row!.keys.filter { columnRows[$0].count == 1 }.sorted()
+            let own = row!.map(\.index).filter { columnRows[$0].count == 1 }.sorted()
             if let q = own.first(where: { kind[$0] == .slack }) ?? own.first(where: { kind[$0] == .error }) {
                 chosen[i] = q
             } else {
                 let f = newColumn(.fixed)
-                rows[i]![f] = 1
-                columnRows[f][i] = 1
+                appendToRow(i, f, 1)
                 pendingFixed.append(f)
                 chosen[i] = f
             }
         }
         basis.reset()
-        var columns = Array(chosen.values)
-        var xB: SparseVector = [:]
-        var rhsVector: SparseVector = [:]
-        for (i, row) in rows.enumerated() where row != nil && rhs[i] != 0 { rhsVector[i] = rhs[i] }
+        var isChosen = [Bool](repeating: false, count: kind.count)
+        for q in chosen.values { isChosen[q] = true }
+        var rhsEntries: [Entry] = []
+        for (i, row) in rows.enumerated() where row != nil && rhs[i] != 0 { rhsEntries.append((i, rhs[i])) }
         for _ in 0..<2 {
-            let basic = Set(columns)
-            let live = rows.enumerated().compactMap { (i, row) -> (row: Int, cells: SparseVector)? in
-                guard let row else { return nil }
-                return (i, row.filter { basic.contains($0.key) })
-            }
-            do { try basis.factor(rows: live, basic: columns) } catch { throw Unsatisfiable() }
+            var live: [(row: Int, cells: [Entry])] = []
+            live.reserveCapacity(chosen.count)
+            for (i, row) in rows.enumerated() where row != nil { live.append((i, row!.filter { isChosen[$0.index] })) }
+            do { try basis.factor(rows: live, basic: []) } catch { throw Unsatisfiable() }
             factorizations += 1
-            xB = basis.ftran(rhsVector)
+            basis.ftran(rhsEntries, into: &columnWork)
             // A negative basic slack or error swaps to its opposite-signed twin in the same row.
             var swapped = false
             for k in 0..<basis.stepCount {
                 let v = basis.columnOfStep[k]
-                guard kind[v] == .slack || kind[v] == .error, (xB[k] ?? 0) < -Self.eps else { continue }
-                let (i, a) = columnRows[v].first!
-                if let twin = rows[i]!.keys.sorted().first(where: {
-                    kind[$0] == .error && $0 != v && rows[i]![$0]! * a < 0 && columnRows[$0].count == 1
+                guard kind[v] == .slack || kind[v] == .error, columnWork[k] < -Self.eps else { continue }
+                let (i, a) = columnRows[v][0]
+                if let twin = rows[i]!.map(\.index).sorted().first(where: {
+                    kind[$0] == .error && $0 != v && cell(i, $0)! * a < 0 && columnRows[$0].count == 1
                 }) {
-                    columns[columns.firstIndex(of: v)!] = twin
+                    isChosen[v] = false
+                    isChosen[twin] = true
                     swapped = true
                 }
             }
@@ -572,13 +620,19 @@ public final class FactoredSolver {
         // Values and duals from scratch.
         infeasible = []
         for j in value.indices where !basis.isBasic(j) && value[j] != 0 { setValue(j, 0) }
-        for k in 0..<basis.stepCount { setValue(basis.columnOfStep[k], xB[k] ?? 0) }
+        for k in 0..<basis.stepCount { setValue(basis.columnOfStep[k], columnWork[k]) }
         for level in levelPriority.indices {
-            var cb: SparseVector = [:]
-            for k in 0..<basis.stepCount where costPriority[basis.columnOfStep[k]] == levelPriority[level] { cb[k] = 1 }
-            let y = cb.isEmpty ? [:] : basis.btran(cb)
-            duals[level] = y
-            var d: SparseVector = [:]
+            var cb: [Entry] = []
+            for k in 0..<basis.stepCount where costPriority[basis.columnOfStep[k]] == levelPriority[level] { cb.append((k, 1)) }
+            var y: [Entry] = []
+            if !cb.isEmpty {
+                basis.btran(cb, into: &rowWork)
+                y = rho()
+            }
+            var yd: [Int: Double] = [:]
+            for (i, v) in y { yd[i] = v }
+            duals[level] = yd
+            var d: [Int: Double] = [:]
             for j in kind.indices where !basis.isBasic(j) && costPriority[j] == levelPriority[level] && !columnRows[j].isEmpty { d[j] = 1 }
             for (i, yi) in y {
                 for (j, a) in rows[i]! where !basis.isBasic(j) { d[j, default: 0] -= yi * a }
@@ -587,65 +641,5 @@ public final class FactoredSolver {
         }
         candidates = []
         for j in kind.indices where !basis.isBasic(j) && !columnRows[j].isEmpty { checkCandidate(j) }
-    }
-}
-
-extension BasisFactor {
-    /// Markowitz elimination with threshold pivoting over `rows` (row → column → value):
-    /// row singletons first, else the sparsest column's sparsest acceptable row (ties by
-    /// `rank`, then id). Runs until no column can be eliminated; returns the (row, column)
-    /// pivots in order and leaves what was not eliminated in `rows`.
-    static func eliminate(rows r: inout [Int: SparseVector], columns c: inout [Int: SparseVector],
-                          rank: (Int) -> Int) -> [(row: Int, column: Int, pivot: Double, multipliers: SparseVector, u: SparseVector)] {
-        var rowHeap = PairHeap(), colHeap = PairHeap()
-        for (i, cells) in r where !cells.isEmpty { rowHeap.push(cells.count << 4 | rank(i), i) }
-        for (j, rows) in c where !rows.isEmpty { colHeap.push(rows.count, j) }
-        var out: [(row: Int, column: Int, pivot: Double, multipliers: SparseVector, u: SparseVector)] = []
-        out.reserveCapacity(r.count)
-        while true {
-            var pivot: (Int, Int)? = nil
-            if let (key, i) = rowHeap.top(where: { i in r[i].flatMap { $0.isEmpty ? nil : $0.count << 4 | rank(i) } }), key >> 4 == 1 {
-                let (j, a) = r[i]!.first!
-                let cmax = c[j]!.values.reduce(0) { max($0, abs($1)) }
-                if abs(a) >= 0.01 * cmax { pivot = (i, j) }
-            }
-            if pivot == nil {
-                guard let (_, j) = colHeap.top(where: { j in c[j].flatMap { $0.isEmpty ? nil : $0.count } }) else { break }
-                let col = c[j]!
-                let cmax = col.values.reduce(0) { max($0, abs($1)) }
-                var best: Int? = nil
-                for (i, a) in col where abs(a) >= 0.1 * cmax {
-                    if let b = best, (r[i]!.count, rank(i), i) >= (r[b]!.count, rank(b), b) { continue }
-                    best = i
-                }
-                pivot = (best!, j)
-            }
-            let (i, j) = pivot!
-            let prow = r.removeValue(forKey: i)!
-            let pv = prow[j]!
-            for col in prow.keys { c[col]![i] = nil }
-            let ccol = c.removeValue(forKey: j)!
-            var multipliers: SparseVector = [:]
-            for (r2, a2) in ccol {
-                let m = a2 / pv
-                multipliers[r2] = m
-                r[r2]![j] = nil
-                for (col, a) in prow where col != j {
-                    let nv = (r[r2]![col] ?? 0) - m * a
-                    if abs(nv) < drop {
-                        if r[r2]![col] != nil { r[r2]![col] = nil; c[col]![r2] = nil }
-                    } else {
-                        r[r2]![col] = nv
-                        c[col]![r2] = nv
-                    }
-                }
-                if !r[r2]!.isEmpty { rowHeap.push(r[r2]!.count << 4 | rank(r2), r2) }
-            }
-            for col in prow.keys where col != j && !c[col]!.isEmpty { colHeap.push(c[col]!.count, col) }
-            var u = prow
-            u[j] = nil
-            out.append((i, j, pv, multipliers, u))
-        }
-        return out
     }
 }

@@ -8,6 +8,8 @@ struct MinHeap {
 
     var isEmpty: Bool { items.isEmpty }
 
+    mutating func removeAll() { items.removeAll(keepingCapacity: true) }
+
     mutating func push(_ x: Int) {
         items.append(x)
         var i = items.count - 1

@@ -1,0 +1,49 @@
+/// A sparse vector being computed, on dense storage: values by index, a stamp that says
+/// which entries are live, and the list of live indices. Reset is O(1) (the stamp moves on),
+/// so a solve that reaches five entries costs five, with no allocation once it has grown.
+struct WorkVector {
+    private(set) var values: [Double] = []
+    private var stamps: [UInt32] = []
+    private var stamp: UInt32 = 1
+    /// The live indices, in the order they were reached.
+    private(set) var pattern: [Int] = []
+
+    mutating func reset(size: Int) {
+        if values.count < size {
+            values.append(contentsOf: repeatElement(0, count: size - values.count))
+            stamps.append(contentsOf: repeatElement(0, count: size - stamps.count))
+        }
+        pattern.removeAll(keepingCapacity: true)
+        stamp &+= 1
+        if stamp == 0 {   // wrapped: clear every stamp once in 2^32 resets
+            for i in stamps.indices { stamps[i] = 0 }
+            stamp = 1
+        }
+    }
+
+    @inline(__always) func contains(_ i: Int) -> Bool { stamps[i] == stamp }
+    @inline(__always) subscript(i: Int) -> Double { stamps[i] == stamp ? values[i] : 0 }
+
+    /// Adds v at i; true when i was not live before.
+    @inline(__always) @discardableResult
+    mutating func add(_ i: Int, _ v: Double) -> Bool {
+        if stamps[i] == stamp { values[i] += v; return false }
+        stamps[i] = stamp
+        values[i] = v
+        pattern.append(i)
+        return true
+    }
+
+    @inline(__always) mutating func set(_ i: Int, _ v: Double) {
+        if stamps[i] != stamp { stamps[i] = stamp; pattern.append(i) }
+        values[i] = v
+    }
+
+    /// The live entries whose magnitude passes `drop`, as (index, value) pairs.
+    func entries(dropping drop: Double = BasisFactor.drop) -> [(index: Int, value: Double)] {
+        var out: [(index: Int, value: Double)] = []
+        out.reserveCapacity(pattern.count)
+        for i in pattern where abs(values[i]) > drop { out.append((i, values[i])) }
+        return out
+    }
+}
