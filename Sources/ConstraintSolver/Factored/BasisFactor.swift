@@ -60,8 +60,20 @@ final class BasisFactor {
         for (r, v) in rhs { w.add(stepOfRow[r], v) }
     }
 
+    /// A right-hand side that reaches a large part of the steps is swept in order (every
+    /// step visited once) instead of through the heap: the crash's values, a refactor's.
+    @inline(__always) private func isDense(_ w: WorkVector) -> Bool { w.pattern.count * 8 > stepCount }
+
     /// w ← L⁻¹·w, steps ascending.
     func lower(_ w: inout WorkVector) {
+        if isDense(w) {
+            for k in 0..<stepCount where w.contains(k) {
+                let v = w[k]
+                if v == 0 { continue }
+                for (s, l) in lcol[k] { w.add(s, -l * v) }
+            }
+            return
+        }
         heap.removeAll()
         for k in w.pattern { heap.push(k) }
         while !heap.isEmpty {
@@ -74,6 +86,16 @@ final class BasisFactor {
 
     /// w ← U⁻¹·w, steps descending.
     func upper(_ w: inout WorkVector) {
+        if isDense(w) {
+            for k in stride(from: stepCount - 1, through: 0, by: -1) where w.contains(k) {
+                let z = w[k]
+                if abs(z) <= Self.drop { w.set(k, 0); continue }
+                let x = z / udiag[k]
+                w.set(k, x)
+                for (k2, u) in ucol[k] { w.add(k2, -u * x) }
+            }
+            return
+        }
         heap.removeAll()
         for k in w.pattern { heap.push(-k) }
         while !heap.isEmpty {
@@ -88,6 +110,16 @@ final class BasisFactor {
 
     /// w ← U⁻ᵀ·w, steps ascending.
     func upperTransposed(_ w: inout WorkVector) {
+        if isDense(w) {
+            for k in 0..<stepCount where w.contains(k) {
+                let d = w[k]
+                if abs(d) <= Self.drop { w.set(k, 0); continue }
+                let x = d / udiag[k]
+                w.set(k, x)
+                for (k2, u) in urow[k] { w.add(k2, -u * x) }
+            }
+            return
+        }
         heap.removeAll()
         for k in w.pattern { heap.push(k) }
         while !heap.isEmpty {
@@ -102,6 +134,14 @@ final class BasisFactor {
 
     /// w ← L⁻ᵀ·w, steps descending (the result is by step: row `rowOfStep[k]`).
     func lowerTransposed(_ w: inout WorkVector) {
+        if isDense(w) {
+            for k in stride(from: stepCount - 1, through: 0, by: -1) where w.contains(k) {
+                let v = w[k]
+                if abs(v) <= Self.drop { continue }
+                for (k2, l) in lrow[k] { w.add(k2, -l * v) }
+            }
+            return
+        }
         heap.removeAll()
         for k in w.pattern { heap.push(-k) }
         while !heap.isEmpty {
@@ -195,6 +235,17 @@ final class BasisFactor {
         return leaving
     }
 
+    /// Makes `twin`, another column found only in the same row, basic in place of step k's
+    /// column. Such a column has no L or U entries off its diagonal, so only the diagonal
+    /// changes: no refactorization.
+    func swapSingleton(step k: Int, to twin: Int, diagonal: Double) {
+        precondition(lcol[k].isEmpty && ucol[k].isEmpty && etaPivot.isEmpty, "not a singleton step")
+        stepOfColumn[columnOfStep[k]] = -1
+        columnOfStep[k] = twin
+        stepOfColumn[twin] = k
+        udiag[k] = diagonal
+    }
+
     /// Borders the factorization with a new row and its basic column: L gains row `l`
     /// (rᵀ·B_LU⁻¹ by step), U gains column `v` (L⁻¹·u by step) and the diagonal `s`.
     func extend(row: Int, column: Int, l: [Entry], v: [Entry], diagonal s: Double) {
@@ -266,27 +317,37 @@ struct SingularBasis: Error {}
 struct Elimination {
     struct Pivot { var row: Int; var column: Int; var pivot: Double; var multipliers: [Entry]; var u: [Entry] }
 
-    private var rowCells: [Int: [Entry]] = [:]
-    private var columnRows: [Int: [Int]] = [:]
-    private var columnCount: [Int: Int] = [:]
-    private let rank: [Int: Int]?
+    // Dense over row and column ids (no hashing in the inner loops).
+    private var rowCells: [[Entry]]
+    private var rowAlive: [Bool]
+    private var columnRows: [[Int]]
+    private var columnCount: [Int]
+    private var rank: [Int]
+    private var liveRowCount: Int
+    private var seen: [Int]   // stamps for de-duplicating a column's row list
+    private var stamp = 0
 
     init(rows: [(row: Int, cells: [Entry])], rank: [Int: Int]?) {
-        self.rank = rank
-        rowCells.reserveCapacity(rows.count)
+        let rowLimit = (rows.map(\.row).max() ?? -1) + 1
+        let columnLimit = (rows.lazy.flatMap { $0.cells.map(\.index) }.max() ?? -1) + 1
+        rowCells = Array(repeating: [], count: rowLimit)
+        rowAlive = Array(repeating: false, count: rowLimit)
+        columnRows = Array(repeating: [], count: columnLimit)
+        columnCount = Array(repeating: 0, count: columnLimit)
+        self.rank = Array(repeating: 0, count: rowLimit)
+        seen = Array(repeating: -1, count: rowLimit)
+        liveRowCount = rows.count
         for (i, cells) in rows {
             rowCells[i] = cells
-            for (j, _) in cells { columnRows[j, default: []].append(i); columnCount[j, default: 0] += 1 }
+            rowAlive[i] = true
+            if let r = rank?[i] { self.rank[i] = r }
+            for (j, _) in cells { columnRows[j].append(i); columnCount[j] += 1 }
         }
     }
 
-    /// Rows left when `run` could go no further.
-    var remainingRows: [Int] { Array(rowCells.keys) }
-
-    private func rankOf(_ i: Int) -> Int { rank?[i] ?? 0 }
     private func rowKey(_ i: Int) -> Int? {
-        guard let cells = rowCells[i], !cells.isEmpty else { return nil }
-        return cells.count << 4 | rankOf(i)
+        guard rowAlive[i], !rowCells[i].isEmpty else { return nil }
+        return rowCells[i].count << 4 | rank[i]
     }
 
     private static func position(of j: Int, in cells: [Entry]) -> Int? {
@@ -296,14 +357,13 @@ struct Elimination {
 
     /// The live rows of column j with their values. A row that lost the column to
     /// cancellation and filled it again is listed twice: skipped the second time.
-    private func liveRows(of j: Int) -> [Entry] {
+    private mutating func liveRows(of j: Int) -> [Entry] {
         var out: [Entry] = []
-        let list = columnRows[j] ?? []
-        var seen: Set<Int>? = list.count > (columnCount[j] ?? 0) ? [] : nil
-        for i in list {
-            if let cells = rowCells[i], let k = Self.position(of: j, in: cells) {
-                if seen != nil, !seen!.insert(i).inserted { continue }
-                out.append((i, cells[k].value))
+        stamp += 1
+        for i in columnRows[j] where rowAlive[i] && seen[i] != stamp {
+            if let k = Self.position(of: j, in: rowCells[i]) {
+                seen[i] = stamp
+                out.append((i, rowCells[i][k].value))
             }
         }
         return out
@@ -311,61 +371,66 @@ struct Elimination {
 
     mutating func run() -> [Pivot] {
         var rowHeap = PairHeap(), colHeap = PairHeap()
-        for (i, _) in rowCells { if let key = rowKey(i) { rowHeap.push(key, i) } }
-        for (j, n) in columnCount where n > 0 { colHeap.push(n, j) }
+        for i in rowCells.indices { if let key = rowKey(i) { rowHeap.push(key, i) } }
+        for j in columnCount.indices where columnCount[j] > 0 { colHeap.push(columnCount[j], j) }
         var out: [Pivot] = []
-        out.reserveCapacity(rowCells.count)
+        out.reserveCapacity(liveRowCount)
         while true {
             var pivot: (row: Int, column: Int)? = nil
             if let (key, i) = rowHeap.top(where: { rowKey($0) }), key >> 4 == 1 {
-                let (j, a) = rowCells[i]![0]
+                let (j, a) = rowCells[i][0]
                 let cmax = liveRows(of: j).reduce(0) { max($0, abs($1.value)) }
                 if abs(a) >= 0.01 * cmax { pivot = (i, j) }
             }
             if pivot == nil {
-                guard let (_, j) = colHeap.top(where: { j in columnCount[j].flatMap { $0 > 0 ? $0 : nil } }) else { break }
+                let counts = columnCount
+                guard let (_, j) = colHeap.top(where: { counts[$0] > 0 ? counts[$0] : nil }) else { break }
                 let col = liveRows(of: j)
                 let cmax = col.reduce(0) { max($0, abs($1.value)) }
                 var best: Int? = nil
                 for (i, a) in col where abs(a) >= 0.1 * cmax {
-                    if let b = best, (rowCells[i]!.count, rankOf(i), i) >= (rowCells[b]!.count, rankOf(b), b) { continue }
+                    if let b = best, (rowCells[i].count, rank[i], i) >= (rowCells[b].count, rank[b], b) { continue }
                     best = i
                 }
                 pivot = (best!, j)
             }
             let (i, j) = pivot!
-            let prow = rowCells.removeValue(forKey: i)!
+            let prow = rowCells[i]
+            rowAlive[i] = false
+            rowCells[i] = []
+            liveRowCount -= 1
             let pv = prow[Self.position(of: j, in: prow)!].value
-            for (c, _) in prow { columnCount[c]! -= 1 }
+            for (c, _) in prow { columnCount[c] -= 1 }
             let others = liveRows(of: j)
-            columnRows[j] = nil
+            columnRows[j] = []
             columnCount[j] = 0
             var multipliers: [Entry] = []
             for (r2, a2) in others {
                 let m = a2 / pv
                 multipliers.append((r2, m))
-                var row2 = rowCells[r2]!
+                var row2 = rowCells[r2]
+                rowCells[r2] = []
                 row2.remove(at: Self.position(of: j, in: row2)!)
                 for (c, a) in prow where c != j {
                     if let k = Self.position(of: c, in: row2) {
                         let nv = row2[k].value - m * a
-                        if abs(nv) < BasisFactor.drop { row2.remove(at: k); columnCount[c]! -= 1 } else { row2[k].value = nv }
+                        if abs(nv) < BasisFactor.drop { row2.remove(at: k); columnCount[c] -= 1 } else { row2[k].value = nv }
                     } else {
                         let nv = -m * a
                         if abs(nv) >= BasisFactor.drop {
                             row2.append((c, nv))
-                            columnRows[c, default: []].append(r2)
-                            columnCount[c, default: 0] += 1
+                            columnRows[c].append(r2)
+                            columnCount[c] += 1
                         }
                     }
                 }
                 rowCells[r2] = row2
                 if let key = rowKey(r2) { rowHeap.push(key, r2) }
             }
-            for (c, _) in prow where c != j {
-                if let n = columnCount[c], n > 0 { colHeap.push(n, c) }
-            }
-            out.append(Pivot(row: i, column: j, pivot: pv, multipliers: multipliers, u: prow.filter { $0.index != j }))
+            for (c, _) in prow where c != j && columnCount[c] > 0 { colHeap.push(columnCount[c], c) }
+            var u = prow
+            u.removeAll { $0.index == j }
+            out.append(Pivot(row: i, column: j, pivot: pv, multipliers: multipliers, u: u))
         }
         return out
     }

@@ -589,34 +589,31 @@ public final class FactoredSolver {
             }
         }
         basis.reset()
+        var live: [(row: Int, cells: [Entry])] = []
+        live.reserveCapacity(chosen.count)
         var isChosen = [Bool](repeating: false, count: kind.count)
         for q in chosen.values { isChosen[q] = true }
+        for (i, row) in rows.enumerated() where row != nil { live.append((i, row!.filter { isChosen[$0.index] })) }
+        do { try basis.factor(rows: live, basic: []) } catch { throw Unsatisfiable() }
+        factorizations += 1
         var rhsEntries: [Entry] = []
         for (i, row) in rows.enumerated() where row != nil && rhs[i] != 0 { rhsEntries.append((i, rhs[i])) }
-        for _ in 0..<2 {
-            var live: [(row: Int, cells: [Entry])] = []
-            live.reserveCapacity(chosen.count)
-            for (i, row) in rows.enumerated() where row != nil { live.append((i, row!.filter { isChosen[$0.index] })) }
-            do { try basis.factor(rows: live, basic: []) } catch { throw Unsatisfiable() }
-            factorizations += 1
-            basis.ftran(rhsEntries, into: &columnWork)
-            // A negative basic slack or error swaps to its opposite-signed twin in the same row.
-            var swapped = false
-            for k in 0..<basis.stepCount {
-                let v = basis.columnOfStep[k]
-                guard kind[v] == .slack || kind[v] == .error, columnWork[k] < -Self.eps else { continue }
-                let (i, a) = columnRows[v][0]
-                if let twin = rows[i]!.map(\.index).sorted().first(where: {
-                    kind[$0] == .error && $0 != v && cell(i, $0)! * a < 0 && columnRows[$0].count == 1
-                }) {
-                    isChosen[v] = false
-                    isChosen[twin] = true
-                    swapped = true
-                }
+        basis.ftran(rhsEntries, into: &columnWork)
+        // A negative basic slack or error swaps to its opposite-signed twin in the same row
+        // (both are found in that row only, so only the step's diagonal changes).
+        var swapped = false
+        for k in 0..<basis.stepCount {
+            let v = basis.columnOfStep[k]
+            guard kind[v] == .slack || kind[v] == .error, columnWork[k] < -Self.eps else { continue }
+            let (i, a) = columnRows[v][0]
+            if let twin = rows[i]!.map(\.index).sorted().first(where: {
+                kind[$0] == .error && $0 != v && cell(i, $0)! * a < 0 && columnRows[$0].count == 1
+            }) {
+                basis.swapSingleton(step: k, to: twin, diagonal: cell(i, twin)!)
+                swapped = true
             }
-            if !swapped { break }
-            basis.reset()
         }
+        if swapped { basis.ftran(rhsEntries, into: &columnWork) }
         // Values and duals from scratch.
         infeasible = []
         for j in value.indices where !basis.isBasic(j) && value[j] != 0 { setValue(j, 0) }
