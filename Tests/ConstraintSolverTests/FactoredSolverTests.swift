@@ -13,7 +13,7 @@ final class FactoredSolverTests: XCTestCase {
     }
 
     /// Checks required constraints hold and every level's error sum is the reference optimum.
-    func check(_ system: SmallSystem, _ values: [Double], _ label: String) {
+    static func check(_ system: SmallSystem, _ values: [Double], _ label: String) {
         for c in system.constraints where c.priority == 1000 {
             let e = c.terms.reduce(c.constant) { $0 + $1.1 * values[$1.0] }
             switch c.relation {
@@ -42,7 +42,7 @@ final class FactoredSolverTests: XCTestCase {
                 } else {
                     handles = try system.constraints.map { try s.add(definition($0, vars)) }
                 }
-                check(system, vars.map { s.value($0) }, "round \(round) batch \(batch)")
+                Self.check(system, vars.map { s.value($0) }, "round \(round) batch \(batch)")
                 _ = s.takeChanges()
                 // Set-constants on optional constraints, with the changed set checked against the values.
                 var copy = system
@@ -53,7 +53,7 @@ final class FactoredSolverTests: XCTestCase {
                     copy.constraints[j].constant += Double(Int.random(in: -10...10, using: &rng))
                     try s.setConstant(handles[j], copy.constraints[j].constant)
                     let values = vars.map { s.value($0) }
-                    check(copy, values, "round \(round) batch \(batch) after set-constant")
+                    Self.check(copy, values, "round \(round) batch \(batch) after set-constant")
                     let moved = Set(s.takeChanges().map(\.id))
                     let really = Set(vars.indices.filter { abs(values[$0] - old[$0]) > 1e-9 }.map { vars[$0].id })
                     XCTAssertEqual(moved, really, "round \(round): the changed set is what moved")
@@ -139,5 +139,181 @@ final class FactoredSolverTests: XCTestCase {
         let moved = Set(s.takeChanges())
         XCTAssertTrue(Set(tops.dropFirst()).isSubset(of: moved))
         XCTAssertEqual(s.value(tops[1999]), expected - Double(30 + 1999 % 5) + 10, accuracy: 1e-6)
+    }
+}
+
+/// Removal, conflicts and ambiguity of the factored engine.
+final class FactoredSolverOperationTests: XCTestCase {
+    typealias LCG = DifferentialTests.LCG
+
+    func definition(_ c: SmallSystem.C, _ vars: [Variable]) -> ConstraintDefinition {
+        ConstraintDefinition(LinearExpression(c.terms.map { (vars[$0.0], $0.1) }, constant: c.constant),
+                             Relation(rawValue: c.relation)!, priority: c.priority)
+    }
+
+    /// Random adds, removes, set-constants and priority changes; after each, the values are
+    /// optimal for the live system (reference levels) and the changed set is what moved.
+    func testRandomOperationsAgainstDenseReference() throws {
+        var rng = LCG(state: 99)
+        var states = 0
+        for round in 0..<300 {
+            let base = DifferentialTests.randomSystem(&rng)
+            let s = FactoredSolver()
+            s.refactorMinimum = [0, 4, 2000].randomElement(using: &rng)!
+            let vars = (0..<base.variables).map { _ in s.addVariable() }
+            var live: [(ConstraintHandle, SmallSystem.C)] = []
+            if Bool.random(using: &rng) {
+                let hs = try s.add(base.constraints.map { definition($0, vars) })
+                live = Array(zip(hs, base.constraints))
+            } else {
+                for c in base.constraints { live.append((try s.add(definition(c, vars)), c)) }
+            }
+            _ = s.takeChanges()
+            for step in 0..<8 {
+                let old = vars.map { s.value($0) }
+                let k = Int.random(in: 0..<live.count, using: &rng)
+                switch Int.random(in: 0..<4, using: &rng) {
+                case 0 where live.count > 1:
+                    try s.remove(live[k].0)
+                    live.remove(at: k)
+                case 1:
+                    // Re-add a constraint of the base system (required ones stay feasible at the planted point).
+                    let c = base.constraints.randomElement(using: &rng)!
+                    live.append((try s.add(definition(c, vars)), c))
+                case 2 where live[k].1.priority < 1000:
+                    live[k].1.constant += Double(Int.random(in: -10...10, using: &rng))
+                    try s.setConstant(live[k].0, live[k].1.constant)
+                case 3 where live[k].1.priority < 1000:
+                    live[k].1.priority = [750.0, 500, 250, 251].randomElement(using: &rng)!
+                    try s.setPriority(live[k].0, live[k].1.priority)
+                default:
+                    continue
+                }
+                let values = vars.map { s.value($0) }
+                let system = SmallSystem(variables: base.variables, constraints: live.map(\.1))
+                FactoredSolverTests.check(system, values, "round \(round) step \(step)")
+                let moved = Set(s.takeChanges().map(\.id))
+                let really = Set(vars.indices.filter { abs(values[$0] - old[$0]) > 1e-9 }.map { vars[$0].id })
+                XCTAssertEqual(moved, really, "round \(round) step \(step): the changed set is what moved")
+                XCTAssertTrue(s.brokenConstraints.isEmpty, "round \(round): the required part is feasible")
+                states += 1
+            }
+        }
+        XCTAssertGreaterThan(states, 1500)
+    }
+
+    /// Random required systems, some infeasible: every required constraint that is not broken
+    /// holds, every conflict set holds its broken constraint and is infeasible on its own.
+    func testConflictsAreBrokenWithInfeasibleConflictSets() throws {
+        var rng = LCG(state: 7)
+        var brokenSeen = 0
+        for round in 0..<300 {
+            let s = FactoredSolver()
+            let vars = (0..<3).map { _ in s.addVariable() }
+            var live: [(ConstraintHandle, SmallSystem.C)] = []
+            for _ in 0..<8 {
+                let a = Int.random(in: 0..<3, using: &rng), b = (a + 1) % 3
+                let c = SmallSystem.C(terms: [(a, 1), (b, Double(Int.random(in: -1...1, using: &rng)))].filter { $0.1 != 0 },
+                                      constant: Double(Int.random(in: -10...10, using: &rng)),
+                                      relation: ["==", "<=", ">="].randomElement(using: &rng)!, priority: 1000)
+                live.append((try s.add(definition(c, vars)), c))
+                if Bool.random(using: &rng) {
+                    let k = Int.random(in: 0..<live.count, using: &rng)
+                    try s.remove(live[k].0)
+                    live.remove(at: k)
+                }
+            }
+            let broken = Dictionary(uniqueKeysWithValues: s.brokenConstraints.map { ($0.constraint, $0.conflicts) })
+            brokenSeen += broken.count
+            let values = vars.map { s.value($0) }
+            for (h, c) in live where broken[h] == nil {
+                let e = c.terms.reduce(c.constant) { $0 + $1.1 * values[$1.0] }
+                switch c.relation {
+                case "==": XCTAssertEqual(e, 0, accuracy: 1e-6, "round \(round)")
+                case "<=": XCTAssertLessThanOrEqual(e, 1e-6, "round \(round)")
+                default: XCTAssertGreaterThanOrEqual(e, -1e-6, "round \(round)")
+                }
+            }
+            for (h, conflicts) in broken {
+                XCTAssertTrue(conflicts.contains(h), "round \(round)")
+                let members = live.filter { conflicts.contains($0.0) }.map(\.1)
+                XCTAssertEqual(members.count, conflicts.count, "round \(round): conflicts name live constraints")
+                XCTAssertNil(SmallSystem(variables: 3, constraints: members).referenceLevels(), "round \(round): a conflict set is infeasible")
+            }
+        }
+        XCTAssertGreaterThan(brokenSeen, 50)
+    }
+
+    /// The ambiguous variables are those whose range over the optimal face is not a point
+    /// (the reference: min and max of each variable with every level fixed at its optimum).
+    func testAmbiguityAgainstTheOptimalFace() throws {
+        var rng = LCG(state: 4242)
+        var ambiguousSeen = 0, checked = 0
+        for round in 0..<300 {
+            let system = DifferentialTests.randomSystem(&rng)
+            let s = FactoredSolver()
+            let vars = (0..<system.variables).map { _ in s.addVariable() }
+            if Bool.random(using: &rng) {
+                _ = try s.add(system.constraints.map { definition($0, vars) })
+            } else {
+                for c in system.constraints { try s.add(definition(c, vars)) }
+            }
+            guard let ranges = system.referenceRanges() else { continue }
+            let ours = Set(s.ambiguousVariables().map(\.id))
+            for (i, r) in ranges.enumerated() {
+                // Ranges within (1e-5, 1e-3) are numerically unsure: skipped.
+                if let (lo, hi) = r, hi - lo > 1e-5 && hi - lo < 1e-3 { continue }
+                let reference = r.map { $0.1 - $0.0 > 1e-5 } ?? true
+                XCTAssertEqual(ours.contains(vars[i].id), reference, "round \(round) variable \(i): range \(String(describing: r))")
+                if reference { ambiguousSeen += 1 }
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(ambiguousSeen, 50)
+        XCTAssertGreaterThan(checked, 500)
+    }
+}
+
+extension SmallSystem {
+    /// Each variable's (min, max) over the lexicographic optimal face; nil for an unbounded
+    /// side. nil altogether when the required part is infeasible.
+    func referenceRanges() -> [(Double, Double)?]? {
+        let levels = Array(Set(constraints.filter { $0.priority < 1000 }.map(\.priority))).sorted(by: >)
+        let nx = 2 * variables, perC = 3
+        let n = nx + perC * constraints.count
+        var rows: [[Double]] = [], rhs: [Double] = []
+        for (k, c) in constraints.enumerated() {
+            var r = [Double](repeating: 0, count: n)
+            for (v, a) in c.terms { r[2 * v] += a; r[2 * v + 1] -= a }
+            let base = nx + perC * k
+            if c.relation == "<=" { r[base] = 1 } else if c.relation == ">=" { r[base] = -1 }
+            if c.priority < 1000 {
+                if c.relation != ">=" { r[base + 1] = -1 }
+                if c.relation != "<=" { r[base + 2] = 1 }
+            }
+            rows.append(r)
+            rhs.append(-c.constant)
+        }
+        guard DenseLP.minimize(rows, rhs, [Double](repeating: 0, count: n)) != nil else { return nil }
+        for level in levels {
+            var cost = [Double](repeating: 0, count: rows[0].count)
+            for (k, c) in constraints.enumerated() where c.priority == level {
+                cost[nx + perC * k + 1] = 1
+                cost[nx + perC * k + 2] = 1
+            }
+            guard let (v, _) = DenseLP.minimize(rows, rhs, cost) else { return nil }
+            var r = cost
+            r.append(1)
+            for i in rows.indices { rows[i].append(0) }
+            rows.append(r)
+            rhs.append(v + 1e-9)
+        }
+        return (0..<variables).map { v in
+            var up = [Double](repeating: 0, count: rows[0].count), down = up
+            up[2 * v] = -1; up[2 * v + 1] = 1      // minimise −x: the max
+            down[2 * v] = 1; down[2 * v + 1] = -1  // minimise x: the min
+            guard let hi = DenseLP.minimize(rows, rhs, up), let lo = DenseLP.minimize(rows, rhs, down) else { return nil }
+            return (lo.value, -hi.value)
+        }
     }
 }

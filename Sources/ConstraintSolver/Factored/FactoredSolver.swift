@@ -52,8 +52,23 @@ public final class FactoredSolver {
     var touched: [Bool] = []
     var touchedList: [Int] = []
 
-    struct Record { var row: Int; var definition: ConstraintDefinition }
+    struct Record {
+        var row: Int
+        var definition: ConstraintDefinition
+        /// Broken (required, demoted to the `broken` level to go on) with the others of its conflict.
+        var conflicts: [ConstraintHandle]? = nil
+        var isBroken: Bool { conflicts != nil }
+    }
     var records: [Int32: Record] = [:]
+    var handleOfRow: [Int32] = []
+    /// Broken constraints, oldest first.
+    var broken: [Int32] = []
+    /// The row of the operation under way: the one to break when it is in a conflict.
+    var preferredRow: Int? = nil
+    /// Off: an unsatisfiable required part throws instead.
+    public var breaksConflicts = true
+    /// Free columns that make removed rows vacuous; dropped at the next factorization.
+    var tombs: Set<Int> = []
     private var nextHandle: Int32 = 0
 
     public private(set) var pivotCount = 0
@@ -77,6 +92,8 @@ public final class FactoredSolver {
     public func add(_ definition: ConstraintDefinition) throws(Unsatisfiable) -> ConstraintHandle {
         maybeRefactor()
         let (h, row) = newRow(definition)
+        preferredRow = row
+        defer { preferredRow = nil }
         try install(row)
         try solve()
         try cleanupArtificials()
@@ -92,6 +109,8 @@ public final class FactoredSolver {
         try crash()
         try solve()
         try cleanupArtificials()
+        // Breaking the newest row of each certificate can break more than needed: retry each once.
+        if !broken.isEmpty { try retryBroken(after: nil) }
         // The build's pivots leave an eta file every later solve would walk: factor once more.
         if basis.hasEtas { try? refactor() }
         return handles
@@ -112,7 +131,10 @@ public final class FactoredSolver {
             let j = basis.columnOfStep[k]
             setValue(j, value[j] + dv)
         }
+        preferredRow = rec.row
+        defer { preferredRow = nil }
         try solve()
+        if !broken.isEmpty { try retryBroken(after: handle.raw) }
     }
 
     /// The user variables whose value moved (beyond 1e-9) since the last call.
@@ -171,12 +193,12 @@ public final class FactoredSolver {
         return nil
     }
 
-    private func appendToRow(_ row: Int, _ j: Int, _ a: Double) {
+    func appendToRow(_ row: Int, _ j: Int, _ a: Double) {
         rows[row]!.append((j, a))
         columnRows[j].append((row, a))
     }
 
-    private func newRow(_ definition: ConstraintDefinition) -> (ConstraintHandle, Int) {
+    func newRow(_ definition: ConstraintDefinition) -> (ConstraintHandle, Int) {
         let row = rows.count
         var cells: [Entry] = []
         for (v, a) in definition.expression.terms where a != 0 {
@@ -207,6 +229,7 @@ public final class FactoredSolver {
         let h = nextHandle
         nextHandle += 1
         records[h] = Record(row: row, definition: definition)
+        handleOfRow.append(h)
         return (ConstraintHandle(raw: h), row)
     }
 
@@ -308,7 +331,7 @@ public final class FactoredSolver {
     }
 
     /// Moves every basic column by −t·(B⁻¹·a_q), from `columnWork`.
-    private func moveBasics(by t: Double) {
+    func moveBasics(by t: Double) {
         for k in columnWork.pattern {
             let a = columnWork[k]
             if a == 0 { continue }
@@ -317,8 +340,8 @@ public final class FactoredSolver {
         }
     }
 
-    private func primalStep() throws(Unbounded) {
-        let q = candidates.min()!
+    func primalStep(_ entering: Int? = nil) throws(Unbounded) {
+        let q = entering ?? candidates.min()!
         let sigma: Double = lexSign(q) < 0 ? 1 : -1
         basis.ftran(columnRows[q], into: &columnWork)
         var best: (step: Int, t: Double, column: Int)? = nil
@@ -342,7 +365,7 @@ public final class FactoredSolver {
 
     /// One dual simplex step on the most infeasible basic column; no entering column
     /// means the required rows conflict (ρ is then a Farkas certificate).
-    private func dualStep() throws(Unsatisfiable) {
+    func dualStep() throws(Unsatisfiable) {
         let leaving = infeasible.max { (abs(value[$0]), -$0) < (abs(value[$1]), -$1) }!
         let p = basis.stepOfColumn[leaving]
         let x = value[leaving]
@@ -365,7 +388,12 @@ public final class FactoredSolver {
             best = j
             bestKey = key
         }
-        guard let q = best else { throw Unsatisfiable() }
+        guard let q = best else {
+            // ρ is a Farkas certificate: its required rows conflict. Break one and go on.
+            guard breaksConflicts else { throw Unsatisfiable() }
+            try breakConstraint(certificate: rho)
+            return
+        }
         let delta = x / alpha[q]!
         basis.ftran(columnRows[q], into: &columnWork)
         moveBasics(by: delta)
@@ -402,7 +430,7 @@ public final class FactoredSolver {
     /// Gives the new row a basic column: a triangular extension when a column of the row
     /// is new (a free variable, a feasible slack), else a border on a free nonbasic
     /// column, else a slack, error or [0,0] artificial that the simplex then repairs.
-    private func install(_ row: Int) throws(Unsatisfiable) {
+    func install(_ row: Int) throws(Unsatisfiable) {
         let cells = rows[row]!
         var delta = rhs[row]
         var r: [Entry] = []
@@ -502,7 +530,7 @@ public final class FactoredSolver {
 
     /// Drives [0,0] artificials out of the basis (or keeps one basic forever on a redundant
     /// row) and deletes their columns.
-    private func cleanupArtificials() throws(Unsatisfiable) {
+    func cleanupArtificials() throws(Unsatisfiable) {
         var again = true
         while again {
             again = false
@@ -545,11 +573,14 @@ public final class FactoredSolver {
     // MARK: Factorization
 
     func maybeRefactor() {
-        if basis.etaNonzeros > max(refactorMinimum, basis.luNonzeros) { try? refactor() }
+        if basis.etaNonzeros > max(refactorMinimum, basis.luNonzeros) || tombs.count > max(64, basis.stepCount / 4) {
+            try? refactor()
+        }
     }
 
     func refactor() throws(SingularBasis) {
         factorizations += 1
+        dropTombs()
         var live: [(row: Int, cells: [Entry])] = []
         live.reserveCapacity(basis.stepCount)
         for (i, r) in rows.enumerated() {
@@ -565,6 +596,7 @@ public final class FactoredSolver {
     /// slack, else an error, else a [0,0] artificial. Factored once; values and duals
     /// computed from scratch.
     private func crash() throws(Unsatisfiable) {
+        dropTombs()
         var free: [(row: Int, cells: [Entry])] = []
         var rank: [Int: Int] = [:]
         for (i, row) in rows.enumerated() {

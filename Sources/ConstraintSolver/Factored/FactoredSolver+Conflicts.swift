@@ -1,0 +1,84 @@
+/// Unsatisfiable required constraints, broken as Auto Layout breaks them: when the dual
+/// simplex finds no entering column, the row ρ of B⁻¹ it computed is a Farkas certificate
+/// whose support holds only required rows (an optional row there would have offered an
+/// error column). One of them (the current operation's, else the newest) is demoted to
+/// the `broken` level, just above every optional level, by giving it error columns
+/// (nonbasic at 0: the basis, values and duals stay valid), and the simplex goes on.
+extension FactoredSolver {
+    /// The level broken constraints keep: above every optional level (which are below 1000).
+    static let brokenPriority = Priority.required
+
+    func breakConstraint(certificate rho: [Entry]) throws(Unsatisfiable) {
+        var support: [Int] = []
+        for (r, v) in rho where abs(v) > 1e-9 {
+            let h = handleOfRow[r]
+            guard let rec = records[h], rec.definition.isRequired, !rec.isBroken else { continue }
+            support.append(r)
+        }
+        guard !support.isEmpty else { throw Unsatisfiable() }
+        let r = preferredRow.flatMap { support.contains($0) ? $0 : nil } ?? support.max()!
+        let h = handleOfRow[r]
+        let level = levelIndex(Self.brokenPriority)
+        var signs: [Double]
+        switch records[h]!.definition.relation {
+        case .equal: signs = [-1, 1]
+        case .greaterOrEqual: signs = [1]
+        case .lessOrEqual: signs = [-1]
+        }
+        for a in signs {
+            let e = newColumn(.error, priority: Self.brokenPriority)
+            appendToRow(r, e, a)
+            for k in reduced.indices {
+                let d = (k == level ? 1 : 0) - (duals[k][r] ?? 0) * a
+                if d != 0 { reduced[k][e] = d }
+            }
+            checkCandidate(e)
+        }
+        records[h]!.conflicts = support.filter { $0 != r }.map { ConstraintHandle(raw: handleOfRow[$0]) }
+        broken.append(h)
+    }
+
+    /// After a removal or a set-constant (`trigger`), broken constraints are tried again,
+    /// oldest first: one whose errors are all 0 holds with the required ones and becomes
+    /// required at no cost; one whose conflict set involves the trigger (a member removed,
+    /// edited or broken since, or itself edited) is tried as required: its errors become
+    /// [0,0] artificials and the dual simplex either drives them to 0 or breaks it again
+    /// with a new conflict set. One whose conflict set is untouched still conflicts.
+    func retryBroken(after trigger: Int32?, removedRow: Int? = nil) throws(Unsatisfiable) {
+        for h in broken {
+            guard let rec = records[h], let conflicts = rec.conflicts else { continue }
+            let errors = rows[rec.row]!.map(\.index).filter { kind[$0] == .error && costPriority[$0] == Self.brokenPriority }
+            let holds = errors.allSatisfy { value[$0] <= Self.eps }
+            let involved = trigger == nil || trigger == h || conflicts.contains {
+                $0.raw == trigger || records[$0.raw] == nil || records[$0.raw]!.isBroken
+            }
+            guard holds || involved else { continue }
+            for e in errors {
+                // Its cost stays while it is basic, so the duals stay consistent; once
+                // nonbasic the artificial is deleted.
+                kind[e] = .fixed
+                for k in reduced.indices { reduced[k][e] = nil }
+                candidates.remove(e)
+                if basis.isBasic(e) { setValue(e, value[e]) }   // off zero: an infeasible artificial
+                pendingFixed.append(e)
+            }
+            records[h]!.conflicts = nil
+            broken.removeAll { $0 == h }
+            if !holds {
+                preferredRow = rec.row
+                try solve()   // may break it again, with a new certificate
+                preferredRow = nil
+            }
+            try cleanupArtificials()
+        }
+    }
+
+    /// Broken constraints with the conflicting sets that explain them (each set holds the
+    /// broken one), oldest first.
+    public var brokenConstraints: [(constraint: ConstraintHandle, conflicts: [ConstraintHandle])] {
+        broken.compactMap { h in
+            guard let c = records[h]?.conflicts else { return nil }
+            return (ConstraintHandle(raw: h), (c + [ConstraintHandle(raw: h)]).sorted())
+        }
+    }
+}

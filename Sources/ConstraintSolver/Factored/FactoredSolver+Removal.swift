@@ -1,0 +1,111 @@
+/// Removal without touching the factors: the removed row is made vacuous by a free "tomb"
+/// column basic in it alone (so B stays square and nonsingular), and the row and its tomb
+/// are dropped at the next factorization.
+extension FactoredSolver {
+    public func remove(_ handle: ConstraintHandle) throws(Unsatisfiable) {
+        guard let rec = records.removeValue(forKey: handle.raw) else { return }
+        maybeRefactor()
+        broken.removeAll { $0 == handle.raw }
+        let r = rec.row
+        let logicals = rows[r]!.map(\.index).filter { kind[$0] != .free && kind[$0] != .dead && columnRows[$0].count == 1 }.sorted()
+        let tomb: Int
+        if let t = logicals.first(where: { basis.isBasic($0) }) {
+            // A logical of the row is basic: it becomes the tomb and nothing moves.
+            if costPriority[t] != 0 {
+                let level = levelIndex(costPriority[t])
+                basis.btran(CollectionOfOne((basis.stepOfColumn[t], -1.0)), into: &rowWork)
+                for j in dualDelta(level, rho()) { checkCandidate(j) }
+                costPriority[t] = 0
+            }
+            kind[t] = .free
+            infeasible.remove(t)
+            pendingFixed.removeAll { $0 == t }
+            tomb = t
+        } else {
+            tomb = newColumn(.free)
+            appendToRow(r, tomb, 1)
+            for k in reduced.indices { if let y = duals[k][r], y != 0 { reduced[k][tomb] = -y } }
+            try enterTomb(tomb, row: r)
+        }
+        tombs.insert(tomb)
+        for j in logicals where j != tomb && !basis.isBasic(j) {
+            rows[r]!.removeAll { $0.index == j }
+            columnRows[j] = []
+            for k in reduced.indices { reduced[k][j] = nil }
+            candidates.remove(j)
+            pendingFixed.removeAll { $0 == j }
+            setValue(j, 0)
+            kind[j] = .dead
+        }
+        try solve()
+        try cleanupArtificials()
+        if !broken.isEmpty { try retryBroken(after: handle.raw, removedRow: r) }
+    }
+
+    /// The tomb column (e_r) enters the basis: by a primal step when the row was binding
+    /// (the optimum moves), else by a ratio test in both directions (objective-neutral);
+    /// when only free variables depend on the row, one of them leaves and goes to 0.
+    private func enterTomb(_ t: Int, row r: Int) throws(Unsatisfiable) {
+        if lexSign(t) != 0 {
+            do { try primalStep(t) } catch { throw Unsatisfiable() }
+            return
+        }
+        basis.ftran(CollectionOfOne((r, 1.0)), into: &columnWork)
+        var best: (step: Int, key: (Double, Double, Int))? = nil
+        for k in columnWork.pattern {
+            let a = columnWork[k], v = basis.columnOfStep[k]
+            guard kind[v] != .free, abs(a) > 1e-9 else { continue }
+            let step = kind[v] == .fixed ? 0 : max(value[v], 0) / abs(a)
+            let key = (step, -abs(a), v)
+            if let b = best, !(key < b.key) { continue }
+            best = (k, key)
+        }
+        if best == nil {
+            let own = basis.stepOfRow[r]
+            var free: (step: Int, key: (Int, Int, Double, Int))? = nil
+            for k in columnWork.pattern {
+                let a = columnWork[k], v = basis.columnOfStep[k]
+                guard abs(a) > 1e-9, !tombs.contains(v) else { continue }
+                let key = (k != own ? 1 : 0, cell(r, v) == nil ? 1 : 0, -abs(a), v)
+                if let b = free, !(key < b.key) { continue }
+                free = (k, key)
+            }
+            guard let free else { throw Unsatisfiable() }
+            best = (free.step, (0, 0, 0))
+        }
+        let p = best!.step
+        let theta = value[basis.columnOfStep[p]] / columnWork[p]
+        moveBasics(by: theta)
+        let leaving = pivot(t, at: p)
+        setValue(t, theta)
+        setValue(leaving, 0)
+    }
+
+    /// Drops the rows of basic tombs (before a factorization).
+    func dropTombs() {
+        for t in tombs.sorted() where basis.isBasic(t) {
+            tombs.remove(t)
+            let r = columnRows[t][0].index
+            for (j, _) in rows[r]! where j != t { columnRows[j].removeAll { $0.index == r } }
+            rows[r] = nil
+            for k in duals.indices { duals[k][r] = nil }
+            columnRows[t] = []
+            value[t] = 0
+            touched[t] = false
+            infeasible.remove(t)
+            kind[t] = .dead
+        }
+    }
+
+    /// Changes a constraint's priority: out and in again (it may move between required
+    /// and optional, and its errors change level); the handle stays.
+    public func setPriority(_ handle: ConstraintHandle, _ priority: Double) throws(Unsatisfiable) {
+        guard var definition = records[handle.raw]?.definition, definition.priority != priority else { return }
+        try remove(handle)
+        definition.priority = priority
+        let h = try add(definition)
+        records[handle.raw] = records.removeValue(forKey: h.raw)
+        handleOfRow[records[handle.raw]!.row] = handle.raw
+        broken = broken.map { $0 == h.raw ? handle.raw : $0 }
+    }
+}
