@@ -37,6 +37,7 @@ run: release
 test: test-deps
 	$(SWIFT) build --build-tests
 	Tests/api/schemathesis.sh
+	LAYOUTD_ENGINE=factored $(SWIFT) test --skip-build --filter 'LayoutModelTests|LayoutServerTests'
 	$(SWIFT) test --skip-build
 
 ## Property-based tests from openapi.yaml against a running debug server (also part of `make test`).

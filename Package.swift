@@ -40,7 +40,7 @@ let package = Package(
         .target(
             name: "LayoutServer",
             dependencies: [
-                "LayoutModel", "JSON", "CMicroHTTPD", "CZlib", "CEpoll", "CMalloc",
+                "LayoutModel", "ConstraintSolver", "JSON", "CMicroHTTPD", "CZlib", "CEpoll", "CMalloc",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -49,7 +49,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "layoutd",
-            dependencies: ["LayoutServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            dependencies: ["LayoutServer", "ConstraintSolver", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")]
         ),
         .executableTarget(
@@ -67,6 +67,6 @@ let package = Package(
         .testTarget(name: "ConstraintSolverTests", dependencies: ["ConstraintSolver"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "LayoutModelTests", dependencies: ["LayoutModel", "JSON"]),
-        .testTarget(name: "LayoutServerTests", dependencies: ["LayoutServer", "JSON", "CZlib"]),
+        .testTarget(name: "LayoutServerTests", dependencies: ["LayoutServer", "LayoutModel", "JSON", "CZlib"]),
     ]
 )

@@ -59,7 +59,7 @@ extension LayoutSession {
     /// `exerciseAmbiguityInLayout`); not kept, the revision does not change.
     public func exerciseAmbiguity() -> [FrameEntry] {
         let ambiguous = solver.ambiguousVariables()
-        let alternative = solver.alternativeValues(for: ambiguous)
+        let alternative = solver.alternativeValues(for: ambiguous, maxStep: 20)
         var moved = Set<String>()
         for v in alternative.keys { if let o = viewOfVariable[v.id] { moved.insert(self.views.id(ofSlot: o.slot)) } }
         return moved.sorted().compactMap { v in

@@ -1,5 +1,8 @@
 import ConstraintSolver
 import JSON
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A view's reported frame in its parent's coordinates, with its hidden flag.
 public struct FrameEntry: Equatable, Sendable {
@@ -26,9 +29,21 @@ public struct SessionLimits: Sendable {
     public var maxViews: Int
     public var maxConstraints: Int
     public var historyDepth: Int
-    public init(maxViews: Int = 20_000, maxConstraints: Int = 100_000, historyDepth: Int = 256) {
+    /// The engine sessions are built on (the factored basis takes over from the solved form).
+    public var engine: EngineKind
+    public init(maxViews: Int = 20_000, maxConstraints: Int = 100_000, historyDepth: Int = 256,
+                engine: EngineKind = .defaultKind) {
         self.maxViews = maxViews; self.maxConstraints = maxConstraints; self.historyDepth = historyDepth
+        self.engine = engine
     }
+}
+
+extension EngineKind {
+    /// `LAYOUTD_ENGINE` when set (so a test run can exercise either engine), else the solved form.
+    public static let defaultKind: EngineKind = {
+        guard let raw = getenv("LAYOUTD_ENGINE") else { return .solved }
+        return EngineKind(rawValue: String(cString: raw)) ?? .solved
+    }()
 }
 
 /// One engine and one document, changed together. Not thread-safe: the server serialises
@@ -41,7 +56,7 @@ public final class LayoutSession {
         var sign: Double
     }
 
-    public let solver = Solver()
+    public let solver: any ConstraintEngine
     public private(set) var document = LayoutDocument()
     public private(set) var revision = 1
     public let limits: SessionLimits
@@ -63,6 +78,7 @@ public final class LayoutSession {
     /// Builds a session from a layout document (the body of `POST /v1/sessions`).
     public init(document json: JSON, limits: SessionLimits = SessionLimits()) throws(LayoutError) {
         self.limits = limits
+        solver = limits.engine.make()
         var doc = LayoutDocument()
         let added = try Self.load(json, into: &doc)
         try commit(doc, added: added, countRevision: false)
@@ -186,8 +202,11 @@ public final class LayoutSession {
             if let old = engine.removeValue(forKey: id) { solver.remove(old.handle); atomOfHandle[old.handle.raw] = nil }
             adds.append((rec.sequence, id, out))
         }
-        for (_, id, out) in adds.sorted(by: { $0.0 < $1.0 }) {
-            let h = solver.add(out.definition)
+        let ordered = adds.sorted(by: { $0.0 < $1.0 })
+        // A whole document (the engine is empty) goes in as one batch.
+        let handles = engine.isEmpty && ordered.count > 1 ? solver.add(batch: ordered.map(\.2.definition))
+                                                          : ordered.map { solver.add($0.2.definition) }
+        for ((_, id, out), h) in zip(ordered, handles) {
             engine[id] = EngineEntry(handle: h, definition: out.definition, base: out.base, sign: out.sign)
             atomOfHandle[h.raw] = id
         }

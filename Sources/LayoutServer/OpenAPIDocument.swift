@@ -421,7 +421,7 @@ components:
       required: [ops]
       additionalProperties: false
       properties:
-        baseRevision: {type: integer}
+        baseRevision: {type: integer, minimum: 1, maximum: 9007199254740991}
         ops: {type: array, items: {$ref: '#/components/schemas/Op'}}
     FrameMap:
       type: object

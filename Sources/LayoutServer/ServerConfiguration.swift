@@ -1,3 +1,4 @@
+import ConstraintSolver
 import LayoutModel
 
 /// Everything an operator can set; each limit is enforced and answered with its status.
@@ -26,9 +27,21 @@ public struct ServerConfiguration: Sendable {
     /// New sessions and one-shot layouts get 503 while the heap in use is past this
     /// (the executable sets it from the machine or container; none here).
     public var memoryBudget = MemoryBudget(limitBytes: 0)
+    /// The engine sessions run on: the solved form until the factored basis matches it on
+    /// the set-constant path and keeps its storage bounded under long churn (BENCHMARKS.md).
+    public var sessionEngine = EngineKind.defaultKind
+    /// The engine one-shot layouts run on: the factored basis, linear on chains and stacks.
+    public var layoutEngine = EngineKind.factored
     public init() {}
 
     var sessionLimits: SessionLimits {
-        SessionLimits(maxViews: maxViewsPerSession, maxConstraints: maxConstraintsPerSession, historyDepth: historyDepth)
+        SessionLimits(maxViews: maxViewsPerSession, maxConstraints: maxConstraintsPerSession, historyDepth: historyDepth,
+                      engine: sessionEngine)
+    }
+
+    var layoutLimits: SessionLimits {
+        var limits = sessionLimits
+        limits.engine = layoutEngine
+        return limits
     }
 }

@@ -111,7 +111,7 @@ final class FactoredRun {
 
     func build() -> Double {
         let t0 = now()
-        let hs = try! solver.add((0..<w.constraints.count).map(definition))
+        let hs = solver.add(batch: (0..<w.constraints.count).map(definition))
         for (i, h) in hs.enumerated() { handles[i] = h }
         _ = solver.takeChanges()
         return (now() - t0) / 1e6
@@ -132,8 +132,8 @@ final class FactoredRun {
             let t0 = now()
             for op in step.ops {
                 switch op {
-                case .setConstant(let c, let k): try! solver.setConstant(handles[c]!, k)
-                case .add(let cs): for c in cs { handles[c] = try! solver.add(definition(c)) }
+                case .setConstant(let c, let k): solver.setConstant(handles[c]!, k)
+                case .add(let cs): for c in cs { handles[c] = solver.add(definition(c)) }
                 case .remove: break
                 }
             }
@@ -207,14 +207,14 @@ for path in paths {
         builds.append(b)
         buildErr = max(buildErr, run?.error(w.expected) ?? frun!.error(w.expected))
         var line = "[layoutd-bench] \(w.id) rep \(rep + 1): build \(format3(b)) ms"
-        if let frun { line += " (pivots \(frun.solver.stats.pivots))" }
+        if let frun { line += " (pivots \(frun.solver.factorStats.pivots))" }
         for (i, p) in w.phases.enumerated() {
             guard let r = run?.run(p) ?? frun!.run(p) else { skipped.insert(i); continue }
             phaseResults[i].append(r)
             let s = Stats(r.stepUs)
             line += ", \(p.name) median \(format3(s.median)) us p99 \(format3(s.p99)) us"
         }
-        if let frun { let st = frun.solver.stats; line += " (pivots \(st.pivots), factorizations \(st.factorizations), nonzeros \(st.rowNonzeros) rows + \(st.factorNonzeros) factor)" }
+        if let frun { let st = frun.solver.factorStats; line += " (pivots \(st.pivots), factorizations \(st.factorizations), nonzeros \(st.rowNonzeros) rows + \(st.factorNonzeros) factor)" }
         logErr(line + "\n")
     }
     var phases: [JSON] = []

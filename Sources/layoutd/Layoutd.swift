@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ConstraintSolver
 import LayoutServer
 import Logging
 
@@ -39,6 +40,10 @@ struct Layoutd: ParsableCommand {
     @Flag(help: "Take new session ids from X-Layoutd-Session-Id (set by a trusted, session-affine proxy). Env: LAYOUTD_TRUST_SESSION_ID_HEADER=1.")
     var trustSessionIdHeader: Bool = env("TRUST_SESSION_ID_HEADER") == "1"
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. Env: LAYOUTD_LOG_LEVEL.") var logLevel: String = env("LOG_LEVEL") ?? "info"
+    @Option(help: "Engine of sessions: solved (the substituted solved form) or factored (revised simplex on a factored basis, linear on chains). Env: LAYOUTD_ENGINE.")
+    var engine: String = env("ENGINE") ?? "solved"
+    @Option(help: "Engine of one-shot layouts (POST /v1/layout): factored or solved. Env: LAYOUTD_LAYOUT_ENGINE.")
+    var layoutEngine: String = env("LAYOUT_ENGINE") ?? "factored"
 
     func validate() throws {
         guard HTTPThreading(rawValue: threading) != nil else { throw ValidationError("--threading is pool, per-connection or single") }
@@ -47,6 +52,9 @@ struct Layoutd: ParsableCommand {
                           ("max-views", maxViews), ("max-constraints", maxConstraints), ("max-streams", maxStreams), ("max-message-bytes", maxMessageBytes),
                           ("workers", workers), ("offload-bytes", offloadBytes)] where v < 1 {
             throw ValidationError("--\(name) must be at least 1")
+        }
+        for (name, v) in [("engine", engine), ("layout-engine", layoutEngine)] where EngineKind(rawValue: v) == nil {
+            throw ValidationError("--\(name) is solved or factored")
         }
         guard memoryBudgetMb >= 0 else { throw ValidationError("--memory-budget-mb is 0 (none) or more") }
         guard sessionTTL > 0 else { throw ValidationError("--session-ttl must be positive") }
@@ -76,6 +84,8 @@ struct Layoutd: ParsableCommand {
         c.maxStreamMessageBytes = maxMessageBytes
         c.drainTimeoutSeconds = drainTimeout
         c.trustSessionIDHeader = trustSessionIdHeader
+        c.sessionEngine = EngineKind(rawValue: engine)!
+        c.layoutEngine = EngineKind(rawValue: layoutEngine)!
         // SIGTERM and SIGINT drain: blocked before any thread starts (threads inherit the
         // mask), then waited for here. SIGPIPE is ignored: a client that goes away is not fatal.
         signal(SIGPIPE, SIG_IGN)

@@ -83,6 +83,11 @@ final class HTTPTestClient {
         return buffer.removeFirst()
     }
 
+    /// Waits for the first byte of what the server sends next, leaving it to be read.
+    func waitForData() {
+        if let b = readByte() { buffer.insert(b, at: 0) }
+    }
+
     func readLine() -> String? {
         var line: [UInt8] = []
         while let b = readByte() {

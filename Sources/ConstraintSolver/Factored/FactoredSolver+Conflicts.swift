@@ -29,13 +29,14 @@ extension FactoredSolver {
             let e = newColumn(.error, priority: Self.brokenPriority)
             appendToRow(r, e, a)
             for k in reduced.indices {
-                let d = (k == level ? 1 : 0) - (duals[k][r] ?? 0) * a
+                let d = (k == level ? 1 : 0) - duals[k][r] * a
                 if d != 0 { reduced[k][e] = d }
             }
             checkCandidate(e)
         }
         records[h]!.conflicts = support.filter { $0 != r }.map { ConstraintHandle(raw: handleOfRow[$0]) }
         broken.append(h)
+        ambiguityCache = nil
     }
 
     /// After a removal or a set-constant (`trigger`), broken constraints are tried again,
@@ -57,7 +58,7 @@ extension FactoredSolver {
                 // Its cost stays while it is basic, so the duals stay consistent; once
                 // nonbasic the artificial is deleted.
                 kind[e] = .fixed
-                for k in reduced.indices { reduced[k][e] = nil }
+                for k in reduced.indices { reduced[k][e] = 0 }
                 candidates.remove(e)
                 if basis.isBasic(e) { setValue(e, value[e]) }   // off zero: an infeasible artificial
                 pendingFixed.append(e)

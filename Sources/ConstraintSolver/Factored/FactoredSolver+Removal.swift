@@ -2,8 +2,9 @@
 /// column basic in it alone (so B stays square and nonsingular), and the row and its tomb
 /// are dropped at the next factorization.
 extension FactoredSolver {
-    public func remove(_ handle: ConstraintHandle) throws(Unsatisfiable) {
+    func tryRemove(_ handle: ConstraintHandle) throws(Unsatisfiable) {
         guard let rec = records.removeValue(forKey: handle.raw) else { return }
+        ambiguityCache = nil
         maybeRefactor()
         broken.removeAll { $0 == handle.raw }
         let r = rec.row
@@ -24,14 +25,14 @@ extension FactoredSolver {
         } else {
             tomb = newColumn(.free)
             appendToRow(r, tomb, 1)
-            for k in reduced.indices { if let y = duals[k][r], y != 0 { reduced[k][tomb] = -y } }
+            for k in reduced.indices { let y = duals[k][r]; if y != 0 { reduced[k][tomb] = -y } }
             try enterTomb(tomb, row: r)
         }
         tombs.insert(tomb)
         for j in logicals where j != tomb && !basis.isBasic(j) {
             rows[r]!.removeAll { $0.index == j }
             columnRows[j] = []
-            for k in reduced.indices { reduced[k][j] = nil }
+            for k in reduced.indices { reduced[k][j] = 0 }
             candidates.remove(j)
             pendingFixed.removeAll { $0 == j }
             setValue(j, 0)
@@ -88,7 +89,7 @@ extension FactoredSolver {
             let r = columnRows[t][0].index
             for (j, _) in rows[r]! where j != t { columnRows[j].removeAll { $0.index == r } }
             rows[r] = nil
-            for k in duals.indices { duals[k][r] = nil }
+            for k in duals.indices { duals[k][r] = 0 }
             columnRows[t] = []
             value[t] = 0
             touched[t] = false
@@ -99,11 +100,11 @@ extension FactoredSolver {
 
     /// Changes a constraint's priority: out and in again (it may move between required
     /// and optional, and its errors change level); the handle stays.
-    public func setPriority(_ handle: ConstraintHandle, _ priority: Double) throws(Unsatisfiable) {
+    func trySetPriority(_ handle: ConstraintHandle, _ priority: Double) throws(Unsatisfiable) {
         guard var definition = records[handle.raw]?.definition, definition.priority != priority else { return }
-        try remove(handle)
+        try tryRemove(handle)
         definition.priority = priority
-        let h = try add(definition)
+        let h = try tryAdd(definition)
         records[handle.raw] = records.removeValue(forKey: h.raw)
         handleOfRow[records[handle.raw]!.row] = handle.raw
         broken = broken.map { $0 == h.raw ? handle.raw : $0 }

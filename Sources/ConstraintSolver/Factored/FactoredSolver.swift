@@ -38,8 +38,10 @@ public final class FactoredSolver {
 
     /// Levels, highest priority first; each with its duals (by row) and reduced costs (by column).
     var levelPriority: [Double] = []
-    var duals: [[Int: Double]] = []
-    var reduced: [[Int: Double]] = []
+    var duals: [LevelVector] = []
+    var reduced: [LevelVector] = []
+    /// Scratch: the pivot row ρᵀA over the nonbasic columns, by column.
+    var alphaWork = WorkVector()
 
     /// Nonbasic columns whose lexicographic reduced cost improves the objective.
     var candidates: Set<Int> = []
@@ -69,6 +71,9 @@ public final class FactoredSolver {
     public var breaksConflicts = true
     /// Free columns that make removed rows vacuous; dropped at the next factorization.
     var tombs: Set<Int> = []
+    /// The last ambiguity verdicts with their directions, until a pivot, a new or removed
+    /// row, or a restricted basic reaching or leaving 0 makes them stale.
+    var ambiguityCache: AmbiguityVerdict? = nil
     private var nextHandle: Int32 = 0
 
     public private(set) var pivotCount = 0
@@ -88,8 +93,7 @@ public final class FactoredSolver {
     public func value(_ v: Variable) -> Double { value[v.symbol.index] }
 
     /// Adds one constraint incrementally: the new row borders the factorization.
-    @discardableResult
-    public func add(_ definition: ConstraintDefinition) throws(Unsatisfiable) -> ConstraintHandle {
+    func tryAdd(_ definition: ConstraintDefinition) throws(Unsatisfiable) -> ConstraintHandle {
         maybeRefactor()
         let (h, row) = newRow(definition)
         preferredRow = row
@@ -102,8 +106,7 @@ public final class FactoredSolver {
 
     /// Adds many constraints at once (a whole document): order-independent, one
     /// factorization. Replaces the current basis, so it costs O(whole system).
-    @discardableResult
-    public func add(_ definitions: [ConstraintDefinition]) throws(Unsatisfiable) -> [ConstraintHandle] {
+    func tryAdd(batch definitions: [ConstraintDefinition]) throws(Unsatisfiable) -> [ConstraintHandle] {
         for j in value.indices where value[j] != 0 { mark(j) }
         let handles = definitions.map { newRow($0).0 }
         try crash()
@@ -118,20 +121,20 @@ public final class FactoredSolver {
 
     /// The fast path: the row's right-hand side moves; the values that depend on it move
     /// by one sparse solve, then the dual simplex restores feasibility if a limit was crossed.
-    public func setConstant(_ handle: ConstraintHandle, _ constant: Double) throws(Unsatisfiable) {
-        guard let rec = records[handle.raw] else { return }
-        let delta = constant - rec.definition.expression.constant
-        guard delta != 0 else { return }
+    func trySetConstant(_ handle: ConstraintHandle, _ constant: Double) throws(Unsatisfiable) {
+        // Read and written in place: copying the record out would retain its terms array.
+        guard let (row, delta) = records[handle.raw].map({ ($0.row, constant - $0.definition.expression.constant) }),
+              delta != 0 else { return }
         records[handle.raw]!.definition.expression.constant = constant
-        rhs[rec.row] -= delta
-        basis.ftran(CollectionOfOne((rec.row, -delta)), into: &columnWork)
+        rhs[row] -= delta
+        basis.ftran(CollectionOfOne((row, -delta)), into: &columnWork)
         for k in columnWork.pattern {
             let dv = columnWork[k]
             if abs(dv) <= BasisFactor.drop { continue }
             let j = basis.columnOfStep[k]
             setValue(j, value[j] + dv)
         }
-        preferredRow = rec.row
+        preferredRow = row
         defer { preferredRow = nil }
         try solve()
         if !broken.isEmpty { try retryBroken(after: handle.raw) }
@@ -140,15 +143,22 @@ public final class FactoredSolver {
     /// The user variables whose value moved (beyond 1e-9) since the last call.
     public func takeChanges() -> [Variable] {
         var out: [Variable] = []
+        takeChanges(into: &out)
+        return out
+    }
+
+    /// `takeChanges()` into a buffer the caller keeps (cleared first), sorted.
+    public func takeChanges(into out: inout [Variable]) {
+        out.removeAll(keepingCapacity: true)
         for j in touchedList {
             touched[j] = false
             if isUser[j] && abs(value[j] - before[j]) > 1e-9 { out.append(Variable(symbol: Symbol(id: Int32(j), kind: .external))) }
         }
         touchedList.removeAll(keepingCapacity: true)
-        return out.sorted()
+        if out.count > 1 { out.sort() }
     }
 
-    public struct Stats: Sendable, Equatable {
+    public struct FactorStats: Sendable, Equatable {
         public var rows: Int
         public var columns: Int
         /// Nonzeros kept: the rows as written, the LU factors and the eta file.
@@ -158,8 +168,8 @@ public final class FactoredSolver {
         public var factorizations: Int
     }
 
-    public var stats: Stats {
-        Stats(rows: rows.reduce(0) { $0 + ($1 == nil ? 0 : 1) }, columns: kind.count,
+    public var factorStats: FactorStats {
+        FactorStats(rows: rows.reduce(0) { $0 + ($1 == nil ? 0 : 1) }, columns: kind.count,
               rowNonzeros: rows.reduce(0) { $0 + ($1?.count ?? 0) },
               factorNonzeros: basis.luNonzeros + basis.etaNonzeros, pivots: pivotCount, factorizations: factorizations)
     }
@@ -183,8 +193,8 @@ public final class FactoredSolver {
         if let i = levelPriority.firstIndex(of: priority) { return i }
         let i = levelPriority.firstIndex { $0 < priority } ?? levelPriority.count
         levelPriority.insert(priority, at: i)
-        duals.insert([:], at: i)
-        reduced.insert([:], at: i)
+        duals.insert(LevelVector(), at: i)
+        reduced.insert(LevelVector(), at: i)
         return i
     }
 
@@ -230,6 +240,7 @@ public final class FactoredSolver {
         nextHandle += 1
         records[h] = Record(row: row, definition: definition)
         handleOfRow.append(h)
+        ambiguityCache = nil
         return (ConstraintHandle(raw: h), row)
     }
 
@@ -239,12 +250,16 @@ public final class FactoredSolver {
 
     func setValue(_ j: Int, _ v: Double) {
         mark(j)
+        let old = value[j]
         value[j] = v
         let bad: Bool
         switch kind[j] {
         case .free, .dead: return
         case .fixed: bad = abs(v) > Self.eps
-        case .slack, .error: bad = v < -Self.eps
+        case .slack, .error:
+            bad = v < -Self.eps
+            // A restricted basic at 0 blocks zero-cost moves: the verdicts change when one comes or goes.
+            if (old <= Self.eps) != (v <= Self.eps) { ambiguityCache = nil }
         }
         if bad && basis.isBasic(j) { infeasible.insert(j) } else if !infeasible.isEmpty { infeasible.remove(j) }
     }
@@ -253,8 +268,9 @@ public final class FactoredSolver {
 
     /// The sign of column j's reduced cost, the highest level that is not zero deciding.
     func lexSign(_ j: Int) -> Int {
-        for d in reduced {
-            if let v = d[j], abs(v) > Self.dualTolerance { return v > 0 ? 1 : -1 }
+        for k in reduced.indices {
+            let v = reduced[k][j]
+            if abs(v) > Self.dualTolerance { return v > 0 ? 1 : -1 }
         }
         return 0
     }
@@ -272,22 +288,21 @@ public final class FactoredSolver {
         return out
     }
 
-    /// ρᵀ·A over the nonbasic columns: the pivot row of the step ρ was taken for.
-    func pivotRow(_ rho: [Entry]) -> [Int: Double] {
-        var alpha: [Int: Double] = [:]
+    /// ρᵀ·A over the nonbasic columns into `alphaWork`: the pivot row of the step ρ was taken for.
+    func pivotRow(_ rho: [Entry]) {
+        alphaWork.reset(size: kind.count)
         for (i, ri) in rho {
-            for (j, a) in rows[i]! where !basis.isBasic(j) { alpha[j, default: 0] += ri * a }
+            for (j, a) in rows[i]! where !basis.isBasic(j) { alphaWork.add(j, ri * a) }
         }
-        return alpha
     }
 
     /// Adds `dy` to a level's duals and updates the reduced costs it changes.
     func dualDelta(_ level: Int, _ dy: [Entry]) -> Set<Int> {
         var touched: Set<Int> = []
         for (i, dv) in dy {
-            duals[level][i, default: 0] += dv
+            duals[level][i] += dv
             for (j, a) in rows[i]! where !basis.isBasic(j) {
-                reduced[level][j, default: 0] -= dv * a
+                reduced[level][j] -= dv * a
                 touched.insert(j)
             }
         }
@@ -296,37 +311,38 @@ public final class FactoredSolver {
 
     // MARK: Simplex
 
-    /// Column q enters at step p; `columnWork` holds B⁻¹·a_q in the old basis, and
-    /// `rho`/`alpha` the pivot row when the caller computed it.
+    /// Column q enters at step p; `columnWork` holds B⁻¹·a_q in the old basis, and `rho`
+    /// the pivot row's ρ when the caller computed it (with ρᵀA in `alphaWork`).
     @discardableResult
-    func pivot(_ q: Int, at p: Int, rho: [Entry]? = nil, alpha: [Int: Double]? = nil) -> Int {
+    func pivot(_ q: Int, at p: Int, rho: [Entry]? = nil) -> Int {
         let leaving = basis.columnOfStep[p]
-        var touchedColumns: Set<Int> = []
-        if reduced.contains(where: { ($0[q] ?? 0) != 0 }) {
+        var touchedColumns: [Int] = []
+        if reduced.contains(where: { $0[q] != 0 }) {
             var rho = rho
             if rho == nil {
                 basis.btran(CollectionOfOne((p, 1.0)), into: &rowWork)
                 rho = self.rho()
+                pivotRow(rho!)
             }
-            let alpha = alpha ?? pivotRow(rho!)
-            touchedColumns.formUnion(alpha.keys)
+            touchedColumns = alphaWork.pattern
             let aq = columnWork[p]
             for k in reduced.indices {
-                guard let dq = reduced[k][q], dq != 0 else { continue }
+                let dq = reduced[k][q]
+                guard dq != 0 else { continue }
                 let theta = dq / aq
-                for (i, ri) in rho! { duals[k][i, default: 0] += theta * ri }
-                for (j, aj) in alpha where j != q { reduced[k][j, default: 0] -= theta * aj }
+                for (i, ri) in rho! { duals[k][i] += theta * ri }
+                for j in alphaWork.pattern where j != q { reduced[k][j] -= theta * alphaWork[j] }
                 reduced[k][leaving] = -theta
             }
         }
-        for k in reduced.indices { reduced[k][q] = nil }
+        for k in reduced.indices { reduced[k][q] = 0 }
         basis.replace(step: p, with: q, column: columnWork)
         pivotCount += 1
+        ambiguityCache = nil
         infeasible.remove(leaving)
-        touchedColumns.insert(leaving)
-        touchedColumns.remove(q)
         candidates.remove(q)
-        for t in touchedColumns { checkCandidate(t) }
+        for t in touchedColumns where t != q { checkCandidate(t) }
+        checkCandidate(leaving)
         return leaving
     }
 
@@ -372,17 +388,18 @@ public final class FactoredSolver {
         let needNegative = x < 0
         basis.btran(CollectionOfOne((p, 1.0)), into: &rowWork)
         let rho = self.rho()
-        let alpha = pivotRow(rho)
+        pivotRow(rho)
         var best: Int? = nil
         var bestKey: (Int, [Double], Double, Int)? = nil
-        for (j, aj) in alpha {
+        for j in alphaWork.pattern {
+            let aj = alphaWork[j]
             guard kind[j] != .fixed && kind[j] != .dead && abs(aj) > 1e-9 else { continue }
             let key: (Int, [Double], Double, Int)
             if kind[j] == .free {
                 key = (0, [], -abs(aj), j)
             } else {
                 guard (aj < 0) == needNegative else { continue }
-                key = (1, reduced.map { d in let r = (d[j] ?? 0) / abs(aj); return abs(r) < 1e-12 ? 0 : r }, -abs(aj), j)
+                key = (1, reduced.map { d in let r = d[j] / abs(aj); return abs(r) < 1e-12 ? 0 : r }, -abs(aj), j)
             }
             if let b = bestKey, !Self.less(key, b) { continue }
             best = j
@@ -394,10 +411,10 @@ public final class FactoredSolver {
             try breakConstraint(certificate: rho)
             return
         }
-        let delta = x / alpha[q]!
+        let delta = x / alphaWork[q]
         basis.ftran(columnRows[q], into: &columnWork)
         moveBasics(by: delta)
-        pivot(q, at: p, rho: rho, alpha: alpha)
+        pivot(q, at: p, rho: rho)
         setValue(q, delta)
         setValue(leaving, 0)
     }
@@ -519,7 +536,7 @@ public final class FactoredSolver {
         let t = delta / s
         moveBasics(by: t)
         basis.extend(row: row, column: q, l: l, v: v, diagonal: s)
-        for k in reduced.indices { reduced[k][q] = nil }
+        for k in reduced.indices { reduced[k][q] = 0 }
         candidates.remove(q)
         setValue(q, t)
         for (j, _) in cells where j != q && columnRows[j].count == 1 && costPriority[j] != 0 {
@@ -539,15 +556,15 @@ public final class FactoredSolver {
                     let p = basis.stepOfColumn[f]
                     basis.btran(CollectionOfOne((p, 1.0)), into: &rowWork)
                     let rho = self.rho()
-                    let alpha = pivotRow(rho)
-                    let options = alpha.filter { kind[$0.key] != .fixed && abs($0.value) > 1e-7 }
+                    pivotRow(rho)
+                    let options = alphaWork.pattern.filter { kind[$0] != .fixed && abs(alphaWork[$0]) > 1e-7 }
                     if let j = options.max(by: { a, b in
-                        (lexSign(a.key) == 0 ? 1 : 0, abs(a.value), -a.key) < (lexSign(b.key) == 0 ? 1 : 0, abs(b.value), -b.key)
-                    })?.key {
+                        (lexSign(a) == 0 ? 1 : 0, abs(alphaWork[a]), -a) < (lexSign(b) == 0 ? 1 : 0, abs(alphaWork[b]), -b)
+                    }) {
+                        let delta = value[f] / alphaWork[j]
                         basis.ftran(columnRows[j], into: &columnWork)
-                        let delta = value[f] / alpha[j]!
                         moveBasics(by: delta)
-                        pivot(j, at: p, rho: rho, alpha: alpha)
+                        pivot(j, at: p, rho: rho)
                         setValue(j, delta)
                         setValue(f, 0)
                         try solve()
@@ -560,7 +577,7 @@ public final class FactoredSolver {
                 pendingFixed.removeAll { $0 == f }
                 for (i, _) in columnRows[f] { rows[i]!.removeAll { $0.index == f } }
                 columnRows[f] = []
-                for k in reduced.indices { reduced[k][f] = nil }
+                for k in reduced.indices { reduced[k][f] = 0 }
                 candidates.remove(f)
                 infeasible.remove(f)
                 kind[f] = .dead
@@ -572,14 +589,21 @@ public final class FactoredSolver {
 
     // MARK: Factorization
 
+    /// Refactors when the eta file outgrows the factors, when tombs pile up, or after about
+    /// √(LU nonzeros) basis changes: every solve walks the etas that touch its pattern, and a
+    /// drag that pivots on the same rows again and again piles them on the same steps, so
+    /// the walk grows with the number of etas while a factorization costs O(LU); the square
+    /// root balances the two (a set-constant that pivoted went from 5.5 to 3 µs in-process).
     func maybeRefactor() {
-        if basis.etaNonzeros > max(refactorMinimum, basis.luNonzeros) || tombs.count > max(64, basis.stepCount / 4) {
+        if basis.etaNonzeros > max(refactorMinimum, basis.luNonzeros) || tombs.count > max(64, basis.stepCount / 4)
+            || basis.etaCount > max(32, Int(Double(basis.luNonzeros).squareRoot())) {
             try? refactor()
         }
     }
 
     func refactor() throws(SingularBasis) {
         factorizations += 1
+        ambiguityCache = nil   // its directions are by step, and the steps are renumbered
         dropTombs()
         var live: [(row: Int, cells: [Entry])] = []
         live.reserveCapacity(basis.stepCount)
@@ -596,6 +620,7 @@ public final class FactoredSolver {
     /// slack, else an error, else a [0,0] artificial. Factored once; values and duals
     /// computed from scratch.
     private func crash() throws(Unsatisfiable) {
+        ambiguityCache = nil
         dropTombs()
         var free: [(row: Int, cells: [Entry])] = []
         var rank: [Int: Int] = [:]
@@ -604,7 +629,10 @@ public final class FactoredSolver {
             free.append((i, row.filter { kind[$0.index] == .free }))
             let hasSlack = row.contains { kind[$0.index] == .slack }
             let level = row.first { kind[$0.index] == .error }.map { levelIndex(costPriority[$0.index]) }
-            rank[i] = (hasSlack ? 8 : 0) + (level.map { 1 + min($0, 6) } ?? 0)
+            // Required `==` (0), optional `==` by level (1…7), optional inequalities by level
+            // (9…15), required inequalities last (15): an optional inequality is tight at the
+            // value it asks for, a required one is only a bound.
+            rank[i] = (hasSlack ? 8 : 0) + (level.map { 1 + min($0, 6) } ?? (hasSlack ? 7 : 0))
         }
         var elimination = Elimination(rows: free, rank: rank)
         var chosen: [Int: Int] = [:]
@@ -658,17 +686,32 @@ public final class FactoredSolver {
                 basis.btran(cb, into: &rowWork)
                 y = rho()
             }
-            var yd: [Int: Double] = [:]
+            var yd = LevelVector()
             for (i, v) in y { yd[i] = v }
             duals[level] = yd
-            var d: [Int: Double] = [:]
+            var d = LevelVector()
             for j in kind.indices where !basis.isBasic(j) && costPriority[j] == levelPriority[level] && !columnRows[j].isEmpty { d[j] = 1 }
             for (i, yi) in y {
-                for (j, a) in rows[i]! where !basis.isBasic(j) { d[j, default: 0] -= yi * a }
+                for (j, a) in rows[i]! where !basis.isBasic(j) { d[j] -= yi * a }
             }
-            reduced[level] = d.filter { $0.value != 0 }
+            reduced[level] = d
         }
         candidates = []
         for j in kind.indices where !basis.isBasic(j) && !columnRows[j].isEmpty { checkCandidate(j) }
+    }
+}
+
+/// One level's duals (by row) or reduced costs (by column): dense, 0 where unset, grown on write.
+struct LevelVector {
+    private var values: [Double] = []
+    subscript(i: Int) -> Double {
+        get { i < values.count ? values[i] : 0 }
+        set {
+            if i >= values.count {
+                if newValue == 0 { return }
+                values.append(contentsOf: repeatElement(0, count: i + 1 - values.count))
+            }
+            values[i] = newValue
+        }
     }
 }

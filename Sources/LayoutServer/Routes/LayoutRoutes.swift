@@ -19,7 +19,7 @@ final class LayoutRoutes: Sendable {
             try checkMemoryBudget()
             let doc = try jsonBody(req)
             do throws(LayoutError) {
-                let out = try LayoutSession.layout(doc, limits: configuration.sessionLimits)
+                let out = try LayoutSession.layout(doc, limits: configuration.layoutLimits)
                 count(out.diagnostics)
                 return .json(200, WireFormat.layout(out.frames, out.diagnostics))
             } catch { throw Problem(error) }

@@ -1,0 +1,49 @@
+/// What the layout model asks of an engine. Two implement it while the factored basis
+/// takes over: `Solver` (the substituted solved form, Cassowary's and kiwi's: quadratic on
+/// dependent chains) and `FactoredSolver` (revised simplex on an LU-factored basis: linear).
+public protocol ConstraintEngine: AnyObject {
+    func addVariable() -> Variable
+    /// Drops a variable no constraint names any more.
+    func removeVariable(_ v: Variable)
+    func value(_ v: Variable) -> Double
+
+    @discardableResult
+    func add(_ definition: ConstraintDefinition) -> ConstraintHandle
+    /// A whole document at once: the engine may build it in one batch.
+    func add(batch definitions: [ConstraintDefinition]) -> [ConstraintHandle]
+    func remove(_ handle: ConstraintHandle)
+    func setConstant(_ handle: ConstraintHandle, _ constant: Double)
+    func setPriority(_ handle: ConstraintHandle, _ priority: Double)
+
+    /// The variables whose value moved since the last call, sorted, into a kept buffer.
+    func takeChanges(into out: inout [Variable])
+
+    /// Whether anything is ambiguous or broken (the common answer, no, should be cheap).
+    var hasDiagnostics: Bool { get }
+    var brokenConstraints: [(constraint: ConstraintHandle, conflicts: [ConstraintHandle])] { get }
+    func ambiguousVariables() -> [Variable]
+    /// Another optimal solution moving the given ambiguous variables; nothing is kept.
+    func alternativeValues(for variables: [Variable], maxStep: Double) -> [Variable: Double]
+    /// The constraints whose constants move `v` (those naming it, when nothing determines it).
+    func constraintsAffecting(_ v: Variable) -> [ConstraintHandle]
+
+    var stats: SolverStats { get }
+    /// Rows and columns only, for a gauge kept around every change.
+    var tableauSize: (rows: Int, columns: Int) { get }
+}
+
+/// Which engine a session runs on.
+public enum EngineKind: String, Sendable, CaseIterable {
+    case solved, factored
+
+    public func make() -> any ConstraintEngine {
+        switch self {
+        case .solved: return Solver()
+        case .factored: return FactoredSolver()
+        }
+    }
+}
+
+extension Solver: ConstraintEngine {
+    public func add(batch definitions: [ConstraintDefinition]) -> [ConstraintHandle] { definitions.map { add($0) } }
+}

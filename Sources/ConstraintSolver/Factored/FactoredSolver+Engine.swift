@@ -1,0 +1,72 @@
+/// The engine surface the layout model uses. The simplex's own failures cannot happen with
+/// conflicts broken (every certificate names a required row) and a bounded objective
+/// (errors ≥ 0); should one happen anyway, the engine rebuilds its basis from its rows
+/// rather than take the process down.
+extension FactoredSolver: ConstraintEngine {
+    @discardableResult
+    public func add(_ definition: ConstraintDefinition) -> ConstraintHandle {
+        do { return try tryAdd(definition) } catch {
+            recover()
+            return ConstraintHandle(raw: handleOfRow[rows.count - 1])
+        }
+    }
+
+    public func add(batch definitions: [ConstraintDefinition]) -> [ConstraintHandle] {
+        let first = handleOfRow.count
+        do { return try tryAdd(batch: definitions) } catch {
+            recover()
+            return (first..<handleOfRow.count).map { ConstraintHandle(raw: handleOfRow[$0]) }
+        }
+    }
+
+    public func remove(_ handle: ConstraintHandle) {
+        do { try tryRemove(handle) } catch { recover() }
+    }
+
+    public func setConstant(_ handle: ConstraintHandle, _ constant: Double) {
+        do { try trySetConstant(handle, constant) } catch { recover() }
+    }
+
+    public func setPriority(_ handle: ConstraintHandle, _ priority: Double) {
+        do { try trySetPriority(handle, priority) } catch { recover() }
+    }
+
+    /// A fresh basis for every live row (the batch build's path).
+    private func recover() {
+        assertionFailure("the factored engine lost its way")
+        preferredRow = nil
+        _ = try? tryAdd(batch: [])
+    }
+
+    public func removeVariable(_ v: Variable) {
+        let j = v.symbol.index
+        guard j < kind.count, isUser[j], columnRows[j].allSatisfy({ records[handleOfRow[$0.index]] == nil }) else { return }
+        if basis.isBasic(j) { return }   // still in a removed row's tomb-free basis: kept until the rows drop
+        isUser[j] = false
+        kind[j] = .dead
+        value[j] = 0
+        ambiguityCache = nil
+    }
+
+    public var hasDiagnostics: Bool { !broken.isEmpty || !ambiguity().ambiguous.isEmpty }
+
+    public func constraintsAffecting(_ v: Variable) -> [ConstraintHandle] {
+        let j = v.symbol.index
+        var out = Set<Int32>()
+        if basis.isBasic(j) {
+            // The row of B⁻¹ for v: the rows whose right-hand sides (constants) move it.
+            basis.btran(CollectionOfOne((basis.stepOfColumn[j], 1.0)), into: &rowWork)
+            for (r, _) in rho() where records[handleOfRow[r]] != nil { out.insert(handleOfRow[r]) }
+        } else {
+            for (r, _) in columnRows[j] where records[handleOfRow[r]] != nil { out.insert(handleOfRow[r]) }
+        }
+        return out.sorted().map { ConstraintHandle(raw: $0) }
+    }
+
+    public var stats: SolverStats {
+        SolverStats(rows: basis.stepCount, columns: kind.count, constraints: records.count, broken: broken.count,
+                    priorityLevels: levelPriority.count, pivots: pivotCount, touchedRows: 0)
+    }
+
+    public var tableauSize: (rows: Int, columns: Int) { (basis.stepCount, kind.count) }
+}
