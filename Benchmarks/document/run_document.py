@@ -8,7 +8,8 @@ here), the in-process session build and the engine-only build of the same constr
 feeds, the delta of layoutd_heap_bytes per view). Bounded: each request has a timeout
 (TIMEOUT seconds), and a size whose request times out is reported as such, not retried.
 
-Usage: run_document.py [--cells 100,1000,10000] [--reps 3] [--timeout 120]
+Usage: run_document.py [--cells 100,1000,10000] [--reps 3] [--timeout 120] [--engine solved|factored]
+(--engine: the sessions' engine; one-shot layouts run on layoutd's default, the factored basis.)
 """
 import argparse
 import http.client
@@ -34,12 +35,14 @@ def free_port() -> int:
 
 
 class Server:
+    engine = "solved"
+
     def __init__(self):
         self.port = free_port()
         self.proc = subprocess.Popen(
             [os.path.join(BIN, "layoutd"), "--port", str(self.port), "--log-level", "warning",
              "--max-body-bytes", str(256 << 20), "--max-views", "1000000", "--max-constraints", "10000000",
-             "--max-sessions", "100000", "--memory-budget-mb", "0", "--session-ttl", "3600"],
+             "--max-sessions", "100000", "--memory-budget-mb", "0", "--session-ttl", "3600", "--engine", Server.engine],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         for _ in range(100):
             try:
@@ -91,7 +94,9 @@ def main():
     ap.add_argument("--cells", default="100,1000,10000")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--timeout", type=float, default=120)
+    ap.add_argument("--engine", default="solved", choices=["solved", "factored"])
     args = ap.parse_args()
+    Server.engine = args.engine
     sizes = [int(x) for x in args.cells.split(",")]
     work = tempfile.mkdtemp(prefix="layoutd-docs-")
     gen = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gen_feed.py")
@@ -126,11 +131,13 @@ def main():
                     row["create_ms"] = round(median(create), 1)
                 if "timeout" not in row:
                     out = subprocess.run([os.path.join(BIN, "layoutd-document-bench"), "--reps", str(reps), path],
-                                         check=True, capture_output=True, text=True, timeout=args.timeout * 4).stdout
+                                         check=True, capture_output=True, text=True, timeout=args.timeout * 4,
+                                         env={**os.environ, "LAYOUTD_ENGINE": args.engine}).stdout
                     inproc = json.loads(out)
                     row["build_in_process_ms"] = inproc["session_build_ms"]
                     row["engine_only_ms"] = inproc["engine_only_ms"]
-                    row["layout_over_engine"] = round(row["layout_ms"] / inproc["engine_only_ms"], 2)
+                    row["factored_engine_only_ms"] = inproc["factored_engine_ms"]
+                    row["layout_over_factored_engine"] = round(row["layout_ms"] / inproc["factored_engine_ms"], 2)
                 if n == 1000:
                     before = server.heap()
                     ids = []
@@ -154,7 +161,8 @@ def main():
                 print(json.dumps({"growth": f"{mode} {a} -> {b}",
                                   "layout": round(rb["layout_ms"] / ra["layout_ms"], 1),
                                   "create": round(rb["create_ms"] / ra["create_ms"], 1),
-                                  "engine_only": round(rb["engine_only_ms"] / ra["engine_only_ms"], 1)}))
+                                  "engine_only": round(rb["engine_only_ms"] / ra["engine_only_ms"], 1) if ra["engine_only_ms"] > 0 else None,
+                                  "factored_engine_only": round(rb["factored_engine_only_ms"] / ra["factored_engine_only_ms"], 1)}))
 
 
 if __name__ == "__main__":
