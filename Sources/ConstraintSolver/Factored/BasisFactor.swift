@@ -36,6 +36,8 @@ final class BasisFactor {
     private var etasBySlot: [[Int]] = []
     private(set) var etaNonzeros = 0
     private(set) var luNonzeros = 0
+    /// Etas applied by solves since the last factorization: the eta file's running cost.
+    private(set) var etaVisits = 0
 
     private var heap = MinHeap()
 
@@ -167,6 +169,7 @@ final class BasisFactor {
                     let j = heap.pop()
                     if j == last { continue }   // pushed twice
                     last = j
+                    etaVisits += 1
                     let p = etaPivot[j]
                     let xp0 = w[p]
                     if xp0 == 0 { continue }
@@ -192,6 +195,7 @@ final class BasisFactor {
             let j = -heap.pop()
             if j == last { continue }
             last = j
+            etaVisits += 1
             let p = etaPivot[j]
             var acc = 0.0
             for (i, d) in etaColumn[j] where w.contains(i) { acc += w[i] * d }
@@ -300,7 +304,7 @@ final class BasisFactor {
         ucol = Array(repeating: [], count: n)
         for (k, u) in urow.enumerated() { for (k2, a) in u { ucol[k2].append((k, a)) } }
         luNonzeros = n + lcol.reduce(0) { $0 + $1.count } + urow.reduce(0) { $0 + $1.count }
-        etaPivot = []; etaColumn = []; etaPivotValue = []; etaNonzeros = 0
+        etaPivot = []; etaColumn = []; etaPivotValue = []; etaNonzeros = 0; etaVisits = 0
         etasByPivot = Array(repeating: [], count: n)
         etasBySlot = Array(repeating: [], count: n)
     }
@@ -312,7 +316,7 @@ final class BasisFactor {
         rowOfStep = []; columnOfStep = []
         lcol = []; lrow = []; urow = []; ucol = []; udiag = []
         etaPivot = []; etaColumn = []; etaPivotValue = []; etasByPivot = []; etasBySlot = []
-        etaNonzeros = 0; luNonzeros = 0
+        etaNonzeros = 0; luNonzeros = 0; etaVisits = 0
     }
 }
 

@@ -589,14 +589,14 @@ public final class FactoredSolver {
 
     // MARK: Factorization
 
-    /// Refactors when the eta file outgrows the factors, when tombs pile up, or after about
-    /// √(LU nonzeros) basis changes: every solve walks the etas that touch its pattern, and a
-    /// drag that pivots on the same rows again and again piles them on the same steps, so
-    /// the walk grows with the number of etas while a factorization costs O(LU); the square
-    /// root balances the two (a set-constant that pivoted went from 5.5 to 3 µs in-process).
+    /// Refactors when the eta file outgrows the factors, when tombs pile up, or when the
+    /// solves have spent more applying etas than a factorization costs (O(LU)): a drag that
+    /// pivots on the same rows again and again piles etas on the same steps, and every later
+    /// solve walks them all (a set-constant that pivoted went from 5.5 to 3.5 µs in-process),
+    /// while a build's pivots on distinct rows are rarely walked again and keep their etas.
     func maybeRefactor() {
         if basis.etaNonzeros > max(refactorMinimum, basis.luNonzeros) || tombs.count > max(64, basis.stepCount / 4)
-            || basis.etaCount > max(32, Int(Double(basis.luNonzeros).squareRoot())) {
+            || basis.etaVisits > max(refactorMinimum, 2 * basis.luNonzeros) {
             try? refactor()
         }
     }
