@@ -1,0 +1,99 @@
+import XCTest
+import JSON
+import ConstraintSolver
+@testable import LayoutModel
+
+/// The two engines on the same random documents: the same ambiguous views and axes, the
+/// same number of broken constraints, and the same frames for every view that is not
+/// ambiguous, after the build and after random set-constants and changes.
+final class EngineAgreementTests: XCTestCase {
+    struct LCG: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return state
+        }
+    }
+
+    static let locations = ["left", "right", "centerX"], sizes = ["width", "height"], vertical = ["top", "bottom", "centerY"]
+
+    func randomDocument(_ rng: inout LCG) -> (String, [String]) {
+        let n = Int.random(in: 2...5, using: &rng)
+        var views = [#"{"id":"root","frame":{"x":0,"y":0,"width":400,"height":300}}"#]
+        for i in 0..<n {
+            let intrinsic = Bool.random(using: &rng) ? #","intrinsicSize":{"width":\#(Int.random(in: 10...80, using: &rng)),"height":\#(Int.random(in: 10...40, using: &rng))}"# : ""
+            views.append(#"{"id":"v\#(i)","parent":"root"\#(intrinsic)}"#)
+        }
+        var constraints: [String] = [], ids: [String] = []
+        for k in 0..<Int.random(in: 2...(3 * n + 2), using: &rng) {
+            let a = "v\(Int.random(in: 0..<n, using: &rng))"
+            let b = Bool.random(using: &rng) ? "root" : "v\(Int.random(in: 0..<n, using: &rng))"
+            let rel = ["==", "<=", ">="].randomElement(using: &rng)!
+            let priority = [1000, 1000, 1000, 750, 500, 250].randomElement(using: &rng)!
+            let c = Int.random(in: -20...60, using: &rng)
+            let expr: String
+            switch Int.random(in: 0..<3, using: &rng) {
+            case 0:
+                let attr = Self.locations.randomElement(using: &rng)!
+                expr = "\(a).\(attr) \(rel) \(b).\(Self.locations.randomElement(using: &rng)!) + \(c)"
+            case 1:
+                let attr = Self.vertical.randomElement(using: &rng)!
+                expr = "\(a).\(attr) \(rel) \(b).\(Self.vertical.randomElement(using: &rng)!) + \(c)"
+            default:
+                expr = Bool.random(using: &rng) ? "\(a).\(Self.sizes.randomElement(using: &rng)!) \(rel) \(abs(c) + 5)"
+                                                : "\(a).width \(rel) \(b).width + \(c)"
+            }
+            ids.append("k\(k)")
+            constraints.append(#"{"id":"k\#(k)","expr":"\#(expr) @\#(priority)"}"#)
+        }
+        return (#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(constraints.joined(separator: ","))]}"#, ids)
+    }
+
+    struct Outcome: Equatable {
+        var ambiguous: Set<String>
+        var broken: Int
+        var frames: [String: Rect]
+    }
+
+    func outcome(_ s: LayoutSession, _ diagnostics: [Diagnostic]) -> Outcome {
+        var ambiguous = Set<String>(), broken = 0
+        for d in diagnostics {
+            switch d {
+            case .ambiguous(let view, let axis): ambiguous.insert("\(view).\(axis)")
+            case .unsatisfiable: broken += 1
+            default: break
+            }
+        }
+        var frames: [String: Rect] = [:]
+        for f in s.allFrames where !ambiguous.contains("\(f.id).horizontal") && !ambiguous.contains("\(f.id).vertical") { frames[f.id] = f.frame }
+        return Outcome(ambiguous: ambiguous, broken: broken, frames: frames)
+    }
+
+    func testEnginesAgreeOnRandomDocuments() throws {
+        var rng = LCG(state: 2026)
+        var compared = 0, disagreements: [String] = []
+        for round in 0..<400 {
+            let (doc, ids) = randomDocument(&rng)
+            let json = try JSONParser.parse(doc)
+            let solved = try LayoutSession(document: json, limits: SessionLimits(engine: .solved))
+            let factored = try LayoutSession(document: json, limits: SessionLimits(engine: .factored))
+            var a = outcome(solved, solved.diagnostics()), b = outcome(factored, factored.diagnostics())
+            // With a broken constraint, which one breaks may differ, and so what follows from
+            // it: compare only the count.
+            if a.broken > 0 || b.broken > 0 { a.frames = [:]; b.frames = [:]; a.ambiguous = []; b.ambiguous = [] }
+            if a != b { disagreements.append("round \(round) build: \(a) vs \(b)\n\(doc)") }
+            compared += 1
+            for _ in 0..<3 {
+                let id = ids.randomElement(using: &rng)!
+                let body = try JSONParser.parse(#"{"\#(id)": \#(Int.random(in: -30...90, using: &rng))}"#)
+                let ra = try solved.setConstants(body), rb = try factored.setConstants(body)
+                var a = outcome(solved, ra.diagnostics), b = outcome(factored, rb.diagnostics)
+                if a.broken > 0 || b.broken > 0 { a.frames = [:]; b.frames = [:]; a.ambiguous = []; b.ambiguous = [] }
+                if a != b { disagreements.append("round \(round) set-constant \(id): \(a) vs \(b)\n\(doc)") }
+                compared += 1
+            }
+        }
+        XCTAssertEqual(disagreements.count, 0, disagreements.prefix(3).joined(separator: "\n\n"))
+        XCTAssertEqual(compared, 1600)
+    }
+}
