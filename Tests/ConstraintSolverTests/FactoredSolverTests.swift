@@ -202,6 +202,30 @@ final class FactoredSolverOperationTests: XCTestCase {
         XCTAssertGreaterThan(states, 1500)
     }
 
+    /// A long session's churn (constraints and views added and removed again and again)
+    /// keeps the engine's storage bounded by what is live: dead columns and dropped rows
+    /// are reused.
+    func testChurnKeepsStorageBounded() throws {
+        let s = FactoredSolver()
+        let root = s.addVariable()
+        s.add(ConstraintDefinition(LinearExpression([(root, 1)], constant: -100), .equal))
+        var sizes: [(rows: Int, columns: Int)] = []
+        for round in 0..<400 {
+            let v = s.addVariable(), w = s.addVariable()
+            let hs = [s.add(ConstraintDefinition(LinearExpression([(v, 1), (root, -1)], constant: -Double(round % 7)), .equal)),
+                      s.add(ConstraintDefinition(LinearExpression([(w, 1), (v, -1)], constant: -5), .greaterOrEqual)),
+                      s.add(ConstraintDefinition(LinearExpression([(w, 1)], constant: -30), .equal, priority: 250))]
+            XCTAssertEqual(s.value(w), 105 + Double(round % 7) > 30 ? 105 + Double(round % 7) : 30, accuracy: 1e-9)
+            for h in hs.shuffled() { s.remove(h) }
+            s.removeVariable(v)
+            s.removeVariable(w)
+            sizes.append((s.rows.count, s.kind.count))
+        }
+        XCTAssertEqual(s.value(root), 100, accuracy: 1e-9)
+        XCTAssertLessThanOrEqual(sizes[399].rows, sizes[99].rows + 8, "rows: \(sizes[99]) then \(sizes[399])")
+        XCTAssertLessThanOrEqual(sizes[399].columns, sizes[99].columns + 16, "columns: \(sizes[99]) then \(sizes[399])")
+    }
+
     /// Random required systems, some infeasible: every required constraint that is not broken
     /// holds, every conflict set holds its broken constraint and is infeasible on its own.
     func testConflictsAreBrokenWithInfeasibleConflictSets() throws {

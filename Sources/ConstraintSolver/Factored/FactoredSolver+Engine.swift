@@ -46,6 +46,8 @@ extension FactoredSolver: ConstraintEngine {
         kind[j] = .dead
         value[j] = 0
         ambiguityCache = nil
+        // Reused now if no row names it; else once its removed rows are dropped.
+        if columnRows[j].isEmpty { freeColumns.append(j) }
     }
 
     public var hasDiagnostics: Bool { !broken.isEmpty || !ambiguity().ambiguous.isEmpty }

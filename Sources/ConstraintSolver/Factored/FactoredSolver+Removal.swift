@@ -37,6 +37,7 @@ extension FactoredSolver {
             pendingFixed.removeAll { $0 == j }
             setValue(j, 0)
             kind[j] = .dead
+            freeColumns.append(j)
         }
         try solve()
         try cleanupArtificials()
@@ -87,14 +88,20 @@ extension FactoredSolver {
         for t in tombs.sorted() where basis.isBasic(t) {
             tombs.remove(t)
             let r = columnRows[t][0].index
-            for (j, _) in rows[r]! where j != t { columnRows[j].removeAll { $0.index == r } }
+            for (j, _) in rows[r]! where j != t {
+                columnRows[j].removeAll { $0.index == r }
+                // A removed view's variable waited for its last removed row to go.
+                if kind[j] == .dead && columnRows[j].isEmpty { releasedAtFactorization.columns.append(j) }
+            }
             rows[r] = nil
+            handleOfRow[r] = -1
             for k in duals.indices { duals[k][r] = 0 }
             columnRows[t] = []
             value[t] = 0
-            touched[t] = false
             infeasible.remove(t)
             kind[t] = .dead
+            releasedAtFactorization.columns.append(t)
+            releasedAtFactorization.rows.append(r)
         }
     }
 

@@ -73,6 +73,12 @@ public final class FactoredSolver {
     public var breaksConflicts = true
     /// Free columns that make removed rows vacuous; dropped at the next factorization.
     var tombs: Set<Int> = []
+    /// Ids of dead columns and dropped rows, reused so that a long session's churn of
+    /// constraints keeps its storage bounded by what is live; and those freed by dropping
+    /// tombs, released once the factorization no longer names them.
+    var freeColumns: [Int] = []
+    var freeRows: [Int] = []
+    var releasedAtFactorization: (columns: [Int], rows: [Int]) = ([], [])
     /// The last ambiguity verdicts with their directions, until a pivot, a new or removed
     /// row, or a restricted basic reaching or leaving 0 makes them stale.
     var ambiguityCache: AmbiguityVerdict? = nil
@@ -179,6 +185,16 @@ public final class FactoredSolver {
     // MARK: Columns, rows and values
 
     func newColumn(_ k: Kind, priority: Double = 0) -> Int {
+        if let j = freeColumns.popLast() {
+            kind[j] = k
+            costPriority[j] = priority
+            columnRows[j] = []
+            value[j] = 0
+            isUser[j] = false
+            if !touched[j] { before[j] = 0 }   // still listed as touched: its old value stays the reference
+            for l in reduced.indices { reduced[l][j] = 0 }
+            return j
+        }
         let j = kind.count
         kind.append(k)
         costPriority.append(priority)
@@ -211,16 +227,24 @@ public final class FactoredSolver {
     }
 
     func newRow(_ definition: ConstraintDefinition) -> (ConstraintHandle, Int) {
-        let row = rows.count
         var cells: [Entry] = []
         for (v, a) in definition.expression.terms where a != 0 {
             let j = v.symbol.index
             if let k = cells.firstIndex(where: { $0.index == j }) { cells[k].value += a } else { cells.append((j, a)) }
         }
         cells.removeAll { $0.value == 0 }
-        rows.append(cells)
-        rhs.append(-definition.expression.constant)
-        basis.growRows(to: rows.count)
+        let row: Int
+        if let r = freeRows.popLast() {
+            row = r
+            rows[r] = cells
+            rhs[r] = -definition.expression.constant
+        } else {
+            row = rows.count
+            rows.append(cells)
+            rhs.append(-definition.expression.constant)
+            handleOfRow.append(-1)
+            basis.growRows(to: rows.count)
+        }
         for (j, a) in cells { columnRows[j].append((row, a)) }
         switch definition.relation {
         case .greaterOrEqual: appendToRow(row, newColumn(.slack), -1)
@@ -241,7 +265,7 @@ public final class FactoredSolver {
         let h = nextHandle
         nextHandle += 1
         records[h] = Record(row: row, definition: definition)
-        handleOfRow.append(h)
+        handleOfRow[row] = h
         ambiguityCache = nil
         return (ConstraintHandle(raw: h), row)
     }
@@ -602,6 +626,7 @@ public final class FactoredSolver {
                 infeasible.remove(f)
                 kind[f] = .dead
                 value[f] = 0
+                freeColumns.append(f)
                 break
             }
         }
@@ -632,6 +657,14 @@ public final class FactoredSolver {
             live.append((i, r.filter { basis.isBasic($0.index) }))
         }
         try basis.factor(rows: live, basic: basis.columnOfStep)
+        releaseDropped()
+    }
+
+    /// Tombs and their rows, dropped before the factorization, are free once it is done.
+    func releaseDropped() {
+        freeColumns.append(contentsOf: releasedAtFactorization.columns)
+        freeRows.append(contentsOf: releasedAtFactorization.rows)
+        releasedAtFactorization = ([], [])
     }
 
     /// A basis for every row at once: a Markowitz elimination on the free columns picks
@@ -669,6 +702,7 @@ public final class FactoredSolver {
             }
         }
         basis.reset()
+        releaseDropped()
         var live: [(row: Int, cells: [Entry])] = []
         live.reserveCapacity(chosen.count)
         var isChosen = [Bool](repeating: false, count: kind.count)
