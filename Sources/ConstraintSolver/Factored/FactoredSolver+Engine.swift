@@ -7,15 +7,14 @@ extension FactoredSolver: ConstraintEngine {
     public func add(_ definition: ConstraintDefinition) -> ConstraintHandle {
         do { return try tryAdd(definition) } catch {
             recover()
-            return ConstraintHandle(raw: handleOfRow[rows.count - 1])
+            return lastAdded.last!
         }
     }
 
     public func add(batch definitions: [ConstraintDefinition]) -> [ConstraintHandle] {
-        let first = handleOfRow.count
         do { return try tryAdd(batch: definitions) } catch {
             recover()
-            return (first..<handleOfRow.count).map { ConstraintHandle(raw: handleOfRow[$0]) }
+            return lastAdded
         }
     }
 
@@ -50,7 +49,11 @@ extension FactoredSolver: ConstraintEngine {
         if columnRows[j].isEmpty { freeColumns.append(j) }
     }
 
-    public var hasDiagnostics: Bool { !broken.isEmpty || !ambiguity().ambiguous.isEmpty }
+    public var hasDiagnostics: Bool {
+        if !broken.isEmpty { return true }
+        if let cached = ambiguityCache?.ambiguous.isEmpty { return !cached }   // read in place, not copied out
+        return !ambiguity().ambiguous.isEmpty
+    }
 
     public func constraintsAffecting(_ v: Variable) -> [ConstraintHandle] {
         let j = v.symbol.index

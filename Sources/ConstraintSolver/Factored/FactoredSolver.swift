@@ -63,7 +63,9 @@ public final class FactoredSolver {
         var conflicts: [ConstraintHandle]? = nil
         var isBroken: Bool { conflicts != nil }
     }
-    var records: [Int32: Record] = [:]
+    var records = HandleTable()
+    /// The handles the add under way made (what a failed add still answers with).
+    var lastAdded: [ConstraintHandle] = []
     var handleOfRow: [Int32] = []
     /// Broken constraints, oldest first.
     var broken: [Int32] = []
@@ -82,7 +84,6 @@ public final class FactoredSolver {
     /// The last ambiguity verdicts with their directions, until a pivot, a new or removed
     /// row, or a restricted basic reaching or leaving 0 makes them stale.
     var ambiguityCache: AmbiguityVerdict? = nil
-    private var nextHandle: Int32 = 0
 
     public private(set) var pivotCount = 0
     public private(set) var factorizations = 0
@@ -104,6 +105,7 @@ public final class FactoredSolver {
     func tryAdd(_ definition: ConstraintDefinition) throws(Unsatisfiable) -> ConstraintHandle {
         maybeRefactor()
         let (h, row) = newRow(definition)
+        lastAdded = [h]
         preferredRow = row
         defer { preferredRow = nil }
         try install(row)
@@ -117,6 +119,7 @@ public final class FactoredSolver {
     func tryAdd(batch definitions: [ConstraintDefinition]) throws(Unsatisfiable) -> [ConstraintHandle] {
         for j in value.indices where value[j] != 0 { mark(j) }
         let handles = definitions.map { newRow($0).0 }
+        lastAdded = handles
         try crash()
         try solve()
         try cleanupArtificials()
@@ -262,9 +265,7 @@ public final class FactoredSolver {
             case .lessOrEqual: appendToRow(row, newColumn(.error, priority: p), -1)
             }
         }
-        let h = nextHandle
-        nextHandle += 1
-        records[h] = Record(row: row, definition: definition)
+        let h = records.insert(Record(row: row, definition: definition))
         handleOfRow[row] = h
         ambiguityCache = nil
         return (ConstraintHandle(raw: h), row)
@@ -769,4 +770,42 @@ struct LevelVector {
             values[i] = newValue
         }
     }
+}
+
+/// Constraint records by handle: a dense array, handles of removed constraints reused (a
+/// hashed table cost a probe per set-constant, and handles that only grow would grow the
+/// table with a long session's churn).
+struct HandleTable {
+    private var slots: [FactoredSolver.Record?] = []
+    private var free: [Int32] = []
+
+    mutating func insert(_ r: FactoredSolver.Record) -> Int32 {
+        if let h = free.popLast() { slots[Int(h)] = r; return h }
+        slots.append(r)
+        return Int32(slots.count - 1)
+    }
+
+    subscript(h: Int32) -> FactoredSolver.Record? {
+        get { h >= 0 && Int(h) < slots.count ? slots[Int(h)] : nil }
+        _modify { yield &slots[Int(h)] }
+    }
+
+    @discardableResult
+    mutating func removeValue(forKey h: Int32) -> FactoredSolver.Record? {
+        guard h >= 0, Int(h) < slots.count, let r = slots[Int(h)] else { return nil }
+        slots[Int(h)] = nil
+        free.append(h)
+        return r
+    }
+
+    /// Moves a record to another handle (free until now), freeing the first.
+    mutating func move(_ from: Int32, to: Int32) {
+        guard from != to else { return }
+        free.removeAll { $0 == to }
+        slots[Int(to)] = slots[Int(from)]
+        slots[Int(from)] = nil
+        free.append(from)
+    }
+
+    var count: Int { slots.count - free.count }
 }
