@@ -33,14 +33,19 @@ enum FileHandleStderr { static func write(_ s: String) { var b = Array(s.utf8); 
 
 func median(_ xs: [Double]) -> Double { Stats(xs).median }
 
+/// One replay of a workload on an engine. The build adds every constraint in list order:
+/// one by one on the solved form, as one batch on the factored basis (its `add(batch:)`).
+/// The factored engine's build is one batch; a phase that removes constraints runs on both.
 final class Run {
     let w: Workload
-    let solver = Solver()
+    let solver: any ConstraintEngine
     var vars: [Variable] = []
     var handles: [ConstraintHandle?]
+    var changed: [Variable] = []
 
-    init(_ w: Workload) {
+    init(_ w: Workload, engine: EngineKind) {
         self.w = w
+        solver = engine.make()
         handles = Array(repeating: nil, count: w.constraints.count)
         vars = (0..<w.variableCount).map { _ in solver.addVariable() }
     }
@@ -52,8 +57,8 @@ final class Run {
 
     func build() -> Double {
         let t0 = now()
-        for i in 0..<w.constraints.count { handles[i] = solver.add(definition(i)) }
-        _ = solver.takeChanges()
+        for (i, h) in solver.add(batch: (0..<w.constraints.count).map(definition)).enumerated() { handles[i] = h }
+        solver.takeChanges(into: &changed)
         return (now() - t0) / 1e6
     }
 
@@ -78,66 +83,7 @@ final class Run {
                 case .add(let cs): for c in cs { handles[c] = solver.add(definition(c)) }
                 }
             }
-            let changed = solver.takeChanges()
-            r.stepUs.append((now() - t0) / 1e3)
-            viewSeen.removeAll(keepingCapacity: true)
-            for v in changed { viewSeen.insert(w.viewOfVariable[Int(v.id)]) }
-            r.changedVars.append(Double(changed.count))
-            r.changedViews.append(Double(viewSeen.count))
-        }
-        r.err = error(p.expectedFinal)
-        return r
-    }
-}
-
-/// The same workload on the factored-basis engine: the build is one batch; set-constants
-/// and adds replay; a phase that removes constraints is skipped (no removal there yet).
-final class FactoredRun {
-    let w: Workload
-    let solver = FactoredSolver()
-    var vars: [Variable] = []
-    var handles: [ConstraintHandle?]
-
-    init(_ w: Workload) {
-        self.w = w
-        handles = Array(repeating: nil, count: w.constraints.count)
-        vars = (0..<w.variableCount).map { _ in solver.addVariable() }
-    }
-
-    func definition(_ i: Int) -> ConstraintDefinition {
-        let c = w.constraints[i]
-        return ConstraintDefinition(LinearExpression(c.terms.map { (vars[$0.0], $0.1) }, constant: c.constant), c.relation, priority: c.priority)
-    }
-
-    func build() -> Double {
-        let t0 = now()
-        let hs = solver.add(batch: (0..<w.constraints.count).map(definition))
-        for (i, h) in hs.enumerated() { handles[i] = h }
-        _ = solver.takeChanges()
-        return (now() - t0) / 1e6
-    }
-
-    func error(_ expected: [Double]) -> Double {
-        guard expected.count == vars.count else { return -1 }
-        var e = 0.0
-        for (i, v) in vars.enumerated() { e = max(e, abs(solver.value(v) - expected[i])) }
-        return e
-    }
-
-    func run(_ p: Workload.Phase) -> Run.PhaseResult? {
-        for step in p.steps { for op in step.ops { if case .remove = op { return nil } } }
-        var r = Run.PhaseResult()
-        var viewSeen = Set<Int>()
-        for step in p.steps {
-            let t0 = now()
-            for op in step.ops {
-                switch op {
-                case .setConstant(let c, let k): solver.setConstant(handles[c]!, k)
-                case .add(let cs): for c in cs { handles[c] = solver.add(definition(c)) }
-                case .remove: break
-                }
-            }
-            let changed = solver.takeChanges()
+            solver.takeChanges(into: &changed)
             r.stepUs.append((now() - t0) / 1e3)
             viewSeen.removeAll(keepingCapacity: true)
             for v in changed { viewSeen.insert(w.viewOfVariable[Int(v.id)]) }
@@ -180,14 +126,14 @@ func readFile(_ path: String) -> [UInt8]? {
 }
 
 var reps = 5
-var factored = false
+var engine = EngineKind.solved
 var paths: [String] = []
 var args = CommandLine.arguments.dropFirst()
 while let a = args.popFirst() {
     if a == "--reps", let n = args.popFirst().flatMap({ Int($0) }) { reps = max(1, n) }
-    else if a == "--engine", let e = args.popFirst() { factored = e == "factored" }
+    else if a == "--engine", let e = args.popFirst().flatMap({ EngineKind(rawValue: $0) }) { engine = e }
     else if a == "--help" || a == "-h" {
-        print("usage: layoutd-bench [--reps N] WORKLOAD.json...")
+        print("usage: layoutd-bench [--reps N] [--engine solved|factored] WORKLOAD.json...")
         exit(0)
     } else { paths.append(a) }
 }
@@ -200,25 +146,27 @@ for path in paths {
     }
     var builds: [Double] = [], buildErr = 0.0
     var phaseResults: [[Run.PhaseResult]] = Array(repeating: [], count: w.phases.count)
-    var skipped = Set<Int>()
     for rep in 0..<reps {
-        let run = factored ? nil : Run(w), frun = factored ? FactoredRun(w) : nil
-        let b = run?.build() ?? frun!.build()
+        let run = Run(w, engine: engine)
+        let b = run.build()
         builds.append(b)
-        buildErr = max(buildErr, run?.error(w.expected) ?? frun!.error(w.expected))
+        buildErr = max(buildErr, run.error(w.expected))
         var line = "[layoutd-bench] \(w.id) rep \(rep + 1): build \(format3(b)) ms"
-        if let frun { line += " (pivots \(frun.solver.factorStats.pivots))" }
+        line += " (pivots \(run.solver.stats.pivots))"
         for (i, p) in w.phases.enumerated() {
-            guard let r = run?.run(p) ?? frun!.run(p) else { skipped.insert(i); continue }
+            let r = run.run(p)
             phaseResults[i].append(r)
             let s = Stats(r.stepUs)
             line += ", \(p.name) median \(format3(s.median)) us p99 \(format3(s.p99)) us"
         }
-        if let frun { let st = frun.solver.factorStats; line += " (pivots \(st.pivots), factorizations \(st.factorizations), nonzeros \(st.rowNonzeros) rows + \(st.factorNonzeros) factor)" }
+        if let f = run.solver as? FactoredSolver {
+            let st = f.factorStats
+            line += " (pivots \(st.pivots), factorizations \(st.factorizations), nonzeros \(st.rowNonzeros) rows + \(st.factorNonzeros) factor)"
+        }
         logErr(line + "\n")
     }
     var phases: [JSON] = []
-    for (i, p) in w.phases.enumerated() where !skipped.contains(i) {
+    for (i, p) in w.phases.enumerated() {
         let rs = phaseResults[i]
         let err = rs.map(\.err).max() ?? -1
         if err > 1e-6 || err < 0 { failed = true }
@@ -232,7 +180,7 @@ for path in paths {
     }
     if buildErr > 1e-6 { failed = true }
     let line: JSON = .object([
-        ("engine", .string(factored ? "layoutd-factored" : "layoutd")), ("workload", .string(w.id)), ("reps", .number(Double(reps))),
+        ("engine", .string(engine == .factored ? "layoutd-factored" : "layoutd")), ("workload", .string(w.id)), ("reps", .number(Double(reps))),
         ("variables", .number(Double(w.variableCount))), ("constraints", .number(Double(w.constraints.count))),
         ("build_ms", .object([("median", fmt(median(builds))), ("min", fmt(builds.min()!)), ("all", .array(builds.map(fmt)))])),
         ("build_max_abs_err", fmt(buildErr)),

@@ -302,36 +302,7 @@ extension SmallSystem {
     /// Each variable's (min, max) over the lexicographic optimal face; nil for an unbounded
     /// side. nil altogether when the required part is infeasible.
     func referenceRanges() -> [(Double, Double)?]? {
-        let levels = Array(Set(constraints.filter { $0.priority < 1000 }.map(\.priority))).sorted(by: >)
-        let nx = 2 * variables, perC = 3
-        let n = nx + perC * constraints.count
-        var rows: [[Double]] = [], rhs: [Double] = []
-        for (k, c) in constraints.enumerated() {
-            var r = [Double](repeating: 0, count: n)
-            for (v, a) in c.terms { r[2 * v] += a; r[2 * v + 1] -= a }
-            let base = nx + perC * k
-            if c.relation == "<=" { r[base] = 1 } else if c.relation == ">=" { r[base] = -1 }
-            if c.priority < 1000 {
-                if c.relation != ">=" { r[base + 1] = -1 }
-                if c.relation != "<=" { r[base + 2] = 1 }
-            }
-            rows.append(r)
-            rhs.append(-c.constant)
-        }
-        guard DenseLP.minimize(rows, rhs, [Double](repeating: 0, count: n)) != nil else { return nil }
-        for level in levels {
-            var cost = [Double](repeating: 0, count: rows[0].count)
-            for (k, c) in constraints.enumerated() where c.priority == level {
-                cost[nx + perC * k + 1] = 1
-                cost[nx + perC * k + 2] = 1
-            }
-            guard let (v, _) = DenseLP.minimize(rows, rhs, cost) else { return nil }
-            var r = cost
-            r.append(1)
-            for i in rows.indices { rows[i].append(0) }
-            rows.append(r)
-            rhs.append(v + 1e-9)
-        }
+        guard let (rows, rhs, _) = optimalFace() else { return nil }
         return (0..<variables).map { v in
             var up = [Double](repeating: 0, count: rows[0].count), down = up
             up[2 * v] = -1; up[2 * v + 1] = 1      // minimise −x: the max

@@ -70,9 +70,12 @@ struct SmallSystem {
     var constraints: [C]
 
     /// The optimal error sum of each optional level, highest first; nil if the required part is infeasible.
-    func referenceLevels() -> [Double]? {
+    func referenceLevels() -> [Double]? { optimalFace()?.levels }
+
+    /// The lexicographic optimal face: the system's rows in z ≥ 0 (x⁺, x⁻ per variable, then
+    /// slack, e⁺, e⁻ per constraint), each level's error sum fixed at its optimum in turn.
+    func optimalFace() -> (rows: [[Double]], rhs: [Double], levels: [Double])? {
         let levels = Array(Set(constraints.filter { $0.priority < 1000 }.map(\.priority))).sorted(by: >)
-        // Columns: x+ and x- per variable, then slack, e+, e- per constraint.
         let nx = 2 * variables
         let perC = 3
         let n = nx + perC * constraints.count
@@ -91,9 +94,10 @@ struct SmallSystem {
             rows.append(r)
             rhs.append(-c.constant)
         }
+        guard DenseLP.minimize(rows, rhs, [Double](repeating: 0, count: n)) != nil else { return nil }
         var results: [Double] = []
         for level in levels {
-            var cost = [Double](repeating: 0, count: rows.first?.count ?? n)
+            var cost = [Double](repeating: 0, count: rows[0].count)
             for (k, c) in constraints.enumerated() where c.priority == level {
                 cost[nx + perC * k + 1] = 1
                 cost[nx + perC * k + 2] = 1
@@ -107,9 +111,6 @@ struct SmallSystem {
             rows.append(r)
             rhs.append(v + 1e-9)
         }
-        if levels.isEmpty {
-            guard DenseLP.minimize(rows, rhs, [Double](repeating: 0, count: rows.first?.count ?? n)) != nil else { return nil }
-        }
-        return results
+        return (rows, rhs, results)
     }
 }
