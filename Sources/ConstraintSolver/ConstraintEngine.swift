@@ -28,6 +28,8 @@ public protocol ConstraintEngine: AnyObject {
     func constraintsAffecting(_ v: Variable) -> [ConstraintHandle]
 
     var stats: SolverStats { get }
+    /// Operations the engine had to recover from by rebuilding (0 for a sound run).
+    var recoveries: Int { get }
     /// Rows and columns only, for a gauge kept around every change.
     var tableauSize: (rows: Int, columns: Int) { get }
 }
@@ -46,4 +48,5 @@ public enum EngineKind: String, Sendable, CaseIterable {
 
 extension Solver: ConstraintEngine {
     public func add(batch definitions: [ConstraintDefinition]) -> [ConstraintHandle] { definitions.map { add($0) } }
+    public var recoveries: Int { 0 }
 }

@@ -84,6 +84,17 @@ public final class LayoutSession {
         try commit(doc, added: added, countRevision: false)
     }
 
+    /// Builds on the engine the limits name; if the factored basis had to recover (rows so
+    /// ill-scaled that its simplex cycled: one random extreme document in 500 seen), builds
+    /// again on the solved form, so an answer is never worse than the solved form's.
+    public static func make(document json: JSON, limits: SessionLimits = SessionLimits()) throws(LayoutError) -> LayoutSession {
+        let s = try LayoutSession(document: json, limits: limits)
+        guard s.solver.recoveries > 0, limits.engine != .solved else { return s }
+        var fallback = limits
+        fallback.engine = .solved
+        return try LayoutSession(document: json, limits: fallback)
+    }
+
     /// The current frames of every view, in document order.
     public var allFrames: [FrameEntry] { document.viewOrder.compactMap { views.reported($0) } }
 
@@ -360,7 +371,7 @@ public final class LayoutSession {
 extension LayoutSession {
     /// The one-shot entry point of `POST /v1/layout`: document in, frames out, nothing kept.
     public static func layout(_ json: JSON, limits: SessionLimits = SessionLimits()) throws(LayoutError) -> (frames: [FrameEntry], diagnostics: [Diagnostic]) {
-        let s = try LayoutSession(document: json, limits: limits)
+        let s = try make(document: json, limits: limits)
         return (s.allFrames, s.diagnostics())
     }
 }

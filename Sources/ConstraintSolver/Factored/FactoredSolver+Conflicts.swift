@@ -15,7 +15,7 @@ extension FactoredSolver {
             guard let rec = records[h], rec.definition.isRequired, !rec.isBroken else { continue }
             support.append(r)
         }
-        guard !support.isEmpty else { throw Unsatisfiable() }
+        guard !support.isEmpty else { throw Unsatisfiable(reason: "a certificate without a breakable row") }
         let r = preferredRow.flatMap { support.contains($0) ? $0 : nil } ?? support.max()!
         let h = handleOfRow[r]
         let level = levelIndex(Self.brokenPriority)

@@ -6,33 +6,35 @@ extension FactoredSolver: ConstraintEngine {
     @discardableResult
     public func add(_ definition: ConstraintDefinition) -> ConstraintHandle {
         do { return try tryAdd(definition) } catch {
-            recover()
+            recover("add \(error)")
             return lastAdded.last!
         }
     }
 
     public func add(batch definitions: [ConstraintDefinition]) -> [ConstraintHandle] {
         do { return try tryAdd(batch: definitions) } catch {
-            recover()
+            recover("batch \(error)")
             return lastAdded
         }
     }
 
     public func remove(_ handle: ConstraintHandle) {
-        do { try tryRemove(handle) } catch { recover() }
+        do { try tryRemove(handle) } catch { recover("remove \(error)") }
     }
 
     public func setConstant(_ handle: ConstraintHandle, _ constant: Double) {
-        do { try trySetConstant(handle, constant) } catch { recover() }
+        do { try trySetConstant(handle, constant) } catch { recover("setConstant \(error)") }
     }
 
     public func setPriority(_ handle: ConstraintHandle, _ priority: Double) {
-        do { try trySetPriority(handle, priority) } catch { recover() }
+        do { try trySetPriority(handle, priority) } catch { recover("setPriority \(error)") }
     }
 
     /// A fresh basis for every live row (the batch build's path).
-    private func recover() {
-        assertionFailure("the factored engine lost its way")
+    /// Counted (`recoveries`): the layout model falls back to the solved form when it sees one.
+    private func recover(_ what: String) {
+        recoveries += 1
+        lastFailure = what
         preferredRow = nil
         _ = try? tryAdd(batch: [])
     }

@@ -50,8 +50,8 @@ extension FactoredSolver {
     /// when only free variables depend on the row, one of them leaves and goes to 0.
     private func enterTomb(_ t: Int, row r: Int) throws(Unsatisfiable) {
         if lexSign(t) != 0 {
-            do { try primalStep(t) } catch { throw Unsatisfiable() }
-            return
+            // Unbounded only when the row's duals are rounding noise: then enter it as below.
+            do { try primalStep(t); return } catch {}
         }
         basis.ftran(CollectionOfOne((r, 1.0)), into: &columnWork)
         var best: (step: Int, key: (Double, Double, Int))? = nil
@@ -73,7 +73,7 @@ extension FactoredSolver {
                 if let b = free, !(key < b.key) { continue }
                 free = (k, key)
             }
-            guard let free else { throw Unsatisfiable() }
+            guard let free else { throw Unsatisfiable(reason: "no column leaves for a tomb") }
             best = (free.step, (0, 0, 0))
         }
         let p = best!.step

@@ -14,7 +14,7 @@
 public final class FactoredSolver {
     enum Kind: UInt8 { case free, slack, error, fixed, dead }
 
-    public struct Unsatisfiable: Error {}
+    public struct Unsatisfiable: Error { var reason = "" }
     struct Unbounded: Error {}
 
     static let eps = 1e-9        // primal feasibility and pivot tolerance
@@ -86,6 +86,9 @@ public final class FactoredSolver {
     var ambiguityCache: AmbiguityVerdict? = nil
 
     public private(set) var pivotCount = 0
+    /// Operations that failed inside (cycling on ill-scaled rows, say) and rebuilt the basis.
+    public internal(set) var recoveries = 0
+    public internal(set) var lastFailure = ""
     public private(set) var factorizations = 0
     var refactorMinimum = 2000
 
@@ -438,7 +441,7 @@ public final class FactoredSolver {
         }
         guard let q = best else {
             // ρ is a Farkas certificate: its required rows conflict. Break one and go on.
-            guard breaksConflicts else { throw Unsatisfiable() }
+            guard breaksConflicts else { throw Unsatisfiable(reason: "conflict") }
             try breakConstraint(certificate: rho)
             return
         }
@@ -473,17 +476,28 @@ public final class FactoredSolver {
 
     func solve() throws(Unsatisfiable) {
         var steps = 0
+        // Ill-scaled rows can make rounding noise look like progress and the simplex cycle:
+        // a bounded number of steps, then the caller rebuilds the basis (`recover`).
+        let budget = 50 * (basis.stepCount + 20)
         while true {
             maybeRefactor()
             if !infeasible.isEmpty {
                 try dualStep()
             } else if !candidates.isEmpty {
-                do { try primalStep() } catch { throw Unsatisfiable() }
+                do { try primalStep() } catch {
+                    // No restricted basic limits the entering column, so the objective (errors
+                    // ≥ 0, costs ≥ 0) cannot really fall along it: its reduced cost is rounding
+                    // noise of ill-scaled rows (multipliers 10⁶ beside 10⁻³). Taken as zero.
+                    let q = candidates.min()!
+                    for k in reduced.indices { reduced[k][q] = 0 }
+                    candidates.remove(q)
+                    ambiguityCache = nil
+                }
             } else {
                 return
             }
             steps += 1
-            precondition(steps < 1_000_000, "simplex cycling")
+            if steps > budget { throw Unsatisfiable(reason: "no progress after \(budget) simplex steps") }
         }
     }
 
@@ -709,7 +723,7 @@ public final class FactoredSolver {
         var isChosen = [Bool](repeating: false, count: kind.count)
         for q in chosen.values { isChosen[q] = true }
         for (i, row) in rows.enumerated() where row != nil { live.append((i, row!.filter { isChosen[$0.index] })) }
-        do { try basis.factor(rows: live, basic: []) } catch { throw Unsatisfiable() }
+        do { try basis.factor(rows: live, basic: []) } catch { throw Unsatisfiable(reason: "singular crash basis") }
         factorizations += 1
         var rhsEntries: [Entry] = []
         for (i, row) in rows.enumerated() where row != nil && rhs[i] != 0 { rhsEntries.append((i, rhs[i])) }

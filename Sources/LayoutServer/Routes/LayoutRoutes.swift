@@ -34,7 +34,7 @@ final class LayoutRoutes: Sendable {
             }
             let session: LayoutSession
             let t0 = monotonicNanos()
-            do throws(LayoutError) { session = try LayoutSession(document: doc, limits: configuration.sessionLimits) } catch { throw Problem(error) }
+            do throws(LayoutError) { session = try LayoutSession.make(document: doc, limits: configuration.sessionLimits) } catch { throw Problem(error) }
             metrics.solveTime.recordNanoseconds(Int64(monotonicNanos() - t0))
             let box: SessionBox
             do throws(SessionStore.InsertError) { box = try store.insert(session, id: proposed) } catch {
