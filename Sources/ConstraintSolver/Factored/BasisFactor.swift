@@ -286,6 +286,11 @@ final class BasisFactor {
         var elimination = Elimination(rows: rows, rank: nil)
         let pivots = elimination.run()
         guard pivots.count == rows.count else { throw SingularBasis() }
+        install(pivots)
+    }
+
+    /// Takes an elimination's pivots, in order, as the factorization (one step each).
+    func install(_ pivots: [Elimination.Pivot]) {
         for col in columnOfStep { stepOfColumn[col] = -1 }
         for r in rowOfStep { stepOfRow[r] = -1 }
         let n = pivots.count
