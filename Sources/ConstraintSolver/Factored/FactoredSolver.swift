@@ -45,6 +45,8 @@ public final class FactoredSolver {
 
     /// Nonbasic columns whose lexicographic reduced cost improves the objective.
     var candidates: Set<Int> = []
+    /// The same ids, for the smallest without a scan (stale entries are skipped).
+    var candidateHeap = MinHeap()
     /// Basic restricted columns below zero (or artificials off zero).
     var infeasible: Set<Int> = []
     /// The same ids, for picking the smallest without a scan (stale entries are skipped).
@@ -312,7 +314,11 @@ public final class FactoredSolver {
     func checkCandidate(_ j: Int) {
         if basis.isBasic(j) || kind[j] == .fixed || kind[j] == .dead { candidates.remove(j); return }
         let s = lexSign(j)
-        if kind[j] == .free ? s != 0 : s < 0 { candidates.insert(j) } else { candidates.remove(j) }
+        if kind[j] == .free ? s != 0 : s < 0 {
+            if candidates.insert(j).inserted { candidateHeap.push(j) }
+        } else {
+            candidates.remove(j)
+        }
     }
 
     /// ρ by row (from the row work vector, by step).
@@ -391,7 +397,7 @@ public final class FactoredSolver {
     }
 
     func primalStep(_ entering: Int? = nil) throws(Unbounded) {
-        let q = entering ?? candidates.min()!
+        let q = entering ?? nextCandidate()
         let sigma: Double = lexSign(q) < 0 ? 1 : -1
         basis.ftran(columnRows[q], into: &columnWork)
         var best: (step: Int, t: Double, column: Int)? = nil
@@ -453,6 +459,16 @@ public final class FactoredSolver {
         setValue(leaving, 0)
     }
 
+    /// The entering column: the smallest candidate id (Bland's rule), through a lazy heap
+    /// (`candidates.min()` scanned thousands per step after a large build's crash).
+    private func nextCandidate() -> Int {
+        while true {
+            if candidateHeap.isEmpty { candidateHeap = MinHeap(candidates) }
+            let j = candidateHeap.pop()
+            if candidates.contains(j) { candidateHeap.push(j); return j }
+        }
+    }
+
     /// The infeasible basic to leave: the most infeasible while there are few, else the
     /// smallest id through a lazy heap (a scan of thousands per step made a 10,000-cell
     /// build quadratic: 33% of it).
@@ -488,7 +504,7 @@ public final class FactoredSolver {
                     // No restricted basic limits the entering column, so the objective (errors
                     // ≥ 0, costs ≥ 0) cannot really fall along it: its reduced cost is rounding
                     // noise of ill-scaled rows (multipliers 10⁶ beside 10⁻³). Taken as zero.
-                    let q = candidates.min()!
+                    let q = nextCandidate()
                     for k in reduced.indices { reduced[k][q] = 0 }
                     candidates.remove(q)
                     ambiguityCache = nil
@@ -775,6 +791,7 @@ public final class FactoredSolver {
             reduced[level] = d
         }
         candidates = []
+        candidateHeap = MinHeap()
         for j in kind.indices where !basis.isBasic(j) && !columnRows[j].isEmpty { checkCandidate(j) }
     }
 }
