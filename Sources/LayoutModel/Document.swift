@@ -56,6 +56,8 @@ public struct LayoutDocument {
     var removedViews: Set<String> = []
     var churnRemoved: [(id: String, atom: AtomicConstraint)] = []
     var churnAdded: [(id: String, atom: AtomicConstraint)] = []
+    /// Off while a whole document loads: nothing is removed then, so nothing added can be churn.
+    var tracksChurn = true
 
     public var viewCount: Int { views.count }
     public var constraintCount: Int { atoms.count }
@@ -77,6 +79,8 @@ public struct LayoutDocument {
         entries.reserveCapacity(entries.count + m)
         entryOrder.reserveCapacity(entryOrder.count + m)
         atoms.reserveCapacity(atoms.count + m + 2 * n)  // intrinsic sizes add up to two per view
+        dirtyAtoms.reserveCapacity(dirtyAtoms.count + m + 2 * n)
+        dirtyViews.reserveCapacity(dirtyViews.count + n)
     }
 
     /// Adds views given in any order (a parent may come after its child in the list).
@@ -218,12 +222,19 @@ public struct LayoutDocument {
         }
     }
 
-    static let entryFields: Set<String> = ["id", "first", "relation", "second", "multiplier", "constant", "priority", "active",
-                                           "expr", "visual", "options", "metrics"]
+    /// The fields a constraint may have: a switch of short literals, where a Set hashed every
+    /// member's key of every constraint of a document.
+    static func isEntryField(_ k: String) -> Bool {
+        switch k {
+        case "id", "first", "relation", "second", "multiplier", "constant", "priority", "active",
+             "expr", "visual", "options", "metrics": return true
+        default: return false
+        }
+    }
 
     mutating func addConstraint(_ json: JSON, at p: Pointer) throws(LayoutError) -> String {
         guard let members = json.members else { throw p.fail("a constraint must be an object") }
-        for (k, _) in members where !Self.entryFields.contains(k) { throw p(k).fail("unknown constraint field '\(k)'") }
+        for (k, _) in members where !Self.isEntryField(k) { throw p(k).fail("unknown constraint field '\(k)'") }
         var id: String
         if let idv = json["id"], !idv.isNull {
             guard let s = idv.string, !s.isEmpty, s.utf8.count <= 160 else { throw p("id").fail("a constraint id is a non-empty string") }
@@ -273,7 +284,7 @@ public struct LayoutDocument {
             atomsOfView[atom.first.view, default: []].insert(atomID)
             if let s = atom.second { atomsOfView[s.view, default: []].insert(atomID) }
             dirtyAtoms.insert(atomID)
-            if active { churnAdded.append((atomID, atom)) }
+            if active && tracksChurn { churnAdded.append((atomID, atom)) }
         }
         return id
     }
