@@ -58,7 +58,7 @@ for path in files {
         let t6 = now()
         let factored = FactoredSolver()
         for _ in 0..<variables { _ = factored.addVariable() }
-        factored.add(batch: definitions)
+        _ = factored.add(batch: definitions)
         _ = factored.takeChanges()
         let t7 = now()
         factoredHeap = Int(layoutd_heap_in_use()) - heapFactored

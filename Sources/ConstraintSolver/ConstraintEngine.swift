@@ -34,6 +34,16 @@ public protocol ConstraintEngine: AnyObject {
     var tableauSize: (rows: Int, columns: Int) { get }
 }
 
+extension ConstraintEngine {
+    /// The variables whose value moved (beyond 1e-9) since the last call, found from what
+    /// the changes touched, never by scanning every variable.
+    public func takeChanges() -> [Variable] {
+        var out: [Variable] = []
+        takeChanges(into: &out)
+        return out
+    }
+}
+
 /// Which engine a session runs on.
 public enum EngineKind: String, Sendable, CaseIterable {
     case solved, factored

@@ -161,14 +161,7 @@ public final class Solver {
     // MARK: Changes
 
     /// The variables whose value moved (beyond 1e-9) since the last call, found from the
-    /// rows the changes touched, never by scanning every variable.
-    public func takeChanges() -> [Variable] {
-        var out: [Variable] = []
-        takeChanges(into: &out)
-        return out
-    }
-
-    /// `takeChanges()` into a buffer the caller keeps (cleared first), sorted: the
+    /// rows the changes touched, into a buffer the caller keeps (cleared first), sorted: the
     /// per-change path allocates nothing once the buffer has grown.
     public func takeChanges(into out: inout [Variable]) {
         out.removeAll(keepingCapacity: true)

@@ -56,8 +56,6 @@ public struct LayoutDocument {
     var removedViews: Set<String> = []
     var churnRemoved: [(id: String, atom: AtomicConstraint)] = []
     var churnAdded: [(id: String, atom: AtomicConstraint)] = []
-    /// Off while a whole document loads: nothing is removed then, so nothing added can be churn.
-    var tracksChurn = true
 
     public var viewCount: Int { views.count }
     public var constraintCount: Int { atoms.count }
@@ -284,7 +282,7 @@ public struct LayoutDocument {
             atomsOfView[atom.first.view, default: []].insert(atomID)
             if let s = atom.second { atomsOfView[s.view, default: []].insert(atomID) }
             dirtyAtoms.insert(atomID)
-            if active && tracksChurn { churnAdded.append((atomID, atom)) }
+            if active { churnAdded.append((atomID, atom)) }
         }
         return id
     }

@@ -115,8 +115,6 @@ public final class LayoutSession {
         var added: [String] = []
         if let c = json["constraints"], !c.isNull {
             guard let arr = c.array else { throw p("constraints").fail("constraints must be an array") }
-            doc.tracksChurn = false
-            defer { doc.tracksChurn = true }
             for (i, x) in arr.enumerated() { added.append(try doc.addConstraint(x, at: p("constraints")(i))) }
         }
         return added

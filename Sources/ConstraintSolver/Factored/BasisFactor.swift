@@ -43,7 +43,6 @@ final class BasisFactor {
 
     var stepCount: Int { rowOfStep.count }
     var hasEtas: Bool { !etaPivot.isEmpty }
-    var etaCount: Int { etaPivot.count }
 
     func growColumns(to n: Int) {
         if stepOfColumn.count < n { stepOfColumn.append(contentsOf: repeatElement(-1, count: n - stepOfColumn.count)) }
@@ -63,95 +62,55 @@ final class BasisFactor {
         for (r, v) in rhs { w.add(stepOfRow[r], v) }
     }
 
-    /// A right-hand side that reaches a large part of the steps is swept in order (every
-    /// step visited once) instead of through the heap: the crash's values, a refactor's.
-    @inline(__always) private func isDense(_ w: WorkVector) -> Bool { w.pattern.count * 8 > stepCount }
-
     /// w ← L⁻¹·w, steps ascending.
-    func lower(_ w: inout WorkVector) {
-        if isDense(w) {
-            for k in 0..<stepCount where w.contains(k) {
-                let v = w[k]
-                if v == 0 { continue }
-                for (s, l) in lcol[k] { w.add(s, -l * v) }
-            }
-            return
-        }
-        heap.removeAll()
-        for k in w.pattern { heap.push(k) }
-        while !heap.isEmpty {
-            let k = heap.pop()
-            let v = w[k]
-            if v == 0 { continue }
-            lcol[k].withUnsafeBufferPointer { for (s, l) in $0 where w.add(s, -l * v) { heap.push(s) } }
-        }
-    }
+    func lower(_ w: inout WorkVector) { triangular(&w, lcol, ascending: true, dividing: false, skipBelow: 0) }
 
     /// w ← U⁻¹·w, steps descending.
-    func upper(_ w: inout WorkVector) {
-        if isDense(w) {
-            for k in stride(from: stepCount - 1, through: 0, by: -1) where w.contains(k) {
-                let z = w[k]
-                if abs(z) <= Self.drop { w.set(k, 0); continue }
-                let x = z / udiag[k]
-                w.set(k, x)
-                for (k2, u) in ucol[k] { w.add(k2, -u * x) }
-            }
-            return
-        }
-        heap.removeAll()
-        for k in w.pattern { heap.push(-k) }
-        while !heap.isEmpty {
-            let k = -heap.pop()
-            let z = w[k]
-            if abs(z) <= Self.drop { w.set(k, 0); continue }
-            let x = z / udiag[k]
-            w.set(k, x)
-            ucol[k].withUnsafeBufferPointer { for (k2, u) in $0 where w.add(k2, -u * x) { heap.push(-k2) } }
-        }
-    }
+    func upper(_ w: inout WorkVector) { triangular(&w, ucol, ascending: false, dividing: true, skipBelow: Self.drop) }
 
     /// w ← U⁻ᵀ·w, steps ascending.
-    func upperTransposed(_ w: inout WorkVector) {
-        if isDense(w) {
-            for k in 0..<stepCount where w.contains(k) {
-                let d = w[k]
-                if abs(d) <= Self.drop { w.set(k, 0); continue }
-                let x = d / udiag[k]
-                w.set(k, x)
-                for (k2, u) in urow[k] { w.add(k2, -u * x) }
-            }
-            return
-        }
-        heap.removeAll()
-        for k in w.pattern { heap.push(k) }
-        while !heap.isEmpty {
-            let k = heap.pop()
-            let d = w[k]
-            if abs(d) <= Self.drop { w.set(k, 0); continue }
-            let x = d / udiag[k]
-            w.set(k, x)
-            urow[k].withUnsafeBufferPointer { for (k2, u) in $0 where w.add(k2, -u * x) { heap.push(k2) } }
-        }
-    }
+    func upperTransposed(_ w: inout WorkVector) { triangular(&w, urow, ascending: true, dividing: true, skipBelow: Self.drop) }
 
     /// w ← L⁻ᵀ·w, steps descending (the result is by step: row `rowOfStep[k]`).
-    func lowerTransposed(_ w: inout WorkVector) {
-        if isDense(w) {
-            for k in stride(from: stepCount - 1, through: 0, by: -1) where w.contains(k) {
-                let v = w[k]
-                if abs(v) <= Self.drop { continue }
-                for (k2, l) in lrow[k] { w.add(k2, -l * v) }
+    func lowerTransposed(_ w: inout WorkVector) { triangular(&w, lrow, ascending: false, dividing: false, skipBelow: Self.drop) }
+
+    /// One triangular solve in place: each live step k, in order, is final when visited
+    /// (divided by U's diagonal when `dividing`) and scatters into the later steps of
+    /// `factor[k]`. A right-hand side that reaches a large part of the steps is swept in
+    /// order (every step visited once) instead of through the heap: the crash's values, a
+    /// refactor's. Inlined, so each of the four solves gets its own constant arguments (a
+    /// shared body cost a set-constant 800 more instructions, callgrind).
+    @inline(__always)
+    private func triangular(_ w: inout WorkVector, _ factor: [[Entry]], ascending: Bool, dividing: Bool, skipBelow: Double) {
+        /// Step k's final value, or nil when it is (numerically) zero and scatters nothing.
+        @inline(__always) func settle(_ k: Int, _ w: inout WorkVector) -> Double? {
+            var x = w[k]
+            if abs(x) <= skipBelow {
+                if dividing { w.set(k, 0) }
+                return nil
+            }
+            if dividing {
+                x /= udiag[k]
+                w.set(k, x)
+            }
+            return x
+        }
+        let n = stepCount
+        if w.pattern.count * 8 > n {
+            for i in 0..<n {
+                let k = ascending ? i : n - 1 - i
+                guard w.contains(k), let x = settle(k, &w) else { continue }
+                for (s, a) in factor[k] { w.add(s, -a * x) }
             }
             return
         }
+        let sign = ascending ? 1 : -1
         heap.removeAll()
-        for k in w.pattern { heap.push(-k) }
+        for k in w.pattern { heap.push(sign * k) }
         while !heap.isEmpty {
-            let k = -heap.pop()
-            let v = w[k]
-            if abs(v) <= Self.drop { continue }
-            lrow[k].withUnsafeBufferPointer { for (k2, l) in $0 where w.add(k2, -l * v) { heap.push(-k2) } }
+            let k = sign * heap.pop()
+            guard let x = settle(k, &w) else { continue }
+            factor[k].withUnsafeBufferPointer { for (s, a) in $0 where w.add(s, -a * x) { heap.push(sign * s) } }
         }
     }
 
@@ -282,7 +241,7 @@ final class BasisFactor {
 
     /// Factors the basis anew (Markowitz order, threshold pivoting): `rows` are the live
     /// rows with their coefficients on the basic columns. Clears the eta file.
-    func factor(rows: [(row: Int, cells: [Entry])], basic: [Int]) throws(SingularBasis) {
+    func factor(rows: [(row: Int, cells: [Entry])]) throws(SingularBasis) {
         var elimination = Elimination(rows: rows, rank: nil)
         let pivots = elimination.run()
         guard pivots.count == rows.count else { throw SingularBasis() }

@@ -99,7 +99,6 @@ extension FactoredSolver {
                 let rate = -d.sign * a
                 if kind[v] != .free && rate < -1e-12 { t = min(t, max(0, current(v)) / -rate) }
             }
-            if kind[d.column] != .free { t = min(t, maxStep) }
             guard t > 1e-9 else { continue }
             values[d.column] = current(d.column) + d.sign * t
             for (k, a) in d.entries {

@@ -6,35 +6,34 @@ extension FactoredSolver: ConstraintEngine {
     @discardableResult
     public func add(_ definition: ConstraintDefinition) -> ConstraintHandle {
         do { return try tryAdd(definition) } catch {
-            recover("add \(error)")
+            recover()
             return lastAdded.last!
         }
     }
 
     public func add(batch definitions: [ConstraintDefinition]) -> [ConstraintHandle] {
         do { return try tryAdd(batch: definitions) } catch {
-            recover("batch \(error)")
+            recover()
             return lastAdded
         }
     }
 
     public func remove(_ handle: ConstraintHandle) {
-        do { try tryRemove(handle) } catch { recover("remove \(error)") }
+        do { try tryRemove(handle) } catch { recover() }
     }
 
     public func setConstant(_ handle: ConstraintHandle, _ constant: Double) {
-        do { try trySetConstant(handle, constant) } catch { recover("setConstant \(error)") }
+        do { try trySetConstant(handle, constant) } catch { recover() }
     }
 
     public func setPriority(_ handle: ConstraintHandle, _ priority: Double) {
-        do { try trySetPriority(handle, priority) } catch { recover("setPriority \(error)") }
+        do { try trySetPriority(handle, priority) } catch { recover() }
     }
 
     /// A fresh basis for every live row (the batch build's path).
     /// Counted (`recoveries`): the layout model falls back to the solved form when it sees one.
-    private func recover(_ what: String) {
+    private func recover() {
         recoveries += 1
-        lastFailure = what
         preferredRow = nil
         _ = try? tryAdd(batch: [])
     }
@@ -42,7 +41,7 @@ extension FactoredSolver: ConstraintEngine {
     public func removeVariable(_ v: Variable) {
         let j = v.symbol.index
         guard j < kind.count, isUser[j], columnRows[j].allSatisfy({ records[handleOfRow[$0.index]] == nil }) else { return }
-        if basis.isBasic(j) { return }   // still in a removed row's tomb-free basis: kept until the rows drop
+        if basis.isBasic(j) { return }   // basic in a removed row not yet dropped: left as it is
         isUser[j] = false
         kind[j] = .dead
         value[j] = 0

@@ -9,8 +9,8 @@
 /// unsolved, a crash basis chosen for all of them, one factorization, then the simplex.
 ///
 /// Constraint `Σ aᵢ·xᵢ + c  op  0` is the row `Σ aᵢ·xᵢ (+ slack, ± errors) = −c`.
-/// Not yet here (the solved-form `Solver` has them): removal, conflicts broken Auto Layout
-/// style (an unsatisfiable required part throws `Unsatisfiable`), ambiguity verdicts.
+/// Removal, conflicts and ambiguity are in the extensions beside this file; the model's
+/// surface (`ConstraintEngine`) in `FactoredSolver+Engine`.
 public final class FactoredSolver {
     enum Kind: UInt8 { case free, slack, error, fixed, dead }
 
@@ -28,7 +28,7 @@ public final class FactoredSolver {
     var value: [Double] = []
     var isUser: [Bool] = []
 
-    // Rows, by id (never reused): coefficients by column and right-hand side.
+    // Rows, by id (a dropped row's id is reused): coefficients by column and right-hand side.
     var rows: [[Entry]?] = []
     var rhs: [Double] = []
 
@@ -44,13 +44,9 @@ public final class FactoredSolver {
     var alphaWork = WorkVector()
 
     /// Nonbasic columns whose lexicographic reduced cost improves the objective.
-    var candidates: Set<Int> = []
-    /// The same ids, for the smallest without a scan (stale entries are skipped).
-    var candidateHeap = MinHeap()
+    var candidates = IndexQueue()
     /// Basic restricted columns below zero (or artificials off zero).
-    var infeasible: Set<Int> = []
-    /// The same ids, for picking the smallest without a scan (stale entries are skipped).
-    var infeasibleHeap = MinHeap()
+    var infeasible = IndexQueue()
     var pendingFixed: [Int] = []
 
     /// Values before the current change, for the changed set (dense, with the touched list).
@@ -73,8 +69,6 @@ public final class FactoredSolver {
     var broken: [Int32] = []
     /// The row of the operation under way: the one to break when it is in a conflict.
     var preferredRow: Int? = nil
-    /// Off: an unsatisfiable required part throws instead.
-    public var breaksConflicts = true
     /// Free columns that make removed rows vacuous; dropped at the next factorization.
     var tombs: Set<Int> = []
     /// Ids of dead columns and dropped rows, reused so that a long session's churn of
@@ -90,7 +84,6 @@ public final class FactoredSolver {
     public private(set) var pivotCount = 0
     /// Operations that failed inside (cycling on ill-scaled rows, say) and rebuilt the basis.
     public internal(set) var recoveries = 0
-    public internal(set) var lastFailure = ""
     public private(set) var factorizations = 0
     var refactorMinimum = 2000
 
@@ -156,14 +149,8 @@ public final class FactoredSolver {
         if !broken.isEmpty { try retryBroken(after: handle.raw) }
     }
 
-    /// The user variables whose value moved (beyond 1e-9) since the last call.
-    public func takeChanges() -> [Variable] {
-        var out: [Variable] = []
-        takeChanges(into: &out)
-        return out
-    }
-
-    /// `takeChanges()` into a buffer the caller keeps (cleared first), sorted.
+    /// The user variables whose value moved (beyond 1e-9) since the last call, sorted, into a
+    /// buffer the caller keeps (cleared first).
     public func takeChanges(into out: inout [Variable]) {
         out.removeAll(keepingCapacity: true)
         for j in touchedList {
@@ -293,11 +280,7 @@ public final class FactoredSolver {
             // A restricted basic at 0 blocks zero-cost moves: the verdicts change when one comes or goes.
             if (old <= Self.eps) != (v <= Self.eps) { ambiguityCache = nil }
         }
-        if bad && basis.isBasic(j) {
-            if infeasible.insert(j).inserted { infeasibleHeap.push(j) }
-        } else if !infeasible.isEmpty {
-            infeasible.remove(j)
-        }
+        if bad && basis.isBasic(j) { infeasible.insert(j) } else if !infeasible.isEmpty { infeasible.remove(j) }
     }
 
     // MARK: Reduced costs
@@ -314,11 +297,7 @@ public final class FactoredSolver {
     func checkCandidate(_ j: Int) {
         if basis.isBasic(j) || kind[j] == .fixed || kind[j] == .dead { candidates.remove(j); return }
         let s = lexSign(j)
-        if kind[j] == .free ? s != 0 : s < 0 {
-            if candidates.insert(j).inserted { candidateHeap.push(j) }
-        } else {
-            candidates.remove(j)
-        }
+        if kind[j] == .free ? s != 0 : s < 0 { candidates.insert(j) } else { candidates.remove(j) }
     }
 
     /// ρ by row (from the row work vector, by step).
@@ -397,7 +376,7 @@ public final class FactoredSolver {
     }
 
     func primalStep(_ entering: Int? = nil) throws(Unbounded) {
-        let q = entering ?? nextCandidate()
+        let q = entering ?? candidates.min()!
         let sigma: Double = lexSign(q) < 0 ? 1 : -1
         basis.ftran(columnRows[q], into: &columnWork)
         var best: (step: Int, t: Double, column: Int)? = nil
@@ -447,7 +426,6 @@ public final class FactoredSolver {
         }
         guard let q = best else {
             // ρ is a Farkas certificate: its required rows conflict. Break one and go on.
-            guard breaksConflicts else { throw Unsatisfiable(reason: "conflict") }
             try breakConstraint(certificate: rho)
             return
         }
@@ -459,28 +437,13 @@ public final class FactoredSolver {
         setValue(leaving, 0)
     }
 
-    /// The entering column: the smallest candidate id (Bland's rule), through a lazy heap
-    /// (`candidates.min()` scanned thousands per step after a large build's crash).
-    private func nextCandidate() -> Int {
-        while true {
-            if candidateHeap.isEmpty { candidateHeap = MinHeap(candidates) }
-            let j = candidateHeap.pop()
-            if candidates.contains(j) { candidateHeap.push(j); return j }
-        }
-    }
-
     /// The infeasible basic to leave: the most infeasible while there are few, else the
-    /// smallest id through a lazy heap (a scan of thousands per step made a 10,000-cell
-    /// build quadratic: 33% of it).
+    /// smallest id (a scan of thousands per step made a 10,000-cell build quadratic: 33% of it).
     private func nextInfeasible() -> Int {
         if infeasible.count <= 32 {
-            return infeasible.max { (abs(value[$0]), -$0) < (abs(value[$1]), -$1) }!
+            return infeasible.members.max { (abs(value[$0]), -$0) < (abs(value[$1]), -$1) }!
         }
-        while true {
-            if infeasibleHeap.isEmpty { infeasibleHeap = MinHeap(infeasible) }
-            let j = infeasibleHeap.pop()
-            if infeasible.contains(j) { infeasibleHeap.push(j); return j }
-        }
+        return infeasible.min()!
     }
 
     private static func less(_ a: (Int, [Double], Double, Int), _ b: (Int, [Double], Double, Int)) -> Bool {
@@ -504,7 +467,7 @@ public final class FactoredSolver {
                     // No restricted basic limits the entering column, so the objective (errors
                     // ≥ 0, costs ≥ 0) cannot really fall along it: its reduced cost is rounding
                     // noise of ill-scaled rows (multipliers 10⁶ beside 10⁻³). Taken as zero.
-                    let q = nextCandidate()
+                    let q = candidates.min()!
                     for k in reduced.indices { reduced[k][q] = 0 }
                     candidates.remove(q)
                     ambiguityCache = nil
@@ -687,7 +650,7 @@ public final class FactoredSolver {
             guard let r else { continue }
             live.append((i, r.filter { basis.isBasic($0.index) }))
         }
-        try basis.factor(rows: live, basic: basis.columnOfStep)
+        try basis.factor(rows: live)
         releaseDropped()
     }
 
@@ -768,8 +731,7 @@ public final class FactoredSolver {
         }
         if swapped { basis.ftran(rhsEntries, into: &columnWork) }
         // Values and duals from scratch.
-        infeasible = []
-        infeasibleHeap = MinHeap()
+        infeasible.removeAll()
         for j in value.indices where !basis.isBasic(j) && value[j] != 0 { setValue(j, 0) }
         for k in 0..<basis.stepCount { setValue(basis.columnOfStep[k], columnWork[k]) }
         for level in levelPriority.indices {
@@ -790,9 +752,41 @@ public final class FactoredSolver {
             }
             reduced[level] = d
         }
-        candidates = []
-        candidateHeap = MinHeap()
+        candidates.removeAll()
         for j in kind.indices where !basis.isBasic(j) && !columnRows[j].isEmpty { checkCandidate(j) }
+    }
+}
+
+/// A set of column ids that also yields its smallest member without a scan: the simplex's
+/// entering candidates (Bland's rule) and infeasible basics (`min()` scanned thousands per
+/// step after a large build's crash). A lazy heap: stale entries are skipped when they
+/// surface, and dropped whenever the set empties (the end of every solve).
+struct IndexQueue {
+    private(set) var members: Set<Int> = []
+    private var heap = MinHeap()
+
+    var isEmpty: Bool { members.isEmpty }
+    var count: Int { members.count }
+    func contains(_ j: Int) -> Bool { members.contains(j) }
+
+    mutating func insert(_ j: Int) { if members.insert(j).inserted { heap.push(j) } }
+
+    mutating func remove(_ j: Int) {
+        guard members.remove(j) != nil else { return }
+        if members.isEmpty { heap.removeAll() }
+    }
+
+    mutating func removeAll() {
+        members.removeAll(keepingCapacity: true)
+        heap.removeAll()
+    }
+
+    mutating func min() -> Int? {
+        while !heap.isEmpty {
+            let j = heap.pop()
+            if members.contains(j) { heap.push(j); return j }
+        }
+        return nil
     }
 }
 
