@@ -7,7 +7,7 @@ PORT    ?= 8080
 WORKLOADS ?= /tmp/layoutd-workloads
 SHARED  ?= ../shared
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PKGS := libmicrohttpd-dev zlib1g-dev pkg-config
+APT_PKGS := libmicrohttpd-dev zlib1g-dev libsqlite3-dev pkg-config
 
 .PHONY: deps test-deps api-fuzz build release run test bench bench-engine bench-streams bench-handler bench-document load fuzz openapi clean
 

@@ -32,6 +32,11 @@ let package = Package(
         // libmicrohttpd and zlib from the system (Debian: libmicrohttpd-dev, zlib1g-dev).
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // SQLite from the system (Debian: libsqlite3-dev), for the session store.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // Where sessions outlive the process: snapshots and journals in SQLite, written by one
+        // group-committing thread. Knows bytes and JSON, not documents.
+        .target(name: "SessionStorage", dependencies: ["CSQLite", "CZlib", "JSON"]),
         // epoll/eventfd from libc, for the stream reactors.
         .systemLibrary(name: "CEpoll"),
         // mallinfo2 from glibc, for the memory budget.
@@ -40,7 +45,7 @@ let package = Package(
         .target(
             name: "LayoutServer",
             dependencies: [
-                "LayoutModel", "ConstraintSolver", "JSON", "CMicroHTTPD", "CZlib", "CEpoll", "CMalloc",
+                "LayoutModel", "ConstraintSolver", "JSON", "SessionStorage", "CMicroHTTPD", "CZlib", "CEpoll", "CMalloc",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -25,7 +25,7 @@ let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingL
 let cell = try Array(Data(contentsOf: root.appendingPathComponent("Benchmarks/http/cell.json")))
 var configuration = ServerConfiguration()
 configuration.maxSessions = max(configuration.maxSessions, sessionCount)
-let server = LayoutdServer(configuration: configuration)
+let server = try! LayoutdServer(configuration: configuration)
 /// The headers wrk sends, looked up by exact name as libmicrohttpd's lookup does.
 final class WrkHeaders: RequestValues {
     let headers = ["Content-Type": "application/json", "Accept-Encoding": "identity"]

@@ -95,6 +95,34 @@ public final class LayoutSession {
         return try LayoutSession(document: json, limits: fallback)
     }
 
+    // MARK: Restoring from a store
+
+    /// The counter behind server-given constraint ids (`c7`): a store keeps it with the
+    /// document, so ids continue without reuse after a restore.
+    public var nextAutoID: Int { document.nextAuto }
+
+    /// The oldest revision `frames?since=` answers incrementally from: a restored session
+    /// knows nothing of what changed before its snapshot.
+    private var historyFloor = 0
+
+    /// Puts back what a stored snapshot had beyond its document: its revision and id counter.
+    public func restore(revision: Int, nextAutoID: Int) {
+        self.revision = revision
+        historyFloor = revision
+        document.nextAuto = max(document.nextAuto, nextAutoID)
+    }
+
+    /// Replays a stored change so that it lands at `revision`, as it did when accepted.
+    public func replay(changes json: JSON, at revision: Int) throws(LayoutError) {
+        self.revision = revision - 1
+        _ = try apply(changes: json)
+    }
+
+    public func replay(constants json: JSON, at revision: Int) throws(LayoutError) {
+        self.revision = revision - 1
+        _ = try setConstants(json)
+    }
+
     /// The current frames of every view, in document order.
     public var allFrames: [FrameEntry] { document.viewOrder.compactMap { views.reported($0) } }
 
@@ -322,7 +350,7 @@ public final class LayoutSession {
         if let rev, rev < 0 { throw LayoutError(.malformed, "", "a revision is a non-negative integer") }
         // Every view carries the revision that last changed it; removals are kept for the
         // last historyDepth revisions, so within that window the answer is incremental.
-        guard let rev, rev > 0, rev >= revision - limits.historyDepth else {
+        guard let rev, rev > 0, rev >= revision - limits.historyDepth, rev >= historyFloor else {
             return FramesAnswer(revision: revision, frames: allFrames, removed: [], full: true)
         }
         let frames = views.all.filter { $0.revision > rev }.compactMap(\.reported).sorted { $0.id < $1.id }

@@ -21,24 +21,31 @@ public final class LayoutdServer: Sendable {
     private let state = ServerState()
     private let http = Mutex<HTTPServer?>(nil)
     let streams: StreamHub
+    let persistence: SessionPersistence?
 
-    public init(configuration: ServerConfiguration, logger: Logger = Logger(label: "layoutd")) {
+    /// Opens the store the configuration names; throws when it cannot be opened.
+    public init(configuration: ServerConfiguration, logger: Logger = Logger(label: "layoutd")) throws {
         self.configuration = configuration
         self.logger = logger
         store = SessionStore(maxSessions: configuration.maxSessions, idleTTLSeconds: configuration.sessionTTLSeconds)
-        let layout = LayoutRoutes(store: store, metrics: metrics, configuration: configuration)
+        persistence = try SessionPersistence.open(configuration, metrics: metrics, logger: logger)
+        let layout = LayoutRoutes(store: store, metrics: metrics, configuration: configuration, persistence: persistence)
         streams = StreamHub(layout: layout, configuration: configuration, metrics: metrics, logger: logger)
         var r = Router()
         layout.register(&r)
         streams.register(&r)
         let state = state
-        OperationalRoutes(ready: { state.ready.load(ordering: .relaxed) }, metrics: metrics).register(&r)
+        let writer = persistence?.writer
+        OperationalRoutes(ready: { state.ready.load(ordering: .relaxed) }, storeFailure: { writer?.unwritable }, metrics: metrics).register(&r)
         router = r
         let m = metrics
-        store.onEvict = { n in
+        store.onEvict = { n, rows, columns in
             m.sessionsEvicted.increment(by: n)
             m.sessionsActive.decrement(by: Double(n))
+            m.engineRows.decrement(by: Double(rows))
+            m.engineColumns.decrement(by: Double(columns))
         }
+        persistence?.attach(to: store)
     }
 
     /// The port actually bound (useful with port 0).
@@ -50,11 +57,12 @@ public final class LayoutdServer: Sendable {
         try server.start()
         http.withLock { $0 = server }
         state.running.store(true, ordering: .relaxed)
-        let sweep = max(0.05, min(1.0, configuration.sessionTTLSeconds / 4))
+        let sweep = max(0.05, min(0.25, configuration.sessionTTLSeconds / 4))
         let thread = Thread { [self] in
             while state.running.load(ordering: .relaxed) {
                 Thread.sleep(forTimeInterval: sweep)
                 store.evictIdle()
+                persistence?.compact(store)
             }
         }
         thread.name = "layoutd-ttl"
@@ -62,7 +70,8 @@ public final class LayoutdServer: Sendable {
         state.ready.store(true, ordering: .relaxed)
         logger.info("listening", metadata: ["host": "\(configuration.http.host)", "port": "\(server.port)",
                                             "threading": "\(configuration.http.threading.rawValue)", "threads": "\(configuration.http.threads)",
-                                            "memory_budget_mb": "\(configuration.memoryBudget.limitBytes >> 20)"])
+                                            "memory_budget_mb": "\(configuration.memoryBudget.limitBytes >> 20)",
+                                            "store": "\(configuration.store)", "durability": "\(configuration.durability.rawValue)"])
     }
 
     /// SIGTERM: not ready, stop accepting, let requests under way finish (up to the drain
@@ -79,6 +88,8 @@ public final class LayoutdServer: Sendable {
         state.running.store(false, ordering: .relaxed)
         server.stop()
         http.withLock { $0 = nil }
+        // Everything acknowledged, set-constants waiting for their flush included, is written.
+        persistence?.stop()
         logger.info("stopped", metadata: ["unfinished": "\(left)"])
     }
 

@@ -32,6 +32,14 @@ public struct ServerConfiguration: Sendable {
     public var sessionEngine = EngineKind.defaultKind
     /// The engine one-shot layouts run on: the factored basis, linear on chains and stacks.
     public var layoutEngine = EngineKind.factored
+    /// Where sessions outlive the process: nowhere (memory), or an SQLite database. The
+    /// executable's default is SQLite; a server built in-process (tests) keeps memory.
+    public var store = StoreLocation.memory
+    public var durability = Durability.relaxed
+    /// Relaxed: set-constants are written within this many milliseconds.
+    public var flushIntervalMilliseconds = 50
+    /// A stored session not used for this long is deleted from the store.
+    public var sessionRetentionSeconds = 7 * 86_400
     public init() {}
 
     var sessionLimits: SessionLimits {
@@ -44,4 +52,32 @@ public struct ServerConfiguration: Sendable {
         limits.engine = layoutEngine
         return limits
     }
+}
+
+/// `--store`: `memory` or `sqlite:PATH`.
+public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
+    case memory
+    case sqlite(path: String)
+
+    public init?(_ text: String) {
+        if text == "memory" { self = .memory; return }
+        guard text.hasPrefix("sqlite:"), text.count > 7 else { return nil }
+        self = .sqlite(path: String(text.dropFirst(7)))
+    }
+
+    public var description: String {
+        switch self {
+        case .memory: return "memory"
+        case .sqlite(let path): return "sqlite:\(path)"
+        }
+    }
+}
+
+/// `--durability`: when an answer may be sent for a change.
+public enum Durability: String, Sendable {
+    /// Every change, set-constants included, is durable before its answer.
+    case strict
+    /// Structural changes as in strict; set-constants answered at once and written within
+    /// the flush interval.
+    case relaxed
 }

@@ -44,6 +44,14 @@ struct Layoutd: ParsableCommand {
     var engine: String = env("ENGINE") ?? "solved"
     @Option(help: "Engine of one-shot layouts (POST /v1/layout): factored or solved. Env: LAYOUTD_LAYOUT_ENGINE.")
     var layoutEngine: String = env("LAYOUT_ENGINE") ?? "factored"
+    @Option(help: "Where sessions outlive the process: sqlite:PATH (an embedded SQLite database, created when missing) or memory (lost on exit). Env: LAYOUTD_STORE.")
+    var store: String = env("STORE") ?? "sqlite:layoutd-data/sessions.sqlite"
+    @Option(help: "When a change is answered: strict (every change durable first, set-constants too) or relaxed (structural changes durable first; set-constants answered at once, written within --flush-interval-ms). Env: LAYOUTD_DURABILITY.")
+    var durability: String = env("DURABILITY") ?? "relaxed"
+    @Option(help: "Relaxed durability: set-constants are written within this many milliseconds. Env: LAYOUTD_FLUSH_INTERVAL_MS.")
+    var flushIntervalMs: Int = env("FLUSH_INTERVAL_MS").flatMap { Int($0) } ?? 50
+    @Option(help: "A stored session unused this long is deleted: seconds, or a number with s, m, h or d (default 7d). Env: LAYOUTD_SESSION_RETENTION.")
+    var sessionRetention: String = env("SESSION_RETENTION") ?? "7d"
 
     func validate() throws {
         guard HTTPThreading(rawValue: threading) != nil else { throw ValidationError("--threading is pool, per-connection or single") }
@@ -56,6 +64,10 @@ struct Layoutd: ParsableCommand {
         for (name, v) in [("engine", engine), ("layout-engine", layoutEngine)] where EngineKind(rawValue: v) == nil {
             throw ValidationError("--\(name) is solved or factored")
         }
+        guard StoreLocation(store) != nil else { throw ValidationError("--store is memory or sqlite:PATH") }
+        guard Durability(rawValue: durability) != nil else { throw ValidationError("--durability is strict or relaxed") }
+        guard flushIntervalMs >= 1 else { throw ValidationError("--flush-interval-ms must be at least 1") }
+        guard let retention = seconds(sessionRetention), retention >= 1 else { throw ValidationError("--session-retention is a duration such as 3600, 90m, 12h or 7d") }
         guard memoryBudgetMb >= 0 else { throw ValidationError("--memory-budget-mb is 0 (none) or more") }
         guard sessionTTL > 0 else { throw ValidationError("--session-ttl must be positive") }
     }
@@ -86,15 +98,22 @@ struct Layoutd: ParsableCommand {
         c.trustSessionIDHeader = trustSessionIdHeader
         c.sessionEngine = EngineKind(rawValue: engine)!
         c.layoutEngine = EngineKind(rawValue: layoutEngine)!
+        c.store = StoreLocation(store)!
+        c.durability = Durability(rawValue: durability)!
+        c.flushIntervalMilliseconds = flushIntervalMs
+        c.sessionRetentionSeconds = seconds(sessionRetention)!
         // SIGTERM and SIGINT drain: blocked before any thread starts (threads inherit the
         // mask), then waited for here. SIGPIPE is ignored: a client that goes away is not fatal.
         signal(SIGPIPE, SIG_IGN)
+        // A file past the process's size limit fails its write (the store answers 503) rather
+        // than killing the process.
+        signal(SIGXFSZ, SIG_IGN)
         var set = sigset_t()
         sigemptyset(&set)
         sigaddset(&set, SIGTERM)
         sigaddset(&set, SIGINT)
         pthread_sigmask(SIG_BLOCK, &set, nil)
-        let server = LayoutdServer(configuration: c, logger: logger)
+        let server = try LayoutdServer(configuration: c, logger: logger)
         try server.start()
         var sig: Int32 = 0
         sigwait(&set, &sig)
@@ -104,3 +123,10 @@ struct Layoutd: ParsableCommand {
 }
 
 func env(_ name: String) -> String? { ProcessInfo.processInfo.environment["LAYOUTD_" + name] }
+
+/// "3600", "90m", "12h", "7d" as seconds.
+func seconds(_ text: String) -> Int? {
+    let units: [Character: Int] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+    if let unit = text.last.flatMap({ units[$0] }) { return Int(text.dropLast()).map { $0 * unit } }
+    return Int(text)
+}

@@ -123,7 +123,7 @@ final class TestServer {
         c.http.port = 0
         c.http.threads = 2
         configure(&c)
-        server = LayoutdServer(configuration: c)
+        server = try! LayoutdServer(configuration: c)
         try server.start()
     }
     var port: UInt16 { server.port }

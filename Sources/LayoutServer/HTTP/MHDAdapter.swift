@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Dispatch
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -65,6 +66,9 @@ final class RequestState: RequestValues, @unchecked Sendable {
 /// A suspended connection and its request, handed to a worker. The request's header and
 /// query lookups read copies, never the connection.
 private struct Offloaded: @unchecked Sendable { let connection: OpaquePointer; var request: Request }
+
+/// A suspended connection, resumed from whichever thread releases its answer.
+private struct Suspended: @unchecked Sendable { let connection: OpaquePointer }
 
 /// The one place where libmicrohttpd's C callbacks meet Swift. The route table behind
 /// `handler` is immutable and request state is owned by its connection, so the
@@ -219,7 +223,30 @@ public final class HTTPServer: @unchecked Sendable {
         var request = Request(method: String(cString: method), path: String(cString: url), body: state.body, values: state)
         state.body = []
         let response = handler(&request)
+        if response.hold != nil { return suspend(connection, state, response) }
         return queue(connection, response)
+    }
+
+    /// A held answer: the connection waits suspended (its thread serves others) until the
+    /// hold releases it. Thread per connection cannot suspend: there the thread waits.
+    private func suspend(_ connection: OpaquePointer, _ state: RequestState, _ response: Response) -> MHD_Result {
+        guard let hold = response.hold else { return queue(connection, response) }
+        var released = response
+        released.hold = nil
+        let ready = released
+        if configuration.threading == .perConnection {
+            let done = DispatchSemaphore(value: 0)
+            hold { r in state.offloaded.withLock { $0 = r ?? ready }; done.signal() }
+            done.wait()
+            return queue(connection, state.offloaded.withLock { r in defer { r = nil }; return r! })
+        }
+        let c = Suspended(connection: connection)
+        MHD_suspend_connection(connection)
+        hold { r in
+            state.offloaded.withLock { $0 = r ?? ready }
+            MHD_resume_connection(c.connection)
+        }
+        return .YES
     }
 
     /// Suspends the connection and answers on a worker. The worker sees a copy of the
@@ -233,7 +260,16 @@ public final class HTTPServer: @unchecked Sendable {
         MHD_suspend_connection(connection)
         workers.run { [self] in
             var job = job
-            let response = handler(&job.request)
+            var response = handler(&job.request)
+            if let hold = response.hold {
+                response.hold = nil
+                let ready = response, resume = Suspended(connection: job.connection)
+                hold { r in
+                    state.offloaded.withLock { $0 = r ?? ready }
+                    MHD_resume_connection(resume.connection)
+                }
+                return
+            }
             state.offloaded.withLock { $0 = response }
             MHD_resume_connection(job.connection)
         }

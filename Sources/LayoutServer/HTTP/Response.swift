@@ -8,6 +8,10 @@ public struct Response: Sendable {
     public var headers: [(String, String)] = []
     public var body: [UInt8] = []
     public var upgrade: (@Sendable (UpgradedConnection) -> Void)? = nil
+    /// When set, the answer waits (its connection suspended, its thread free) until `hold`
+    /// calls its release: with nil the answer goes as it is, with a response that one goes
+    /// instead. A durable store holds an answer until its change is on disk.
+    public var hold: (@Sendable (@escaping @Sendable (Response?) -> Void) -> Void)? = nil
 
     public init(status: Int, contentType: String? = nil, headers: [(String, String)] = [], body: [UInt8] = []) {
         self.status = status

@@ -31,6 +31,13 @@ public final class ServerMetrics: Sendable {
     let streamMessagesOut: CoreMetrics.Counter
     let streamCoalesced: CoreMetrics.Counter
     let heapBytes: CoreMetrics.Gauge
+    let storeCommitTime: CoreMetrics.Timer
+    let storeJournalBytes: CoreMetrics.Counter
+    let storeSnapshots: CoreMetrics.Counter
+    let sessionsRestored: CoreMetrics.Counter
+    let restoreTime: CoreMetrics.Timer
+    let sessionsExpired: CoreMetrics.Counter
+    let sessionsLost: CoreMetrics.Counter
 
     public init() {
         var f = PrometheusMetricsFactory(registry: registry)
@@ -55,6 +62,13 @@ public final class ServerMetrics: Sendable {
         streamMessagesOut = CoreMetrics.Counter(label: "layoutd_stream_messages_total", dimensions: [("direction", "out")], factory: f)
         streamCoalesced = CoreMetrics.Counter(label: "layoutd_stream_coalesced_updates_total", factory: f)
         heapBytes = CoreMetrics.Gauge(label: "layoutd_heap_bytes", factory: f)
+        storeCommitTime = CoreMetrics.Timer(label: "layoutd_store_commit_seconds", factory: f)
+        storeJournalBytes = CoreMetrics.Counter(label: "layoutd_store_journal_bytes_total", factory: f)
+        storeSnapshots = CoreMetrics.Counter(label: "layoutd_store_snapshots_total", factory: f)
+        sessionsRestored = CoreMetrics.Counter(label: "layoutd_sessions_restored_total", factory: f)
+        restoreTime = CoreMetrics.Timer(label: "layoutd_session_restore_seconds", factory: f)
+        sessionsExpired = CoreMetrics.Counter(label: "layoutd_sessions_expired_total", factory: f)
+        sessionsLost = CoreMetrics.Counter(label: "layoutd_sessions_reloaded_after_store_failure_total", factory: f)
         for kind in ["unsatisfiable", "ambiguous", "churn"] { diagnostic(kind, count: 0) }
     }
 

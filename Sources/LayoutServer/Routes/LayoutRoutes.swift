@@ -7,11 +7,14 @@ final class LayoutRoutes: Sendable {
     let store: SessionStore
     let metrics: ServerMetrics
     let configuration: ServerConfiguration
+    /// The durable store behind the sessions; nil keeps them in memory only.
+    let persistence: SessionPersistence?
 
-    init(store: SessionStore, metrics: ServerMetrics, configuration: ServerConfiguration) {
+    init(store: SessionStore, metrics: ServerMetrics, configuration: ServerConfiguration, persistence: SessionPersistence?) {
         self.store = store
         self.metrics = metrics
         self.configuration = configuration
+        self.persistence = persistence
     }
 
     func register(_ r: inout Router) {
@@ -26,6 +29,7 @@ final class LayoutRoutes: Sendable {
         }
         r.on("POST", "/v1/sessions") { [self] req throws(Problem) in
             try checkMemoryBudget()
+            try persistence?.checkWritable()
             let doc = try jsonBody(req)
             var proposed: String? = nil
             if configuration.trustSessionIDHeader, let h = req.header("X-Layoutd-Session-Id") {
@@ -43,6 +47,8 @@ final class LayoutRoutes: Sendable {
                 case .idTaken: throw Problem(409, "a session with id \(proposed ?? "") exists")
                 }
             }
+            // The body as sent is the snapshot: it builds the same session again.
+            let ticket = persistence?.created(box.id, session, document: req.body)
             metrics.sessionsCreated.increment()
             metrics.sessionsActive.increment()
             let stats = session.solver.stats
@@ -53,6 +59,7 @@ final class LayoutRoutes: Sendable {
             count(result.diagnostics)
             var res = Response.json(201, WireFormat.change(result, session: box.id))
             res.headers.append(("Location", "/v1/sessions/\(box.id)"))
+            persistence?.hold(&res, until: ticket)
             return res
         }
         r.on("GET", "/v1/sessions/{id}") { [self] req throws(Problem) in
@@ -69,21 +76,23 @@ final class LayoutRoutes: Sendable {
         }
         r.on("DELETE", "/v1/sessions/{id}") { [self] req throws(Problem) in
             let id = req.parameter("id")
-            guard let box = store.get(id) else { throw Problem(404, "no session '\(id)'") }
-            let st = box.withSession { $0.solver.stats }
-            guard store.remove(id) else { throw Problem(404, "no session '\(id)'") }
+            try persistence?.checkWritable()
+            // A stored session not in memory is restored first: one path for both.
+            guard try store.get(id) != nil, let size = store.remove(id) else { throw Problem(404, "no session '\(id)'") }
             metrics.sessionsActive.decrement()
-            metrics.engineRows.decrement(by: Double(st.rows))
-            metrics.engineColumns.decrement(by: Double(st.columns))
-            return .noContent
+            metrics.engineRows.decrement(by: Double(size.rows))
+            metrics.engineColumns.decrement(by: Double(size.columns))
+            var res = Response.noContent
+            persistence?.hold(&res, until: persistence?.deleted(id))
+            return res
         }
         r.on("POST", "/v1/sessions/{id}/changes") { [self] req throws(Problem) in
             let body = try jsonBody(req)
-            return try withSession(req) { _, s throws(Problem) in .json(200, WireFormat.change(try apply(s, .ops(body)))) }
+            return try changed(req, .ops(body))
         }
         r.on("POST", "/v1/sessions/{id}/constants") { [self] req throws(Problem) in
             let body = try jsonBody(req)
-            return try withSession(req) { _, s throws(Problem) in .json(200, WireFormat.change(try apply(s, .constants(body)))) }
+            return try changed(req, .constants(body))
         }
         r.on("GET", "/v1/sessions/{id}/frames") { [self] req throws(Problem) in
             var since: Int? = nil
@@ -136,10 +145,28 @@ final class LayoutRoutes: Sendable {
 
     func withSession<T>(_ req: Request, _ body: (SessionBox, LayoutSession) throws(Problem) -> T) throws(Problem) -> T {
         // The id is read from the path's bytes; a String is made only for the 404.
-        guard let box = req.parameterUTF8("id", { SessionKey(utf8: $0).flatMap(store.get) }) ?? nil else {
-            throw Problem(404, "no session '\(req.parameter("id"))' (it may have expired)")
+        guard let key = req.parameterUTF8("id", { SessionKey(utf8: $0) }) ?? nil else { throw notFound(req) }
+        // A box retired between the lookup and its lock (it left memory) is looked up again.
+        while true {
+            guard let box = try store.get(key) else { throw notFound(req) }
+            if let result = try box.withSession({ s throws(Problem) in try body(box, s) }) { return result }
         }
-        return try box.withSession { s throws(Problem) in try body(box, s) }
+    }
+
+    private func notFound(_ req: Request) -> Problem {
+        Problem(404, "no session '\(req.parameter("id"))' (it may have been deleted, or expired from the store)")
+    }
+
+    /// A change over HTTP: applied under the session's lock, answered once the store's policy allows.
+    private func changed(_ req: Request, _ change: Change) throws(Problem) -> Response {
+        var ticket: SessionPersistence.Ticket? = nil
+        var res = try withSession(req) { box, s throws(Problem) in
+            let (result, t) = try apply(s, change, session: box.id)
+            ticket = t
+            return Response.json(200, WireFormat.change(result))
+        }
+        persistence?.hold(&res, until: ticket)
+        return res
     }
 
     /// A body of `/changes` or `/constants` (also what a stream message is).
@@ -149,8 +176,10 @@ final class LayoutRoutes: Sendable {
     }
 
     /// Applies a change, timing the engine and keeping the engine gauges in step (stats are
-    /// O(1), and a set-constant can break a constraint and so change the tableau too).
-    func apply(_ s: LayoutSession, _ change: Change) throws(Problem) -> ChangeResult {
+    /// O(1), and a set-constant can break a constraint and so change the tableau too), and
+    /// queues it for the store: the ticket, when there is one, is what its answer waits for.
+    func apply(_ s: LayoutSession, _ change: Change, session id: String) throws(Problem) -> (ChangeResult, SessionPersistence.Ticket?) {
+        try persistence?.checkWritable()
         let before = s.solver.tableauSize
         let t0 = monotonicNanos()
         let result: ChangeResult
@@ -168,7 +197,14 @@ final class LayoutRoutes: Sendable {
         if after.rows != before.rows { metrics.engineRows.increment(by: Double(after.rows - before.rows)) }
         if after.columns != before.columns { metrics.engineColumns.increment(by: Double(after.columns - before.columns)) }
         count(result.diagnostics)
-        return result
+        var ticket: SessionPersistence.Ticket? = nil
+        if let persistence {
+            switch change {
+            case .ops(let body): ticket = persistence.changed(id, revision: result.revision, body)
+            case .constants(let body): ticket = persistence.constantsSet(id, revision: result.revision, body)
+            }
+        }
+        return (result, ticket)
     }
 
     func count(_ ds: [Diagnostic]) {

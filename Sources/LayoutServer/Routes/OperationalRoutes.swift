@@ -3,12 +3,17 @@ import Synchronization
 /// Liveness, readiness, metrics and the API description.
 struct OperationalRoutes {
     let ready: @Sendable () -> Bool
+    /// Why the session store cannot be written, or nil.
+    let storeFailure: @Sendable () -> String?
     let metrics: ServerMetrics
 
     func register(_ r: inout Router) {
         r.on("GET", "/healthz") { _ in .json(200, Array(#"{"status":"ok"}"#.utf8)) }
         r.on("GET", "/readyz") { _ throws(Problem) in
             guard ready() else { throw Problem(503, "starting or draining", headers: [("Retry-After", "1")]) }
+            if let failure = storeFailure() {
+                throw Problem(503, "the session store cannot be written: \(failure)", headers: [("Retry-After", "5")])
+            }
             return .json(200, Array(#"{"status":"ready"}"#.utf8))
         }
         r.on("GET", "/metrics") { _ in

@@ -23,4 +23,17 @@ struct SessionKey: Hashable, Sendable {
     }
 
     init?(_ id: String) { self.init(utf8: id.utf8) }
+
+    init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+}
+
+extension SessionKey: CustomStringConvertible {
+    /// The id it was read from.
+    var description: String {
+        func pad(_ x: UInt64) -> String { let s = String(x, radix: 16); return String(repeating: "0", count: 16 - s.count) + s }
+        return pad(high) + pad(low)
+    }
 }

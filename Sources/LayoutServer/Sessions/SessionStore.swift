@@ -22,6 +22,9 @@ public final class SessionBox: @unchecked Sendable {
     let session: LayoutSession
     private let lock = NSLock()
     let lastUsed = Atomic<UInt64>(0)
+    /// Set (under the lock) when the box leaves memory: a request that found it just before
+    /// looks the session up again, so nothing is applied to a copy nobody will read.
+    private var retired = false
 
     init(id: String, session: LayoutSession) {
         self.id = id
@@ -29,21 +32,40 @@ public final class SessionBox: @unchecked Sendable {
         lastUsed.store(coarseMonotonicNanos(), ordering: .relaxed)
     }
 
-    func withSession<T, E: Error>(_ body: (LayoutSession) throws(E) -> T) throws(E) -> T {
+    /// Runs `body` on the session; nil when the box was retired meanwhile.
+    func withSession<T, E: Error>(_ body: (LayoutSession) throws(E) -> T) throws(E) -> T? {
         lock.lock()
         defer { lock.unlock() }
+        if retired { return nil }
         return try body(session)
+    }
+
+    /// Waits for the request under way, if any, and retires the box; returns its engine's size.
+    func retire() -> (rows: Int, columns: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        retired = true
+        let st = session.solver.stats
+        return (st.rows, st.columns)
     }
 }
 
-/// Sessions by id, with a cap and idle eviction. The store's lock is held only to find,
-/// add or drop a box: a request never waits for another session's work.
+/// Sessions in memory by id, with a cap and idle eviction. The store's lock is held only to
+/// find, add or drop a box: a request never waits for another session's work. With a
+/// durable store behind it (`restorer`), a session not in memory is rebuilt from the store on
+/// its first request, and leaving memory (idle, or to make room) is not deletion.
 public final class SessionStore: @unchecked Sendable {
     public let maxSessions: Int
     public let idleTTLNanos: UInt64
     private let lock = NSLock()
     private var sessions: [SessionKey: SessionBox] = [:]
-    var onEvict: @Sendable (Int) -> Void = { _ in }
+    /// Keys being restored or retired: a second request for one waits for the first.
+    private let moving = NSCondition()
+    private var inMotion: Set<SessionKey> = []
+    /// Boxes that left memory, with their engine's size (for the gauges).
+    var onEvict: @Sendable (_ count: Int, _ rows: Int, _ columns: Int) -> Void = { _, _, _ in }
+    /// Rebuilds a stored session (nil: none stored).
+    var restorer: (@Sendable (String) throws(Problem) -> LayoutSession?)? = nil
 
     public init(maxSessions: Int, idleTTLSeconds: Double) {
         self.maxSessions = maxSessions
@@ -55,17 +77,17 @@ public final class SessionStore: @unchecked Sendable {
     /// 128 random bits from the system's generator, as 32 hex digits.
     static func newID() -> String {
         var g = SystemRandomNumberGenerator()
-        let a = g.next() as UInt64, b = g.next() as UInt64
-        func pad(_ x: UInt64) -> String { let s = String(x, radix: 16); return String(repeating: "0", count: 16 - s.count) + s }
-        return pad(a) + pad(b)
+        return SessionKey(high: g.next(), low: g.next()).description
     }
 
-    /// Adds a session built outside the lock; refuses when the cap is reached even after
-    /// dropping idle ones.
+    /// Adds a session built outside the lock. When the cap is reached even after dropping
+    /// idle ones: refused, or with a durable store, the least recently used leaves memory.
     enum InsertError: Error { case full, idTaken }
 
     func insert(_ session: LayoutSession, id: String? = nil) throws(InsertError) -> SessionBox {
-        if count >= maxSessions { _ = evictIdle() }
+        if count >= maxSessions {
+            if evictIdle() == 0 && restorer != nil { evictLeastRecentlyUsed() }
+        }
         let box = SessionBox(id: id ?? Self.newID(), session: session)
         guard let key = SessionKey(box.id) else { preconditionFailure("session ids are checked before insertion") }
         let result: InsertError? = lock.withLock {
@@ -80,29 +102,86 @@ public final class SessionStore: @unchecked Sendable {
 
     static func isValidID(_ s: String) -> Bool { SessionKey(s) != nil }
 
-    func get(_ id: String) -> SessionBox? { SessionKey(id).flatMap(get) }
-
-    func get(_ key: SessionKey) -> SessionBox? {
-        let box = lock.withLock { sessions[key] }
-        box?.lastUsed.store(coarseMonotonicNanos(), ordering: .relaxed)
-        return box
+    func get(_ id: String) throws(Problem) -> SessionBox? {
+        guard let key = SessionKey(id) else { return nil }
+        return try get(key)
     }
 
-    @discardableResult
-    func remove(_ id: String) -> Bool {
-        guard let key = SessionKey(id) else { return false }
-        return lock.withLock { sessions.removeValue(forKey: key) != nil }
+    func get(_ key: SessionKey) throws(Problem) -> SessionBox? {
+        if let box = lock.withLock({ sessions[key] }) {
+            box.lastUsed.store(coarseMonotonicNanos(), ordering: .relaxed)
+            return box
+        }
+        guard let restorer else { return nil }
+        return try restore(key, restorer)
+    }
+
+    /// The box when the session is in memory (never restores, never counts as use).
+    func resident(_ id: String) -> SessionBox? {
+        guard let key = SessionKey(id) else { return nil }
+        return lock.withLock { sessions[key] }
+    }
+
+    /// In memory only (never restores): keeps an open stream's session from going idle.
+    func touch(_ id: String) {
+        guard let key = SessionKey(id) else { return }
+        lock.withLock { sessions[key] }?.lastUsed.store(coarseMonotonicNanos(), ordering: .relaxed)
+    }
+
+    private func restore(_ key: SessionKey, _ restorer: (String) throws(Problem) -> LayoutSession?) throws(Problem) -> SessionBox? {
+        moving.lock()
+        while inMotion.contains(key) { moving.wait() }
+        if let box = lock.withLock({ sessions[key] }) { moving.unlock(); return box }
+        inMotion.insert(key)
+        moving.unlock()
+        defer { moving.withLock { inMotion.remove(key); moving.broadcast() } }
+        let id = key.description
+        guard let session = try restorer(id) else { return nil }
+        do throws(InsertError) { return try insert(session, id: id) } catch {
+            throw Problem(503, "the server cannot hold another session in memory now", headers: [("Retry-After", "1")])
+        }
+    }
+
+    /// Takes sessions out of memory (a store failed under them: they reload from it).
+    func evict(_ ids: [String]) { drop(ids.compactMap(SessionKey.init)) }
+
+    /// Deletes a session from memory; its engine's size, or nil when it was not there.
+    func remove(_ id: String) -> (rows: Int, columns: Int)? {
+        guard let key = SessionKey(id) else { return nil }
+        _ = moving.withLock { inMotion.insert(key) }
+        defer { moving.withLock { inMotion.remove(key); moving.broadcast() } }
+        return lock.withLock { sessions.removeValue(forKey: key) }?.retire()
     }
 
     /// Drops sessions idle longer than the TTL; returns how many.
     @discardableResult
     func evictIdle(now: UInt64 = coarseMonotonicNanos()) -> Int {
-        let n = lock.withLock {
-            let stale = sessions.values.filter { now &- $0.lastUsed.load(ordering: .relaxed) > idleTTLNanos && now > $0.lastUsed.load(ordering: .relaxed) }
-            for b in stale { sessions[SessionKey(b.id)!] = nil }
-            return stale.count
+        let stale = lock.withLock {
+            sessions.filter { now &- $0.value.lastUsed.load(ordering: .relaxed) > idleTTLNanos && now > $0.value.lastUsed.load(ordering: .relaxed) }.map(\.key)
         }
-        if n > 0 { onEvict(n) }
-        return n
+        return drop(stale)
+    }
+
+    private func evictLeastRecentlyUsed() {
+        let oldest = lock.withLock { sessions.min { $0.value.lastUsed.load(ordering: .relaxed) < $1.value.lastUsed.load(ordering: .relaxed) }?.key }
+        if let oldest { drop([oldest]) }
+    }
+
+    /// Removes the keys from memory and retires their boxes; a request for one of them
+    /// meanwhile waits, then restores it from the store.
+    @discardableResult
+    private func drop(_ keys: [SessionKey]) -> Int {
+        guard !keys.isEmpty else { return 0 }
+        moving.withLock { inMotion.formUnion(keys) }
+        let boxes = lock.withLock { keys.compactMap { sessions.removeValue(forKey: $0) } }
+        var rows = 0, columns = 0
+        for b in boxes {
+            let size = b.retire()
+            rows += size.rows
+            columns += size.columns
+        }
+        moving.withLock { inMotion.subtract(keys); moving.broadcast() }
+        if !boxes.isEmpty { onEvict(boxes.count, rows, columns) }
+        return boxes.count
     }
 }

@@ -180,27 +180,39 @@ final class StreamConnection: @unchecked Sendable {
                 }
             }
         }
-        guard let box = hub.box(sessionID) else {
-            for _ in parsed { reply(Problem(404, "no session '\(sessionID)' (it was deleted or expired)").json.serialized) }
-            return
-        }
         for p in parsed {
             switch p {
             case .problem(let problem):
                 reply(problem.json.serialized)
             case .changes(let json):
-                reply(box.withSession { s in
-                    do throws(Problem) { return WireFormat.change(try hub.layout.apply(s, .ops(json))) } catch { return error.json.serialized }
-                })
+                reply(apply(.ops(json), coalesced: nil))
             case .constants(let json, let n):
                 if n > 1 { hub.metrics.streamCoalesced.increment(by: n - 1) }
-                reply(box.withSession { s in
-                    do throws(Problem) {
-                        return WireFormat.change(try hub.layout.apply(s, .constants(json)), coalesced: n > 1 ? n : nil)
-                    } catch { return error.json.serialized }
-                })
+                reply(apply(.constants(json), coalesced: n > 1 ? n : nil))
             }
         }
+    }
+
+    /// One change, answered once the store's policy allows: a stream's answers keep their
+    /// order, so its reactor waits for a durable write here.
+    private func apply(_ change: LayoutRoutes.Change, coalesced: Int?) -> [UInt8] {
+        var ticket: SessionPersistence.Ticket? = nil
+        do throws(Problem) {
+            // A box retired between the lookup and its lock (it left memory) is looked up again.
+            while true {
+                guard let box = try hub.box(sessionID) else {
+                    return Problem(404, "no session '\(sessionID)' (it was deleted or expired)").json.serialized
+                }
+                let answer = try box.withSession { s throws(Problem) in
+                    let (result, t) = try hub.layout.apply(s, change, session: box.id)
+                    ticket = t
+                    return WireFormat.change(result, coalesced: coalesced)
+                }
+                guard let answer else { continue }
+                try hub.layout.persistence?.wait(ticket)
+                return answer
+            }
+        } catch { return error.json.serialized }
     }
 
     private func reply(_ body: [UInt8]) {

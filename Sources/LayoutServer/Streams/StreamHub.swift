@@ -21,7 +21,7 @@ final class StreamHub: Sendable {
         self.logger = logger
         let store = layout.store
         reactors = (0..<max(1, configuration.http.threads)).map { k in
-            StreamReactor(name: "layoutd-streams-\(k)") { streams in for s in streams { _ = store.get(s.sessionID) } }
+            StreamReactor(name: "layoutd-streams-\(k)") { streams in for s in streams { store.touch(s.sessionID) } }
         }
     }
 
@@ -48,7 +48,7 @@ final class StreamHub: Sendable {
         guard let key = req.header("Sec-WebSocket-Key"), Data(base64Encoded: key)?.count == 16 else {
             throw Problem(400, "Sec-WebSocket-Key must be 16 bytes in base64")
         }
-        guard layout.store.get(id) != nil else { throw Problem(404, "no session '\(id)'") }
+        guard try layout.store.get(id) != nil else { throw Problem(404, "no session '\(id)'") }
         guard count < configuration.maxStreams else {
             throw Problem(503, "the server keeps at most \(configuration.maxStreams) open streams", headers: [("Retry-After", "1")])
         }
@@ -70,7 +70,7 @@ final class StreamHub: Sendable {
         if open.withLock({ $0.removeValue(forKey: ObjectIdentifier(stream)) }) != nil { metrics.streamsOpen.decrement() }
     }
 
-    func box(_ id: String) -> SessionBox? { layout.store.get(id) }
+    func box(_ id: String) throws(Problem) -> SessionBox? { try layout.store.get(id) }
 
     func closeAll() {
         let streams = open.withLock { Array($0.values) }

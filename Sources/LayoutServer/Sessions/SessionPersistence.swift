@@ -1,0 +1,177 @@
+import Foundation
+import JSON
+import LayoutModel
+import Logging
+import SessionStorage
+
+/// The server's side of a durable store: what each accepted change writes, when its answer
+/// may go (the durability policy), and how a stored session comes back.
+///
+/// A session is stored as the document it was created from (or, after a compaction, the
+/// document as `GET /v1/sessions/{id}` returns it) and the journal of changes accepted
+/// since, each as its request body. Restoring builds the document and replays the journal,
+/// each entry landing at the revision it had.
+final class SessionPersistence: Sendable {
+    typealias Ticket = StoreWriter.Ticket
+
+    let writer: StoreWriter
+    let durability: Durability
+    private let metrics: ServerMetrics
+    private let logger: Logger
+    private let limits: SessionLimits
+
+    init(storage: any SessionStorage, configuration: ServerConfiguration, metrics: ServerMetrics, logger: Logger) {
+        writer = StoreWriter(storage: storage, flushIntervalMilliseconds: configuration.flushIntervalMilliseconds,
+                             retentionSeconds: configuration.sessionRetentionSeconds)
+        durability = configuration.durability
+        self.metrics = metrics
+        self.logger = logger
+        limits = configuration.sessionLimits
+        writer.onCommit = { nanos, bytes, snapshots in
+            metrics.storeCommitTime.recordNanoseconds(Int64(nanos))
+            if bytes > 0 { metrics.storeJournalBytes.increment(by: bytes) }
+            if snapshots > 0 { metrics.storeSnapshots.increment(by: snapshots) }
+        }
+        writer.onFailure = { failure in
+            if let failure { logger.error("store unwritable: writes answer 503 until it recovers", metadata: ["error": "\(failure)"]) } else { logger.notice("store writable again") }
+        }
+        writer.onExpired = { n in
+            metrics.sessionsExpired.increment(by: n)
+            logger.info("sessions expired from the store", metadata: ["count": "\(n)"])
+        }
+    }
+
+    /// Opens the store the configuration names (nil: sessions live in memory only).
+    static func open(_ configuration: ServerConfiguration, metrics: ServerMetrics, logger: Logger) throws(StorageError) -> SessionPersistence? {
+        switch configuration.store {
+        case .memory: return nil
+        case .sqlite(let path):
+            return SessionPersistence(storage: try SQLiteSessionStorage(path: path), configuration: configuration, metrics: metrics, logger: logger)
+        }
+    }
+
+    /// Wires the store's failures to the sessions in memory: a session whose writes were
+    /// lost is ahead of the store, so it leaves memory and comes back as stored.
+    func attach(to store: SessionStore) {
+        let metrics = metrics
+        writer.onLost = { [weak store] ids in
+            metrics.sessionsLost.increment(by: ids.count)
+            store?.evict(ids)
+        }
+        store.restorer = { [self] id throws(Problem) in try restore(id) }
+        writer.start()
+    }
+
+    // MARK: Writes
+
+    /// Checked before a change is applied, so a refused change leaves its session as it was.
+    func checkWritable() throws(Problem) {
+        if let failure = writer.unwritable {
+            throw Problem(503, "the session store cannot be written (\(failure)); reads go on, retry writes later", headers: [("Retry-After", "5")])
+        }
+    }
+
+    func created(_ id: String, _ session: LayoutSession, document body: [UInt8]) -> Ticket {
+        writer.write(.snapshot(session: id, revision: session.revision, nextAutoID: session.nextAutoID, document: body))
+    }
+
+    func changed(_ id: String, revision: Int, _ body: JSON) -> Ticket {
+        writer.changes(session: id, revision: revision, body: body)
+    }
+
+    /// Set-constants: durable before the answer under strict, within the flush interval under relaxed.
+    func constantsSet(_ id: String, revision: Int, _ body: JSON) -> Ticket? {
+        let t = writer.constants(session: id, revision: revision, body: body, durable: durability == .strict)
+        return durability == .strict ? t : nil
+    }
+
+    func deleted(_ id: String) -> Ticket { writer.write(.delete(session: id)) }
+
+    static let lost = Problem(503, "the change could not be stored (the session store failed): the session is as it was stored; read it again and retry",
+                              headers: [("Retry-After", "5")])
+
+    /// Holds `response` until `ticket` is durable; a lost write answers 503 instead.
+    func hold(_ response: inout Response, until ticket: Ticket?) {
+        guard let ticket, !writer.isDurable(ticket) else { return }
+        let writer = writer
+        response.hold = { release in
+            writer.whenDurable(ticket) { ok in release(ok ? nil : Self.lost.response) }
+        }
+    }
+
+    /// Blocks until `ticket` is durable (a stream's answer, which keeps its order this way).
+    func wait(_ ticket: Ticket?) throws(Problem) {
+        guard let ticket else { return }
+        if !writer.wait(ticket) { throw Self.lost }
+    }
+
+    // MARK: Restoring
+
+    /// Rebuilds a stored session: its document, then its journal replayed. nil when none is
+    /// stored. A journal entry that fails its checksum, or does not replay, ends the replay
+    /// there (a torn tail): what follows it is dropped, never applied out of order.
+    func restore(_ id: String) throws(Problem) -> LayoutSession? {
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        // What this session queued before it left memory is in the store when this returns.
+        writer.flush()
+        let stored: StoredSession?
+        do { stored = try writer.storage.load(id) } catch {
+            logger.error("cannot read a stored session", metadata: ["session": "\(id)", "error": "\(error)"])
+            throw Problem(503, "the session store cannot be read now", headers: [("Retry-After", "5")])
+        }
+        guard let stored else { return nil }
+        let session: LayoutSession
+        do {
+            let json = try JSONParser.parse(stored.document)
+            session = try LayoutSession.make(document: json, limits: limits)
+        } catch {
+            logger.error("a stored session's document does not build", metadata: ["session": "\(id)", "error": "\(error)"])
+            throw Problem(503, "the stored session \(id) cannot be rebuilt", headers: [("Retry-After", "60")])
+        }
+        session.restore(revision: stored.revision, nextAutoID: stored.nextAutoID)
+        var replayed = 0
+        for entry in stored.journal {
+            do {
+                let json = try JSONParser.parse(entry.body)
+                switch entry.kind {
+                case .changes: try session.replay(changes: json, at: entry.revision)
+                case .constants: try session.replay(constants: json, at: entry.revision)
+                }
+                replayed += 1
+            } catch {
+                logger.warning("a journal entry does not replay: the journal ends before it", metadata: [
+                    "session": "\(id)", "revision": "\(entry.revision)", "error": "\(error)"])
+                break
+            }
+        }
+        let dropped = stored.journal.count - replayed + stored.skipped
+        if dropped > 0 {
+            logger.warning("a torn or corrupt journal tail was skipped", metadata: [
+                "session": "\(id)", "entries": "\(dropped)", "revision": "\(session.revision)"])
+            // Dropped from the store too: a later change takes the revision the bad entry had,
+            // and nothing after the gap may replay.
+            _ = writer.write(.truncate(session: id, after: session.revision))
+        }
+        metrics.sessionsRestored.increment()
+        metrics.restoreTime.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - t0))
+        logger.debug("session restored", metadata: ["session": "\(id)", "revision": "\(session.revision)", "journal": "\(replayed)"])
+        return session
+    }
+
+    // MARK: Compaction
+
+    /// Rewrites the snapshot of each session whose journal outgrew it. The document is a
+    /// value: it is copied under the session's lock (constant time) and serialised here,
+    /// off the session's path.
+    func compact(_ store: SessionStore) {
+        for id in writer.takeCompactions() {
+            guard let box = store.resident(id),
+                  let (document, revision, next) = box.withSession({ s in (s.document, s.revision, s.nextAutoID) }) else { continue }
+            let bytes = document.json.serialized
+            _ = writer.write(.snapshot(session: id, revision: revision, nextAutoID: next, document: bytes))
+        }
+    }
+
+    /// Writes what is queued (SIGTERM): a clean stop loses nothing under either policy.
+    func stop() { writer.stop() }
+}

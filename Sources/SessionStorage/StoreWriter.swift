@@ -1,0 +1,311 @@
+import Foundation
+import JSON
+
+/// The one thread that writes to a store, committing whatever is queued in one transaction
+/// (group commit): concurrent sessions share an fsync, so throughput follows the number of
+/// sessions rather than the disk's latency.
+///
+/// Each write gets a ticket, in order; a ticket is durable once the batch holding it
+/// committed. Structural writes (creation, changes, deletion) wake the writer at once;
+/// set-constants under the relaxed policy wait up to the flush interval, and those of one
+/// session queued back to back are merged into one journal entry (only the latest constant
+/// per constraint matters). A session's writes are queued in its revision order (under its
+/// lock), and batches keep that order.
+public final class StoreWriter: @unchecked Sendable {
+    public typealias Ticket = UInt64
+
+    public let storage: any SessionStorage
+    private let flushIntervalNanos: UInt64
+    private let condition = NSCondition()
+    private var queue: [Item] = []
+    /// Where a session's trailing constants item sits in `queue`, while nothing follows it.
+    private var openConstants: [String: Int] = [:]
+    private var urgent = false
+    private var oldestQueuedAt: UInt64 = 0
+    private var issued: Ticket = 0
+    private var resolved: Ticket = 0
+    private var failedRanges: [ClosedRange<Ticket>] = []
+    private var callbacks: [(ticket: Ticket, body: @Sendable (Bool) -> Void)] = []
+    private var failure: String?
+    private var stopping = false
+    private var stopped = false
+    private var journalBytes: [String: Int] = [:]
+    private var snapshotBytes: [String: Int] = [:]
+    private var compactions: Set<String> = []
+
+    /// Sessions whose queued writes were lost (the store failed): their state in memory is
+    /// ahead of the store, so the server drops them and reloads them from what is durable.
+    public var onLost: @Sendable ([String]) -> Void = { _ in }
+    /// Each commit: its duration, the bytes of its journal entries and its snapshots.
+    public var onCommit: @Sendable (_ nanos: UInt64, _ journalBytes: Int, _ snapshots: Int) -> Void = { _, _, _ in }
+    /// The store failed, or came back (nil).
+    public var onFailure: @Sendable (String?) -> Void = { _ in }
+
+    private enum Item {
+        case write(StorageWrite, Ticket)
+        case changes(session: String, revision: Int, body: JSON, Ticket)
+        case constants(session: String, revision: Int, bodies: [JSON], Ticket)
+
+        var ticket: Ticket {
+            switch self { case .write(_, let t), .changes(_, _, _, let t), .constants(_, _, _, let t): return t }
+        }
+        var session: String {
+            switch self {
+            case .write(let w, _): return w.session
+            case .changes(let s, _, _, _), .constants(let s, _, _, _): return s
+            }
+        }
+    }
+
+    /// Sessions not written for this long are deleted from the store.
+    private let retentionSeconds: Int
+    private var lastExpiry: UInt64 = 0
+    /// Sessions deleted by retention, each sweep.
+    public var onExpired: @Sendable (Int) -> Void = { _ in }
+
+    public init(storage: any SessionStorage, flushIntervalMilliseconds: Int, retentionSeconds: Int) {
+        self.storage = storage
+        self.retentionSeconds = retentionSeconds
+        self.flushIntervalNanos = UInt64(max(1, flushIntervalMilliseconds)) * 1_000_000
+    }
+
+    public func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "layoutd-store"
+        thread.start()
+    }
+
+    /// Why the store cannot be written now, or nil when it can. Checked before a change is
+    /// applied, so a refused change leaves its session as it was.
+    public var unwritable: String? { condition.withLock { failure } }
+
+    // MARK: Queueing
+
+    public func write(_ w: StorageWrite) -> Ticket {
+        enqueue(urgent: true) { t in
+            if case .snapshot(let s, _, _, let doc) = w { snapshotBytes[s] = doc.count; journalBytes[s] = 0 }
+            return .write(w, t)
+        }
+    }
+
+    public func changes(session: String, revision: Int, body: JSON) -> Ticket {
+        enqueue(urgent: true) { .changes(session: session, revision: revision, body: body, $0) }
+    }
+
+    /// A set-constant body; `durable` wakes the writer at once (the strict policy).
+    public func constants(session: String, revision: Int, body: JSON, durable: Bool) -> Ticket {
+        condition.lock()
+        defer { condition.unlock() }
+        if let k = openConstants[session], case .constants(_, _, var bodies, _) = queue[k] {
+            issued += 1
+            bodies.append(body)
+            queue[k] = .constants(session: session, revision: revision, bodies: bodies, issued)
+            // The merged entry now carries the newest ticket; tickets between stay unresolved
+            // no longer than it, since batches resolve in order.
+            if durable { urgent = true; condition.signal() }
+            return issued
+        }
+        return enqueueLocked(urgent: durable) { .constants(session: session, revision: revision, bodies: [body], $0) }
+    }
+
+    private func enqueue(urgent: Bool, _ make: (Ticket) -> Item) -> Ticket {
+        condition.lock()
+        defer { condition.unlock() }
+        return enqueueLocked(urgent: urgent, make)
+    }
+
+    private func enqueueLocked(urgent now: Bool, _ make: (Ticket) -> Item) -> Ticket {
+        issued += 1
+        let item = make(issued)
+        if queue.isEmpty { oldestQueuedAt = DispatchTime.now().uptimeNanoseconds }
+        openConstants[item.session] = nil
+        if case .constants = item { openConstants[item.session] = queue.count }
+        queue.append(item)
+        if now { urgent = true }
+        condition.signal()
+        return issued
+    }
+
+    // MARK: Waiting
+
+    /// Blocks until `ticket` is durable (true) or lost (false).
+    public func wait(_ ticket: Ticket) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        if ticket > resolved { urgent = true; condition.broadcast() }
+        while resolved < ticket { condition.wait() }
+        return !isFailed(ticket)
+    }
+
+    /// Calls `body` once `ticket` is durable (true) or lost (false): at once when it is
+    /// already, else on the writer's thread.
+    public func whenDurable(_ ticket: Ticket, _ body: @escaping @Sendable (Bool) -> Void) {
+        condition.lock()
+        if resolved >= ticket {
+            let ok = !isFailed(ticket)
+            condition.unlock()
+            body(ok)
+            return
+        }
+        callbacks.append((ticket, body))
+        condition.unlock()
+    }
+
+    public func isDurable(_ ticket: Ticket) -> Bool { condition.withLock { resolved >= ticket && !isFailed(ticket) } }
+
+    /// Everything queued so far is written (or lost) when this returns.
+    public func flush() {
+        let last = condition.withLock { issued }
+        _ = wait(last)
+    }
+
+    /// Sessions whose journal outgrew their snapshot since the last call.
+    public func takeCompactions() -> Set<String> {
+        condition.withLock { defer { compactions = [] }; return compactions }
+    }
+
+    /// Writes what is queued, then ends the thread.
+    public func stop() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        while !stopped { condition.wait() }
+        condition.unlock()
+    }
+
+    private func isFailed(_ t: Ticket) -> Bool { failedRanges.contains { $0.contains(t) } }
+
+    // MARK: The writer's thread
+
+    private func run() {
+        var lastProbe: UInt64 = 0
+        while true {
+            condition.lock()
+            while true {
+                if stopping && queue.isEmpty { break }
+                if !queue.isEmpty && (urgent || stopping
+                    || DispatchTime.now().uptimeNanoseconds &- oldestQueuedAt >= flushIntervalNanos) { break }
+                if queue.isEmpty && failure != nil && DispatchTime.now().uptimeNanoseconds &- lastProbe > 1_000_000_000 { break }
+                if queue.isEmpty && failure == nil && DispatchTime.now().uptimeNanoseconds &- lastExpiry > 60_000_000_000 { break }
+                let wait = queue.isEmpty ? (failure != nil ? 0.2 : 1.0)
+                    : Double(flushIntervalNanos &- (DispatchTime.now().uptimeNanoseconds &- oldestQueuedAt)) / 1e9
+                _ = condition.wait(until: Date(timeIntervalSinceNow: max(0.0005, wait)))
+            }
+            if stopping && queue.isEmpty {
+                stopped = true
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+            let batch = queue
+            queue = []
+            openConstants = [:]
+            urgent = false
+            let failing = failure
+            condition.unlock()
+
+            if batch.isEmpty && failing == nil {
+                // Retention, once a minute, on this thread (the store's writing connection is its own).
+                lastExpiry = DispatchTime.now().uptimeNanoseconds
+                if let n = try? storage.expire(before: Int(Date().timeIntervalSince1970) - retentionSeconds), n > 0 { onExpired(n) }
+                continue
+            }
+            if batch.isEmpty {
+                // The store failed: see whether it can be written again.
+                lastProbe = DispatchTime.now().uptimeNanoseconds
+                if (try? storage.probe()) != nil { setFailure(nil) }
+                continue
+            }
+            if failing != nil {
+                // Nothing goes in while the store is failing: a session must never store a
+                // change whose predecessor was lost. Its sessions reload from what is durable.
+                if (try? storage.probe()) != nil { setFailure(nil) } else { resolve(batch, ok: false); continue }
+            }
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            var writes: [StorageWrite] = []
+            writes.reserveCapacity(batch.count)
+            var bytes = 0, snapshots = 0
+            var grown: [String: Int] = [:]
+            for item in batch {
+                switch item {
+                case .write(let w, _):
+                    writes.append(w)
+                    if case .snapshot = w { snapshots += 1 }
+                case .changes(let s, let revision, let body, _):
+                    let b = body.serialized
+                    bytes += b.count
+                    grown[s, default: 0] += b.count
+                    writes.append(.journal(session: s, entry: JournalEntry(revision: revision, kind: .changes, body: b)))
+                case .constants(let s, let revision, let bodies, _):
+                    let b = Self.merge(bodies).serialized
+                    bytes += b.count
+                    grown[s, default: 0] += b.count
+                    writes.append(.journal(session: s, entry: JournalEntry(revision: revision, kind: .constants, body: b)))
+                }
+            }
+            do {
+                try storage.commit(writes, now: Int(Date().timeIntervalSince1970))
+                onCommit(DispatchTime.now().uptimeNanoseconds &- t0, bytes, snapshots)
+                condition.withLock {
+                    for (s, n) in grown {
+                        let total = journalBytes[s, default: 0] + n
+                        journalBytes[s] = total
+                        // A journal larger than its snapshot (and than a few pages) costs more to
+                        // replay than the snapshot to rewrite.
+                        if total > max(snapshotBytes[s] ?? 0, 64 * 1024) { compactions.insert(s) }
+                    }
+                    for item in batch { if case .write(.delete(let s), _) = item { journalBytes[s] = nil; snapshotBytes[s] = nil } }
+                }
+                resolve(batch, ok: true)
+            } catch {
+                setFailure(error.description)
+                resolve(batch, ok: false)
+            }
+        }
+    }
+
+    private func setFailure(_ f: String?) {
+        let changed = condition.withLock { () -> Bool in
+            defer { failure = f }
+            return (failure == nil) != (f == nil)
+        }
+        if changed { onFailure(f) }
+    }
+
+    private func resolve(_ batch: [Item], ok: Bool) {
+        guard let hi = batch.map(\.ticket).max() else { return }
+        if !ok { onLost(Array(Set(batch.map(\.session)))) }
+        condition.lock()
+        // A batch holds every ticket issued since the last one resolved (a merged constants
+        // item carries its newest ticket; the ones it absorbed lie below it).
+        if !ok {
+            failedRanges.append((resolved + 1)...hi)
+            if failedRanges.count > 64 { failedRanges.removeFirst() }
+        }
+        resolved = max(resolved, hi)
+        let due = callbacks.filter { $0.ticket <= resolved }
+        callbacks.removeAll { $0.ticket <= resolved }
+        let outcomes = due.map { !isFailed($0.ticket) }
+        condition.broadcast()
+        condition.unlock()
+        for (c, ok) in zip(due, outcomes) { c.body(ok) }
+    }
+
+    /// Set-constant bodies in order as one: each key's latest value, in the order of the
+    /// latest writes (so two names of one constraint keep their last-write order).
+    static func merge(_ bodies: [JSON]) -> JSON {
+        guard bodies.count > 1 else { return bodies[0] }
+        var order: [String] = []
+        var latest: [String: (value: JSON, at: Int)] = [:]
+        var at = 0
+        for body in bodies {
+            for (k, v) in body.members ?? [] {
+                if latest[k] == nil { order.append(k) }
+                latest[k] = (v, at)
+                at += 1
+            }
+        }
+        order.sort { latest[$0]!.at < latest[$1]!.at }
+        return .object(order.map { ($0, latest[$0]!.value) })
+    }
+}
