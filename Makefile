@@ -37,6 +37,7 @@ run: release
 test: test-deps
 	$(SWIFT) build --build-tests
 	Tests/api/schemathesis.sh
+	python3 Tests/store/test_store.py
 	LAYOUTD_ENGINE=factored $(SWIFT) test --skip-build --filter 'LayoutModelTests|LayoutServerTests'
 	$(SWIFT) test --skip-build
 
@@ -76,7 +77,7 @@ bench-streams: release
 
 ## Mutation fuzzing against a running release server (loopback, bounded); fails on a crash or a 5xx.
 fuzz: release
-	.build/release/layoutd --port 8096 --log-level warning & pid=$$!; sleep 1; \
+	store=$$(mktemp -d); .build/release/layoutd --port 8096 --log-level warning --store sqlite:$$store/sessions.sqlite & pid=$$!; sleep 1; \
 	out=$$(timeout 300 python3 Benchmarks/fuzz/fuzz_server.py 8096); echo "$$out"; \
 	kill -0 $$pid && kill -TERM $$pid && wait $$pid && ! echo "$$out" | grep -qE "[{ ]5[0-9][0-9]:|exc:"
 

@@ -40,7 +40,7 @@ class Server:
     def __init__(self):
         self.port = free_port()
         self.proc = subprocess.Popen(
-            [os.path.join(BIN, "layoutd"), "--port", str(self.port), "--log-level", "warning",
+            [os.path.join(BIN, "layoutd"), "--port", str(self.port), "--log-level", "warning", "--store", "memory",
              "--max-body-bytes", str(256 << 20), "--max-views", "1000000", "--max-constraints", "10000000",
              "--max-sessions", "100000", "--memory-budget-mb", "0", "--session-ttl", "3600", "--engine", Server.engine],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -17,13 +17,15 @@
 #   RUNS=3 DURATION=10 LAYOUTS=split Benchmarks/http/run_load.sh
 #   MODE=tpc ...                                   # thread per connection, both servers
 #   LAYOUTD_ARGS="--connection-memory 16384" ...   # extra layoutd flags
+#   STORES="memory relaxed strict" ...              # the session store: none, or SQLite (in a
+#                                                   # temporary folder) under each durability
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 shared="${SHARED:-$root/../shared}"
 out="${OUT_DIR:-/tmp/layoutd-load}"
 RUNS="${RUNS:-5}"; DURATION="${DURATION:-8}"; CONNS="${CONNS:-64}"; SESSIONS="${SESSIONS:-64}"
-LAYOUTS="${LAYOUTS:-split shared}"; MODE="${MODE:-pool}"
+LAYOUTS="${LAYOUTS:-split shared}"; MODE="${MODE:-pool}"; STORES="${STORES:-memory relaxed}"
 CEIL_PORT="${CEIL_PORT:-8098}"; PORT="${PORT:-8099}"
 mkdir -p "$out"
 bin="$root/.build/release/layoutd"
@@ -49,8 +51,12 @@ measure() { # pid port script
     "wrk_cpu_us_per_req=$(awk -v t="$wrk_cpu" -v n="$(echo "$res" | field reqs)" 'BEGIN{printf "%.2f", t * 1e6 / n}')"
 }
 
-layout() { # split|shared
-  local name=$1 threads log="$out/$1.log"
+layout() { # split|shared memory|relaxed|strict
+  local name=$1 store=$2 threads log="$out/$1-$2.log" store_args=(--store memory)
+  if [ "$store" != memory ]; then
+    rm -rf "$out/store-$store"; mkdir -p "$out/store-$store"
+    store_args=(--store "sqlite:$out/store-$store/sessions.sqlite" --durability "$store")
+  fi
   case "$name" in
     split) srv=(taskset -c 0); cli=(taskset -c 1); threads=1; wrk_threads=1 ;;
     shared) srv=(); cli=(); threads=2; wrk_threads=2 ;;
@@ -61,7 +67,7 @@ layout() { # split|shared
   : > "$log"
   "${srv[@]}" "$out/ceiling" "$ceil_mode" "$CEIL_PORT" "$threads" 2>/dev/null &
   local cpid=$!
-  "${srv[@]}" "$bin" --port "$PORT" --threading "$threading" --threads "$threads" --log-level warning ${LAYOUTD_ARGS:-} 2>>"$log" &
+  "${srv[@]}" "$bin" --port "$PORT" --threading "$threading" --threads "$threads" --log-level warning "${store_args[@]}" ${LAYOUTD_ARGS:-} 2>>"$log" &
   local lpid=$!
   trap "kill $cpid $lpid 2>/dev/null || true" EXIT
   wait_up "$CEIL_PORT"; wait_up "$PORT"
@@ -74,7 +80,7 @@ layout() { # split|shared
   local ceil_script="$shared/bench/http/post_echo.lua" ours="$here/constants.lua"
   timeout 10 "${cli[@]}" wrk -t"$wrk_threads" -c"$CONNS" -d2s -s "$ceil_script" "http://127.0.0.1:$CEIL_PORT" >/dev/null
   timeout 10 "${cli[@]}" wrk -t"$wrk_threads" -c"$CONNS" -d2s -s "$ours" "http://127.0.0.1:$PORT" >/dev/null
-  echo "# layout $name: servers ${srv[*]:-unpinned} with $threads thread(s), wrk -t$wrk_threads ${cli[*]:-unpinned}; machine before: $("$out/stall_probe" 3)" | tee -a "$log"
+  echo "# layout $name, store $store: servers ${srv[*]:-unpinned} with $threads thread(s), wrk -t$wrk_threads ${cli[*]:-unpinned}; machine before: $("$out/stall_probe" 3)" | tee -a "$log"
   local r c l
   for r in $(seq "$RUNS"); do
     # Alternate who goes first, so a drift within a pair does not always favour one side.
@@ -86,14 +92,14 @@ layout() { # split|shared
   trap - EXIT
   local side f
   for side in ceiling layoutd; do
-    printf '%-8s %-8s' "$name" "$side"
+    printf '%-8s %-8s %-8s' "$name" "$store" "$side"
     for f in rps p50_us p90_us p99_us p999_us srv_cpu_us_per_req wrk_cpu_us_per_req; do
       printf ' %s=%s' "$f" "$(grep '^PAIR' "$log" | sed "s/.*$side //; s/ |.*//" | field "$f" | median)"
     done
     printf '\n'
   done | tee -a "$log"
-  echo "$name    ratio    median=$(grep '^PAIR' "$log" | field ratio | median) pairs=$(grep '^PAIR' "$log" | field ratio | paste -sd' ')" | tee -a "$log"
+  echo "$name    $store    ratio    median=$(grep '^PAIR' "$log" | field ratio | median) pairs=$(grep '^PAIR' "$log" | field ratio | paste -sd' ')" | tee -a "$log"
 }
 
 echo "# $(date -u +%FT%TZ) $MODE, -c$CONNS, ${DURATION}s x $RUNS pairs per layout, $SESSIONS sessions of one 5-view cell, nproc=$(nproc)"
-for l in $LAYOUTS; do layout "$l"; done
+for l in $LAYOUTS; do for st in $STORES; do layout "$l" "$st"; done; done

@@ -15,7 +15,7 @@ swift build -c release --product layoutd-drag-bench >/dev/null
 echo "# machine before: $(.build/stall_probe 3)"
 timeout 60 .build/echo_floor "$drags" "$secs"
 timeout 60 .build/release/layoutd-drag-bench --client in-process --cells "$cells" --seconds "$secs"
-.build/release/layoutd --port "$port" --max-body-bytes 16777216 --log-level warning &
+.build/release/layoutd --port "$port" --max-body-bytes 16777216 --log-level warning --store memory &
 pid=$!
 trap 'kill -TERM $pid 2>/dev/null || true' EXIT
 for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$port/healthz" && break; sleep 0.1; done

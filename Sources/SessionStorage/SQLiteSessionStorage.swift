@@ -31,7 +31,7 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
                     body BLOB NOT NULL, raw_size INTEGER NOT NULL, checksum INTEGER NOT NULL,
                     PRIMARY KEY(session, revision)) WITHOUT ROWID;
                 CREATE INDEX IF NOT EXISTS sessions_updated ON sessions(updated_at);
-                CREATE TABLE IF NOT EXISTS probe(k INTEGER PRIMARY KEY, at INTEGER NOT NULL);
+                CREATE TABLE IF NOT EXISTS probe(k INTEGER PRIMARY KEY, at INTEGER NOT NULL, pad BLOB);
                 """)
             reader = try SQLiteConnection(path: path)
             // A newer snapshot only: a compaction that lost a race to a later one never goes back.
@@ -47,7 +47,7 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
             touchSession = try writer.prepare("UPDATE sessions SET updated_at=?2 WHERE id=?1")
             deleteSession = try writer.prepare("DELETE FROM sessions WHERE id=?1")
             deleteSessionJournal = try writer.prepare("DELETE FROM journal WHERE session=?1")
-            probeStatement = try writer.prepare("INSERT OR REPLACE INTO probe(k, at) VALUES(1, ?1)")
+            probeStatement = try writer.prepare("INSERT OR REPLACE INTO probe(k, at, pad) VALUES(1, ?1, zeroblob(?2))")
             selectExpired = try writer.prepare("SELECT id FROM sessions WHERE updated_at<?1")
             selectSession = try reader.prepare("SELECT revision, next_auto, document, raw_size, checksum FROM sessions WHERE id=?1")
             selectJournal = try reader.prepare("SELECT revision, kind, body, raw_size, checksum FROM journal WHERE session=?1 AND revision>?2 ORDER BY revision")
@@ -128,8 +128,14 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
         return ids.count
     }
 
+    /// Writes (and fsyncs) 64 KB, after a checkpoint that lets the WAL shrink: a store that
+    /// failed for want of room is taken back only when a document's worth fits again.
     public func probe() throws(StorageError) {
-        do { try probeStatement.run([.int(Int(Date().timeIntervalSince1970))]) } catch {
+        do throws(SQLiteError) {
+            try writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            try probeStatement.run([.int(Int(Date().timeIntervalSince1970)), .int(65_536)])
+            try probeStatement.run([.int(Int(Date().timeIntervalSince1970)), .int(0)])
+        } catch {
             throw StorageError("the SQLite store at \(path) cannot be written: \(error.message)")
         }
     }

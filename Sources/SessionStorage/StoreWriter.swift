@@ -258,6 +258,7 @@ public final class StoreWriter: @unchecked Sendable {
                 }
                 resolve(batch, ok: true)
             } catch {
+                lastProbe = DispatchTime.now().uptimeNanoseconds
                 setFailure(error.description)
                 resolve(batch, ok: false)
             }

@@ -13,7 +13,8 @@ SEED=${SCHEMATHESIS_SEED:-20261124}
 ST=$(command -v schemathesis || echo "$(python3 -c 'import sysconfig; print(sysconfig.get_path("scripts"))')/schemathesis")
 work=$(mktemp -d)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$BIN" --host 127.0.0.1 --port "$port" --log-level warning >"$work/server.log" 2>&1 &
+# On a real SQLite store in the temporary folder: the fuzzing exercises the store too.
+"$BIN" --host 127.0.0.1 --port "$port" --log-level warning --store "sqlite:$work/sessions.sqlite" >"$work/server.log" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.1; done

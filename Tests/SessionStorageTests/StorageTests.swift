@@ -1,0 +1,98 @@
+import Foundation
+import JSON
+import XCTest
+@testable import SessionStorage
+
+/// The SQLite store and its writer on a real database file in a temporary folder.
+final class StorageTests: XCTestCase {
+    var dir: String!
+
+    override func setUp() {
+        dir = NSTemporaryDirectory() + "layoutd-storage-\(UUID().uuidString)"
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+
+    func storage() throws -> SQLiteSessionStorage { try SQLiteSessionStorage(path: dir + "/s.sqlite") }
+
+    func testSnapshotJournalAndCompaction() throws {
+        let s = try storage()
+        let doc = Array(String(repeating: "{\"views\":[]} ", count: 1000).utf8)   // compressed (past 4 KB)
+        try s.commit([.snapshot(session: "a", revision: 1, nextAutoID: 3, document: doc),
+                      .journal(session: "a", entry: JournalEntry(revision: 2, kind: .changes, body: Array("x".utf8))),
+                      .journal(session: "a", entry: JournalEntry(revision: 5, kind: .constants, body: Array("y".utf8)))], now: 100)
+        var got = try XCTUnwrap(try s.load("a"))
+        XCTAssertEqual(got.document, doc)
+        XCTAssertEqual(got.nextAutoID, 3)
+        XCTAssertEqual(got.journal.map(\.revision), [2, 5])
+        XCTAssertEqual(got.journal.map(\.kind), [.changes, .constants])
+        // A compaction at 2 drops the journal up to it; an older snapshot never replaces a newer one.
+        try s.commit([.snapshot(session: "a", revision: 2, nextAutoID: 4, document: Array("two".utf8))], now: 101)
+        try s.commit([.snapshot(session: "a", revision: 1, nextAutoID: 9, document: Array("old".utf8))], now: 102)
+        got = try XCTUnwrap(try s.load("a"))
+        XCTAssertEqual(String(decoding: got.document, as: UTF8.self), "two")
+        XCTAssertEqual(got.journal.map(\.revision), [5])
+        // Truncation past a revision, then deletion.
+        try s.commit([.truncate(session: "a", after: 2)], now: 103)
+        XCTAssertEqual(try s.load("a")?.journal.count, 0)
+        try s.commit([.delete(session: "a")], now: 104)
+        XCTAssertNil(try s.load("a"))
+        XCTAssertNil(try s.load("never"))
+    }
+
+    func testCorruptTailIsSkippedNotApplied() throws {
+        let s = try storage()
+        try s.commit([.snapshot(session: "a", revision: 1, nextAutoID: 1, document: Array("{}".utf8))] +
+                     (2...5).map { .journal(session: "a", entry: JournalEntry(revision: $0, kind: .changes, body: Array("entry \($0)".utf8))) }, now: 1)
+        // Entry 4 damaged in place: 4 and everything after it are skipped, never 5 alone.
+        let raw = try SQLiteConnection(path: dir + "/s.sqlite")
+        try raw.execute("UPDATE journal SET body = x'00ff' WHERE revision = 4")
+        let got = try XCTUnwrap(try s.load("a"))
+        XCTAssertEqual(got.journal.map(\.revision), [2, 3])
+        XCTAssertEqual(got.skipped, 2)
+    }
+
+    func testExpiry() throws {
+        let s = try storage()
+        try s.commit([.snapshot(session: "old", revision: 1, nextAutoID: 1, document: [1]),
+                      .snapshot(session: "new", revision: 1, nextAutoID: 1, document: [2])], now: 10)
+        try s.commit([.touch(session: "new")], now: 1000)
+        XCTAssertEqual(try s.expire(before: 500), 1)
+        XCTAssertNil(try s.load("old"))
+        XCTAssertNotNil(try s.load("new"))
+    }
+
+    func testMergedConstantsKeepLatestValuesInLastWriteOrder() {
+        let merged = StoreWriter.merge([.object([("a", .number(1)), ("b", .number(2))]), .object([("a", .number(3))]),
+                                        .object([("c", .number(4))])])
+        XCTAssertEqual(merged, .object([("b", .number(2)), ("a", .number(3)), ("c", .number(4))]))
+    }
+
+    func testWriterGroupsCommitsAndResolvesTickets() throws {
+        let w = StoreWriter(storage: try storage(), flushIntervalMilliseconds: 10_000, retentionSeconds: 86_400)
+        w.start()
+        let t0 = w.write(.snapshot(session: "s", revision: 1, nextAutoID: 1, document: Array("{}".utf8)))
+        XCTAssertTrue(w.wait(t0))
+        // Relaxed set-constants of one session back to back: one journal entry, written on flush.
+        var last: StoreWriter.Ticket = 0
+        for k in 2...50 { last = w.constants(session: "s", revision: k, body: .object([("x", .number(Double(k)))]), durable: false) }
+        XCTAssertFalse(w.isDurable(last), "relaxed set-constants wait for the flush interval")
+        w.flush()
+        XCTAssertTrue(w.isDurable(last))
+        let stored = try XCTUnwrap(try w.storage.load("s"))
+        XCTAssertEqual(stored.journal.count, 1)
+        XCTAssertEqual(stored.journal[0].revision, 50)
+        XCTAssertEqual(String(decoding: stored.journal[0].body, as: UTF8.self), #"{"x":50}"#)
+        // Many threads at once share commits.
+        let group = DispatchGroup()
+        for k in 0..<32 {
+            DispatchQueue.global().async(group: group) {
+                let t = w.changes(session: "s\(k)", revision: 2, body: .object([]))
+                XCTAssertTrue(w.wait(t))
+            }
+        }
+        group.wait()
+        w.stop()
+    }
+}
