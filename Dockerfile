@@ -4,7 +4,7 @@
 ARG SWIFT_VERSION=6.3.1
 FROM swift:${SWIFT_VERSION}-bookworm AS build
 WORKDIR /src
-RUN apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq make libmicrohttpd-dev zlib1g-dev pkg-config \
+RUN apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq make libmicrohttpd-dev zlib1g-dev libsqlite3-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 COPY . .
 # The Swift runtime is linked in statically: the runtime image needs only the C libraries.
@@ -12,12 +12,16 @@ RUN make release SWIFT_BUILD_FLAGS=--static-swift-stdlib && cp .build/release/la
 
 FROM debian:bookworm-slim
 RUN apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-        libmicrohttpd12 zlib1g ca-certificates curl \
+        libmicrohttpd12 zlib1g libsqlite3-0 ca-certificates curl \
     && rm -rf /var/lib/apt/lists/* \
-    && useradd --system --uid 10001 --no-create-home layoutd
+    && useradd --system --uid 10001 --no-create-home layoutd \
+    && mkdir -p /var/lib/layoutd && chown 10001 /var/lib/layoutd
 COPY --from=build /layoutd /usr/local/bin/layoutd
 ENV LAYOUTD_HOST=0.0.0.0 \
-    LAYOUTD_PORT=8080
+    LAYOUTD_PORT=8080 \
+    LAYOUTD_STORE=sqlite:/var/lib/layoutd/sessions.sqlite
+# Sessions survive restarts in this volume.
+VOLUME /var/lib/layoutd
 USER 10001
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=2s --start-period=5s --retries=3 CMD curl -fsS http://127.0.0.1:8080/healthz || exit 1

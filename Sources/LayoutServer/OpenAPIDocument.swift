@@ -76,12 +76,14 @@ paths:
             application/json:
               schema: {$ref: '#/components/schemas/SessionState'}
         '404': {$ref: '#/components/responses/NotFound'}
+        '503': {$ref: '#/components/responses/Unavailable'}
     delete:
       operationId: deleteSession
       summary: Delete a session.
       responses:
         '204': {description: Deleted.}
         '404': {$ref: '#/components/responses/NotFound'}
+        '503': {$ref: '#/components/responses/Unavailable'}
   /v1/sessions/{id}/changes:
     parameters: [{$ref: '#/components/parameters/SessionId'}]
     post:
@@ -96,6 +98,7 @@ paths:
         '200': {$ref: '#/components/responses/ChangeAnswer'}
         '400': {$ref: '#/components/responses/Malformed'}
         '404': {$ref: '#/components/responses/NotFound'}
+        '503': {$ref: '#/components/responses/Unavailable'}
         '409': {$ref: '#/components/responses/RevisionMismatch'}
         '413': {$ref: '#/components/responses/TooLarge'}
         '415': {$ref: '#/components/responses/UnsupportedMediaType'}
@@ -118,6 +121,7 @@ paths:
         '200': {$ref: '#/components/responses/ChangeAnswer'}
         '400': {$ref: '#/components/responses/Malformed'}
         '404': {$ref: '#/components/responses/NotFound'}
+        '503': {$ref: '#/components/responses/Unavailable'}
         '413': {$ref: '#/components/responses/TooLarge'}
         '415': {$ref: '#/components/responses/UnsupportedMediaType'}
         '422': {$ref: '#/components/responses/Unprocessable'}
@@ -139,6 +143,7 @@ paths:
               schema: {$ref: '#/components/schemas/FramesAnswer'}
         '400': {$ref: '#/components/responses/Malformed'}
         '404': {$ref: '#/components/responses/NotFound'}
+        '503': {$ref: '#/components/responses/Unavailable'}
   /v1/sessions/{id}/explain:
     parameters: [{$ref: '#/components/parameters/SessionId'}]
     get:
@@ -155,6 +160,7 @@ paths:
               schema: {$ref: '#/components/schemas/Explanation'}
         '400': {$ref: '#/components/responses/Malformed'}
         '404': {$ref: '#/components/responses/NotFound'}
+        '503': {$ref: '#/components/responses/Unavailable'}
   /v1/sessions/{id}/trace:
     parameters: [{$ref: '#/components/parameters/SessionId'}]
     get:
@@ -167,6 +173,7 @@ paths:
             text/plain:
               schema: {type: string}
         '404': {$ref: '#/components/responses/NotFound'}
+        '503': {$ref: '#/components/responses/Unavailable'}
   /v1/sessions/{id}/exercise-ambiguity:
     parameters: [{$ref: '#/components/parameters/SessionId'}]
     post:
@@ -179,6 +186,7 @@ paths:
             application/json:
               schema: {$ref: '#/components/schemas/FramesAnswer'}
         '404': {$ref: '#/components/responses/NotFound'}
+        '503': {$ref: '#/components/responses/Unavailable'}
   /v1/sessions/{id}/stream:
     parameters: [{$ref: '#/components/parameters/SessionId'}]
     get:
@@ -299,7 +307,7 @@ components:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}
     Unavailable:
-      description: Starting or draining (readyz), the connection or stream cap is reached, or the memory budget is spent (new sessions and one-shot layouts); with Retry-After.
+      description: Starting or draining (readyz), the connection or stream cap is reached, the memory budget is spent (new sessions and one-shot layouts), or the session store cannot be written (writes) or read (a session's first request after a restart); with Retry-After.
       content:
         application/problem+json:
           schema: {$ref: '#/components/schemas/Problem'}

@@ -14,7 +14,7 @@ final class SQLiteConnection {
 
     init(path: String, readOnly: Bool = false) throws(SQLiteError) {
         // NOMUTEX: a connection is used by one thread at a time (the writer, or a reader under its lock).
-        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         let rc = sqlite3_open_v2(path, &handle, flags, nil)
         guard rc == SQLITE_OK else {
             let error = SQLiteError(code: rc, message: handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open \(path)")
@@ -50,6 +50,8 @@ final class SQLiteConnection {
         SQLiteError(code: sqlite3_extended_errcode(handle) != 0 ? sqlite3_extended_errcode(handle) : rc,
                     message: String(cString: sqlite3_errmsg(handle)))
     }
+
+    var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 
     /// Rows changed by the last statement.
     var changes: Int { Int(sqlite3_changes(handle)) }

@@ -6,20 +6,24 @@ import Foundation
 /// WAL lets run beside the writer.
 public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
     public let path: String
-    private let writer: SQLiteConnection
+    /// Why the store was opened read-only (it exists but cannot be written), or nil.
+    public let initialFailure: String?
+    private let writing: Writing?
     private let reader: SQLiteConnection
     private let readLock = NSLock()
-    private let upsertSnapshot, deleteJournalUpTo, deleteJournalAfter, insertJournal, touchSession, deleteSession, deleteSessionJournal: Statement
-    private let selectSession, selectJournal, probeStatement, countSessions: Statement
-    private let selectExpired: Statement
+    private let selectSession, selectJournal, countSessions: Statement
 
-    public init(path: String) throws(StorageError) {
-        self.path = path
-        let dir = (path as NSString).deletingLastPathComponent
-        if !dir.isEmpty { try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
-        do {
-            writer = try SQLiteConnection(path: path)
-            try writer.execute("""
+    /// The writing connection and its statements (the writer's thread only).
+    private final class Writing {
+        let connection: SQLiteConnection
+        let upsertSnapshot, deleteJournalUpTo, deleteJournalAfter, insertJournal, touchSession, deleteSession, deleteSessionJournal: Statement
+        let probe, selectExpired: Statement
+
+        init(path: String) throws(SQLiteError) {
+            connection = try SQLiteConnection(path: path)
+            // SQLite opens a file it may not write read-only without a word: ask.
+            if connection.isReadOnly { throw SQLiteError(code: 8, message: "the database file cannot be written") }
+            try connection.execute("""
                 PRAGMA journal_mode=WAL;
                 PRAGMA synchronous=FULL;
                 CREATE TABLE IF NOT EXISTS sessions(
@@ -33,56 +37,85 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
                 CREATE INDEX IF NOT EXISTS sessions_updated ON sessions(updated_at);
                 CREATE TABLE IF NOT EXISTS probe(k INTEGER PRIMARY KEY, at INTEGER NOT NULL, pad BLOB);
                 """)
-            reader = try SQLiteConnection(path: path)
             // A newer snapshot only: a compaction that lost a race to a later one never goes back.
-            upsertSnapshot = try writer.prepare("""
+            upsertSnapshot = try connection.prepare("""
                 INSERT INTO sessions(id, revision, next_auto, document, raw_size, checksum, updated_at) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)
                 ON CONFLICT(id) DO UPDATE SET revision=excluded.revision, next_auto=excluded.next_auto, document=excluded.document,
                     raw_size=excluded.raw_size, checksum=excluded.checksum, updated_at=excluded.updated_at
                 WHERE excluded.revision > sessions.revision
                 """)
-            deleteJournalUpTo = try writer.prepare("DELETE FROM journal WHERE session=?1 AND revision<=?2")
-            deleteJournalAfter = try writer.prepare("DELETE FROM journal WHERE session=?1 AND revision>?2")
-            insertJournal = try writer.prepare("INSERT OR REPLACE INTO journal(session, revision, kind, body, raw_size, checksum) VALUES(?1, ?2, ?3, ?4, ?5, ?6)")
-            touchSession = try writer.prepare("UPDATE sessions SET updated_at=?2 WHERE id=?1")
-            deleteSession = try writer.prepare("DELETE FROM sessions WHERE id=?1")
-            deleteSessionJournal = try writer.prepare("DELETE FROM journal WHERE session=?1")
-            probeStatement = try writer.prepare("INSERT OR REPLACE INTO probe(k, at, pad) VALUES(1, ?1, zeroblob(?2))")
-            selectExpired = try writer.prepare("SELECT id FROM sessions WHERE updated_at<?1")
+            deleteJournalUpTo = try connection.prepare("DELETE FROM journal WHERE session=?1 AND revision<=?2")
+            deleteJournalAfter = try connection.prepare("DELETE FROM journal WHERE session=?1 AND revision>?2")
+            insertJournal = try connection.prepare("INSERT OR REPLACE INTO journal(session, revision, kind, body, raw_size, checksum) VALUES(?1, ?2, ?3, ?4, ?5, ?6)")
+            touchSession = try connection.prepare("UPDATE sessions SET updated_at=?2 WHERE id=?1")
+            deleteSession = try connection.prepare("DELETE FROM sessions WHERE id=?1")
+            deleteSessionJournal = try connection.prepare("DELETE FROM journal WHERE session=?1")
+            probe = try connection.prepare("INSERT OR REPLACE INTO probe(k, at, pad) VALUES(1, ?1, zeroblob(?2))")
+            selectExpired = try connection.prepare("SELECT id FROM sessions WHERE updated_at<?1")
+        }
+    }
+
+    /// Opens (or creates) the database. One that exists but cannot be written (a read-only
+    /// volume, a file whose permissions forbid it) is opened read-only: its sessions can be
+    /// read, and every write fails with `initialFailure`.
+    public init(path: String) throws(StorageError) {
+        self.path = path
+        let dir = (path as NSString).deletingLastPathComponent
+        if !dir.isEmpty { try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+        var writing: Writing? = nil
+        var failure: String? = nil
+        do throws(SQLiteError) { writing = try Writing(path: path) } catch {
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw StorageError("cannot open the SQLite store at \(path): \(error.message)")
+            }
+            failure = "the SQLite store at \(path) is read-only: \(error.message)"
+        }
+        self.writing = writing
+        initialFailure = failure
+        do throws(SQLiteError) {
+            // Read-only, SQLite reads the WAL through its existing -shm (3.22 and later).
+            reader = try SQLiteConnection(path: path, readOnly: writing == nil)
             selectSession = try reader.prepare("SELECT revision, next_auto, document, raw_size, checksum FROM sessions WHERE id=?1")
             selectJournal = try reader.prepare("SELECT revision, kind, body, raw_size, checksum FROM journal WHERE session=?1 AND revision>?2 ORDER BY revision")
             countSessions = try reader.prepare("SELECT count(*) FROM sessions")
         } catch {
-            throw StorageError("cannot open the SQLite store at \(path): \(error.message)")
+            throw StorageError("cannot read the SQLite store at \(path): \(error.message)")
         }
     }
 
+    private func writable() throws(StorageError) -> Writing {
+        guard let writing else { throw StorageError(initialFailure ?? "the store cannot be written") }
+        return writing
+    }
+
     public func commit(_ batch: [StorageWrite], now: Int) throws(StorageError) {
+        let w = try writable()
+        let writer = w.connection
         do throws(SQLiteError) {
             try writer.execute("BEGIN IMMEDIATE")
             do throws(SQLiteError) {
                 var touched: Set<String> = []
-                for w in batch {
-                    switch w {
+                for item in batch {
+                    switch item {
                     case .snapshot(let s, let revision, let next, let document):
                         let e = StoredBytes.encode(document)
-                        try upsertSnapshot.run([.text(s), .int(revision), .int(next), .blob(e.bytes), .int(e.rawSize), .int(e.checksum), .int(now)])
-                        try deleteJournalUpTo.run([.text(s), .int(revision)])
+                        try w.upsertSnapshot.run([.text(s), .int(revision), .int(next), .blob(e.bytes), .int(e.rawSize), .int(e.checksum), .int(now)])
+                        try w.deleteJournalUpTo.run([.text(s), .int(revision)])
                     case .journal(let s, let entry):
                         let e = StoredBytes.encode(entry.body)
-                        try insertJournal.run([.text(s), .int(entry.revision), .int(entry.kind.rawValue), .blob(e.bytes), .int(e.rawSize), .int(e.checksum)])
+                        try w.insertJournal.run([.text(s), .int(entry.revision), .int(entry.kind.rawValue), .blob(e.bytes), .int(e.rawSize), .int(e.checksum)])
                         touched.insert(s)
                     case .delete(let s):
-                        try deleteSession.run([.text(s)])
-                        try deleteSessionJournal.run([.text(s)])
+                        try w.deleteSession.run([.text(s)])
+                        try w.deleteSessionJournal.run([.text(s)])
                         touched.remove(s)
                     case .truncate(let s, let revision):
-                        try deleteJournalAfter.run([.text(s), .int(revision)])
+                        try w.deleteJournalAfter.run([.text(s), .int(revision)])
                     case .touch(let s):
                         touched.insert(s)
                     }
                 }
-                for s in touched { try touchSession.run([.text(s), .int(now)]) }
+                for s in touched { try w.touchSession.run([.text(s), .int(now)]) }
                 try writer.execute("COMMIT")
             } catch {
                 try? writer.execute("ROLLBACK")
@@ -119,8 +152,9 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
     }
 
     public func expire(before: Int) throws(StorageError) -> Int {
+        let w = try writable()
         var ids: [String] = []
-        do throws(SQLiteError) { try selectExpired.run([.int(before)]) { ids.append($0.text(0)) } } catch {
+        do throws(SQLiteError) { try w.selectExpired.run([.int(before)]) { ids.append($0.text(0)) } } catch {
             throw StorageError("cannot expire sessions in \(path): \(error.message)")
         }
         guard !ids.isEmpty else { return 0 }
@@ -128,13 +162,19 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
         return ids.count
     }
 
+    /// Moves the WAL into the database (a clean stop): the next start reads one file.
+    public func checkpoint() {
+        try? writing?.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
     /// Writes (and fsyncs) 64 KB, after a checkpoint that lets the WAL shrink: a store that
     /// failed for want of room is taken back only when a document's worth fits again.
     public func probe() throws(StorageError) {
+        let w = try writable()
         do throws(SQLiteError) {
-            try writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            try probeStatement.run([.int(Int(Date().timeIntervalSince1970)), .int(65_536)])
-            try probeStatement.run([.int(Int(Date().timeIntervalSince1970)), .int(0)])
+            try w.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            try w.probe.run([.int(Int(Date().timeIntervalSince1970)), .int(65_536)])
+            try w.probe.run([.int(Int(Date().timeIntervalSince1970)), .int(0)])
         } catch {
             throw StorageError("the SQLite store at \(path) cannot be written: \(error.message)")
         }

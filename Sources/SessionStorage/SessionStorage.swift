@@ -45,6 +45,8 @@ public struct StorageError: Error, CustomStringConvertible {
 /// A durable home for sessions. Writes come from one thread (the `StoreWriter`); loads
 /// from any.
 public protocol SessionStorage: AnyObject, Sendable {
+    /// Why the store cannot be written from the start (it opened read-only), or nil.
+    var initialFailure: String? { get }
     /// Writes every item in one transaction, durable when this returns.
     func commit(_ batch: [StorageWrite], now: Int) throws(StorageError)
     func load(_ session: String) throws(StorageError) -> StoredSession?
@@ -52,6 +54,8 @@ public protocol SessionStorage: AnyObject, Sendable {
     func expire(before: Int) throws(StorageError) -> Int
     /// A small write that fails when the store cannot be written.
     func probe() throws(StorageError)
+    /// Called once all is written, before a clean stop.
+    func checkpoint()
     /// Sessions stored.
     func count() throws(StorageError) -> Int
 }

@@ -18,8 +18,8 @@ public final class StoreWriter: @unchecked Sendable {
     private let flushIntervalNanos: UInt64
     private let condition = NSCondition()
     private var queue: [Item] = []
-    /// Where a session's trailing constants item sits in `queue`, while nothing follows it.
-    private var openConstants: [String: Int] = [:]
+    /// A session's trailing constants item in `queue`, while nothing follows it.
+    private var openConstants: [String: Constants] = [:]
     private var urgent = false
     private var oldestQueuedAt: UInt64 = 0
     private var issued: Ticket = 0
@@ -44,16 +44,35 @@ public final class StoreWriter: @unchecked Sendable {
     private enum Item {
         case write(StorageWrite, Ticket)
         case changes(session: String, revision: Int, body: JSON, Ticket)
-        case constants(session: String, revision: Int, bodies: [JSON], Ticket)
+        case constants(Constants)
 
         var ticket: Ticket {
-            switch self { case .write(_, let t), .changes(_, _, _, let t), .constants(_, _, _, let t): return t }
+            switch self {
+            case .write(_, let t), .changes(_, _, _, let t): return t
+            case .constants(let c): return c.ticket
+            }
         }
         var session: String {
             switch self {
             case .write(let w, _): return w.session
-            case .changes(let s, _, _, _), .constants(let s, _, _, _): return s
+            case .changes(let s, _, _, _): return s
+            case .constants(let c): return c.session
             }
+        }
+    }
+
+    /// Set-constant bodies of one session queued back to back: a reference, so that the
+    /// next one is appended in place (an enum's array would be copied on each).
+    private final class Constants {
+        let session: String
+        var revision: Int
+        var bodies: [JSON]
+        var ticket: Ticket
+        init(session: String, revision: Int, body: JSON, ticket: Ticket) {
+            self.session = session
+            self.revision = revision
+            bodies = [body]
+            self.ticket = ticket
         }
     }
 
@@ -66,6 +85,7 @@ public final class StoreWriter: @unchecked Sendable {
     public init(storage: any SessionStorage, flushIntervalMilliseconds: Int, retentionSeconds: Int) {
         self.storage = storage
         self.retentionSeconds = retentionSeconds
+        failure = storage.initialFailure
         self.flushIntervalNanos = UInt64(max(1, flushIntervalMilliseconds)) * 1_000_000
     }
 
@@ -96,16 +116,17 @@ public final class StoreWriter: @unchecked Sendable {
     public func constants(session: String, revision: Int, body: JSON, durable: Bool) -> Ticket {
         condition.lock()
         defer { condition.unlock() }
-        if let k = openConstants[session], case .constants(_, _, var bodies, _) = queue[k] {
+        if let open = openConstants[session] {
             issued += 1
-            bodies.append(body)
-            queue[k] = .constants(session: session, revision: revision, bodies: bodies, issued)
+            open.bodies.append(body)
+            open.revision = revision
             // The merged entry now carries the newest ticket; tickets between stay unresolved
             // no longer than it, since batches resolve in order.
+            open.ticket = issued
             if durable { urgent = true; condition.signal() }
             return issued
         }
-        return enqueueLocked(urgent: durable) { .constants(session: session, revision: revision, bodies: [body], $0) }
+        return enqueueLocked(urgent: durable) { .constants(Constants(session: session, revision: revision, body: body, ticket: $0)) }
     }
 
     private func enqueue(urgent: Bool, _ make: (Ticket) -> Item) -> Ticket {
@@ -117,12 +138,15 @@ public final class StoreWriter: @unchecked Sendable {
     private func enqueueLocked(urgent now: Bool, _ make: (Ticket) -> Item) -> Ticket {
         issued += 1
         let item = make(issued)
-        if queue.isEmpty { oldestQueuedAt = DispatchTime.now().uptimeNanoseconds }
-        openConstants[item.session] = nil
-        if case .constants = item { openConstants[item.session] = queue.count }
+        let wasEmpty = queue.isEmpty
+        if wasEmpty { oldestQueuedAt = DispatchTime.now().uptimeNanoseconds }
+        if case .constants(let c) = item { openConstants[c.session] = c } else if !openConstants.isEmpty { openConstants[item.session] = nil }
         queue.append(item)
         if now { urgent = true }
-        condition.signal()
+        // Woken only when there is something new to decide: a write due now, or the first one
+        // that starts the flush interval. A wake per set-constant cost a context switch each
+        // (3 µs of a 10 µs request under load, measured with make load).
+        if now || wasEmpty { condition.signal() }
         return issued
     }
 
@@ -192,6 +216,7 @@ public final class StoreWriter: @unchecked Sendable {
                 _ = condition.wait(until: Date(timeIntervalSinceNow: max(0.0005, wait)))
             }
             if stopping && queue.isEmpty {
+                storage.checkpoint()
                 stopped = true
                 condition.broadcast()
                 condition.unlock()
@@ -236,8 +261,9 @@ public final class StoreWriter: @unchecked Sendable {
                     bytes += b.count
                     grown[s, default: 0] += b.count
                     writes.append(.journal(session: s, entry: JournalEntry(revision: revision, kind: .changes, body: b)))
-                case .constants(let s, let revision, let bodies, _):
-                    let b = Self.merge(bodies).serialized
+                case .constants(let c):
+                    let s = c.session, revision = c.revision
+                    let b = Self.merge(c.bodies).serialized
                     bytes += b.count
                     grown[s, default: 0] += b.count
                     writes.append(.journal(session: s, entry: JournalEntry(revision: revision, kind: .constants, body: b)))

@@ -387,6 +387,43 @@ class StoreTests(unittest.TestCase):
             self.assertTrue(close(f["frames"], frames2))
         server.stop()
 
+    def test_unwritable_store_serves_reads(self):
+        server = self.server().start()
+        clients = [Client(server, random.Random(k)) for k in range(2)]
+        status, _, a = server.request("POST", f"/v1/sessions/{clients[0].id}/constants", {"gap0": 61})
+        self.assertEqual(status, 200)
+        server.stop()
+        # The store's files and folder become read-only to the server: as root, the server runs
+        # as nobody (root's permissions ignore modes).
+        paths = [self.dir] + [os.path.join(self.dir, f) for f in os.listdir(self.dir) if f.startswith("sessions.sqlite")]
+        if os.geteuid() == 0:
+            for p in paths:
+                os.chown(p, 65534, 65534)
+            server.prefix = [shutil.which("setpriv"), "--reuid=65534", "--regid=65534", "--clear-groups", "--"]
+        for p in paths:
+            os.chmod(p, 0o555 if os.path.isdir(p) else 0o444)
+        try:
+            server.start()
+            status, _, ready = server.request("GET", "/readyz")
+            self.assertEqual(status, 503, ready)
+            self.assertIn("read-only", ready["detail"])
+            status, _, f = server.request("GET", f"/v1/sessions/{clients[0].id}/frames")
+            self.assertEqual(status, 200, f)
+            self.assertEqual((f["revision"], f["frames"]["v0"]["x"]), (2, 61))
+            for path, body in [("/constants", {"gap0": 1}), ("/changes", {"ops": [{"op": "setOptions", "options": {"scale": 2}}]})]:
+                status, headers, p = server.request("POST", f"/v1/sessions/{clients[1].id}{path}", body)
+                self.assertEqual(status, 503, p)
+                self.assertIn("Retry-After", headers)
+            status, _, p = server.request("POST", "/v1/sessions", chain_document())
+            self.assertEqual(status, 503, p)
+            self.assertEqual(server.request("DELETE", f"/v1/sessions/{clients[1].id}")[0], 503)
+            status, _, f = server.request("GET", f"/v1/sessions/{clients[1].id}/frames")
+            self.assertEqual((status, f["revision"]), (200, 1))
+            server.stop()
+        finally:
+            for p in paths:
+                os.chmod(p, 0o755 if os.path.isdir(p) else 0o644)
+
     def test_sessions_beyond_memory_come_back_from_the_store(self):
         server = self.server(extra=["--max-sessions", "3"]).start()
         clients = [Client(server, random.Random(k)) for k in range(8)]

@@ -35,6 +35,9 @@ final class SessionPersistence: Sendable {
         writer.onFailure = { failure in
             if let failure { logger.error("store unwritable: writes answer 503 until it recovers", metadata: ["error": "\(failure)"]) } else { logger.notice("store writable again") }
         }
+        if let failure = storage.initialFailure {
+            logger.error("store read-only: sessions can be read, writes answer 503", metadata: ["error": "\(failure)"])
+        }
         writer.onExpired = { n in
             metrics.sessionsExpired.increment(by: n)
             logger.info("sessions expired from the store", metadata: ["count": "\(n)"])
