@@ -9,7 +9,7 @@ SHARED  ?= ../shared
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PKGS := libmicrohttpd-dev zlib1g-dev libsqlite3-dev pkg-config
 
-.PHONY: deps test-deps api-fuzz build release run test bench bench-engine bench-streams bench-handler bench-document load fuzz openapi clean
+.PHONY: deps test-deps api-fuzz build release run test bench bench-engine bench-streams bench-handler bench-document bench-store load fuzz openapi clean
 
 ## System packages, installed only when missing.
 deps:
@@ -70,6 +70,10 @@ bench-handler: release
 ## Whole documents: POST /v1/layout and /v1/sessions over HTTP beside the engine alone, heap per view (BENCHMARKS.md).
 bench-document: release
 	python3 Benchmarks/document/run_document.py $(DOCUMENT_ARGS)
+
+## Session creation and restoring with the SQLite store beside the in-memory store (BENCHMARKS.md §5).
+bench-store: release
+	python3 Benchmarks/store/run_store.py $(STORE_ARGS)
 
 ## 64 concurrent drags over WebSocket streams, one 1,000-cell session each (loopback, bounded).
 bench-streams: release

@@ -387,6 +387,50 @@ class StoreTests(unittest.TestCase):
             self.assertTrue(close(f["frames"], frames2))
         server.stop()
 
+    def test_journal_is_compacted_and_ids_continue(self):
+        server = self.server().start()
+        client = Client(server, random.Random(5))
+        conn = http.client.HTTPConnection("127.0.0.1", server.port)
+        autos = []
+        for k in range(350):   # ~240 bytes a change: the journal outgrows 64 KB and the snapshot
+            v = f"x{k}"
+            status, _, a = server.request("POST", f"/v1/sessions/{client.id}/changes", {"ops": [
+                {"op": "addViews", "views": [{"id": v, "parent": "root"}]},
+                {"op": "addConstraints", "constraints": [
+                    {"expr": f"{v}.left == root.left + {k}"}, {"expr": f"{v}.top == root.top + {300 + k}"},
+                    {"expr": f"{v}.width == 40"}, {"expr": f"{v}.height == 12"}]}]}, conn=conn)
+            self.assertEqual(status, 200, a)
+            autos += a["added"]
+        conn.close()
+        deadline = time.time() + 10
+        snapshots = 0
+        while time.time() < deadline and snapshots < 2:   # the first is the creation
+            _, _, metrics = server.request("GET", "/metrics")
+            line = [l for l in metrics.decode().splitlines() if l.startswith("layoutd_store_snapshots_total")]
+            snapshots = float(line[0].split()[-1]) if line else 0
+            time.sleep(0.1)
+        self.assertGreaterEqual(snapshots, 2, "the journal was never compacted")
+        _, _, before = server.request("GET", f"/v1/sessions/{client.id}/frames")
+        server.kill()
+        db = sqlite3.connect(server.path)
+        (entries,) = db.execute("SELECT count(*) FROM journal WHERE session=?", (client.id,)).fetchone()
+        (snap_rev,) = db.execute("SELECT revision FROM sessions WHERE id=?", (client.id,)).fetchone()
+        db.close()
+        self.assertLess(entries, 350)
+        self.assertGreater(snap_rev, 1)
+        server.start()
+        _, _, after = server.request("GET", f"/v1/sessions/{client.id}/frames")
+        self.assertEqual(after["revision"], before["revision"])
+        self.assertTrue(close(after["frames"], before["frames"]))
+        # Server-given ids go on after the last one given before the restart, never reused.
+        status, _, a = server.request("POST", f"/v1/sessions/{client.id}/changes",
+                                      {"ops": [{"op": "addConstraints", "constraints": [{"expr": "x0.width == 41 @500"}]}]})
+        self.assertEqual(status, 200, a)
+        number = lambda i: int(i[1:])
+        self.assertTrue(all(i.startswith("c") for i in autos + a["added"]))
+        self.assertGreater(number(a["added"][0]), max(map(number, autos)))
+        server.stop()
+
     def test_unwritable_store_serves_reads(self):
         server = self.server().start()
         clients = [Client(server, random.Random(k)) for k in range(2)]
