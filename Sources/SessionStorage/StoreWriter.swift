@@ -1,6 +1,13 @@
 import Foundation
 import JSON
 
+/// A session's place in the writer's queue: its open set-constants entry. Kept with the
+/// session and used under the session's lock only.
+public final class JournalTail: @unchecked Sendable {
+    fileprivate var open: StoreWriter.Constants?
+    public init() {}
+}
+
 /// The one thread that writes to a store, committing whatever is queued in one transaction
 /// (group commit): concurrent sessions share an fsync, so throughput follows the number of
 /// sessions rather than the disk's latency.
@@ -18,8 +25,6 @@ public final class StoreWriter: @unchecked Sendable {
     private let flushIntervalNanos: UInt64
     private let condition = NSCondition()
     private var queue: [Item] = []
-    /// A session's trailing constants item in `queue`, while nothing follows it.
-    private var openConstants: [String: Constants] = [:]
     private var urgent = false
     private var oldestQueuedAt: UInt64 = 0
     private var issued: Ticket = 0
@@ -41,7 +46,7 @@ public final class StoreWriter: @unchecked Sendable {
     /// The store failed, or came back (nil).
     public var onFailure: @Sendable (String?) -> Void = { _ in }
 
-    private enum Item {
+    private enum Item: @unchecked Sendable {
         case write(StorageWrite, Ticket)
         case changes(session: String, revision: Int, body: JSON, Ticket)
         case constants(Constants)
@@ -62,18 +67,38 @@ public final class StoreWriter: @unchecked Sendable {
     }
 
     /// Set-constant bodies of one session queued back to back: a reference, so that the
-    /// next one is appended in place (an enum's array would be copied on each).
-    private final class Constants {
+    /// next one is appended in place, under its own lock (the request's thread appends, the
+    /// writer's thread takes it once its batch is under way).
+    final class Constants: @unchecked Sendable {
         let session: String
-        var revision: Int
-        var bodies: [JSON]
-        var ticket: Ticket
+        private let lock = NSLock()
+        private var taken = false
+        private(set) var revision: Int
+        private(set) var bodies: [JSON]
+        private(set) var ticket: Ticket
+
         init(session: String, revision: Int, body: JSON, ticket: Ticket) {
             self.session = session
             self.revision = revision
             bodies = [body]
             self.ticket = ticket
         }
+
+        /// false once the writer took it: the body goes into a new entry then.
+        func append(_ body: JSON, _ revision: Int, ticket: Ticket?) -> Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            if taken { return false }
+            bodies.append(body)
+            self.revision = revision
+            // The merged entry carries the newest ticket; the ones it absorbed lie below it.
+            if let ticket { self.ticket = ticket }
+            return true
+        }
+
+        /// Closes it to appends (when its batch leaves the queue): from then on what it
+        /// holds, ticket included, is final.
+        func close() { lock.withLock { taken = true } }
     }
 
     /// Sessions not written for this long are deleted from the store.
@@ -108,25 +133,30 @@ public final class StoreWriter: @unchecked Sendable {
         }
     }
 
-    public func changes(session: String, revision: Int, body: JSON) -> Ticket {
-        enqueue(urgent: true) { .changes(session: session, revision: revision, body: body, $0) }
+    /// A structural change: it closes the session's open set-constants entry, so that
+    /// nothing set after it is written before it.
+    public func changes(_ tail: JournalTail, session: String, revision: Int, body: JSON) -> Ticket {
+        tail.open = nil
+        return enqueue(urgent: true) { .changes(session: session, revision: revision, body: body, $0) }
     }
 
-    /// A set-constant body; `durable` wakes the writer at once (the strict policy).
-    public func constants(session: String, revision: Int, body: JSON, durable: Bool) -> Ticket {
+    /// A set-constant body, merged into the session's open entry while that is still queued.
+    /// Relaxed (`durable` false): that takes only the entry's own lock, not the writer's, and
+    /// returns nil (nobody waits). Strict: the writer is woken at once and the ticket returned.
+    @discardableResult
+    public func constants(_ tail: JournalTail, session: String, revision: Int, body: JSON, durable: Bool) -> Ticket? {
+        if !durable, let open = tail.open, open.append(body, revision, ticket: nil) { return nil }
         condition.lock()
         defer { condition.unlock() }
-        if let open = openConstants[session] {
-            issued += 1
-            open.bodies.append(body)
-            open.revision = revision
-            // The merged entry now carries the newest ticket; tickets between stay unresolved
-            // no longer than it, since batches resolve in order.
-            open.ticket = issued
+        issued += 1
+        if let open = tail.open, open.append(body, revision, ticket: issued) {
             if durable { urgent = true; condition.signal() }
-            return issued
+            return durable ? issued : nil
         }
-        return enqueueLocked(urgent: durable) { .constants(Constants(session: session, revision: revision, body: body, ticket: $0)) }
+        issued -= 1
+        let t = enqueueLocked(urgent: durable) { .constants(Constants(session: session, revision: revision, body: body, ticket: $0)) }
+        if case .constants(let c)? = queue.last { tail.open = c }
+        return durable ? t : nil
     }
 
     private func enqueue(urgent: Bool, _ make: (Ticket) -> Item) -> Ticket {
@@ -140,7 +170,6 @@ public final class StoreWriter: @unchecked Sendable {
         let item = make(issued)
         let wasEmpty = queue.isEmpty
         if wasEmpty { oldestQueuedAt = DispatchTime.now().uptimeNanoseconds }
-        if case .constants(let c) = item { openConstants[c.session] = c } else if !openConstants.isEmpty { openConstants[item.session] = nil }
         queue.append(item)
         if now { urgent = true }
         // Woken only when there is something new to decide: a write due now, or the first one
@@ -224,7 +253,7 @@ public final class StoreWriter: @unchecked Sendable {
             }
             let batch = queue
             queue = []
-            openConstants = [:]
+            for case .constants(let c) in batch { c.close() }
             urgent = false
             let failing = failure
             condition.unlock()

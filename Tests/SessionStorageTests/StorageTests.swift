@@ -75,11 +75,10 @@ final class StorageTests: XCTestCase {
         let t0 = w.write(.snapshot(session: "s", revision: 1, nextAutoID: 1, document: Array("{}".utf8)))
         XCTAssertTrue(w.wait(t0))
         // Relaxed set-constants of one session back to back: one journal entry, written on flush.
-        var last: StoreWriter.Ticket = 0
-        for k in 2...50 { last = w.constants(session: "s", revision: k, body: .object([("x", .number(Double(k)))]), durable: false) }
-        XCTAssertFalse(w.isDurable(last), "relaxed set-constants wait for the flush interval")
+        let tail = JournalTail()
+        for k in 2...50 { XCTAssertNil(w.constants(tail, session: "s", revision: k, body: .object([("x", .number(Double(k)))]), durable: false)) }
+        XCTAssertEqual(try w.storage.load("s")?.journal.count, 0, "relaxed set-constants wait for the flush interval")
         w.flush()
-        XCTAssertTrue(w.isDurable(last))
         let stored = try XCTUnwrap(try w.storage.load("s"))
         XCTAssertEqual(stored.journal.count, 1)
         XCTAssertEqual(stored.journal[0].revision, 50)
@@ -88,11 +87,20 @@ final class StorageTests: XCTestCase {
         let group = DispatchGroup()
         for k in 0..<32 {
             DispatchQueue.global().async(group: group) {
-                let t = w.changes(session: "s\(k)", revision: 2, body: .object([]))
+                let t = w.changes(JournalTail(), session: "s\(k)", revision: 2, body: .object([]))
                 XCTAssertTrue(w.wait(t))
             }
         }
         group.wait()
+        // A structural change closes the open entry: constants set after it are written after it.
+        _ = w.constants(tail, session: "s", revision: 51, body: .object([("x", .number(51))]), durable: false)
+        _ = w.changes(tail, session: "s", revision: 52, body: .object([("ops", .array([]))]))
+        _ = w.constants(tail, session: "s", revision: 53, body: .object([("x", .number(53))]), durable: false)
+        let strict = try XCTUnwrap(w.constants(tail, session: "s", revision: 54, body: .object([("y", .number(54))]), durable: true))
+        XCTAssertTrue(w.wait(strict))
+        let journal = try XCTUnwrap(try w.storage.load("s")).journal
+        XCTAssertEqual(journal.map(\.revision), [50, 51, 52, 54])
+        XCTAssertEqual(String(decoding: journal[3].body, as: UTF8.self), #"{"x":53,"y":54}"#)
         w.stop()
     }
 }

@@ -161,7 +161,7 @@ final class LayoutRoutes: Sendable {
     private func changed(_ req: Request, _ change: Change) throws(Problem) -> Response {
         var ticket: SessionPersistence.Ticket? = nil
         var res = try withSession(req) { box, s throws(Problem) in
-            let (result, t) = try apply(s, change, session: box.id)
+            let (result, t) = try apply(s, change, in: box)
             ticket = t
             return Response.json(200, WireFormat.change(result))
         }
@@ -178,7 +178,7 @@ final class LayoutRoutes: Sendable {
     /// Applies a change, timing the engine and keeping the engine gauges in step (stats are
     /// O(1), and a set-constant can break a constraint and so change the tableau too), and
     /// queues it for the store: the ticket, when there is one, is what its answer waits for.
-    func apply(_ s: LayoutSession, _ change: Change, session id: String) throws(Problem) -> (ChangeResult, SessionPersistence.Ticket?) {
+    func apply(_ s: LayoutSession, _ change: Change, in box: SessionBox) throws(Problem) -> (ChangeResult, SessionPersistence.Ticket?) {
         try persistence?.checkWritable()
         let before = s.solver.tableauSize
         let t0 = monotonicNanos()
@@ -200,8 +200,8 @@ final class LayoutRoutes: Sendable {
         var ticket: SessionPersistence.Ticket? = nil
         if let persistence {
             switch change {
-            case .ops(let body): ticket = persistence.changed(id, revision: result.revision, body)
-            case .constants(let body): ticket = persistence.constantsSet(id, revision: result.revision, body)
+            case .ops(let body): ticket = persistence.changed(box, revision: result.revision, body)
+            case .constants(let body): ticket = persistence.constantsSet(box, revision: result.revision, body)
             }
         }
         return (result, ticket)

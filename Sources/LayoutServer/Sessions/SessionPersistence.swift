@@ -78,14 +78,14 @@ final class SessionPersistence: Sendable {
         writer.write(.snapshot(session: id, revision: session.revision, nextAutoID: session.nextAutoID, document: body))
     }
 
-    func changed(_ id: String, revision: Int, _ body: JSON) -> Ticket {
-        writer.changes(session: id, revision: revision, body: body)
+    func changed(_ box: SessionBox, revision: Int, _ body: JSON) -> Ticket {
+        writer.changes(box.journalTail, session: box.id, revision: revision, body: body)
     }
 
-    /// Set-constants: durable before the answer under strict, within the flush interval under relaxed.
-    func constantsSet(_ id: String, revision: Int, _ body: JSON) -> Ticket? {
-        let t = writer.constants(session: id, revision: revision, body: body, durable: durability == .strict)
-        return durability == .strict ? t : nil
+    /// Set-constants: durable before the answer under strict (a ticket), within the flush
+    /// interval under relaxed (nil). Both under the session's lock.
+    func constantsSet(_ box: SessionBox, revision: Int, _ body: JSON) -> Ticket? {
+        writer.constants(box.journalTail, session: box.id, revision: revision, body: body, durable: durability == .strict)
     }
 
     func deleted(_ id: String) -> Ticket { writer.write(.delete(session: id)) }

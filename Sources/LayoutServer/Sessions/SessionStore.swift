@@ -1,5 +1,6 @@
 import Foundation
 import LayoutModel
+import SessionStorage
 import Synchronization
 
 func monotonicNanos() -> UInt64 {
@@ -22,6 +23,8 @@ public final class SessionBox: @unchecked Sendable {
     let session: LayoutSession
     private let lock = NSLock()
     let lastUsed = Atomic<UInt64>(0)
+    /// Its open set-constants entry in the store's queue (under the lock).
+    let journalTail = JournalTail()
     /// Set (under the lock) when the box leaves memory: a request that found it just before
     /// looks the session up again, so nothing is applied to a copy nobody will read.
     private var retired = false

@@ -204,7 +204,7 @@ final class StreamConnection: @unchecked Sendable {
                     return Problem(404, "no session '\(sessionID)' (it was deleted or expired)").json.serialized
                 }
                 let answer = try box.withSession { s throws(Problem) in
-                    let (result, t) = try hub.layout.apply(s, change, session: box.id)
+                    let (result, t) = try hub.layout.apply(s, change, in: box)
                     ticket = t
                     return WireFormat.change(result, coalesced: coalesced)
                 }
