@@ -19,6 +19,9 @@
 #   LAYOUTD_ARGS="--connection-memory 16384" ...   # extra layoutd flags
 #   STORES="memory relaxed strict" ...              # the session store: none, or SQLite (in a
 #                                                   # temporary folder) under each durability
+#   BASELINE=memory STORES=relaxed ...              # the other side of each pair is layoutd with
+#                                                   # the memory store, not the bare server: the
+#                                                   # store's cost, paired run by run
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -65,19 +68,30 @@ layout() { # split|shared memory|relaxed|strict
   local ceil_mode=pool threading=pool
   [ "$MODE" = tpc ] && { ceil_mode=tpc; threading=per-connection; }
   : > "$log"
-  "${srv[@]}" "$out/ceiling" "$ceil_mode" "$CEIL_PORT" "$threads" 2>/dev/null &
+  if [ "${BASELINE:-}" = memory ]; then
+    "${srv[@]}" "$bin" --port "$CEIL_PORT" --threading "$threading" --threads "$threads" --log-level warning --store memory \
+      --trust-session-id-header ${LAYOUTD_ARGS:-} 2>>"$log" &
+  else
+    "${srv[@]}" "$out/ceiling" "$ceil_mode" "$CEIL_PORT" "$threads" 2>/dev/null &
+  fi
   local cpid=$!
-  "${srv[@]}" "$bin" --port "$PORT" --threading "$threading" --threads "$threads" --log-level warning "${store_args[@]}" ${LAYOUTD_ARGS:-} 2>>"$log" &
+  "${srv[@]}" "$bin" --port "$PORT" --threading "$threading" --threads "$threads" --log-level warning "${store_args[@]}" \
+    --trust-session-id-header ${LAYOUTD_ARGS:-} 2>>"$log" &
   local lpid=$!
   trap "kill $cpid $lpid 2>/dev/null || true" EXIT
   wait_up "$CEIL_PORT"; wait_up "$PORT"
-  local ids=()
+  local ids=() id port
   for _ in $(seq "$SESSIONS"); do
-    ids+=("$(curl -s -H 'Content-Type: application/json' --data-binary @"$here/cell.json" "http://127.0.0.1:$PORT/v1/sessions" \
-      | python3 -c 'import json,sys; print(json.load(sys.stdin)["session"])')")
+    # The same ids on both sides when the baseline is a layoutd too (one script drives both).
+    id=$(python3 -c 'import secrets; print(secrets.token_hex(16))')
+    for port in "$PORT" ${BASELINE:+"$CEIL_PORT"}; do
+      curl -s -o /dev/null -H 'Content-Type: application/json' -H "X-Layoutd-Session-Id: $id" --data-binary @"$here/cell.json" "http://127.0.0.1:$port/v1/sessions"
+    done
+    ids+=("$id")
   done
   export LAYOUTD_SESSIONS; LAYOUTD_SESSIONS=$(IFS=,; echo "${ids[*]}")
   local ceil_script="$shared/bench/http/post_echo.lua" ours="$here/constants.lua"
+  [ "${BASELINE:-}" = memory ] && ceil_script="$ours"
   timeout 10 "${cli[@]}" wrk -t"$wrk_threads" -c"$CONNS" -d2s -s "$ceil_script" "http://127.0.0.1:$CEIL_PORT" >/dev/null
   timeout 10 "${cli[@]}" wrk -t"$wrk_threads" -c"$CONNS" -d2s -s "$ours" "http://127.0.0.1:$PORT" >/dev/null
   echo "# layout $name, store $store: servers ${srv[*]:-unpinned} with $threads thread(s), wrk -t$wrk_threads ${cli[*]:-unpinned}; machine before: $("$out/stall_probe" 3)" | tee -a "$log"
