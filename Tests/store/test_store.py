@@ -176,6 +176,8 @@ class Client(threading.Thread):
                     self.added.remove(effect[1])
         except (OSError, http.client.HTTPException):
             pass   # the server was killed
+        finally:
+            conn.close()
 
 
 class StoreTests(unittest.TestCase):
