@@ -69,10 +69,12 @@ let package = Package(
                           path: "Benchmarks/DocumentBench"),
         // 64 concurrent drags over WebSocket streams against a running layoutd (BENCHMARKS.md).
         .executableTarget(name: "layoutd-drag-bench", dependencies: ["JSON", "LayoutModel", "CEpoll"], path: "Benchmarks/DragBench"),
-        .testTarget(name: "ConstraintSolverTests", dependencies: ["ConstraintSolver"]),
+        // What more than one test target uses (a seeded generator).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "ConstraintSolverTests", dependencies: ["ConstraintSolver", "TestSupport"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "SessionStorageTests", dependencies: ["SessionStorage", "JSON"]),
-        .testTarget(name: "LayoutModelTests", dependencies: ["LayoutModel", "JSON"]),
+        .testTarget(name: "LayoutModelTests", dependencies: ["LayoutModel", "JSON", "TestSupport"]),
         .testTarget(name: "LayoutServerTests", dependencies: ["LayoutServer", "LayoutModel", "JSON", "CZlib"]),
     ]
 )

@@ -11,7 +11,7 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
     private let writing: Writing?
     private let reader: SQLiteConnection
     private let readLock = NSLock()
-    private let selectSession, selectJournal, countSessions: Statement
+    private let selectSession, selectJournal: Statement
 
     /// The writing connection and its statements (the writer's thread only).
     private final class Writing {
@@ -77,7 +77,6 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
             reader = try SQLiteConnection(path: path, readOnly: writing == nil)
             selectSession = try reader.prepare("SELECT revision, next_auto, document, raw_size, checksum FROM sessions WHERE id=?1")
             selectJournal = try reader.prepare("SELECT revision, kind, body, raw_size, checksum FROM journal WHERE session=?1 AND revision>?2 ORDER BY revision")
-            countSessions = try reader.prepare("SELECT count(*) FROM sessions")
         } catch {
             throw StorageError("cannot read the SQLite store at \(path): \(error.message)")
         }
@@ -111,8 +110,6 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
                         touched.remove(s)
                     case .truncate(let s, let revision):
                         try w.deleteJournalAfter.run([.text(s), .int(revision)])
-                    case .touch(let s):
-                        touched.insert(s)
                     }
                 }
                 for s in touched { try w.touchSession.run([.text(s), .int(now)]) }
@@ -178,13 +175,5 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
         } catch {
             throw StorageError("the SQLite store at \(path) cannot be written: \(error.message)")
         }
-    }
-
-    public func count() throws(StorageError) -> Int {
-        readLock.lock()
-        defer { readLock.unlock() }
-        var n = 0
-        do { try countSessions.run([]) { n = $0.int(0) } } catch { throw StorageError(error.message) }
-        return n
     }
 }

@@ -27,12 +27,10 @@ public enum StorageWrite: Sendable {
     case delete(session: String)
     /// Drops the journal past a revision (a torn tail that was skipped on restore).
     case truncate(session: String, after: Int)
-    /// Marks a session used now, for the retention period.
-    case touch(session: String)
 
     var session: String {
         switch self {
-        case .snapshot(let s, _, _, _), .journal(let s, _), .delete(let s), .touch(let s), .truncate(let s, _): return s
+        case .snapshot(let s, _, _, _), .journal(let s, _), .delete(let s), .truncate(let s, _): return s
         }
     }
 }
@@ -56,6 +54,4 @@ public protocol SessionStorage: AnyObject, Sendable {
     func probe() throws(StorageError)
     /// Called once all is written, before a clean stop.
     func checkpoint()
-    /// Sessions stored.
-    func count() throws(StorageError) -> Int
 }

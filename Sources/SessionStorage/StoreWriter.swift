@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import Synchronization
 
 /// A session's place in the writer's queue: its open set-constants entry. Kept with the
 /// session and used under the session's lock only.
@@ -32,11 +33,16 @@ public final class StoreWriter: @unchecked Sendable {
     private var failedRanges: [ClosedRange<Ticket>] = []
     private var callbacks: [(ticket: Ticket, body: @Sendable (Bool) -> Void)] = []
     private var failure: String?
+    /// `failure != nil`, read without the lock on every change's path.
+    private let failing = Atomic<Bool>(false)
     private var stopping = false
     private var stopped = false
     private var journalBytes: [String: Int] = [:]
     private var snapshotBytes: [String: Int] = [:]
     private var compactions: Set<String> = []
+    /// Sessions not written for this long are deleted from the store, once a minute.
+    private let retentionSeconds: Int
+    private var lastExpiry: UInt64 = 0
 
     /// Sessions whose queued writes were lost (the store failed): their state in memory is
     /// ahead of the store, so the server drops them and reloads them from what is durable.
@@ -105,9 +111,6 @@ public final class StoreWriter: @unchecked Sendable {
         func close() { lock.withLock { taken = true } }
     }
 
-    /// Sessions not written for this long are deleted from the store.
-    private let retentionSeconds: Int
-    private var lastExpiry: UInt64 = 0
     /// Sessions deleted by retention, each sweep.
     public var onExpired: @Sendable (Int) -> Void = { _ in }
 
@@ -115,6 +118,7 @@ public final class StoreWriter: @unchecked Sendable {
         self.storage = storage
         self.retentionSeconds = retentionSeconds
         failure = storage.initialFailure
+        failing.store(failure != nil, ordering: .relaxed)
         self.flushIntervalNanos = UInt64(max(1, flushIntervalMilliseconds)) * 1_000_000
     }
 
@@ -126,7 +130,10 @@ public final class StoreWriter: @unchecked Sendable {
 
     /// Why the store cannot be written now, or nil when it can. Checked before a change is
     /// applied, so a refused change leaves its session as it was.
-    public var unwritable: String? { condition.withLock { failure } }
+    public var unwritable: String? {
+        guard failing.load(ordering: .relaxed) else { return nil }
+        return condition.withLock { failure }
+    }
 
     // MARK: Queueing
 
@@ -152,14 +159,16 @@ public final class StoreWriter: @unchecked Sendable {
         if !durable, let open = tail.open, open.append(body, revision, ticket: nil) { return nil }
         condition.lock()
         defer { condition.unlock() }
-        issued += 1
-        if let open = tail.open, open.append(body, revision, ticket: issued) {
+        let t: Ticket
+        if let open = tail.open, open.append(body, revision, ticket: issued + 1) {
+            issued += 1
+            t = issued
             if durable { urgent = true; condition.signal() }
-            return durable ? issued : nil
+        } else {
+            let entry = Constants(session: session, revision: revision, body: body, ticket: issued + 1)
+            tail.open = entry
+            t = enqueueLocked(urgent: durable) { _ in .constants(entry) }
         }
-        issued -= 1
-        let t = enqueueLocked(urgent: durable) { .constants(Constants(session: session, revision: revision, body: body, ticket: $0)) }
-        if case .constants(let c)? = queue.last { tail.open = c }
         return durable ? t : nil
     }
 
@@ -284,22 +293,19 @@ public final class StoreWriter: @unchecked Sendable {
             writes.reserveCapacity(batch.count)
             var bytes = 0, snapshots = 0
             var grown: [String: Int] = [:]
+            func journal(_ s: String, _ revision: Int, _ kind: JournalEntry.Kind, _ body: JSON) {
+                let b = body.serialized
+                bytes += b.count
+                grown[s, default: 0] += b.count
+                writes.append(.journal(session: s, entry: JournalEntry(revision: revision, kind: kind, body: b)))
+            }
             for item in batch {
                 switch item {
                 case .write(let w, _):
                     writes.append(w)
                     if case .snapshot = w { snapshots += 1 }
-                case .changes(let s, let revision, let body, _):
-                    let b = body.serialized
-                    bytes += b.count
-                    grown[s, default: 0] += b.count
-                    writes.append(.journal(session: s, entry: JournalEntry(revision: revision, kind: .changes, body: b)))
-                case .constants(let c):
-                    let s = c.session, revision = c.revision
-                    let b = c.body.serialized
-                    bytes += b.count
-                    grown[s, default: 0] += b.count
-                    writes.append(.journal(session: s, entry: JournalEntry(revision: revision, kind: .constants, body: b)))
+                case .changes(let s, let revision, let body, _): journal(s, revision, .changes, body)
+                case .constants(let c): journal(c.session, c.revision, .constants, c.body)
                 }
             }
             do {
@@ -326,7 +332,7 @@ public final class StoreWriter: @unchecked Sendable {
 
     private func setFailure(_ f: String?) {
         let changed = condition.withLock { () -> Bool in
-            defer { failure = f }
+            defer { failure = f; failing.store(f != nil, ordering: .relaxed) }
             return (failure == nil) != (f == nil)
         }
         if changed { onFailure(f) }
@@ -353,12 +359,6 @@ public final class StoreWriter: @unchecked Sendable {
 
     /// Set-constant bodies in order as one: each key's latest value, in the order of the
     /// latest writes (so two names of one constraint keep their last-write order).
-    static func merge(_ bodies: [JSON]) -> JSON {
-        var m = Merged()
-        for b in bodies { m.add(b) }
-        return m.json
-    }
-
     struct Merged {
         private var latest: [String: (value: JSON, at: Int)] = [:]
         private var at = 0

@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 @testable import ConstraintSolver
 
 /// The incremental ambiguity verdicts (recomputed only for variables a change touched)

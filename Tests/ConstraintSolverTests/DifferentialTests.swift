@@ -1,17 +1,11 @@
 import XCTest
+import TestSupport
 @testable import ConstraintSolver
 
 /// Random small systems solved incrementally (adds, removes, set-constants in a random
 /// order) and checked against the dense lexicographic reference: required constraints
 /// hold and every priority level's error sum is the reference optimum.
 final class DifferentialTests: XCTestCase {
-    struct LCG: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return state
-        }
-    }
 
     static func randomSystem(_ rng: inout LCG) -> SmallSystem {
         let n = Int.random(in: 2...5, using: &rng)

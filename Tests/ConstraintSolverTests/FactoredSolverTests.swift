@@ -1,11 +1,11 @@
 import XCTest
+import TestSupport
 @testable import ConstraintSolver
 
 /// The factored-basis engine against the dense lexicographic reference (random systems,
 /// built in one batch and one row at a time, then set-constants), and on chains: linear
 /// storage, and a set-constant that reports exactly the variables that moved.
 final class FactoredSolverTests: XCTestCase {
-    typealias LCG = DifferentialTests.LCG
 
     func definition(_ c: SmallSystem.C, _ vars: [Variable]) -> ConstraintDefinition {
         ConstraintDefinition(LinearExpression(c.terms.map { (vars[$0.0], $0.1) }, constant: c.constant),
@@ -144,7 +144,6 @@ final class FactoredSolverTests: XCTestCase {
 
 /// Removal, conflicts and ambiguity of the factored engine.
 final class FactoredSolverOperationTests: XCTestCase {
-    typealias LCG = DifferentialTests.LCG
 
     func definition(_ c: SmallSystem.C, _ vars: [Variable]) -> ConstraintDefinition {
         ConstraintDefinition(LinearExpression(c.terms.map { (vars[$0.0], $0.1) }, constant: c.constant),

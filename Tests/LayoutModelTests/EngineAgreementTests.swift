@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 import JSON
 import ConstraintSolver
 @testable import LayoutModel
@@ -7,13 +8,6 @@ import ConstraintSolver
 /// same number of broken constraints, and the same frames for every view that is not
 /// ambiguous, after the build and after random set-constants and changes.
 final class EngineAgreementTests: XCTestCase {
-    struct LCG: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return state
-        }
-    }
 
     static let locations = ["left", "right", "centerX"], sizes = ["width", "height"], vertical = ["top", "bottom", "centerY"]
 

@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 import JSON
 import ConstraintSolver
 @testable import LayoutModel
@@ -9,7 +10,7 @@ import ConstraintSolver
 /// recover (its simplex cycling on ill-scaled rows), the session falls back to the solved form.
 final class ExtremeDocumentTests: XCTestCase {
     func testExtremeDocumentsOnTheFactoredEngine() throws {
-        var rng = EngineAgreementTests.LCG(state: 77)
+        var rng = LCG(state: 77)
         var recovered = 0, fellBack = 0
         let mults = ["0.001", "1", "2", "1000", "1000000", "-1", "0.5"]
         let consts = ["0", "10000000", "-10000000", "0.000001", "333.333", "-5"]

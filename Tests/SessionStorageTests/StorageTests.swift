@@ -57,16 +57,18 @@ final class StorageTests: XCTestCase {
         let s = try storage()
         try s.commit([.snapshot(session: "old", revision: 1, nextAutoID: 1, document: [1]),
                       .snapshot(session: "new", revision: 1, nextAutoID: 1, document: [2])], now: 10)
-        try s.commit([.touch(session: "new")], now: 1000)
+        try s.commit([.journal(session: "new", entry: JournalEntry(revision: 2, kind: .constants, body: Array("{}".utf8)))], now: 1000)
         XCTAssertEqual(try s.expire(before: 500), 1)
         XCTAssertNil(try s.load("old"))
         XCTAssertNotNil(try s.load("new"))
     }
 
     func testMergedConstantsKeepLatestValuesInLastWriteOrder() {
-        let merged = StoreWriter.merge([.object([("a", .number(1)), ("b", .number(2))]), .object([("a", .number(3))]),
-                                        .object([("c", .number(4))])])
-        XCTAssertEqual(merged, .object([("b", .number(2)), ("a", .number(3)), ("c", .number(4))]))
+        var merged = StoreWriter.Merged()
+        for body: JSON in [.object([("a", .number(1)), ("b", .number(2))]), .object([("a", .number(3))]), .object([("c", .number(4))])] {
+            merged.add(body)
+        }
+        XCTAssertEqual(merged.json, .object([("b", .number(2)), ("a", .number(3)), ("c", .number(4))]))
     }
 
     func testWriterGroupsCommitsAndResolvesTickets() throws {

@@ -230,23 +230,33 @@ public final class HTTPServer: @unchecked Sendable {
     /// A held answer: the connection waits suspended (its thread serves others) until the
     /// hold releases it. Thread per connection cannot suspend: there the thread waits.
     private func suspend(_ connection: OpaquePointer, _ state: RequestState, _ response: Response) -> MHD_Result {
-        guard let hold = response.hold else { return queue(connection, response) }
-        var released = response
-        released.hold = nil
-        let ready = released
         if configuration.threading == .perConnection {
             let done = DispatchSemaphore(value: 0)
-            hold { r in state.offloaded.withLock { $0 = r ?? ready }; done.signal() }
+            Self.release(response, into: state) { done.signal() }
             done.wait()
             return queue(connection, state.offloaded.withLock { r in defer { r = nil }; return r! })
         }
-        let c = Suspended(connection: connection)
         MHD_suspend_connection(connection)
-        hold { r in
-            state.offloaded.withLock { $0 = r ?? ready }
-            MHD_resume_connection(c.connection)
-        }
+        let c = Suspended(connection: connection)
+        Self.release(response, into: state) { MHD_resume_connection(c.connection) }
         return .YES
+    }
+
+    /// Puts `response` (or, when it is held, what its hold releases) where the suspended
+    /// connection's next callback finds it, then calls `then` (which resumes it).
+    private static func release(_ response: Response, into state: RequestState, then: @escaping @Sendable () -> Void) {
+        guard let hold = response.hold else {
+            state.offloaded.withLock { $0 = response }
+            then()
+            return
+        }
+        var ready = response
+        ready.hold = nil
+        let released = ready
+        hold { r in
+            state.offloaded.withLock { $0 = r ?? released }
+            then()
+        }
     }
 
     /// Suspends the connection and answers on a worker. The worker sees a copy of the
@@ -260,18 +270,8 @@ public final class HTTPServer: @unchecked Sendable {
         MHD_suspend_connection(connection)
         workers.run { [self] in
             var job = job
-            var response = handler(&job.request)
-            if let hold = response.hold {
-                response.hold = nil
-                let ready = response, resume = Suspended(connection: job.connection)
-                hold { r in
-                    state.offloaded.withLock { $0 = r ?? ready }
-                    MHD_resume_connection(resume.connection)
-                }
-                return
-            }
-            state.offloaded.withLock { $0 = response }
-            MHD_resume_connection(job.connection)
+            let c = Suspended(connection: job.connection)
+            Self.release(handler(&job.request), into: state) { MHD_resume_connection(c.connection) }
         }
         return .YES
     }

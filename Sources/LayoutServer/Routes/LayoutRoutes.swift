@@ -145,12 +145,9 @@ final class LayoutRoutes: Sendable {
 
     func withSession<T>(_ req: Request, _ body: (SessionBox, LayoutSession) throws(Problem) -> T) throws(Problem) -> T {
         // The id is read from the path's bytes; a String is made only for the 404.
-        guard let key = req.parameterUTF8("id", { SessionKey(utf8: $0) }) ?? nil else { throw notFound(req) }
-        // A box retired between the lookup and its lock (it left memory) is looked up again.
-        while true {
-            guard let box = try store.get(key) else { throw notFound(req) }
-            if let result = try box.withSession({ s throws(Problem) in try body(box, s) }) { return result }
-        }
+        guard let key = req.parameterUTF8("id", { SessionKey(utf8: $0) }) ?? nil,
+              let result = try store.withSession(key, body) else { throw notFound(req) }
+        return result
     }
 
     private func notFound(_ req: Request) -> Problem {

@@ -119,6 +119,16 @@ public final class SessionStore: @unchecked Sendable {
         return try restore(key, restorer)
     }
 
+    /// Runs `body` on the session under its lock (restoring it first if it is only stored);
+    /// nil when there is no such session. A box retired between the lookup and its lock (it
+    /// left memory) is looked up again.
+    func withSession<T>(_ key: SessionKey, _ body: (SessionBox, LayoutSession) throws(Problem) -> T) throws(Problem) -> T? {
+        while true {
+            guard let box = try get(key) else { return nil }
+            if let result = try box.withSession({ s throws(Problem) in try body(box, s) }) { return result }
+        }
+    }
+
     /// The box when the session is in memory (never restores, never counts as use).
     func resident(_ id: String) -> SessionBox? {
         guard let key = SessionKey(id) else { return nil }
@@ -146,14 +156,13 @@ public final class SessionStore: @unchecked Sendable {
     }
 
     /// Takes sessions out of memory (a store failed under them: they reload from it).
-    func evict(_ ids: [String]) { drop(ids.compactMap(SessionKey.init)) }
+    func evict(_ ids: [String]) { evict(ids.compactMap(SessionKey.init)) }
 
     /// Deletes a session from memory; its engine's size, or nil when it was not there.
     func remove(_ id: String) -> (rows: Int, columns: Int)? {
         guard let key = SessionKey(id) else { return nil }
-        _ = moving.withLock { inMotion.insert(key) }
-        defer { moving.withLock { inMotion.remove(key); moving.broadcast() } }
-        return lock.withLock { sessions.removeValue(forKey: key) }?.retire()
+        let dropped = drop([key])
+        return dropped.count == 1 ? (dropped.rows, dropped.columns) : nil
     }
 
     /// Drops sessions idle longer than the TTL; returns how many.
@@ -162,19 +171,25 @@ public final class SessionStore: @unchecked Sendable {
         let stale = lock.withLock {
             sessions.filter { now &- $0.value.lastUsed.load(ordering: .relaxed) > idleTTLNanos && now > $0.value.lastUsed.load(ordering: .relaxed) }.map(\.key)
         }
-        return drop(stale)
+        return evict(stale)
     }
 
     private func evictLeastRecentlyUsed() {
         let oldest = lock.withLock { sessions.min { $0.value.lastUsed.load(ordering: .relaxed) < $1.value.lastUsed.load(ordering: .relaxed) }?.key }
-        if let oldest { drop([oldest]) }
+        if let oldest { evict([oldest]) }
+    }
+
+    @discardableResult
+    private func evict(_ keys: [SessionKey]) -> Int {
+        let dropped = drop(keys)
+        if dropped.count > 0 { onEvict(dropped.count, dropped.rows, dropped.columns) }
+        return dropped.count
     }
 
     /// Removes the keys from memory and retires their boxes; a request for one of them
     /// meanwhile waits, then restores it from the store.
-    @discardableResult
-    private func drop(_ keys: [SessionKey]) -> Int {
-        guard !keys.isEmpty else { return 0 }
+    private func drop(_ keys: [SessionKey]) -> (count: Int, rows: Int, columns: Int) {
+        guard !keys.isEmpty else { return (0, 0, 0) }
         moving.withLock { inMotion.formUnion(keys) }
         let boxes = lock.withLock { keys.compactMap { sessions.removeValue(forKey: $0) } }
         var rows = 0, columns = 0
@@ -184,7 +199,6 @@ public final class SessionStore: @unchecked Sendable {
             columns += size.columns
         }
         moving.withLock { inMotion.subtract(keys); moving.broadcast() }
-        if !boxes.isEmpty { onEvict(boxes.count, rows, columns) }
-        return boxes.count
+        return (boxes.count, rows, columns)
     }
 }

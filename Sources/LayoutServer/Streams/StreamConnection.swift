@@ -198,20 +198,15 @@ final class StreamConnection: @unchecked Sendable {
     private func apply(_ change: LayoutRoutes.Change, coalesced: Int?) -> [UInt8] {
         var ticket: SessionPersistence.Ticket? = nil
         do throws(Problem) {
-            // A box retired between the lookup and its lock (it left memory) is looked up again.
-            while true {
-                guard let box = try hub.box(sessionID) else {
-                    return Problem(404, "no session '\(sessionID)' (it was deleted or expired)").json.serialized
-                }
-                let answer = try box.withSession { s throws(Problem) in
-                    let (result, t) = try hub.layout.apply(s, change, in: box)
-                    ticket = t
-                    return WireFormat.change(result, coalesced: coalesced)
-                }
-                guard let answer else { continue }
-                try hub.layout.persistence?.wait(ticket)
-                return answer
+            guard let key = SessionKey(sessionID), let answer = try hub.layout.store.withSession(key, { box, s throws(Problem) in
+                let (result, t) = try hub.layout.apply(s, change, in: box)
+                ticket = t
+                return WireFormat.change(result, coalesced: coalesced)
+            }) else {
+                return Problem(404, "no session '\(sessionID)' (it was deleted or expired)").json.serialized
             }
+            try hub.layout.persistence?.wait(ticket)
+            return answer
         } catch { return error.json.serialized }
     }
 

@@ -70,8 +70,6 @@ final class StreamHub: Sendable {
         if open.withLock({ $0.removeValue(forKey: ObjectIdentifier(stream)) }) != nil { metrics.streamsOpen.decrement() }
     }
 
-    func box(_ id: String) throws(Problem) -> SessionBox? { try layout.store.get(id) }
-
     func closeAll() {
         let streams = open.withLock { Array($0.values) }
         for s in streams { s.shutdown(.goingAway, "server shutting down") }
