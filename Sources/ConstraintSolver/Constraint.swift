@@ -20,6 +20,12 @@ public struct LinearExpression: Sendable {
         self.terms = terms.map { (variable: $0.0, coefficient: $0.1) }
         self.constant = constant
     }
+
+    /// Takes the terms as they are (no copy).
+    public init(terms: [(variable: Variable, coefficient: Double)], constant: Double = 0) {
+        self.terms = terms
+        self.constant = constant
+    }
 }
 
 public enum Priority {

@@ -25,8 +25,8 @@ enum ChangeOps {
         case "addViews":
             try allowed(["views"])
             guard let arr = op["views"]?.array else { throw p("views").fail("views must be an array") }
-            var specs: [(ViewSpec, JSON, Pointer)] = []
-            for (i, x) in arr.enumerated() { specs.append((try ViewSpec.decode(x, at: p("views")(i)), x, p("views")(i))) }
+            var specs: [(ViewSpec, Pointer)] = []
+            for (i, x) in arr.enumerated() { specs.append((try ViewSpec.decode(x, at: p("views")(i)), p("views")(i))) }
             try doc.addViews(specs)
         case "removeViews":
             try allowed(["ids"])

@@ -13,26 +13,19 @@ extension LayoutSession {
     /// The constraints affecting `view` on `axis`: those the engine says its position and
     /// size depend on, and any broken ones naming it on that axis.
     public func explain(view: String, axis: Axis) throws(LayoutError) -> [ExplainedConstraint] {
-        guard let vars = views[view] else { throw LayoutError(.invalid, "", "unknown view '\(view)'") }
+        guard let r = document.viewNamed[view], let vars = views[r] else { throw LayoutError(.invalid, "", "unknown view '\(view)'") }
         let engineVars = axis == .horizontal ? [vars.x, vars.width] : [vars.y, vars.height]
-        var ids = Set<String>()
-        for v in engineVars { for h in solver.constraintsAffecting(v) { if let id = atomOfHandle[h.raw] { ids.insert(id) } } }
-        let broken = Set(solver.brokenConstraints.compactMap { atomOfHandle[$0.constraint.raw] })
-        for id in document.atomsOfView[view] ?? [] where broken.contains(id) {
-            if let a = document.atoms[id]?.atom, a.first.attribute.axis == axis { ids.insert(id) }
+        var found = Set<AtomRef>()
+        for v in engineVars { for h in solver.constraintsAffecting(v) { if let a = atom(ofHandle: h) { found.insert(a) } } }
+        let broken = Set(solver.brokenConstraints.compactMap { atom(ofHandle: $0.constraint) })
+        for a in broken {
+            let x = document.atoms[Int(a)]
+            if (x.first == r || x.second == r) && x.firstAttribute.axis == axis { found.insert(a) }
         }
-        return ids.compactMap { id in document.atoms[id].map { (id, $0) } }
-            .sorted { $0.1.sequence < $1.1.sequence }
-            .map { id, rec in
-                ExplainedConstraint(id: id, description: description(id, rec), priority: rec.atom.priority, broken: broken.contains(id))
-            }
-    }
-
-    func description(_ id: String, _ rec: AtomRecord) -> String {
-        if let k = rec.frameComponent {
-            return "\(rec.atom.first.view).frame.\(["x", "y", "width", "height"][k]) == \(fmt(rec.atom.constant))"
+        return found.sorted { document.atoms[Int($0)].sequence < document.atoms[Int($1)].sequence }.map { a in
+            ExplainedConstraint(id: document.atomName(a), description: document.describe(a),
+                                priority: document.atoms[Int(a)].priority, broken: broken.contains(a))
         }
-        return rec.atom.description
     }
 
     /// The view tree, one view a line, indented, with `AMBIGUOUS LAYOUT` and the axis
@@ -41,17 +34,20 @@ extension LayoutSession {
         var ambiguous: [String: [Axis]] = [:]
         for d in diagnostics() { if case .ambiguous(let v, let axis) = d { ambiguous[v, default: []].append(axis) } }
         var lines: [String] = []
-        func visit(_ id: String, _ depth: Int) {
-            guard let spec = document.views[id], let f = views.reported(id)?.frame else { return }
+        let children = document.childLists()
+        func visit(_ v: ViewRef, _ depth: Int) {
+            let spec = document.views[Int(v)].spec
+            guard let f = views.reported(v)?.frame else { return }
+            let id = spec.id
             var line = String(repeating: "    ", count: depth) + (depth == 0 ? "•" : "|") + id
             if spec.isGuide { line += " [guide]" }
             line += " (\(fmt(f.x)), \(fmt(f.y)), \(fmt(f.width)), \(fmt(f.height)))"
             if spec.hidden { line += " hidden" }
             if let axes = ambiguous[id] { line += " AMBIGUOUS LAYOUT " + axes.map(\.rawValue).joined(separator: ", ") }
             lines.append(line)
-            for c in document.children[id] ?? [] { visit(c, depth + 1) }
+            for c in children[v] ?? [] { visit(c, depth + 1) }
         }
-        for v in document.viewOrder where document.views[v]?.parent == nil { visit(v, 0) }
+        for v in document.viewOrder where document.views[Int(v)].parent == noRef { visit(v, 0) }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -60,11 +56,11 @@ extension LayoutSession {
     public func exerciseAmbiguity() -> [FrameEntry] {
         let ambiguous = solver.ambiguousVariables()
         let alternative = solver.alternativeValues(for: ambiguous, maxStep: 20)
-        var moved = Set<String>()
-        for v in alternative.keys { if let o = viewOfVariable[v.id] { moved.insert(self.views.id(ofSlot: o.slot)) } }
-        return moved.sorted().compactMap { v in
-            guard let spec = document.views[v] else { return nil }
-            return FrameEntry(id: v, frame: currentFrame(v, values: alternative), hidden: spec.hidden)
-        }
+        var moved = Set<ViewRef>()
+        for v in alternative.keys { if let o = viewOfVariable[v.id] { moved.insert(o.slot) } }
+        return moved.map { v in
+            let spec = document.views[Int(v)].spec
+            return FrameEntry(id: spec.id, frame: currentFrame(v, values: alternative), hidden: spec.hidden)
+        }.sorted { $0.id < $1.id }
     }
 }

@@ -49,9 +49,10 @@ extension EngineKind {
 /// One engine and one document, changed together. Not thread-safe: the server serialises
 /// each session's requests.
 public final class LayoutSession {
-    struct EngineEntry {
+    /// An atom's constraint in the engine. The engine constant is `base + sign × constant`,
+    /// so a set-constant needs no re-translation.
+    struct EngineLink {
         var handle: ConstraintHandle
-        var definition: ConstraintDefinition
         var base: Double
         var sign: Double
     }
@@ -65,8 +66,13 @@ public final class LayoutSession {
     /// changed it: `frames(since:)` reads the stamps, so a change records no history.
     var views = ViewTable()
     var viewOfVariable = VariableOwners()
-    var engine: [String: EngineEntry] = [:]
-    var atomOfHandle: [Int32: String] = [:]
+    /// By `AtomRef`: each atom's constraint in the engine (nil while inactive) and its
+    /// definition as added. Kept apart so that the set-constant path reads plain values.
+    var links: [EngineLink?] = []
+    var definitions: [ConstraintDefinition?] = []
+    var linkCount = 0
+    /// By handle: the atom it stands for (`noRef` where none).
+    var atomOfHandle: [AtomRef] = []
     /// Views removed, by revision (rare: only ops remove views). Kept for the last
     /// `historyDepth` revisions, the window in which `frames(since:)` answers incrementally.
     var removals: [(revision: Int, view: String)] = []
@@ -126,6 +132,12 @@ public final class LayoutSession {
     /// The current frames of every view, in document order.
     public var allFrames: [FrameEntry] { document.viewOrder.compactMap { views.reported($0) } }
 
+    func atom(ofHandle h: ConstraintHandle) -> AtomRef? {
+        Int(h.raw) < atomOfHandle.count && atomOfHandle[Int(h.raw)] != noRef ? atomOfHandle[Int(h.raw)] : nil
+    }
+
+    func link(_ a: AtomRef) -> EngineLink? { Int(a) < links.count ? links[Int(a)] : nil }
+
     // MARK: Changes
 
     static func load(_ json: JSON, into doc: inout LayoutDocument) throws(LayoutError) -> [String] {
@@ -136,8 +148,9 @@ public final class LayoutSession {
         doc.reserve(views: json["views"]?.array?.count ?? 0, constraints: json["constraints"]?.array?.count ?? 0)
         if let v = json["views"], !v.isNull {
             guard let arr = v.array else { throw p("views").fail("views must be an array") }
-            var specs: [(ViewSpec, JSON, Pointer)] = []
-            for (i, x) in arr.enumerated() { specs.append((try ViewSpec.decode(x, at: p("views")(i)), x, p("views")(i))) }
+            var specs: [(ViewSpec, Pointer)] = []
+            specs.reserveCapacity(arr.count)
+            for (i, x) in arr.enumerated() { specs.append((try ViewSpec.decode(x, at: p("views")(i)), p("views")(i))) }
             try doc.addViews(specs)
         }
         var added: [String] = []
@@ -173,11 +186,11 @@ public final class LayoutSession {
     /// straight to the engine's marker shift; nothing is re-translated.
     public func setConstants(_ json: JSON) throws(LayoutError) -> ChangeResult {
         guard let members = json.members else { throw LayoutError(.invalid, "", "a constants body is an object of constraint ids to numbers") }
-        try document.setConstants(members, at: Pointer()) { atomID, value in
-            guard let i = engine.index(forKey: atomID) else { return }
-            let c = engine.values[i].base + engine.values[i].sign * value
-            solver.setConstant(engine.values[i].handle, c)
-            engine.values[i].definition.expression.constant = c
+        try document.setConstants(members, at: Pointer()) { a, value in
+            guard let link = link(a) else { return }
+            let c = link.base + link.sign * value
+            solver.setConstant(link.handle, c)
+            definitions[Int(a)]!.expression.constant = c
         }
         return finish(added: [], countRevision: true)
     }
@@ -192,20 +205,20 @@ public final class LayoutSession {
             throw LayoutError(.limit, "", "the session would have \(doc.constraintCount) constraints; the limit is \(limits.maxConstraints)")
         }
         document = doc
+        document.prepare()
         let newViews = document.viewCount - views.count
         if newViews > 0 {
             views.reserveCapacity(views.count + newViews)
             viewOfVariable.reserveCapacity(viewOfVariable.count + 4 * newViews)
         }
-        engine.reserveCapacity(engine.count + document.dirtyAtoms.count)
-        atomOfHandle.reserveCapacity(atomOfHandle.count + document.dirtyAtoms.count)
-        for v in document.viewOrder where views.slot(of: v) == nil {
+        // New views are dirty, in the order they were added: their variables come in that order.
+        for v in document.dirtyViews where document.views[Int(v)].live && views[v] == nil {
             let vars = ViewVariables(x: solver.addVariable(), y: solver.addVariable(), width: solver.addVariable(), height: solver.addVariable())
-            let slot = views.add(v, vars)
-            viewOfVariable[vars.x.id] = .init(slot: slot, axis: .horizontal)
-            viewOfVariable[vars.width.id] = .init(slot: slot, axis: .horizontal)
-            viewOfVariable[vars.y.id] = .init(slot: slot, axis: .vertical)
-            viewOfVariable[vars.height.id] = .init(slot: slot, axis: .vertical)
+            views.add(v, vars)
+            viewOfVariable[vars.x.id] = .init(slot: v, axis: .horizontal)
+            viewOfVariable[vars.width.id] = .init(slot: v, axis: .horizontal)
+            viewOfVariable[vars.y.id] = .init(slot: v, axis: .vertical)
+            viewOfVariable[vars.height.id] = .init(slot: v, axis: .vertical)
         }
         translate()
         for v in document.removedViews {
@@ -216,38 +229,54 @@ public final class LayoutSession {
         return finish(added: added, countRevision: countRevision)
     }
 
+    private func unlink(_ a: AtomRef) {
+        guard let old = link(a) else { return }
+        solver.remove(old.handle)
+        atomOfHandle[Int(old.handle.raw)] = noRef
+        links[Int(a)] = nil
+        definitions[Int(a)] = nil
+        linkCount -= 1
+    }
+
     /// Brings the engine's constraints in step with the atoms the change touched. A
     /// function of its own so that the translator's copy of the view table is gone before
     /// `finish` writes to the table (a copy alive then would copy every slot).
     private func translate() {
         let translator = Translator(document: document, variables: views)
-        var adds: [(Int, String, Translator.Output)] = []
-        for id in document.dirtyAtoms {
-            let rec = document.atoms[id]
-            let wanted = rec.map { $0.active } ?? false
-            guard wanted, let rec else {
-                if let old = engine.removeValue(forKey: id) { solver.remove(old.handle); atomOfHandle[old.handle.raw] = nil }
-                continue
-            }
-            let out = translator.translate(rec)
-            if let old = engine[id], sameShape(old.definition, out.definition) {
-                if old.definition.priority != out.definition.priority { solver.setPriority(old.handle, out.definition.priority) }
-                if old.definition.expression.constant != out.definition.expression.constant {
+        if links.count < document.atoms.count {
+            links.append(contentsOf: repeatElement(nil, count: document.atoms.count - links.count))
+            definitions.append(contentsOf: repeatElement(nil, count: document.atoms.count - definitions.count))
+        }
+        var adds: [(sequence: Int, atom: AtomRef, output: Translator.Output)] = []
+        adds.reserveCapacity(document.dirtyAtoms.count)
+        for a in document.dirtyAtoms {
+            let x = document.atoms[Int(a)]
+            guard x.live && x.active else { unlink(a); continue }
+            let out = translator.translate(a)
+            if let old = link(a), sameShape(definitions[Int(a)]!, out.definition) {
+                if definitions[Int(a)]!.priority != out.definition.priority { solver.setPriority(old.handle, out.definition.priority) }
+                if definitions[Int(a)]!.expression.constant != out.definition.expression.constant {
                     solver.setConstant(old.handle, out.definition.expression.constant)
                 }
-                engine[id] = EngineEntry(handle: old.handle, definition: out.definition, base: out.base, sign: out.sign)
+                links[Int(a)] = EngineLink(handle: old.handle, base: out.base, sign: out.sign)
+                definitions[Int(a)] = out.definition
                 continue
             }
-            if let old = engine.removeValue(forKey: id) { solver.remove(old.handle); atomOfHandle[old.handle.raw] = nil }
-            adds.append((rec.sequence, id, out))
+            unlink(a)
+            adds.append((x.sequence, a, out))
         }
-        let ordered = adds.sorted(by: { $0.0 < $1.0 })
+        adds.sort { $0.sequence < $1.sequence }
         // A whole document (the engine is empty) goes in as one batch.
-        let handles = engine.isEmpty && ordered.count > 1 ? solver.add(batch: ordered.map(\.2.definition))
-                                                          : ordered.map { solver.add($0.2.definition) }
-        for ((_, id, out), h) in zip(ordered, handles) {
-            engine[id] = EngineEntry(handle: h, definition: out.definition, base: out.base, sign: out.sign)
-            atomOfHandle[h.raw] = id
+        let handles = linkCount == 0 && adds.count > 1 ? solver.add(batch: adds.map(\.output.definition))
+                                                       : adds.map { solver.add($0.output.definition) }
+        if let top = handles.max(), Int(top.raw) >= atomOfHandle.count {
+            atomOfHandle.append(contentsOf: repeatElement(noRef, count: Int(top.raw) + 1 - atomOfHandle.count))
+        }
+        for (add, h) in zip(adds, handles) {
+            links[Int(add.atom)] = EngineLink(handle: h, base: add.output.base, sign: add.output.sign)
+            definitions[Int(add.atom)] = add.output.definition
+            atomOfHandle[Int(h.raw)] = add.atom
+            linkCount += 1
         }
     }
 
@@ -259,14 +288,16 @@ public final class LayoutSession {
 
     private func churn() -> [Diagnostic] {
         guard !document.churnRemoved.isEmpty && !document.churnAdded.isEmpty else { return [] }
-        let removed = Set(document.churnRemoved.map(\.atom))
-        let back = document.churnAdded.filter { removed.contains($0.atom) }
+        let removed = Set(document.churnRemoved.map(\.shape))
+        let back = document.churnAdded.filter { removed.contains($0.shape) }
         guard !back.isEmpty else { return [] }
         var views: [String] = []
-        for (_, a) in back {
-            for v in [a.first.view] + (a.second.map { [$0.view] } ?? []) where !views.contains(v) { views.append(v) }
+        for (_, shape) in back {
+            for v in [shape.first] + (shape.second != noRef ? [shape.second] : []) where !views.contains(document.viewName(v)) {
+                views.append(document.viewName(v))
+            }
         }
-        return [.churn(constraints: back.map(\.id), views: views)]
+        return [.churn(constraints: back.map { document.atomName($0.atom) }, views: views)]
     }
 
     /// Collects the frames that changed (from the engine's changed variables, never by
@@ -278,7 +309,7 @@ public final class LayoutSession {
         slotScratch.removeAll(keepingCapacity: true)
         for v in movedScratch { if let owner = viewOfVariable[v.id] { slotScratch.append(owner.slot) } }
         let touched = !document.dirtyViews.isEmpty
-        for v in document.dirtyViews { if let s = views.slot(of: v) { slotScratch.append(s) } }   // none: removed
+        for v in document.dirtyViews where views[v] != nil { slotScratch.append(v) }   // none: removed
         slotScratch.sort()
         let stamp = countRevision ? revision + 1 : revision
         var frames: [FrameEntry] = []
@@ -292,13 +323,15 @@ public final class LayoutSession {
                 if let entry = views.move(s, to: frame, at: stamp) { frames.append(entry) }
                 continue
             }
-            let id = views.id(ofSlot: s)
-            guard let spec = document.views[id] else { continue }
-            let entry = FrameEntry(id: id, frame: frame, hidden: spec.hidden)
+            let record = document.views[Int(s)]
+            guard record.live else { continue }
+            let entry = FrameEntry(id: record.spec.id, frame: frame, hidden: record.spec.hidden)
             if views.report(s, entry, at: stamp) { frames.append(entry) }
         }
         if frames.count > 1 { frames.sort { $0.id < $1.id } }
-        let removed = document.removedViews.isEmpty ? [] : document.removedViews.sorted()
+        // A view removed and added again in one change is not removed.
+        let removed = document.removedViews.isEmpty ? []
+            : Set(document.removedViews.map(document.viewName).filter { document.viewNamed[$0] == nil }).sorted()
         if !removed.isEmpty {
             for v in removed { removals.append((stamp, v)) }
             if let first = removals.first, first.revision <= stamp - limits.historyDepth {
@@ -306,11 +339,7 @@ public final class LayoutSession {
             }
         }
         revision = stamp
-        document.dirtyAtoms.removeAll()
-        document.dirtyViews.removeAll()
-        document.removedViews.removeAll()
-        document.churnAdded.removeAll()
-        document.churnRemoved.removeAll()
+        document.settle()
         let churn = lastChurn
         lastChurn = []
         return ChangeResult(revision: revision, frames: frames, removed: removed,
@@ -319,7 +348,7 @@ public final class LayoutSession {
 
     /// A view's frame with some variables overridden (another valid layout, for
     /// exercise-ambiguity).
-    func currentFrame(_ v: String, values: [Variable: Double]) -> Rect {
+    func currentFrame(_ v: ViewRef, values: [Variable: Double]) -> Rect {
         frame(of: views[v]!) { values[$0] ?? solver.value($0) }
     }
 
@@ -354,7 +383,7 @@ public final class LayoutSession {
             return FramesAnswer(revision: revision, frames: allFrames, removed: [], full: true)
         }
         let frames = views.all.filter { $0.revision > rev }.compactMap(\.reported).sorted { $0.id < $1.id }
-        let removed = Set(removals.filter { $0.revision > rev && views.slot(of: $0.view) == nil }.map(\.view))
+        let removed = Set(removals.filter { $0.revision > rev && document.viewNamed[$0.view] == nil }.map(\.view))
         return FramesAnswer(revision: revision, frames: frames, removed: removed.sorted(), full: false)
     }
 
@@ -364,16 +393,15 @@ public final class LayoutSession {
         guard solver.hasDiagnostics else { return [] }
         var out: [Diagnostic] = []
         for (h, conflicts) in solver.brokenConstraints {
-            guard let id = atomOfHandle[h.raw] else { continue }
-            out.append(.unsatisfiable(constraint: id, conflicts: conflicts.compactMap { atomOfHandle[$0.raw] }))
+            guard let a = atom(ofHandle: h) else { continue }
+            out.append(.unsatisfiable(constraint: document.atomName(a), conflicts: conflicts.compactMap { atom(ofHandle: $0).map(document.atomName) }))
         }
-        var seen = Set<String>()
+        var seen = Set<Int32>()
         var ambiguous: [(String, Axis)] = []
         for v in solver.ambiguousVariables() {
             guard let owner = viewOfVariable[v.id] else { continue }
-            let view = views.id(ofSlot: owner.slot)
-            guard seen.insert(view + "/" + owner.axis.rawValue).inserted else { continue }
-            ambiguous.append((view, owner.axis))
+            guard seen.insert(owner.slot * 2 + (owner.axis == .horizontal ? 0 : 1)).inserted else { continue }
+            ambiguous.append((document.viewName(owner.slot), owner.axis))
         }
         for (v, axis) in ambiguous.sorted(by: { ($0.0, $0.1.rawValue) < ($1.0, $1.1.rawValue) }) {
             out.append(.ambiguous(view: v, axis: axis))
@@ -390,7 +418,8 @@ public final class LayoutSession {
     /// The engine's constraints in the order they were added, and how many variables they
     /// name (four a view): what an engine-only build of this document adds (benchmarks).
     public var engineConstraints: (variables: Int, definitions: [ConstraintDefinition]) {
-        (4 * views.count, engine.values.sorted { $0.handle < $1.handle }.map(\.definition))
+        let linked = links.indices.compactMap { a in links[a].map { ($0.handle, definitions[a]!) } }
+        return (4 * views.count, linked.sorted { $0.0 < $1.0 }.map(\.1))
     }
 
     public var stats: Stats { Stats(views: document.viewCount, constraints: document.constraintCount, engine: solver.stats) }

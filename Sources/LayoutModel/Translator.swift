@@ -24,33 +24,29 @@ struct Translator {
     }
 
     private struct Linear {
-        var terms: [(Variable, Double)] = []
+        var terms: [(variable: Variable, coefficient: Double)] = []
         var constant = 0.0
         mutating func add(_ v: Variable, _ c: Double) {
-            if let i = terms.firstIndex(where: { $0.0 == v }) { terms[i].1 += c } else { terms.append((v, c)) }
-        }
-        mutating func add(_ o: Linear, times k: Double) {
-            for (v, c) in o.terms { add(v, c * k) }
-            constant += o.constant * k
+            if let i = terms.firstIndex(where: { $0.variable == v }) { terms[i].coefficient += c } else { terms.append((v, c)) }
         }
     }
 
-    func translate(_ rec: AtomRecord) -> Output {
-        let a = rec.atom
-        if let k = rec.frameComponent {
-            let v = variables[a.first.view]!.component(k)
-            return Output(definition: ConstraintDefinition(LinearExpression([(v, 1)], constant: -a.constant), .equal, priority: a.priority), base: 0, sign: -1)
+    func translate(_ a: AtomRef) -> Output {
+        let x = document.atoms[Int(a)]
+        if case .implicit(_, let kind) = x.origin, let k = kind.frameComponent {
+            let v = variables[x.first]!.component(k)
+            return Output(definition: ConstraintDefinition(LinearExpression(terms: [(v, 1)], constant: -x.constant), .equal, priority: x.priority),
+                          base: 0, sign: -1)
         }
         let direction = document.options.layoutDirection
-        let mirrored = direction == .rtl && (a.first.attribute.isDirectional || a.second?.attribute.isDirectional == true)
-        let space: String?? = a.second.map { commonAncestor(a.first.view, $0.view) }
+        let mirrored = direction == .rtl && (x.firstAttribute.isDirectional || (x.hasSecond && x.secondAttribute.isDirectional))
+        let space = x.hasSecond ? commonAncestor(x.first, x.second) : noRef
         var e = Linear()
-        e.add(expression(a.first.view, a.first.attribute.resolved(direction), in: space ?? .none), times: 1)
-        if let s = a.second {
-            e.add(expression(s.view, s.attribute.resolved(direction), in: space ?? .none), times: -a.multiplier)
-        }
+        e.terms.reserveCapacity(4)
+        add(x.first, x.firstAttribute.resolved(direction), in: space, times: 1, to: &e)
+        if x.hasSecond { add(x.second, x.secondAttribute.resolved(direction), in: space, times: -x.multiplier, to: &e) }
         var relation: ConstraintSolver.Relation
-        switch a.relation {
+        switch x.relation {
         case .equal: relation = .equal
         case .lessOrEqual: relation = mirrored ? .greaterOrEqual : .lessOrEqual
         case .greaterOrEqual: relation = mirrored ? .lessOrEqual : .greaterOrEqual
@@ -58,33 +54,41 @@ struct Translator {
         // first = m·second + c, mirrored for rtl: -first = m·(-second) + c.
         let sign: Double = mirrored ? 1 : -1
         let base = e.constant
-        let def = ConstraintDefinition(LinearExpression(e.terms.filter { $0.1 != 0 }, constant: base + sign * a.constant), relation, priority: a.priority)
+        if e.terms.contains(where: { $0.coefficient == 0 }) { e.terms.removeAll { $0.coefficient == 0 } }
+        let def = ConstraintDefinition(LinearExpression(terms: e.terms, constant: base + sign * x.constant), relation, priority: x.priority)
         return Output(definition: def, base: base, sign: sign)
     }
 
-    /// The nearest common ancestor (a view counts as its own ancestor); nil when the
-    /// views are in different trees, which then share the global space.
-    func commonAncestor(_ a: String, _ b: String) -> String? {
-        var mine: Set<String> = []
-        var u: String? = a
-        while let cur = u { mine.insert(cur); u = document.views[cur]?.parent }
-        u = b
-        while let cur = u { if mine.contains(cur) { return cur }; u = document.views[cur]?.parent }
-        return nil
+    private func parent(_ v: ViewRef) -> ViewRef { document.views[Int(v)].parent }
+
+    private func depth(_ v: ViewRef) -> Int {
+        var d = 0, u = v
+        while u != noRef { d += 1; u = parent(u) }
+        return d
     }
 
-    /// An attribute of `view` in the coordinate space of `space` (nil: global).
-    private func expression(_ view: String, _ attr: Attribute, in space: String?) -> Linear {
-        let spec = document.views[view]!
+    /// The nearest common ancestor (a view counts as its own ancestor); `noRef` when the
+    /// views are in different trees, which then share the global space.
+    func commonAncestor(_ a: ViewRef, _ b: ViewRef) -> ViewRef {
+        var (u, w) = (a, b)
+        var (du, dw) = (depth(a), depth(b))
+        while du > dw { u = parent(u); du -= 1 }
+        while dw > du { w = parent(w); dw -= 1 }
+        while u != w { u = parent(u); w = parent(w) }
+        return u
+    }
+
+    /// Adds `k ×` an attribute of `view` in the coordinate space of `space` (`noRef`: global) to `out`.
+    private func add(_ view: ViewRef, _ attr: Attribute, in space: ViewRef, times k: Double, to out: inout Linear) {
+        let spec = document.views[Int(view)].spec
         let vars = variables[view]!
         let ins = spec.alignmentInsets, m = spec.margins
-        var e = Linear()
         let horizontal = attr.axis == .horizontal
         if !attr.isDimension && view != space {
-            var u: String? = view
-            while let cur = u, cur != space {
-                e.add(horizontal ? variables[cur]!.x : variables[cur]!.y, 1)
-                u = document.views[cur]?.parent
+            var u = view
+            while u != noRef && u != space {
+                out.add(horizontal ? variables[u]!.x : variables[u]!.y, k)
+                u = parent(u)
             }
         }
         // The alignment rect along the attribute's axis: its size, and the insets and
@@ -93,23 +97,22 @@ struct Translator {
         let (lo, hi) = horizontal ? (ins.left, ins.right) : (ins.top, ins.bottom)
         let (marginLo, marginHi) = horizontal ? (m.left, m.right) : (m.top, m.bottom)
         switch attr {
-        case .left, .top: e.constant += lo
-        case .right, .bottom: e.add(size, 1); e.constant -= hi
-        case .centerX, .centerY: e.add(size, 0.5); e.constant += (lo - hi) / 2
-        case .leftMargin, .topMargin: e.constant += lo + marginLo
-        case .rightMargin, .bottomMargin: e.add(size, 1); e.constant -= hi + marginHi
-        case .centerXWithinMargins, .centerYWithinMargins: e.add(size, 0.5); e.constant += ((lo + marginLo) - (hi + marginHi)) / 2
-        case .width, .height: e.add(size, 1); e.constant -= lo + hi
+        case .left, .top: out.constant += lo * k
+        case .right, .bottom: out.add(size, k); out.constant -= hi * k
+        case .centerX, .centerY: out.add(size, 0.5 * k); out.constant += ((lo - hi) / 2) * k
+        case .leftMargin, .topMargin: out.constant += (lo + marginLo) * k
+        case .rightMargin, .bottomMargin: out.add(size, k); out.constant -= (hi + marginHi) * k
+        case .centerXWithinMargins, .centerYWithinMargins: out.add(size, 0.5 * k); out.constant += (((lo + marginLo) - (hi + marginHi)) / 2) * k
+        case .width, .height: out.add(size, k); out.constant -= (lo + hi) * k
         case .firstBaseline, .lastBaseline:
             // Offsets from the alignment rect's top; without one, its bottom.
             if let b = attr == .firstBaseline ? spec.firstBaseline : spec.lastBaseline {
-                e.constant += lo + b
+                out.constant += (lo + b) * k
             } else {
-                e.add(size, 1); e.constant -= hi
+                out.add(size, k); out.constant -= hi * k
             }
         case .leading, .trailing, .leadingMargin, .trailingMargin:
             preconditionFailure("directional attributes are resolved before translation")
         }
-        return e
     }
 }

@@ -1,37 +1,29 @@
-/// The session's views as the engine sees them, in slots: each view's four variables and
-/// its last reported frame, stamped with the revision that changed it. A moved variable
-/// names its view's slot (`VariableOwners`), so a change finds and updates its frames
-/// without hashing a view's name; `frames(since:)` reads the stamps.
+/// The session's views as the engine sees them, by the document's `ViewRef`: each view's
+/// four variables and its last reported frame, stamped with the revision that changed it.
+/// A moved variable names its view (`VariableOwners`), so a change finds and updates its
+/// frames without hashing a view's name; `frames(since:)` reads the stamps.
 struct ViewTable {
     struct Slot {
-        let id: String
         let variables: ViewVariables
         var reported: FrameEntry?
         var revision = 0
     }
 
-    /// By slot; nil where a removed view's slot waits in `free`.
+    /// By view; nil where no view is (a removed view's slot waits for the document to reuse it).
     private var slots: [Slot?] = []
-    private var free: [Int32] = []
-    private var slotOf: [String: Int32] = [:]
+    private(set) var count = 0
 
-    var count: Int { slotOf.count }
+    subscript(v: ViewRef) -> ViewVariables? { Int(v) < slots.count ? slots[Int(v)]?.variables : nil }
 
-    subscript(id: String) -> ViewVariables? { slotOf[id].map { slots[Int($0)]!.variables } }
+    func reported(_ v: ViewRef) -> FrameEntry? { Int(v) < slots.count ? slots[Int(v)]?.reported : nil }
 
-    func slot(of id: String) -> Int32? { slotOf[id] }
+    func variables(ofSlot s: ViewRef) -> ViewVariables { slots[Int(s)]!.variables }
 
-    func reported(_ id: String) -> FrameEntry? { slotOf[id].flatMap { slots[Int($0)]!.reported } }
-
-    func id(ofSlot s: Int32) -> String { slots[Int(s)]!.id }
-
-    func variables(ofSlot s: Int32) -> ViewVariables { slots[Int(s)]!.variables }
-
-    func isReported(_ s: Int32) -> Bool { slots[Int(s)]!.reported != nil }
+    func isReported(_ s: ViewRef) -> Bool { slots[Int(s)]!.reported != nil }
 
     /// A reported view whose variables moved (its hidden flag is as reported): the new
     /// entry, stamped with `revision`, or nil if the frame is what was reported.
-    mutating func move(_ s: Int32, to frame: Rect, at revision: Int) -> FrameEntry? {
+    mutating func move(_ s: ViewRef, to frame: Rect, at revision: Int) -> FrameEntry? {
         Self.update(&slots[Int(s)]!) { slot in
             guard slot.reported!.frame != frame else { return nil }
             slot.reported!.frame = frame
@@ -41,7 +33,7 @@ struct ViewTable {
     }
 
     /// Records `entry` as the view's frame at `revision`; false if it is what was reported.
-    mutating func report(_ s: Int32, _ entry: FrameEntry, at revision: Int) -> Bool {
+    mutating func report(_ s: ViewRef, _ entry: FrameEntry, at revision: Int) -> Bool {
         Self.update(&slots[Int(s)]!) { slot in
             guard slot.reported != entry else { return false }
             slot.reported = entry
@@ -56,25 +48,19 @@ struct ViewTable {
     /// Every view's slot, in no particular order.
     var all: some Sequence<Slot> { slots.lazy.compactMap { $0 } }
 
-    mutating func reserveCapacity(_ n: Int) {
-        slotOf.reserveCapacity(n)
-        slots.reserveCapacity(n)
-    }
+    mutating func reserveCapacity(_ n: Int) { slots.reserveCapacity(n) }
 
-    mutating func add(_ id: String, _ variables: ViewVariables) -> Int32 {
-        let slot = Slot(id: id, variables: variables)
-        let s: Int32
-        if let reused = free.popLast() { s = reused; slots[Int(s)] = slot } else { s = Int32(slots.count); slots.append(slot) }
-        slotOf[id] = s
-        return s
+    mutating func add(_ v: ViewRef, _ variables: ViewVariables) {
+        if Int(v) >= slots.count { slots.append(contentsOf: repeatElement(nil, count: Int(v) + 1 - slots.count)) }
+        slots[Int(v)] = Slot(variables: variables)
+        count += 1
     }
 
     /// Forgets a view; its variables, for the engine to drop.
-    mutating func remove(_ id: String) -> ViewVariables? {
-        guard let s = slotOf.removeValue(forKey: id) else { return nil }
-        let vars = slots[Int(s)]!.variables
-        slots[Int(s)] = nil
-        free.append(s)
+    mutating func remove(_ v: ViewRef) -> ViewVariables? {
+        guard let vars = self[v] else { return nil }
+        slots[Int(v)] = nil
+        count -= 1
         return vars
     }
 }

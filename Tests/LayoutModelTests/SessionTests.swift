@@ -185,9 +185,9 @@ final class SessionTests: XCTestCase {
         let s = session(card)
         let r = try s.change(#"{"ops":[{"op":"removeViews","ids":["avatar"]}]}"#)
         XCTAssertEqual(r.removed, ["avatar", "badge"])
-        XCTAssertNil(s.document.atoms["avatarLeading"])
-        XCTAssertNil(s.document.atoms["row.0"], "row.0 named avatar")
-        XCTAssertNotNil(s.document.atoms["row.1"], "title-to-edge stays")
+        XCTAssertNil(s.document.constraint(named: "avatarLeading"))
+        XCTAssertNil(s.document.constraint(named: "row.0"), "row.0 named avatar")
+        XCTAssertNotNil(s.document.constraint(named: "row.1"), "title-to-edge stays")
         let cs = s.document.json["constraints"]!.array!
         XCTAssertEqual(cs.compactMap { $0["id"]?.string }, ["row.1"], "the edited group is listed as its remaining constraints")
         XCTAssertTrue(ambiguous(r.diagnostics).contains("title.vertical"))

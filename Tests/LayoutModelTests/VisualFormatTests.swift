@@ -94,8 +94,8 @@ final class VisualFormatTests: XCTestCase {
         """)
         XCTAssertEqual(s.frame("a"), R(12, 10, 60, 30))
         XCTAssertEqual(s.frame("b"), R(88, 15, 60, 20))
-        XCTAssertEqual(s.document.entries["row"]?.members, ["row.0", "row.1", "row.2", "row.3"])
-        XCTAssertEqual(s.document.atoms["row.3"]?.atom.description, "b.centerY == a.centerY")
+        XCTAssertEqual(s.document.members(ofEntry: "row"), ["row.0", "row.1", "row.2", "row.3"])
+        XCTAssertEqual(s.document.constraint(named: "row.3")?.description, "b.centerY == a.centerY")
     }
 
     func testErrorsPointAtThePosition() {

@@ -1,0 +1,308 @@
+import JSON
+
+/// Constraints: added from JSON (explicit, `expr` or VFL), removed, and changed in place.
+extension LayoutDocument {
+    /// A fresh server-given id (`c1`, `c2`…), never reused.
+    mutating func autoID() -> String {
+        while true {
+            let id = "c\(nextAuto)"
+            nextAuto += 1
+            if !isTaken(id) { return id }
+        }
+    }
+
+    /// The fields a constraint may have: a switch of short literals, where a Set hashed every
+    /// member's key of every constraint of a document.
+    static func isEntryField(_ k: String) -> Bool {
+        switch k {
+        case "id", "first", "relation", "second", "multiplier", "constant", "priority", "active",
+             "expr", "visual", "options", "metrics": return true
+        default: return false
+        }
+    }
+
+    mutating func addConstraint(_ json: JSON, at p: Pointer) throws(LayoutError) -> String {
+        guard let members = json.members else { throw p.fail("a constraint must be an object") }
+        var idValue: JSON? = nil, activeValue: JSON? = nil, first: JSON? = nil, expr: JSON? = nil, visual: JSON? = nil
+        for (k, v) in members {
+            switch k {   // the first of a repeated key counts, as `json[key]` reads it
+            case "id": if idValue == nil { idValue = v }
+            case "active": if activeValue == nil { activeValue = v }
+            case "first": if first == nil { first = v }
+            case "expr": if expr == nil { expr = v }
+            case "visual": if visual == nil { visual = v }
+            default: guard Self.isEntryField(k) else { throw p(k).fail("unknown constraint field '\(k)'") }
+            }
+        }
+        var id: String
+        if let idv = idValue, !idv.isNull {
+            guard let s = idv.string, !s.isEmpty, s.utf8.count <= 160 else { throw p("id").fail("a constraint id is a non-empty string") }
+            guard !isTaken(s) else { throw p("id").fail("a constraint '\(s)' exists already") }
+            id = s
+        } else {
+            id = autoID()
+        }
+        var active = true
+        if let a = activeValue {
+            guard let b = a.bool else { throw p("active").fail("active must be true or false") }
+            active = b
+        }
+        guard (first != nil ? 1 : 0) + (expr != nil ? 1 : 0) + (visual != nil ? 1 : 0) == 1 else {
+            throw p.fail("a constraint has exactly one of first, expr or visual")
+        }
+        var made: [(AtomicConstraint, Pointer)] = []
+        var entry = Entry(id: id, form: .explicit, sequence: 0)
+        if first != nil {
+            for k in ["expr", "visual", "options", "metrics"] where json[k] != nil { throw p(k).fail("'\(k)' does not go with 'first'") }
+            made = [(try Self.explicit(json, at: p), p)]
+        } else if let expr {
+            for k in ["first", "relation", "second", "multiplier", "constant", "priority", "options", "metrics"] where json[k] != nil {
+                throw p(k).fail("'\(k)' does not go with 'expr': write it into the expression")
+            }
+            guard let text = expr.string else { throw p("expr").fail("expr must be a string") }
+            do { made = [(try ExpressionSyntax.parse(text), p("expr"))] }
+            catch { throw p("expr").fail("\(error.message) at position \(error.position) of the expression") }
+            entry.form = .expression
+            entry.text = text
+        } else {
+            for k in ["first", "relation", "second", "multiplier", "constant", "priority"] where json[k] != nil {
+                throw p(k).fail("'\(k)' does not go with 'visual'")
+            }
+            made = try self.visual(json, into: &entry, at: p).map { ($0, p("visual")) }
+            entry.form = .visual
+        }
+        var resolved: [(first: ViewRef, second: ViewRef)] = []
+        resolved.reserveCapacity(made.count)
+        for (k, (atom, ap)) in made.enumerated() {
+            resolved.append(try check(atom, at: ap))
+            if entry.form == .visual, entryNamed["\(id).\(k)"] != nil { throw ap.fail("a constraint '\(id).\(k)' exists already") }
+        }
+        sequence += 1
+        entry.sequence = sequence
+        let isGroup = entry.form == .visual
+        let e = newEntry(entry)
+        for (k, (atom, _)) in made.enumerated() {
+            sequence += 1
+            let a = newAtom(Atom(first: resolved[k].first, second: resolved[k].second, firstAttribute: atom.first.attribute,
+                                 secondAttribute: atom.second?.attribute ?? .left, relation: atom.relation, active: active,
+                                 origin: isGroup ? .member(e, Int32(k)) : .entry(e), multiplier: atom.multiplier,
+                                 constant: atom.constant, priority: atom.priority, sequence: sequence))
+            if isGroup { entries[Int(e)].members.append(a) } else { entries[Int(e)].atom = a }
+            markDirty(atom: a)
+            if active { churnAdded.append((a, atoms[Int(a)].shape)) }
+        }
+        return id
+    }
+
+    private static func explicit(_ json: JSON, at p: Pointer) throws(LayoutError) -> AtomicConstraint {
+        guard let f = json["first"]?.string else { throw p("first").fail("first must be \"view.attribute\"") }
+        let first: Anchor
+        switch Anchor.parse(f) { case .success(let a): first = a; case .failure(let m): throw p("first").fail(m.message) }
+        var relation = Relation.equal
+        if let r = json["relation"] {
+            guard let s = r.string, let rel = Relation(rawValue: s) else { throw p("relation").fail("relation is ==, <= or >=") }
+            relation = rel
+        }
+        var second: Anchor? = nil
+        if let s = json["second"], !s.isNull {
+            guard let str = s.string else { throw p("second").fail("second must be \"view.attribute\" or null") }
+            switch Anchor.parse(str) { case .success(let a): second = a; case .failure(let m): throw p("second").fail(m.message) }
+        }
+        let multiplier = try json["multiplier"].map { (v) throws(LayoutError) in try ViewSpec.number(v, at: p("multiplier"), limit: ViewSpec.maxMultiplier) } ?? 1
+        let constant = try json["constant"].map { (v) throws(LayoutError) in try ViewSpec.number(v, at: p("constant")) } ?? 0
+        let priority = try json["priority"].map { (v) throws(LayoutError) in try ViewSpec.priority(v, at: p("priority")) } ?? 1000
+        return AtomicConstraint(first: first, relation: relation, second: second, multiplier: multiplier, constant: constant, priority: priority)
+    }
+
+    /// A VFL entry's constraints, its parent standing for `|`; its text, options and metrics go into `entry`.
+    private func visual(_ json: JSON, into entry: inout Entry, at p: Pointer) throws(LayoutError) -> [AtomicConstraint] {
+        guard let format = json["visual"]?.string else { throw p("visual").fail("visual must be a string") }
+        var options: [String] = []
+        if let o = json["options"], !o.isNull {
+            guard let arr = o.array else { throw p("options").fail("options must be an array of strings") }
+            for (k, x) in arr.enumerated() {
+                guard let s = x.string else { throw p("options")(k).fail("an option is a string") }
+                options.append(s)
+            }
+            entry.options = o
+        }
+        var metrics: [String: Double] = [:]
+        if let m = json["metrics"], !m.isNull {
+            guard let members = m.members else { throw p("metrics").fail("metrics must be an object of numbers") }
+            for (k, v) in members {
+                guard let n = v.number else { throw p("metrics")(k).fail("a metric is a number") }
+                metrics[k] = n
+            }
+            entry.metrics = m
+        }
+        entry.text = format
+        let parsed: VisualFormat.Parsed
+        do { parsed = try VisualFormat.parse(format, options: options, metrics: metrics, superview: VisualFormat.superviewToken) }
+        catch { throw p("visual").fail("\(error.message) at position \(error.position) of the format") }
+        // The views share one parent, which `|` stands for.
+        var parent: String?? = .none
+        for name in parsed.views {
+            guard let v = view(name) else { throw p("visual").fail("unknown view '\(name)' in the format") }
+            if case .some(let existing) = parent, existing != v.spec.parent {
+                throw p("visual").fail("the views of a format must share one parent ('\(name)' does not)")
+            }
+            parent = .some(v.spec.parent)
+        }
+        let sv: String?
+        if case .some(let x) = parent { sv = x } else { sv = nil }
+        if parsed.usesSuperview && sv == nil { throw p("visual").fail("'|' stands for the views' parent, but they have none") }
+        return parsed.constraints.map { a in
+            var a = a
+            if a.first.view == VisualFormat.superviewToken { a.first.view = sv! }
+            if a.second?.view == VisualFormat.superviewToken { a.second!.view = sv! }
+            return a
+        }
+    }
+
+    /// The rules every atom obeys, and the views it names.
+    private func check(_ atom: AtomicConstraint, at p: Pointer) throws(LayoutError) -> (first: ViewRef, second: ViewRef) {
+        guard let first = viewNamed[atom.first.view] else { throw p.fail("unknown view '\(atom.first.view)'") }
+        var second = noRef
+        if let s = atom.second {
+            guard let r = viewNamed[s.view] else { throw p.fail("unknown view '\(s.view)'") }
+            second = r
+        }
+        if let why = atom.anchorRuleViolation() { throw p.fail(why) }
+        guard abs(atom.constant) <= ViewSpec.maxMagnitude else { throw p.fail("the constant \(atom.constant) is outside ±\(fmt(ViewSpec.maxMagnitude))") }
+        guard abs(atom.multiplier) <= ViewSpec.maxMultiplier else { throw p.fail("the multiplier \(atom.multiplier) is outside ±\(fmt(ViewSpec.maxMultiplier))") }
+        guard atom.priority >= 1 && atom.priority <= 1000 else { throw p.fail("a priority is from 1 to 1000") }
+        return (first, second)
+    }
+
+    // MARK: Removing
+
+    mutating func removeAtom(_ a: AtomRef) {
+        guard atoms[Int(a)].live else { return }
+        freeAtom(a)
+        markDirty(atom: a)
+        if atoms[Int(a)].active { churnRemoved.append((a, atoms[Int(a)].shape)) }
+        switch atoms[Int(a)].origin {
+        case .entry(let e):
+            freeEntry(e)
+        case .member(let e, let k):
+            entries[Int(e)].members[Int(k)] = noRef
+            entries[Int(e)].edited = true
+            if entries[Int(e)].members.allSatisfy({ $0 == noRef }) { freeEntry(e) }
+        case .implicit(let v, let kind):
+            views[Int(v)].implicit[kind.rawValue] = noRef
+        }
+    }
+
+    mutating func removeConstraints(_ ids: [String], at p: Pointer) throws(LayoutError) {
+        for (k, id) in ids.enumerated() {
+            for a in try resolve(id, at: p(k)) { removeAtom(a) }
+        }
+    }
+
+    // MARK: Naming what an op changes
+
+    /// The atoms an op names: an entry (all its members) or a single atom.
+    private func resolve(_ id: String, at p: Pointer) throws(LayoutError) -> [AtomRef] {
+        if let e = entryNamed[id] { return entries[Int(e)].liveMembers }
+        return [try atomID(id, at: p)]
+    }
+
+    /// The atom named `id`; an implicit one is refused.
+    private func atomID(_ id: String, at p: Pointer) throws(LayoutError) -> AtomRef {
+        guard let a = atomNamed(id) else { throw p.fail("unknown constraint '\(id)'") }
+        if case .implicit = atoms[Int(a)].origin { throw p.fail("'\(id)' is implicit: change the view's frame or intrinsicSize instead") }
+        return a
+    }
+
+    /// The single atom an op changes (a group id is refused: name a member).
+    func single(_ id: String, at p: Pointer) throws(LayoutError) -> AtomRef {
+        guard let e = entryNamed[id] else { return try atomID(id, at: p) }
+        let members = entries[Int(e)].liveMembers
+        guard members.count == 1 else {
+            throw p.fail("'\(id)' is a group of \(members.count) constraints: name one of them (\(members.first.map(atomName) ?? id))")
+        }
+        return members[0]
+    }
+
+    // MARK: Changing in place
+
+    mutating func setConstant(_ id: String, _ value: Double, at p: Pointer) throws(LayoutError) {
+        guard abs(value) <= ViewSpec.maxMagnitude else { throw p.fail("the constant \(value) is outside ±\(fmt(ViewSpec.maxMagnitude))") }
+        let a = try single(id, at: p)
+        guard atoms[Int(a)].constant != value else { return }
+        atoms[Int(a)].constant = value
+        markDirty(atom: a)
+        noteEdited(a, field: "constant", .number(value))
+    }
+
+    mutating func setPriority(_ id: String, _ value: Double, at p: Pointer) throws(LayoutError) {
+        let a = try single(id, at: p)
+        guard atoms[Int(a)].priority != value else { return }
+        atoms[Int(a)].priority = value
+        markDirty(atom: a)
+        noteEdited(a, field: "priority", .number(value))
+    }
+
+    /// The body of a set-constant (`{"id": constant, ...}`): every id and number is checked
+    /// before anything changes, then the constants are set and `moved` hears of each atom
+    /// whose constant changed. Mutating, so the document is changed in place, never copied.
+    mutating func setConstants(_ members: [(key: String, value: JSON)], at p: Pointer,
+                               moved: (_ atom: AtomRef, _ value: Double) -> Void) throws(LayoutError) {
+        if members.count == 1 {   // a drag: no list needed
+            let (a, v) = try resolveConstant(members[0].key, members[0].value, at: p)
+            apply(a, v, moved)
+            return
+        }
+        var resolved: [(AtomRef, Double)] = []
+        resolved.reserveCapacity(members.count)
+        for (id, v) in members { resolved.append(try resolveConstant(id, v, at: p)) }
+        for (a, v) in resolved { apply(a, v, moved) }
+    }
+
+    /// A set-constant member, checked. The usual case (a number, a named single
+    /// constraint) is one hash and builds no pointer.
+    private func resolveConstant(_ id: String, _ v: JSON, at p: Pointer) throws(LayoutError) -> (AtomRef, Double) {
+        if let n = v.number, abs(n) <= ViewSpec.maxMagnitude, let e = entryNamed[id], entries[Int(e)].form != .visual {
+            return (entries[Int(e)].atom, n)
+        }
+        let n = try ViewSpec.number(v, at: p(id))
+        return (try single(id, at: p(id)), n)
+    }
+
+    private mutating func apply(_ a: AtomRef, _ value: Double, _ moved: (AtomRef, Double) -> Void) {
+        guard atoms[Int(a)].constant != value else { return }
+        atoms[Int(a)].constant = value
+        noteEdited(a, field: "constant", .number(value))
+        moved(a, value)
+    }
+
+    mutating func setActive(_ ids: [String], _ active: Bool, at p: Pointer) throws(LayoutError) {
+        for (k, id) in ids.enumerated() {
+            for a in try resolve(id, at: p(k)) where atoms[Int(a)].active != active {
+                atoms[Int(a)].active = active
+                markDirty(atom: a)
+                if active { churnAdded.append((a, atoms[Int(a)].shape)) } else { churnRemoved.append((a, atoms[Int(a)].shape)) }
+                noteEdited(a, field: "active", .bool(active))
+            }
+        }
+    }
+
+    /// Keeps what the document lists for an entry in step with a change to one of its atoms:
+    /// an `expr` whose numbers changed is listed in the explicit form; a VFL group whose
+    /// members no longer agree is listed as its members.
+    private mutating func noteEdited(_ a: AtomRef, field: String, _ value: JSON) {
+        let e: EntryRef
+        switch atoms[Int(a)].origin {
+        case .entry(let x): e = x
+        case .member(let x, _): e = x
+        case .implicit: return
+        }
+        guard entries[Int(e)].form == .visual else {
+            if field != "active" { entries[Int(e)].stale = true }
+            return
+        }
+        if field != "active" || entries[Int(e)].liveMembers.contains(where: { atoms[Int($0)].active != (value.bool ?? true) }) {
+            entries[Int(e)].edited = true
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import JSON
+
+/// The document as JSON (`GET /v1/sessions/{id}`, the store's snapshots), written from the
+/// records: nothing is kept as sent. Views list the fields that differ from the defaults;
+/// `expr` and VFL entries keep their text; an entry whose atoms were changed since is
+/// listed in the explicit form. Decoding what this writes builds the same document.
+extension LayoutDocument {
+    public var json: JSON {
+        var opts: [(key: String, value: JSON)] = [("layoutDirection", .string(options.layoutDirection.rawValue))]
+        if let s = options.scale { opts.append(("scale", .number(s))) }
+        var cs: [JSON] = []
+        cs.reserveCapacity(entries.count)
+        for e in liveEntries {
+            let entry = entries[Int(e)]
+            switch entry.form {
+            case .explicit:
+                cs.append(explicitJSON(entry.atom))
+            case .expression:
+                if entry.stale { cs.append(explicitJSON(entry.atom)); continue }
+                var m: [(key: String, value: JSON)] = [("id", .string(entry.id)), ("expr", .string(entry.text))]
+                if !atoms[Int(entry.atom)].active { m.append(("active", .bool(false))) }
+                cs.append(.object(m))
+            case .visual:
+                if entry.edited { for a in entry.liveMembers { cs.append(explicitJSON(a)) }; continue }
+                var m: [(key: String, value: JSON)] = [("id", .string(entry.id)), ("visual", .string(entry.text))]
+                if let o = entry.options { m.append(("options", o)) }
+                if let o = entry.metrics { m.append(("metrics", o)) }
+                if let a = entry.liveMembers.first, !atoms[Int(a)].active { m.append(("active", .bool(false))) }
+                cs.append(.object(m))
+            }
+        }
+        return .object([("options", .object(opts)), ("views", .array(viewOrder.map { viewJSON(views[Int($0)].spec) })),
+                        ("constraints", .array(cs))])
+    }
+
+    func explicitJSON(_ a: AtomRef) -> JSON {
+        let x = atoms[Int(a)]
+        var m: [(key: String, value: JSON)] = [("id", .string(atomName(a))), ("first", .string(anchor(x.first, x.firstAttribute).description)),
+                                               ("relation", .string(x.relation.rawValue))]
+        if x.hasSecond {
+            m.append(("second", .string(anchor(x.second, x.secondAttribute).description)))
+            m.append(("multiplier", .number(x.multiplier)))
+        }
+        m.append(("constant", .number(x.constant)))
+        m.append(("priority", .number(x.priority)))
+        if !x.active { m.append(("active", .bool(false))) }
+        return .object(m)
+    }
+
+    private func viewJSON(_ v: ViewSpec) -> JSON {
+        var m: [(key: String, value: JSON)] = [("id", .string(v.id))]
+        if let p = v.parent { m.append(("parent", .string(p))) }
+        if v.isGuide { m.append(("kind", .string("guide"))) }
+        if let f = v.frame {
+            m.append(("frame", .object([("x", .number(f.x)), ("y", .number(f.y)), ("width", .number(f.width)), ("height", .number(f.height))])))
+        }
+        if v.intrinsicWidth != nil || v.intrinsicHeight != nil {
+            var s: [(key: String, value: JSON)] = []
+            if let w = v.intrinsicWidth { s.append(("width", .number(w))) }
+            if let h = v.intrinsicHeight { s.append(("height", .number(h))) }
+            m.append(("intrinsicSize", .object(s)))
+        }
+        func pair(_ key: String, _ p: (h: Double, v: Double), _ d: (Double, Double)) {
+            if p.h != d.0 || p.v != d.1 { m.append((key, .object([("horizontal", .number(p.h)), ("vertical", .number(p.v))]))) }
+        }
+        pair("hugging", v.hugging, (250, 250))
+        pair("compressionResistance", v.compression, (750, 750))
+        func insets(_ key: String, _ i: Insets, _ d: Insets) {
+            if i != d {
+                m.append((key, .object([("top", .number(i.top)), ("left", .number(i.left)), ("bottom", .number(i.bottom)), ("right", .number(i.right))])))
+            }
+        }
+        insets("margins", v.margins, .defaultMargins)
+        insets("alignmentInsets", v.alignmentInsets, .zero)
+        if v.firstBaseline != nil || v.lastBaseline != nil {
+            var b: [(key: String, value: JSON)] = []
+            if let f = v.firstBaseline { b.append(("first", .number(f))) }
+            if let l = v.lastBaseline { b.append(("last", .number(l))) }
+            m.append(("baseline", .object(b)))
+        }
+        if v.hidden { m.append(("hidden", .bool(true))) }
+        return .object(m)
+    }
+}

@@ -1,0 +1,117 @@
+import JSON
+
+/// The document's records, named by dense integers instead of their ids: an id is hashed
+/// once, where it enters (a parsed document or op) or leaves (an answer); everything in
+/// between is array indexing. Strings and hashing were half of building a session.
+typealias ViewRef = Int32
+typealias AtomRef = Int32
+typealias EntryRef = Int32
+let noRef: Int32 = -1
+
+/// The constraints a view's own fields make (a fixed frame, an intrinsic size).
+enum ImplicitKind: Int, CaseIterable {
+    case frameX, frameY, frameWidth, frameHeight, huggingH, huggingV, compressionH, compressionV
+
+    /// The name's tail after the view's id: `title.hugging.h`.
+    var suffix: String {
+        switch self {
+        case .frameX: "frame.x"
+        case .frameY: "frame.y"
+        case .frameWidth: "frame.width"
+        case .frameHeight: "frame.height"
+        case .huggingH: "hugging.h"
+        case .huggingV: "hugging.v"
+        case .compressionH: "compression.h"
+        case .compressionV: "compression.v"
+        }
+    }
+
+    /// 0…3 for a fixed frame's x, y, width, height: these act on the frame, not the alignment rect.
+    var frameComponent: Int? { rawValue < 4 ? rawValue : nil }
+
+    static func named(_ suffix: Substring) -> ImplicitKind? { allCases.first { $0.suffix == suffix } }
+}
+
+/// Where an atom comes from; its name follows (no name is stored).
+enum AtomOrigin: Equatable {
+    /// An explicit or `expr` constraint: the entry's own id.
+    case entry(EntryRef)
+    /// Member k of a VFL group: `group.k`.
+    case member(EntryRef, Int32)
+    /// `view.frame.x`, `view.hugging.h`…
+    case implicit(ViewRef, ImplicitKind)
+}
+
+/// One engine-level constraint of the document, explicit or implicit:
+/// `first relation multiplier × second + constant` at a priority.
+struct Atom {
+    var first: ViewRef
+    var second: ViewRef = noRef
+    var firstAttribute: Attribute
+    var secondAttribute: Attribute = .left
+    var relation: Relation
+    var active = true
+    var live = true
+    /// Listed in the document's `dirtyAtoms` (at most once).
+    var dirty = false
+    var origin: AtomOrigin
+    var multiplier = 1.0
+    var constant = 0.0
+    var priority = 1000.0
+    /// Creation order, so engine adds happen in document order.
+    var sequence: Int
+
+    var hasSecond: Bool { second != noRef }
+
+    /// The layout fields alone (what churn compares).
+    struct Shape: Hashable {
+        var first, second: ViewRef
+        var firstAttribute, secondAttribute: Attribute
+        var relation: Relation
+        var multiplier, constant, priority: Double
+    }
+
+    var shape: Shape {
+        Shape(first: first, second: second, firstAttribute: firstAttribute, secondAttribute: hasSecond ? secondAttribute : .left,
+              relation: relation, multiplier: multiplier, constant: constant, priority: priority)
+    }
+}
+
+/// A document-level constraint as the client sent it: one atom, or a VFL group of them.
+struct Entry {
+    enum Form: UInt8 { case explicit, expression, visual }
+    var id: String
+    var form: Form
+    /// The atom of an explicit or `expr` entry.
+    var atom: AtomRef = noRef
+    /// A VFL group's atoms by position (`group.k`), `noRef` once removed.
+    var members: [AtomRef] = []
+    /// The `expr` or `visual` text as sent.
+    var text = ""
+    /// A VFL group's `options` and `metrics` as sent.
+    var options: JSON? = nil
+    var metrics: JSON? = nil
+    var live = true
+    /// A VFL group that lost members or whose members differ is listed as its remaining constraints.
+    var edited = false
+    /// An `expr` entry whose constant or priority changed: listed in the explicit form.
+    var stale = false
+    var sequence: Int
+
+    var liveMembers: [AtomRef] { form == .visual ? members.filter { $0 != noRef } : [atom] }
+}
+
+/// One view (or layout guide) of the document.
+struct ViewRecord {
+    var spec: ViewSpec
+    var parent: ViewRef
+    var live = true
+    /// Listed in the document's `dirtyViews` (at most once).
+    var dirty = false
+    /// Insets, margins or baselines changed: every atom naming the view is re-translated.
+    var restyled = false
+    /// Insertion order: the document's view order.
+    var sequence: Int
+    /// Its implicit atoms by `ImplicitKind`, `noRef` where it has none.
+    var implicit = SIMD8<Int32>(repeating: noRef)
+}
