@@ -14,6 +14,8 @@ public protocol ConstraintEngine: AnyObject {
     func remove(_ handle: ConstraintHandle)
     func setConstant(_ handle: ConstraintHandle, _ constant: Double)
     func setPriority(_ handle: ConstraintHandle, _ priority: Double)
+    /// A constraint as it stands (its terms merged as the engine keeps them).
+    func definition(_ handle: ConstraintHandle) -> ConstraintDefinition?
 
     /// The variables whose value moved since the last call, sorted, into a kept buffer.
     func takeChanges(into out: inout [Variable])

@@ -66,10 +66,9 @@ public final class LayoutSession {
     /// changed it: `frames(since:)` reads the stamps, so a change records no history.
     var views = ViewTable()
     var viewOfVariable = VariableOwners()
-    /// By `AtomRef`: each atom's constraint in the engine (nil while inactive) and its
-    /// definition as added. Kept apart so that the set-constant path reads plain values.
+    /// By `AtomRef`: each atom's constraint in the engine (nil while inactive). Its terms
+    /// are the engine's to keep: a second copy here was 0.2 KB a view.
     var links: [EngineLink?] = []
-    var definitions: [ConstraintDefinition?] = []
     var linkCount = 0
     /// By handle: the atom it stands for (`noRef` where none).
     var atomOfHandle: [AtomRef] = []
@@ -190,7 +189,6 @@ public final class LayoutSession {
             guard let link = link(a) else { return }
             let c = link.base + link.sign * value
             solver.setConstant(link.handle, c)
-            definitions[Int(a)]!.expression.constant = c
         }
         return finish(added: [], countRevision: true)
     }
@@ -234,7 +232,6 @@ public final class LayoutSession {
         solver.remove(old.handle)
         atomOfHandle[Int(old.handle.raw)] = noRef
         links[Int(a)] = nil
-        definitions[Int(a)] = nil
         linkCount -= 1
     }
 
@@ -243,23 +240,19 @@ public final class LayoutSession {
     /// `finish` writes to the table (a copy alive then would copy every slot).
     private func translate() {
         let translator = Translator(document: document, variables: views)
-        if links.count < document.atoms.count {
-            links.append(contentsOf: repeatElement(nil, count: document.atoms.count - links.count))
-            definitions.append(contentsOf: repeatElement(nil, count: document.atoms.count - definitions.count))
-        }
+        if links.count < document.atoms.count { links.append(contentsOf: repeatElement(nil, count: document.atoms.count - links.count)) }
         var adds: [(sequence: Int, atom: AtomRef, output: Translator.Output)] = []
         adds.reserveCapacity(document.dirtyAtoms.count)
         for a in document.dirtyAtoms {
             let x = document.atoms[Int(a)]
             guard x.live && x.active else { unlink(a); continue }
             let out = translator.translate(a)
-            if let old = link(a), sameShape(definitions[Int(a)]!, out.definition) {
-                if definitions[Int(a)]!.priority != out.definition.priority { solver.setPriority(old.handle, out.definition.priority) }
-                if definitions[Int(a)]!.expression.constant != out.definition.expression.constant {
+            if let old = link(a), let current = solver.definition(old.handle), sameShape(current, out.definition) {
+                if current.priority != out.definition.priority { solver.setPriority(old.handle, out.definition.priority) }
+                if current.expression.constant != out.definition.expression.constant {
                     solver.setConstant(old.handle, out.definition.expression.constant)
                 }
                 links[Int(a)] = EngineLink(handle: old.handle, base: out.base, sign: out.sign)
-                definitions[Int(a)] = out.definition
                 continue
             }
             unlink(a)
@@ -274,7 +267,6 @@ public final class LayoutSession {
         }
         for (add, h) in zip(adds, handles) {
             links[Int(add.atom)] = EngineLink(handle: h, base: add.output.base, sign: add.output.sign)
-            definitions[Int(add.atom)] = add.output.definition
             atomOfHandle[Int(h.raw)] = add.atom
             linkCount += 1
         }
@@ -418,8 +410,8 @@ public final class LayoutSession {
     /// The engine's constraints in the order they were added, and how many variables they
     /// name (four a view): what an engine-only build of this document adds (benchmarks).
     public var engineConstraints: (variables: Int, definitions: [ConstraintDefinition]) {
-        let linked = links.indices.compactMap { a in links[a].map { ($0.handle, definitions[a]!) } }
-        return (4 * views.count, linked.sorted { $0.0 < $1.0 }.map(\.1))
+        let handles = links.compactMap { $0?.handle }.sorted()
+        return (4 * views.count, handles.map { solver.definition($0)! })
     }
 
     public var stats: Stats { Stats(views: document.viewCount, constraints: document.constraintCount, engine: solver.stats) }

@@ -214,6 +214,42 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(since4.frames.map(\.id), ["avatar"], "the new title is not tied to the avatar")
     }
 
+    /// The document is written from its records, not kept as sent: what it writes must build
+    /// the same session (same frames, diagnostics and document), before and after changes that
+    /// edit groups, make `expr` entries stale, deactivate and restyle.
+    func testDocumentJSONRebuildsTheSameSession() throws {
+        let s = session(#"""
+        {"options":{"layoutDirection":"rtl","scale":2},
+         "views":[{"id":"root","frame":{"x":0,"y":0,"width":320,"height":480},"margins":{"top":4,"left":6,"bottom":4,"right":6}},
+                  {"id":"g","parent":"root","kind":"guide"},
+                  {"id":"a","parent":"root","intrinsicSize":{"width":40},"hugging":{"horizontal":700},"alignmentInsets":{"top":1,"left":2,"bottom":3,"right":4}},
+                  {"id":"b","parent":"root","intrinsicSize":{"width":60,"height":20},"compressionResistance":{"vertical":800},"baseline":{"first":14,"last":16}},
+                  {"id":"c","parent":"root","hidden":true,"frame":{"x":1,"y":2,"width":3,"height":4}}],
+         "constraints":[{"id":"row","visual":"H:|-[a]-(gap)-[b]-|","options":["alignAllTop"],"metrics":{"gap":12}},
+                        {"expr":"a.top == root.topMargin + 8 @999"},
+                        {"id":"bw","first":"b.width","relation":">=","second":"a.width","multiplier":0.5,"constant":3,"priority":900},
+                        {"expr":"g.leading == root.leading","active":false},
+                        {"expr":"g.width == 10"},{"expr":"g.top == b.lastBaseline"},{"expr":"g.height == 2"}]}
+        """#)
+        func same(_ s: LayoutSession, file: StaticString = #filePath, line: UInt = #line) throws {
+            let again = try LayoutSession(document: s.document.json)
+            XCTAssertEqual(again.allFrames, s.allFrames, file: file, line: line)
+            XCTAssertEqual(again.diagnostics(), s.diagnostics(), file: file, line: line)
+            XCTAssertEqual(again.document.json, s.document.json, file: file, line: line)
+        }
+        try same(s)
+        XCTAssertEqual(s.document.json["constraints"]!.array!.map { $0["id"]!.string! }, ["row", "c1", "bw", "c2", "c3", "c4", "c5"])
+        _ = try s.change(#"{"ops":[{"op":"setConstant","id":"c1","constant":12},{"op":"deactivate","ids":["row.1"]},"#
+                         + #"{"op":"activate","ids":["c2"]},{"op":"updateView","id":"a","margins":{"top":9},"intrinsicSize":null},"#
+                         + #"{"op":"setPriority","id":"bw","priority":500}]}"#)
+        try same(s)
+        let cs = s.document.json["constraints"]!.array!
+        XCTAssertEqual(cs.compactMap { $0["id"]?.string }.prefix(4), ["row.0", "row.1", "row.2", "row.3"], "the edited group as its members")
+        XCTAssertEqual(cs.first { $0["id"]?.string == "c1" }?["constant"]?.number, 12, "a stale expr in the explicit form")
+        _ = try s.setConstants(json(#"{"bw": 7}"#))
+        try same(s)
+    }
+
     func testServerIdsNeverReusedAndDuplicates422() throws {
         let s = session(#"{"views":[{"id":"v","frame":{"x":0,"y":0,"width":10,"height":10}},{"id":"w","parent":"v"}],"constraints":[{"expr":"w.width == 1"},{"expr":"w.height == 1"}]}"#)
         XCTAssertEqual(s.document.entryOrder, ["c1", "c2"])

@@ -12,7 +12,7 @@ extension FactoredSolver {
         var support: [Int] = []
         for (r, v) in rho where abs(v) > 1e-9 {
             let h = handleOfRow[r]
-            guard let rec = records[h], rec.definition.isRequired, !rec.isBroken else { continue }
+            guard let rec = records[h], rec.isRequired, !rec.isBroken else { continue }
             support.append(r)
         }
         guard !support.isEmpty else { throw Unsatisfiable(reason: "a certificate without a breakable row") }
@@ -20,7 +20,7 @@ extension FactoredSolver {
         let h = handleOfRow[r]
         let level = levelIndex(Self.brokenPriority)
         var signs: [Double]
-        switch records[h]!.definition.relation {
+        switch records[h]!.relation {
         case .equal: signs = [-1, 1]
         case .greaterOrEqual: signs = [1]
         case .lessOrEqual: signs = [-1]

@@ -50,6 +50,14 @@ extension FactoredSolver: ConstraintEngine {
         if columnRows[j].isEmpty { freeColumns.append(j) }
     }
 
+    /// A constraint as added: its terms are its row's user columns (rows keep them as written).
+    public func definition(_ handle: ConstraintHandle) -> ConstraintDefinition? {
+        guard let rec = records[handle.raw] else { return nil }
+        var terms: [(variable: Variable, coefficient: Double)] = []
+        for (j, a) in rows[rec.row]! where isUser[j] { terms.append((Variable(symbol: Symbol(id: Int32(j), kind: .external)), a)) }
+        return ConstraintDefinition(LinearExpression(terms: terms, constant: rec.constant), rec.relation, priority: rec.priority)
+    }
+
     public var hasDiagnostics: Bool {
         if !broken.isEmpty { return true }
         if let cached = ambiguityCache?.ambiguous.isEmpty { return !cached }   // read in place, not copied out

@@ -109,7 +109,7 @@ extension FactoredSolver {
     /// Changes a constraint's priority: out and in again (it may move between required
     /// and optional, and its errors change level); the handle stays.
     func trySetPriority(_ handle: ConstraintHandle, _ priority: Double) throws(Unsatisfiable) {
-        guard var definition = records[handle.raw]?.definition, definition.priority != priority else { return }
+        guard var definition = definition(handle), definition.priority != priority else { return }
         try tryRemove(handle)
         definition.priority = priority
         let h = try tryAdd(definition)

@@ -38,6 +38,7 @@ public final class FactoredSolver {
 
     /// Levels, highest priority first; each with its duals (by row) and reduced costs (by column).
     var levelPriority: [Double] = []
+    public var levelCount: Int { levelPriority.count }
     var duals: [LevelVector] = []
     var reduced: [LevelVector] = []
     /// Scratch: the pivot row ρᵀA over the nonbasic columns, by column.
@@ -54,12 +55,16 @@ public final class FactoredSolver {
     var touched: [Bool] = []
     var touchedList: [Int] = []
 
+    /// A constraint: its row (which holds its terms, as written) and what the row does not say.
     struct Record {
         var row: Int
-        var definition: ConstraintDefinition
+        var constant: Double
+        var relation: Relation
+        var priority: Double
         /// Broken (required, demoted to the `broken` level to go on) with the others of its conflict.
         var conflicts: [ConstraintHandle]? = nil
         var isBroken: Bool { conflicts != nil }
+        var isRequired: Bool { priority >= Priority.required }
     }
     var records = HandleTable()
     /// The handles the add under way made (what a failed add still answers with).
@@ -132,9 +137,9 @@ public final class FactoredSolver {
     /// by one sparse solve, then the dual simplex restores feasibility if a limit was crossed.
     func trySetConstant(_ handle: ConstraintHandle, _ constant: Double) throws(Unsatisfiable) {
         // Read and written in place: copying the record out would retain its terms array.
-        guard let (row, delta) = records[handle.raw].map({ ($0.row, constant - $0.definition.expression.constant) }),
+        guard let (row, delta) = records[handle.raw].map({ ($0.row, constant - $0.constant) }),
               delta != 0 else { return }
-        records[handle.raw]!.definition.expression.constant = constant
+        records[handle.raw]!.constant = constant
         rhs[row] -= delta
         basis.ftran(CollectionOfOne((row, -delta)), into: &columnWork)
         for k in columnWork.pattern {
@@ -257,7 +262,8 @@ public final class FactoredSolver {
             case .lessOrEqual: appendToRow(row, newColumn(.error, priority: p), -1)
             }
         }
-        let h = records.insert(Record(row: row, definition: definition))
+        let h = records.insert(Record(row: row, constant: definition.expression.constant, relation: definition.relation,
+                                      priority: definition.priority))
         handleOfRow[row] = h
         ambiguityCache = nil
         return (ConstraintHandle(raw: h), row)
