@@ -51,9 +51,10 @@ public struct Anchor: Equatable, Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(view).\(attribute.rawValue)" }
 
     /// Parses `view.attribute`; nil with a reason when malformed.
+    /// Read as UTF-8 ('.' is ASCII): a Character scan for it was a tenth of decoding a document.
     static func parse(_ s: String) -> Result<Anchor, AnchorSyntaxError> {
-        guard let dot = s.lastIndex(of: ".") else { return .failure(AnchorSyntaxError(message: "'\(s)' is not of the form view.attribute")) }
-        let view = String(s[..<dot]), attr = String(s[s.index(after: dot)...])
+        guard let dot = s.utf8.lastIndex(of: UInt8(ascii: ".")) else { return .failure(AnchorSyntaxError(message: "'\(s)' is not of the form view.attribute")) }
+        let view = String(s[..<dot]), attr = String(s[s.utf8.index(after: dot)...])
         guard !view.isEmpty else { return .failure(AnchorSyntaxError(message: "'\(s)' names no view")) }
         guard let a = Attribute(rawValue: attr) else { return .failure(AnchorSyntaxError(message: "unknown attribute '\(attr)' in '\(s)'")) }
         return .success(Anchor(view: view, attribute: a))

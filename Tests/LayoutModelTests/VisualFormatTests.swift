@@ -106,6 +106,9 @@ final class VisualFormatTests: XCTestCase {
             ("H:[a]", ["alignAllTop", "alignAllLeft"], "alignAllLeft aligns along the format's own axis"),
             ("V:[a]", ["alignAllNothing"], "unknown option 'alignAllNothing'"),
             ("H:[a]-|-", [], "nothing may follow the closing '|'"),
+            // Not ASCII: read as Characters, so positions count characters, not bytes.
+            ("H:|-(ééé)-[a]", [], "unknown metric 'ééé' at position 5"),
+            ("H:[é]-[a]-[", [], "position 11"),
         ]
         for (f, options, expected) in cases {
             let opts = options.map { "\"\($0)\"" }.joined(separator: ",")
