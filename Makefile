@@ -38,6 +38,7 @@ test: test-deps
 	$(SWIFT) build --build-tests
 	Tests/api/schemathesis.sh
 	python3 Tests/store/test_store.py
+	python3 Tests/http/test_slow_clients.py
 	LAYOUTD_ENGINE=factored $(SWIFT) test --skip-build --filter 'LayoutModelTests|LayoutServerTests'
 	$(SWIFT) test --skip-build
 

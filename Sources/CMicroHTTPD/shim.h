@@ -26,11 +26,6 @@ static inline struct MHD_Daemon *layoutd_mhd_start(unsigned int flags, const str
     return MHD_start_daemon(flags, 0, accept_policy, cls, handler, cls, MHD_OPTION_ARRAY, ops, MHD_OPTION_END);
 }
 
-/* 1 when a connection opens, -1 when it closes (Swift does not see the enum's cases). */
-static inline int layoutd_mhd_connection_delta(enum MHD_ConnectionNotificationCode code) {
-    return code == MHD_CONNECTION_NOTIFY_STARTED ? 1 : -1;
-}
-
 static inline uint16_t layoutd_mhd_port(struct MHD_Daemon *d) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
     return info ? info->port : 0;
@@ -43,6 +38,27 @@ static inline struct MHD_Response *layoutd_mhd_response_copy(size_t size, const 
 
 static inline enum MHD_Result layoutd_mhd_upgrade_close(struct MHD_UpgradeResponseHandle *urh) {
     return MHD_upgrade_action(urh, MHD_UPGRADE_ACTION_CLOSE);
+}
+
+/* A connection's socket, peer address and the context its notify callback keeps. */
+static inline int layoutd_mhd_connection_fd(struct MHD_Connection *c) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info ? info->connect_fd : -1;
+}
+
+static inline const struct sockaddr *layoutd_mhd_client_address(struct MHD_Connection *c) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info ? info->client_addr : NULL;
+}
+
+static inline void *layoutd_mhd_socket_context(struct MHD_Connection *c) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info ? info->socket_context : NULL;
+}
+
+/* Swift does not see the enum's cases. */
+static inline int layoutd_mhd_is_started(enum MHD_ConnectionNotificationCode code) {
+    return code == MHD_CONNECTION_NOTIFY_STARTED;
 }
 
 #endif

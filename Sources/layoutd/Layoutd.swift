@@ -20,6 +20,12 @@ struct Layoutd: ParsableCommand {
     @Option(help: "Threads in the pool. Env: LAYOUTD_THREADS.") var threads: Int = env("THREADS").flatMap { Int($0) } ?? ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "Open connections at most. Env: LAYOUTD_MAX_CONNECTIONS.") var maxConnections: Int = env("MAX_CONNECTIONS").flatMap { Int($0) } ?? 1024
     @Option(help: "Idle connection timeout, seconds. Env: LAYOUTD_CONNECTION_TIMEOUT.") var connectionTimeout: Int = env("CONNECTION_TIMEOUT").flatMap { Int($0) } ?? 60
+    @Option(help: "Seconds a connection has to deliver a whole request, headers and body: from opening, or from the idle timeout after its last answer (a client trickling bytes is cut off too). Env: LAYOUTD_REQUEST_TIMEOUT.")
+    var requestTimeout: Int = env("REQUEST_TIMEOUT").flatMap { Int($0) } ?? 10
+    @Option(help: "Connections one client address may hold; more are refused at accept (trusted proxies are exempt). Default: half of --max-connections. Env: LAYOUTD_MAX_CONNECTIONS_PER_IP.")
+    var maxConnectionsPerIp: Int? = env("MAX_CONNECTIONS_PER_IP").flatMap { Int($0) }
+    @Option(help: "Comma-separated addresses or CIDR ranges of proxies in front of layoutd: exempt from --max-connections-per-ip (the proxy limits its own clients). Env: LAYOUTD_TRUSTED_PROXIES.")
+    var trustedProxies: String = env("TRUSTED_PROXIES") ?? ""
     @Option(help: "libmicrohttpd memory per connection, bytes (headers and response buffering; it is cleared per request). Env: LAYOUTD_CONNECTION_MEMORY.")
     var connectionMemory: Int = env("CONNECTION_MEMORY").flatMap { Int($0) } ?? 16 * 1024
     @Option(help: "Largest request body in bytes, after gzip inflation too (413 beyond). Env: LAYOUTD_MAX_BODY_BYTES.")
@@ -53,17 +59,21 @@ struct Layoutd: ParsableCommand {
     @Option(help: "A stored session unused this long is deleted: seconds, or a number with s, m, h or d (default 7d). Env: LAYOUTD_SESSION_RETENTION.")
     var sessionRetention: String = env("SESSION_RETENTION") ?? "7d"
 
+    var proxies: [String] { trustedProxies.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+
     func validate() throws {
         guard HTTPThreading(rawValue: threading) != nil else { throw ValidationError("--threading is pool, per-connection or single") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
         for (name, v) in [("threads", threads), ("max-connections", maxConnections), ("max-body-bytes", maxBodyBytes), ("max-sessions", maxSessions),
                           ("max-views", maxViews), ("max-constraints", maxConstraints), ("max-streams", maxStreams), ("max-message-bytes", maxMessageBytes),
-                          ("workers", workers), ("offload-bytes", offloadBytes)] where v < 1 {
+                          ("workers", workers), ("offload-bytes", offloadBytes), ("request-timeout", requestTimeout),
+                          ("max-connections-per-ip", maxConnectionsPerIp ?? 1)] where v < 1 {
             throw ValidationError("--\(name) must be at least 1")
         }
         for (name, v) in [("engine", engine), ("layout-engine", layoutEngine)] where EngineKind(rawValue: v) == nil {
             throw ValidationError("--\(name) is solved or factored")
         }
+        for p in proxies where AddressRange(p) == nil { throw ValidationError("--trusted-proxies: '\(p)' is not an IPv4 or IPv6 address or CIDR range") }
         guard StoreLocation(store) != nil else { throw ValidationError("--store is memory or sqlite:PATH") }
         guard Durability(rawValue: durability) != nil else { throw ValidationError("--durability is strict or relaxed") }
         guard flushIntervalMs >= 1 else { throw ValidationError("--flush-interval-ms must be at least 1") }
@@ -83,6 +93,9 @@ struct Layoutd: ParsableCommand {
         c.http.threads = threads
         c.http.connectionLimit = maxConnections
         c.http.connectionTimeoutSeconds = connectionTimeout
+        c.http.requestTimeoutSeconds = requestTimeout
+        c.http.maxConnectionsPerClient = maxConnectionsPerIp ?? max(1, maxConnections / 2)
+        c.http.trustedProxies = proxies
         c.http.maxBodyBytes = maxBodyBytes
         c.http.connectionMemoryLimit = connectionMemory
         c.http.workers = workers

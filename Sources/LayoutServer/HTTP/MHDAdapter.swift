@@ -18,7 +18,15 @@ public struct HTTPServerConfiguration: Sendable {
     public var threading = HTTPThreading.pool
     public var threads = 2
     public var connectionLimit = 1024
+    /// Idle keep-alive connections are closed after this long (libmicrohttpd's silence timeout).
     public var connectionTimeoutSeconds = 60
+    /// A whole request (headers and body) must arrive within this of its connection opening
+    /// (or of the idle timeout after the last answer): see `ConnectionGuard`.
+    public var requestTimeoutSeconds = 10
+    /// Connections one peer address may hold (trusted proxies excepted): half the slots.
+    public var maxConnectionsPerClient = 512
+    /// Addresses or CIDR ranges of proxies that carry many clients' connections.
+    public var trustedProxies: [String] = []
     /// libmicrohttpd zeroes the whole pool for every request (3.9% of server CPU at 32 KiB,
     /// 1.8% at 16 KiB, measured); 16 KiB still takes 12 KB of request headers.
     public var connectionMemoryLimit = 16 * 1024
@@ -82,6 +90,7 @@ public final class HTTPServer: @unchecked Sendable {
     private var workers: WorkerPool?
     private let inFlightCount = Atomic<Int>(0)
     private let connectionCount = Atomic<Int>(0)
+    private var connectionGuard: ConnectionGuard?
     public private(set) var port: UInt16 = 0
 
     public init(configuration: HTTPServerConfiguration, handler: @escaping Handler) {
@@ -130,6 +139,10 @@ public final class HTTPServer: @unchecked Sendable {
         if configuration.threading != .perConnection && configuration.workers > 0 {
             workers = WorkerPool(threads: configuration.workers, name: "layoutd-worker")
         }
+        connectionGuard = ConnectionGuard(requestTimeoutSeconds: configuration.requestTimeoutSeconds,
+                                          idleTimeoutSeconds: configuration.connectionTimeoutSeconds,
+                                          perClientLimit: configuration.maxConnectionsPerClient,
+                                          trusted: configuration.trustedProxies.compactMap(AddressRange.init))
         let cls = Unmanaged.passUnretained(self).toOpaque()
         daemon = withUnsafePointer(to: &address) { p in
             p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
@@ -142,6 +155,7 @@ public final class HTTPServer: @unchecked Sendable {
         }
         guard let daemon else {
             workers?.stop()
+            connectionGuard?.stop()
             throw StartError(description: "libmicrohttpd could not listen on \(configuration.host):\(configuration.port)")
         }
         port = layoutd_mhd_port(daemon)
@@ -165,9 +179,22 @@ public final class HTTPServer: @unchecked Sendable {
         workers?.stop()
         daemon = nil
         MHD_stop_daemon(d)
+        connectionGuard?.stop()
     }
 
     fileprivate var isAccepting: Bool { accepting.load(ordering: .relaxed) }
+
+    /// Connections closed at their request deadline, and refused for their client's cap.
+    public var connectionsTimedOut: Int { connectionGuard?.timedOut.load(ordering: .relaxed) ?? 0 }
+    public var connectionsRefusedPerClient: Int { connectionGuard?.refused.load(ordering: .relaxed) ?? 0 }
+
+    fileprivate func admits(_ address: UnsafePointer<sockaddr>?) -> Bool {
+        isAccepting && (connectionGuard?.admits(address) ?? true)
+    }
+
+    private func clock(_ connection: OpaquePointer) -> ConnectionGuard.Clock? {
+        layoutd_mhd_socket_context(connection).map { Unmanaged<ConnectionGuard.Clock>.fromOpaque($0).takeUnretainedValue() }
+    }
 
     // MARK: Called from the C callbacks
 
@@ -181,6 +208,7 @@ public final class HTTPServer: @unchecked Sendable {
             inFlightCount.add(1, ordering: .relaxed)
             if connectionCount.load(ordering: .relaxed) > configuration.connectionLimit {
                 state.answered = true
+                clock(connection).map { connectionGuard?.handling($0) }
                 return queue(connection, Problem(503, "the server is at its limit of \(configuration.connectionLimit) connections",
                                                  headers: [("Retry-After", "1"), ("Connection", "close")]).response)
             }
@@ -190,6 +218,7 @@ public final class HTTPServer: @unchecked Sendable {
                 let n = Int(cl)
                 if (n ?? .max) > configuration.maxBodyBytes {
                     state.answered = true
+                    clock(connection).map { connectionGuard?.handling($0) }
                     return queue(connection, tooLarge(n))
                 }
             }
@@ -216,6 +245,7 @@ public final class HTTPServer: @unchecked Sendable {
             return .YES
         }
         state.answered = true
+        if let g = connectionGuard, let c = clock(connection) { g.handling(c) }
         if state.tooLarge { return queue(connection, tooLarge(nil)) }
         if let workers, state.body.count >= configuration.offloadBodyBytes {
             return offload(connection, state, workers, method: String(cString: method), path: String(cString: url))
@@ -291,14 +321,26 @@ public final class HTTPServer: @unchecked Sendable {
         return collected.values
     }
 
-    fileprivate func completed(_ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+    fileprivate func completed(_ connection: OpaquePointer?, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+        if let g = connectionGuard, let connection, let c = clock(connection) { g.answered(c) }
         guard let p = conCls?.pointee else { return }
         Unmanaged<RequestState>.fromOpaque(p).release()
         conCls?.pointee = nil
         inFlightCount.subtract(1, ordering: .relaxed)
     }
 
-    fileprivate func connectionChanged(by delta: Int) { connectionCount.add(delta, ordering: .relaxed) }
+    /// A connection opened (its clock goes into its socket context) or closed (the clock comes out).
+    fileprivate func connectionChanged(_ connection: OpaquePointer?, _ context: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, opened: Bool) {
+        connectionCount.add(opened ? 1 : -1, ordering: .relaxed)
+        guard let g = connectionGuard, let context else { return }
+        if opened, let connection {
+            let c = g.opened(fd: layoutd_mhd_connection_fd(connection), address: layoutd_mhd_client_address(connection))
+            context.pointee = Unmanaged.passRetained(c).toOpaque()
+        } else if !opened, let p = context.pointee {
+            g.closed(Unmanaged<ConnectionGuard.Clock>.fromOpaque(p).takeRetainedValue())
+            context.pointee = nil
+        }
+    }
 
     private func tooLarge(_ n: Int?) -> Response {
         Problem(413, "the request body\(n.map { " (\($0) bytes)" } ?? "") is larger than the limit of \(configuration.maxBodyBytes) bytes").response
@@ -307,6 +349,7 @@ public final class HTTPServer: @unchecked Sendable {
     private func queue(_ connection: OpaquePointer, _ r: Response) -> MHD_Result {
         let mhdResponse: OpaquePointer?
         if let upgrade = r.upgrade {
+            if let g = connectionGuard, let c = clock(connection) { g.upgraded(c) }
             let box = Unmanaged.passRetained(UpgradeBox(upgrade))
             mhdResponse = MHD_create_response_for_upgrade(upgradeHandler, box.toOpaque())
         } else {
@@ -354,16 +397,16 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     return server.onRequest(connection!, url!, method!, upload, uploadSize!, conCls!)
 }
 
-private let acceptPolicy: MHD_AcceptPolicyCallback = { cls, _, _ in
-    Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue().isAccepting ? .YES : .NO
+private let acceptPolicy: MHD_AcceptPolicyCallback = { cls, address, _ in
+    Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue().admits(address) ? .YES : .NO
 }
 
-private let connectionNotify: MHD_NotifyConnectionCallback = { cls, _, _, code in
-    Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue().connectionChanged(by: Int(layoutd_mhd_connection_delta(code)))
+private let connectionNotify: MHD_NotifyConnectionCallback = { cls, connection, context, code in
+    Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue().connectionChanged(connection, context, opened: layoutd_mhd_is_started(code) != 0)
 }
 
-private let completedHandler: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
-    Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue().completed(conCls)
+private let completedHandler: MHD_RequestCompletedCallback = { cls, connection, conCls, _ in
+    Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue().completed(connection, conCls)
 }
 
 private let upgradeHandler: MHD_UpgradeHandler = { cls, _, _, extra, extraSize, sock, urh in

@@ -38,6 +38,10 @@ public final class ServerMetrics: Sendable {
     let restoreTime: CoreMetrics.Timer
     let sessionsExpired: CoreMetrics.Counter
     let sessionsLost: CoreMetrics.Counter
+    let connectionsTimedOut: CoreMetrics.Counter
+    let connectionsRefusedPerClient: CoreMetrics.Counter
+    /// The HTTP server's own counts, read when scraped (it keeps them as atomics), and what was last added.
+    private let connectionCounts = Mutex<(read: (@Sendable () -> (timedOut: Int, refused: Int))?, added: (Int, Int))>((nil, (0, 0)))
 
     public init() {
         var f = PrometheusMetricsFactory(registry: registry)
@@ -68,6 +72,8 @@ public final class ServerMetrics: Sendable {
         sessionsRestored = CoreMetrics.Counter(label: "layoutd_sessions_restored_total", factory: f)
         restoreTime = CoreMetrics.Timer(label: "layoutd_session_restore_seconds", factory: f)
         sessionsExpired = CoreMetrics.Counter(label: "layoutd_sessions_expired_total", factory: f)
+        connectionsTimedOut = CoreMetrics.Counter(label: "layoutd_connections_closed_total", dimensions: [("reason", "request_timeout")], factory: f)
+        connectionsRefusedPerClient = CoreMetrics.Counter(label: "layoutd_connections_refused_total", dimensions: [("reason", "per_client")], factory: f)
         sessionsLost = CoreMetrics.Counter(label: "layoutd_sessions_reloaded_after_store_failure_total", factory: f)
         for kind in ["unsatisfiable", "ambiguous", "churn"] { diagnostic(kind, count: 0) }
     }
@@ -111,9 +117,20 @@ public final class ServerMetrics: Sendable {
         c.increment(by: count)
     }
 
+    /// Where the connection counters come from (the HTTP server, once started).
+    public func observeConnections(_ read: @escaping @Sendable () -> (timedOut: Int, refused: Int)) {
+        connectionCounts.withLock { $0.read = read }
+    }
+
     /// The Prometheus text exposition.
     public func exposition() -> [UInt8] {
         heapBytes.record(MemoryBudget.heapInUse)  // read when scraped: it is what the budget compares
+        connectionCounts.withLock { c in
+            guard let (timedOut, refused) = c.read?() else { return }
+            connectionsTimedOut.increment(by: timedOut - c.added.0)
+            connectionsRefusedPerClient.increment(by: refused - c.added.1)
+            c.added = (timedOut, refused)
+        }
         var out: [UInt8] = []
         registry.emit(into: &out)
         return out

@@ -1,0 +1,184 @@
+import CMicroHTTPD
+import Foundation
+import Synchronization
+
+/// Keeps slow or greedy clients from holding the server's connection slots, as nginx's
+/// `client_header_timeout` and `limit_conn` do:
+/// - **A request deadline**: a connection must deliver a whole request (headers and body)
+///   within `requestTimeout` of opening, or, kept alive, within the idle timeout plus
+///   `requestTimeout` of its last answer. The deadline is absolute: a client trickling a
+///   byte a second is cut off as surely as a silent one (libmicrohttpd's own timeout only
+///   counts silence). A sweeper shuts expired sockets down; libmicrohttpd then closes them.
+///   Nothing runs against the clock while a request is handled or after a WebSocket upgrade.
+/// - **A per-client connection cap**, by peer address, checked at accept. Trusted proxies
+///   (which carry many clients' connections) are exempt: the proxy limits its clients.
+final class ConnectionGuard: @unchecked Sendable {
+    /// One connection's clock; the notify callback's socket context holds it.
+    final class Clock: Sendable {
+        let fd: Int32
+        /// Nil for a trusted proxy's connection (not counted per client).
+        let client: ClientAddress?
+        /// Monotonic milliseconds by which the next request must be in; `.max` for none.
+        let deadline: Atomic<Int>
+        let upgraded = Atomic<Bool>(false)
+        let expired = Atomic<Bool>(false)
+
+        init(fd: Int32, client: ClientAddress?, deadline: Int) {
+            self.fd = fd; self.client = client; self.deadline = Atomic(deadline)
+        }
+    }
+
+    private let requestTimeoutMs: Int
+    private let idleTimeoutMs: Int
+    private let perClientLimit: Int
+    private let trusted: [AddressRange]
+    private let open = Mutex<(clocks: [ObjectIdentifier: Clock], perClient: [ClientAddress: Int])>(([:], [:]))
+    private let running = Atomic<Bool>(true)
+    /// Connections shut down at their deadline, and refused for their client's cap.
+    let timedOut = Atomic<Int>(0)
+    let refused = Atomic<Int>(0)
+
+    init(requestTimeoutSeconds: Int, idleTimeoutSeconds: Int, perClientLimit: Int, trusted: [AddressRange]) {
+        requestTimeoutMs = requestTimeoutSeconds * 1000
+        idleTimeoutMs = idleTimeoutSeconds * 1000
+        self.perClientLimit = perClientLimit
+        self.trusted = trusted
+        // A quarter of a second: a deadline is kept to within that (libmicrohttpd's own
+        // timeouts are checked once a second).
+        let sweeper = Thread { [self] in
+            while running.load(ordering: .relaxed) {
+                Thread.sleep(forTimeInterval: 0.25)
+                sweep()
+            }
+        }
+        sweeper.name = "layoutd-deadlines"
+        sweeper.start()
+    }
+
+    func stop() { running.store(false, ordering: .relaxed) }
+
+    static func now() -> Int {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC_COARSE, &ts)
+        return ts.tv_sec * 1000 + ts.tv_nsec / 1_000_000
+    }
+
+    // MARK: From libmicrohttpd's callbacks
+
+    /// The accept policy: false when the peer already holds its share of the slots.
+    func admits(_ address: UnsafePointer<sockaddr>?) -> Bool {
+        guard let a = address.flatMap(ClientAddress.init), !isTrusted(a) else { return true }
+        let held = open.withLock { $0.perClient[a] ?? 0 }
+        if held < perClientLimit { return true }
+        refused.add(1, ordering: .relaxed)
+        return false
+    }
+
+    func opened(fd: Int32, address: UnsafePointer<sockaddr>?) -> Clock {
+        let a = address.flatMap(ClientAddress.init).flatMap { isTrusted($0) ? nil : $0 }
+        let clock = Clock(fd: fd, client: a, deadline: Self.now() + requestTimeoutMs)
+        open.withLock { s in
+            s.clocks[ObjectIdentifier(clock)] = clock
+            if let a { s.perClient[a, default: 0] += 1 }
+        }
+        return clock
+    }
+
+    func closed(_ clock: Clock) {
+        open.withLock { s in
+            s.clocks[ObjectIdentifier(clock)] = nil
+            if let a = clock.client {
+                let n = (s.perClient[a] ?? 1) - 1
+                s.perClient[a] = n > 0 ? n : nil
+            }
+        }
+    }
+
+    /// A whole request is in: no deadline while it is handled.
+    func handling(_ clock: Clock) { clock.deadline.store(.max, ordering: .relaxed) }
+
+    /// An answer went out: the next request must be in by the idle timeout plus the request timeout.
+    func answered(_ clock: Clock) {
+        guard !clock.upgraded.load(ordering: .relaxed) else { return }
+        clock.deadline.store(Self.now() + idleTimeoutMs + requestTimeoutMs, ordering: .relaxed)
+    }
+
+    /// Taken over by a WebSocket: the stream keeps its own time.
+    func upgraded(_ clock: Clock) {
+        clock.upgraded.store(true, ordering: .relaxed)
+        clock.deadline.store(.max, ordering: .relaxed)
+    }
+
+    // MARK: The sweep
+
+    private func sweep() {
+        let now = Self.now()
+        open.withLock { s in
+            // Under the lock: a clock is removed (in libmicrohttpd's close notification)
+            // before its socket is closed, so `fd` is still this connection's.
+            for clock in s.clocks.values where clock.deadline.load(ordering: .relaxed) < now && !clock.expired.load(ordering: .relaxed) {
+                clock.expired.store(true, ordering: .relaxed)
+                shutdown(clock.fd, Int32(SHUT_RDWR))
+                timedOut.add(1, ordering: .relaxed)
+            }
+        }
+    }
+
+    private func isTrusted(_ a: ClientAddress) -> Bool { trusted.contains { $0.contains(a) } }
+}
+
+/// A peer's IP address as 128 bits (IPv4 as IPv4-mapped IPv6), hashable without allocating.
+public struct ClientAddress: Hashable, Sendable {
+    var high: UInt64, low: UInt64
+
+    init?(_ sa: UnsafePointer<sockaddr>) {
+        switch Int32(sa.pointee.sa_family) {
+        case AF_INET:
+            let v4 = sa.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt32(bigEndian: $0.pointee.sin_addr.s_addr) }
+            self.init(v4: v4)
+        case AF_INET6:
+            let bytes = sa.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { p in withUnsafeBytes(of: p.pointee.sin6_addr) { Array($0) } }
+            self.init(bytes: bytes)
+        default:
+            return nil
+        }
+    }
+
+    init(v4: UInt32) { high = 0; low = 0xFFFF_0000_0000 | UInt64(v4) }
+
+    init(bytes: [UInt8]) {
+        high = bytes[0..<8].reduce(0) { $0 << 8 | UInt64($1) }
+        low = bytes[8..<16].reduce(0) { $0 << 8 | UInt64($1) }
+    }
+}
+
+/// An address or a CIDR range (`10.0.0.0/8`, `fd00::/8`, `127.0.0.1`): who counts as a trusted proxy.
+public struct AddressRange: Sendable, Equatable {
+    var base: ClientAddress
+    /// Leading bits that must match, of 128 (an IPv4 prefix counts from bit 96).
+    var bits: Int
+
+    public init?(_ text: String) {
+        let parts = text.split(separator: "/", maxSplits: 1).map(String.init)
+        guard let host = parts.first, !host.isEmpty else { return nil }
+        var prefix: Int? = nil
+        if parts.count == 2 { guard let p = Int(parts[1]), p >= 0 else { return nil }; prefix = p }
+        var v4 = in_addr(), v6 = in6_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 {
+            guard (prefix ?? 32) <= 32 else { return nil }
+            base = ClientAddress(v4: UInt32(bigEndian: v4.s_addr))
+            bits = 96 + (prefix ?? 32)
+        } else if inet_pton(AF_INET6, host, &v6) == 1 {
+            guard (prefix ?? 128) <= 128 else { return nil }
+            base = ClientAddress(bytes: withUnsafeBytes(of: v6) { Array($0) })
+            bits = prefix ?? 128
+        } else {
+            return nil
+        }
+    }
+
+    func contains(_ a: ClientAddress) -> Bool {
+        func mask(_ n: Int) -> UInt64 { n <= 0 ? 0 : n >= 64 ? .max : ~(UInt64.max >> UInt64(n)) }
+        return (a.high ^ base.high) & mask(bits) == 0 && (a.low ^ base.low) & mask(bits - 64) == 0
+    }
+}
