@@ -118,7 +118,7 @@ final class ConnectionGuard: @unchecked Sendable {
             // before its socket is closed, so `fd` is still this connection's.
             for clock in s.clocks.values where clock.deadline.load(ordering: .relaxed) < now && !clock.expired.load(ordering: .relaxed) {
                 clock.expired.store(true, ordering: .relaxed)
-                shutdown(clock.fd, Int32(SHUT_RDWR))
+                Glibc.shutdown(clock.fd, Int32(Glibc.SHUT_RDWR))
                 timedOut.add(1, ordering: .relaxed)
             }
         }

@@ -58,7 +58,7 @@ final class StreamConnection: @unchecked Sendable {
     func shutdown(_ code: WebSocketFrame.CloseCode, _ reason: String) {
         guard !closing.exchange(true, ordering: .relaxed) else { return }
         send(WebSocketFrame.encode(.close, WebSocketFrame.closePayload(code, reason)))
-        Glibc.shutdown(connection.socket, Int32(SHUT_RDWR))
+        Glibc.shutdown(connection.socket, Int32(Glibc.SHUT_RDWR))
     }
 
     /// Closes the socket through libmicrohttpd; the reactor calls it once.
