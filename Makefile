@@ -9,7 +9,7 @@ SHARED  ?= ../shared
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PKGS := libmicrohttpd-dev zlib1g-dev libsqlite3-dev pkg-config
 
-.PHONY: deps test-deps api-fuzz build release run test bench bench-engine bench-streams bench-handler bench-document bench-store load fuzz openapi clean
+.PHONY: deps test-deps api-fuzz fuzz-targets fuzz-replay soak build release run test bench bench-engine bench-streams bench-handler bench-document bench-store load fuzz openapi clean
 
 ## System packages, installed only when missing.
 deps:
@@ -39,6 +39,8 @@ test: test-deps
 	Tests/api/schemathesis.sh
 	python3 Tests/store/test_store.py
 	python3 Tests/http/test_slow_clients.py
+	$(MAKE) fuzz-replay
+	$(MAKE) fuzz-targets FUZZ_SECONDS=10
 	LAYOUTD_ENGINE=factored $(SWIFT) test --skip-build --filter 'LayoutModelTests|LayoutServerTests'
 	$(SWIFT) test --skip-build
 
@@ -85,6 +87,30 @@ fuzz: release
 	store=$$(mktemp -d); .build/release/layoutd --port 8096 --log-level warning --store sqlite:$$store/sessions.sqlite & pid=$$!; sleep 1; \
 	out=$$(timeout 300 python3 Benchmarks/fuzz/fuzz_server.py 8096); echo "$$out"; \
 	kill -0 $$pid && kill -TERM $$pid && wait $$pid && ! echo "$$out" | grep -qE "[{ ]5[0-9][0-9]:|exc:"
+
+## Coverage-guided fuzzing (libFuzzer, AddressSanitizer) of every parser: FUZZ_SECONDS each
+## (FUZZ_TARGETS to choose); fails on any finding, kept in .build-fuzz/findings. FUZZING.md.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= json document changes expr vfl websocket deflate gzip http
+FUZZER_LIB = $(firstword $(wildcard $(dir $(realpath $(shell command -v $(SWIFT))))../lib/clang/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a))
+fuzz-targets: deps
+	$(SWIFT) build -c release --build-path .build-fuzz --product layoutd-fuzz -Xswiftc -sanitize=address \
+	  -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp -Xswiftc -DFUZZING \
+	  -Xlinker $(FUZZER_LIB) -Xlinker -lstdc++ 2>&1 | grep -v "Cannot export local symbol" || true
+	@test -x .build-fuzz/release/layoutd-fuzz
+	@mkdir -p .build-fuzz/findings; rm -f .build-fuzz/findings/*
+	@for t in $(FUZZ_TARGETS); do \
+	  mkdir -p .build-fuzz/corpus/$$t && cp -n Fuzz/Corpus/$$t/* .build-fuzz/corpus/$$t/; \
+	  LAYOUTD_FUZZ_TARGET=$$t .build-fuzz/release/layoutd-fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -rss_limit_mb=3072 -timeout=10 \
+	    -artifact_prefix=.build-fuzz/findings/$$t- .build-fuzz/corpus/$$t > .build-fuzz/$$t.log 2>&1; \
+	  echo "$$t: $$(grep -E '^#[0-9]+.*DONE' .build-fuzz/$$t.log | tail -1)"; \
+	done
+	@if ls .build-fuzz/findings/* >/dev/null 2>&1; then echo "findings:"; ls .build-fuzz/findings; exit 1; fi
+
+## The seed corpora (Fuzz/Corpus) replayed through the fuzz targets' invariants, unsanitised.
+fuzz-replay:
+	$(SWIFT) build --product layoutd-fuzz
+	for t in $(FUZZ_TARGETS); do .build/debug/layoutd-fuzz $$t Fuzz/Corpus/$$t || exit 1; done
 
 bench: bench-engine bench-handler bench-document load bench-streams
 

@@ -1,13 +1,13 @@
 /// The one-line constraint syntax: `a.x == b.y * 2 + 8 @750`, `icon.width == 2 * icon.height`,
 /// `title.width >= 100`. Errors name the character position.
-enum ExpressionSyntax {
-    struct Failure: Error { var position: Int; var message: String }
+public enum ExpressionSyntax {
+    public struct Failure: Error { public var position: Int; public var message: String }
 
     private enum Token: Equatable {
         case item(String), number(Double), op(String)
     }
 
-    static func parse(_ text: String) throws(Failure) -> AtomicConstraint {
+    public static func parse(_ text: String) throws(Failure) -> AtomicConstraint {
         let tokens = try tokenize(text)
         var i = 0
         func at(_ k: Int) -> (Token, Int)? { k < tokens.count ? tokens[k] : nil }

@@ -6,23 +6,23 @@
 ///
 /// The standard space `-` is 8 between siblings and 20 to the parent's edge. Errors name
 /// the character position in the format string.
-struct VisualFormat {
-    struct Failure: Error { var position: Int; var message: String }
+public struct VisualFormat {
+    public struct Failure: Error { public var position: Int; public var message: String }
 
-    struct Parsed {
-        var axis: Axis
-        var constraints: [AtomicConstraint]
-        var views: [String]
-        var usesSuperview: Bool
+    public struct Parsed {
+        public var axis: Axis
+        public var constraints: [AtomicConstraint]
+        public var views: [String]
+        public var usesSuperview: Bool
     }
 
     static let siblingSpace = 8.0
     static let edgeSpace = 20.0
-    static let superviewToken = "|"
+    public static let superviewToken = "|"
 
     /// An ASCII format is read as bytes, any other as Characters (positions stay in
     /// characters): reading every format as Characters was 7% of decoding a document.
-    static func parse(_ format: String, options: [String], metrics: [String: Double], superview: String) throws(Failure) -> Parsed {
+    public static func parse(_ format: String, options: [String], metrics: [String: Double], superview: String) throws(Failure) -> Parsed {
         let bytes = Array(format.utf8)
         if bytes.allSatisfy({ $0 < 0x80 }) {
             var p = Parser(c: bytes, metrics: metrics)

@@ -3,13 +3,13 @@ import Synchronization
 
 /// gzip through zlib. Deflate streams are pooled and reset between uses (an init costs
 /// ~45 µs, a reset ~4 µs here); inflation stops at a size limit (zip bombs).
-final class Gzip: Sendable {
+public final class Gzip: Sendable {
     /// A heap z_stream (it must not move); owned by whoever took it from the pool.
     private struct Stream: @unchecked Sendable { let z: UnsafeMutablePointer<z_stream> }
     private let pool = Mutex<[Stream]>([])
     let level: Int32
 
-    init(level: Int32 = 6) { self.level = level }
+    public init(level: Int32 = 6) { self.level = level }
 
     deinit {
         pool.withLock { streams in
@@ -17,7 +17,7 @@ final class Gzip: Sendable {
         }
     }
 
-    func compress(_ input: [UInt8]) -> [UInt8] {
+    public func compress(_ input: [UInt8]) -> [UInt8] {
         let taken = pool.withLock { $0.popLast() } ?? {
             let s = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
             s.initialize(to: z_stream())
@@ -33,7 +33,7 @@ final class Gzip: Sendable {
     }
 
     /// Inflates a gzip body, refusing more than `limit` bytes of output.
-    static func decompress(_ input: [UInt8], limit: Int) throws(Zlib.Failure) -> [UInt8] {
+    public static func decompress(_ input: [UInt8], limit: Int) throws(Zlib.Failure) -> [UInt8] {
         let s = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         s.initialize(to: z_stream())
         defer { inflateEnd(s); s.deallocate() }

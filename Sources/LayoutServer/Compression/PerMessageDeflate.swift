@@ -2,10 +2,10 @@ import CZlib
 
 /// RFC 7692 permessage-deflate with no context takeover either way: each message is
 /// compressed on its own, so a stream keeps no compression window between messages.
-final class PerMessageDeflate {
+public final class PerMessageDeflate {
     /// The response header for an acceptable offer in `Sec-WebSocket-Extensions`, with the
     /// server window to use; nil when there is no acceptable offer.
-    static func negotiate(_ header: String?) -> (response: String, serverWindowBits: Int32)? {
+    public static func negotiate(_ header: String?) -> (response: String, serverWindowBits: Int32)? {
         guard let header else { return nil }
         for offer in header.split(separator: ",") {
             let parts = offer.split(separator: ";").map { $0.trimmingCharacters(in: " ") }
@@ -37,7 +37,7 @@ final class PerMessageDeflate {
     private let deflater = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
     private let inflater = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
 
-    init(serverWindowBits: Int32) {
+    public init(serverWindowBits: Int32) {
         deflater.initialize(to: z_stream())
         inflater.initialize(to: z_stream())
         _ = layoutd_deflate_init(deflater, 6, -serverWindowBits)
@@ -53,7 +53,7 @@ final class PerMessageDeflate {
 
     private static let tail: [UInt8] = [0x00, 0x00, 0xFF, 0xFF]
 
-    func compress(_ input: [UInt8]) -> [UInt8] {
+    public func compress(_ input: [UInt8]) -> [UInt8] {
         defer { deflateReset(deflater) }
         var out = Zlib.deflateAll(deflater, input, flush: Z_SYNC_FLUSH)
         if out.suffix(4) == Self.tail[...] { out.removeLast(4) }
@@ -61,7 +61,7 @@ final class PerMessageDeflate {
     }
 
     /// Inflates one message, refusing more than `limit` bytes.
-    func decompress(_ input: [UInt8], limit: Int) throws(Zlib.Failure) -> [UInt8] {
+    public func decompress(_ input: [UInt8], limit: Int) throws(Zlib.Failure) -> [UInt8] {
         defer { inflateReset(inflater) }
         return try Zlib.inflateAll(inflater, input + Self.tail, limit: limit, requireEnd: false)
     }

@@ -3,8 +3,8 @@ import CZlib
 /// The two loops every zlib user here needs, on a stream that is already initialised
 /// (gzip or raw deflate): all input through deflate into one buffer, and inflate with a
 /// ceiling on the output.
-enum Zlib {
-    enum Failure: Error { case corrupt, tooLarge }
+public enum Zlib {
+    public enum Failure: Error { case corrupt, tooLarge }
 
     static func deflateAll(_ stream: UnsafeMutablePointer<z_stream>, _ input: [UInt8], flush: Int32) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: Int(deflateBound(stream, uLong(input.count))) + 32)

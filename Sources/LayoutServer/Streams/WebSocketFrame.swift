@@ -1,25 +1,25 @@
 /// RFC 6455 framing: parsing client frames and writing server frames. Pure functions
 /// over bytes, tested on their own.
-enum WebSocketFrame {
-    enum Opcode: UInt8 {
+public enum WebSocketFrame {
+    public enum Opcode: UInt8, Sendable {
         case continuation = 0, text = 1, binary = 2, close = 8, ping = 9, pong = 10
-        var isControl: Bool { rawValue >= 8 }
+        public var isControl: Bool { rawValue >= 8 }
     }
 
-    struct Frame: Equatable {
-        var fin: Bool
-        var compressed: Bool  // RSV1 (permessage-deflate)
-        var opcode: Opcode
-        var payload: [UInt8]
+    public struct Frame: Equatable, Sendable {
+        public var fin: Bool
+        public var compressed: Bool  // RSV1 (permessage-deflate)
+        public var opcode: Opcode
+        public var payload: [UInt8]
     }
 
     /// Close codes this server sends.
-    enum CloseCode: UInt16 {
+    public enum CloseCode: UInt16, Sendable {
         case normal = 1000, goingAway = 1001, protocolError = 1002, unsupportedData = 1003
         case invalidPayload = 1007, policy = 1008, tooBig = 1009, internalError = 1011
     }
 
-    enum ParseResult: Equatable {
+    public enum ParseResult: Equatable, Sendable {
         case frame(Frame, consumed: Int)
         case needMore
         case fail(CloseCode, String)
@@ -27,7 +27,7 @@ enum WebSocketFrame {
 
     /// One frame from the start of `bytes`. Client frames must be masked; control frames
     /// must be final and at most 125 bytes; RSV1 only when deflate was negotiated.
-    static func parse(_ bytes: ArraySlice<UInt8>, maxPayload: Int, allowCompressed: Bool) -> ParseResult {
+    public static func parse(_ bytes: ArraySlice<UInt8>, maxPayload: Int, allowCompressed: Bool) -> ParseResult {
         guard bytes.count >= 2 else { return .needMore }
         let b0 = bytes[bytes.startIndex], b1 = bytes[bytes.startIndex + 1]
         guard b0 & 0x30 == 0 else { return .fail(.protocolError, "reserved bits set") }
@@ -73,7 +73,7 @@ enum WebSocketFrame {
     }
 
     /// A server frame (unmasked).
-    static func encode(_ opcode: Opcode, _ payload: [UInt8], fin: Bool = true, compressed: Bool = false) -> [UInt8] {
+    public static func encode(_ opcode: Opcode, _ payload: [UInt8], fin: Bool = true, compressed: Bool = false) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(payload.count + 10)
         out.append((fin ? 0x80 : 0) | (compressed ? 0x40 : 0) | opcode.rawValue)
@@ -96,7 +96,7 @@ enum WebSocketFrame {
     }
 
     /// Checks a received close payload (RFC 6455 §7.4): its code, if any, and UTF-8 reason.
-    static func validateClose(_ payload: [UInt8]) -> (code: UInt16?, failure: (CloseCode, String)?) {
+    public static func validateClose(_ payload: [UInt8]) -> (code: UInt16?, failure: (CloseCode, String)?) {
         if payload.isEmpty { return (nil, nil) }
         if payload.count == 1 { return (nil, (.protocolError, "close payload of one byte")) }
         let code = UInt16(payload[0]) << 8 | UInt16(payload[1])

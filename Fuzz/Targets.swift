@@ -1,0 +1,190 @@
+import JSON
+import LayoutModel
+import LayoutServer
+
+/// The fuzz targets: each takes arbitrary bytes and checks invariants, not only that
+/// nothing crashes. A violated invariant traps (`violated`), which libFuzzer records as a
+/// finding with its input.
+enum Target: String, CaseIterable {
+    case json, document, changes, expr, vfl, websocket, deflate, gzip, http
+
+    func run(_ bytes: [UInt8]) {
+        switch self {
+        case .json: Checks.json(bytes)
+        case .document: Checks.document(bytes)
+        case .changes: Checks.changes(bytes)
+        case .expr: Checks.expression(String(decoding: bytes, as: UTF8.self))
+        case .vfl: Checks.visualFormat(String(decoding: bytes, as: UTF8.self))
+        case .websocket: Checks.webSocket(bytes)
+        case .deflate: Checks.deflate(bytes)
+        case .gzip: Checks.gzip(bytes)
+        case .http: HTTPCheck.shared.run(bytes)
+        }
+    }
+}
+
+func violated(_ what: String, _ input: @autoclosure () -> String = "") -> Never {
+    fatalError("invariant violated: \(what) \(input().prefix(300))")
+}
+
+enum Checks {
+    /// Small limits: a fuzz input should not spend seconds building a huge session.
+    static let limits = SessionLimits(maxViews: 200, maxConstraints: 800)
+
+    /// Parsed JSON writes back to text that parses to the same value.
+    static func json(_ bytes: [UInt8]) {
+        guard let v = try? JSONParser.parse(bytes) else { return }
+        let again: JSON
+        do { again = try JSONParser.parse(v.serialized) } catch { violated("written JSON does not parse: \(error)") }
+        if again != v { violated("JSON round trip changed the value") }
+    }
+
+    /// A document builds, or is refused with a pointer into it; a built one writes a
+    /// document that builds the same frames.
+    static func document(_ bytes: [UInt8]) {
+        guard let json = try? JSONParser.parse(bytes) else { return }
+        let session: LayoutSession
+        do {
+            session = try LayoutSession.make(document: json, limits: limits)
+        } catch {
+            if !Pointer.resolves(error.pointer, in: json) { violated("pointer \(error.pointer) is not in the document (\(error.detail))") }
+            return
+        }
+        let again: LayoutSession
+        do { again = try LayoutSession.make(document: session.document.json, limits: limits) } catch {
+            violated("the written document does not build: \(error.pointer) \(error.detail)")
+        }
+        if again.document.json != session.document.json { violated("the written document is not a fixed point") }
+        // Frames agree where the layout is determined (an ambiguous one may settle either way).
+        if session.diagnostics().isEmpty && again.allFrames != session.allFrames { violated("the written document lays out differently") }
+    }
+
+    static let base = #"""
+    {"views":[{"id":"root","frame":{"x":0,"y":0,"width":320,"height":480}},{"id":"a","parent":"root","intrinsicSize":{"width":40,"height":20}},
+              {"id":"b","parent":"root"},{"id":"g","parent":"root","kind":"guide"}],
+     "constraints":[{"id":"row","visual":"H:|-[a]-8-[b(==a)]-|"},{"id":"top","expr":"a.top == root.top + 10"},
+                    {"id":"bh","expr":"b.height == a.height * 2 @750"},{"id":"bt","first":"b.top","second":"a.bottom","constant":4},
+                    {"expr":"g.left == root.left"},{"expr":"g.top == root.top"},{"expr":"g.width == 1"},{"expr":"g.height == 1"}]}
+    """#
+
+    /// A change applies, or is refused with a pointer into it and the session exactly as before.
+    static func changes(_ bytes: [UInt8]) {
+        guard let ops = try? JSONParser.parse(bytes) else { return }
+        let s = try! LayoutSession(document: JSONParser.parse(base), limits: limits)
+        let before = (s.document.json, s.allFrames, s.revision, s.diagnostics())
+        do {
+            let r = try s.apply(changes: ops)
+            if r.revision != before.2 + 1 { violated("an applied change moved the revision by \(r.revision - before.2)") }
+        } catch {
+            if !Pointer.resolves(error.pointer, in: ops) { violated("pointer \(error.pointer) is not in the change (\(error.detail))") }
+            let after = (s.document.json, s.allFrames, s.revision, s.diagnostics())
+            if after.0 != before.0 || after.1 != before.1 || after.2 != before.2 || after.3 != before.3 {
+                violated("a refused change altered the session")
+            }
+        }
+    }
+
+    /// `expr` parses to a constraint whose description parses to the same constraint, or
+    /// fails at a character position inside the text. (Numbers past Double's range parse
+    /// to infinity here; the document refuses them, with the field's bounds.)
+    static func expression(_ text: String) {
+        do {
+            let c = try ExpressionSyntax.parse(text)
+            guard c.multiplier.isFinite && c.constant.isFinite else { return }
+            let again: AtomicConstraint
+            do { again = try ExpressionSyntax.parse(c.description) } catch {
+                violated("the printed form '\(c.description)' does not parse: \(error.message)", text)
+            }
+            if again != c { violated("'\(c.description)' re-parses to '\(again.description)'", text) }
+        } catch {
+            if error.position < 0 || error.position > text.count { violated("position \(error.position) outside 0…\(text.count)", text) }
+        }
+    }
+
+    /// VFL parses to constraints on the views it lays out (and `|`; a predicate may name
+    /// another view), or fails at a character position inside the format; parsing is a
+    /// function of the text.
+    static func visualFormat(_ text: String) {
+        let metrics = ["m": 8.0, "wide": 100]
+        let options = text.utf8.first.map { ["alignAllTop", "alignAllLeading", "directionLeftToRight"][Int($0) % 3] }.map { [$0] } ?? []
+        do {
+            let p = try VisualFormat.parse(text, options: options, metrics: metrics, superview: VisualFormat.superviewToken)
+            let names = Set(p.views + [VisualFormat.superviewToken])
+            for c in p.constraints where !names.contains(c.first.view) {
+                violated("a constraint names a view the format does not: \(c.description)", text)
+            }
+            let again = try? VisualFormat.parse(text, options: options, metrics: metrics, superview: VisualFormat.superviewToken)
+            if again?.constraints != p.constraints { violated("parsing twice differs", text) }
+        } catch {
+            if error.position < 0 || error.position > text.count { violated("position \(error.position) outside 0…\(text.count)", text) }
+        }
+    }
+
+    /// A frame consumes no more than it was given, and the same frame parses from any longer
+    /// buffer; a shorter prefix needs more (or fails as early).
+    static func webSocket(_ bytes: [UInt8]) {
+        let compressed = bytes.first.map { $0 & 1 == 1 } ?? false
+        let r = WebSocketFrame.parse(bytes[...], maxPayload: 4096, allowCompressed: compressed)
+        switch r {
+        case .frame(let f, let consumed):
+            if consumed > bytes.count || consumed < 2 { violated("consumed \(consumed) of \(bytes.count)") }
+            if f.payload.count > 4096 { violated("payload over the limit") }
+            if WebSocketFrame.parse((bytes + [0, 1, 2])[...], maxPayload: 4096, allowCompressed: compressed) != r { violated("trailing bytes changed the frame") }
+            if consumed > 2, case .frame = WebSocketFrame.parse(bytes[..<(consumed - 1)], maxPayload: 4096, allowCompressed: compressed) {
+                violated("a frame parsed from a truncated buffer")
+            }
+        case .needMore:
+            if case .frame = WebSocketFrame.parse(bytes.dropLast(), maxPayload: 4096, allowCompressed: compressed) { violated("a prefix parsed where the whole needed more") }
+        case .fail:
+            break
+        }
+    }
+
+    /// permessage-deflate: never inflates past its limit; what it deflates inflates back.
+    static func deflate(_ bytes: [UInt8]) {
+        let d = PerMessageDeflate(serverWindowBits: 15)
+        if let out = try? d.decompress(bytes, limit: 65536), out.count > 65536 { violated("inflated past the limit") }
+        let back: [UInt8]
+        do { back = try d.decompress(d.compress(bytes), limit: bytes.count + 1) } catch { violated("own deflate output does not inflate: \(error)") }
+        if back != bytes { violated("deflate round trip changed the bytes") }
+    }
+
+    /// gzip request bodies: never past the limit; what gzip writes comes back.
+    static func gzip(_ bytes: [UInt8]) {
+        if let out = try? Gzip.decompress(bytes, limit: 65536), out.count > 65536 { violated("gzip inflated past the limit") }
+        let back: [UInt8]
+        do { back = try Gzip.decompress(Gzip(level: 1).compress(bytes), limit: bytes.count + 1) } catch { violated("own gzip output does not inflate: \(error)") }
+        if back != bytes { violated("gzip round trip changed the bytes") }
+    }
+}
+
+/// RFC 6901 pointers into a JSON value.
+enum Pointer {
+    /// Whether every token of `pointer` but the last names a value in `json`, and the last
+    /// names one or a member that should be there (a missing required field is named too).
+    static func resolves(_ pointer: String, in json: JSON) -> Bool {
+        if pointer.isEmpty { return true }
+        guard pointer.hasPrefix("/") else { return false }
+        let tokens = pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+            .map { $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~") }
+        var v = json
+        for (k, t) in tokens.enumerated() {
+            let last = k == tokens.count - 1
+            switch v {
+            case .object(let members):
+                guard let next = members.first(where: { $0.key == t })?.value else { return last }
+                v = next
+            case .array(let items):
+                guard let i = Int(t), i >= 0, i < items.count else { return false }
+                v = items[i]
+            default:
+                return false
+            }
+        }
+        return true
+    }
+}
+
+extension String {
+    func replacingOccurrences(of a: String, with b: String) -> String { split(separator: a, omittingEmptySubsequences: false).joined(separator: b) }
+}
