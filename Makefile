@@ -40,7 +40,8 @@ test: test-deps
 	python3 Tests/store/test_store.py
 	python3 Tests/http/test_slow_clients.py
 	$(MAKE) fuzz-replay
-	$(MAKE) fuzz-targets FUZZ_SECONDS=10
+	$(MAKE) fuzz-targets FUZZ_SECONDS=5
+	python3 Tests/soak/soak.py --minutes 5 --interval 30 --check
 	LAYOUTD_ENGINE=factored $(SWIFT) test --skip-build --filter 'LayoutModelTests|LayoutServerTests'
 	$(SWIFT) test --skip-build
 
@@ -106,6 +107,12 @@ fuzz-targets: deps
 	  echo "$$t: $$(grep -E '^#[0-9]+.*DONE' .build-fuzz/$$t.log | tail -1)"; \
 	done
 	@if ls .build-fuzz/findings/* >/dev/null 2>&1; then echo "findings:"; ls .build-fuzz/findings; exit 1; fi
+
+## An hour of 256 WebSocket drags, HTTP changes and session churn on the release server:
+## RSS, heap, descriptors and threads each minute (BENCHMARKS.md). SOAK_MINUTES to change.
+SOAK_MINUTES ?= 60
+soak: release
+	LAYOUTD_BIN=.build/release/layoutd python3 Tests/soak/soak.py --minutes $(SOAK_MINUTES) --interval 60 --streams 256
 
 ## The seed corpora (Fuzz/Corpus) replayed through the fuzz targets' invariants, unsanitised.
 fuzz-replay:
