@@ -21,6 +21,7 @@ import re
 import resource
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 import unittest
@@ -215,6 +216,38 @@ class SlowClients(unittest.TestCase):
         bad = subprocess.run([BIN, "--trusted-proxies", "10.0.0.0/33", "--store", "memory"], capture_output=True, text=True, timeout=30)
         self.assertNotEqual(bad.returncode, 0)
         self.assertIn("not an IPv4 or IPv6 address or CIDR range", bad.stderr)
+
+    def test_clients_named_by_a_trusted_proxy_have_their_share_of_requests(self):
+        self.server = Server("--max-connections-per-ip", "1", "--trusted-proxies", "127.0.0.1")
+        sys.path.insert(0, os.path.join(ROOT, "Tests", "soak"))
+        from soak import document
+        slow = document(700)   # a one-shot layout that takes a while
+        a = self.server.connection()
+        started = time.time()
+        a.request("POST", "/v1/layout", slow, {"Content-Type": "application/json", "X-Forwarded-For": "6.6.6.6, 9.9.9.9"})
+        time.sleep(0.05)
+
+        def get(source, forwarded):
+            c = self.server.connection(source)
+            c.request("GET", "/healthz", headers={"X-Forwarded-For": forwarded})
+            r = c.getresponse()
+            body = r.read()
+            c.close()
+            return r.status, body, r.getheader("Retry-After")
+
+        status, body, retry = get("127.0.0.1", "9.9.9.9")   # the same client, through the proxy
+        self.assertEqual(status, 429, body)
+        self.assertEqual(retry, "1")
+        self.assertIn(b"9.9.9.9", body)
+        self.assertEqual(get("127.0.0.1", "8.8.8.8")[0], 200, "another client through the proxy")
+        self.assertEqual(get("127.0.0.2", "9.9.9.9")[0], 200, "the header is not read from an untrusted peer")
+        r = a.getresponse()
+        r.read()
+        self.assertEqual(r.status, 200)
+        print(f"\n  the slow layout took {time.time() - started:.2f} s")
+        self.assertEqual(get("127.0.0.1", "9.9.9.9")[0], 200, "its share is back once the first request is answered")
+        a.close()
+        self.assertGreaterEqual(self.server.metric("layoutd_requests_refused_total", 'reason="per_client"'), 1)
 
 
 if __name__ == "__main__":

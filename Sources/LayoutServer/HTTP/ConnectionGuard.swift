@@ -11,20 +11,26 @@ import Synchronization
 ///   counts silence). A sweeper shuts expired sockets down; libmicrohttpd then closes them.
 ///   Nothing runs against the clock while a request is handled or after a WebSocket upgrade.
 /// - **A per-client connection cap**, by peer address, checked at accept. Trusted proxies
-///   (which carry many clients' connections) are exempt: the proxy limits its clients.
+///   (which carry many clients' connections) are exempt: the proxy limits its clients'
+///   connections, and here the same number caps the requests in flight for one client
+///   as the proxy names it (the last `X-Forwarded-For` address, or `X-Real-IP`). That
+///   header is read only from a trusted proxy: anyone else could write any address in it.
 final class ConnectionGuard: @unchecked Sendable {
     /// One connection's clock; the notify callback's socket context holds it.
     final class Clock: Sendable {
         let fd: Int32
         /// Nil for a trusted proxy's connection (not counted per client).
         let client: ClientAddress?
+        /// From a trusted proxy: its requests name their client in a header.
+        var viaProxy: Bool { client == nil && !unknownPeer }
+        let unknownPeer: Bool
         /// Monotonic milliseconds by which the next request must be in; `.max` for none.
         let deadline: Atomic<Int>
         let upgraded = Atomic<Bool>(false)
         let expired = Atomic<Bool>(false)
 
-        init(fd: Int32, client: ClientAddress?, deadline: Int) {
-            self.fd = fd; self.client = client; self.deadline = Atomic(deadline)
+        init(fd: Int32, client: ClientAddress?, unknownPeer: Bool, deadline: Int) {
+            self.fd = fd; self.client = client; self.unknownPeer = unknownPeer; self.deadline = Atomic(deadline)
         }
     }
 
@@ -33,10 +39,13 @@ final class ConnectionGuard: @unchecked Sendable {
     private let perClientLimit: Int
     private let trusted: [AddressRange]
     private let open = Mutex<(clocks: [ObjectIdentifier: Clock], perClient: [ClientAddress: Int])>(([:], [:]))
+    /// Requests in flight per client named by a trusted proxy.
+    private let forwarded = Mutex<[ClientAddress: Int]>([:])
     private let running = Atomic<Bool>(true)
     /// Connections shut down at their deadline, and refused for their client's cap.
     let timedOut = Atomic<Int>(0)
     let refused = Atomic<Int>(0)
+    let refusedForwarded = Atomic<Int>(0)
 
     init(requestTimeoutSeconds: Int, idleTimeoutSeconds: Int, perClientLimit: Int, trusted: [AddressRange]) {
         requestTimeoutMs = requestTimeoutSeconds * 1000
@@ -75,8 +84,9 @@ final class ConnectionGuard: @unchecked Sendable {
     }
 
     func opened(fd: Int32, address: UnsafePointer<sockaddr>?) -> Clock {
-        let a = address.flatMap(ClientAddress.init).flatMap { isTrusted($0) ? nil : $0 }
-        let clock = Clock(fd: fd, client: a, deadline: Self.now() + requestTimeoutMs)
+        let peer = address.flatMap(ClientAddress.init)
+        let a = peer.flatMap { isTrusted($0) ? nil : $0 }
+        let clock = Clock(fd: fd, client: a, unknownPeer: peer == nil, deadline: Self.now() + requestTimeoutMs)
         open.withLock { s in
             s.clocks[ObjectIdentifier(clock)] = clock
             if let a { s.perClient[a, default: 0] += 1 }
@@ -107,6 +117,35 @@ final class ConnectionGuard: @unchecked Sendable {
     func upgraded(_ clock: Clock) {
         clock.upgraded.store(true, ordering: .relaxed)
         clock.deadline.store(.max, ordering: .relaxed)
+    }
+
+    /// A request from a trusted proxy for `client` (its header's value): false when that
+    /// client already has its share in flight. Pair a true with `finished(forwarded:)`.
+    func begin(forwarded header: String) -> ClientAddress?? {
+        guard let a = ClientAddress(text: header) else { return .some(nil) }   // unreadable: not counted
+        let admitted = forwarded.withLock { m -> Bool in
+            let n = m[a] ?? 0
+            guard n < perClientLimit else { return false }
+            m[a] = n + 1
+            return true
+        }
+        if admitted { return .some(a) }
+        refusedForwarded.add(1, ordering: .relaxed)
+        return .none
+    }
+
+    func finished(forwarded a: ClientAddress) {
+        forwarded.withLock { m in
+            let n = (m[a] ?? 1) - 1
+            m[a] = n > 0 ? n : nil
+        }
+    }
+
+    /// The client a trusted proxy names: the last `X-Forwarded-For` entry (the one the
+    /// proxy itself added), else `X-Real-IP`.
+    static func forwardedClient(xForwardedFor: String?, xRealIP: String?) -> String? {
+        if let x = xForwardedFor, let last = x.split(separator: ",").last { return last.trimmingCharacters(in: .whitespaces) }
+        return xRealIP?.trimmingCharacters(in: .whitespaces)
     }
 
     // MARK: The sweep
@@ -145,6 +184,14 @@ public struct ClientAddress: Hashable, Sendable {
     }
 
     init(v4: UInt32) { high = 0; low = 0xFFFF_0000_0000 | UInt64(v4) }
+
+    /// A textual IPv4 or IPv6 address.
+    init?(text: String) {
+        var v4 = in_addr(), v6 = in6_addr()
+        if inet_pton(AF_INET, text, &v4) == 1 { self.init(v4: UInt32(bigEndian: v4.s_addr)) }
+        else if inet_pton(AF_INET6, text, &v6) == 1 { self.init(bytes: withUnsafeBytes(of: v6) { Array($0) }) }
+        else { return nil }
+    }
 
     init(bytes: [UInt8]) {
         high = bytes[0..<8].reduce(0) { $0 << 8 | UInt64($1) }

@@ -51,6 +51,8 @@ final class RequestState: RequestValues, @unchecked Sendable {
     var body: [UInt8] = []
     var tooLarge = false
     var answered = false
+    /// The client a trusted proxy named, counted in flight until the request completes.
+    var forwarded: ClientAddress?
     let offloaded = Mutex<Response?>(nil)
 
     init(connection: OpaquePointer) { self.connection = connection }
@@ -187,6 +189,7 @@ public final class HTTPServer: @unchecked Sendable {
     /// Connections closed at their request deadline, and refused for their client's cap.
     public var connectionsTimedOut: Int { connectionGuard?.timedOut.load(ordering: .relaxed) ?? 0 }
     public var connectionsRefusedPerClient: Int { connectionGuard?.refused.load(ordering: .relaxed) ?? 0 }
+    public var requestsRefusedPerForwardedClient: Int { connectionGuard?.refusedForwarded.load(ordering: .relaxed) ?? 0 }
 
     fileprivate func admits(_ address: UnsafePointer<sockaddr>?) -> Bool {
         isAccepting && (connectionGuard?.admits(address) ?? true)
@@ -211,6 +214,16 @@ public final class HTTPServer: @unchecked Sendable {
                 clock(connection).map { connectionGuard?.handling($0) }
                 return queue(connection, Problem(503, "the server is at its limit of \(configuration.connectionLimit) connections",
                                                  headers: [("Retry-After", "1"), ("Connection", "close")]).response)
+            }
+            if let g = connectionGuard, let c = clock(connection), c.viaProxy,
+               let client = ConnectionGuard.forwardedClient(xForwardedFor: state.header("X-Forwarded-For"), xRealIP: state.header("X-Real-IP")) {
+                guard let admitted = g.begin(forwarded: client) else {
+                    state.answered = true
+                    g.handling(c)
+                    return queue(connection, Problem(429, "client \(client) has \(configuration.maxConnectionsPerClient) requests in flight already",
+                                                     headers: [("Retry-After", "1")]).response)
+                }
+                state.forwarded = admitted
             }
             // A length past Int's range is too large too: libmicrohttpd takes it (it fits 64
             // unsigned bits) and would wait for that body, so Int(cl) failing must not let it by.
@@ -324,6 +337,7 @@ public final class HTTPServer: @unchecked Sendable {
     fileprivate func completed(_ connection: OpaquePointer?, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
         if let g = connectionGuard, let connection, let c = clock(connection) { g.answered(c) }
         guard let p = conCls?.pointee else { return }
+        if let a = Unmanaged<RequestState>.fromOpaque(p).takeUnretainedValue().forwarded { connectionGuard?.finished(forwarded: a) }
         Unmanaged<RequestState>.fromOpaque(p).release()
         conCls?.pointee = nil
         inFlightCount.subtract(1, ordering: .relaxed)

@@ -40,8 +40,9 @@ public final class ServerMetrics: Sendable {
     let sessionsLost: CoreMetrics.Counter
     let connectionsTimedOut: CoreMetrics.Counter
     let connectionsRefusedPerClient: CoreMetrics.Counter
+    let requestsRefusedPerClient: CoreMetrics.Counter
     /// The HTTP server's own counts, read when scraped (it keeps them as atomics), and what was last added.
-    private let connectionCounts = Mutex<(read: (@Sendable () -> (timedOut: Int, refused: Int))?, added: (Int, Int))>((nil, (0, 0)))
+    private let connectionCounts = Mutex<(read: (@Sendable () -> (timedOut: Int, refused: Int, refusedRequests: Int))?, added: (Int, Int, Int))>((nil, (0, 0, 0)))
 
     public init() {
         var f = PrometheusMetricsFactory(registry: registry)
@@ -74,6 +75,7 @@ public final class ServerMetrics: Sendable {
         sessionsExpired = CoreMetrics.Counter(label: "layoutd_sessions_expired_total", factory: f)
         connectionsTimedOut = CoreMetrics.Counter(label: "layoutd_connections_closed_total", dimensions: [("reason", "request_timeout")], factory: f)
         connectionsRefusedPerClient = CoreMetrics.Counter(label: "layoutd_connections_refused_total", dimensions: [("reason", "per_client")], factory: f)
+        requestsRefusedPerClient = CoreMetrics.Counter(label: "layoutd_requests_refused_total", dimensions: [("reason", "per_client")], factory: f)
         sessionsLost = CoreMetrics.Counter(label: "layoutd_sessions_reloaded_after_store_failure_total", factory: f)
         for kind in ["unsatisfiable", "ambiguous", "churn"] { diagnostic(kind, count: 0) }
     }
@@ -118,7 +120,7 @@ public final class ServerMetrics: Sendable {
     }
 
     /// Where the connection counters come from (the HTTP server, once started).
-    public func observeConnections(_ read: @escaping @Sendable () -> (timedOut: Int, refused: Int)) {
+    public func observeConnections(_ read: @escaping @Sendable () -> (timedOut: Int, refused: Int, refusedRequests: Int)) {
         connectionCounts.withLock { $0.read = read }
     }
 
@@ -126,10 +128,11 @@ public final class ServerMetrics: Sendable {
     public func exposition() -> [UInt8] {
         heapBytes.record(MemoryBudget.heapInUse)  // read when scraped: it is what the budget compares
         connectionCounts.withLock { c in
-            guard let (timedOut, refused) = c.read?() else { return }
+            guard let (timedOut, refused, refusedRequests) = c.read?() else { return }
             connectionsTimedOut.increment(by: timedOut - c.added.0)
             connectionsRefusedPerClient.increment(by: refused - c.added.1)
-            c.added = (timedOut, refused)
+            requestsRefusedPerClient.increment(by: refusedRequests - c.added.2)
+            c.added = (timedOut, refused, refusedRequests)
         }
         var out: [UInt8] = []
         registry.emit(into: &out)
