@@ -103,7 +103,7 @@ enum Checks {
 
     /// VFL parses to constraints on the views it lays out (and `|`; a predicate may name
     /// another view), or fails at a character position inside the format; parsing is a
-    /// function of the text.
+    /// function of the text; the format printed back parses to the same constraints.
     static func visualFormat(_ text: String) {
         let metrics = ["m": 8.0, "wide": 100]
         let options = text.utf8.first.map { ["alignAllTop", "alignAllLeading", "directionLeftToRight"][Int($0) % 3] }.map { [$0] } ?? []
@@ -115,6 +115,15 @@ enum Checks {
             }
             let again = try? VisualFormat.parse(text, options: options, metrics: metrics, superview: VisualFormat.superviewToken)
             if again?.constraints != p.constraints { violated("parsing twice differs", text) }
+            // Printed back, it parses to the same constraints.
+            if let printed = p.canonical {
+                let back: VisualFormat.Parsed
+                do { back = try VisualFormat.parse(printed, options: options, metrics: [:], superview: VisualFormat.superviewToken) } catch {
+                    violated("the printed format '\(printed)' does not parse: \(error.message) at \(error.position)", text)
+                }
+                if back.constraints != p.constraints { violated("'\(printed)' parses to other constraints", text) }
+                if back.canonical != printed { violated("printing is not a fixed point: '\(printed)' -> '\(back.canonical ?? "nil")'", text) }
+            }
         } catch {
             if error.position < 0 || error.position > text.count { violated("position \(error.position) outside 0…\(text.count)", text) }
         }

@@ -14,6 +14,10 @@ public struct VisualFormat {
         public var constraints: [AtomicConstraint]
         public var views: [String]
         public var usesSuperview: Bool
+        /// The format written back in one spelling (predicates explicit, metrics as their
+        /// numbers): it parses, with the same options, to the same constraints. Nil when a
+        /// number would need an exponent, which the grammar does not read.
+        public var canonical: String?
     }
 
     static let siblingSpace = 8.0
@@ -158,7 +162,46 @@ private struct Parser<U: TokenUnit> {
             }
         }
         let usesSuperview = items.contains { if case .superview = $0.0 { return true }; return false }
-        return Parsed(axis: axis, constraints: out, views: names, usesSuperview: usesSuperview)
+        return Parsed(axis: axis, constraints: out, views: names, usesSuperview: usesSuperview,
+                      canonical: Self.canonical(axis, items.map(\.0), connections))
+    }
+
+    private static func canonical(_ axis: Axis, _ items: [Item], _ connections: [[Predicate]?]) -> String? {
+        func number(_ v: Double) -> String? {
+            if v == v.rounded() && abs(v) < 1e15 { return String(Int64(v)) }
+            let s = String(v)
+            return s.contains("e") || !v.isFinite ? nil : s
+        }
+        func predicates(_ ps: [Predicate]) -> String? {
+            var parts: [String] = []
+            for p in ps {
+                var s = p.relation.rawValue
+                switch p.object {
+                case .constant(let v): guard let n = number(v) else { return nil }; s += n
+                case .view(let name): s += name
+                }
+                if p.priority != 1000 { guard let n = number(p.priority) else { return nil }; s += "@" + n }
+                parts.append(s)
+            }
+            return "(" + parts.joined(separator: ",") + ")"
+        }
+        var out = axis == .horizontal ? "H:" : "V:"
+        for (k, item) in items.enumerated() {
+            switch item {
+            case .superview: out += "|"
+            case .view(let name, let ps):
+                out += "[" + name
+                if !ps.isEmpty { guard let p = predicates(ps) else { return nil }; out += p }
+                out += "]"
+            }
+            guard k < connections.count, k + 1 < items.count else { continue }
+            switch connections[k] {
+            case nil: out += "-"
+            case let ps? where ps.isEmpty: break
+            case let ps?: guard let p = predicates(ps) else { return nil }; out += "-" + p + "-"
+            }
+        }
+        return out
     }
 
     /// `[name(predicates)?]`: the name runs to `(` or `]`, so ids with `-` work.
