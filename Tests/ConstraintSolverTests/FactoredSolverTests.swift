@@ -98,6 +98,40 @@ final class FactoredSolverTests: XCTestCase {
         }
     }
 
+    /// A drag across a limit, back and forth: each crossing pivots at the same few steps,
+    /// the eta file is compressed to them, and the drag never stops for a whole-basis
+    /// factorization. Values match the solved form at every step.
+    func testDragAcrossALimitCompressesEtasAndNeverRefactors() {
+        let cells = 300
+        let f = FactoredSolver(), r = Solver()
+        var fv: [Variable] = [], rv: [Variable] = []
+        var fd: [ConstraintDefinition] = [], rd: [ConstraintDefinition] = []
+        for k in 0..<cells {
+            // x_k: a divider dragged by a constant; w_k = 100 - x_k, at least 30 (a required limit), 60 wanted (weak).
+            let (x1, w1, x2, w2) = (f.addVariable(), f.addVariable(), r.addVariable(), r.addVariable())
+            fv += [x1, w1]; rv += [x2, w2]
+            for (x, w, out) in [(x1, w1, 0), (x2, w2, 1)] {
+                let defs = [ConstraintDefinition(LinearExpression([(x, 1)], constant: -Double(40 + k % 7)), .equal, priority: 500),
+                            ConstraintDefinition(LinearExpression([(w, 1), (x, 1)], constant: -100), .equal),
+                            ConstraintDefinition(LinearExpression([(w, 1)], constant: -30), .greaterOrEqual),
+                            ConstraintDefinition(LinearExpression([(w, 1)], constant: -60), .equal, priority: 250)]
+                if out == 0 { fd += defs } else { rd += defs }
+            }
+        }
+        let fh = f.add(batch: fd)
+        let rh = rd.map { r.add($0) }
+        let factorizations = f.factorizations
+        let dragged = 4 * 17   // cell 17's divider
+        for step in 0..<2000 {
+            let c = -Double([20, 90][step % 2] + step % 5)   // across w >= 30 and back
+            f.setConstant(fh[dragged], c)
+            r.setConstant(rh[dragged], c)
+            for k in [34, 35] { XCTAssertEqual(f.value(fv[k]), r.value(rv[k]), accuracy: 1e-9, "step \(step)") }
+        }
+        XCTAssertEqual(f.factorizations, factorizations, "no whole-basis factorization during the drag")
+        XCTAssertLessThan(f.factorStats.factorNonzeros, 3 * 4 * cells, "the etas compressed instead of piling up")
+    }
+
     /// A stacked feed: heights from optional intrinsic sizes (strong `>=`, weak `==`), each
     /// cell below the previous one. Its solved form is dense; the factored basis is not.
     func testStackedFeedIsLinear() throws {

@@ -35,6 +35,8 @@ final class BasisFactor {
     private var etasByPivot: [[Int]] = []
     private var etasBySlot: [[Int]] = []
     private(set) var etaNonzeros = 0
+    /// The steps the eta file pivots at.
+    private var etaSteps: Set<Int> = []
     private(set) var luNonzeros = 0
     /// Etas applied by solves since the last factorization: the eta file's running cost.
     private(set) var etaVisits = 0
@@ -194,17 +196,74 @@ final class BasisFactor {
         stepOfColumn[leaving] = -1
         stepOfColumn[entering] = p
         columnOfStep[p] = entering
-        let j = etaPivot.count
+        etaSteps.insert(p)
         var entries: [Entry] = []
         for i in column.pattern where i != p && abs(column[i]) > Self.drop { entries.append((i, column[i])) }
+        appendEta(pivot: p, value: column[p], entries)
+        if etaPivot.count > 2 * etaSteps.count + 8 && etaSteps.count <= 32 { compressEtas() }
+        return leaving
+    }
+
+    private func appendEta(pivot p: Int, value: Double, _ entries: [Entry]) {
+        let j = etaPivot.count
         etaPivot.append(p)
-        etaPivotValue.append(column[p])
+        etaPivotValue.append(value)
         etaColumn.append(entries)
         etasByPivot[p].append(j)
         etasBySlot[p].append(j)
         for (i, _) in entries { etasBySlot[i].append(j) }
         etaNonzeros += entries.count + 1
-        return leaving
+    }
+
+    /// The eta file, however long, is T = E₁…Eₜ: the identity but in the columns of the
+    /// few steps it pivots at. When it is much longer than those steps (a drag pivoting back
+    /// and forth across a limit at two steps adds an eta a crossing), T is written again
+    /// as one eta a step, in product form (each step's column of T through the etas made so
+    /// far, the largest pivot first): the file shrinks to those steps, its solves stop
+    /// growing, and the drag never needs a whole-basis factorization (which cost
+    /// `drag_n1000` 34 ms stalls).
+    private func compressEtas() {
+        let steps = etaSteps.sorted()
+        // T·e_s: the etas applied to the unit vector, newest first (E·v = v + (u − eₚ)·v[p]).
+        var columns: [Int: [Int: Double]] = [:]
+        for s in steps {
+            var v: [Int: Double] = [s: 1]
+            for j in stride(from: etaPivot.count - 1, through: 0, by: -1) {
+                let p = etaPivot[j]
+                guard let vp = v[p], vp != 0 else { continue }
+                v[p] = etaPivotValue[j] * vp
+                for (i, d) in etaColumn[j] { v[i, default: 0] += d * vp }
+            }
+            columns[s] = v
+        }
+        // P = E′₁…E′ₖ built up: step s's eta is P⁻¹·(T·e_s), so that P·E′ has T's column s.
+        var made: [(p: Int, value: Double, entries: [Entry])] = []
+        var left = steps
+        while !left.isEmpty {
+            var best: (s: Int, eta: [Int: Double], size: Double)? = nil
+            for s in left {
+                var x = columns[s]!
+                for e in made {
+                    guard let xp0 = x[e.p], xp0 != 0 else { continue }
+                    let xp = xp0 / e.value
+                    x[e.p] = xp
+                    for (i, d) in e.entries { x[i, default: 0] -= d * xp }
+                }
+                let size = abs(x[s] ?? 0)
+                if size > (best?.size ?? 0) { best = (s, x, size) }
+            }
+            guard let b = best, b.size > 1e-9 else { return }   // nothing replaced yet: the file stays as it was
+            let entries = b.eta.filter { $0.key != b.s && abs($0.value) > Self.drop }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+            made.append((b.s, b.eta[b.s]!, entries))
+            left.removeAll { $0 == b.s }
+        }
+        for j in etaPivot.indices {
+            etasByPivot[etaPivot[j]] = []
+            etasBySlot[etaPivot[j]] = []
+            for (i, _) in etaColumn[j] { etasBySlot[i] = [] }
+        }
+        etaPivot = []; etaColumn = []; etaPivotValue = []; etaNonzeros = 0
+        for e in made { appendEta(pivot: e.p, value: e.value, e.entries) }
     }
 
     /// Makes `twin`, another column found only in the same row, basic in place of step k's
@@ -268,7 +327,7 @@ final class BasisFactor {
         ucol = Array(repeating: [], count: n)
         for (k, u) in urow.enumerated() { for (k2, a) in u { ucol[k2].append((k, a)) } }
         luNonzeros = n + lcol.reduce(0) { $0 + $1.count } + urow.reduce(0) { $0 + $1.count }
-        etaPivot = []; etaColumn = []; etaPivotValue = []; etaNonzeros = 0; etaVisits = 0
+        etaPivot = []; etaColumn = []; etaPivotValue = []; etaNonzeros = 0; etaVisits = 0; etaSteps = []
         etasByPivot = Array(repeating: [], count: n)
         etasBySlot = Array(repeating: [], count: n)
     }
@@ -279,7 +338,7 @@ final class BasisFactor {
         for r in rowOfStep { stepOfRow[r] = -1 }
         rowOfStep = []; columnOfStep = []
         lcol = []; lrow = []; urow = []; ucol = []; udiag = []
-        etaPivot = []; etaColumn = []; etaPivotValue = []; etasByPivot = []; etasBySlot = []
+        etaPivot = []; etaColumn = []; etaPivotValue = []; etasByPivot = []; etasBySlot = []; etaSteps = []
         etaNonzeros = 0; luNonzeros = 0; etaVisits = 0
     }
 }

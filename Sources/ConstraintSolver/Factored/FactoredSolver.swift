@@ -639,9 +639,15 @@ public final class FactoredSolver {
     /// pivots on the same rows again and again piles etas on the same steps, and every later
     /// solve walks them all (a set-constant that pivoted went from 5.5 to 3.5 µs in-process),
     /// while a build's pivots on distinct rows are rarely walked again and keep their etas.
+    /// What one LU nonzero costs to factor again, in eta visits (each applies one eta's
+    /// column). Was 2, which priced a factorization 30-odd times too low (callgrind: 300 M
+    /// instructions to factor `drag_n1000`'s 26,000 rows, tens for a visit): a drag then
+    /// stalled on a whole-basis factorization to save a few visits a step.
+    static let visitsPerFactorNonzero = 32
+
     func maybeRefactor() {
         if basis.etaNonzeros > max(refactorMinimum, basis.luNonzeros) || tombs.count > max(64, basis.stepCount / 4)
-            || basis.etaVisits > max(refactorMinimum, 2 * basis.luNonzeros) {
+            || basis.etaVisits > max(refactorMinimum, Self.visitsPerFactorNonzero * basis.luNonzeros) {
             try? refactor()
         }
     }
