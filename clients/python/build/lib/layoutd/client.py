@@ -1,0 +1,254 @@
+"""The client: `Client` for one-shot layouts and new sessions, `Session` for one session's
+changes, `Stream` for its WebSocket. Answers are small dataclasses; problems (RFC 9457)
+are raised as `LayoutdError`. Standard library HTTP (gzip both ways past 1 KiB), and
+`websockets` for streams."""
+from __future__ import annotations
+
+import gzip
+import json
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Mapping, Optional, Sequence
+from urllib.parse import quote, urlencode
+
+JSONObject = Dict[str, Any]
+
+
+class LayoutdError(Exception):
+    """A problem the server answered with: `status`, `type`, `title`, `detail`, and the
+    JSON pointer into the request (`pointer`, "" when the whole request is at fault)."""
+
+    def __init__(self, status: int, type: str, title: str, detail: str, pointer: str = "",
+                 body: Optional[JSONObject] = None) -> None:
+        super().__init__(f"{status} {title}: {detail}" + (f" (at {pointer})" if pointer else ""))
+        self.status, self.type, self.title, self.detail, self.pointer = status, type, title, detail, pointer
+        self.body = body or {}
+
+    @classmethod
+    def from_problem(cls, status: int, body: JSONObject) -> "LayoutdError":
+        return cls(int(body.get("status", status)), str(body.get("type", "about:blank")), str(body.get("title", "")),
+                   str(body.get("detail", "")), str(body.get("pointer", "")), body)
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A view's frame in its parent's coordinates."""
+    x: float
+    y: float
+    width: float
+    height: float
+    hidden: bool = False
+
+    @classmethod
+    def from_json(cls, j: Mapping[str, Any]) -> "Frame":
+        return cls(j["x"], j["y"], j["width"], j["height"], bool(j.get("hidden", False)))
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """`kind` (unsatisfiable, ambiguous, churn, …) and a `message`; the kind's own fields in `fields`
+    (`constraint` and `conflicts`; `view` and `axis`; `constraints` and `views`)."""
+    kind: str
+    message: str
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_json(cls, j: Mapping[str, Any]) -> "Diagnostic":
+        return cls(j["kind"], j.get("message", ""), {k: v for k, v in j.items() if k not in ("kind", "message")})
+
+
+def _frames(j: Mapping[str, Any]) -> Dict[str, Frame]:
+    return {view: Frame.from_json(f) for view, f in j.get("frames", {}).items()}
+
+
+def _diagnostics(j: Mapping[str, Any]) -> List[Diagnostic]:
+    return [Diagnostic.from_json(d) for d in j.get("diagnostics", [])]
+
+
+@dataclass(frozen=True)
+class LayoutResult:
+    """A one-shot layout: every view's frame and the diagnostics."""
+    frames: Dict[str, Frame]
+    diagnostics: List[Diagnostic]
+
+
+@dataclass(frozen=True)
+class ChangeResult:
+    """A change's answer: the frames that changed, views removed, diagnostics, the new revision."""
+    revision: int
+    frames: Dict[str, Frame]
+    removed: List[str]
+    diagnostics: List[Diagnostic]
+    added: List[str] = field(default_factory=list)
+    coalesced: int = 1
+
+    @classmethod
+    def from_json(cls, j: Mapping[str, Any]) -> "ChangeResult":
+        return cls(j["revision"], _frames(j), list(j.get("removed", [])), _diagnostics(j), list(j.get("added", [])),
+                   int(j.get("coalesced", 1)))
+
+
+@dataclass(frozen=True)
+class FramesAnswer:
+    """`GET /frames`: all frames, or those changed since a revision (`full` when all were sent)."""
+    revision: int
+    frames: Dict[str, Frame]
+    removed: List[str]
+    full: bool
+
+
+@dataclass(frozen=True)
+class ExplainedConstraint:
+    id: str
+    description: str
+    priority: float
+    broken: bool
+
+
+class Client:
+    """One layoutd server: `Client("http://127.0.0.1:8080")`."""
+
+    def __init__(self, base_url: str, timeout: float = 30.0) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.timeout = timeout
+
+    def request(self, method: str, path: str, body: Optional[Any] = None, query: Optional[Mapping[str, Any]] = None,
+                expect_json: bool = True) -> Any:
+        url = self.base_url + path + ("?" + urlencode(query) if query else "")
+        headers = {"Accept-Encoding": "gzip", "Accept": "application/json"}
+        data: Optional[bytes] = None
+        if body is not None:
+            data = json.dumps(body, separators=(",", ":")).encode()
+            headers["Content-Type"] = "application/json"
+            if len(data) > 1024:
+                data = gzip.compress(data, compresslevel=6)
+                headers["Content-Encoding"] = "gzip"
+        req = urllib.request.Request(url, data=data, method=method, headers=headers)
+        try:
+            with urllib.request.urlopen(req, timeout=self.timeout) as r:
+                raw = r.read()
+                if r.headers.get("Content-Encoding") == "gzip":
+                    raw = gzip.decompress(raw)
+                if not expect_json:
+                    return raw.decode()
+                return json.loads(raw) if raw else None
+        except urllib.error.HTTPError as e:
+            raw = e.read()
+            if e.headers.get("Content-Encoding") == "gzip":
+                raw = gzip.decompress(raw)
+            try:
+                problem = json.loads(raw)
+            except ValueError:
+                problem = {"status": e.code, "title": e.reason, "detail": raw.decode(errors="replace")}
+            raise LayoutdError.from_problem(e.code, problem) from None
+
+    def layout(self, document: Mapping[str, Any]) -> LayoutResult:
+        """`POST /v1/layout`: frames for a whole document; nothing is kept."""
+        j = self.request("POST", "/v1/layout", document)
+        return LayoutResult(_frames(j), _diagnostics(j))
+
+    def create_session(self, document: Mapping[str, Any]) -> "Session":
+        """`POST /v1/sessions`: a session built from the document, with its first frames."""
+        j = self.request("POST", "/v1/sessions", document)
+        return Session(self, j["session"], j["revision"], _frames(j), _diagnostics(j))
+
+    def session(self, session_id: str) -> "Session":
+        """An existing session, by id (its revision read from the server)."""
+        j = self.request("GET", f"/v1/sessions/{quote(session_id)}")
+        return Session(self, session_id, j["revision"], {}, [])
+
+
+class Session:
+    """One session: `id`, `revision` (kept up to date by every answer), and the frames and
+    diagnostics of its creation (`first_frames`, `first_diagnostics`)."""
+
+    def __init__(self, client: Client, id: str, revision: int, frames: Dict[str, Frame],
+                 diagnostics: List[Diagnostic]) -> None:
+        self.client, self.id, self.revision = client, id, revision
+        self.first_frames, self.first_diagnostics = frames, diagnostics
+        self.path = f"/v1/sessions/{quote(id)}"
+
+    def _answer(self, j: Mapping[str, Any]) -> ChangeResult:
+        result = ChangeResult.from_json(j)
+        self.revision = result.revision
+        return result
+
+    def changes(self, ops: Sequence[Mapping[str, Any]], base_revision: Optional[int] = None) -> ChangeResult:
+        """Ops applied in order, all or nothing; with `base_revision`, 409 unless it is current."""
+        body: JSONObject = {"ops": list(ops)}
+        if base_revision is not None:
+            body["baseRevision"] = base_revision
+        return self._answer(self.client.request("POST", self.path + "/changes", body))
+
+    def set_constants(self, constants: Mapping[str, float]) -> ChangeResult:
+        """The set-constant fast path: `{"constraintId": constant, ...}`."""
+        return self._answer(self.client.request("POST", self.path + "/constants", dict(constants)))
+
+    def frames(self, since: Optional[int] = None) -> FramesAnswer:
+        j = self.client.request("GET", self.path + "/frames", query=None if since is None else {"since": since})
+        return FramesAnswer(j["revision"], _frames(j), list(j.get("removed", [])), bool(j.get("full", since is None)))
+
+    def document(self) -> JSONObject:
+        """The current document (as `GET /v1/sessions/{id}` returns it)."""
+        return self.client.request("GET", self.path)["document"]
+
+    def explain(self, view: str, axis: str) -> List[ExplainedConstraint]:
+        j = self.client.request("GET", self.path + "/explain", query={"view": view, "axis": axis})
+        return [ExplainedConstraint(c["id"], c["description"], c["priority"], c["broken"]) for c in j["constraints"]]
+
+    def trace(self) -> str:
+        return self.client.request("GET", self.path + "/trace", expect_json=False)
+
+    def exercise_ambiguity(self) -> Dict[str, Frame]:
+        """Another optimal layout of the ambiguous views; not kept."""
+        return _frames(self.client.request("POST", self.path + "/exercise-ambiguity"))
+
+    def delete(self) -> None:
+        self.client.request("DELETE", self.path)
+
+    def stream(self) -> "Stream":
+        """`with session.stream() as s: s.set_constants({...})`: changes over a WebSocket."""
+        return Stream(self)
+
+
+class Stream:
+    """A session's WebSocket: each message a change, each reply its answer, in order."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self._opening: Any = None
+        self._socket: Any = None
+
+    def __enter__(self) -> "Stream":
+        from websockets.sync.client import connect
+        url = self.session.client.base_url.replace("http", "ws", 1) + self.session.path + "/stream"
+        self._opening = connect(url, open_timeout=self.session.client.timeout)
+        self._socket = self._opening.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._opening is not None:
+            self._opening.__exit__(None, None, None)
+            self._opening = self._socket = None
+
+    def _send(self, body: Mapping[str, Any]) -> ChangeResult:
+        if self._socket is None:
+            raise RuntimeError("the stream is not open: use `with session.stream() as s:`")
+        self._socket.send(json.dumps(body, separators=(",", ":")))
+        j = json.loads(self._socket.recv(timeout=self.session.client.timeout))
+        if "revision" not in j and "status" in j:
+            raise LayoutdError.from_problem(int(j["status"]), j)
+        return self.session._answer(j)
+
+    def set_constants(self, constants: Mapping[str, float]) -> ChangeResult:
+        return self._send(dict(constants))
+
+    def changes(self, ops: Sequence[Mapping[str, Any]], base_revision: Optional[int] = None) -> ChangeResult:
+        body: JSONObject = {"ops": list(ops)}
+        if base_revision is not None:
+            body["baseRevision"] = base_revision
+        return self._send(body)

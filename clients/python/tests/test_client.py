@@ -1,0 +1,128 @@
+"""The Python client against the real layoutd (LAYOUTD_BIN, default .build/debug/layoutd)
+over loopback: every method, errors as LayoutdError, gzip, and a stream."""
+import os
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from layoutd import Client, Frame, LayoutdError  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+BIN = os.environ.get("LAYOUTD_BIN", os.path.join(ROOT, ".build", "debug", "layoutd"))
+
+CARD = {
+    "views": [{"id": "root", "frame": {"x": 0, "y": 0, "width": 320, "height": 200}},
+              {"id": "avatar", "parent": "root"},
+              {"id": "title", "parent": "root", "intrinsicSize": {"width": 120, "height": 20}}],
+    "constraints": [{"id": "avatarLeading", "expr": "avatar.leading == root.leading + 16"},
+                    {"expr": "avatar.top == root.top + 16"}, {"expr": "avatar.width == 40"}, {"expr": "avatar.height == 40"},
+                    {"id": "gap", "expr": "title.leading == avatar.trailing + 8"}, {"expr": "title.top == avatar.top"}],
+}
+
+
+@pytest.fixture(scope="module")
+def client():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([BIN, "--port", str(port), "--store", "memory", "--log-level", "warning"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    c = Client(f"http://127.0.0.1:{port}")
+    for _ in range(200):
+        try:
+            c.request("GET", "/healthz")
+            break
+        except OSError:
+            time.sleep(0.05)
+    yield c
+    proc.terminate()
+    proc.wait(timeout=30)
+
+
+def test_layout(client):
+    r = client.layout(CARD)
+    assert r.frames["avatar"] == Frame(16, 16, 40, 40)
+    assert r.frames["title"] == Frame(64, 16, 120, 20)
+    assert r.diagnostics == []
+
+
+def test_session_changes_constants_frames(client):
+    s = client.create_session(CARD)
+    assert s.revision == 1 and len(s.id) == 32
+    assert s.first_frames["title"].x == 64
+    r = s.set_constants({"avatarLeading": 20})
+    assert r.revision == 2 == s.revision
+    assert set(r.frames) == {"avatar", "title"} and r.frames["title"].x == 68
+    r = s.changes([{"op": "addViews", "views": [{"id": "badge", "parent": "root"}]},
+                   {"op": "addConstraints", "constraints": [{"expr": "badge.left == title.right"}]}], base_revision=2)
+    assert r.revision == 3 and r.added == ["c5"]
+    assert {d.kind for d in r.diagnostics} == {"ambiguous"}
+    assert {(d.fields["view"], d.fields["axis"]) for d in r.diagnostics} == {("badge", "horizontal"), ("badge", "vertical")}
+    r = s.changes([{"op": "removeViews", "ids": ["badge"]}])
+    assert r.removed == ["badge"] and r.diagnostics == []
+    since = s.frames(since=1)
+    assert not since.full and set(since.frames) == {"avatar", "title"} and since.removed == ["badge"]
+    everything = s.frames()
+    assert everything.full and set(everything.frames) == {"root", "avatar", "title"}
+    first = s.document()["constraints"][0]   # set since: written out with its constant
+    assert (first["id"], first["first"], first["second"], first["constant"]) == ("avatarLeading", "avatar.leading", "root.leading", 20)
+    s.delete()
+    with pytest.raises(LayoutdError) as e:
+        s.frames()
+    assert e.value.status == 404
+
+
+def test_errors_name_the_place(client):
+    s = client.create_session(CARD)
+    with pytest.raises(LayoutdError) as e:
+        s.changes([{"op": "setConstant", "id": "gap", "constant": 1}, {"op": "setConstant", "id": "nope", "constant": 1}])
+    assert (e.value.status, e.value.pointer) == (422, "/ops/1/id")
+    assert "nope" in e.value.detail and e.value.title
+    assert s.frames().revision == 1, "a refused change changes nothing"
+    with pytest.raises(LayoutdError) as e:
+        s.changes([], base_revision=7)
+    assert e.value.status == 409
+    with pytest.raises(LayoutdError) as e:
+        client.layout({"views": [{"id": "a", "frame": {"x": 0, "y": 0, "width": -1, "height": 1}}]})
+    assert (e.value.status, e.value.pointer) == (422, "/views/0/frame/width")
+
+
+def test_inspection(client):
+    s = client.create_session({"views": [{"id": "root", "frame": {"x": 0, "y": 0, "width": 100, "height": 100}},
+                                         {"id": "saturn", "parent": "root"}],
+                               "constraints": [{"expr": "saturn.width == 10"}, {"expr": "saturn.height == 10"},
+                                               {"id": "top", "expr": "saturn.top == root.top"}]})
+    assert "AMBIGUOUS LAYOUT horizontal" in s.trace()
+    other = s.exercise_ambiguity()
+    assert "saturn" in other and other["saturn"].width == 10
+    explained = s.explain("saturn", "vertical")
+    assert [c.id for c in explained] == ["c2", "top"] and explained[1].description == "saturn.top == root.top"
+
+
+def test_gzip_both_ways(client):
+    doc = {"views": [{"id": "root", "frame": {"x": 0, "y": 0, "width": 375, "height": 5000}}]
+           + [{"id": f"v{i}", "parent": "root"} for i in range(200)],
+           "constraints": [c for i in range(200) for c in (
+               {"expr": f"v{i}.left == root.left"}, {"expr": f"v{i}.width == 100"}, {"expr": f"v{i}.height == 20"},
+               {"expr": f"v{i}.top == root.top + {i * 20}"})]}
+    r = client.layout(doc)   # a 20 KB body, sent gzip; a large answer, received gzip
+    assert len(r.frames) == 201 and r.frames["v199"] == Frame(0, 3980, 100, 20)
+
+
+def test_stream(client):
+    s = client.create_session(CARD)
+    with s.stream() as stream:
+        for k in range(1, 31):
+            r = stream.set_constants({"avatarLeading": 16 + k})
+            assert r.frames["avatar"].x == 16 + k and r.revision == 1 + k
+        r = stream.changes([{"op": "setConstant", "id": "gap", "constant": 10}])
+        assert r.frames["title"].x == 16 + 30 + 40 + 10
+        with pytest.raises(LayoutdError) as e:
+            stream.set_constants({"nope": 1})
+        assert e.value.status == 422
+        assert stream.set_constants({"avatarLeading": 0}).frames["avatar"].x == 0, "the stream stays open after a problem"
+    assert s.revision == 33 == s.frames().revision
