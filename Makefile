@@ -19,12 +19,14 @@ deps:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 
-## What the tests need beyond the toolchain: the OpenAPI validator, schemathesis, websockets and pytest (PyPI), curl.
+## What the tests need beyond the toolchain: the OpenAPI validator, schemathesis, websockets, pytest and
+## openapi-python-client (PyPI), curl.
 test-deps: deps
 	@command -v curl >/dev/null || ($(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq curl)
 	@python3 -c "import openapi_spec_validator" 2>/dev/null || python3 -m pip install -q openapi-spec-validator
 	@python3 -c "import schemathesis" 2>/dev/null || python3 -m pip install -q "schemathesis>=4.32,<5"
 	@python3 -c "import websockets.sync.client, pytest" 2>/dev/null || python3 -m pip install -q "websockets>=12" pytest
+	@command -v openapi-python-client >/dev/null || python3 -m pip install -q openapi-python-client
 
 build: deps
 	$(SWIFT) build
@@ -41,6 +43,7 @@ test: test-deps
 	python3 Tests/store/test_store.py
 	python3 Tests/http/test_slow_clients.py
 	python3 -m pytest -q clients/python/tests
+	python3 Tests/api/test_generated_client.py
 	$(MAKE) fuzz-replay
 	$(MAKE) fuzz-targets FUZZ_SECONDS=5
 	python3 Tests/soak/soak.py --minutes 5 --interval 30 --check

@@ -369,34 +369,44 @@ components:
     Constraint:
       description: One of first (explicit), expr (one line) or visual (VFL group).
       oneOf:
-        - type: object
-          required: [first]
-          additionalProperties: false
-          properties:
-            id: {type: string}
-            first: {type: string, description: view.attribute}
-            relation: {type: string, enum: ['==', '<=', '>='], default: '=='}
-            second: {type: [string, 'null'], description: view.attribute}
-            multiplier: {type: number, default: 1, minimum: -1000000, maximum: 1000000}
-            constant: {type: number, default: 0, minimum: -10000000, maximum: 10000000, description: 'Coordinates, sizes and constants stay within ±10,000,000 points.'}
-            priority: {$ref: '#/components/schemas/Priority'}
-            active: {type: boolean, default: true}
-        - type: object
-          required: [expr]
-          additionalProperties: false
-          properties:
-            id: {type: string}
-            expr: {type: string, examples: ['title.leading == avatar.trailing + 12 @750']}
-            active: {type: boolean, default: true}
-        - type: object
-          required: [visual]
-          additionalProperties: false
-          properties:
-            id: {type: string}
-            visual: {type: string, examples: ['H:|-8-[avatar]-12-[title]-(>=8)-|']}
-            options: {type: array, items: {type: string}}
-            metrics: {type: object, additionalProperties: {type: number}}
-            active: {type: boolean, default: true}
+        - $ref: '#/components/schemas/ExplicitConstraint'
+        - $ref: '#/components/schemas/ExpressionConstraint'
+        - $ref: '#/components/schemas/VisualConstraint'
+    ExplicitConstraint:
+      type: object
+      required: [first]
+      additionalProperties: false
+      properties:
+        id: {type: string}
+        first: {type: string, description: view.attribute}
+        relation: {type: string, enum: ['==', '<=', '>='], default: '=='}
+        second: {type: [string, 'null'], description: view.attribute}
+        multiplier: {type: number, default: 1, minimum: -1000000, maximum: 1000000}
+        constant: {type: number, default: 0, minimum: -10000000, maximum: 10000000, description: 'Coordinates, sizes and constants stay within ±10,000,000 points.'}
+        priority: {$ref: '#/components/schemas/Priority'}
+        active: {type: boolean, default: true}
+    ExpressionConstraint:
+      type: object
+      required: [expr]
+      additionalProperties: false
+      properties:
+        id: {type: string}
+        expr: {type: string, examples: ['title.leading == avatar.trailing + 12 @750']}
+        active: {type: boolean, default: true}
+    VisualConstraint:
+      type: object
+      required: [visual]
+      additionalProperties: false
+      properties:
+        id: {type: string}
+        visual: {type: string, examples: ['H:|-8-[avatar]-12-[title]-(>=8)-|']}
+        options: {type: array, items: {type: string}}
+        metrics: {$ref: '#/components/schemas/VisualMetrics'}
+        active: {type: boolean, default: true}
+    VisualMetrics:
+      type: object
+      description: Metric names used in the format, with their values.
+      additionalProperties: {type: number}
     Options:
       type: object
       additionalProperties: false

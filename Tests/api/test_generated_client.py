@@ -1,0 +1,96 @@
+"""openapi.yaml is exact enough for a mainstream generator: openapi-python-client (PyPI)
+turns it into a client, used here unmodified against the real server (LAYOUTD_BIN) over
+loopback: a one-shot layout, a session's life (create, set-constants, changes, frames,
+explain, exercise-ambiguity, delete) and problems parsed as the `Problem` model.
+
+Run: python3 Tests/api/test_generated_client.py (generates into a temporary directory).
+"""
+import importlib
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.environ.get("LAYOUTD_BIN", os.path.join(ROOT, ".build", "debug", "layoutd"))
+
+
+def generate():
+    out = tempfile.mkdtemp(prefix="layoutd-generated-")
+    subprocess.run(["openapi-python-client", "generate", "--path", os.path.join(ROOT, "openapi.yaml"),
+                    "--output-path", os.path.join(out, "client"), "--overwrite"], check=True, capture_output=True, timeout=300)
+    sys.path.insert(0, os.path.join(out, "client"))
+    return importlib.import_module("layoutd_client")
+
+
+class GeneratedClient(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.lib = generate()
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            cls.port = s.getsockname()[1]
+        cls.proc = subprocess.Popen([BIN, "--port", str(cls.port), "--store", "memory", "--log-level", "warning"],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        cls.client = cls.lib.Client(base_url=f"http://127.0.0.1:{cls.port}", raise_on_unexpected_status=True)
+        for _ in range(200):
+            try:
+                socket.create_connection(("127.0.0.1", cls.port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.proc.terminate()
+        cls.proc.wait(timeout=30)
+
+    def api(self, name):
+        return importlib.import_module(f"layoutd_client.api.default.{name}")
+
+    def document(self):
+        m = importlib.import_module("layoutd_client.models")
+        return m.Document.from_dict({
+            "views": [{"id": "root", "frame": {"x": 0, "y": 0, "width": 320, "height": 200}}, {"id": "avatar", "parent": "root"},
+                      {"id": "title", "parent": "root", "intrinsicSize": {"width": 120, "height": 20}}],
+            "constraints": [{"id": "lead", "expr": "avatar.leading == root.leading + 16"}, {"expr": "avatar.top == root.top + 16"},
+                            {"id": "size", "first": "avatar.width", "constant": 40}, {"expr": "avatar.height == avatar.width"},
+                            {"id": "row", "visual": "H:[avatar]-(gap)-[title]", "options": ["alignAllTop"], "metrics": {"gap": 8}}]})
+
+    def test_layout_once(self):
+        r = self.api("layout_once").sync(client=self.client, body=self.document())
+        frames = r.frames.to_dict()
+        self.assertEqual(frames["title"], {"x": 64, "y": 16, "width": 120, "height": 20})
+        self.assertEqual(r.diagnostics, [])
+
+    def test_a_session(self):
+        m = importlib.import_module("layoutd_client.models")
+        created = self.api("create_session").sync(client=self.client, body=self.document())
+        sid = created.session
+        self.assertEqual(created.revision, 1)
+        answer = self.api("set_constants").sync(id=sid, client=self.client, body=m.SetConstantsBody.from_dict({"lead": 20}))
+        self.assertEqual(answer.revision, 2)
+        self.assertEqual(answer.frames.to_dict()["title"]["x"], 68)
+        answer = self.api("apply_changes").sync(id=sid, client=self.client, body=m.Changes.from_dict(
+            {"baseRevision": 2, "ops": [{"op": "setConstant", "id": "row.0", "constant": 12}]}))
+        self.assertEqual(answer.frames.to_dict()["title"]["x"], 72)
+        frames = self.api("get_frames").sync(id=sid, client=self.client, since=1)
+        self.assertEqual(set(frames.frames.to_dict()), {"avatar", "title"})
+        explained = self.api("explain").sync(id=sid, client=self.client, view="title", axis=m.Axis("horizontal"))
+        self.assertIn("row.0", [c.id for c in explained.constraints])
+        problem = self.api("set_constants").sync(id=sid, client=self.client, body=m.SetConstantsBody.from_dict({"nope": 1}))
+        self.assertIsInstance(problem, m.Problem)
+        self.assertEqual((problem.status, problem.pointer), (422, "/nope"))
+        state = self.api("get_session").sync(id=sid, client=self.client)
+        self.assertEqual(state.revision, 3)
+        self.api("delete_session").sync_detailed(id=sid, client=self.client)
+        gone = self.api("get_frames").sync(id=sid, client=self.client)
+        self.assertIsInstance(gone, m.Problem)
+        self.assertEqual(gone.status, 404)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
