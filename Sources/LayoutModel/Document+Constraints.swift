@@ -57,6 +57,7 @@ extension LayoutDocument {
         }
         var made: [(AtomicConstraint, Pointer)] = []
         var entry = Entry(id: id, form: .explicit, sequence: 0)
+        var extras: (options: JSON?, metrics: JSON?) = (nil, nil)
         if first != nil {
             if present & Self.notWithFirst != 0, let k = firstPresent(["expr", "visual", "options", "metrics"]) { throw p(k).fail("'\(k)' does not go with 'first'") }
             made = [(try Self.explicit(json, at: p), p)]
@@ -73,7 +74,7 @@ extension LayoutDocument {
             if present & Self.notWithVisual != 0, let k = firstPresent(["first", "relation", "second", "multiplier", "constant", "priority"]) {
                 throw p(k).fail("'\(k)' does not go with 'visual'")
             }
-            made = try self.visual(json, into: &entry, at: p).map { ($0, p("visual")) }
+            made = try self.visual(json, into: &entry, extras: &extras, at: p).map { ($0, p("visual")) }
             entry.form = .visual
         }
         var resolved: [(first: ViewRef, second: ViewRef)] = []
@@ -86,6 +87,7 @@ extension LayoutDocument {
         entry.sequence = sequence
         let isGroup = entry.form == .visual
         let e = newEntry(entry)
+        if extras.options != nil || extras.metrics != nil { groupExtras[e] = extras }
         for (k, (atom, _)) in made.enumerated() {
             sequence += 1
             let a = newAtom(Atom(first: resolved[k].first, second: resolved[k].second, firstAttribute: atom.first.attribute,
@@ -120,7 +122,8 @@ extension LayoutDocument {
     }
 
     /// A VFL entry's constraints, its parent standing for `|`; its text, options and metrics go into `entry`.
-    private func visual(_ json: JSON, into entry: inout Entry, at p: Pointer) throws(LayoutError) -> [AtomicConstraint] {
+    private func visual(_ json: JSON, into entry: inout Entry, extras: inout (options: JSON?, metrics: JSON?),
+                        at p: Pointer) throws(LayoutError) -> [AtomicConstraint] {
         guard let format = json["visual"]?.string else { throw p("visual").fail("visual must be a string") }
         var options: [String] = []
         if let o = json["options"], !o.isNull {
@@ -129,7 +132,7 @@ extension LayoutDocument {
                 guard let s = x.string else { throw p("options")(k).fail("an option is a string") }
                 options.append(s)
             }
-            entry.options = o
+            extras.options = o
         }
         var metrics: [String: Double] = [:]
         if let m = json["metrics"], !m.isNull {
@@ -138,7 +141,7 @@ extension LayoutDocument {
                 guard let n = v.number else { throw p("metrics")(k).fail("a metric is a number") }
                 metrics[k] = n
             }
-            entry.metrics = m
+            extras.metrics = m
         }
         entry.text = format
         let parsed: VisualFormat.Parsed

@@ -23,8 +23,10 @@ extension LayoutDocument {
             case .visual:
                 if entry.edited { for a in entry.liveMembers { cs.append(explicitJSON(a)) }; continue }
                 var m: [(key: String, value: JSON)] = [("id", .string(entry.id)), ("visual", .string(entry.text))]
-                if let o = entry.options { m.append(("options", o)) }
-                if let o = entry.metrics { m.append(("metrics", o)) }
+                if let x = groupExtras[e] {
+                    if let o = x.options { m.append(("options", o)) }
+                    if let o = x.metrics { m.append(("metrics", o)) }
+                }
                 if let a = entry.liveMembers.first, !atoms[Int(a)].active { m.append(("active", .bool(false))) }
                 cs.append(.object(m))
             }

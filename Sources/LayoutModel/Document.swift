@@ -21,6 +21,8 @@ public struct LayoutDocument {
     var atoms: [Atom] = []
     var entries: [Entry] = []
     var entryNamed: [String: EntryRef] = [:]
+    /// A VFL group's `options` and `metrics` as sent, when it had any.
+    var groupExtras: [EntryRef: (options: JSON?, metrics: JSON?)] = [:]
     var liveViews = 0, liveAtoms = 0
     private var freeViews: [ViewRef] = [], freeAtoms: [AtomRef] = [], freeEntries: [EntryRef] = []
     private var freedViews: [ViewRef] = [], freedAtoms: [AtomRef] = [], freedEntries: [EntryRef] = []
@@ -89,6 +91,7 @@ public struct LayoutDocument {
 
     mutating func freeEntry(_ e: EntryRef) {
         entries[Int(e)].live = false
+        if !groupExtras.isEmpty { groupExtras[e] = nil }
         entryNamed[entries[Int(e)].id] = nil
         freedEntries.append(e)
     }

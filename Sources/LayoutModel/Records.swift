@@ -86,11 +86,9 @@ struct Entry {
     var atom: AtomRef = noRef
     /// A VFL group's atoms by position (`group.k`), `noRef` once removed.
     var members: [AtomRef] = []
-    /// The `expr` or `visual` text as sent.
+    /// The `expr` or `visual` text as sent (a VFL group's `options` and `metrics`, rare,
+    /// are in the document's `groupExtras`).
     var text = ""
-    /// A VFL group's `options` and `metrics` as sent.
-    var options: JSON? = nil
-    var metrics: JSON? = nil
     var live = true
     /// A VFL group that lost members or whose members differ is listed as its remaining constraints.
     var edited = false

@@ -52,9 +52,15 @@ public final class LayoutSession {
     /// An atom's constraint in the engine. The engine constant is `base + sign × constant`,
     /// so a set-constant needs no re-translation.
     struct EngineLink {
-        var handle: ConstraintHandle
+        var handle: ConstraintHandle?
+        /// An rtl-mirrored constraint: the sign is +1 (else -1). A flag, so that a link
+        /// is 16 bytes (it was 32 with a Double sign and an optional around the struct).
+        var mirrored: Bool
         var base: Double
-        var sign: Double
+        var sign: Double { mirrored ? 1 : -1 }
+        static let none = EngineLink(handle: nil, mirrored: false, base: 0)
+        init(handle: ConstraintHandle?, mirrored: Bool, base: Double) { self.handle = handle; self.mirrored = mirrored; self.base = base }
+        init(handle: ConstraintHandle, _ out: Translator.Output) { self.init(handle: handle, mirrored: out.sign > 0, base: out.base) }
     }
 
     public let solver: any ConstraintEngine
@@ -68,7 +74,7 @@ public final class LayoutSession {
     var viewOfVariable = VariableOwners()
     /// By `AtomRef`: each atom's constraint in the engine (nil while inactive). Its terms
     /// are the engine's to keep: a second copy here was 0.2 KB a view.
-    var links: [EngineLink?] = []
+    var links: [EngineLink] = []
     var linkCount = 0
     /// By handle: the atom it stands for (`noRef` where none).
     var atomOfHandle: [AtomRef] = []
@@ -135,7 +141,8 @@ public final class LayoutSession {
         Int(h.raw) < atomOfHandle.count && atomOfHandle[Int(h.raw)] != noRef ? atomOfHandle[Int(h.raw)] : nil
     }
 
-    func link(_ a: AtomRef) -> EngineLink? { Int(a) < links.count ? links[Int(a)] : nil }
+    /// An atom's link, when it has a constraint in the engine (its `handle` is then set).
+    func link(_ a: AtomRef) -> EngineLink? { Int(a) < links.count && links[Int(a)].handle != nil ? links[Int(a)] : nil }
 
     // MARK: Changes
 
@@ -188,7 +195,7 @@ public final class LayoutSession {
         try document.setConstants(members, at: Pointer()) { a, value in
             guard let link = link(a) else { return }
             let c = link.base + link.sign * value
-            solver.setConstant(link.handle, c)
+            solver.setConstant(link.handle!, c)
         }
         return finish(added: [], countRevision: true)
     }
@@ -229,9 +236,9 @@ public final class LayoutSession {
 
     private func unlink(_ a: AtomRef) {
         guard let old = link(a) else { return }
-        solver.remove(old.handle)
-        atomOfHandle[Int(old.handle.raw)] = noRef
-        links[Int(a)] = nil
+        solver.remove(old.handle!)
+        atomOfHandle[Int(old.handle!.raw)] = noRef
+        links[Int(a)] = .none
         linkCount -= 1
     }
 
@@ -240,19 +247,19 @@ public final class LayoutSession {
     /// `finish` writes to the table (a copy alive then would copy every slot).
     private func translate() {
         let translator = Translator(document: document, variables: views)
-        if links.count < document.atoms.count { links.append(contentsOf: repeatElement(nil, count: document.atoms.count - links.count)) }
+        if links.count < document.atoms.count { links.append(contentsOf: repeatElement(.none, count: document.atoms.count - links.count)) }
         var adds: [(sequence: Int, atom: AtomRef, output: Translator.Output)] = []
         adds.reserveCapacity(document.dirtyAtoms.count)
         for a in document.dirtyAtoms {
             let x = document.atoms[Int(a)]
             guard x.live && x.active else { unlink(a); continue }
             let out = translator.translate(a)
-            if let old = link(a), let current = solver.definition(old.handle), sameShape(current, out.definition) {
-                if current.priority != out.definition.priority { solver.setPriority(old.handle, out.definition.priority) }
+            if let old = link(a)?.handle, let current = solver.definition(old), sameShape(current, out.definition) {
+                if current.priority != out.definition.priority { solver.setPriority(old, out.definition.priority) }
                 if current.expression.constant != out.definition.expression.constant {
-                    solver.setConstant(old.handle, out.definition.expression.constant)
+                    solver.setConstant(old, out.definition.expression.constant)
                 }
-                links[Int(a)] = EngineLink(handle: old.handle, base: out.base, sign: out.sign)
+                links[Int(a)] = EngineLink(handle: old, out)
                 continue
             }
             unlink(a)
@@ -266,7 +273,7 @@ public final class LayoutSession {
             atomOfHandle.append(contentsOf: repeatElement(noRef, count: Int(top.raw) + 1 - atomOfHandle.count))
         }
         for (add, h) in zip(adds, handles) {
-            links[Int(add.atom)] = EngineLink(handle: h, base: add.output.base, sign: add.output.sign)
+            links[Int(add.atom)] = EngineLink(handle: h, add.output)
             atomOfHandle[Int(h.raw)] = add.atom
             linkCount += 1
         }
@@ -410,7 +417,7 @@ public final class LayoutSession {
     /// The engine's constraints in the order they were added, and how many variables they
     /// name (four a view): what an engine-only build of this document adds (benchmarks).
     public var engineConstraints: (variables: Int, definitions: [ConstraintDefinition]) {
-        let handles = links.compactMap { $0?.handle }.sorted()
+        let handles = links.compactMap(\.handle).sorted()
         return (4 * views.count, handles.map { solver.definition($0)! })
     }
 
