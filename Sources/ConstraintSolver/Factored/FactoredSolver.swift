@@ -38,7 +38,6 @@ public final class FactoredSolver {
 
     /// Levels, highest priority first; each with its duals (by row) and reduced costs (by column).
     var levelPriority: [Double] = []
-    public var levelCount: Int { levelPriority.count }
     var duals: [LevelVector] = []
     var reduced: [LevelVector] = []
     /// Scratch: the pivot row ρᵀA over the nonbasic columns, by column.
