@@ -1,3 +1,4 @@
+import Foundation
 import JSON
 import LayoutModel
 import LayoutServer
@@ -192,8 +193,4 @@ enum Pointer {
         }
         return true
     }
-}
-
-extension String {
-    func replacingOccurrences(of a: String, with b: String) -> String { split(separator: a, omittingEmptySubsequences: false).joined(separator: b) }
 }

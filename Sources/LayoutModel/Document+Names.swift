@@ -15,6 +15,11 @@ extension LayoutDocument {
     /// (`group.k`) or a view's implicit one (`view.frame.x`); entries first.
     func atomNamed(_ name: String) -> AtomRef? {
         if let e = entryNamed[name] { return entries[Int(e)].form == .visual ? nil : entries[Int(e)].atom }
+        return derivedAtom(named: name)
+    }
+
+    /// An atom named from its origin (a group's member, a view's implicit constraint), not an entry.
+    private func derivedAtom(named name: String) -> AtomRef? {
         let utf8 = name.utf8
         if let dot = utf8.lastIndex(of: UInt8(ascii: ".")), dot != utf8.startIndex {
             let tail = name[name.index(after: dot)...]
@@ -35,7 +40,7 @@ extension LayoutDocument {
     }
 
     /// Whether `id` names a constraint already (an entry or an atom).
-    func isTaken(_ id: String) -> Bool { entryNamed[id] != nil || atomNamed(id) != nil }
+    func isTaken(_ id: String) -> Bool { entryNamed[id] != nil || derivedAtom(named: id) != nil }
 
     func anchor(_ v: ViewRef, _ attribute: Attribute) -> Anchor { Anchor(view: viewName(v), attribute: attribute) }
 

@@ -56,7 +56,9 @@ public final class LayoutdServer: Sendable {
         let server = HTTPServer(configuration: configuration.http) { [self] req in handle(&req) }
         try server.start()
         http.withLock { $0 = server }
-        metrics.observeConnections { (server.connectionsTimedOut, server.connectionsRefusedPerClient, server.requestsRefusedPerForwardedClient) }
+        metrics.mirror(metrics.connectionsTimedOut) { server.connectionsTimedOut }
+        metrics.mirror(metrics.connectionsRefusedPerClient) { server.connectionsRefusedPerClient }
+        metrics.mirror(metrics.requestsRefusedPerClient) { server.requestsRefusedPerForwardedClient }
         state.running.store(true, ordering: .relaxed)
         let sweep = max(0.05, min(0.25, configuration.sessionTTLSeconds / 4))
         let thread = Thread { [self] in

@@ -19,18 +19,17 @@ final class ConnectionGuard: @unchecked Sendable {
     /// One connection's clock; the notify callback's socket context holds it.
     final class Clock: Sendable {
         let fd: Int32
-        /// Nil for a trusted proxy's connection (not counted per client).
+        /// The peer counted per client; nil for a trusted proxy (or a peer without an IP address).
         let client: ClientAddress?
         /// From a trusted proxy: its requests name their client in a header.
-        var viaProxy: Bool { client == nil && !unknownPeer }
-        let unknownPeer: Bool
+        let viaProxy: Bool
         /// Monotonic milliseconds by which the next request must be in; `.max` for none.
         let deadline: Atomic<Int>
         let upgraded = Atomic<Bool>(false)
         let expired = Atomic<Bool>(false)
 
-        init(fd: Int32, client: ClientAddress?, unknownPeer: Bool, deadline: Int) {
-            self.fd = fd; self.client = client; self.unknownPeer = unknownPeer; self.deadline = Atomic(deadline)
+        init(fd: Int32, client: ClientAddress?, viaProxy: Bool, deadline: Int) {
+            self.fd = fd; self.client = client; self.viaProxy = viaProxy; self.deadline = Atomic(deadline)
         }
     }
 
@@ -52,8 +51,11 @@ final class ConnectionGuard: @unchecked Sendable {
         idleTimeoutMs = idleTimeoutSeconds * 1000
         self.perClientLimit = perClientLimit
         self.trusted = trusted
-        // A quarter of a second: a deadline is kept to within that (libmicrohttpd's own
-        // timeouts are checked once a second).
+    }
+
+    /// Starts the sweeper. A quarter of a second: a deadline is kept to within that
+    /// (libmicrohttpd's own timeouts are checked once a second).
+    func start() {
         let sweeper = Thread { [self] in
             while running.load(ordering: .relaxed) {
                 Thread.sleep(forTimeInterval: 0.25)
@@ -85,8 +87,9 @@ final class ConnectionGuard: @unchecked Sendable {
 
     func opened(fd: Int32, address: UnsafePointer<sockaddr>?) -> Clock {
         let peer = address.flatMap(ClientAddress.init)
-        let a = peer.flatMap { isTrusted($0) ? nil : $0 }
-        let clock = Clock(fd: fd, client: a, unknownPeer: peer == nil, deadline: Self.now() + requestTimeoutMs)
+        let viaProxy = peer.map(isTrusted) ?? false
+        let a = viaProxy ? nil : peer
+        let clock = Clock(fd: fd, client: a, viaProxy: viaProxy, deadline: Self.now() + requestTimeoutMs)
         open.withLock { s in
             s.clocks[ObjectIdentifier(clock)] = clock
             if let a { s.perClient[a, default: 0] += 1 }
@@ -187,10 +190,16 @@ public struct ClientAddress: Hashable, Sendable {
 
     /// A textual IPv4 or IPv6 address.
     init?(text: String) {
+        guard let (a, _) = Self.parse(text) else { return nil }
+        self = a
+    }
+
+    /// A textual address, and whether it was written as IPv4.
+    static func parse(_ text: String) -> (ClientAddress, isV4: Bool)? {
         var v4 = in_addr(), v6 = in6_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 { self.init(v4: UInt32(bigEndian: v4.s_addr)) }
-        else if inet_pton(AF_INET6, text, &v6) == 1 { self.init(bytes: withUnsafeBytes(of: v6) { Array($0) }) }
-        else { return nil }
+        if inet_pton(AF_INET, text, &v4) == 1 { return (ClientAddress(v4: UInt32(bigEndian: v4.s_addr)), true) }
+        if inet_pton(AF_INET6, text, &v6) == 1 { return (ClientAddress(bytes: withUnsafeBytes(of: v6) { Array($0) }), false) }
+        return nil
     }
 
     init(bytes: [UInt8]) {
@@ -210,18 +219,11 @@ public struct AddressRange: Sendable, Equatable {
         guard let host = parts.first, !host.isEmpty else { return nil }
         var prefix: Int? = nil
         if parts.count == 2 { guard let p = Int(parts[1]), p >= 0 else { return nil }; prefix = p }
-        var v4 = in_addr(), v6 = in6_addr()
-        if inet_pton(AF_INET, host, &v4) == 1 {
-            guard (prefix ?? 32) <= 32 else { return nil }
-            base = ClientAddress(v4: UInt32(bigEndian: v4.s_addr))
-            bits = 96 + (prefix ?? 32)
-        } else if inet_pton(AF_INET6, host, &v6) == 1 {
-            guard (prefix ?? 128) <= 128 else { return nil }
-            base = ClientAddress(bytes: withUnsafeBytes(of: v6) { Array($0) })
-            bits = prefix ?? 128
-        } else {
-            return nil
-        }
+        guard let (address, isV4) = ClientAddress.parse(host) else { return nil }
+        let width = isV4 ? 32 : 128
+        guard (prefix ?? width) <= width else { return nil }
+        base = address
+        bits = (isV4 ? 96 : 0) + (prefix ?? width)
     }
 
     func contains(_ a: ClientAddress) -> Bool {

@@ -51,6 +51,8 @@ final class RequestState: RequestValues, @unchecked Sendable {
     var body: [UInt8] = []
     var tooLarge = false
     var answered = false
+    /// The connection's request clock, looked up once per request (a libmicrohttpd call).
+    var clock: ConnectionGuard.Clock?
     /// The client a trusted proxy named, counted in flight until the request completes.
     var forwarded: ClientAddress?
     let offloaded = Mutex<Response?>(nil)
@@ -92,12 +94,16 @@ public final class HTTPServer: @unchecked Sendable {
     private var workers: WorkerPool?
     private let inFlightCount = Atomic<Int>(0)
     private let connectionCount = Atomic<Int>(0)
-    private var connectionGuard: ConnectionGuard?
+    private let connectionGuard: ConnectionGuard
     public private(set) var port: UInt16 = 0
 
     public init(configuration: HTTPServerConfiguration, handler: @escaping Handler) {
         self.configuration = configuration
         self.handler = handler
+        connectionGuard = ConnectionGuard(requestTimeoutSeconds: configuration.requestTimeoutSeconds,
+                                          idleTimeoutSeconds: configuration.connectionTimeoutSeconds,
+                                          perClientLimit: configuration.maxConnectionsPerClient,
+                                          trusted: configuration.trustedProxies.compactMap(AddressRange.init))
     }
 
     deinit { stop() }
@@ -141,10 +147,7 @@ public final class HTTPServer: @unchecked Sendable {
         if configuration.threading != .perConnection && configuration.workers > 0 {
             workers = WorkerPool(threads: configuration.workers, name: "layoutd-worker")
         }
-        connectionGuard = ConnectionGuard(requestTimeoutSeconds: configuration.requestTimeoutSeconds,
-                                          idleTimeoutSeconds: configuration.connectionTimeoutSeconds,
-                                          perClientLimit: configuration.maxConnectionsPerClient,
-                                          trusted: configuration.trustedProxies.compactMap(AddressRange.init))
+        connectionGuard.start()
         let cls = Unmanaged.passUnretained(self).toOpaque()
         daemon = withUnsafePointer(to: &address) { p in
             p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
@@ -157,7 +160,7 @@ public final class HTTPServer: @unchecked Sendable {
         }
         guard let daemon else {
             workers?.stop()
-            connectionGuard?.stop()
+            connectionGuard.stop()
             throw StartError(description: "libmicrohttpd could not listen on \(configuration.host):\(configuration.port)")
         }
         port = layoutd_mhd_port(daemon)
@@ -181,18 +184,18 @@ public final class HTTPServer: @unchecked Sendable {
         workers?.stop()
         daemon = nil
         MHD_stop_daemon(d)
-        connectionGuard?.stop()
+        connectionGuard.stop()
     }
 
     fileprivate var isAccepting: Bool { accepting.load(ordering: .relaxed) }
 
     /// Connections closed at their request deadline, and refused for their client's cap.
-    public var connectionsTimedOut: Int { connectionGuard?.timedOut.load(ordering: .relaxed) ?? 0 }
-    public var connectionsRefusedPerClient: Int { connectionGuard?.refused.load(ordering: .relaxed) ?? 0 }
-    public var requestsRefusedPerForwardedClient: Int { connectionGuard?.refusedForwarded.load(ordering: .relaxed) ?? 0 }
+    public var connectionsTimedOut: Int { connectionGuard.timedOut.load(ordering: .relaxed) }
+    public var connectionsRefusedPerClient: Int { connectionGuard.refused.load(ordering: .relaxed) }
+    public var requestsRefusedPerForwardedClient: Int { connectionGuard.refusedForwarded.load(ordering: .relaxed) }
 
     fileprivate func admits(_ address: UnsafePointer<sockaddr>?) -> Bool {
-        isAccepting && (connectionGuard?.admits(address) ?? true)
+        isAccepting && connectionGuard.admits(address)
     }
 
     private func clock(_ connection: OpaquePointer) -> ConnectionGuard.Clock? {
@@ -207,21 +210,18 @@ public final class HTTPServer: @unchecked Sendable {
         guard let raw = conCls.pointee else {
             // First call: headers only.
             let state = RequestState(connection: connection)
+            state.clock = clock(connection)
             conCls.pointee = Unmanaged.passRetained(state).toOpaque()
             inFlightCount.add(1, ordering: .relaxed)
             if connectionCount.load(ordering: .relaxed) > configuration.connectionLimit {
-                state.answered = true
-                clock(connection).map { connectionGuard?.handling($0) }
-                return queue(connection, Problem(503, "the server is at its limit of \(configuration.connectionLimit) connections",
-                                                 headers: [("Retry-After", "1"), ("Connection", "close")]).response)
+                return answerAtOnce(connection, state, Problem(503, "the server is at its limit of \(configuration.connectionLimit) connections",
+                                                               headers: [("Retry-After", "1"), ("Connection", "close")]).response)
             }
-            if let g = connectionGuard, let c = clock(connection), c.viaProxy,
+            if state.clock?.viaProxy == true,
                let client = ConnectionGuard.forwardedClient(xForwardedFor: state.header("X-Forwarded-For"), xRealIP: state.header("X-Real-IP")) {
-                guard let admitted = g.begin(forwarded: client) else {
-                    state.answered = true
-                    g.handling(c)
-                    return queue(connection, Problem(429, "client \(client) has \(configuration.maxConnectionsPerClient) requests in flight already",
-                                                     headers: [("Retry-After", "1")]).response)
+                guard let admitted = connectionGuard.begin(forwarded: client) else {
+                    return answerAtOnce(connection, state, Problem(429, "client \(client) has \(configuration.maxConnectionsPerClient) requests in flight already",
+                                                                   headers: [("Retry-After", "1")]).response)
                 }
                 state.forwarded = admitted
             }
@@ -229,11 +229,7 @@ public final class HTTPServer: @unchecked Sendable {
             // unsigned bits) and would wait for that body, so Int(cl) failing must not let it by.
             if let cl = state.header("Content-Length"), !cl.isEmpty, cl.utf8.allSatisfy({ $0 &- 48 < 10 }) {
                 let n = Int(cl)
-                if (n ?? .max) > configuration.maxBodyBytes {
-                    state.answered = true
-                    clock(connection).map { connectionGuard?.handling($0) }
-                    return queue(connection, tooLarge(n))
-                }
+                if (n ?? .max) > configuration.maxBodyBytes { return answerAtOnce(connection, state, tooLarge(n)) }
             }
             return .YES
         }
@@ -258,7 +254,7 @@ public final class HTTPServer: @unchecked Sendable {
             return .YES
         }
         state.answered = true
-        if let g = connectionGuard, let c = clock(connection) { g.handling(c) }
+        state.clock.map(connectionGuard.handling)
         if state.tooLarge { return queue(connection, tooLarge(nil)) }
         if let workers, state.body.count >= configuration.offloadBodyBytes {
             return offload(connection, state, workers, method: String(cString: method), path: String(cString: url))
@@ -334,10 +330,18 @@ public final class HTTPServer: @unchecked Sendable {
         return collected.values
     }
 
+    /// Answers on the headers alone (a limit reached): the request is handled, off the clock.
+    private func answerAtOnce(_ connection: OpaquePointer, _ state: RequestState, _ response: Response) -> MHD_Result {
+        state.answered = true
+        state.clock.map(connectionGuard.handling)
+        return queue(connection, response)
+    }
+
     fileprivate func completed(_ connection: OpaquePointer?, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
-        if let g = connectionGuard, let connection, let c = clock(connection) { g.answered(c) }
-        guard let p = conCls?.pointee else { return }
-        if let a = Unmanaged<RequestState>.fromOpaque(p).takeUnretainedValue().forwarded { connectionGuard?.finished(forwarded: a) }
+        let state = conCls?.pointee.map { Unmanaged<RequestState>.fromOpaque($0).takeUnretainedValue() }
+        if let c = state?.clock ?? connection.flatMap(clock) { connectionGuard.answered(c) }
+        guard let state, let p = conCls?.pointee else { return }
+        if let a = state.forwarded { connectionGuard.finished(forwarded: a) }
         Unmanaged<RequestState>.fromOpaque(p).release()
         conCls?.pointee = nil
         inFlightCount.subtract(1, ordering: .relaxed)
@@ -346,12 +350,12 @@ public final class HTTPServer: @unchecked Sendable {
     /// A connection opened (its clock goes into its socket context) or closed (the clock comes out).
     fileprivate func connectionChanged(_ connection: OpaquePointer?, _ context: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, opened: Bool) {
         connectionCount.add(opened ? 1 : -1, ordering: .relaxed)
-        guard let g = connectionGuard, let context else { return }
+        guard let context else { return }
         if opened, let connection {
-            let c = g.opened(fd: layoutd_mhd_connection_fd(connection), address: layoutd_mhd_client_address(connection))
+            let c = connectionGuard.opened(fd: layoutd_mhd_connection_fd(connection), address: layoutd_mhd_client_address(connection))
             context.pointee = Unmanaged.passRetained(c).toOpaque()
         } else if !opened, let p = context.pointee {
-            g.closed(Unmanaged<ConnectionGuard.Clock>.fromOpaque(p).takeRetainedValue())
+            connectionGuard.closed(Unmanaged<ConnectionGuard.Clock>.fromOpaque(p).takeRetainedValue())
             context.pointee = nil
         }
     }
@@ -363,7 +367,7 @@ public final class HTTPServer: @unchecked Sendable {
     private func queue(_ connection: OpaquePointer, _ r: Response) -> MHD_Result {
         let mhdResponse: OpaquePointer?
         if let upgrade = r.upgrade {
-            if let g = connectionGuard, let c = clock(connection) { g.upgraded(c) }
+            clock(connection).map(connectionGuard.upgraded)
             let box = Unmanaged.passRetained(UpgradeBox(upgrade))
             mhdResponse = MHD_create_response_for_upgrade(upgradeHandler, box.toOpaque())
         } else {

@@ -41,8 +41,9 @@ public final class ServerMetrics: Sendable {
     let connectionsTimedOut: CoreMetrics.Counter
     let connectionsRefusedPerClient: CoreMetrics.Counter
     let requestsRefusedPerClient: CoreMetrics.Counter
-    /// The HTTP server's own counts, read when scraped (it keeps them as atomics), and what was last added.
-    private let connectionCounts = Mutex<(read: (@Sendable () -> (timedOut: Int, refused: Int, refusedRequests: Int))?, added: (Int, Int, Int))>((nil, (0, 0, 0)))
+    /// Counters whose counts are kept elsewhere (the HTTP server's atomics): read when
+    /// scraped, each adding what it gained since.
+    private let mirrored = Mutex<[(counter: CoreMetrics.Counter, read: @Sendable () -> Int, added: Int)]>([])
 
     public init() {
         var f = PrometheusMetricsFactory(registry: registry)
@@ -119,20 +120,20 @@ public final class ServerMetrics: Sendable {
         c.increment(by: count)
     }
 
-    /// Where the connection counters come from (the HTTP server, once started).
-    public func observeConnections(_ read: @escaping @Sendable () -> (timedOut: Int, refused: Int, refusedRequests: Int)) {
-        connectionCounts.withLock { $0.read = read }
+    /// `counter` follows a count kept elsewhere, read at each scrape.
+    func mirror(_ counter: CoreMetrics.Counter, _ read: @escaping @Sendable () -> Int) {
+        mirrored.withLock { $0.append((counter, read, 0)) }
     }
 
     /// The Prometheus text exposition.
     public func exposition() -> [UInt8] {
         heapBytes.record(MemoryBudget.heapInUse)  // read when scraped: it is what the budget compares
-        connectionCounts.withLock { c in
-            guard let (timedOut, refused, refusedRequests) = c.read?() else { return }
-            connectionsTimedOut.increment(by: timedOut - c.added.0)
-            connectionsRefusedPerClient.increment(by: refused - c.added.1)
-            requestsRefusedPerClient.increment(by: refusedRequests - c.added.2)
-            c.added = (timedOut, refused, refusedRequests)
+        mirrored.withLock { all in
+            for k in all.indices {
+                let n = all[k].read()
+                all[k].counter.increment(by: n - all[k].added)
+                all[k].added = n
+            }
         }
         var out: [UInt8] = []
         registry.emit(into: &out)
