@@ -9,7 +9,7 @@ SHARED  ?= ../shared
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PKGS := libmicrohttpd-dev zlib1g-dev libsqlite3-dev pkg-config
 
-.PHONY: deps test-deps api-fuzz fuzz-targets fuzz-replay soak build release run test bench bench-engine bench-streams bench-handler bench-document bench-store load fuzz openapi clean
+.PHONY: deps test-deps api-fuzz fuzz-targets fuzz-replay soak build release run test bench bench-engine bench-streams bench-handler bench-document bench-store load fuzz clean
 
 ## System packages, installed only when missing.
 deps:
@@ -19,13 +19,20 @@ deps:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 
-## What the tests need beyond the toolchain: the OpenAPI validator, schemathesis, websockets, pytest and
-## openapi-python-client (PyPI), curl.
+## What the tests need beyond the toolchain: Debian's chromium, chromium-driver (the playground's
+## browser test) and prometheus (promtool), curl; from PyPI the OpenAPI validator, schemathesis,
+## websockets, pytest, selenium and openapi-python-client.
+TEST_APT_PKGS := curl chromium chromium-driver prometheus
 test-deps: deps
-	@command -v curl >/dev/null || ($(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq curl)
+	@missing=""; for p in $(TEST_APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
 	@python3 -c "import openapi_spec_validator" 2>/dev/null || python3 -m pip install -q openapi-spec-validator
 	@python3 -c "import schemathesis" 2>/dev/null || python3 -m pip install -q "schemathesis>=4.32,<5"
 	@python3 -c "import websockets.sync.client, pytest" 2>/dev/null || python3 -m pip install -q "websockets>=12" pytest
+	@python3 -c "import selenium" 2>/dev/null || python3 -m pip install -q "selenium>=4.20"
 	@command -v openapi-python-client >/dev/null || python3 -m pip install -q openapi-python-client
 
 build: deps
@@ -42,6 +49,7 @@ test: test-deps
 	Tests/api/schemathesis.sh
 	python3 Tests/store/test_store.py
 	python3 Tests/http/test_slow_clients.py
+	python3 Tests/browser/test_playground.py
 	python3 -m pytest -q clients/python/tests
 	python3 Tests/api/test_generated_client.py
 	$(MAKE) fuzz-replay
@@ -125,9 +133,6 @@ fuzz-replay:
 	for t in $(FUZZ_TARGETS); do .build/debug/layoutd-fuzz $$t Fuzz/Corpus/$$t || exit 1; done
 
 bench: bench-engine bench-handler bench-document load bench-streams
-
-openapi:
-	scripts/embed-openapi.sh
 
 clean:
 	rm -rf .build

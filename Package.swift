@@ -12,7 +12,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
-        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     ],
@@ -47,10 +46,13 @@ let package = Package(
             dependencies: [
                 "LayoutModel", "ConstraintSolver", "JSON", "SessionStorage", "CMicroHTTPD", "CZlib", "CEpoll", "CMalloc",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            ],
+            // The playground page and openapi.yaml (a link to the repository's), compiled into the
+            // binary: no files to ship beside it, and one copy of each.
+            resources: ["index.html", "playground.css", "app.js", "api.js", "canvas.js", "examples.js", "panels.js", "pointer.js"]
+                .map { .embedInCode("Playground/\($0)") } + [.embedInCode("openapi.yaml")]
         ),
         .executableTarget(
             name: "layoutd",

@@ -41,7 +41,10 @@ extension LayoutDocument {
         func firstPresent(_ keys: [String]) -> String? { keys.first { present & (1 << Self.fieldOrder.firstIndex(of: $0)!) != 0 } }
         var id: String
         if let idv = idValue, !idv.isNull {
-            guard let s = idv.string, !s.isEmpty, s.utf8.count <= 160 else { throw p("id").fail("a constraint id is a non-empty string") }
+            // Counted in Unicode scalars, as JSON Schema's maxLength counts (utf8.count is O(1) and decides most).
+            guard let s = idv.string, !s.isEmpty, s.utf8.count <= 160 || s.unicodeScalars.count <= 160 else {
+                throw p("id").fail("a constraint id is a string of 1…160 characters")
+            }
             guard !isTaken(s) else { throw p("id").fail("a constraint '\(s)' exists already") }
             id = s
         } else {

@@ -34,6 +34,7 @@ public final class LayoutdServer: Sendable {
         var r = Router()
         layout.register(&r)
         streams.register(&r)
+        PlaygroundRoutes().register(&r)
         let state = state
         let writer = persistence?.writer
         OperationalRoutes(ready: { state.ready.load(ordering: .relaxed) }, storeFailure: { writer?.unwritable }, metrics: metrics).register(&r)

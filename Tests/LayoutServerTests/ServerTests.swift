@@ -14,7 +14,7 @@ final class ServerTests: XCTestCase {
         let spec = c.request("GET", "/openapi.yaml")
         XCTAssertEqual(spec.status, 200)
         let file = try String(contentsOfFile: repoRoot + "/openapi.yaml", encoding: .utf8)
-        XCTAssertEqual(spec.text, file, "the served document is the repository's openapi.yaml (run `make openapi`)")
+        XCTAssertEqual(spec.text, file, "the served document is the repository's openapi.yaml (embedded through Sources/LayoutServer/openapi.yaml, a link)")
         _ = c.request("POST", "/v1/sessions", json: cardDocument)
         // A made-up method must not make a time series of its own.
         XCTAssertEqual(c.request("BREW", "/v2/coffee").status, 404)
@@ -29,6 +29,43 @@ final class ServerTests: XCTestCase {
                      "layoutd_sessions_evicted_total", "layoutd_streams_open"] {
             XCTAssertTrue(m.text.contains(name), "metrics lack \(name)")
         }
+    }
+
+    /// `?timing=true` adds what the engine did to a change's answer; without it nothing is added.
+    func testTimingOnRequest() throws {
+        let t = try TestServer()
+        let c = t.client()
+        let id = c.request("POST", "/v1/sessions", json: cardDocument).object["session"] as! String
+        XCTAssertNil(c.request("POST", "/v1/sessions/\(id)/constants", json: #"{"avatarLeading": 20}"#).object["timing"])
+        let timed = c.request("POST", "/v1/sessions/\(id)/constants?timing=true", json: #"{"avatarLeading": 30}"#)
+        let timing = try XCTUnwrap(timed.object["timing"] as? [String: Any], timed.text)
+        XCTAssertGreaterThan(try XCTUnwrap(timing["engineMicroseconds"] as? Double), 0)
+        XCTAssertNotNil(timing["pivots"] as? Int)
+        XCTAssertNotNil(timing["rowsTouched"] as? Int)
+        let changed = c.request("POST", "/v1/sessions/\(id)/changes?timing=1", json: #"{"ops": [{"op": "setConstant", "id": "avatarLeading", "constant": 8}]}"#)
+        XCTAssertNotNil(changed.object["timing"], changed.text)
+        let bad = c.request("POST", "/v1/sessions/\(id)/constants?timing=yes", json: #"{"avatarLeading": 40}"#)
+        XCTAssertEqual(bad.status, 400)
+        XCTAssertEqual(c.request("GET", "/v1/sessions/\(id)").object["revision"] as? Int, 4, "the refused change changed nothing")
+    }
+
+    /// The playground's files are served from the binary; anything else under /playground is 404.
+    func testPlaygroundFilesAreServed() throws {
+        let t = try TestServer()
+        let c = t.client()
+        let page = c.request("GET", "/")
+        XCTAssertEqual(page.status, 200)
+        XCTAssertEqual(page.headers["content-type"], "text/html; charset=utf-8")
+        XCTAssertTrue(page.text.contains(#"src="/playground/app.js""#))
+        XCTAssertNotNil(page.headers["content-security-policy"])
+        for file in ["app.js", "api.js", "canvas.js", "examples.js", "panels.js", "pointer.js"] {
+            let r = c.request("GET", "/playground/\(file)")
+            XCTAssertEqual(r.status, 200, file)
+            XCTAssertEqual(r.headers["content-type"], "text/javascript; charset=utf-8", file)
+        }
+        XCTAssertEqual(c.request("GET", "/playground/playground.css").headers["content-type"], "text/css; charset=utf-8")
+        XCTAssertEqual(c.request("GET", "/playground/..%2Fopenapi.yaml").status, 404)
+        XCTAssertEqual(c.request("GET", "/playground/missing.js").status, 404)
     }
 
     func testOpenAPIValidates() throws {

@@ -75,8 +75,13 @@ class GeneratedClient(unittest.TestCase):
         self.assertEqual(answer.revision, 2)
         self.assertEqual(answer.frames.to_dict()["title"]["x"], 68)
         answer = self.api("apply_changes").sync(id=sid, client=self.client, body=m.Changes.from_dict(
-            {"baseRevision": 2, "ops": [{"op": "setConstant", "id": "row.0", "constant": 12}]}))
+            {"baseRevision": 2, "ops": [{"op": "setConstant", "id": "row.0", "constant": 12},
+                                        {"op": "updateView", "id": "title", "hidden": True}]}))
+        # Each op is its own generated model (the schema's discriminated oneOf).
+        ops = m.Changes.from_dict({"ops": [{"op": "updateView", "id": "title", "hidden": True}]}).ops
+        self.assertEqual(type(ops[0]).__name__, "UpdateViewOp")
         self.assertEqual(answer.frames.to_dict()["title"]["x"], 72)
+        self.assertTrue(answer.frames.to_dict()["title"]["hidden"])
         frames = self.api("get_frames").sync(id=sid, client=self.client, since=1)
         self.assertEqual(set(frames.frames.to_dict()), {"avatar", "title"})
         explained = self.api("explain").sync(id=sid, client=self.client, view="title", axis=m.Axis("horizontal"))

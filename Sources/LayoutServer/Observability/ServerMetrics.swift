@@ -1,83 +1,97 @@
-import CoreMetrics
-import Metrics
 import Prometheus
 import Synchronization
 
-/// The server's metrics, written through swift-metrics into a Prometheus registry owned
-/// by this server (no global bootstrap, so several servers can share a process).
+/// The server's metrics, made in a Prometheus registry owned by this server (no global
+/// bootstrap, so several servers can share a process). They are made through the registry
+/// rather than swift-metrics' factory so that each family carries its `# HELP` line
+/// (`promtool check metrics` asks for one; the factory passes none).
 public final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
-    private let factory: PrometheusMetricsFactory
+    private static let buckets: [Duration] = [
+        .microseconds(10), .microseconds(25), .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500),
+        .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+        .milliseconds(100), .milliseconds(250), .seconds(1),
+    ]
     /// Per (route, method, status), packed in one Int (route by its index in the route
-    /// table): its counter and its route's latency timer, so a request takes one lock and
+    /// table): its counter and its route's latency histogram, so a request takes one lock and
     /// one lookup of an integer. `latencies` is consulted only when a key is new.
-    private let requests = Mutex<[Int: (count: CoreMetrics.Counter, latency: CoreMetrics.Timer)]>([:])
-    private let latencies = Mutex<[String: CoreMetrics.Timer]>([:])
-    private let diagnosticCounters = Mutex<[String: CoreMetrics.Counter]>([:])
+    private let requests = Mutex<[Int: (count: Counter, latency: DurationHistogram)]>([:])
+    private let latencies = Mutex<[String: DurationHistogram]>([:])
+    private let diagnosticCounters = Mutex<[String: Counter]>([:])
 
-    let sessionsActive: CoreMetrics.Meter
-    let sessionsCreated: CoreMetrics.Counter
-    let sessionsEvicted: CoreMetrics.Counter
-    let solveTime: CoreMetrics.Timer
-    let engineRows: CoreMetrics.Meter
-    let engineColumns: CoreMetrics.Meter
-    let setConstants: CoreMetrics.Counter
-    let bytesInWire: CoreMetrics.Counter
-    let bytesInDecoded: CoreMetrics.Counter
-    let bytesOutBody: CoreMetrics.Counter
-    let bytesOutWire: CoreMetrics.Counter
-    let streamsOpen: CoreMetrics.Meter
-    let streamMessagesIn: CoreMetrics.Counter
-    let streamMessagesOut: CoreMetrics.Counter
-    let streamCoalesced: CoreMetrics.Counter
-    let heapBytes: CoreMetrics.Gauge
-    let storeCommitTime: CoreMetrics.Timer
-    let storeJournalBytes: CoreMetrics.Counter
-    let storeSnapshots: CoreMetrics.Counter
-    let sessionsRestored: CoreMetrics.Counter
-    let restoreTime: CoreMetrics.Timer
-    let sessionsExpired: CoreMetrics.Counter
-    let sessionsLost: CoreMetrics.Counter
-    let connectionsTimedOut: CoreMetrics.Counter
-    let connectionsRefusedPerClient: CoreMetrics.Counter
-    let requestsRefusedPerClient: CoreMetrics.Counter
+    let sessionsActive: Gauge
+    let sessionsCreated: Counter
+    let sessionsEvicted: Counter
+    let solveTime: DurationHistogram
+    let engineRows: Gauge
+    let engineColumns: Gauge
+    let setConstants: Counter
+    let bytesInWire: Counter
+    let bytesInDecoded: Counter
+    let bytesOutBody: Counter
+    let bytesOutWire: Counter
+    let streamsOpen: Gauge
+    let streamMessagesIn: Counter
+    let streamMessagesOut: Counter
+    let streamCoalesced: Counter
+    let heapBytes: Gauge
+    let storeCommitTime: DurationHistogram
+    let storeJournalBytes: Counter
+    let storeSnapshots: Counter
+    let sessionsRestored: Counter
+    let restoreTime: DurationHistogram
+    let sessionsExpired: Counter
+    let sessionsLost: Counter
+    let connectionsTimedOut: Counter
+    let connectionsRefusedPerClient: Counter
+    let requestsRefusedPerClient: Counter
     /// Counters whose counts are kept elsewhere (the HTTP server's atomics): read when
     /// scraped, each adding what it gained since.
-    private let mirrored = Mutex<[(counter: CoreMetrics.Counter, read: @Sendable () -> Int, added: Int)]>([])
+    private let mirrored = Mutex<[(counter: Counter, read: @Sendable () -> Int, added: Int)]>([])
 
     public init() {
-        var f = PrometheusMetricsFactory(registry: registry)
-        let fast: [Duration] = [.microseconds(10), .microseconds(25), .microseconds(50), .microseconds(100), .microseconds(250),
-                                .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
-                                .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .seconds(1)]
-        f.defaultDurationHistogramBuckets = fast
-        factory = f
-        sessionsActive = CoreMetrics.Meter(label: "layoutd_sessions_active", factory: f)
-        sessionsCreated = CoreMetrics.Counter(label: "layoutd_sessions_created_total", factory: f)
-        sessionsEvicted = CoreMetrics.Counter(label: "layoutd_sessions_evicted_total", factory: f)
-        solveTime = CoreMetrics.Timer(label: "layoutd_engine_solve_seconds", factory: f)
-        engineRows = CoreMetrics.Meter(label: "layoutd_engine_rows", factory: f)
-        engineColumns = CoreMetrics.Meter(label: "layoutd_engine_columns", factory: f)
-        setConstants = CoreMetrics.Counter(label: "layoutd_set_constants_total", factory: f)
-        bytesInWire = CoreMetrics.Counter(label: "layoutd_http_request_bytes_total", dimensions: [("stage", "wire")], factory: f)
-        bytesInDecoded = CoreMetrics.Counter(label: "layoutd_http_request_bytes_total", dimensions: [("stage", "decoded")], factory: f)
-        bytesOutBody = CoreMetrics.Counter(label: "layoutd_http_response_bytes_total", dimensions: [("stage", "body")], factory: f)
-        bytesOutWire = CoreMetrics.Counter(label: "layoutd_http_response_bytes_total", dimensions: [("stage", "wire")], factory: f)
-        streamsOpen = CoreMetrics.Meter(label: "layoutd_streams_open", factory: f)
-        streamMessagesIn = CoreMetrics.Counter(label: "layoutd_stream_messages_total", dimensions: [("direction", "in")], factory: f)
-        streamMessagesOut = CoreMetrics.Counter(label: "layoutd_stream_messages_total", dimensions: [("direction", "out")], factory: f)
-        streamCoalesced = CoreMetrics.Counter(label: "layoutd_stream_coalesced_updates_total", factory: f)
-        heapBytes = CoreMetrics.Gauge(label: "layoutd_heap_bytes", factory: f)
-        storeCommitTime = CoreMetrics.Timer(label: "layoutd_store_commit_seconds", factory: f)
-        storeJournalBytes = CoreMetrics.Counter(label: "layoutd_store_journal_bytes_total", factory: f)
-        storeSnapshots = CoreMetrics.Counter(label: "layoutd_store_snapshots_total", factory: f)
-        sessionsRestored = CoreMetrics.Counter(label: "layoutd_sessions_restored_total", factory: f)
-        restoreTime = CoreMetrics.Timer(label: "layoutd_session_restore_seconds", factory: f)
-        sessionsExpired = CoreMetrics.Counter(label: "layoutd_sessions_expired_total", factory: f)
-        connectionsTimedOut = CoreMetrics.Counter(label: "layoutd_connections_closed_total", dimensions: [("reason", "request_timeout")], factory: f)
-        connectionsRefusedPerClient = CoreMetrics.Counter(label: "layoutd_connections_refused_total", dimensions: [("reason", "per_client")], factory: f)
-        requestsRefusedPerClient = CoreMetrics.Counter(label: "layoutd_requests_refused_total", dimensions: [("reason", "per_client")], factory: f)
-        sessionsLost = CoreMetrics.Counter(label: "layoutd_sessions_reloaded_after_store_failure_total", factory: f)
+        let r = registry
+        func counter(_ name: String, _ help: String) -> Counter { r.makeCounter(name: name, labels: [], help: help) }
+        func counter(_ name: String, _ labels: [(String, String)], _ help: String) -> Counter {
+            r.makeCounter(name: name, labels: labels, help: help)
+        }
+        func gauge(_ name: String, _ help: String) -> Gauge { r.makeGauge(name: name, labels: [], help: help) }
+        func histogram(_ name: String, _ help: String) -> DurationHistogram {
+            r.makeDurationHistogram(name: name, labels: [], buckets: Self.buckets, help: help)
+        }
+        sessionsActive = gauge("layoutd_sessions_active", "Sessions held in memory.")
+        sessionsCreated = counter("layoutd_sessions_created_total", "Sessions created.")
+        sessionsEvicted = counter("layoutd_sessions_evicted_total", "Sessions evicted from memory (idle or over the cap).")
+        solveTime = histogram("layoutd_engine_solve_seconds", "Time to apply one change in the model and engine.")
+        engineRows = gauge("layoutd_engine_rows", "Engine rows over all sessions in memory.")
+        engineColumns = gauge("layoutd_engine_columns", "Engine columns over all sessions in memory.")
+        setConstants = counter("layoutd_set_constants_total", "Constants set through /constants and streams.")
+        let requestBytes = "Request body bytes, as received (wire) and after gzip (decoded)."
+        bytesInWire = counter("layoutd_http_request_bytes_total", [("stage", "wire")], requestBytes)
+        bytesInDecoded = counter("layoutd_http_request_bytes_total", [("stage", "decoded")], requestBytes)
+        let responseBytes = "Response body bytes, before compression (body) and as sent (wire)."
+        bytesOutBody = counter("layoutd_http_response_bytes_total", [("stage", "body")], responseBytes)
+        bytesOutWire = counter("layoutd_http_response_bytes_total", [("stage", "wire")], responseBytes)
+        streamsOpen = gauge("layoutd_streams_open", "WebSocket streams open.")
+        let messages = "WebSocket messages received (in) and replies sent (out)."
+        streamMessagesIn = counter("layoutd_stream_messages_total", [("direction", "in")], messages)
+        streamMessagesOut = counter("layoutd_stream_messages_total", [("direction", "out")], messages)
+        streamCoalesced = counter("layoutd_stream_coalesced_updates_total", "Set-constant messages merged into a later one.")
+        heapBytes = gauge("layoutd_heap_bytes", "Heap in use (mallinfo2), as the memory budget reads it.")
+        storeCommitTime = histogram("layoutd_store_commit_seconds", "Time of one group commit of the session store.")
+        storeJournalBytes = counter("layoutd_store_journal_bytes_total", "Bytes written to the session store's journal.")
+        storeSnapshots = counter("layoutd_store_snapshots_total", "Session snapshots written to the store.")
+        sessionsRestored = counter("layoutd_sessions_restored_total", "Sessions restored from the store.")
+        restoreTime = histogram("layoutd_session_restore_seconds", "Time to restore one session from the store.")
+        sessionsExpired = counter("layoutd_sessions_expired_total", "Sessions expired after their time to live.")
+        connectionsTimedOut = counter("layoutd_connections_closed_total", [("reason", "request_timeout")],
+                                      "Connections the server closed, by reason.")
+        connectionsRefusedPerClient = counter("layoutd_connections_refused_total", [("reason", "per_client")],
+                                              "Connections refused at accept, by reason.")
+        requestsRefusedPerClient = counter("layoutd_requests_refused_total", [("reason", "per_client")],
+                                           "Requests refused with 429, by reason.")
+        sessionsLost = counter("layoutd_sessions_reloaded_after_store_failure_total",
+                               "Sessions reloaded from the store after a write to it failed.")
         for kind in ["unsatisfiable", "ambiguous", "churn"] { diagnostic(kind, count: 0) }
     }
 
@@ -92,7 +106,8 @@ public final class ServerMetrics: Sendable {
         let handles = requests.withLock { m in
             if let h = m[key] { return h }
             let label = code < Self.methods.count ? method : "other"
-            let h = (count: CoreMetrics.Counter(label: "layoutd_http_requests_total", dimensions: [("route", route), ("method", label), ("status", String(status))], factory: factory),
+            let h = (count: registry.makeCounter(name: "layoutd_http_requests_total", labels: [("route", route), ("method", label), ("status", String(status))],
+                                                 help: "HTTP requests answered, by route, method and status."),
                      latency: latency(route))
             m[key] = h
             return h
@@ -101,10 +116,11 @@ public final class ServerMetrics: Sendable {
         handles.latency.recordNanoseconds(Int64(nanos))
     }
 
-    private func latency(_ route: String) -> CoreMetrics.Timer {
+    private func latency(_ route: String) -> DurationHistogram {
         latencies.withLock { m in
             if let t = m[route] { return t }
-            let t = CoreMetrics.Timer(label: "layoutd_http_request_duration_seconds", dimensions: [("route", route)], factory: factory)
+            let t = registry.makeDurationHistogram(name: "layoutd_http_request_duration_seconds", labels: [("route", route)], buckets: Self.buckets,
+                                                   help: "Time from a request's arrival to its answer, by route.")
             m[route] = t
             return t
         }
@@ -113,7 +129,7 @@ public final class ServerMetrics: Sendable {
     func diagnostic(_ kind: String, count: Int) {
         let c = diagnosticCounters.withLock { m in
             if let c = m[kind] { return c }
-            let c = CoreMetrics.Counter(label: "layoutd_diagnostics_total", dimensions: [("kind", kind)], factory: factory)
+            let c = registry.makeCounter(name: "layoutd_diagnostics_total", labels: [("kind", kind)], help: "Diagnostics reported, by kind.")
             m[kind] = c
             return c
         }
@@ -121,17 +137,17 @@ public final class ServerMetrics: Sendable {
     }
 
     /// `counter` follows a count kept elsewhere, read at each scrape.
-    func mirror(_ counter: CoreMetrics.Counter, _ read: @escaping @Sendable () -> Int) {
+    func mirror(_ counter: Counter, _ read: @escaping @Sendable () -> Int) {
         mirrored.withLock { $0.append((counter, read, 0)) }
     }
 
     /// The Prometheus text exposition.
     public func exposition() -> [UInt8] {
-        heapBytes.record(MemoryBudget.heapInUse)  // read when scraped: it is what the budget compares
+        heapBytes.set(Double(MemoryBudget.heapInUse))  // read when scraped: it is what the budget compares
         mirrored.withLock { all in
             for k in all.indices {
                 let n = all[k].read()
-                all[k].counter.increment(by: n - all[k].added)
+                all[k].counter.increment(by: Int64(n - all[k].added))
                 all[k].added = n
             }
         }
@@ -139,4 +155,9 @@ public final class ServerMetrics: Sendable {
         registry.emit(into: &out)
         return out
     }
+}
+
+extension Counter {
+    /// Counts are Ints everywhere in the server.
+    func increment(by n: Int) { increment(by: Int64(n)) }
 }

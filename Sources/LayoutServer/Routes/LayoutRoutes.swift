@@ -39,7 +39,8 @@ final class LayoutRoutes: Sendable {
             let session: LayoutSession
             let t0 = monotonicNanos()
             do throws(LayoutError) { session = try LayoutSession.make(document: doc, limits: configuration.sessionLimits) } catch { throw Problem(error) }
-            metrics.solveTime.recordNanoseconds(Int64(monotonicNanos() - t0))
+            let nanos = monotonicNanos() - t0
+        metrics.solveTime.recordNanoseconds(Int64(nanos))
             let box: SessionBox
             do throws(SessionStore.InsertError) { box = try store.insert(session, id: proposed) } catch {
                 switch error {
@@ -156,14 +157,24 @@ final class LayoutRoutes: Sendable {
 
     /// A change over HTTP: applied under the session's lock, answered once the store's policy allows.
     private func changed(_ req: Request, _ change: Change) throws(Problem) -> Response {
+        let timed = try Self.timingRequested(req)
         var ticket: SessionPersistence.Ticket? = nil
         var res = try withSession(req) { box, s throws(Problem) in
-            let (result, t) = try apply(s, change, in: box)
+            let (result, t, timing) = try apply(s, change, in: box, timed: timed)
             ticket = t
-            return Response.json(200, WireFormat.change(result))
+            return Response.json(200, WireFormat.change(result, timing: timing))
         }
         persistence?.hold(&res, until: ticket)
         return res
+    }
+
+    /// `?timing=true` asks for what the engine did (as the playground's timeline shows it).
+    static func timingRequested(_ req: Request) throws(Problem) -> Bool {
+        switch req.query("timing") {
+        case nil, "false", "0": return false
+        case "true", "1": return true
+        default: throw Problem(400, "timing is true or false")
+        }
     }
 
     /// A body of `/changes` or `/constants` (also what a stream message is).
@@ -175,9 +186,11 @@ final class LayoutRoutes: Sendable {
     /// Applies a change, timing the engine and keeping the engine gauges in step (stats are
     /// O(1), and a set-constant can break a constraint and so change the tableau too), and
     /// queues it for the store: the ticket, when there is one, is what its answer waits for.
-    func apply(_ s: LayoutSession, _ change: Change, in box: SessionBox) throws(Problem) -> (ChangeResult, SessionPersistence.Ticket?) {
+    func apply(_ s: LayoutSession, _ change: Change, in box: SessionBox, timed: Bool = false) throws(Problem)
+        -> (ChangeResult, SessionPersistence.Ticket?, WireFormat.Timing?) {
         try persistence?.checkWritable()
         let before = s.solver.tableauSize
+        let counters = timed ? s.solver.stats : nil
         let t0 = monotonicNanos()
         let result: ChangeResult
         do throws(LayoutError) {
@@ -188,7 +201,8 @@ final class LayoutRoutes: Sendable {
                 metrics.setConstants.increment(by: body.members?.count ?? 0)
             }
         } catch { throw Problem(error) }
-        metrics.solveTime.recordNanoseconds(Int64(monotonicNanos() - t0))
+        let nanos = monotonicNanos() - t0
+        metrics.solveTime.recordNanoseconds(Int64(nanos))
         let after = s.solver.tableauSize
         // A set-constant rarely changes the tableau's size: skip the gauges' atomic updates then.
         if after.rows != before.rows { metrics.engineRows.increment(by: Double(after.rows - before.rows)) }
@@ -201,7 +215,11 @@ final class LayoutRoutes: Sendable {
             case .constants(let body): ticket = persistence.constantsSet(box, revision: result.revision, body)
             }
         }
-        return (result, ticket)
+        let timing = counters.map { c in
+            let now = s.solver.stats
+            return WireFormat.Timing(nanoseconds: nanos, pivots: now.pivots - c.pivots, rowsTouched: now.touchedRows - c.touchedRows)
+        }
+        return (result, ticket, timing)
     }
 
     func count(_ ds: [Diagnostic]) {

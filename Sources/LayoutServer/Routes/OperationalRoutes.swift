@@ -19,6 +19,6 @@ struct OperationalRoutes {
         r.on("GET", "/metrics") { _ in
             Response(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: metrics.exposition())
         }
-        r.on("GET", "/openapi.yaml") { _ in .text(200, OpenAPIDocument.yaml, type: "application/yaml") }
+        r.on("GET", "/openapi.yaml") { _ in Response(status: 200, contentType: "application/yaml", body: PackageResources.openapi_yaml) }
     }
 }

@@ -46,8 +46,16 @@ enum WireFormat {
         w.endArray()
     }
 
-    /// `{revision, frames, removed, diagnostics[, added][, coalesced][, session]}`.
-    static func change(_ r: ChangeResult, session: String? = nil, coalesced: Int? = nil) -> [UInt8] {
+    /// What the engine did for one change, when the client asks (`?timing=true`).
+    struct Timing {
+        var nanoseconds: UInt64
+        var pivots: Int
+        /// Tableau rows written (the solved form counts them; the factored engine reports 0).
+        var rowsTouched: Int
+    }
+
+    /// `{revision, frames, removed, diagnostics[, added][, coalesced][, timing][, session]}`.
+    static func change(_ r: ChangeResult, session: String? = nil, coalesced: Int? = nil, timing: Timing? = nil) -> [UInt8] {
         var w = JSONWriter(capacity: 256 + 80 * r.frames.count)
         w.beginObject()
         if let session { w.key("session"); w.string(session) }
@@ -57,6 +65,14 @@ enum WireFormat {
         w.key(plain: "diagnostics"); diagnostics(&w, r.diagnostics)
         if !r.added.isEmpty { w.key("added"); strings(&w, r.added) }
         if let coalesced { w.key("coalesced"); w.int(coalesced) }
+        if let timing {
+            w.key("timing")
+            w.beginObject()
+            w.member("engineMicroseconds", Double(timing.nanoseconds) / 1000)
+            w.key("pivots"); w.int(timing.pivots)
+            w.key("rowsTouched"); w.int(timing.rowsTouched)
+            w.endObject()
+        }
         w.endObject()
         return w.bytes
     }

@@ -14,6 +14,8 @@ final class StreamConnection: @unchecked Sendable {
     private let hub: StreamHub
     private let deflate: PerMessageDeflate?
     private let maxMessage: Int
+    /// Each reply carries the engine's timing (`?timing=true` on the handshake).
+    private let timed: Bool
     private var input: [UInt8]
     private var fragments: [UInt8] = []
     private var fragmentsCompressed = false
@@ -25,8 +27,9 @@ final class StreamConnection: @unchecked Sendable {
     /// Messages read per batch at most (the rest waits in the socket).
     static let maxBatch = 256
 
-    init(connection: UpgradedConnection, sessionID: String, hub: StreamHub, deflate: PerMessageDeflate?, maxMessage: Int) {
+    init(connection: UpgradedConnection, sessionID: String, hub: StreamHub, deflate: PerMessageDeflate?, maxMessage: Int, timed: Bool) {
         self.connection = connection
+        self.timed = timed
         self.sessionID = sessionID
         self.hub = hub
         self.deflate = deflate
@@ -199,9 +202,9 @@ final class StreamConnection: @unchecked Sendable {
         var ticket: SessionPersistence.Ticket? = nil
         do throws(Problem) {
             guard let key = SessionKey(sessionID), let answer = try hub.layout.store.withSession(key, { box, s throws(Problem) in
-                let (result, t) = try hub.layout.apply(s, change, in: box)
+                let (result, t, timing) = try hub.layout.apply(s, change, in: box, timed: timed)
                 ticket = t
-                return WireFormat.change(result, coalesced: coalesced)
+                return WireFormat.change(result, coalesced: coalesced, timing: timing)
             }) else {
                 return Problem(404, "no session '\(sessionID)' (it was deleted or expired)").json.serialized
             }

@@ -56,9 +56,10 @@ final class StreamHub: Sendable {
         let negotiated = PerMessageDeflate.negotiate(req.header("Sec-WebSocket-Extensions"))
         if let negotiated { response.headers.append(("Sec-WebSocket-Extensions", negotiated.response)) }
         let maxMessage = configuration.maxStreamMessageBytes
+        let timed = try LayoutRoutes.timingRequested(req)
         response.upgrade = { [self] connection in
             let stream = StreamConnection(connection: connection, sessionID: id, hub: self,
-                                          deflate: negotiated.map { PerMessageDeflate(serverWindowBits: $0.serverWindowBits) }, maxMessage: maxMessage)
+                                          deflate: negotiated.map { PerMessageDeflate(serverWindowBits: $0.serverWindowBits) }, maxMessage: maxMessage, timed: timed)
             open.withLock { $0[ObjectIdentifier(stream)] = stream }
             metrics.streamsOpen.increment()
             reactors[nextReactor.add(1, ordering: .relaxed).oldValue % reactors.count].adopt(stream)

@@ -1,0 +1,82 @@
+// The server's HTTP and WebSocket API, as the page uses it. Every failure is an
+// ApiProblem carrying the server's problem+json (status, title, detail, pointer).
+
+export class ApiProblem extends Error {
+  constructor(problem) {
+    super(problem.detail || problem.title || `HTTP ${problem.status}`);
+    this.problem = problem;
+  }
+}
+
+async function call(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = typeof body === "string" ? body : JSON.stringify(body);
+  }
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch (e) {
+    throw new ApiProblem({ status: 0, title: "the server cannot be reached", detail: String(e) });
+  }
+  const type = res.headers.get("Content-Type") || "";
+  if (!res.ok) {
+    const problem = type.includes("json") ? await res.json() : { status: res.status, title: await res.text() };
+    throw new ApiProblem(problem);
+  }
+  if (res.status === 204) return null;
+  return type.includes("json") ? res.json() : res.text();
+}
+
+const sessionPath = (id) => `/v1/sessions/${encodeURIComponent(id)}`;
+
+export const api = {
+  createSession: (text) => call("POST", "/v1/sessions", text),
+  session: (id) => call("GET", sessionPath(id)),
+  deleteSession: (id) => call("DELETE", sessionPath(id)),
+  explain: (id, view, axis) => call("GET", `${sessionPath(id)}/explain?view=${encodeURIComponent(view)}&axis=${axis}`),
+  trace: (id) => call("GET", `${sessionPath(id)}/trace`),
+  exerciseAmbiguity: (id) => call("POST", `${sessionPath(id)}/exercise-ambiguity`),
+};
+
+// A session's stream with one message in flight: set-constants made while a reply is
+// awaited are merged (latest value per constraint) and go when it arrives, so a fast
+// pointer never builds a queue the server has to work through.
+export class ConstantStream {
+  constructor(sessionId, { onReply, onProblem, onClose }) {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    this.socket = new WebSocket(`${scheme}//${location.host}${sessionPath(sessionId)}/stream?timing=true`);
+    this.pending = null;
+    this.sentAt = null;
+    this.opened = new Promise((resolve, reject) => {
+      this.socket.addEventListener("open", resolve, { once: true });
+      this.socket.addEventListener("error", () => reject(new Error("the stream could not be opened")), { once: true });
+    });
+    this.socket.addEventListener("open", () => this.flush());
+    this.socket.addEventListener("message", (event) => {
+      const reply = JSON.parse(event.data);
+      const roundTrip = performance.now() - this.sentAt;
+      this.sentAt = null;
+      if (reply.status && reply.title) onProblem(reply); else onReply(reply, roundTrip);
+      this.flush();
+    });
+    this.socket.addEventListener("close", () => onClose && onClose());
+  }
+
+  setConstants(values) {
+    this.pending = Object.assign(this.pending || {}, values);
+    this.flush();
+  }
+
+  get idle() { return this.sentAt === null && this.pending === null; }
+
+  flush() {
+    if (this.sentAt !== null || this.pending === null || this.socket.readyState !== WebSocket.OPEN) return;
+    this.socket.send(JSON.stringify(this.pending));
+    this.pending = null;
+    this.sentAt = performance.now();
+  }
+
+  close() { this.socket.close(); }
+}

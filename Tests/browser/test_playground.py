@@ -1,0 +1,271 @@
+"""The playground page in a real browser: Debian's chromium and chromium-driver, Selenium
+from PyPI, headless, against the real server over loopback.
+
+- the first example is laid out on load: every view is drawn, each rect's position and size
+  are its frame from GET /frames (made absolute through its parents), to the page's scale;
+- a drag with real pointer events on a picked constraint streams set-constants: the frames
+  move, the drawn rects match GET /frames, layoutd_stream_messages_total rises, the revision
+  counter is the server's, the timeline has a row per revision with the engine's timing;
+- the unsatisfiable example highlights the broken constraint and its conflict set, and the
+  views they name; the ambiguous one marks the view, explains it, and exercises another
+  layout without keeping it; a bad document shows the problem at its pointer; the 100-cell
+  feed draws all 501 views.
+
+Screenshots go to .build/playground-screenshots/ (printed at the end).
+
+Run: python3 Tests/browser/test_playground.py [-k NAME]
+"""
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+import unittest
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.environ.get("LAYOUTD_BIN", os.path.join(ROOT, ".build", "debug", "layoutd"))
+SHOTS = os.path.join(ROOT, ".build", "playground-screenshots")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class PlaygroundTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.port = free_port()
+        cls.base = f"http://127.0.0.1:{cls.port}"
+        cls.log = tempfile.NamedTemporaryFile(prefix="layoutd-", suffix=".log", delete=False)
+        cls.server = subprocess.Popen([BIN, "--port", str(cls.port), "--store", "memory", "--log-level", "warning"],
+                                      stderr=cls.log, stdout=subprocess.DEVNULL)
+        deadline = time.time() + 20
+        while True:
+            try:
+                urllib.request.urlopen(cls.base + "/healthz", timeout=2)
+                break
+            except OSError:
+                if time.time() > deadline:
+                    raise
+                time.sleep(0.05)
+        options = webdriver.ChromeOptions()
+        options.binary_location = shutil.which("chromium")
+        for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,900",
+                     f"--user-data-dir={tempfile.mkdtemp(prefix='layoutd-chromium-')}"):
+            options.add_argument(flag)
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        cls.browser = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
+        os.makedirs(SHOTS, exist_ok=True)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.browser.quit()
+        cls.server.terminate()
+        cls.server.wait(10)
+        print(f"\nscreenshots: {SHOTS}")
+
+    def tearDown(self):
+        # Any error the page logged (an uncaught exception, a module or file that failed to
+        # load) fails the test; the API's own 4xx answers, which the page shows, do not.
+        errors = [e for e in self.browser.get_log("browser") if e["level"] == "SEVERE"
+                  and not (e["source"] == "network" and "/v1/" in e["message"])]
+        self.assertEqual(errors, [], "the page logged errors")
+
+    # MARK: helpers
+
+    def get(self, path):
+        with urllib.request.urlopen(self.base + path, timeout=10) as r:
+            body = r.read()
+            return json.loads(body) if r.headers.get_content_type().endswith("json") else body.decode()
+
+    def post(self, path, body):
+        req = urllib.request.Request(self.base + path, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.loads(r.read())
+
+    def open(self, query=""):
+        self.browser.get(self.base + "/" + query)
+        WebDriverWait(self.browser, 20).until(lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+        return self.browser.find_element(By.TAG_NAME, "body").get_attribute("data-session")
+
+    def rect(self, view):
+        return self.browser.find_element(By.CSS_SELECTOR, f'#canvas rect[data-view-id="{view}"]')
+
+    def drawn(self):
+        out = {}
+        for r in self.browser.find_elements(By.CSS_SELECTOR, "#canvas rect[data-view-id]"):
+            out[r.get_attribute("data-view-id")] = {k: float(r.get_attribute(k)) for k in ("x", "y", "width", "height")}
+        return out
+
+    def absolute(self, session):
+        """GET /frames made absolute through the document's parents."""
+        frames = self.get(f"/v1/sessions/{session}/frames")["frames"]
+        parents = {v["id"]: v.get("parent") for v in self.get(f"/v1/sessions/{session}")["document"]["views"]}
+        out = {}
+
+        def place(v):
+            if v not in out:
+                f = frames[v]
+                p = parents[v]
+                o = place(p) if p else {"x": 0, "y": 0}
+                out[v] = {"x": o["x"] + f["x"], "y": o["y"] + f["y"], "width": f["width"], "height": f["height"]}
+            return out[v]
+
+        for v in frames:
+            place(v)
+        return out
+
+    def assertDrawnAsServed(self, session):
+        served, drawn = self.absolute(session), self.drawn()
+        self.assertEqual(set(drawn), set(served))
+        for v, f in served.items():
+            for k in f:
+                self.assertAlmostEqual(drawn[v][k], f[k], places=6, msg=f"{v}.{k}")
+
+    def stream_messages(self):
+        text = self.get("/metrics")
+        m = re.search(r'^layoutd_stream_messages_total\{direction="in"\} (\S+)$', text, re.M)
+        return float(m.group(1)) if m else 0.0
+
+    def shot(self, name):
+        path = os.path.join(SHOTS, f"{name}.png")
+        self.browser.save_screenshot(path)
+        self.assertGreater(os.path.getsize(path), 1000)
+
+    def wait(self, condition, timeout=10):
+        return WebDriverWait(self.browser, timeout).until(lambda b: condition())
+
+    # MARK: tests
+
+    def test_first_example_is_laid_out_on_load_and_drawn_to_scale(self):
+        session = self.open()
+        self.assertRegex(session, r"^[0-9a-f]{32}$")
+        self.assertDrawnAsServed(session)
+        # To scale on screen too: a rect's size in pixels is its size in points times the scale.
+        scale = float(self.browser.find_element(By.ID, "canvas").get_attribute("data-scale"))
+        card = self.rect("card")
+        self.assertAlmostEqual(card.size["width"], 375 * scale, delta=1.5)
+        self.assertAlmostEqual(card.size["height"], 120 * scale, delta=1.5)
+        self.assertEqual(self.browser.find_element(By.ID, "revision").text, "1")
+        self.assertEqual(self.browser.find_elements(By.CSS_SELECTOR, "#diagnostics li[data-diagnostic-kind]"), [])
+        self.shot("card")
+
+    def test_a_drag_streams_set_constants_and_the_frames_follow(self):
+        session = self.open("?example=card")
+        before = self.absolute(session)
+        self.rect("avatar").click()
+        radio = self.wait(lambda: self.browser.find_element(By.CSS_SELECTOR, 'input[data-drag-constraint="avatarLeading"]'))
+        radio.click()
+        messages = self.stream_messages()
+        scale = float(self.browser.find_element(By.ID, "canvas").get_attribute("data-scale"))
+        actions = ActionChains(self.browser, duration=20).click_and_hold(self.rect("avatar"))
+        for _ in range(12):
+            actions.move_by_offset(5, 0)
+        actions.release().perform()
+        # Settled: the page's revision is the server's, and the stream has nothing in flight.
+        self.wait(lambda: self.browser.find_element(By.TAG_NAME, "body").get_attribute("data-revision")
+                  == str(self.get(f"/v1/sessions/{session}/frames")["revision"]) != "1")
+        time.sleep(0.3)
+        revision = self.get(f"/v1/sessions/{session}/frames")["revision"]
+        self.assertGreater(revision, 1)
+        self.assertEqual(self.browser.find_element(By.ID, "revision").text, str(revision))
+        self.assertGreater(self.stream_messages(), messages)
+        after = self.absolute(session)
+        moved = after["avatar"]["x"] - before["avatar"]["x"]
+        self.assertAlmostEqual(moved, 60 / scale, delta=2 / scale + 0.5)
+        self.assertAlmostEqual(after["title"]["x"] - before["title"]["x"], moved)  # the row follows
+        self.assertEqual(after["card"], before["card"])
+        self.assertDrawnAsServed(session)
+        # The constant the server holds is the one the drag ended on.
+        explain = self.get(f"/v1/sessions/{session}/explain?view=avatar&axis=horizontal")
+        leading = next(c for c in explain["constraints"] if c["id"] == "avatarLeading")
+        self.assertIn(f"+ {after['avatar']['x']:g}", leading["description"])
+        # The timeline: a row per streamed revision with the engine's own time.
+        rows = self.browser.find_elements(By.CSS_SELECTOR, "#timeline tbody tr")
+        self.assertEqual(rows[0].get_attribute("data-revision"), str(revision))
+        cells = rows[0].find_elements(By.TAG_NAME, "td")
+        self.assertGreater(float(cells[1].text), 0)           # engine µs
+        self.assertEqual(cells[4].text, "2")                    # avatar and title changed
+        # The constraint list shows the document as it now is.
+        self.wait(lambda: f"+ {after['avatar']['x']:g}" in
+                  self.browser.find_element(By.CSS_SELECTOR, '#constraints li[data-constraint-id="avatarLeading"]').text)
+        self.shot("drag")
+
+    def test_the_unsatisfiable_example_highlights_the_conflict_set(self):
+        session = self.open("?example=unsatisfiable")
+        document = json.loads(self.browser.find_element(By.ID, "editor").get_attribute("value"))
+        diagnostics = self.post("/v1/layout", document)["diagnostics"]
+        broken = [d for d in diagnostics if d["kind"] == "unsatisfiable"]
+        self.assertEqual(len(broken), 1)
+        shown = self.browser.find_elements(By.CSS_SELECTOR, '#diagnostics li[data-diagnostic-kind="unsatisfiable"]')
+        self.assertEqual(len(shown), 1)
+        self.assertEqual(shown[0].get_attribute("data-constraint"), broken[0]["constraint"])
+        for cid in broken[0]["conflicts"]:
+            item = self.browser.find_element(By.CSS_SELECTOR, f'#constraints li[data-constraint-id="{cid}"]')
+            self.assertIn("conflict", item.get_attribute("class").split(), cid)
+        item = self.browser.find_element(By.CSS_SELECTOR, f'#constraints li[data-constraint-id="{broken[0]["constraint"]}"]')
+        self.assertIn("broken", item.get_attribute("class").split())
+        # Constraints outside the set are not highlighted; the button (named by the set) is.
+        self.assertNotIn("conflict", self.browser.find_element(By.CSS_SELECTOR, '#constraints li[data-constraint-id="badgeTop"]').get_attribute("class"))
+        self.assertIn("conflict", self.rect("button").get_attribute("class").split())
+        self.assertNotIn("conflict", self.rect("badge").get_attribute("class").split())
+        self.assertDrawnAsServed(session)
+        self.shot("unsatisfiable")
+
+    def test_the_ambiguous_example_is_marked_explained_and_exercised(self):
+        session = self.open("?example=saturn")
+        self.assertIn("ambiguous", self.rect("saturn").get_attribute("class").split())
+        item = self.browser.find_element(By.CSS_SELECTOR, '#diagnostics li[data-diagnostic-kind="ambiguous"][data-view="saturn"]')
+        self.assertEqual(item.get_attribute("data-axis"), "vertical")
+        # Its upper part: the ring lies across its middle.
+        ActionChains(self.browser).move_to_element_with_offset(self.rect("saturn"), 0, -40).click().perform()
+        self.wait(lambda: self.browser.find_elements(By.CSS_SELECTOR, '#inspector ul.explain[data-axis="vertical"]'))
+        horizontal = [e.get_attribute("data-drag-constraint") for e in
+                      self.browser.find_elements(By.CSS_SELECTOR, '#inspector ul.explain[data-axis="horizontal"] input')]
+        served = [c["id"] for c in self.get(f"/v1/sessions/{session}/explain?view=saturn&axis=horizontal")["constraints"]]
+        self.assertEqual(horizontal, served)
+        self.assertIn("saturn", self.browser.find_element(By.CSS_SELECTOR, "#inspector pre.trace mark").text)
+        before = self.get(f"/v1/sessions/{session}/frames")
+        self.browser.find_element(By.ID, "exercise").click()
+        ghost = self.wait(lambda: self.browser.find_element(By.CSS_SELECTOR, '#canvas rect.ghost[data-ghost-id="saturn"]'))
+        self.assertNotEqual(float(ghost.get_attribute("y")), float(self.rect("saturn").get_attribute("y")))
+        self.assertEqual(self.get(f"/v1/sessions/{session}/frames"), before)  # not kept
+        self.shot("saturn")
+
+    def test_a_bad_document_shows_the_problem_at_its_pointer(self):
+        self.open()
+        editor = self.browser.find_element(By.ID, "editor")
+        bad = {"views": [{"id": "root", "frame": {"x": 0, "y": 0, "width": 100, "height": 100}}, {"id": "a", "parent": "root"}],
+               "constraints": [{"expr": "a.width == 10"}, {"first": "a.nowhere", "relation": "==", "constant": 3}]}
+        text = json.dumps(bad, indent=2)
+        self.browser.execute_script("arguments[0].value = arguments[1]", editor, text)
+        self.browser.find_element(By.ID, "run").click()
+        problem = self.wait(lambda: self.browser.find_element(By.ID, "problem").is_displayed() and self.browser.find_element(By.ID, "problem"))
+        self.assertEqual(problem.get_attribute("data-status"), "422")
+        self.assertEqual(problem.get_attribute("data-pointer"), "/constraints/1/first")
+        start, end = self.browser.execute_script("return [arguments[0].selectionStart, arguments[0].selectionEnd]", editor)
+        self.assertEqual(text[start:end], '"a.nowhere"')
+        self.shot("problem")
+
+    def test_the_feed_example_draws_every_view(self):
+        session = self.open("?example=feed")
+        self.assertEqual(len(self.drawn()), 501)
+        self.assertDrawnAsServed(session)
+        self.shot("feed")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
