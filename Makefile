@@ -7,7 +7,7 @@ PORT    ?= 8080
 WORKLOADS ?= /tmp/layoutd-workloads
 SHARED  ?= ../shared
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PKGS := libmicrohttpd-dev zlib1g-dev libsqlite3-dev pkg-config
+APT_PKGS := libmicrohttpd-dev zlib1g-dev libsqlite3-dev pkg-config libharfbuzz-dev libfontconfig-dev libunibreak-dev fonts-dejavu-core
 
 .PHONY: deps test-deps api-fuzz fuzz-targets fuzz-replay soak build release run test bench bench-engine bench-streams bench-handler bench-document bench-store load fuzz clean
 

@@ -22,11 +22,18 @@ let package = Package(
         .target(name: "ConstraintSolver", swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         // A small JSON value, parser and writer shared by the layers above.
         .target(name: "JSON"),
+        // Text set as labels set it: fonts found by fontconfig, shaped by HarfBuzz, lines broken
+        // at libunibreak's opportunities (Debian: libfontconfig-dev, libharfbuzz-dev, libunibreak-dev).
+        // Knows nothing of views.
+        .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
+        .systemLibrary(name: "CUnibreak", pkgConfig: "libunibreak", providers: [.apt(["libunibreak-dev"])]),
+        .target(name: "TextLayout", dependencies: ["CHarfBuzz", "CFontconfig", "CUnibreak"]),
         // Views, anchors, VFL, expressions, transactional changes and diagnostics. Knows the engine, not HTTP.
         // Its per-change path reads the session's stored properties many times: release builds
         // skip the dynamic exclusivity checks there too (4-5% of a set-constant's handler, measured
         // side by side; debug builds and tests keep them).
-        .target(name: "LayoutModel", dependencies: ["ConstraintSolver", "JSON"],
+        .target(name: "LayoutModel", dependencies: ["ConstraintSolver", "JSON", "TextLayout"],
                 swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         // libmicrohttpd and zlib from the system (Debian: libmicrohttpd-dev, zlib1g-dev).
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
@@ -77,6 +84,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ConstraintSolverTests", dependencies: ["ConstraintSolver", "TestSupport"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "TextLayoutTests", dependencies: ["TextLayout"]),
         .testTarget(name: "SessionStorageTests", dependencies: ["SessionStorage", "JSON"]),
         .testTarget(name: "LayoutModelTests", dependencies: ["LayoutModel", "JSON", "TestSupport"]),
         .testTarget(name: "LayoutServerTests", dependencies: ["LayoutServer", "LayoutModel", "JSON", "CZlib"]),

@@ -1,0 +1,52 @@
+import CHarfBuzz
+
+/// One font file's face, shaped by HarfBuzz's own OpenType functions at its design units
+/// (unhinted): advances scale exactly with the size, as in Core Text, since a layout in
+/// points has no pixel size to hint for. HarfBuzz fonts are safe to shape with from several
+/// threads once made; nothing here changes after `init`.
+final class FontFace: @unchecked Sendable {
+    private let font: OpaquePointer
+    let unitsPerEm: Double
+    /// In design units; `descender` is negative, as HarfBuzz gives it.
+    let ascender: Double
+    let descender: Double
+    let lineGap: Double
+
+    init?(_ file: FontCatalog.FileFace) {
+        guard let blob = hb_blob_create_from_file(file.path) else { return nil }
+        defer { hb_blob_destroy(blob) }
+        guard hb_blob_get_length(blob) > 0, let face = hb_face_create(blob, UInt32(file.index)) else { return nil }
+        defer { hb_face_destroy(face) }
+        let upem = hb_face_get_upem(face)
+        guard upem > 0, let font = hb_font_create(face) else { return nil }
+        hb_font_set_scale(font, Int32(upem), Int32(upem))
+        var extents = hb_font_extents_t()
+        _ = hb_font_get_h_extents(font, &extents)
+        self.font = font
+        unitsPerEm = Double(upem)
+        ascender = Double(extents.ascender)
+        descender = Double(extents.descender)
+        lineGap = Double(extents.line_gap)
+    }
+
+    deinit { hb_font_destroy(font) }
+
+    /// Shapes a paragraph (no newline in it) and gives each byte of it the advance of the
+    /// cluster starting there (0 inside a cluster), in design units: the line breaker sums
+    /// ranges of it. Kerning and ligatures are applied, as shaping applies them to the whole.
+    func advances(_ utf8: UnsafeBufferPointer<UInt8>) -> [Double] {
+        var out = [Double](repeating: 0, count: utf8.count)
+        guard utf8.count > 0, let buffer = hb_buffer_create() else { return out }
+        defer { hb_buffer_destroy(buffer) }
+        utf8.withMemoryRebound(to: CChar.self) { hb_buffer_add_utf8(buffer, $0.baseAddress, Int32(utf8.count), 0, Int32(utf8.count)) }
+        hb_buffer_guess_segment_properties(buffer)
+        hb_shape(font, buffer, nil, 0)
+        var count: UInt32 = 0
+        guard let infos = hb_buffer_get_glyph_infos(buffer, &count), let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return out }
+        for i in 0..<Int(count) {
+            let cluster = Int(infos[i].cluster)
+            if cluster < out.count { out[cluster] += Double(positions[i].x_advance) }
+        }
+        return out
+    }
+}

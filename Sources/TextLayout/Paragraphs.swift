@@ -1,0 +1,117 @@
+import CUnibreak
+
+/// A text shaped once for a font: per paragraph (the text split at `\n`), each byte's
+/// advance summed from the start (so any range's width is a subtraction), where lines may
+/// break, and where clusters start. Wrapping at any width then needs no shaping.
+struct ShapedText: Sendable {
+    struct Paragraph: Sendable {
+        /// `prefix[i]`: the advance of bytes 0..<i, in design units.
+        var prefix: [Double]
+        /// `breakAfter[i]`: a line may end after byte i (UAX #14, libunibreak).
+        var breakAfter: [Bool]
+        /// A cluster (what the font shapes as one) starts at byte i.
+        var clusterStart: [Bool]
+        /// Spaces and tabs: not counted at a line's end.
+        var blank: [Bool]
+        var count: Int { prefix.count - 1 }
+    }
+
+    var paragraphs: [Paragraph]
+
+    init(_ text: String, face: FontFace) {
+        var utf8 = Array(text.utf8)
+        // A lone \r\n counts as one newline.
+        if utf8.contains(13) { utf8 = Array(text.replacingCRLF().utf8) }
+        paragraphs = utf8.split(separator: 10, omittingEmptySubsequences: false).map { slice in
+            let bytes = Array(slice)
+            return bytes.withUnsafeBufferPointer { p in
+                let advances = face.advances(p)
+                var prefix = [Double](repeating: 0, count: bytes.count + 1)
+                var clusterStart = [Bool](repeating: false, count: bytes.count)
+                for i in 0..<bytes.count {
+                    prefix[i + 1] = prefix[i] + advances[i]
+                    // A UTF-8 lead byte with an advance starts a cluster (combining marks carry none).
+                    clusterStart[i] = advances[i] != 0 || (i == 0)
+                }
+                var breaks = [CChar](repeating: CChar(LINEBREAK_NOBREAK), count: bytes.count)
+                if !bytes.isEmpty {
+                    breaks.withUnsafeMutableBufferPointer { b in
+                        set_linebreaks_utf8(p.baseAddress, bytes.count, "en", b.baseAddress)
+                    }
+                }
+                let breakAfter = breaks.map { $0 == CChar(LINEBREAK_ALLOWBREAK) || $0 == CChar(LINEBREAK_MUSTBREAK) }
+                return Paragraph(prefix: prefix, breakAfter: breakAfter, clusterStart: clusterStart,
+                                 blank: bytes.map { $0 == 32 || $0 == 9 })
+            }
+        }
+    }
+}
+
+private extension String {
+    func replacingCRLF() -> String {
+        var out = ""
+        out.reserveCapacity(utf8.count)
+        for ch in self { out.append(ch == "\r\n" ? "\n" : ch) }
+        return out
+    }
+}
+
+/// Greedy line filling, as a label does it: as many break opportunities as fit on a line;
+/// a word longer than a line breaks between clusters (always at least one per line).
+enum LineBreaker {
+    /// The widths of the lines (design units), at most `limit` of them (0: all).
+    static func lines(_ text: ShapedText, maxWidth: Double?, mode: LineBreakMode, limit: Int) -> [Double] {
+        var widths: [Double] = []
+        for p in text.paragraphs {
+            var start = 0
+            if p.count == 0 { widths.append(0) }
+            while start < p.count {
+                if limit > 0 && widths.count >= limit { return widths }
+                var end = lineEnd(p, from: start, maxWidth: maxWidth, mode: mode)
+                widths.append(width(p, start, end))
+                // Blanks after a break end the line they follow (they never start one).
+                while end < p.count && p.blank[end] { end += 1 }
+                start = end
+            }
+            if limit > 0 && widths.count >= limit { return Array(widths.prefix(limit)) }
+        }
+        return widths
+    }
+
+    /// A line's width without its trailing blanks.
+    static func width(_ p: ShapedText.Paragraph, _ start: Int, _ end: Int) -> Double {
+        var e = end
+        while e > start && p.blank[e - 1] { e -= 1 }
+        return p.prefix[e] - p.prefix[start]
+    }
+
+    private static func lineEnd(_ p: ShapedText.Paragraph, from start: Int, maxWidth: Double?, mode: LineBreakMode) -> Int {
+        guard let maxWidth else { return p.count }
+        // A tolerance for sums of advances compared with a width the engine computed.
+        let limit = maxWidth + 1e-6 * max(1, maxWidth)
+        var fit: Int? = nil
+        var i = start
+        while i < p.count {
+            let candidate = i + 1
+            let opportunity = mode == .word ? p.breakAfter[i] || candidate == p.count
+                                            : candidate == p.count || p.clusterStart[candidate]
+            if opportunity {
+                if width(p, start, candidate) <= limit { fit = candidate } else { break }
+            }
+            i += 1
+        }
+        if let fit { return fit }
+        // Nothing fits: as many clusters as fit, at least one.
+        var end = start + 1
+        while end < p.count && !p.clusterStart[end] { end += 1 }
+        var next = end
+        while next < p.count {
+            var after = next + 1
+            while after < p.count && !p.clusterStart[after] { after += 1 }
+            if width(p, start, after) > limit { break }
+            next = after
+            end = after
+        }
+        return end
+    }
+}

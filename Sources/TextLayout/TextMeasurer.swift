@@ -1,0 +1,76 @@
+import Synchronization
+
+/// Measures texts for layout: shaped once per (text, font) and wrapped per width, both
+/// kept (a drag that narrows a label re-wraps it without shaping it again). Safe from any
+/// thread: the caches are behind locks, and faces are shared read-only.
+public final class TextMeasurer: Sendable {
+    public enum Failure: Error, Equatable {
+        /// The system has no such family (`GET /v1/fonts` lists those it has).
+        case unknownFamily(String)
+        /// The family's file could not be read.
+        case unreadableFont(String)
+    }
+
+    public static let shared = TextMeasurer(catalog: .shared)
+
+    public let catalog: FontCatalog
+    private let faces = Mutex<[FontCatalog.FileFace: FontFace]>([:])
+    private let shaped = Mutex<[ShapeKey: ShapedText]>([:])
+    private let measured = Mutex<[MeasureKey: TextMeasurement]>([:])
+    /// Measurements made (cache misses) and the time they took: what a metric reports.
+    public let measurements = Atomic<Int>(0)
+    public let nanoseconds = Atomic<Int>(0)
+    /// Past this many entries a cache starts again (a crude bound; entries are small).
+    private let capacity = 100_000
+
+    private struct ShapeKey: Hashable { var text: String; var font: Font.Key }
+    private struct MeasureKey: Hashable { var text: String; var style: TextStyle; var width: Double? }
+
+    public init(catalog: FontCatalog) { self.catalog = catalog }
+
+    /// Checks that a font can be measured with (the family exists and its file reads).
+    public func check(_ font: Font) throws(Failure) { _ = try face(font) }
+
+    /// The text set in `style`, wrapped at `width` when it wraps (nil: on its natural lines).
+    public func measure(_ text: String, style: TextStyle, width: Double?) throws(Failure) -> TextMeasurement {
+        let wrapAt = style.wraps ? width : nil
+        let key = MeasureKey(text: text, style: style, width: wrapAt)
+        if let m = measured.withLock({ $0[key] }) { return m }
+        let start = ContinuousClock.now
+        let face = try face(style.font)
+        let shapeKey = ShapeKey(text: text, font: style.font.key)
+        let shapedText: ShapedText
+        if let s = shaped.withLock({ $0[shapeKey] }) { shapedText = s } else {
+            shapedText = ShapedText(text, face: face)
+            shaped.withLock { cache in
+                if cache.count >= capacity { cache.removeAll(keepingCapacity: true) }
+                cache[shapeKey] = shapedText
+            }
+        }
+        let scale = style.font.size / face.unitsPerEm
+        let widths = LineBreaker.lines(shapedText, maxWidth: wrapAt.map { $0 / scale }, mode: style.lineBreak, limit: style.numberOfLines)
+        let lineHeight = style.lineHeight ?? (face.ascender - face.descender + face.lineGap) * scale
+        let lines = text.isEmpty ? 0 : widths.count
+        let m = TextMeasurement(width: (widths.max() ?? 0) * scale, height: Double(lines) * lineHeight, lines: lines,
+                                ascender: face.ascender * scale, lineHeight: lineHeight)
+        measured.withLock { cache in
+            if cache.count >= capacity { cache.removeAll(keepingCapacity: true) }
+            cache[key] = m
+        }
+        let elapsed = start.duration(to: .now).components
+        measurements.add(1, ordering: .relaxed)
+        nanoseconds.add(Int(elapsed.seconds) * 1_000_000_000 + Int(elapsed.attoseconds / 1_000_000_000), ordering: .relaxed)
+        return m
+    }
+
+    private func face(_ font: Font) throws(Failure) -> FontFace {
+        guard let file = catalog.file(for: font) else { throw .unknownFamily(font.family) }
+        if let f = faces.withLock({ $0[file] }) { return f }
+        guard let f = FontFace(file) else { throw .unreadableFont(file.path) }
+        return faces.withLock { cache in
+            if let existing = cache[file] { return existing }
+            cache[file] = f
+            return f
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import XCTest
+@testable import TextLayout
+
+final class TextMeasurerTests: XCTestCase {
+    let measurer = TextMeasurer.shared
+    let sans = Font(family: "DejaVu Sans", size: 17)
+
+    func style(_ lines: Int = 0, _ mode: LineBreakMode = .word, font: Font? = nil) -> TextStyle {
+        TextStyle(font: font ?? sans, numberOfLines: lines, lineBreak: mode)
+    }
+
+    func testTheCatalogListsTheSystemsFamilies() throws {
+        let dejavu = try XCTUnwrap(measurer.catalog.families.first { $0.name == "DejaVu Sans" })
+        XCTAssertTrue(dejavu.weights.contains(400))
+        XCTAssertTrue(dejavu.weights.contains(700))
+        XCTAssertTrue(dejavu.italic)
+        XCTAssertEqual(measurer.catalog.family(named: "dejavu sans"), "DejaVu Sans")
+        XCTAssertThrowsError(try measurer.check(Font(family: "No Such Family", size: 12)))
+    }
+
+    func testOneLineWidthGrowsWithTheTextAndScalesWithTheSize() throws {
+        let a = try measurer.measure("Hello", style: style(1), width: nil)
+        let b = try measurer.measure("Hello, world", style: style(1), width: nil)
+        XCTAssertGreaterThan(a.width, 30)
+        XCTAssertGreaterThan(b.width, a.width)
+        XCTAssertEqual(a.lines, 1)
+        var big = sans
+        big.size = 34
+        let c = try measurer.measure("Hello", style: style(1, font: big), width: nil)
+        XCTAssertEqual(c.width, 2 * a.width, accuracy: 1e-9, "unhinted advances scale exactly")
+        XCTAssertEqual(c.height, 2 * a.height, accuracy: 1e-9)
+        // The font's own line height: DejaVu Sans' ascender − descender is about 1.164 em.
+        XCTAssertEqual(a.height / 17, 1.164, accuracy: 0.01)
+    }
+
+    func testBoldIsWiderAndTrailingSpacesDoNotCount() throws {
+        var bold = sans
+        bold.weight = 700
+        XCTAssertGreaterThan(try measurer.measure("Hello", style: style(1, font: bold), width: nil).width,
+                             try measurer.measure("Hello", style: style(1), width: nil).width)
+        XCTAssertEqual(try measurer.measure("Hello   ", style: style(1), width: nil).width,
+                       try measurer.measure("Hello", style: style(1), width: nil).width)
+    }
+
+    func testWrapsAtWordsWithinTheWidth() throws {
+        let text = "Ken Ferry liked your post about the layout engine"
+        let one = try measurer.measure(text, style: style(0), width: nil)
+        XCTAssertEqual(one.lines, 1)
+        let narrow = try measurer.measure(text, style: style(0), width: one.width / 2.5)
+        XCTAssertGreaterThanOrEqual(narrow.lines, 3)
+        XCTAssertLessThanOrEqual(narrow.width, one.width / 2.5)
+        XCTAssertEqual(narrow.height, Double(narrow.lines) * one.lineHeight, accuracy: 1e-9)
+        // Each line ends at a word: the widest is at least the widest word's width.
+        let widestWord = try text.split(separator: " ").map { try measurer.measure(String($0), style: style(1), width: nil).width }.max()!
+        XCTAssertGreaterThanOrEqual(narrow.width, widestWord - 1e-9)
+        // At the one-line width exactly, one line.
+        XCTAssertEqual(try measurer.measure(text, style: style(0), width: one.width).lines, 1)
+    }
+
+    func testNumberOfLinesCutsAndALongWordBreaksBetweenCharacters() throws {
+        let text = "one two three four five six seven eight nine ten"
+        let all = try measurer.measure(text, style: style(0), width: 80)
+        let two = try measurer.measure(text, style: style(2), width: 80)
+        XCTAssertGreaterThan(all.lines, 2)
+        XCTAssertEqual(two.lines, 2)
+        XCTAssertEqual(two.height, 2 * all.lineHeight, accuracy: 1e-9)
+        let word = String(repeating: "W", count: 40)
+        let broken = try measurer.measure(word, style: style(0), width: 100)
+        XCTAssertGreaterThan(broken.lines, 4)
+        XCTAssertLessThanOrEqual(broken.width, 100)
+        let chars = try measurer.measure("ab cd", style: style(0, .char), width: 1)
+        XCTAssertEqual(chars.lines, 4, "one cluster a line (the blank ends a line and does not count)")
+    }
+
+    func testNewlinesStartLines() throws {
+        let m = try measurer.measure("first\nsecond line\n\nfourth", style: style(0), width: nil)
+        XCTAssertEqual(m.lines, 4)
+        XCTAssertEqual(m.width, try measurer.measure("second line", style: style(1), width: nil).width, accuracy: 1e-9)
+        XCTAssertEqual(try measurer.measure("a\r\nb", style: style(0), width: nil).lines, 2)
+        let one = try measurer.measure("first\nsecond", style: style(1), width: nil)
+        XCTAssertEqual(one.lines, 1)
+        XCTAssertEqual(try measurer.measure("", style: style(0), width: 10).height, 0)
+    }
+
+    func testArabicAndCJKMeasureAndWrap() throws {
+        let arabic = "مرحبا بالعالم هذا نص طويل للاختبار"
+        let a = try measurer.measure(arabic, style: style(0), width: nil)
+        XCTAssertGreaterThan(a.width, 50)
+        XCTAssertGreaterThan(try measurer.measure(arabic, style: style(0), width: a.width / 2).lines, 1)
+        let cjk = "日本語のテキストは単語の間に空白がありません"
+        let c = try measurer.measure(cjk, style: style(0), width: nil)
+        XCTAssertGreaterThan(c.width, 0)
+        // CJK breaks between ideographs (UAX #14), with no spaces in the text.
+        XCTAssertGreaterThan(try measurer.measure(cjk, style: style(0), width: c.width / 3).lines, 2)
+    }
+
+    func testMeasurementsAreCachedAndCounted() throws {
+        let text = "cached \(UUID().uuidString)"
+        let before = measurer.measurements.load(ordering: .relaxed)
+        _ = try measurer.measure(text, style: style(0), width: 50)
+        _ = try measurer.measure(text, style: style(0), width: 50)
+        XCTAssertEqual(measurer.measurements.load(ordering: .relaxed), before + 1)
+    }
+}
