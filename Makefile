@@ -21,7 +21,7 @@ deps:
 
 ## What the tests need beyond the toolchain: Debian's chromium, chromium-driver (the playground's
 ## browser test) and prometheus (promtool), curl; from PyPI the OpenAPI validator, schemathesis,
-## websockets, pytest, selenium and openapi-python-client.
+## websockets, pytest, selenium, uharfbuzz (the text oracle) and openapi-python-client.
 TEST_APT_PKGS := curl chromium chromium-driver prometheus
 test-deps: deps
 	@missing=""; for p in $(TEST_APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -33,6 +33,7 @@ test-deps: deps
 	@python3 -c "import schemathesis" 2>/dev/null || python3 -m pip install -q "schemathesis>=4.32,<5"
 	@python3 -c "import websockets.sync.client, pytest" 2>/dev/null || python3 -m pip install -q "websockets>=12" pytest
 	@python3 -c "import selenium" 2>/dev/null || python3 -m pip install -q "selenium>=4.20"
+	@python3 -c "import uharfbuzz" 2>/dev/null || python3 -m pip install -q uharfbuzz
 	@command -v openapi-python-client >/dev/null || python3 -m pip install -q openapi-python-client
 
 build: deps
@@ -50,6 +51,7 @@ test: test-deps
 	python3 Tests/store/test_store.py
 	python3 Tests/http/test_slow_clients.py
 	python3 Tests/browser/test_playground.py
+	python3 Tests/text/test_text.py
 	python3 -m pytest -q clients/python/tests
 	python3 Tests/api/test_generated_client.py
 	$(MAKE) fuzz-replay

@@ -51,7 +51,7 @@ let package = Package(
         .target(
             name: "LayoutServer",
             dependencies: [
-                "LayoutModel", "ConstraintSolver", "JSON", "SessionStorage", "CMicroHTTPD", "CZlib", "CEpoll", "CMalloc",
+                "LayoutModel", "ConstraintSolver", "JSON", "SessionStorage", "TextLayout", "CMicroHTTPD", "CZlib", "CEpoll", "CMalloc",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Crypto", package: "swift-crypto"),

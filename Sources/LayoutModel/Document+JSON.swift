@@ -81,6 +81,7 @@ extension LayoutDocument {
             m.append(("baseline", .object(b)))
         }
         if v.hidden { m.append(("hidden", .bool(true))) }
+        if let t = v.text { m.append(("text", t.json)) }
         return .object(m)
     }
 }

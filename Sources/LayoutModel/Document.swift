@@ -24,6 +24,8 @@ public struct LayoutDocument {
     /// A VFL group's `options` and `metrics` as sent, when it had any.
     var groupExtras: [EntryRef: (options: JSON?, metrics: JSON?)] = [:]
     var liveViews = 0, liveAtoms = 0
+    /// Live views with text: when 0 (most documents) a change does no text work at all.
+    var textViews = 0
     private var freeViews: [ViewRef] = [], freeAtoms: [AtomRef] = [], freeEntries: [EntryRef] = []
     private var freedViews: [ViewRef] = [], freedAtoms: [AtomRef] = [], freedEntries: [EntryRef] = []
     var nextAuto = 1
@@ -174,6 +176,7 @@ public struct LayoutDocument {
             if let free = freeViews.popLast() { r = free; views[Int(r)] = record } else { views.append(record); r = ViewRef(views.count - 1) }
             viewNamed[v.id] = r
             liveViews += 1
+            if v.text != nil { textViews += 1 }
             markDirty(view: r)
             syncImplicit(r, isNew: true)
         }
@@ -203,6 +206,7 @@ public struct LayoutDocument {
             views[v].live = false
             viewNamed[views[v].spec.id] = nil
             liveViews -= 1
+            if views[v].spec.text != nil { textViews -= 1 }
             removedViews.append(ViewRef(v))
             freedViews.append(ViewRef(v))
         }
@@ -221,10 +225,12 @@ public struct LayoutDocument {
             }
             try v.apply(field: k, value, at: p(k))
         }
+        try v.checkText(at: p)
+        if (v.text != nil) != (before.text != nil) { textViews += v.text != nil ? 1 : -1 }
         views[Int(r)].spec = v
         if v.hidden != before.hidden { markDirty(view: r) }
         if v.alignmentInsets != before.alignmentInsets || v.margins != before.margins
-            || v.firstBaseline != before.firstBaseline || v.lastBaseline != before.lastBaseline, !views[Int(r)].restyled {
+            || v.firstBaseline != before.firstBaseline || v.lastBaseline != before.lastBaseline || v.text != before.text, !views[Int(r)].restyled {
             views[Int(r)].restyled = true
             restyledViews.append(r)
         }
@@ -235,7 +241,9 @@ public struct LayoutDocument {
     /// its fields. A new view has none yet: only those it needs are made.
     mutating func syncImplicit(_ r: ViewRef, isNew: Bool = false) {
         let v = views[Int(r)].spec
-        if isNew && v.frame == nil && v.intrinsicWidth == nil && v.intrinsicHeight == nil { return }
+        if isNew && v.frame == nil && v.intrinsicWidth == nil && v.intrinsicHeight == nil && v.text == nil { return }
+        measureText(r)
+        let record = views[Int(r)]
         let frame = v.frame
         let parts: [(ImplicitKind, Attribute, Double?)] = [(.frameX, .left, frame?.x), (.frameY, .top, frame?.y),
                                                            (.frameWidth, .width, frame?.width), (.frameHeight, .height, frame?.height)]
@@ -243,14 +251,48 @@ public struct LayoutDocument {
             setImplicit(kind, of: r, value.map { (attr, Relation.equal, $0, 1000) })
         }
         let sizes: [(ImplicitKind, Attribute, Double?, Relation, Double)] = [
-            (.huggingH, .width, v.intrinsicWidth, .lessOrEqual, v.hugging.h),
-            (.huggingV, .height, v.intrinsicHeight, .lessOrEqual, v.hugging.v),
-            (.compressionH, .width, v.intrinsicWidth, .greaterOrEqual, v.compression.h),
-            (.compressionV, .height, v.intrinsicHeight, .greaterOrEqual, v.compression.v),
+            (.huggingH, .width, record.intrinsicWidth, .lessOrEqual, v.hugging.h),
+            (.huggingV, .height, record.intrinsicHeight, .lessOrEqual, v.hugging.v),
+            (.compressionH, .width, record.intrinsicWidth, .greaterOrEqual, v.compression.h),
+            (.compressionV, .height, record.intrinsicHeight, .greaterOrEqual, v.compression.v),
         ]
         for (kind, attr, size, relation, priority) in sizes where !(isNew && size == nil) {
             setImplicit(kind, of: r, size.map { (attr, relation, $0, priority) })
         }
+    }
+
+    /// A text view's measurements, made again when its text changed (a new text is first
+    /// measured on its natural lines; the session wraps it to the width it gets).
+    private mutating func measureText(_ r: ViewRef) {
+        guard let t = views[Int(r)].spec.text else {
+            views[Int(r)].natural = nil; views[Int(r)].measured = nil; views[Int(r)].wrapWidth = nil
+            views[Int(r)].measuredText = nil
+            return
+        }
+        guard views[Int(r)].measuredText != t else { return }
+        let natural = t.measure(width: nil)
+        views[Int(r)].natural = natural
+        views[Int(r)].measured = natural
+        views[Int(r)].wrapWidth = nil
+        views[Int(r)].measuredText = t
+    }
+
+    /// Wraps a text view at `width` (nil: its natural lines) and keeps its intrinsic height
+    /// in step. When its line count changes its last baseline moves: the constraints naming
+    /// the view are translated again. Returns whether anything changed.
+    mutating func wrapText(_ r: ViewRef, at width: Double?) -> Bool {
+        guard let t = views[Int(r)].spec.text else { return false }
+        let before = views[Int(r)].measured
+        views[Int(r)].wrapWidth = width
+        let m = width.map { t.measure(width: $0) } ?? views[Int(r)].natural!
+        views[Int(r)].measured = m
+        guard m != before else { return false }
+        syncImplicit(r)
+        if m.lines != before?.lines, views[Int(r)].spec.lastBaseline == nil, !views[Int(r)].restyled {
+            views[Int(r)].restyled = true
+            restyledViews.append(r)
+        }
+        return true
     }
 
     private mutating func setImplicit(_ kind: ImplicitKind, of v: ViewRef,

@@ -1,4 +1,5 @@
 import JSON
+import TextLayout
 
 /// The document's records, named by dense integers instead of their ids: an id is hashed
 /// once, where it enters (a parsed document or op) or leaves (an answer); everything in
@@ -112,4 +113,18 @@ struct ViewRecord {
     var sequence: Int
     /// Its implicit atoms by `ImplicitKind`, `noRef` where it has none.
     var implicit = SIMD8<Int32>(repeating: noRef)
+    /// A text view's measurements: on its natural lines (its intrinsic width), and at the
+    /// width the layout gave it (`wrapWidth`, nil when it was not narrower).
+    var natural: TextMeasurement?
+    var measured: TextMeasurement?
+    var wrapWidth: Double?
+    /// The text those measurements are of (a changed text is measured again).
+    var measuredText: TextContent?
+
+    /// Baselines from the alignment rect's top: the document's, else the text's.
+    var firstBaseline: Double? { spec.firstBaseline ?? measured?.firstBaseline }
+    var lastBaseline: Double? { spec.lastBaseline ?? measured?.lastBaseline }
+    /// The size its hugging and compression resistance hold it to.
+    var intrinsicWidth: Double? { spec.text != nil ? natural?.width : spec.intrinsicWidth }
+    var intrinsicHeight: Double? { spec.text != nil ? measured?.height : spec.intrinsicHeight }
 }

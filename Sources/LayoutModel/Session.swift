@@ -84,6 +84,8 @@ public final class LayoutSession {
     var lastChurn: [Diagnostic] = []
     /// Buffers `finish` reuses from change to change.
     private var movedScratch: [Variable] = []
+    /// Variables moved during the text passes of a change, before `finish` takes the rest.
+    private var carriedMoves: [Variable] = []
     private var slotScratch: [Int32] = []
 
     /// Builds a session from a layout document (the body of `POST /v1/sessions`).
@@ -197,6 +199,7 @@ public final class LayoutSession {
             let c = link.base + link.sign * value
             solver.setConstant(link.handle!, c)
         }
+        settleText(changed: [])
         return finish(added: [], countRevision: true)
     }
 
@@ -231,8 +234,46 @@ public final class LayoutSession {
             for x in [vars.x, vars.y, vars.width, vars.height] { solver.removeVariable(x); viewOfVariable[x.id] = nil }
         }
         lastChurn = churn()
+        settleText(changed: document.dirtyViews)
         return finish(added: added, countRevision: countRevision)
     }
+
+    /// Wraps text to the widths the engine gave (a label whose preferredMaxLayoutWidth is its
+    /// own width): a text view narrower than its natural width is measured again at that
+    /// width, its height follows, and the engine solves again, until the widths agree
+    /// (normally one more pass; bounded). Only text views the change touched or whose width
+    /// moved are looked at; a document without text skips this entirely.
+    private func settleText(changed: [ViewRef]) {
+        guard document.textViews > 0 else { return }
+        var look = changed.filter { document.views[Int($0)].live && document.views[Int($0)].spec.text != nil }
+        for _ in 0..<Self.textPasses {
+            solver.takeChanges(into: &movedScratch)
+            carriedMoves += movedScratch
+            for v in movedScratch {
+                guard let owner = viewOfVariable[v.id], owner.axis == .horizontal,
+                      document.views[Int(owner.slot)].spec.text != nil, views.variables(ofSlot: owner.slot).width == v else { continue }
+                look.append(owner.slot)
+            }
+            var rewrapped = false
+            for r in Set(look) {
+                let record = document.views[Int(r)]
+                guard record.live, let text = record.spec.text, text.style.wraps, let natural = record.natural else { continue }
+                let insets = record.spec.alignmentInsets
+                let width = solver.value(views.variables(ofSlot: r).width) - insets.left - insets.right
+                let wanted: Double? = width < natural.width * (1 - 1e-12) ? max(0, width) : nil
+                if let a = wanted, let b = record.wrapWidth, abs(a - b) <= 1e-9 * max(1, a) { continue }
+                if wanted == nil && record.wrapWidth == nil { continue }
+                if document.wrapText(r, at: wanted) { rewrapped = true }
+            }
+            guard rewrapped else { return }
+            document.prepare()
+            translate()
+            look.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Passes of re-wrapping a change may take: widths settle in one or two.
+    static let textPasses = 4
 
     private func unlink(_ a: AtomRef) {
         guard let old = link(a) else { return }
@@ -305,6 +346,10 @@ public final class LayoutSession {
         // The views to look at, by slot: those owning a variable that moved, and those the
         // change touched. Sorted and de-duplicated in a kept buffer (a set-constant moves a few).
         solver.takeChanges(into: &movedScratch)
+        if !carriedMoves.isEmpty {
+            movedScratch += carriedMoves
+            carriedMoves.removeAll(keepingCapacity: true)
+        }
         slotScratch.removeAll(keepingCapacity: true)
         for v in movedScratch { if let owner = viewOfVariable[v.id] { slotScratch.append(owner.slot) } }
         let touched = !document.dirtyViews.isEmpty

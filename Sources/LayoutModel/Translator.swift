@@ -106,7 +106,8 @@ struct Translator {
         case .width, .height: out.add(size, k); out.constant -= (lo + hi) * k
         case .firstBaseline, .lastBaseline:
             // Offsets from the alignment rect's top; without one, its bottom.
-            if let b = attr == .firstBaseline ? spec.firstBaseline : spec.lastBaseline {
+            let record = document.views[Int(view)]
+            if let b = attr == .firstBaseline ? record.firstBaseline : record.lastBaseline {
                 out.constant += (lo + b) * k
             } else {
                 out.add(size, k); out.constant -= hi * k

@@ -1,4 +1,5 @@
 import JSON
+import TextLayout
 
 /// One view (or layout guide) of the document, with the contract's defaults applied.
 public struct ViewSpec: Equatable, Sendable {
@@ -15,6 +16,8 @@ public struct ViewSpec: Equatable, Sendable {
     public var firstBaseline: Double?
     public var lastBaseline: Double?
     public var hidden = false
+    /// A label's text: its intrinsic size is measured (and follows the width it is given).
+    public var text: TextContent?
 
     public init(id: String, parent: String? = nil) { self.id = id; self.parent = parent }
 
@@ -23,11 +26,11 @@ public struct ViewSpec: Equatable, Sendable {
             && a.intrinsicWidth == b.intrinsicWidth && a.intrinsicHeight == b.intrinsicHeight
             && a.hugging == b.hugging && a.compression == b.compression && a.margins == b.margins
             && a.alignmentInsets == b.alignmentInsets && a.firstBaseline == b.firstBaseline
-            && a.lastBaseline == b.lastBaseline && a.hidden == b.hidden
+            && a.lastBaseline == b.lastBaseline && a.hidden == b.hidden && a.text == b.text
     }
 
     static let fields: Set<String> = ["id", "parent", "kind", "frame", "intrinsicSize", "hugging", "compressionResistance",
-                                      "margins", "alignmentInsets", "baseline", "hidden"]
+                                      "margins", "alignmentInsets", "baseline", "hidden", "text"]
 
     static func validID(_ s: String) -> Bool {
         !s.isEmpty && s.utf8.count <= 128 && s.utf8.allSatisfy { c in
@@ -46,6 +49,7 @@ public struct ViewSpec: Equatable, Sendable {
         for (k, value) in members where k != "id" {
             try v.apply(field: k, value, at: p(k))
         }
+        try v.checkText(at: p)
         return v
     }
 
@@ -87,8 +91,17 @@ public struct ViewSpec: Equatable, Sendable {
         case "hidden":
             guard let b = value.bool else { throw p.fail("hidden must be true or false") }
             hidden = b
+        case "text":
+            text = value.isNull ? nil : try TextContent.decode(value, at: p)
         default:
             throw p.fail("unknown view field '\(k)'")
+        }
+    }
+
+    /// A text's size is measured: an `intrinsicSize` beside it would say two things.
+    func checkText(at p: Pointer) throws(LayoutError) {
+        if text != nil && (intrinsicWidth != nil || intrinsicHeight != nil) {
+            throw p("text").fail("a view with text has its intrinsic size measured: remove intrinsicSize")
         }
     }
 

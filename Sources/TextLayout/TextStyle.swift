@@ -44,6 +44,10 @@ public struct TextMeasurement: Hashable, Sendable {
     public var ascender: Double
     public var lineHeight: Double
 
+    public init(width: Double, height: Double, lines: Int, ascender: Double, lineHeight: Double) {
+        self.width = width; self.height = height; self.lines = lines; self.ascender = ascender; self.lineHeight = lineHeight
+    }
+
     /// Baselines from the text's top: the first line's, and the last line's.
     public var firstBaseline: Double { ascender }
     public var lastBaseline: Double { Double(max(lines, 1) - 1) * lineHeight + ascender }

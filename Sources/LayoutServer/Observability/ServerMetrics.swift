@@ -1,5 +1,6 @@
 import Prometheus
 import Synchronization
+import TextLayout
 
 /// The server's metrics, made in a Prometheus registry owned by this server (no global
 /// bootstrap, so several servers can share a process). They are made through the registry
@@ -45,6 +46,8 @@ public final class ServerMetrics: Sendable {
     let connectionsTimedOut: Counter
     let connectionsRefusedPerClient: Counter
     let requestsRefusedPerClient: Counter
+    let textMeasurements: Counter
+    let textMeasureSeconds: Counter
     /// Counters whose counts are kept elsewhere (the HTTP server's atomics): read when
     /// scraped, each adding what it gained since.
     private let mirrored = Mutex<[(counter: Counter, read: @Sendable () -> Int, added: Int)]>([])
@@ -92,6 +95,8 @@ public final class ServerMetrics: Sendable {
                                            "Requests refused with 429, by reason.")
         sessionsLost = counter("layoutd_sessions_reloaded_after_store_failure_total",
                                "Sessions reloaded from the store after a write to it failed.")
+        textMeasurements = counter("layoutd_text_measurements_total", "Texts shaped and wrapped (cache misses), as a label's sizing.")
+        textMeasureSeconds = counter("layoutd_text_measure_seconds_total", "Time spent measuring text, in seconds.")
         for kind in ["unsatisfiable", "ambiguous", "churn"] { diagnostic(kind, count: 0) }
     }
 
@@ -151,6 +156,12 @@ public final class ServerMetrics: Sendable {
                 all[k].added = n
             }
         }
+        // The text measurer is process-wide: its counts, as they stand at the scrape.
+        let text = TextMeasurer.shared
+        textMeasurements.reset()
+        textMeasurements.increment(by: text.measurements.load(ordering: .relaxed))
+        textMeasureSeconds.reset()
+        textMeasureSeconds.increment(by: Double(text.nanoseconds.load(ordering: .relaxed)) / 1e9)
         var out: [UInt8] = []
         registry.emit(into: &out)
         return out

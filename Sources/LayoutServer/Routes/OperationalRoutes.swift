@@ -1,4 +1,6 @@
+import JSON
 import Synchronization
+import TextLayout
 
 /// Liveness, readiness, metrics and the API description.
 struct OperationalRoutes {
@@ -6,6 +8,24 @@ struct OperationalRoutes {
     /// Why the session store cannot be written, or nil.
     let storeFailure: @Sendable () -> String?
     let metrics: ServerMetrics
+
+    /// `{fonts: [{family, weights, italic}]}`: what text can be set in (fontconfig's families).
+    private static let fonts: [UInt8] = {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("fonts")
+        w.beginArray()
+        for f in TextMeasurer.shared.catalog.families {
+            w.beginObject()
+            w.key("family"); w.string(f.name)
+            w.key("weights"); w.beginArray(); for x in f.weights { w.int(x) }; w.endArray()
+            w.key("italic"); w.bool(f.italic)
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+        return w.bytes
+    }()
 
     func register(_ r: inout Router) {
         r.on("GET", "/healthz") { _ in .json(200, Array(#"{"status":"ok"}"#.utf8)) }
@@ -19,6 +39,7 @@ struct OperationalRoutes {
         r.on("GET", "/metrics") { _ in
             Response(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: metrics.exposition())
         }
+        r.on("GET", "/v1/fonts") { _ in .json(200, Self.fonts) }
         r.on("GET", "/openapi.yaml") { _ in Response(status: 200, contentType: "application/yaml", body: PackageResources.openapi_yaml) }
     }
 }

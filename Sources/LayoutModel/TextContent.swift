@@ -1,0 +1,73 @@
+import JSON
+import TextLayout
+
+/// A label's text and how it is set (API.md, v1.1 "Text").
+public struct TextContent: Equatable, Sendable {
+    public var string: String
+    public var style: TextStyle
+
+    /// Decodes `text`, checking the font against the families the server has.
+    static func decode(_ json: JSON, at p: Pointer) throws(LayoutError) -> TextContent {
+        guard let m = json.members else { throw p.fail("text must be an object with string and font") }
+        try ViewSpec.onlyKeys(m, ["string", "font", "numberOfLines", "lineBreak", "lineHeight"], at: p)
+        guard let string = json["string"]?.string else { throw p("string").fail("text needs a string") }
+        guard let f = json["font"], let fm = f.members else { throw p("font").fail("text needs a font: {family, size}") }
+        try ViewSpec.onlyKeys(fm, ["family", "size", "weight", "italic"], at: p("font"))
+        guard let name = f["family"]?.string else { throw p("font")("family").fail("a font needs a family (GET /v1/fonts lists them)") }
+        guard let family = TextMeasurer.shared.catalog.family(named: name) else {
+            throw p("font")("family").fail("the server has no font family '\(name)' (GET /v1/fonts lists those it has)")
+        }
+        let size = try ViewSpec.number(f["size"], at: p("font")("size"))
+        guard size > 0 && size <= 10_000 else { throw p("font")("size").fail("a font size is more than 0 and at most 10000 points") }
+        var weight = 400
+        if let w = f["weight"], !w.isNull {
+            guard let n = w.number, n == n.rounded(), n >= 100, n <= 900 else { throw p("font")("weight").fail("a weight is an integer from 100 to 900") }
+            weight = Int(n)
+        }
+        var italic = false
+        if let i = f["italic"], !i.isNull {
+            guard let b = i.bool else { throw p("font")("italic").fail("italic must be true or false") }
+            italic = b
+        }
+        var lines = 1
+        if let n = json["numberOfLines"], !n.isNull {
+            guard let x = n.number, x == x.rounded(), x >= 0, x <= 1_000_000 else {
+                throw p("numberOfLines").fail("numberOfLines is a whole number, 0 for unlimited")
+            }
+            lines = Int(x)
+        }
+        var mode = LineBreakMode.word
+        if let b = json["lineBreak"], !b.isNull {
+            guard let s = b.string, let m = LineBreakMode(rawValue: s) else { throw p("lineBreak").fail("lineBreak is \"word\" or \"char\"") }
+            mode = m
+        }
+        var lineHeight: Double? = nil
+        if let h = json["lineHeight"], !h.isNull {
+            let x = try ViewSpec.number(h, at: p("lineHeight"))
+            guard x > 0 else { throw p("lineHeight").fail("lineHeight is more than 0") }
+            lineHeight = x
+        }
+        let font = Font(family: family, size: size, weight: weight, italic: italic)
+        do { try TextMeasurer.shared.check(font) } catch {
+            throw p("font").fail("the font cannot be read: \(error)")
+        }
+        return TextContent(string: string, style: TextStyle(font: font, numberOfLines: lines, lineBreak: mode, lineHeight: lineHeight))
+    }
+
+    var json: JSON {
+        var font: [(key: String, value: JSON)] = [("family", .string(style.font.family)), ("size", .number(style.font.size))]
+        if style.font.weight != 400 { font.append(("weight", .number(Double(style.font.weight)))) }
+        if style.font.italic { font.append(("italic", .bool(true))) }
+        var m: [(key: String, value: JSON)] = [("string", .string(string)), ("font", .object(font))]
+        if style.numberOfLines != 1 { m.append(("numberOfLines", .number(Double(style.numberOfLines)))) }
+        if style.lineBreak != .word { m.append(("lineBreak", .string(style.lineBreak.rawValue))) }
+        if let h = style.lineHeight { m.append(("lineHeight", .number(h))) }
+        return .object(m)
+    }
+
+    /// Measured at `width` (nil: on its natural lines). The font was checked when decoded.
+    func measure(width: Double?) -> TextMeasurement {
+        (try? TextMeasurer.shared.measure(string, style: style, width: width))
+            ?? TextMeasurement(width: 0, height: 0, lines: 0, ascender: 0, lineHeight: 0)
+    }
+}

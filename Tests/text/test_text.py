@@ -1,0 +1,190 @@
+"""Labels measured by the server, checked against HarfBuzz itself (PyPI's uharfbuzz on the
+same font file fontconfig picks), over loopback HTTP against the real server:
+
+- one-line widths (Latin with kerning, Arabic, CJK, bold) equal the advances uharfbuzz
+  shapes, scaled to the size; heights are lines × the font's own line height;
+- a wrapping label's line count and height at a width equal a greedy fill of uharfbuzz's
+  word widths; numberOfLines cuts; a newline starts a line;
+- narrowing a label with a set-constant re-wraps it: its height grows, the view below it
+  moves, both are reported, and nothing else is; widening it back restores the frames;
+- GET /v1/fonts lists the families; an unknown family and text beside intrinsicSize are 422
+  with a pointer, and a session is left as it was.
+
+Run: python3 Tests/text/test_text.py
+"""
+import json
+import os
+import socket
+import subprocess
+import tempfile
+import time
+import unittest
+import urllib.error
+import urllib.request
+
+import uharfbuzz as hb
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.environ.get("LAYOUTD_BIN", os.path.join(ROOT, ".build", "debug", "layoutd"))
+FAMILY, SIZE = "DejaVu Sans", 17.0
+
+
+def font_file(pattern):
+    return subprocess.run(["fc-match", "-f", "%{file}", pattern], capture_output=True, text=True, check=True).stdout
+
+
+class Oracle:
+    """HarfBuzz on the font file: advances and extents at design units, scaled."""
+
+    def __init__(self, path, size):
+        blob = hb.Blob.from_file_path(path)
+        self.face = hb.Face(blob)
+        self.font = hb.Font(self.face)
+        self.scale = size / self.face.upem
+        e = self.font.get_font_extents("ltr")
+        self.line_height = (e.ascender - e.descender + e.line_gap) * self.scale
+
+    def width(self, text):
+        buf = hb.Buffer()
+        buf.add_str(text)
+        buf.guess_segment_properties()
+        hb.shape(self.font, buf)
+        return sum(p.x_advance for p in buf.glyph_positions) * self.scale
+
+    def lines(self, text, width):
+        """Greedy filling at spaces (the words here have no other break opportunity)."""
+        words, lines, current = text.split(" "), 0, None
+        for w in words:
+            trial = w if current is None else current + " " + w
+            if current is not None and self.width(trial) > width + 1e-9:
+                lines, current = lines + 1, w
+            else:
+                current = trial
+        return lines + (current is not None)
+
+
+class TextTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            cls.port = s.getsockname()[1]
+        cls.log = tempfile.NamedTemporaryFile(prefix="layoutd-", suffix=".log", delete=False)
+        cls.server = subprocess.Popen([BIN, "--port", str(cls.port), "--store", "memory", "--log-level", "warning"],
+                                      stderr=cls.log, stdout=subprocess.DEVNULL)
+        deadline = time.time() + 20
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{cls.port}/healthz", timeout=2)
+                break
+            except OSError:
+                if time.time() > deadline:
+                    raise
+                time.sleep(0.05)
+        cls.regular = Oracle(font_file(FAMILY), SIZE)
+        cls.bold = Oracle(font_file(f"{FAMILY}:weight=200"), SIZE)   # fontconfig's bold is 200
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.terminate()
+        cls.server.wait(10)
+
+    def call(self, method, path, body=None):
+        req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", method=method,
+                                     data=None if body is None else json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                return r.status, json.loads(r.read() or b"null")
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+    def label(self, string, lines=1, width=None, **font):
+        """A one-shot layout of one label at the root's origin, `width` wide when given."""
+        constraints = [{"expr": "label.left == root.left"}, {"expr": "label.top == root.top"}]
+        if width is not None:
+            constraints.append({"expr": f"label.width == {width}"})
+        doc = {"views": [{"id": "root", "frame": {"x": 0, "y": 0, "width": 1000, "height": 1000}},
+                         {"id": "label", "parent": "root",
+                          "text": {"string": string, "font": {"family": FAMILY, "size": SIZE, **font}, "numberOfLines": lines}}],
+               "constraints": constraints}
+        status, answer = self.call("POST", "/v1/layout", doc)
+        self.assertEqual(status, 200, answer)
+        return answer["frames"]["label"]
+
+    def test_one_line_widths_are_harfbuzz_advances(self):
+        for text in ["Hello, world", "AVAVAV Ta To", "مرحبا بالعالم", "日本語のテキスト", "naïve café ﬁ"]:
+            frame = self.label(text)
+            self.assertAlmostEqual(frame["width"], self.regular.width(text), places=6, msg=text)
+            self.assertAlmostEqual(frame["height"], self.regular.line_height, places=6, msg=text)
+        self.assertAlmostEqual(self.label("Bold text", weight=700)["width"], self.bold.width("Bold text"), places=6)
+        self.assertGreater(self.bold.width("Bold text"), self.regular.width("Bold text"))
+
+    def test_wrapping_follows_the_width(self):
+        text = "Ken Ferry liked your post about the internals of the layout engine"
+        for width in [120, 180, 260, 400]:
+            frame = self.label(text, lines=0, width=width)
+            expected = self.regular.lines(text, width)
+            self.assertAlmostEqual(frame["height"], expected * self.regular.line_height, places=6, msg=f"at {width}")
+        self.assertAlmostEqual(self.label(text, lines=2, width=120)["height"], 2 * self.regular.line_height, places=6)
+        self.assertAlmostEqual(self.label("one\ntwo\nthree", lines=0)["height"], 3 * self.regular.line_height, places=6)
+        self.assertAlmostEqual(self.label("one\ntwo\nthree", lines=0)["width"], self.regular.width("three"), places=6)
+        # Arabic and CJK wrap too.
+        self.assertGreater(self.label("مرحبا بالعالم هذا نص طويل للاختبار", lines=0, width=100)["height"], self.regular.line_height)
+        self.assertGreater(self.label("日本語のテキストは単語の間に空白がありません", lines=0, width=100)["height"], 2 * self.regular.line_height)
+
+    def test_a_narrowing_drag_rewraps_and_moves_what_is_below(self):
+        doc = {"views": [{"id": "card", "frame": {"x": 0, "y": 0, "width": 300, "height": 600}},
+                         {"id": "title", "parent": "card",
+                          "text": {"string": "Ken Ferry liked your post about the layout engine", "font": {"family": FAMILY, "size": SIZE},
+                                   "numberOfLines": 0}},
+                         {"id": "below", "parent": "card"}, {"id": "side", "parent": "card"}],
+               "constraints": [{"expr": "title.leading == card.leading + 10"}, {"id": "edge", "expr": "title.trailing == card.trailing - 10"},
+                               {"expr": "title.top == card.top + 10"}, {"expr": "below.top == title.bottom + 8"},
+                               {"expr": "below.leading == card.leading"}, {"expr": "below.width == 50"}, {"expr": "below.height == 20"},
+                               {"expr": "side.top == card.top"}, {"expr": "side.leading == card.leading"},
+                               {"expr": "side.width == 10"}, {"expr": "side.height == 10"}]}
+        status, created = self.call("POST", "/v1/sessions", doc)
+        self.assertEqual(status, 201, created)
+        sid, first = created["session"], created["frames"]
+        text = doc["views"][1]["text"]["string"]
+        self.assertAlmostEqual(first["title"]["height"], self.regular.lines(text, 280) * self.regular.line_height, places=6)
+        status, narrowed = self.call("POST", f"/v1/sessions/{sid}/constants", {"edge": -150})
+        self.assertEqual(status, 200, narrowed)
+        self.assertEqual(set(narrowed["frames"]), {"title", "below"})
+        lines = self.regular.lines(text, 140)
+        self.assertGreater(lines, self.regular.lines(text, 280))
+        self.assertAlmostEqual(narrowed["frames"]["title"]["height"], lines * self.regular.line_height, places=6)
+        self.assertAlmostEqual(narrowed["frames"]["below"]["y"], 10 + lines * self.regular.line_height + 8, places=6)
+        status, back = self.call("POST", f"/v1/sessions/{sid}/constants", {"edge": -10})
+        self.assertEqual(back["frames"]["title"], first["title"])
+        self.assertEqual(back["frames"]["below"], first["below"])
+        # Measurements are counted.
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/metrics") as r:
+            metrics = r.read().decode()
+        count = next(float(l.split()[1]) for l in metrics.splitlines() if l.startswith("layoutd_text_measurements_total"))
+        self.assertGreater(count, 0)
+
+    def test_fonts_and_refusals(self):
+        status, fonts = self.call("GET", "/v1/fonts")
+        self.assertEqual(status, 200)
+        dejavu = next(f for f in fonts["fonts"] if f["family"] == FAMILY)
+        self.assertIn(400, dejavu["weights"])
+        bad = {"views": [{"id": "a", "text": {"string": "x", "font": {"family": "Comic Nope", "size": 12}}}]}
+        status, problem = self.call("POST", "/v1/layout", bad)
+        self.assertEqual((status, problem["pointer"]), (422, "/views/0/text/font/family"))
+        both = {"views": [{"id": "a", "intrinsicSize": {"width": 3}, "text": {"string": "x", "font": {"family": FAMILY, "size": 12}}}]}
+        status, problem = self.call("POST", "/v1/layout", both)
+        self.assertEqual((status, problem["pointer"]), (422, "/views/0/text"))
+        status, created = self.call("POST", "/v1/sessions", {"views": [{"id": "a", "text": {"string": "x", "font": {"family": FAMILY, "size": 12}}}]})
+        sid = created["session"]
+        status, problem = self.call("POST", f"/v1/sessions/{sid}/changes",
+                                    {"ops": [{"op": "updateView", "id": "a", "text": {"string": "y", "font": {"family": FAMILY, "size": 0}}}]})
+        self.assertEqual((status, problem["pointer"]), (422, "/ops/0/text/font/size"))
+        status, state = self.call("GET", f"/v1/sessions/{sid}")
+        self.assertEqual(state["revision"], 1)
+        self.assertEqual(state["document"]["views"][0]["text"]["string"], "x")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
