@@ -5,13 +5,43 @@ import JSON
 /// `expr` and VFL entries keep their text; an entry whose atoms were changed since is
 /// listed in the explicit form. Decoding what this writes builds the same document.
 extension LayoutDocument {
-    public var json: JSON {
+    public var json: JSON { json(subtree: nil) }
+
+    /// The document, or the part of it that is `root` and its descendants: `root` made a root
+    /// (no parent, no fixed frame), and only the constraints whose views all lie inside.
+    func json(subtree root: ViewRef?) -> JSON {
         var opts: [(key: String, value: JSON)] = [("layoutDirection", .string(options.layoutDirection.rawValue))]
         if let s = options.scale { opts.append(("scale", .number(s))) }
+        var inside: [Bool]? = nil
+        var order = viewOrder
+        if let root {
+            var marks = [Bool](repeating: false, count: views.count)
+            marks[Int(root)] = true
+            // Parents before children in document order is not guaranteed: walk up from each.
+            for v in order where !marks[Int(v)] {
+                var u = views[Int(v)].parent
+                while u != noRef && !marks[Int(u)] && u != root { u = views[Int(u)].parent }
+                if u != noRef && marks[Int(u)] {
+                    var w = v
+                    while !marks[Int(w)] { marks[Int(w)] = true; w = views[Int(w)].parent }
+                }
+            }
+            inside = marks
+            order = order.filter { marks[Int($0)] }
+        }
+        func within(_ a: AtomRef) -> Bool {
+            guard let inside else { return true }
+            let x = atoms[Int(a)]
+            return inside[Int(x.first)] && (!x.hasSecond || inside[Int(x.second)])
+        }
         var cs: [JSON] = []
         cs.reserveCapacity(entries.count)
         for e in liveEntries {
             let entry = entries[Int(e)]
+            if inside != nil {
+                let atomsOf = entry.form == .visual ? entry.liveMembers : [entry.atom]
+                guard atomsOf.allSatisfy(within) else { continue }
+            }
             switch entry.form {
             case .explicit:
                 cs.append(explicitJSON(entry.atom))
@@ -31,8 +61,12 @@ extension LayoutDocument {
                 cs.append(.object(m))
             }
         }
-        return .object([("options", .object(opts)), ("views", .array(viewOrder.map { viewJSON(views[Int($0)].spec) })),
-                        ("constraints", .array(cs))])
+        let viewList: [JSON] = order.map { v in
+            var spec = views[Int(v)].spec
+            if v == root { spec.parent = nil; spec.frame = nil }
+            return viewJSON(spec)
+        }
+        return .object([("options", .object(opts)), ("views", .array(viewList)), ("constraints", .array(cs))])
     }
 
     func explicitJSON(_ a: AtomRef) -> JSON {

@@ -16,6 +16,9 @@ public struct LayoutError: Error, Equatable, Sendable {
     public init(_ kind: Kind = .invalid, _ pointer: String, _ detail: String) {
         self.kind = kind; self.pointer = pointer; self.detail = detail
     }
+
+    /// The same error, its pointer taken to be inside `prefix` (a document nested in a request).
+    func under(_ prefix: String) -> LayoutError { LayoutError(kind, prefix + pointer, detail) }
 }
 
 /// Builds pointers as decoding descends. The string is only written when an error needs

@@ -165,6 +165,32 @@ class TextTest(unittest.TestCase):
         count = next(float(l.split()[1]) for l in metrics.splitlines() if l.startswith("layoutd_text_measurements_total"))
         self.assertGreater(count, 0)
 
+    def test_fitting_size_of_a_self_sizing_cell(self):
+        """POST /fitting-size (session and one-shot): the height a full layout at that width gives."""
+        def doc(width):
+            return {"views": [{"id": "table", "frame": {"x": 0, "y": 0, "width": width, "height": 900}}, {"id": "cell", "parent": "table"},
+                              {"id": "label", "parent": "cell", "text": {"string": "A self-sizing cell wraps its label to the width it is given",
+                                                                        "font": {"family": FAMILY, "size": SIZE}, "numberOfLines": 0}}],
+                    "constraints": [{"expr": "cell.top == table.top"}, {"expr": "cell.leading == table.leading"}, {"expr": "cell.width == table.width"},
+                                    {"expr": "label.leading == cell.leading + 16"}, {"expr": "label.trailing == cell.trailing - 16"},
+                                    {"expr": "label.top == cell.top + 11"}, {"expr": "cell.bottom == label.bottom + 11"}]}
+        status, created = self.call("POST", "/v1/sessions", doc(375))
+        sid = created["session"]
+        for width in (375, 200):
+            status, fitted = self.call("POST", f"/v1/sessions/{sid}/fitting-size", {"view": "cell", "targetSize": {"width": width, "height": 0}})
+            self.assertEqual(status, 200, fitted)
+            _, full = self.call("POST", "/v1/layout", doc(width))
+            self.assertAlmostEqual(fitted["height"], full["frames"]["cell"]["height"], places=9)
+            lines = self.regular.lines(doc(width)["views"][2]["text"]["string"], width - 32)
+            self.assertAlmostEqual(fitted["height"], 22 + lines * self.regular.line_height, places=6)
+        status, once = self.call("POST", "/v1/fitting-size", {"document": doc(375), "view": "cell", "targetSize": {"width": 200}})
+        self.assertEqual((status, once["view"]), (200, "cell"))
+        self.assertAlmostEqual(once["height"], fitted["height"], places=9)
+        status, state = self.call("GET", f"/v1/sessions/{sid}")
+        self.assertEqual(state["revision"], 1)
+        status, frames = self.call("GET", f"/v1/sessions/{sid}/frames")
+        self.assertEqual(frames["frames"], created["frames"])
+
     def test_fonts_and_refusals(self):
         status, fonts = self.call("GET", "/v1/fonts")
         self.assertEqual(status, 200)

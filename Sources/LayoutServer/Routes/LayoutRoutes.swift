@@ -27,6 +27,14 @@ final class LayoutRoutes: Sendable {
                 return .json(200, WireFormat.layout(out.frames, out.diagnostics))
             } catch { throw Problem(error) }
         }
+        r.on("POST", "/v1/fitting-size") { [self] req throws(Problem) in
+            try checkMemoryBudget()
+            let body = try jsonBody(req)
+            do throws(LayoutError) {
+                let fitted = try LayoutSession.fittingSize(body, limits: configuration.layoutLimits)
+                return .json(200, WireFormat.fitting(view: fitted.view, width: fitted.width, height: fitted.height))
+            } catch { throw Problem(error) }
+        }
         r.on("POST", "/v1/sessions") { [self] req throws(Problem) in
             try checkMemoryBudget()
             try persistence?.checkWritable()
@@ -122,6 +130,15 @@ final class LayoutRoutes: Sendable {
         }
         r.on("GET", "/v1/sessions/{id}/trace") { [self] req throws(Problem) in
             try withSession(req) { _, s in .text(200, s.trace()) }
+        }
+        r.on("POST", "/v1/sessions/{id}/fitting-size") { [self] req throws(Problem) in
+            let body = try jsonBody(req)
+            return try withSession(req) { _, s throws(Problem) in
+                do throws(LayoutError) {
+                    let size = try s.fittingSize(body)
+                    return .json(200, WireFormat.fitting(view: body["view"]?.string ?? "", width: size.width, height: size.height))
+                } catch { throw Problem(error) }
+            }
         }
         r.on("POST", "/v1/sessions/{id}/exercise-ambiguity") { [self] req throws(Problem) in
             try withSession(req) { _, s in

@@ -77,6 +77,17 @@ enum WireFormat {
         return w.bytes
     }
 
+    /// `{view, width, height}`: a fitting size.
+    static func fitting(view: String, width: Double, height: Double) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("view"); w.string(view)
+        w.member("width", width)
+        w.member("height", height)
+        w.endObject()
+        return w.bytes
+    }
+
     static func framesAnswer(_ a: LayoutSession.FramesAnswer) -> [UInt8] {
         var w = JSONWriter(capacity: 64 + 80 * a.frames.count)
         w.beginObject()
