@@ -10,7 +10,15 @@ final class StreamHub: Sendable {
     let metrics: ServerMetrics
     let logger: Logger
     private let configuration: ServerConfiguration
-    private let open = Mutex<[ObjectIdentifier: StreamConnection]>([:])
+    /// Open streams, and the handshakes answered 101 whose upgrade has not run yet (when each
+    /// was answered): both count against the cap, so concurrent handshakes cannot exceed it.
+    /// A handshake whose client went away before the upgrade stops counting after `claimTTL`.
+    private struct Slots {
+        var open: [ObjectIdentifier: StreamConnection] = [:]
+        var claims: [UInt64] = []
+    }
+    private let slots = Mutex(Slots())
+    private static let claimTTL: UInt64 = 10_000_000_000
     private let reactors: [StreamReactor]
     private let nextReactor = Atomic<Int>(0)
 
@@ -25,7 +33,7 @@ final class StreamHub: Sendable {
         }
     }
 
-    var count: Int { open.withLock { $0.count } }
+    var count: Int { slots.withLock { $0.open.count } }
 
     func register(_ r: inout Router) {
         r.on("GET", "/v1/sessions/{id}/stream") { req throws(Problem) in try self.handshake(req) }
@@ -49,18 +57,28 @@ final class StreamHub: Sendable {
             throw Problem(400, "Sec-WebSocket-Key must be 16 bytes in base64")
         }
         guard try layout.store.get(id) != nil else { throw Problem(404, "no session '\(id)'") }
-        guard count < configuration.maxStreams else {
+        let timed = try LayoutRoutes.timingRequested(req)
+        let now = monotonicNanos()
+        let claimed = slots.withLock { s in
+            s.claims.removeAll { now - $0 > Self.claimTTL }
+            guard s.open.count + s.claims.count < configuration.maxStreams else { return false }
+            s.claims.append(now)
+            return true
+        }
+        guard claimed else {
             throw Problem(503, "the server keeps at most \(configuration.maxStreams) open streams", headers: [("Retry-After", "1")])
         }
         var response = Response(status: 101, headers: [("Upgrade", "websocket"), ("Sec-WebSocket-Accept", Self.accept(key))])
         let negotiated = PerMessageDeflate.negotiate(req.header("Sec-WebSocket-Extensions"))
         if let negotiated { response.headers.append(("Sec-WebSocket-Extensions", negotiated.response)) }
         let maxMessage = configuration.maxStreamMessageBytes
-        let timed = try LayoutRoutes.timingRequested(req)
         response.upgrade = { [self] connection in
             let stream = StreamConnection(connection: connection, sessionID: id, hub: self,
                                           deflate: negotiated.map { PerMessageDeflate(serverWindowBits: $0.serverWindowBits) }, maxMessage: maxMessage, timed: timed)
-            open.withLock { $0[ObjectIdentifier(stream)] = stream }
+            slots.withLock { s in
+                if let k = s.claims.firstIndex(of: now) { s.claims.remove(at: k) }
+                s.open[ObjectIdentifier(stream)] = stream
+            }
             metrics.streamsOpen.increment()
             reactors[nextReactor.add(1, ordering: .relaxed).oldValue % reactors.count].adopt(stream)
         }
@@ -68,11 +86,11 @@ final class StreamHub: Sendable {
     }
 
     func remove(_ stream: StreamConnection) {
-        if open.withLock({ $0.removeValue(forKey: ObjectIdentifier(stream)) }) != nil { metrics.streamsOpen.decrement() }
+        if slots.withLock({ $0.open.removeValue(forKey: ObjectIdentifier(stream)) }) != nil { metrics.streamsOpen.decrement() }
     }
 
     func closeAll() {
-        let streams = open.withLock { Array($0.values) }
+        let streams = slots.withLock { Array($0.open.values) }
         for s in streams { s.shutdown(.goingAway, "server shutting down") }
         let deadline = monotonicNanos() + 2_000_000_000
         while count > 0 && monotonicNanos() < deadline { usleep(1000) }
