@@ -191,6 +191,11 @@ extension LayoutDocument {
         guard atoms[Int(a)].live else { return }
         freeAtom(a)
         markDirty(atom: a)
+        if case .stack(let s, let n) = atoms[Int(a)].origin {
+            // A stack's constraint is its own: no churn, and its slot in the stack is empty.
+            if stacks[s] != nil, Int(n) < stacks[s]!.atoms.count { stacks[s]!.atoms[Int(n)] = noRef }
+            return
+        }
         if atoms[Int(a)].active { churnRemoved.append((a, atoms[Int(a)].shape)) }
         switch atoms[Int(a)].origin {
         case .entry(let e):
@@ -201,6 +206,8 @@ extension LayoutDocument {
             if entries[Int(e)].members.allSatisfy({ $0 == noRef }) { freeEntry(e) }
         case .implicit(let v, let kind):
             views[Int(v)].implicit[kind.rawValue] = noRef
+        case .stack:
+            break
         }
     }
 
@@ -221,8 +228,11 @@ extension LayoutDocument {
     /// The atom named `id`; an implicit one is refused.
     private func atomID(_ id: String, at p: Pointer) throws(LayoutError) -> AtomRef {
         guard let a = atomNamed(id) else { throw p.fail("unknown constraint '\(id)'") }
-        if case .implicit = atoms[Int(a)].origin { throw p.fail("'\(id)' is implicit: change the view's frame or intrinsicSize instead") }
-        return a
+        switch atoms[Int(a)].origin {
+        case .implicit: throw p.fail("'\(id)' is implicit: change the view's frame or intrinsicSize instead")
+        case .stack: throw p.fail("'\(id)' is made by its stack view: change the stack (updateView) instead")
+        default: return a
+        }
     }
 
     /// The single atom an op changes (a group id is refused: name a member).
@@ -306,7 +316,7 @@ extension LayoutDocument {
         switch atoms[Int(a)].origin {
         case .entry(let x): e = x
         case .member(let x, _): e = x
-        case .implicit: return
+        case .implicit, .stack: return
         }
         guard entries[Int(e)].form == .visual else {
             if field != "active" { entries[Int(e)].stale = true }

@@ -29,6 +29,7 @@ extension LayoutDocument {
             inside = marks
             order = order.filter { marks[Int($0)] }
         }
+        order = order.filter { !views[Int($0)].internalGuide }
         func within(_ a: AtomRef) -> Bool {
             guard let inside else { return true }
             let x = atoms[Int(a)]
@@ -87,6 +88,7 @@ extension LayoutDocument {
         var m: [(key: String, value: JSON)] = [("id", .string(v.id))]
         if let p = v.parent { m.append(("parent", .string(p))) }
         if v.isGuide { m.append(("kind", .string("guide"))) }
+        if let s = v.stack { m.append(("kind", .string("stack"))); m.append(("stack", s.json)) }
         if let f = v.frame {
             m.append(("frame", .object([("x", .number(f.x)), ("y", .number(f.y)), ("width", .number(f.width)), ("height", .number(f.height))])))
         }

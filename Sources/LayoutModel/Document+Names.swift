@@ -8,6 +8,7 @@ extension LayoutDocument {
         case .entry(let e): return entries[Int(e)].id
         case .member(let e, let k): return "\(entries[Int(e)].id).\(k)"
         case .implicit(let v, let kind): return "\(viewName(v)).\(kind.suffix)"
+        case .stack(let s, let n): return "\(viewName(s)).stack.\(n)"
         }
     }
 
@@ -30,6 +31,12 @@ extension LayoutDocument {
             }
         }
         // View ids have no '.': the view is everything before the first one.
+        if let dot = utf8.firstIndex(of: UInt8(ascii: ".")), name[name.index(after: dot)...].hasPrefix("stack."),
+           let s = viewNamed[String(name[..<dot])], let state = stacks[s] {
+            let tail = name[name.index(after: dot)...].dropFirst(6)
+            if let n = Int(tail), String(n) == tail, n >= 0, n < state.atoms.count, state.atoms[n] != noRef { return state.atoms[n] }
+            return nil
+        }
         if let dot = utf8.firstIndex(of: UInt8(ascii: ".")),
            let kind = ImplicitKind.named(name[name.index(after: dot)...]),
            let v = viewNamed[String(name[..<dot])] {

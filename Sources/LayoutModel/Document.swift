@@ -38,6 +38,9 @@ public struct LayoutDocument {
     var churnRemoved: [(atom: AtomRef, shape: Atom.Shape)] = []
     var churnAdded: [(atom: AtomRef, shape: Atom.Shape)] = []
     private var restyledViews: [ViewRef] = []
+    /// Stack views by ref: the constraints and guides each made; and those to make again.
+    var stacks: [ViewRef: StackState] = [:]
+    var dirtyStacks: [ViewRef] = []
 
     public var viewCount: Int { liveViews }
     public var constraintCount: Int { liveAtoms }
@@ -101,6 +104,7 @@ public struct LayoutDocument {
     /// Before the session reads the change: atoms naming restyled views become dirty
     /// (one pass over the atoms, however many views an op restyled).
     mutating func prepare() {
+        if !dirtyStacks.isEmpty { syncStacks() }
         guard !restyledViews.isEmpty else { return }
         for a in atoms.indices where atoms[a].live {
             let x = atoms[a]
@@ -171,9 +175,7 @@ public struct LayoutDocument {
                 parent = viewNamed[p]!
             }
             sequence += 1
-            let record = ViewRecord(spec: v, parent: parent, sequence: sequence)
-            let r: ViewRef
-            if let free = freeViews.popLast() { r = free; views[Int(r)] = record } else { views.append(record); r = ViewRef(views.count - 1) }
+            let r = insertRecord(ViewRecord(spec: v, parent: parent, sequence: sequence))
             viewNamed[v.id] = r
             liveViews += 1
             if v.text != nil { textViews += 1 }
@@ -181,7 +183,25 @@ public struct LayoutDocument {
             syncImplicit(r, isNew: true)
         }
         for k in specs.indices { insert(k) }
+        // Stacks are checked once the whole batch is in (an arranged view may come after its stack).
+        for (v, p) in specs {
+            let r = viewNamed[v.id]!
+            if let parent = v.parent, let s = viewNamed[parent], views[Int(s)].spec.stack?.arranged.contains(v.id) == true { markStackDirty(s) }
+            guard v.stack != nil else { continue }
+            try checkStack(r, at: p)
+            markStackDirty(r)
+        }
     }
+
+    /// A record in a free slot or a new one.
+    mutating func insertRecord(_ record: ViewRecord) -> ViewRef {
+        if let free = freeViews.popLast() { views[Int(free)] = record; return free }
+        views.append(record)
+        return ViewRef(views.count - 1)
+    }
+
+    /// A removed view's slot, free for reuse once the session has taken the change.
+    mutating func freeView(_ v: ViewRef) { freedViews.append(v) }
 
     mutating func removeViews(_ ids: [String], at p: Pointer) throws(LayoutError) {
         var roots: [ViewRef] = []
@@ -202,7 +222,17 @@ public struct LayoutDocument {
             let x = atoms[a]
             if gone[Int(x.first)] || (x.hasSecond && gone[Int(x.second)]) { removeAtom(AtomRef(a)) }
         }
+        // Stacks that lose arranged views rearrange; removed stacks drop their guides.
         for v in views.indices where gone[v] {
+            let parent = views[v].parent
+            if parent != noRef, !gone[Int(parent)], views[Int(parent)].spec.stack != nil {
+                let id = views[v].spec.id
+                views[Int(parent)].spec.stack!.arranged.removeAll { $0 == id }
+                markStackDirty(parent)
+            }
+            if views[v].spec.stack != nil, !views[v].internalGuide { dropStack(ViewRef(v)) }
+        }
+        for v in views.indices where gone[v] && views[v].live {
             views[v].live = false
             viewNamed[views[v].spec.id] = nil
             liveViews -= 1
@@ -226,8 +256,16 @@ public struct LayoutDocument {
             try v.apply(field: k, value, at: p(k))
         }
         try v.checkText(at: p)
+        try v.checkKind(at: p)
         if (v.text != nil) != (before.text != nil) { textViews += v.text != nil ? 1 : -1 }
         views[Int(r)].spec = v
+        if v.stack != before.stack {
+            try checkStack(r, at: p)
+            if v.stack != nil { markStackDirty(r) } else { dropStack(r) }
+        }
+        if views[Int(r)].parent != noRef, views[Int(views[Int(r)].parent)].spec.stack?.arranged.contains(id) == true {
+            markStackDirty(views[Int(r)].parent)
+        }
         if v.hidden != before.hidden { markDirty(view: r) }
         if v.alignmentInsets != before.alignmentInsets || v.margins != before.margins
             || v.firstBaseline != before.firstBaseline || v.lastBaseline != before.lastBaseline || v.text != before.text, !views[Int(r)].restyled {

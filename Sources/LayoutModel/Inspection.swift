@@ -57,7 +57,7 @@ extension LayoutSession {
         let ambiguous = solver.ambiguousVariables()
         let alternative = solver.alternativeValues(for: ambiguous, maxStep: 20)
         var moved = Set<ViewRef>()
-        for v in alternative.keys { if let o = viewOfVariable[v.id] { moved.insert(o.slot) } }
+        for v in alternative.keys { if let o = viewOfVariable[v.id], !document.views[Int(o.slot)].internalGuide { moved.insert(o.slot) } }
         return moved.map { v in
             let spec = document.views[Int(v)].spec
             return FrameEntry(id: spec.id, frame: currentFrame(v, values: alternative), hidden: spec.hidden)

@@ -41,6 +41,8 @@ enum AtomOrigin: Equatable {
     case member(EntryRef, Int32)
     /// `view.frame.x`, `view.hugging.h`…
     case implicit(ViewRef, ImplicitKind)
+    /// Constraint n of a stack view's arrangement: `stack.stack.n`.
+    case stack(ViewRef, Int32)
 }
 
 /// One engine-level constraint of the document, explicit or implicit:
@@ -113,6 +115,8 @@ struct ViewRecord {
     var sequence: Int
     /// Its implicit atoms by `ImplicitKind`, `noRef` where it has none.
     var implicit = SIMD8<Int32>(repeating: noRef)
+    /// A stack's spacer guide: in the engine, never reported nor written.
+    var internalGuide = false
     /// A text view's measurements: on its natural lines (its intrinsic width), and at the
     /// width the layout gave it (`wrapWidth`, nil when it was not narrower).
     var natural: TextMeasurement?

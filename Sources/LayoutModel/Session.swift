@@ -368,7 +368,7 @@ public final class LayoutSession {
                 continue
             }
             let record = document.views[Int(s)]
-            guard record.live else { continue }
+            guard record.live, !record.internalGuide else { continue }
             let entry = FrameEntry(id: record.spec.id, frame: frame, hidden: record.spec.hidden)
             if views.report(s, entry, at: stamp) { frames.append(entry) }
         }
@@ -443,7 +443,7 @@ public final class LayoutSession {
         var seen = Set<Int32>()
         var ambiguous: [(String, Axis)] = []
         for v in solver.ambiguousVariables() {
-            guard let owner = viewOfVariable[v.id] else { continue }
+            guard let owner = viewOfVariable[v.id], !document.views[Int(owner.slot)].internalGuide else { continue }
             guard seen.insert(owner.slot * 2 + (owner.axis == .horizontal ? 0 : 1)).inserted else { continue }
             ambiguous.append((document.viewName(owner.slot), owner.axis))
         }

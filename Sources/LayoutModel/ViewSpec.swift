@@ -18,6 +18,10 @@ public struct ViewSpec: Equatable, Sendable {
     public var hidden = false
     /// A label's text: its intrinsic size is measured (and follows the width it is given).
     public var text: TextContent?
+    /// A stack view's arrangement (`kind: "stack"`).
+    public var stack: StackSpec?
+    /// `kind` said "stack" (the arrangement may come in its own field).
+    var isStack = false
 
     public init(id: String, parent: String? = nil) { self.id = id; self.parent = parent }
 
@@ -26,11 +30,11 @@ public struct ViewSpec: Equatable, Sendable {
             && a.intrinsicWidth == b.intrinsicWidth && a.intrinsicHeight == b.intrinsicHeight
             && a.hugging == b.hugging && a.compression == b.compression && a.margins == b.margins
             && a.alignmentInsets == b.alignmentInsets && a.firstBaseline == b.firstBaseline
-            && a.lastBaseline == b.lastBaseline && a.hidden == b.hidden && a.text == b.text
+            && a.lastBaseline == b.lastBaseline && a.hidden == b.hidden && a.text == b.text && a.stack == b.stack
     }
 
     static let fields: Set<String> = ["id", "parent", "kind", "frame", "intrinsicSize", "hugging", "compressionResistance",
-                                      "margins", "alignmentInsets", "baseline", "hidden", "text"]
+                                      "margins", "alignmentInsets", "baseline", "hidden", "text", "stack"]
 
     static func validID(_ s: String) -> Bool {
         !s.isEmpty && s.utf8.count <= 128 && s.utf8.allSatisfy { c in
@@ -50,6 +54,7 @@ public struct ViewSpec: Equatable, Sendable {
             try v.apply(field: k, value, at: p(k))
         }
         try v.checkText(at: p)
+        try v.checkKind(at: p)
         return v
     }
 
@@ -61,8 +66,9 @@ public struct ViewSpec: Equatable, Sendable {
             guard let s = value.string else { throw p.fail("parent must be a view id") }
             parent = s
         case "kind":
-            guard let s = value.string, s == "view" || s == "guide" else { throw p.fail("kind is \"view\" or \"guide\"") }
+            guard let s = value.string, s == "view" || s == "guide" || s == "stack" else { throw p.fail("kind is \"view\", \"guide\" or \"stack\"") }
             isGuide = s == "guide"
+            isStack = s == "stack"
         case "frame":
             if value.isNull { frame = nil; return }
             frame = try Self.rect(value, at: p)
@@ -93,9 +99,17 @@ public struct ViewSpec: Equatable, Sendable {
             hidden = b
         case "text":
             text = value.isNull ? nil : try TextContent.decode(value, at: p)
+        case "stack":
+            stack = value.isNull ? nil : try StackSpec.decode(value, at: p)
         default:
             throw p.fail("unknown view field '\(k)'")
         }
+    }
+
+    /// A stack is `kind: "stack"`, with its arrangement (default: an empty horizontal fill).
+    mutating func checkKind(at p: Pointer) throws(LayoutError) {
+        if isStack && stack == nil { stack = StackSpec() }
+        if !isStack && stack != nil { throw p("stack").fail("a stack arrangement needs \"kind\": \"stack\"") }
     }
 
     /// A text's size is measured: an `intrinsicSize` beside it would say two things.

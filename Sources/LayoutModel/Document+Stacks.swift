@@ -1,0 +1,224 @@
+/// Stack views: the constraints a stack makes for its arranged views (UIStackView's), kept
+/// in step with the stack and its views. Each is an atom of origin `.stack(stack, n)`,
+/// named `STACK.stack.n`, updated in place when the arrangement changes, so a change that
+/// keeps a constraint keeps its engine row. equalSpacing and equalCentering measure their
+/// gaps with internal guides (UIStackView's spacer guides): views never reported or written.
+struct StackState {
+    var atoms: [AtomRef] = []
+    var guides: [ViewRef] = []
+}
+
+extension LayoutDocument {
+    /// A stack's arrangement changed, or one of its arranged views did: made again in `prepare`.
+    mutating func markStackDirty(_ s: ViewRef) {
+        guard views[Int(s)].spec.stack != nil, !dirtyStacks.contains(s) else { return }
+        dirtyStacks.append(s)
+    }
+
+    /// The arranged views exist and are the stack's children.
+    func checkStack(_ s: ViewRef, at p: Pointer) throws(LayoutError) {
+        guard let stack = views[Int(s)].spec.stack else { return }
+        for (k, id) in stack.arranged.enumerated() {
+            guard let v = viewNamed[id] else { throw p("stack")("arrangedSubviews")(k).fail("unknown view '\(id)'") }
+            guard views[Int(v)].parent == s else {
+                throw p("stack")("arrangedSubviews")(k).fail("'\(id)' is not a child of the stack: an arranged view's parent is its stack")
+            }
+        }
+    }
+
+    /// After a change's ops: each dirty stack's constraints made again.
+    mutating func syncStacks() {
+        while let s = dirtyStacks.popLast() {
+            if views[Int(s)].live && views[Int(s)].spec.stack != nil { syncStack(s) } else { dropStack(s) }
+        }
+    }
+
+    /// A removed stack (or one that is a stack no more): its guides and constraints go.
+    mutating func dropStack(_ s: ViewRef) {
+        guard let state = stacks.removeValue(forKey: s) else { return }
+        for a in state.atoms where a != noRef && atoms[Int(a)].live { removeAtom(a) }
+        for g in state.guides where views[Int(g)].live { removeGuide(g) }
+    }
+
+    private mutating func syncStack(_ s: ViewRef) {
+        var state = stacks[s] ?? StackState()
+        stacks[s] = state
+        let wanted = arrangement(of: s, guides: &state.guides)
+        // A removed guide took its constraints with it: their slots are empty now.
+        for n in state.atoms.indices where state.atoms[n] != noRef && !atoms[Int(state.atoms[n])].live { state.atoms[n] = noRef }
+        // Constraints past the wanted ones go first (removeAtom clears their slot in the state).
+        stacks[s] = state
+        for a in state.atoms.dropFirst(wanted.count) where a != noRef && atoms[Int(a)].live { removeAtom(a) }
+        state = stacks[s]!
+        state.atoms.removeLast(max(0, state.atoms.count - wanted.count))
+        for (n, w) in wanted.enumerated() {
+            if n < state.atoms.count, state.atoms[n] != noRef {
+                let a = state.atoms[n]
+                let x = atoms[Int(a)]
+                guard x.first != w.first || x.firstAttribute != w.firstAttribute || x.relation != w.relation || x.second != w.second
+                        || (w.second != noRef && x.secondAttribute != w.secondAttribute) || x.multiplier != w.multiplier
+                        || x.constant != w.constant || x.priority != w.priority else { continue }
+                atoms[Int(a)].first = w.first; atoms[Int(a)].firstAttribute = w.firstAttribute; atoms[Int(a)].relation = w.relation
+                atoms[Int(a)].second = w.second; atoms[Int(a)].secondAttribute = w.secondAttribute
+                atoms[Int(a)].multiplier = w.multiplier; atoms[Int(a)].constant = w.constant; atoms[Int(a)].priority = w.priority
+                markDirty(atom: a)
+            } else {
+                sequence += 1
+                var atom = w
+                atom.origin = .stack(s, Int32(n))
+                atom.sequence = sequence
+                let a = newAtom(atom)
+                markDirty(atom: a)
+                if n < state.atoms.count { state.atoms[n] = a } else { state.atoms.append(a) }
+            }
+        }
+        stacks[s] = state
+    }
+
+    /// The atoms a stack wants now, in order (their index is their name's). Guides are made
+    /// or dropped to the number the distribution needs.
+    private mutating func arrangement(of s: ViewRef, guides: inout [ViewRef]) -> [Atom] {
+        let spec = views[Int(s)].spec.stack!
+        let horizontal = spec.axis == .horizontal
+        let m = spec.marginsRelative
+        // Main and cross axis attributes, of arranged views and of the stack (its margins when relative).
+        let (start, end, size, center): (Attribute, Attribute, Attribute, Attribute) =
+            horizontal ? (.leading, .trailing, .width, .centerX) : (.top, .bottom, .height, .centerY)
+        let (cStart, cEnd, cSize, cCenter): (Attribute, Attribute, Attribute, Attribute) =
+            horizontal ? (.top, .bottom, .height, .centerY) : (.leading, .trailing, .width, .centerX)
+        func edge(_ a: Attribute) -> Attribute {
+            guard m else { return a }
+            switch a {
+            case .leading: return .leadingMargin
+            case .trailing: return .trailingMargin
+            case .top: return .topMargin
+            case .bottom: return .bottomMargin
+            case .centerX: return .centerXWithinMargins
+            case .centerY: return .centerYWithinMargins
+            default: return a
+            }
+        }
+        var out: [Atom] = []
+        func add(_ a: ViewRef, _ aa: Attribute, _ r: Relation, _ b: ViewRef = noRef, _ ba: Attribute = .left,
+                 multiplier: Double = 1, _ c: Double = 0, priority: Double = 1000) {
+            out.append(Atom(first: a, second: b, firstAttribute: aa, secondAttribute: ba, relation: r, origin: .stack(s, 0),
+                            multiplier: multiplier, constant: c, priority: priority, sequence: 0))
+        }
+        let arranged = spec.arranged.compactMap { viewNamed[$0] }.filter { views[Int($0)].live && views[Int($0)].parent == s }
+        let visible = arranged.filter { !views[Int($0)].spec.hidden }
+        func intrinsic(_ v: ViewRef) -> Double? { horizontal ? views[Int(v)].intrinsicWidth : views[Int(v)].intrinsicHeight }
+
+        // Guides: one per gap for equalSpacing and equalCentering, none otherwise.
+        let gaps = (spec.distribution == .equalSpacing || spec.distribution == .equalCentering) ? max(0, visible.count - 1) : 0
+        while guides.count > gaps { removeGuide(guides.removeLast()) }
+        while guides.count < gaps { guides.append(newGuide(in: s, k: guides.count)) }
+
+        // Along the axis: the ends, the gaps, the sizes.
+        if let first = visible.first, let last = visible.last {
+            add(first, start, .equal, s, edge(start))
+            add(last, end, .equal, s, edge(end))
+        }
+        for (i, (a, b)) in zip(visible, visible.dropFirst()).enumerated() {
+            switch spec.distribution {
+            case .fill, .fillEqually, .fillProportionally:
+                add(b, start, .equal, a, end, spec.spacing)
+            case .equalSpacing:
+                let g = guides[i]
+                add(g, start, .equal, a, end)
+                add(g, end, .equal, b, start)
+                add(g, size, .greaterOrEqual, noRef, .left, spec.spacing)
+                if i > 0 { add(g, size, .equal, guides[0], size) }
+            case .equalCentering:
+                let g = guides[i]
+                add(g, start, .equal, a, center)
+                add(g, end, .equal, b, center)
+                add(b, start, .greaterOrEqual, a, end, spec.spacing)
+                if i > 0 { add(g, size, .equal, guides[0], size, priority: 999) }
+            }
+        }
+        switch spec.distribution {
+        case .fill:
+            // Among views that hug (or resist compression) alike, the last one stretches or
+            // shrinks: UIStackView resolves such ties by index; the others keep their size.
+            for v in visible.dropLast() { if let w = intrinsic(v) { add(v, size, .equal, noRef, .left, w, priority: 1) } }
+        case .fillEqually:
+            for v in visible.dropFirst() { add(v, size, .equal, visible[0], size) }
+        case .fillProportionally:
+            let sizes = visible.map { intrinsic($0) ?? 0 }
+            let total = sizes.reduce(0, +)
+            if total > 0 {
+                let insets = views[Int(s)].spec.margins
+                let marginSum = m ? (horizontal ? insets.left + insets.right : insets.top + insets.bottom) : 0
+                let spacing = spec.spacing * Double(max(0, visible.count - 1)) + marginSum
+                for (v, w) in zip(visible, sizes) {
+                    let k = w / total
+                    add(v, size, .equal, s, size, multiplier: k, -k * spacing)
+                }
+            }
+        case .equalSpacing, .equalCentering:
+            break
+        }
+        // Across: the alignment, for visible and hidden views alike.
+        for v in arranged {
+            switch spec.alignment {
+            case .fill:
+                add(v, cStart, .equal, s, edge(cStart))
+                add(v, cEnd, .equal, s, edge(cEnd))
+            case .leading:
+                add(v, cStart, .equal, s, edge(cStart))
+                add(v, cEnd, .lessOrEqual, s, edge(cEnd))
+            case .trailing:
+                add(v, cEnd, .equal, s, edge(cEnd))
+                add(v, cStart, .greaterOrEqual, s, edge(cStart))
+            case .center:
+                add(v, cCenter, .equal, s, edge(cCenter))
+                add(v, cStart, .greaterOrEqual, s, edge(cStart))
+            case .firstBaseline, .lastBaseline:
+                let baseline: Attribute = spec.alignment == .firstBaseline ? .firstBaseline : .lastBaseline
+                if let anchor = visible.first, v != anchor { add(v, baseline, .equal, anchor, baseline) }
+                add(v, cStart, .greaterOrEqual, s, edge(cStart))
+                add(v, cEnd, .lessOrEqual, s, edge(cEnd))
+                add(v, cStart, .equal, s, edge(cStart), priority: 25)
+            }
+        }
+        // Not filling across, the stack is as thick as its thickest view unless told otherwise.
+        if spec.alignment != .fill && !arranged.isEmpty { add(s, cSize, .equal, noRef, .left, 0, priority: 25) }
+        // A hidden view collapses where it stands: no size, after the visible view before it.
+        for (i, v) in arranged.enumerated() where views[Int(v)].spec.hidden {
+            add(v, size, .equal, noRef, .left, 0)
+            if let before = arranged[..<i].last(where: { !views[Int($0)].spec.hidden }) {
+                add(v, start, .equal, before, end)
+            } else {
+                add(v, start, .equal, s, edge(start))
+            }
+        }
+        // Guides have no thickness, at the stack's edge.
+        for g in guides {
+            add(g, cStart, .equal, s, cStart)
+            add(g, cSize, .equal, noRef, .left, 0)
+        }
+        return out
+    }
+
+    private mutating func newGuide(in s: ViewRef, k: Int) -> ViewRef {
+        var spec = ViewSpec(id: "\(views[Int(s)].spec.id).gap.\(k)", parent: views[Int(s)].spec.id)
+        spec.isGuide = true
+        sequence += 1
+        var record = ViewRecord(spec: spec, parent: s, sequence: sequence)
+        record.internalGuide = true
+        let r = insertRecord(record)
+        liveViews += 1
+        markDirty(view: r)
+        return r
+    }
+
+    private mutating func removeGuide(_ g: ViewRef) {
+        for a in atoms.indices where atoms[a].live && (atoms[a].first == g || (atoms[a].hasSecond && atoms[a].second == g)) {
+            removeAtom(AtomRef(a))
+        }
+        views[Int(g)].live = false
+        liveViews -= 1
+        removedViews.append(g)
+        freeView(g)
+    }
+}

@@ -1,0 +1,152 @@
+import XCTest
+import JSON
+@testable import LayoutModel
+
+/// Stack views as UIStackView lays them out: every distribution × alignment on three views
+/// with intrinsic sizes (40×20, 60×30, 80×40; spacing 10; the stack 400 wide, its height its
+/// own), hidden views collapsing and coming back, a stack in a stack, conflicts naming the
+/// stack's constraints, and rebuilding in the same change.
+final class StackTests: XCTestCase {
+    let sizes: [(String, Double, Double)] = [("a", 40, 20), ("b", 60, 30), ("c", 80, 40)]
+
+    func row(distribution: String, alignment: String, extra: String = "", hidden: String = "") -> String {
+        let baselines = alignment == "firstBaseline" ? [15.0, 25, 10] : [18, 28, 35]
+        let views = sizes.enumerated().map { k, s in
+            let b = alignment.hasSuffix("Baseline") ? #","baseline":{"first":\#(baselines[k]),"last":\#(baselines[k])}"# : ""
+            let h = s.0 == hidden ? #","hidden":true"# : ""
+            return #"{"id":"\#(s.0)","parent":"row","intrinsicSize":{"width":\#(s.1),"height":\#(s.2)}\#(b)\#(h)}"#
+        }.joined(separator: ",")
+        return #"""
+        {"views":[{"id":"root","frame":{"x":0,"y":0,"width":400,"height":300}},
+          {"id":"row","parent":"root","kind":"stack","stack":{"distribution":"\#(distribution)","alignment":"\#(alignment)","spacing":10,"arrangedSubviews":["a","b","c"]}},
+          \#(views)],
+         "constraints":[{"expr":"row.leading == root.leading"},{"expr":"row.trailing == root.trailing"},{"expr":"row.top == root.top"}\#(extra)]}
+        """#
+    }
+
+    /// x and width along the stack, by distribution (the three views fill 400 with two gaps of at least 10).
+    func along(_ distribution: String) -> [(x: Double, width: Double)] {
+        switch distribution {
+        case "fill": return [(0, 40), (50, 60), (120, 280)]
+        case "fillEqually": let w = 380.0 / 3; return [(0, w), (w + 10, w), (2 * w + 20, w)]
+        case "fillProportionally": let w = [40.0, 60, 80].map { $0 / 180 * 380 }; return [(0, w[0]), (w[0] + 10, w[1]), (w[0] + w[1] + 20, w[2])]
+        case "equalSpacing": return [(0, 40), (150, 60), (320, 80)]
+        case "equalCentering": return [(0, 40), (160, 60), (320, 80)]
+        default: fatalError()
+        }
+    }
+
+    /// y and height across, by alignment, and the stack's height.
+    func across(_ alignment: String) -> (frames: [(y: Double, height: Double)], stack: Double) {
+        switch alignment {
+        case "fill": return ([(0, 40), (0, 40), (0, 40)], 40)
+        case "top": return ([(0, 20), (0, 30), (0, 40)], 40)
+        case "center": return ([(10, 20), (5, 30), (0, 40)], 40)
+        case "bottom": return ([(20, 20), (10, 30), (0, 40)], 40)
+        case "firstBaseline": return ([(10, 20), (0, 30), (15, 40)], 55)   // baselines 15, 25, 10 on one line at 25
+        case "lastBaseline": return ([(17, 20), (7, 30), (0, 40)], 40)      // 18, 28, 35 on one line at 35
+        default: fatalError()
+        }
+    }
+
+    func testEveryDistributionAndAlignment() throws {
+        for distribution in ["fill", "fillEqually", "fillProportionally", "equalSpacing", "equalCentering"] {
+            for alignment in ["fill", "top", "center", "bottom", "firstBaseline", "lastBaseline"] {
+                let s = session(row(distribution: distribution, alignment: alignment))
+                let what = "\(distribution) × \(alignment)"
+                XCTAssertEqual(s.diagnostics(), [], what)
+                let (cross, height) = across(alignment)
+                XCTAssertEqual(s.frame("row"), R(0, 0, 400, height), what)
+                for (k, (id, _, _)) in sizes.enumerated() {
+                    let f = try XCTUnwrap(s.frame(id), what)
+                    let want = R(along(distribution)[k].x, cross[k].y, along(distribution)[k].width, cross[k].height)
+                    for (got, expected) in [(f.x, want.x), (f.y, want.y), (f.width, want.width), (f.height, want.height)] {
+                        XCTAssertEqual(got, expected, accuracy: 1e-9, "\(what): \(id) \(f) ≠ \(want)")
+                    }
+                }
+            }
+        }
+    }
+
+    func testAVerticalStackAndAStackInAStack() throws {
+        let s = session(#"""
+        {"views":[{"id":"root","frame":{"x":0,"y":0,"width":400,"height":300}},
+          {"id":"column","parent":"root","kind":"stack","stack":{"axis":"vertical","alignment":"center","spacing":8,"arrangedSubviews":["title","row"]}},
+          {"id":"title","parent":"column","intrinsicSize":{"width":100,"height":20}},
+          {"id":"row","parent":"column","kind":"stack","stack":{"spacing":10,"arrangedSubviews":["a","b"]}},
+          {"id":"a","parent":"row","intrinsicSize":{"width":40,"height":20}},{"id":"b","parent":"row","intrinsicSize":{"width":60,"height":30}}],
+         "constraints":[{"expr":"column.leading == root.leading + 5"},{"expr":"column.top == root.top + 5"}]}
+        """#)
+        XCTAssertEqual(s.diagnostics(), [])
+        XCTAssertEqual(s.frame("row"), R(0, 28, 110, 30))          // below the title and the spacing, as wide as a, b and a gap
+        XCTAssertEqual(s.frame("column"), R(5, 5, 110, 58))       // as wide as its widest view (centered), as tall as both
+        XCTAssertEqual(s.frame("title"), R(5, 0, 100, 20))        // centered across
+        XCTAssertEqual(s.frame("b"), R(50, 0, 60, 30))
+    }
+
+    func testAHiddenViewCollapsesAndComesBack() throws {
+        let s = session(row(distribution: "fill", alignment: "top"))
+        let r = try s.change(#"{"ops":[{"op":"updateView","id":"b","hidden":true}]}"#)
+        XCTAssertEqual(s.frame("b")!.width, 0)
+        XCTAssertEqual(s.frame("b")!.x, 40, "where it stood: after a")
+        XCTAssertEqual(s.frame("c"), R(50, 0, 350, 40), "c follows a by one spacing, and stretches")
+        XCTAssertEqual(Set(r.frames.map(\.id)), ["b", "c"])
+        XCTAssertEqual(s.diagnostics(), [])
+        _ = try s.change(#"{"ops":[{"op":"updateView","id":"b","hidden":false}]}"#)
+        XCTAssertEqual(s.frame("b"), R(50, 0, 60, 30))
+        XCTAssertEqual(s.frame("c"), R(120, 0, 280, 40))
+        // Hidden from the start, in an equal-spacing stack: two views, one gap.
+        let e = session(row(distribution: "equalSpacing", alignment: "top", hidden: "b"))
+        XCTAssertEqual(e.frame("c")!.x, 320)
+        XCTAssertEqual(e.frame("a")!.x, 0)
+        XCTAssertEqual(e.diagnostics(), [])
+    }
+
+    func testConflictsNameTheStacksConstraints() throws {
+        let s = session(row(distribution: "fillEqually", alignment: "top", extra: #",{"id":"wide","expr":"a.width == 200"}"#))
+        let broken = unsatisfiable(s.diagnostics())
+        XCTAssertEqual(broken.count, 1)
+        let conflicts = try XCTUnwrap(broken.first?.1)
+        XCTAssertTrue(conflicts.contains("wide"), "\(conflicts)")
+        XCTAssertTrue(conflicts.contains { $0.hasPrefix("row.stack.") }, "\(conflicts)")
+        for id in conflicts where id.hasPrefix("row.stack.") { XCTAssertNotNil(s.document.constraint(named: id), id) }
+        // A stack's constraint is the stack's to change.
+        XCTAssertThrowsError(try s.setConstants(json(#"{"row.stack.0": 5}"#))) { XCTAssertEqual(($0 as? LayoutError)?.pointer, "/row.stack.0") }
+    }
+
+    func testUpdatingTheStackRebuildsItInTheSameChange() throws {
+        let s = session(row(distribution: "fill", alignment: "top"))
+        _ = try s.change(#"{"ops":[{"op":"updateView","id":"row","stack":{"distribution":"equalSpacing","alignment":"bottom","spacing":10,"arrangedSubviews":["a","b","c"]}}]}"#)
+        XCTAssertEqual(s.frame("b"), R(150, 10, 60, 30))
+        XCTAssertEqual(s.diagnostics(), [])
+        // Fewer arranged views: b leaves the arrangement (it stays a child, unconstrained).
+        _ = try s.change(#"{"ops":[{"op":"updateView","id":"row","stack":{"distribution":"fill","spacing":10,"arrangedSubviews":["a","c"]}}]}"#)
+        XCTAssertEqual(s.frame("c"), R(50, 0, 350, 40))
+        // Removing an arranged view takes it out of the arrangement.
+        _ = try s.change(#"{"ops":[{"op":"removeViews","ids":["a"]}]}"#)
+        XCTAssertEqual(s.frame("c"), R(0, 0, 400, 40))
+        let arranged = s.document.json["views"]?.array?.first { $0["id"]?.string == "row" }?["stack"]?["arrangedSubviews"]
+        XCTAssertEqual(arranged, .array([.string("c")]))
+        // The document written rebuilds the same session; no guide is in it.
+        let rebuilt = try LayoutSession(document: s.document.json)
+        XCTAssertEqual(rebuilt.allFrames, s.allFrames)
+        XCTAssertFalse(String(decoding: s.document.json.serialized, as: UTF8.self).contains("gap"))
+        // Removing the stack removes its views and every constraint it made.
+        _ = try s.change(#"{"ops":[{"op":"removeViews","ids":["row"]}]}"#)
+        XCTAssertEqual(s.allFrames.map(\.id), ["root"])
+        XCTAssertEqual(s.document.constraintCount, 4, "the root's fixed frame")
+    }
+
+    func testBadStacksAreRefusedAtTheirPlace() {
+        for (doc, pointer) in [
+            (#"{"views":[{"id":"s","kind":"stack","stack":{"arrangedSubviews":["x"]}}]}"#, "/views/0/stack/arrangedSubviews/0"),
+            (#"{"views":[{"id":"s","kind":"stack","stack":{"arrangedSubviews":["x"]}},{"id":"x"}]}"#, "/views/0/stack/arrangedSubviews/0"),
+            (#"{"views":[{"id":"s","stack":{}}]}"#, "/views/0/stack"),
+            (#"{"views":[{"id":"s","kind":"stack","stack":{"distribution":"fillAll"}}]}"#, "/views/0/stack/distribution"),
+            (#"{"views":[{"id":"s","kind":"stack","stack":{"axis":"vertical","alignment":"firstBaseline"}}]}"#, "/views/0/stack/alignment"),
+            (#"{"views":[{"id":"s","kind":"stack","stack":{"arrangedSubviews":["x","x"]}},{"id":"x","parent":"s"}]}"#, "/views/0/stack/arrangedSubviews/1"),
+        ] {
+            XCTAssertThrowsError(try LayoutSession(document: json(doc)), doc) { XCTAssertEqual(($0 as? LayoutError)?.pointer, pointer, doc) }
+        }
+    }
+}
