@@ -66,6 +66,26 @@ class GeneratedClient(unittest.TestCase):
         self.assertEqual(frames["title"], {"x": 64, "y": 16, "width": 120, "height": 20})
         self.assertEqual(r.diagnostics, [])
 
+    def test_text_stacks_and_fitting(self):
+        """v1.1 through the generated models: a label, a stack, a fitting size."""
+        m = importlib.import_module("layoutd_client.models")
+        doc = {"views": [{"id": "root", "frame": {"x": 0, "y": 0, "width": 300, "height": 200}},
+                         {"id": "row", "parent": "root", "kind": "stack",
+                          "stack": {"distribution": "fillEqually", "alignment": "center", "spacing": 10, "arrangedSubviews": ["icon", "label"]}},
+                         {"id": "icon", "parent": "row", "intrinsicSize": {"width": 20, "height": 20}},
+                         {"id": "label", "parent": "row", "text": {"string": "Hello", "font": {"family": "DejaVu Sans", "size": 17}}}],
+               "constraints": [{"expr": "row.leading == root.leading"}, {"expr": "row.trailing == root.trailing"}, {"expr": "row.top == root.top"}]}
+        r = self.api("layout_once").sync(client=self.client, body=m.Document.from_dict(doc))
+        frames = r.frames.to_dict()
+        self.assertEqual(frames["icon"]["width"], 145)
+        self.assertEqual(frames["label"]["x"], 155)
+        fitted = self.api("fitting_size_once").sync(client=self.client, body=m.FittingSizeOnceBody.from_dict(
+            {"document": doc, "view": "row", "horizontalFittingPriority": 50}))
+        self.assertEqual(fitted.view, "row")
+        self.assertGreater(fitted.width, 0)
+        fonts = self.api("fonts").sync(client=self.client)
+        self.assertIn("DejaVu Sans", [f.family for f in fonts.fonts])
+
     def test_a_session(self):
         m = importlib.import_module("layoutd_client.models")
         created = self.api("create_session").sync(client=self.client, body=self.document())
