@@ -208,6 +208,7 @@ extension LayoutDocument {
         record.internalGuide = true
         let r = insertRecord(record)
         liveViews += 1
+        guideViews += 1
         markDirty(view: r)
         return r
     }
@@ -218,6 +219,7 @@ extension LayoutDocument {
         }
         views[Int(g)].live = false
         liveViews -= 1
+        guideViews -= 1
         removedViews.append(g)
         freeView(g)
     }

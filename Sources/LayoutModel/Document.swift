@@ -26,6 +26,8 @@ public struct LayoutDocument {
     var liveViews = 0, liveAtoms = 0
     /// Live views with text: when 0 (most documents) a change does no text work at all.
     var textViews = 0
+    /// Stacks' spacer guides among the live views (not the client's: not counted as views).
+    var guideViews = 0
     private var freeViews: [ViewRef] = [], freeAtoms: [AtomRef] = [], freeEntries: [EntryRef] = []
     private var freedViews: [ViewRef] = [], freedAtoms: [AtomRef] = [], freedEntries: [EntryRef] = []
     var nextAuto = 1
@@ -42,7 +44,7 @@ public struct LayoutDocument {
     var stacks: [ViewRef: StackState] = [:]
     var dirtyStacks: [ViewRef] = []
 
-    public var viewCount: Int { liveViews }
+    public var viewCount: Int { liveViews - guideViews }
     public var constraintCount: Int { liveAtoms }
 
     public init() {}
@@ -237,6 +239,7 @@ public struct LayoutDocument {
             viewNamed[views[v].spec.id] = nil
             liveViews -= 1
             if views[v].spec.text != nil { textViews -= 1 }
+            if views[v].internalGuide { guideViews -= 1 }
             removedViews.append(ViewRef(v))
             freedViews.append(ViewRef(v))
         }

@@ -4,27 +4,62 @@ import ConstraintSolver
 /// with ambiguity marked, and another valid layout of the ambiguous views.
 extension LayoutSession {
     public struct ExplainedConstraint: Equatable, Sendable {
+        /// What a constraint does for the view as solved.
+        public enum Role: String, Sendable {
+            /// The view's position or size on the axis depends on it.
+            case determining
+            /// It holds but decides nothing (an inequality with room to spare).
+            case satisfied
+            /// An optional constraint the answer does not meet.
+            case unsatisfied
+            /// A required constraint the engine broke to go on.
+            case broken
+        }
         public var id: String
         public var description: String
         public var priority: Double
         public var broken: Bool
+        public var role: Role
     }
 
-    /// The constraints affecting `view` on `axis`: those the engine says its position and
-    /// size depend on, and any broken ones naming it on that axis.
+    /// Every active constraint naming `view` on `axis` (implicit and stack-made ones too),
+    /// and any other the engine says the view's position or size depends on, each with its
+    /// role, in the order they were added.
     public func explain(view: String, axis: Axis) throws(LayoutError) -> [ExplainedConstraint] {
         guard let r = document.viewNamed[view], let vars = views[r] else { throw LayoutError(.invalid, "", "unknown view '\(view)'") }
         let engineVars = axis == .horizontal ? [vars.x, vars.width] : [vars.y, vars.height]
-        var found = Set<AtomRef>()
-        for v in engineVars { for h in solver.constraintsAffecting(v) { if let a = atom(ofHandle: h) { found.insert(a) } } }
+        var determining = Set<AtomRef>()
+        for v in engineVars { for h in solver.constraintsAffecting(v) { if let a = atom(ofHandle: h) { determining.insert(a) } } }
         let broken = Set(solver.brokenConstraints.compactMap { atom(ofHandle: $0.constraint) })
-        for a in broken {
-            let x = document.atoms[Int(a)]
-            if (x.first == r || x.second == r) && x.firstAttribute.axis == axis { found.insert(a) }
+        var found = determining
+        for (i, x) in document.atoms.enumerated() where x.live && x.active {
+            if (x.first == r && x.firstAttribute.axis == axis) || (x.hasSecond && x.second == r && x.secondAttribute.axis == axis) {
+                found.insert(AtomRef(i))
+            }
         }
         return found.sorted { document.atoms[Int($0)].sequence < document.atoms[Int($1)].sequence }.map { a in
-            ExplainedConstraint(id: document.atomName(a), description: document.describe(a),
-                                priority: document.atoms[Int(a)].priority, broken: broken.contains(a))
+            let role: ExplainedConstraint.Role = broken.contains(a) ? .broken : determining.contains(a) ? .determining
+                : holds(a) ? .satisfied : .unsatisfied
+            return ExplainedConstraint(id: document.atomName(a), description: document.describe(a),
+                                       priority: document.atoms[Int(a)].priority, broken: role == .broken, role: role)
+        }
+    }
+
+    /// Whether an atom's constraint holds at the engine's current values.
+    private func holds(_ a: AtomRef) -> Bool {
+        guard let h = link(a)?.handle, let d = solver.definition(h) else { return true }
+        var v = d.expression.constant
+        var scale = abs(v)
+        for t in d.expression.terms {
+            let x = t.coefficient * solver.value(t.variable)
+            v += x
+            scale = max(scale, abs(x))
+        }
+        let eps = 1e-7 * max(1, scale)
+        switch d.relation {
+        case .equal: return abs(v) <= eps
+        case .greaterOrEqual: return v >= -eps
+        case .lessOrEqual: return v <= eps
         }
     }
 

@@ -312,7 +312,10 @@ final class SessionTests: XCTestCase {
     func testExplainAndTrace() throws {
         let s = session(card)
         let ex = try s.explain(view: "avatar", axis: .horizontal)
-        XCTAssertEqual(ex.map(\.id), ["avatarLeading", "avatarWidth"])
+        // The two that decide it, then those naming it on the axis that decide other views (v1.1: every one, with its role).
+        XCTAssertEqual(ex.filter { $0.role == .determining }.map(\.id), ["avatarLeading", "avatarWidth"])
+        XCTAssertEqual(ex.map(\.id), ["avatarLeading", "avatarWidth", "c1", "row.0", "c3"])
+        XCTAssertEqual(Set(ex.dropFirst(2).map(\.role)), [.satisfied])
         XCTAssertEqual(ex[0].description, "avatar.leading == card.leading + 8")
         let tr = s.trace()
         XCTAssertTrue(tr.hasPrefix("•card (0, 0, 375, 120)\n    |avatar (8, 8, 40, 40)\n        |badge (30, 0, 10, 10)\n"), tr)

@@ -68,6 +68,24 @@ final class TextTests: XCTestCase {
         XCTAssertEqual(rebuilt.allFrames, s.allFrames)
     }
 
+    /// explain lists every constraint naming the view on the axis, each with its role.
+    func testExplainGivesEveryConstraintItsRole() throws {
+        let s = session(cell(width: 170))
+        let h = try s.explain(view: "label", axis: .horizontal)
+        let roles = Dictionary(uniqueKeysWithValues: h.map { ($0.id, $0.role) })
+        XCTAssertEqual(roles["lead"], .determining)
+        XCTAssertEqual(roles["trail"], .determining)
+        XCTAssertEqual(roles["label.compression.h"], .unsatisfied, "narrower than its text: wrapped")
+        XCTAssertEqual(roles["label.hugging.h"], .satisfied)
+        XCTAssertEqual(roles["cell.frame.width"], .determining, "not naming the label, but deciding its width")
+        let v = try s.explain(view: "label", axis: .vertical)
+        XCTAssertEqual(Dictionary(uniqueKeysWithValues: v.map { ($0.id, $0.role) })["c4"], .satisfied, "below.top == label.bottom names it; decides only below")
+        let broken = session(#"{"views":[{"id":"a","frame":{"x":0,"y":0,"width":10,"height":10}}],"constraints":[{"id":"w","expr":"a.width == 20"}]}"#)
+        let b = try broken.explain(view: "a", axis: .horizontal)
+        XCTAssertEqual(b.first { $0.id == "w" }?.role, .broken)
+        XCTAssertEqual(b.first { $0.id == "a.frame.width" }?.role, .determining)
+    }
+
     func testBadTextIsRefusedAtItsPlace() throws {
         for (doc, pointer) in [
             (#"{"views":[{"id":"a","text":{"string":"x","font":{"family":"Nope Sans","size":12}}}]}"#, "/views/0/text/font/family"),

@@ -260,6 +260,18 @@ class PlaygroundTest(unittest.TestCase):
         self.assertEqual(text[start:end], '"a.nowhere"')
         self.shot("problem")
 
+    def test_the_label_and_stack_examples(self):
+        for name, views in (("label", {"card", "avatar", "title", "body"}), ("stack", {"screen", "toolbar", "back", "title", "share"})):
+            session = self.open(f"?example={name}")
+            self.assertEqual(set(self.drawn()), views)
+            self.assertDrawnAsServed(session)
+            self.assertEqual(self.browser.find_elements(By.CSS_SELECTOR, "#diagnostics li[data-diagnostic-kind]"), [])
+            self.shot(name)
+        # Roles in explain: the title's horizontal constraints, each marked.
+        self.rect("title").click()
+        roles = self.wait(lambda: self.browser.find_elements(By.CSS_SELECTOR, '#inspector ul.explain[data-axis="horizontal"] .role'))
+        self.assertIn("determining", [r.text for r in roles])
+
     def test_the_feed_example_draws_every_view(self):
         session = self.open("?example=feed")
         self.assertEqual(len(self.drawn()), 501)

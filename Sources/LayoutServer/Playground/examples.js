@@ -63,6 +63,44 @@ const unsatisfiable = {
   ],
 };
 
+// A label measured by the server: drag "trailing" to narrow it and watch it re-wrap.
+const label = {
+  views: [
+    { id: "card", frame: { x: 0, y: 0, width: 360, height: 220 } },
+    { id: "avatar", parent: "card" },
+    { id: "title", parent: "card",
+      text: { string: "Ken Ferry liked your post about the internals of the layout engine",
+              font: { family: "DejaVu Sans", size: 17, weight: 700 }, numberOfLines: 0 } },
+    { id: "body", parent: "card",
+      text: { string: "Each view is four variables. Adding a constraint is algebra, and a change updates exactly what depends on it.",
+              font: { family: "DejaVu Sans", size: 14 }, numberOfLines: 0 } },
+  ],
+  constraints: [
+    { expr: "avatar.leading == card.leading + 12" }, { expr: "avatar.top == card.top + 12" },
+    { expr: "avatar.width == 40" }, { expr: "avatar.height == 40" },
+    { expr: "title.leading == avatar.trailing + 10" }, { id: "trailing", expr: "title.trailing == card.trailing - 12" },
+    { expr: "title.top == card.top + 12" },
+    { expr: "body.leading == title.leading" }, { expr: "body.trailing == title.trailing" }, { expr: "body.top == title.bottom + 6" },
+  ],
+};
+
+// A stack view (UIStackView): a toolbar of three buttons spaced equally, the middle one hidable.
+const stack = {
+  views: [
+    { id: "screen", frame: { x: 0, y: 0, width: 360, height: 120 } },
+    { id: "toolbar", parent: "screen", kind: "stack",
+      stack: { axis: "horizontal", distribution: "equalSpacing", alignment: "center", spacing: 8,
+               arrangedSubviews: ["back", "title", "share"] } },
+    { id: "back", parent: "toolbar", intrinsicSize: { width: 44, height: 44 } },
+    { id: "title", parent: "toolbar", text: { string: "Stack views", font: { family: "DejaVu Sans", size: 17 } } },
+    { id: "share", parent: "toolbar", intrinsicSize: { width: 44, height: 32 } },
+  ],
+  constraints: [
+    { expr: "toolbar.leading == screen.leading + 8" }, { id: "edge", expr: "toolbar.trailing == screen.trailing - 8" },
+    { expr: "toolbar.top == screen.top + 20" },
+  ],
+};
+
 // The feed of the benchmarks: each cell below the previous one (one dependent chain).
 function feed(cells) {
   const views = [{ id: "root", frame: { x: 0, y: 0, width: 375, height: 12000 } }];
@@ -100,5 +138,7 @@ export const examples = [
   { name: "vfl-row", title: "A VFL toolbar row", document: vflRow },
   { name: "saturn", title: "Ambiguous: Saturn", document: saturn },
   { name: "unsatisfiable", title: "Unsatisfiable: a fixed-frame button", document: unsatisfiable },
+  { name: "label", title: "Labels measured by the server", document: label },
+  { name: "stack", title: "A stack view", document: stack },
   { name: "feed", title: "A 100-cell feed", document: feed(100) },
 ];

@@ -92,7 +92,7 @@ export function renderInspector(box, info, handlers) {
       list.append(el("li", { class: c.broken ? "broken" : "" },
         el("label", {}, radio, " ", el("code", { text: c.description }),
           c.priority !== 1000 ? el("span", { class: "priority", text: ` @${c.priority}` }) : "",
-          c.broken ? el("span", { class: "badge broken", text: "broken" }) : "")));
+          el("span", { class: `role ${c.role || (c.broken ? "broken" : "determining")}`, text: c.role || (c.broken ? "broken" : "") }))));
     }
     if (ex.constraints.length === 0) list.append(el("li", { class: "empty", text: "no constraint" }));
     box.append(el("h3", { text: `explain: ${ex.axis}` }), list);

@@ -123,7 +123,7 @@ final class LayoutRoutes: Sendable {
                     ("view", .string(view)), ("axis", .string(axis.rawValue)),
                     ("constraints", .array(list.map { c in
                         .object([("id", .string(c.id)), ("description", .string(c.description)),
-                                 ("priority", .number(c.priority)), ("broken", .bool(c.broken))])
+                                 ("priority", .number(c.priority)), ("broken", .bool(c.broken)), ("role", .string(c.role.rawValue))])
                     })),
                 ]))
             }

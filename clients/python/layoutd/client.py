@@ -104,6 +104,8 @@ class ExplainedConstraint:
     description: str
     priority: float
     broken: bool
+    #: ``determining``, ``satisfied``, ``unsatisfied`` or ``broken`` (what it does for the view).
+    role: str = "determining"
 
 
 class Client:
@@ -196,7 +198,8 @@ class Session:
 
     def explain(self, view: str, axis: str) -> List[ExplainedConstraint]:
         j = self.client.request("GET", self.path + "/explain", query={"view": view, "axis": axis})
-        return [ExplainedConstraint(c["id"], c["description"], c["priority"], c["broken"]) for c in j["constraints"]]
+        return [ExplainedConstraint(c["id"], c["description"], c["priority"], c["broken"], c.get("role", "determining"))
+                for c in j["constraints"]]
 
     def trace(self) -> str:
         return str(self.client.request("GET", self.path + "/trace", expect_json=False))
