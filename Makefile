@@ -9,7 +9,7 @@ SHARED  ?= ../shared
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PKGS := libmicrohttpd-dev zlib1g-dev libsqlite3-dev pkg-config libharfbuzz-dev libfontconfig-dev libunibreak-dev fonts-dejavu-core
 
-.PHONY: deps test-deps api-fuzz fuzz-targets fuzz-replay soak build release run test bench bench-engine bench-streams bench-handler bench-document bench-store load fuzz clean
+.PHONY: deps test-deps api-fuzz fuzz-targets fuzz-replay soak build release run test bench bench-engine bench-streams bench-handler bench-document bench-store bench-text load fuzz clean
 
 ## System packages, installed only when missing.
 deps:
@@ -90,6 +90,11 @@ bench-handler: release
 bench-document: release
 	python3 Benchmarks/document/run_document.py $(DOCUMENT_ARGS)
 
+## Labels at scale: a 1,000-cell feed of wrapping labels created, re-wrapped, one text changed (BENCHMARKS.md §7).
+bench-text: release
+	python3 Benchmarks/text/run_text.py
+	LAYOUTD_ENGINE=factored python3 Benchmarks/text/run_text.py
+
 ## Session creation and restoring with the SQLite store beside the in-memory store (BENCHMARKS.md §5).
 bench-store: release
 	python3 Benchmarks/store/run_store.py $(STORE_ARGS)
@@ -134,7 +139,7 @@ fuzz-replay:
 	$(SWIFT) build --product layoutd-fuzz
 	for t in $(FUZZ_TARGETS); do .build/debug/layoutd-fuzz $$t Fuzz/Corpus/$$t || exit 1; done
 
-bench: bench-engine bench-handler bench-document load bench-streams
+bench: bench-engine bench-handler bench-document bench-text load bench-streams
 
 clean:
 	rm -rf .build
