@@ -9,7 +9,7 @@ import json
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 from urllib.parse import quote, urlencode
 
 JSONObject = Dict[str, Any]
@@ -155,6 +155,17 @@ class Client:
         j = self.request("POST", "/v1/sessions", document)
         return Session(self, j["session"], j["revision"], _frames(j), _diagnostics(j))
 
+    def fonts(self) -> List[JSONObject]:
+        """The font families text can be set in: ``[{family, weights, italic}]``."""
+        j = self.request("GET", "/v1/fonts")
+        return list(j["fonts"])
+
+    def fitting_size(self, document: Mapping[str, Any], view: str, target_size: Optional[Tuple[float, float]] = None,
+                     horizontal_priority: float = 1000, vertical_priority: float = 50) -> Tuple[float, float]:
+        """The size `view`'s subtree asks for in `document` (systemLayoutSizeFitting), one shot."""
+        j = self.request("POST", "/v1/fitting-size", _fitting(view, target_size, horizontal_priority, vertical_priority, document))
+        return (float(j["width"]), float(j["height"]))
+
     def session(self, session_id: str) -> "Session":
         """An existing session, by id (its revision read from the server)."""
         j = self.request("GET", f"/v1/sessions/{quote(session_id)}")
@@ -195,6 +206,12 @@ class Session:
         """The current document (as `GET /v1/sessions/{id}` returns it)."""
         document: JSONObject = self.client.request("GET", self.path)["document"]
         return document
+
+    def fitting_size(self, view: str, target_size: Optional[Tuple[float, float]] = None,
+                     horizontal_priority: float = 1000, vertical_priority: float = 50) -> Tuple[float, float]:
+        """The size `view`'s subtree asks for (systemLayoutSizeFitting); the session does not change."""
+        j = self.client.request("POST", self.path + "/fitting-size", _fitting(view, target_size, horizontal_priority, vertical_priority))
+        return (float(j["width"]), float(j["height"]))
 
     def explain(self, view: str, axis: str) -> List[ExplainedConstraint]:
         j = self.client.request("GET", self.path + "/explain", query={"view": view, "axis": axis})
@@ -256,3 +273,13 @@ class Stream:
         if base_revision is not None:
             body["baseRevision"] = base_revision
         return self._send(body)
+
+
+def _fitting(view: str, target_size: Optional[Tuple[float, float]], horizontal: float, vertical: float,
+             document: Optional[Mapping[str, Any]] = None) -> JSONObject:
+    body: JSONObject = {"view": view, "horizontalFittingPriority": horizontal, "verticalFittingPriority": vertical}
+    if target_size is not None:
+        body["targetSize"] = {"width": target_size[0], "height": target_size[1]}
+    if document is not None:
+        body["document"] = dict(document)
+    return body

@@ -126,3 +126,28 @@ def test_stream(client):
         assert e.value.status == 422
         assert stream.set_constants({"avatarLeading": 0}).frames["avatar"].x == 0, "the stream stays open after a problem"
     assert s.revision == 33 == s.frames().revision
+
+
+def test_labels_stacks_and_fitting_sizes(client):
+    fonts = client.fonts()
+    assert any(f["family"] == "DejaVu Sans" for f in fonts)
+    cell = {"views": [{"id": "table", "frame": {"x": 0, "y": 0, "width": 320, "height": 600}}, {"id": "cell", "parent": "table"},
+                      {"id": "row", "parent": "cell", "kind": "stack",
+                       "stack": {"axis": "vertical", "spacing": 4, "arrangedSubviews": ["title", "body"]}},
+                      {"id": "title", "parent": "row", "text": {"string": "A title", "font": {"family": "DejaVu Sans", "size": 17}}},
+                      {"id": "body", "parent": "row", "text": {"string": "A body long enough to wrap over more than one line at this width",
+                                                               "font": {"family": "DejaVu Sans", "size": 14}, "numberOfLines": 0}}],
+            "constraints": [{"expr": "cell.top == table.top"}, {"expr": "cell.leading == table.leading"}, {"expr": "cell.width == table.width"},
+                            {"expr": "row.leading == cell.leading + 16"}, {"expr": "row.trailing == cell.trailing - 16"},
+                            {"expr": "row.top == cell.top + 8"}, {"expr": "cell.bottom == row.bottom + 8"}]}
+    s = client.create_session(cell)
+    assert client.layout(cell).diagnostics == []
+    width, height = s.fitting_size("cell", (320, 0))
+    assert (width, height) == (320, s.frames().frames["cell"].height)
+    narrow = s.fitting_size("cell", (200, 0))
+    assert narrow[1] > height, "narrower: the body wraps to more lines"
+    assert client.fitting_size(cell, "cell", (200, 0)) == narrow
+    assert s.revision == 1
+    roles = {c.id: c.role for c in s.explain("body", "horizontal")}
+    assert roles["body.compression.h"] == "unsatisfied", "narrower than its text: wrapped"
+    assert any(id.startswith("row.stack.") and role == "determining" for id, role in roles.items())
