@@ -122,7 +122,7 @@ fuzz-targets: deps
 	@mkdir -p .build-fuzz/findings; rm -f .build-fuzz/findings/*
 	@for t in $(FUZZ_TARGETS); do \
 	  mkdir -p .build-fuzz/corpus/$$t && cp -n Fuzz/Corpus/$$t/* .build-fuzz/corpus/$$t/; \
-	  LAYOUTD_FUZZ_TARGET=$$t .build-fuzz/release/layoutd-fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -rss_limit_mb=3072 -timeout=10 \
+	  LSAN_OPTIONS=suppressions=Fuzz/lsan.supp LAYOUTD_FUZZ_TARGET=$$t .build-fuzz/release/layoutd-fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -rss_limit_mb=3072 -timeout=10 \
 	    -artifact_prefix=.build-fuzz/findings/$$t- .build-fuzz/corpus/$$t > .build-fuzz/$$t.log 2>&1; \
 	  echo "$$t: $$(grep -E '^#[0-9]+.*DONE' .build-fuzz/$$t.log | tail -1)"; \
 	done

@@ -78,7 +78,7 @@ let package = Package(
                           path: "Benchmarks/DocumentBench"),
         // 64 concurrent drags over WebSocket streams against a running layoutd (BENCHMARKS.md).
         // The fuzz targets (make fuzz-targets); built plainly, a replayer of their corpora.
-        .executableTarget(name: "layoutd-fuzz", dependencies: ["JSON", "LayoutModel", "LayoutServer"], path: "Fuzz", exclude: ["Corpus"]),
+        .executableTarget(name: "layoutd-fuzz", dependencies: ["JSON", "LayoutModel", "LayoutServer"], path: "Fuzz", exclude: ["Corpus", "lsan.supp"]),
         .executableTarget(name: "layoutd-drag-bench", dependencies: ["JSON", "LayoutModel", "CEpoll"], path: "Benchmarks/DragBench"),
         // What more than one test target uses (a seeded generator).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
