@@ -23,7 +23,9 @@ struct Layoutd: ParsableCommand {
     @Option(help: "Seconds a connection has to deliver a whole request, headers and body: from opening, or from the idle timeout after its last answer (a client trickling bytes is cut off too). Env: LAYOUTD_REQUEST_TIMEOUT.")
     var requestTimeout: Int = env("REQUEST_TIMEOUT").flatMap { Int($0) } ?? 10
     @Option(help: "Connections one client address may hold; more are refused at accept (trusted proxies are exempt). Default: half of --max-connections. Env: LAYOUTD_MAX_CONNECTIONS_PER_IP.")
-    var maxConnectionsPerIp: Int? = env("MAX_CONNECTIONS_PER_IP").flatMap { Int($0) }
+    var maxConnectionsPerIp: Int?
+    /// The flag, else its environment variable (an optional option takes no default value).
+    var perClientConnections: Int? { maxConnectionsPerIp ?? env("MAX_CONNECTIONS_PER_IP").flatMap { Int($0) } }
     @Option(help: "Comma-separated addresses or CIDR ranges of proxies in front of layoutd: exempt from --max-connections-per-ip (the proxy limits its own clients). Env: LAYOUTD_TRUSTED_PROXIES.")
     var trustedProxies: String = env("TRUSTED_PROXIES") ?? ""
     @Option(help: "libmicrohttpd memory per connection, bytes (headers and response buffering; it is cleared per request). Env: LAYOUTD_CONNECTION_MEMORY.")
@@ -67,7 +69,7 @@ struct Layoutd: ParsableCommand {
         for (name, v) in [("threads", threads), ("max-connections", maxConnections), ("max-body-bytes", maxBodyBytes), ("max-sessions", maxSessions),
                           ("max-views", maxViews), ("max-constraints", maxConstraints), ("max-streams", maxStreams), ("max-message-bytes", maxMessageBytes),
                           ("workers", workers), ("offload-bytes", offloadBytes), ("request-timeout", requestTimeout),
-                          ("max-connections-per-ip", maxConnectionsPerIp ?? 1)] where v < 1 {
+                          ("max-connections-per-ip", perClientConnections ?? 1)] where v < 1 {
             throw ValidationError("--\(name) must be at least 1")
         }
         for (name, v) in [("engine", engine), ("layout-engine", layoutEngine)] where EngineKind(rawValue: v) == nil {
@@ -94,7 +96,7 @@ struct Layoutd: ParsableCommand {
         c.http.connectionLimit = maxConnections
         c.http.connectionTimeoutSeconds = connectionTimeout
         c.http.requestTimeoutSeconds = requestTimeout
-        c.http.maxConnectionsPerClient = maxConnectionsPerIp ?? max(1, maxConnections / 2)
+        c.http.maxConnectionsPerClient = perClientConnections ?? max(1, maxConnections / 2)
         c.http.trustedProxies = proxies
         c.http.maxBodyBytes = maxBodyBytes
         c.http.connectionMemoryLimit = connectionMemory

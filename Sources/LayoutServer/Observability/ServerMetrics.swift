@@ -54,13 +54,13 @@ public final class ServerMetrics: Sendable {
 
     public init() {
         let r = registry
-        func counter(_ name: String, _ help: String) -> Counter { r.makeCounter(name: name, labels: [], help: help) }
+        func counter(_ name: String, _ help: String) -> Counter { r.makeCounter(descriptor: Self.named(name, help)) }
         func counter(_ name: String, _ labels: [(String, String)], _ help: String) -> Counter {
-            r.makeCounter(name: name, labels: labels, help: help)
+            r.makeCounter(descriptor: Self.named(name, help), labels: labels)
         }
-        func gauge(_ name: String, _ help: String) -> Gauge { r.makeGauge(name: name, labels: [], help: help) }
+        func gauge(_ name: String, _ help: String) -> Gauge { r.makeGauge(descriptor: Self.named(name, help)) }
         func histogram(_ name: String, _ help: String) -> DurationHistogram {
-            r.makeDurationHistogram(name: name, labels: [], buckets: Self.buckets, help: help)
+            r.makeDurationHistogram(descriptor: Self.named(name, help), buckets: Self.buckets)
         }
         sessionsActive = gauge("layoutd_sessions_active", "Sessions held in memory.")
         sessionsCreated = counter("layoutd_sessions_created_total", "Sessions created.")
@@ -100,6 +100,12 @@ public final class ServerMetrics: Sendable {
         for kind in ["unsatisfiable", "ambiguous", "churn"] { diagnostic(kind, count: 0) }
     }
 
+    /// A metric's whole name with its help text (the registry's descriptor splits names into
+    /// parts; ours are written whole).
+    private static func named(_ name: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
+    }
+
     /// The method label: the methods HTTP defines, else "other" (a client's made-up
     /// method must not make a new time series).
     private static let methods = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "CONNECT", "TRACE"]
@@ -111,8 +117,8 @@ public final class ServerMetrics: Sendable {
         let handles = requests.withLock { m in
             if let h = m[key] { return h }
             let label = code < Self.methods.count ? method : "other"
-            let h = (count: registry.makeCounter(name: "layoutd_http_requests_total", labels: [("route", route), ("method", label), ("status", String(status))],
-                                                 help: "HTTP requests answered, by route, method and status."),
+            let h = (count: registry.makeCounter(descriptor: Self.named("layoutd_http_requests_total", "HTTP requests answered, by route, method and status."),
+                                                 labels: [("route", route), ("method", label), ("status", String(status))]),
                      latency: latency(route))
             m[key] = h
             return h
@@ -124,8 +130,8 @@ public final class ServerMetrics: Sendable {
     private func latency(_ route: String) -> DurationHistogram {
         latencies.withLock { m in
             if let t = m[route] { return t }
-            let t = registry.makeDurationHistogram(name: "layoutd_http_request_duration_seconds", labels: [("route", route)], buckets: Self.buckets,
-                                                   help: "Time from a request's arrival to its answer, by route.")
+            let t = registry.makeDurationHistogram(descriptor: Self.named("layoutd_http_request_duration_seconds", "Time from a request's arrival to its answer, by route."),
+                                                   labels: [("route", route)], buckets: Self.buckets)
             m[route] = t
             return t
         }
@@ -134,7 +140,7 @@ public final class ServerMetrics: Sendable {
     func diagnostic(_ kind: String, count: Int) {
         let c = diagnosticCounters.withLock { m in
             if let c = m[kind] { return c }
-            let c = registry.makeCounter(name: "layoutd_diagnostics_total", labels: [("kind", kind)], help: "Diagnostics reported, by kind.")
+            let c = registry.makeCounter(descriptor: Self.named("layoutd_diagnostics_total", "Diagnostics reported, by kind."), labels: [("kind", kind)])
             m[kind] = c
             return c
         }
