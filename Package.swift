@@ -13,7 +13,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     ],
     targets: [
         // The product's core: an incremental Cassowary solver. Knows nothing of views.
@@ -38,6 +37,9 @@ let package = Package(
         // libmicrohttpd and zlib from the system (Debian: libmicrohttpd-dev, zlib1g-dev).
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // GnuTLS from the system (Debian: libgnutls28-dev, a dependency of libmicrohttpd-dev), for
+        // the WebSocket handshake's SHA-1: swift-crypto compiled BoringSSL for that one hash.
+        .systemLibrary(name: "CGnuTLS", pkgConfig: "gnutls", providers: [.apt(["libgnutls28-dev"])]),
         // SQLite from the system (Debian: libsqlite3-dev), for the session store.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Where sessions outlive the process: snapshots and journals in SQLite, written by one
@@ -51,10 +53,9 @@ let package = Package(
         .target(
             name: "LayoutServer",
             dependencies: [
-                "LayoutModel", "ConstraintSolver", "JSON", "SessionStorage", "TextLayout", "CMicroHTTPD", "CZlib", "CEpoll", "CMalloc",
+                "LayoutModel", "ConstraintSolver", "JSON", "SessionStorage", "TextLayout", "CMicroHTTPD", "CGnuTLS", "CZlib", "CEpoll", "CMalloc",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ],
             // The playground page and openapi.yaml (a link to the repository's), compiled into the
             // binary: no files to ship beside it, and one copy of each.

@@ -1,4 +1,4 @@
-import Crypto
+import CGnuTLS
 import Foundation
 import Logging
 import Synchronization
@@ -42,7 +42,14 @@ final class StreamHub: Sendable {
     static let guid = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
     static func accept(_ key: String) -> String {
-        Data(Insecure.SHA1.hash(data: Data((key + guid).utf8))).base64EncodedString()
+        var digest = [UInt8](repeating: 0, count: 20)
+        let input = Array((key + guid).utf8)
+        // SHA-1 cannot fail on a buffer in memory; GnuTLS says so with 0.
+        let status = digest.withUnsafeMutableBytes { out in
+            input.withUnsafeBytes { gnutls_hash_fast(GNUTLS_DIG_SHA1, $0.baseAddress, $0.count, out.baseAddress) }
+        }
+        precondition(status == 0, "gnutls_hash_fast failed: \(status)")
+        return Data(digest).base64EncodedString()
     }
 
     private func handshake(_ req: Request) throws(Problem) -> Response {
