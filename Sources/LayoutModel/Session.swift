@@ -466,6 +466,15 @@ public final class LayoutSession {
         return (4 * views.count, handles.map { solver.definition($0)! })
     }
 
+    /// The engine's work so far (pivots, rows written), O(1): a change's share is the difference.
+    public var engineWork: (pivots: Int, rowsTouched: Int) {
+        let s = solver.stats
+        return (s.pivots, s.touchedRows)
+    }
+
+    /// The engine's rows and columns, O(1): what a gauge of held engines adds up.
+    public var engineSize: (rows: Int, columns: Int) { solver.tableauSize }
+
     public var stats: Stats { Stats(views: document.viewCount, constraints: document.constraintCount, engine: solver.stats) }
 }
 

@@ -40,11 +40,11 @@ public final class LayoutdServer: Sendable {
         OperationalRoutes(ready: { state.ready.load(ordering: .relaxed) }, storeFailure: { writer?.unwritable }, metrics: metrics).register(&r)
         router = r
         let m = metrics
-        store.onEvict = { n, rows, columns in
-            m.sessionsEvicted.increment(by: n)
-            m.sessionsActive.decrement(by: Double(n))
-            m.engineRows.decrement(by: Double(rows))
-            m.engineColumns.decrement(by: Double(columns))
+        store.onEvict = { n in m.sessionsEvicted.increment(by: n) }
+        store.onHeldChange = { sessions, rows, columns in
+            if sessions != 0 { m.sessionsActive.increment(by: Double(sessions)) }
+            if rows != 0 { m.engineRows.increment(by: Double(rows)) }
+            if columns != 0 { m.engineColumns.increment(by: Double(columns)) }
         }
         persistence?.attach(to: store)
     }

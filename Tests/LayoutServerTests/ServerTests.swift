@@ -251,6 +251,39 @@ final class ServerTests: XCTestCase {
         XCTAssertTrue(c.request("GET", "/metrics").text.contains("layoutd_sessions_active 0"))
     }
 
+    /// The gauges of what the store holds (sessions, engine rows and columns) come back to
+    /// where they started through every way in and out: created, changed, evicted when idle,
+    /// restored from the SQLite store, deleted.
+    func testGaugesReturnToTheirStartThroughEveryWayInAndOut() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("layoutd-gauges-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let t = try TestServer {
+            $0.sessionTTLSeconds = 0.3
+            $0.store = .sqlite(path: folder.appendingPathComponent("sessions.sqlite").path)
+        }
+        let c = t.client()
+        func gauges() -> [String] {
+            c.request("GET", "/metrics").text.split(separator: "\n").filter {
+                $0.hasPrefix("layoutd_sessions_active ") || $0.hasPrefix("layoutd_engine_rows ") || $0.hasPrefix("layoutd_engine_columns ")
+            }.map(String.init).sorted()
+        }
+        let start = gauges()
+        XCTAssertEqual(start, ["layoutd_engine_columns 0.0", "layoutd_engine_rows 0.0", "layoutd_sessions_active 0.0"])
+        var ids: [String] = []
+        for _ in 0..<4 { ids.append(c.request("POST", "/v1/sessions", json: cardDocument).object["session"] as! String) }
+        for id in ids {
+            XCTAssertEqual(c.request("POST", "/v1/sessions/\(id)/changes", json: #"{"ops":[{"op":"addViews","views":[{"id":"extra","parent":"card"}]},{"op":"addConstraints","constraints":[{"expr":"extra.width == 10"},{"expr":"extra.left == card.left"}]}]}"#).status, 200)
+        }
+        XCTAssertNotEqual(gauges(), start)
+        Thread.sleep(forTimeInterval: 1.0)   // idle: every session leaves memory (they stay stored)
+        XCTAssertEqual(gauges(), start, "evicted")
+        XCTAssertEqual(c.request("GET", "/v1/sessions/\(ids[0])").status, 200)   // restored from the store
+        XCTAssertTrue(gauges().contains("layoutd_sessions_active 1.0"), "\(gauges())")
+        for id in ids { XCTAssertEqual(c.request("DELETE", "/v1/sessions/\(id)").status, 204) }
+        XCTAssertEqual(gauges(), start, "deleted (restored first where not in memory)")
+    }
+
     func testConcurrentSessionsFromSeveralThreads() throws {
         let t = try TestServer()
         let threads = 8, perThread = 60

@@ -59,10 +59,6 @@ final class LayoutRoutes: Sendable {
             // The body as sent is the snapshot: it builds the same session again.
             let ticket = persistence?.created(box.id, session, document: req.body)
             metrics.sessionsCreated.increment()
-            metrics.sessionsActive.increment()
-            let stats = session.solver.stats
-            metrics.engineRows.increment(by: Double(stats.rows))
-            metrics.engineColumns.increment(by: Double(stats.columns))
             let result = ChangeResult(revision: session.revision, frames: session.allFrames, removed: [],
                                       diagnostics: session.diagnostics(), added: [])
             count(result.diagnostics)
@@ -87,10 +83,7 @@ final class LayoutRoutes: Sendable {
             let id = req.parameter("id")
             try persistence?.checkWritable()
             // A stored session not in memory is restored first: one path for both.
-            guard try store.get(id) != nil, let size = store.remove(id) else { throw Problem(404, "no session '\(id)'") }
-            metrics.sessionsActive.decrement()
-            metrics.engineRows.decrement(by: Double(size.rows))
-            metrics.engineColumns.decrement(by: Double(size.columns))
+            guard try store.get(id) != nil, store.remove(id) != nil else { throw Problem(404, "no session '\(id)'") }
             var res = Response.noContent
             persistence?.hold(&res, until: persistence?.deleted(id))
             return res
@@ -200,14 +193,12 @@ final class LayoutRoutes: Sendable {
         case constants(JSON)
     }
 
-    /// Applies a change, timing the engine and keeping the engine gauges in step (stats are
-    /// O(1), and a set-constant can break a constraint and so change the tableau too), and
+    /// Applies a change, timing the engine (the session store keeps the engine gauges), and
     /// queues it for the store: the ticket, when there is one, is what its answer waits for.
     func apply(_ s: LayoutSession, _ change: Change, in box: SessionBox, timed: Bool = false) throws(Problem)
         -> (ChangeResult, SessionPersistence.Ticket?, WireFormat.Timing?) {
         try persistence?.checkWritable()
-        let before = s.solver.tableauSize
-        let counters = timed ? s.solver.stats : nil
+        let counters = timed ? s.engineWork : nil
         let t0 = monotonicNanos()
         let result: ChangeResult
         do throws(LayoutError) {
@@ -220,10 +211,6 @@ final class LayoutRoutes: Sendable {
         } catch { throw Problem(error) }
         let nanos = monotonicNanos() - t0
         metrics.solveTime.recordNanoseconds(Int64(nanos))
-        let after = s.solver.tableauSize
-        // A set-constant rarely changes the tableau's size: skip the gauges' atomic updates then.
-        if after.rows != before.rows { metrics.engineRows.increment(by: Double(after.rows - before.rows)) }
-        if after.columns != before.columns { metrics.engineColumns.increment(by: Double(after.columns - before.columns)) }
         count(result.diagnostics)
         var ticket: SessionPersistence.Ticket? = nil
         if let persistence {
@@ -233,8 +220,8 @@ final class LayoutRoutes: Sendable {
             }
         }
         let timing = counters.map { c in
-            let now = s.solver.stats
-            return WireFormat.Timing(nanoseconds: nanos, pivots: now.pivots - c.pivots, rowsTouched: now.touchedRows - c.touchedRows)
+            let now = s.engineWork
+            return WireFormat.Timing(nanoseconds: nanos, pivots: now.pivots - c.pivots, rowsTouched: now.rowsTouched - c.rowsTouched)
         }
         return (result, ticket, timing)
     }

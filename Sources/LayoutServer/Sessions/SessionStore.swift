@@ -48,8 +48,7 @@ public final class SessionBox: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         retired = true
-        let st = session.solver.stats
-        return (st.rows, st.columns)
+        return session.engineSize
     }
 }
 
@@ -66,7 +65,11 @@ public final class SessionStore: @unchecked Sendable {
     private let moving = NSCondition()
     private var inMotion: Set<SessionKey> = []
     /// Boxes that left memory, with their engine's size (for the gauges).
-    var onEvict: @Sendable (_ count: Int, _ rows: Int, _ columns: Int) -> Void = { _, _, _ in }
+    var onEvict: @Sendable (_ count: Int) -> Void = { _ in }
+    /// What the store holds changed by these amounts (sessions, engine rows, engine columns):
+    /// every way in (created, restored) and out (deleted, evicted), and every change's
+    /// effect on its engine, reported from this one place so the gauges cannot drift.
+    var onHeldChange: @Sendable (_ sessions: Int, _ rows: Int, _ columns: Int) -> Void = { _, _, _ in }
     /// Rebuilds a stored session (nil: none stored).
     var restorer: (@Sendable (String) throws(Problem) -> LayoutSession?)? = nil
 
@@ -100,6 +103,8 @@ public final class SessionStore: @unchecked Sendable {
             return nil
         }
         if let result { throw result }
+        let size = session.engineSize
+        onHeldChange(1, size.rows, size.columns)
         return box
     }
 
@@ -125,7 +130,15 @@ public final class SessionStore: @unchecked Sendable {
     func withSession<T>(_ key: SessionKey, _ body: (SessionBox, LayoutSession) throws(Problem) -> T) throws(Problem) -> T? {
         while true {
             guard let box = try get(key) else { return nil }
-            if let result = try box.withSession({ s throws(Problem) in try body(box, s) }) { return result }
+            if let result = try box.withSession({ s throws(Problem) in
+                let before = s.engineSize
+                defer {
+                    // Most changes (a set-constant) leave the engine's size as it was: no gauge update then.
+                    let after = s.engineSize
+                    if after != before { onHeldChange(0, after.rows - before.rows, after.columns - before.columns) }
+                }
+                return try body(box, s)
+            }) { return result }
         }
     }
 
@@ -182,7 +195,7 @@ public final class SessionStore: @unchecked Sendable {
     @discardableResult
     private func evict(_ keys: [SessionKey]) -> Int {
         let dropped = drop(keys)
-        if dropped.count > 0 { onEvict(dropped.count, dropped.rows, dropped.columns) }
+        if dropped.count > 0 { onEvict(dropped.count) }
         return dropped.count
     }
 
@@ -199,6 +212,7 @@ public final class SessionStore: @unchecked Sendable {
             columns += size.columns
         }
         moving.withLock { inMotion.subtract(keys); moving.broadcast() }
+        if !boxes.isEmpty { onHeldChange(-boxes.count, -rows, -columns) }
         return (boxes.count, rows, columns)
     }
 }
