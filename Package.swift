@@ -91,3 +91,8 @@ let package = Package(
         .testTarget(name: "LayoutServerTests", dependencies: ["LayoutServer", "LayoutModel", "JSON", "CZlib"]),
     ]
 )
+
+// Boundaries the compiler checks: a file uses only the members of modules it imports itself.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

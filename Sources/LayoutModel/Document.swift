@@ -1,4 +1,5 @@
 import JSON
+import TextLayout
 
 public struct LayoutOptions: Equatable, Sendable {
     public var layoutDirection: LayoutDirection = .ltr

@@ -2,6 +2,7 @@ import ConstraintSolver
 import JSON
 #if canImport(Glibc)
 import Glibc
+import TextLayout
 #endif
 
 /// A view's reported frame in its parent's coordinates, with its hidden flag.
@@ -453,10 +454,15 @@ public final class LayoutSession {
         return out
     }
 
+    /// `GET /v1/sessions/{id}`'s stats: the document's size and the engine's, in the model's terms.
     public struct Stats: Sendable {
         public var views: Int
         public var constraints: Int
-        public var engine: SolverStats
+        public var rows: Int
+        public var columns: Int
+        public var pivots: Int
+        public var broken: Int
+        public var priorityLevels: Int
     }
 
     /// The engine's constraints in the order they were added, and how many variables they
@@ -475,7 +481,11 @@ public final class LayoutSession {
     /// The engine's rows and columns, O(1): what a gauge of held engines adds up.
     public var engineSize: (rows: Int, columns: Int) { solver.tableauSize }
 
-    public var stats: Stats { Stats(views: document.viewCount, constraints: document.constraintCount, engine: solver.stats) }
+    public var stats: Stats {
+        let e = solver.stats
+        return Stats(views: document.viewCount, constraints: document.constraintCount, rows: e.rows, columns: e.columns,
+                     pivots: e.pivots, broken: e.broken, priorityLevels: e.priorityLevels)
+    }
 }
 
 extension LayoutSession {

@@ -2,6 +2,8 @@ import Foundation
 import JSON
 import Logging
 import Synchronization
+import SessionStorage
+import Prometheus
 
 /// Flags read from several threads.
 final class ServerState: Sendable {

@@ -2,6 +2,7 @@ import XCTest
 import JSON
 import TextLayout
 @testable import LayoutModel
+import ConstraintSolver
 
 /// systemLayoutSizeFitting: a self-sizing cell's height for a width, compressed and expanded
 /// sizes, and a session left exactly as it was.

@@ -4,6 +4,7 @@ import Synchronization
 import XCTest
 import LayoutModel
 @testable import LayoutServer
+import ConstraintSolver
 
 final class ServerTests: XCTestCase {
     func testHealthReadyMetricsAndOpenAPI() throws {

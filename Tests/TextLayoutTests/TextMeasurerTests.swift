@@ -1,3 +1,4 @@
+import Synchronization
 import XCTest
 @testable import TextLayout
 

@@ -1,5 +1,6 @@
 import JSON
 import LayoutModel
+import Prometheus
 
 /// The v1 layout endpoints: one-shot layout and sessions. A class: every route's closure
 /// captures one reference, not a copy of the configuration.
@@ -73,9 +74,9 @@ final class LayoutRoutes: Sendable {
                 return .json(200, JSON.object([
                     ("session", .string(box.id)), ("revision", .number(Double(s.revision))), ("document", s.document.json),
                     ("stats", .object([("views", .number(Double(st.views))), ("constraints", .number(Double(st.constraints))),
-                                       ("rows", .number(Double(st.engine.rows))), ("columns", .number(Double(st.engine.columns))),
-                                       ("pivots", .number(Double(st.engine.pivots))), ("broken", .number(Double(st.engine.broken))),
-                                       ("priorityLevels", .number(Double(st.engine.priorityLevels)))])),
+                                       ("rows", .number(Double(st.rows))), ("columns", .number(Double(st.columns))),
+                                       ("pivots", .number(Double(st.pivots))), ("broken", .number(Double(st.broken))),
+                                       ("priorityLevels", .number(Double(st.priorityLevels)))])),
                 ]))
             }
         }

@@ -3,6 +3,7 @@ import JSON
 import LayoutModel
 import Logging
 import SessionStorage
+import Prometheus
 
 /// The server's side of a durable store: what each accepted change writes, when its answer
 /// may go (the durability policy), and how a stored session comes back.

@@ -2,6 +2,8 @@ import Foundation
 import JSON
 import LayoutModel
 import Synchronization
+import Prometheus
+import Logging
 
 /// One WebSocket stream on a session. When its reactor finds the socket readable it
 /// reads every frame there is (up to a batch), then answers them in order, merging

@@ -2,6 +2,7 @@ import CGnuTLS
 import Foundation
 import Logging
 import Synchronization
+import Prometheus
 
 /// `GET /v1/sessions/{id}/stream`: the WebSocket handshake, the cap on open streams, and
 /// closing them all on shutdown.
