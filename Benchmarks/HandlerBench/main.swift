@@ -15,11 +15,7 @@ import LayoutServer
 let seconds = CommandLine.arguments.count > 1 ? Double(CommandLine.arguments[1]) ?? 3 : 3
 let sessionCount = CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 64 : 64
 
-func now() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
+func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 let cell = try Array(Data(contentsOf: root.appendingPathComponent("Benchmarks/http/cell.json")))
