@@ -1,3 +1,4 @@
+import ConstraintSolver
 /// The attributes of the contract and the anchor rules between them.
 public enum Attribute: String, Sendable, CaseIterable {
     case left, right, top, bottom, leading, trailing, width, height, centerX, centerY
@@ -63,9 +64,8 @@ public struct Anchor: Equatable, Hashable, Sendable, CustomStringConvertible {
 
 struct AnchorSyntaxError: Error { var message: String }
 
-public enum Relation: String, Hashable, Sendable {
-    case equal = "==", lessOrEqual = "<=", greaterOrEqual = ">="
-}
+/// The engine's relation is the document's: one enum for both.
+public typealias Relation = ConstraintSolver.Relation
 
 /// One engine constraint in layout terms: `first relation multiplier × second + constant`.
 public struct AtomicConstraint: Hashable, Sendable {
@@ -76,7 +76,7 @@ public struct AtomicConstraint: Hashable, Sendable {
     public var constant: Double
     public var priority: Double
 
-    public init(first: Anchor, relation: Relation, second: Anchor?, multiplier: Double = 1, constant: Double = 0, priority: Double = 1000) {
+    public init(first: Anchor, relation: Relation, second: Anchor?, multiplier: Double = 1, constant: Double = 0, priority: Double = Priority.required) {
         self.first = first; self.relation = relation; self.second = second
         self.multiplier = multiplier; self.constant = constant; self.priority = priority
     }
@@ -114,7 +114,7 @@ public struct AtomicConstraint: Hashable, Sendable {
         } else {
             s += " \(fmt(constant))"
         }
-        if priority < 1000 { s += " @\(fmt(priority))" }
+        if priority < Priority.required { s += " @\(fmt(priority))" }
         return s
     }
 }

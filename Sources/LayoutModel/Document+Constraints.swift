@@ -1,4 +1,5 @@
 import JSON
+import ConstraintSolver
 
 /// Constraints: added from JSON (explicit, `expr` or VFL), removed, and changed in place.
 extension LayoutDocument {
@@ -120,7 +121,7 @@ extension LayoutDocument {
         }
         let multiplier = try json["multiplier"].map { (v) throws(LayoutError) in try ViewSpec.number(v, at: p("multiplier"), limit: ViewSpec.maxMultiplier) } ?? 1
         let constant = try json["constant"].map { (v) throws(LayoutError) in try ViewSpec.number(v, at: p("constant")) } ?? 0
-        let priority = try json["priority"].map { (v) throws(LayoutError) in try ViewSpec.priority(v, at: p("priority")) } ?? 1000
+        let priority = try json["priority"].map { (v) throws(LayoutError) in try ViewSpec.priority(v, at: p("priority")) } ?? Priority.required
         return AtomicConstraint(first: first, relation: relation, second: second, multiplier: multiplier, constant: constant, priority: priority)
     }
 
@@ -181,7 +182,7 @@ extension LayoutDocument {
         if let why = atom.anchorRuleViolation() { throw p.fail(why) }
         guard abs(atom.constant) <= ViewSpec.maxMagnitude else { throw p.fail("the constant \(atom.constant) is outside ±\(fmt(ViewSpec.maxMagnitude))") }
         guard abs(atom.multiplier) <= ViewSpec.maxMultiplier else { throw p.fail("the multiplier \(atom.multiplier) is outside ±\(fmt(ViewSpec.maxMultiplier))") }
-        guard atom.priority >= 1 && atom.priority <= 1000 else { throw p.fail("a priority is from 1 to 1000") }
+        guard atom.priority >= 1 && atom.priority <= Priority.required else { throw p.fail("a priority is from 1 to 1000") }
         return (first, second)
     }
 

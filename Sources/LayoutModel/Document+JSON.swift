@@ -1,4 +1,5 @@
 import JSON
+import ConstraintSolver
 
 /// The document as JSON (`GET /v1/sessions/{id}`, the store's snapshots), written from the
 /// records: nothing is kept as sent. Views list the fields that differ from the defaults;

@@ -1,3 +1,4 @@
+import ConstraintSolver
 /// Stack views: the constraints a stack makes for its arranged views (UIStackView's), kept
 /// in step with the stack and its views. Each is an atom of origin `.stack(stack, n)`,
 /// named `STACK.stack.n`, updated in place when the arrangement changes, so a change that
@@ -100,7 +101,7 @@ extension LayoutDocument {
         }
         var out: [Atom] = []
         func add(_ a: ViewRef, _ aa: Attribute, _ r: Relation, _ b: ViewRef = noRef, _ ba: Attribute = .left,
-                 multiplier: Double = 1, _ c: Double = 0, priority: Double = 1000) {
+                 multiplier: Double = 1, _ c: Double = 0, priority: Double = Priority.required) {
             out.append(Atom(first: a, second: b, firstAttribute: aa, secondAttribute: ba, relation: r, origin: .stack(s, 0),
                             multiplier: multiplier, constant: c, priority: priority, sequence: 0))
         }

@@ -1,5 +1,6 @@
 import JSON
 import TextLayout
+import ConstraintSolver
 
 public struct LayoutOptions: Equatable, Sendable {
     public var layoutDirection: LayoutDirection = .ltr
@@ -290,7 +291,7 @@ public struct LayoutDocument {
         let parts: [(ImplicitKind, Attribute, Double?)] = [(.frameX, .left, frame?.x), (.frameY, .top, frame?.y),
                                                            (.frameWidth, .width, frame?.width), (.frameHeight, .height, frame?.height)]
         for (kind, attr, value) in parts where !(isNew && value == nil) {
-            setImplicit(kind, of: r, value.map { (attr, Relation.equal, $0, 1000) })
+            setImplicit(kind, of: r, value.map { (attr, Relation.equal, $0, Priority.required) })
         }
         let sizes: [(ImplicitKind, Attribute, Double?, Relation, Double)] = [
             (.huggingH, .width, record.intrinsicWidth, .lessOrEqual, v.hugging.h),

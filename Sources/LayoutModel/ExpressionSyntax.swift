@@ -1,3 +1,4 @@
+import ConstraintSolver
 /// The one-line constraint syntax: `a.x == b.y * 2 + 8 @750`, `icon.width == 2 * icon.height`,
 /// `title.width >= 100`. Errors name the character position.
 public enum ExpressionSyntax {
@@ -23,14 +24,14 @@ public enum ExpressionSyntax {
         var second: Anchor? = nil
         var multiplier = 1.0
         var constant = 0.0
-        var priority = 1000.0
+        var priority = Priority.required
         var sign = 1.0
         var expectTerm = true
         while let (t, pos) = at(i) {
             if case .op("@") = t {
                 i += 1
                 guard case .number(let p)? = at(i)?.0 else { throw fail("expected a priority after @") }
-                guard p >= 1 && p <= 1000 else { throw fail("a priority is from 1 to 1000") }
+                guard p >= 1 && p <= Priority.required else { throw fail("a priority is from 1 to 1000") }
                 priority = p
                 i += 1
                 guard at(i) == nil else { throw fail("nothing may follow the priority") }

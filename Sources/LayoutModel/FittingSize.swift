@@ -1,4 +1,5 @@
 import JSON
+import ConstraintSolver
 
 /// systemLayoutSizeFitting: the size a view's own subtree asks for when its width and height
 /// are pulled toward a target at given priorities (API.md v1.1). Computed on a separate
@@ -29,7 +30,7 @@ public struct FittingRequest: Sendable {
             return try ViewSpec.priority(v, at: p(key))
         }
         return FittingRequest(view: view, target: target,
-                              priorities: (try priority("horizontalFittingPriority", 1000), try priority("verticalFittingPriority", 50)))
+                              priorities: (try priority("horizontalFittingPriority", Priority.required), try priority("verticalFittingPriority", 50)))
     }
 }
 

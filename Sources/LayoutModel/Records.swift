@@ -1,5 +1,6 @@
 import JSON
 import TextLayout
+import ConstraintSolver
 
 /// The document's records, named by dense integers instead of their ids: an id is hashed
 /// once, where it enters (a parsed document or op) or leaves (an answer); everything in
@@ -60,7 +61,7 @@ struct Atom {
     var origin: AtomOrigin
     var multiplier = 1.0
     var constant = 0.0
-    var priority = 1000.0
+    var priority = Priority.required
     /// Creation order, so engine adds happen in document order.
     var sequence: Int
 

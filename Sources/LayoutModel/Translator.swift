@@ -45,7 +45,7 @@ struct Translator {
         e.terms.reserveCapacity(4)
         add(x.first, x.firstAttribute.resolved(direction), in: space, times: 1, to: &e)
         if x.hasSecond { add(x.second, x.secondAttribute.resolved(direction), in: space, times: -x.multiplier, to: &e) }
-        var relation: ConstraintSolver.Relation
+        var relation: Relation
         switch x.relation {
         case .equal: relation = .equal
         case .lessOrEqual: relation = mirrored ? .greaterOrEqual : .lessOrEqual

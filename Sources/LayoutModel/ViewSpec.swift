@@ -1,5 +1,6 @@
 import JSON
 import TextLayout
+import ConstraintSolver
 
 /// One view (or layout guide) of the document, with the contract's defaults applied.
 public struct ViewSpec: Equatable, Sendable {
@@ -153,7 +154,7 @@ public struct ViewSpec: Equatable, Sendable {
 
     static func priority(_ v: JSON?, at p: Pointer) throws(LayoutError) -> Double {
         guard let n = v?.number else { throw p.fail("a priority is a number from 1 to 1000") }
-        guard n >= 1 && n <= 1000 else { throw p.fail("a priority is from 1 to 1000, not \(fmt(n))") }
+        guard n >= 1 && n <= Priority.required else { throw p.fail("a priority is from 1 to 1000, not \(fmt(n))") }
         return n
     }
 

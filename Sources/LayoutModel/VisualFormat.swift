@@ -1,3 +1,4 @@
+import ConstraintSolver
 /// Apple's Visual Format Language, the whole grammar:
 ///
 ///     (H|V:)? (|connection)? [view(predicates)?] (connection [view])* (connection|)?
@@ -140,8 +141,8 @@ private struct Parser<U: TokenUnit> {
             let conn = connections[k]
             let touchesEdge: Bool
             if case .superview = item { touchesEdge = true } else if case .superview = next { touchesEdge = true } else { touchesEdge = false }
-            let preds = conn ?? [Predicate(relation: .equal, object: .constant(touchesEdge ? VisualFormat.edgeSpace : VisualFormat.siblingSpace), priority: 1000, position: 0)]
-            let flush = conn?.isEmpty == true ? [Predicate(relation: .equal, object: .constant(0), priority: 1000, position: 0)] : preds
+            let preds = conn ?? [Predicate(relation: .equal, object: .constant(touchesEdge ? VisualFormat.edgeSpace : VisualFormat.siblingSpace), priority: Priority.required, position: 0)]
+            let flush = conn?.isEmpty == true ? [Predicate(relation: .equal, object: .constant(0), priority: Priority.required, position: 0)] : preds
             for p in flush {
                 guard case .constant(let space) = p.object else { throw fail("a connection's predicate is a number or a metric", at: p.position) }
                 switch (item, next) {
@@ -180,7 +181,7 @@ private struct Parser<U: TokenUnit> {
                 case .constant(let v): guard let n = number(v) else { return nil }; s += n
                 case .view(let name): s += name
                 }
-                if p.priority != 1000 { guard let n = number(p.priority) else { return nil }; s += "@" + n }
+                if p.priority != Priority.required { guard let n = number(p.priority) else { return nil }; s += "@" + n }
                 parts.append(s)
             }
             return "(" + parts.joined(separator: ",") + ")"
@@ -231,7 +232,7 @@ private struct Parser<U: TokenUnit> {
         } else {
             let pos = i
             let v = try constantOrMetric(signed: false)
-            preds = [Predicate(relation: .equal, object: .constant(v), priority: 1000, position: pos)]
+            preds = [Predicate(relation: .equal, object: .constant(v), priority: Priority.required, position: pos)]
         }
         try expect("-")
         return preds
@@ -255,12 +256,12 @@ private struct Parser<U: TokenUnit> {
                 else if allowViews { object = .view(name) }
                 else { throw fail("unknown metric '\(name)'", at: nameStart) }
             }
-            var priority = 1000.0
+            var priority = Priority.required
             if peek == U.unit("@") {
                 i += 1
                 let ppos = i
                 priority = try constantOrMetric(signed: false)
-                guard priority >= 1 && priority <= 1000 else { throw fail("a priority is from 1 to 1000", at: ppos) }
+                guard priority >= 1 && priority <= Priority.required else { throw fail("a priority is from 1 to 1000", at: ppos) }
             }
             out.append(Predicate(relation: relation, object: object, priority: priority, position: pos))
             if peek == U.unit(",") { i += 1; continue }

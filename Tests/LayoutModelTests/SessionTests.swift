@@ -1,6 +1,7 @@
 import XCTest
 import JSON
 @testable import LayoutModel
+import ConstraintSolver
 
 final class SessionTests: XCTestCase {
     let card = """

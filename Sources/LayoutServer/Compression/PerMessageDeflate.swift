@@ -8,13 +8,13 @@ public final class PerMessageDeflate {
     public static func negotiate(_ header: String?) -> (response: String, serverWindowBits: Int32)? {
         guard let header else { return nil }
         for offer in header.split(separator: ",") {
-            let parts = offer.split(separator: ";").map { $0.trimmingCharacters(in: " ") }
+            let parts = offer.split(separator: ";").map { $0.trimming(" ") }
             guard parts.first == "permessage-deflate" else { continue }
             var bits: Int32 = 15
             var ok = true
             var seen = Set<String>()
             for p in parts.dropFirst() {
-                let kv = p.split(separator: "=", maxSplits: 1).map { String($0).trimmingCharacters(in: "\"") }
+                let kv = p.split(separator: "=", maxSplits: 1).map { $0.trimming("\"") }
                 guard seen.insert(kv[0]).inserted else { ok = false; break }
                 switch kv[0] {
                 case "server_no_context_takeover", "client_no_context_takeover": ok = ok && kv.count == 1
@@ -65,8 +65,4 @@ public final class PerMessageDeflate {
         defer { inflateReset(inflater) }
         return try Zlib.inflateAll(inflater, input + Self.tail, limit: limit, requireEnd: false)
     }
-}
-
-extension String {
-    func trimmingCharacters(in c: Character) -> String { self[...].trimmingCharacters(in: c) }
 }

@@ -59,7 +59,7 @@ public struct Request {
         guard let raw = header("Accept-Encoding"), raw != "identity" else { return false }
         let ae = raw.lowercased()
         for part in ae.split(separator: ",") {
-            let fields = part.split(separator: ";").map { $0.trimmingCharacters(in: " ") }
+            let fields = part.split(separator: ";").map { $0.trimming(" ") }
             guard fields.first == "gzip" || fields.first == "*" else { continue }
             if let q = fields.dropFirst().first(where: { $0.hasPrefix("q=") }), Double(q.dropFirst(2)) == 0 { return false }
             return true
@@ -84,11 +84,13 @@ struct PathCaptures {
     }
 }
 
-extension Substring {
-    func trimmingCharacters(in set: Character) -> String {
+extension StringProtocol {
+    /// The text without `c` at either end (header values: spaces, quotes). Named apart from
+    /// Foundation's `trimmingCharacters(in:)`, which takes a character set.
+    func trimming(_ c: Character) -> String {
         var s = self[...]
-        while s.first == set { s = s.dropFirst() }
-        while s.last == set { s = s.dropLast() }
+        while s.first == c { s = s.dropFirst() }
+        while s.last == c { s = s.dropLast() }
         return String(s)
     }
 }

@@ -242,7 +242,7 @@ func jsonBody(_ req: Request) throws(Problem) -> JSON {
         guard let header = req.header("Content-Type") else {
             throw Problem(415, "send the body as application/json (Content-Type is missing)")
         }
-        let media = header.lowercased().split(separator: ";").first.map { $0.trimmingCharacters(in: " ") } ?? ""
+        let media = header.lowercased().split(separator: ";").first.map { $0.trimming(" ") } ?? ""
         guard media == "application/json" || media.hasSuffix("+json") else {
             throw Problem(415, "send the body as application/json, not \(media)")
         }

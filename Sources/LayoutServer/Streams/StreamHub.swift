@@ -56,7 +56,7 @@ final class StreamHub: Sendable {
     private func handshake(_ req: Request) throws(Problem) -> Response {
         let id = req.parameter("id")
         guard req.header("Upgrade")?.lowercased() == "websocket",
-              req.header("Connection")?.lowercased().split(separator: ",").contains(where: { $0.trimmingCharacters(in: " ") == "upgrade" }) == true
+              req.header("Connection")?.lowercased().split(separator: ",").contains(where: { $0.trimming(" ") == "upgrade" }) == true
         else { throw Problem(400, "this is a WebSocket endpoint: send Upgrade: websocket and Connection: Upgrade") }
         guard req.header("Sec-WebSocket-Version") == "13" else {
             throw Problem(400, "Sec-WebSocket-Version must be 13", headers: [("Sec-WebSocket-Version", "13")])
