@@ -57,7 +57,7 @@ test: test-deps
 	$(MAKE) fuzz-replay
 	$(MAKE) fuzz-targets FUZZ_SECONDS=5
 	python3 Tests/soak/soak.py --minutes 5 --interval 30 --check
-	LAYOUTD_ENGINE=factored $(SWIFT) test --skip-build --filter 'LayoutModelTests|LayoutServerTests'
+	LAYOUTD_ENGINE=solved $(SWIFT) test --skip-build --filter 'LayoutModelTests|LayoutServerTests'
 	$(SWIFT) test --skip-build
 
 ## Property-based tests from openapi.yaml against a running debug server (also part of `make test`).
@@ -92,8 +92,8 @@ bench-document: release
 
 ## Labels at scale: a 1,000-cell feed of wrapping labels created, re-wrapped, one text changed (BENCHMARKS.md §7).
 bench-text: release
-	python3 Benchmarks/text/run_text.py
 	LAYOUTD_ENGINE=factored python3 Benchmarks/text/run_text.py
+	LAYOUTD_ENGINE=solved python3 Benchmarks/text/run_text.py
 
 ## Session creation and restoring with the SQLite store beside the in-memory store (BENCHMARKS.md §5).
 bench-store: release

@@ -94,7 +94,7 @@ def main():
     ap.add_argument("--cells", default="100,1000,10000")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--timeout", type=float, default=120)
-    ap.add_argument("--engine", default="solved", choices=["solved", "factored"])
+    ap.add_argument("--engine", default="factored", choices=["solved", "factored"])
     args = ap.parse_args()
     Server.engine = args.engine
     sizes = [int(x) for x in args.cells.split(",")]

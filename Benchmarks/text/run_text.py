@@ -61,7 +61,7 @@ def main():
         port = s.getsockname()[1]
     log = tempfile.NamedTemporaryFile(prefix="layoutd-", suffix=".log", delete=False)
     server = subprocess.Popen([BIN, "--port", str(port), "--store", "memory", "--log-level", "warning", "--max-body-bytes", "33554432",
-                               "--engine", os.environ.get("LAYOUTD_ENGINE", "solved")],
+                               "--engine", os.environ.get("LAYOUTD_ENGINE", "factored")],
                               stderr=log, stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     for _ in range(200):

@@ -27,8 +27,9 @@ public struct ServerConfiguration: Sendable {
     /// New sessions and one-shot layouts get 503 while the heap in use is past this
     /// (the executable sets it from the machine or container; none here).
     public var memoryBudget = MemoryBudget(limitBytes: 0)
-    /// The engine sessions run on: the solved form until the factored basis matches it on
-    /// the set-constant path and keeps its storage bounded under long churn (BENCHMARKS.md).
+    /// The engine sessions run on: the factored basis (linear on chains and stacks; its storage
+    /// stays bounded under the soak's churn), or the solved form (faster set-constants,
+    /// quadratic on dependent chains). BENCHMARKS.md §4 and §7.
     public var sessionEngine = EngineKind.defaultKind
     /// The engine one-shot layouts run on: the factored basis, linear on chains and stacks.
     public var layoutEngine = EngineKind.factored

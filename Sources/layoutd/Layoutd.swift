@@ -48,8 +48,8 @@ struct Layoutd: ParsableCommand {
     @Flag(help: "Take new session ids from X-Layoutd-Session-Id (set by a trusted, session-affine proxy). Env: LAYOUTD_TRUST_SESSION_ID_HEADER=1.")
     var trustSessionIdHeader: Bool = env("TRUST_SESSION_ID_HEADER") == "1"
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. Env: LAYOUTD_LOG_LEVEL.") var logLevel: String = env("LOG_LEVEL") ?? "info"
-    @Option(help: "Engine of sessions: solved (the substituted solved form) or factored (revised simplex on a factored basis, linear on chains). Env: LAYOUTD_ENGINE.")
-    var engine: String = env("ENGINE") ?? "solved"
+    @Option(help: "Engine of sessions: factored (revised simplex on a factored basis, linear on chains; the default) or solved (the substituted solved form: cheaper set-constants, quadratic on chains). Env: LAYOUTD_ENGINE.")
+    var engine: String = env("ENGINE") ?? "factored"
     @Option(help: "Engine of one-shot layouts (POST /v1/layout): factored or solved. Env: LAYOUTD_LAYOUT_ENGINE.")
     var layoutEngine: String = env("LAYOUT_ENGINE") ?? "factored"
     @Option(help: "Where sessions outlive the process: sqlite:PATH (an embedded SQLite database, created when missing) or memory (lost on exit). Env: LAYOUTD_STORE.")

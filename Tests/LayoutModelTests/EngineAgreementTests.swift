@@ -90,4 +90,21 @@ final class EngineAgreementTests: XCTestCase {
         XCTAssertEqual(disagreements.count, 0, disagreements.prefix(3).joined(separator: "\n\n"))
         XCTAssertEqual(compared, 1600)
     }
+
+    /// Exercising ambiguity finds another valid layout on either engine: Saturn and its ring
+    /// move together, the ring still centred on Saturn, and nothing is kept. (The factored
+    /// engine followed a free column both ways, which cancelled out: an empty answer.)
+    func testExerciseAmbiguityMovesTheAmbiguousViewsOnBothEngines() throws {
+        let doc = #"{"views":[{"id":"space","frame":{"x":0,"y":0,"width":320,"height":320}},{"id":"saturn","parent":"space"},{"id":"ring","parent":"space"}],"constraints":[{"expr":"saturn.width == 120"},{"expr":"saturn.height == saturn.width"},{"expr":"saturn.centerX == space.centerX"},{"expr":"ring.width == saturn.width + 80"},{"expr":"ring.height == 24"},{"expr":"ring.centerX == saturn.centerX"},{"expr":"ring.centerY == saturn.centerY"}]}"#
+        for engine in EngineKind.allCases {
+            let s = try LayoutSession(document: json(doc), limits: SessionLimits(engine: engine))
+            let before = s.allFrames
+            let other = Dictionary(uniqueKeysWithValues: s.exerciseAmbiguity().map { ($0.id, $0.frame) })
+            XCTAssertEqual(Set(other.keys), ["saturn", "ring"], "\(engine)")
+            guard let saturn = other["saturn"], let ring = other["ring"] else { continue }
+            XCTAssertNotEqual(saturn.y, s.frame("saturn")!.y, "\(engine)")
+            XCTAssertEqual(ring.y + ring.height / 2, saturn.y + saturn.height / 2, accuracy: 1e-9, "\(engine)")
+            XCTAssertEqual(s.allFrames, before, "\(engine): nothing kept")
+        }
+    }
 }

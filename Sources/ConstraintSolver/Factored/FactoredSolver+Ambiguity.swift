@@ -89,7 +89,10 @@ extension FactoredSolver {
         let wanted = Set(variables.map { Int($0.id) })
         var values: [Int: Double] = [:]
         func current(_ j: Int) -> Double { values[j] ?? value[j] }
+        var followed = Set<Int>()
         for d in verdict.directions {
+            // A free column is realised both ways; following both would cancel out.
+            guard !followed.contains(d.column) else { continue }
             let moves = wanted.contains(d.column) || d.entries.contains { wanted.contains(basis.columnOfStep[$0.index]) }
             guard moves else { continue }
             // Basics move by −t·sign·a; a restricted one must stay ≥ 0.
@@ -100,6 +103,7 @@ extension FactoredSolver {
                 if kind[v] != .free && rate < -1e-12 { t = min(t, max(0, current(v)) / -rate) }
             }
             guard t > 1e-9 else { continue }
+            followed.insert(d.column)
             values[d.column] = current(d.column) + d.sign * t
             for (k, a) in d.entries {
                 let v = basis.columnOfStep[k]

@@ -79,7 +79,7 @@ extension FactoredSolver: ConstraintEngine {
 
     public var stats: SolverStats {
         SolverStats(rows: basis.stepCount, columns: kind.count, constraints: records.count, broken: broken.count,
-                    priorityLevels: levelPriority.count, pivots: pivotCount, touchedRows: 0)
+                    priorityLevels: levelPriority.count, pivots: pivotCount, touchedRows: valuesWritten)
     }
 
     public var tableauSize: (rows: Int, columns: Int) { (basis.stepCount, kind.count) }

@@ -86,6 +86,9 @@ public final class FactoredSolver {
     var ambiguityCache: AmbiguityVerdict? = nil
 
     public private(set) var pivotCount = 0
+    /// Variables whose value a change wrote (first write per change): the work a change did,
+    /// as the solved form counts the rows it wrote.
+    public private(set) var valuesWritten = 0
     /// Operations that failed inside (cycling on ill-scaled rows, say) and rebuilt the basis.
     public internal(set) var recoveries = 0
     public private(set) var factorizations = 0
@@ -269,7 +272,7 @@ public final class FactoredSolver {
     }
 
     @inline(__always) func mark(_ j: Int) {
-        if !touched[j] { touched[j] = true; before[j] = value[j]; touchedList.append(j) }
+        if !touched[j] { touched[j] = true; before[j] = value[j]; touchedList.append(j); valuesWritten += 1 }
     }
 
     func setValue(_ j: Int, _ v: Double) {

@@ -50,7 +50,7 @@ enum WireFormat {
     struct Timing {
         var nanoseconds: UInt64
         var pivots: Int
-        /// Tableau rows written (the solved form counts them; the factored engine reports 0).
+        /// What the engine wrote: tableau rows (the solved form), or variable values (the factored one).
         var rowsTouched: Int
     }
 
