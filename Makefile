@@ -7,7 +7,7 @@ PORT    ?= 8080
 WORKLOADS ?= /tmp/layoutd-workloads
 SHARED  ?= ../shared
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PKGS := libmicrohttpd-dev zlib1g-dev libsqlite3-dev pkg-config libharfbuzz-dev libfontconfig-dev libunibreak-dev fonts-dejavu-core
+APT_PKGS := libmicrohttpd-dev zlib1g-dev libsqlite3-dev libpq-dev pkg-config libharfbuzz-dev libfontconfig-dev libunibreak-dev fonts-dejavu-core
 
 .PHONY: deps test-deps api-fuzz fuzz-targets fuzz-replay soak build release run test bench bench-engine bench-streams bench-handler bench-document bench-store bench-text load fuzz clean
 
@@ -20,9 +20,9 @@ deps:
 	fi
 
 ## What the tests need beyond the toolchain: Debian's chromium, chromium-driver (the playground's
-## browser test) and prometheus (promtool), curl; from PyPI the OpenAPI validator, schemathesis,
+## browser test), prometheus (promtool), postgresql (the PostgreSQL store's tests start one), curl; from PyPI the OpenAPI validator, schemathesis,
 ## websockets, pytest, selenium, uharfbuzz (the text oracle) and openapi-python-client.
-TEST_APT_PKGS := curl chromium chromium-driver prometheus
+TEST_APT_PKGS := curl chromium chromium-driver prometheus postgresql
 test-deps: deps
 	@missing=""; for p in $(TEST_APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
@@ -49,6 +49,7 @@ test: test-deps
 	$(SWIFT) build --build-tests
 	Tests/api/schemathesis.sh
 	python3 Tests/store/test_store.py
+	python3 Tests/store/test_postgres_store.py
 	python3 Tests/http/test_slow_clients.py
 	python3 Tests/browser/test_playground.py
 	python3 Tests/text/test_text.py

@@ -44,7 +44,9 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Where sessions outlive the process: snapshots and journals in SQLite, written by one
         // group-committing thread. Knows bytes and JSON, not documents.
-        .target(name: "SessionStorage", dependencies: ["CSQLite", "CZlib", "JSON"]),
+        // PostgreSQL's client library from the system (Debian: libpq-dev), for the shared store of replicas.
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .target(name: "SessionStorage", dependencies: ["CSQLite", "CPostgres", "CZlib", "JSON"]),
         // epoll/eventfd from libc, for the stream reactors.
         .systemLibrary(name: "CEpoll"),
         // mallinfo2 from glibc, for the memory budget.

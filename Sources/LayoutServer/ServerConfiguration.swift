@@ -1,3 +1,4 @@
+import SessionStorage
 import ConstraintSolver
 import LayoutModel
 
@@ -55,21 +56,26 @@ public struct ServerConfiguration: Sendable {
     }
 }
 
-/// `--store`: `memory` or `sqlite:PATH`.
+/// `--store`: `memory`, `sqlite:PATH` or `postgres://USER[:PASSWORD]@HOST:PORT/DB`.
 public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
     case memory
     case sqlite(path: String)
+    /// A libpq connection URI (`postgres://` or `postgresql://`).
+    case postgres(url: String)
 
     public init?(_ text: String) {
         if text == "memory" { self = .memory; return }
+        if text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") { self = .postgres(url: text); return }
         guard text.hasPrefix("sqlite:"), text.count > 7 else { return nil }
         self = .sqlite(path: String(text.dropFirst(7)))
     }
 
+    /// Without a password: what logs may say.
     public var description: String {
         switch self {
         case .memory: return "memory"
         case .sqlite(let path): return "sqlite:\(path)"
+        case .postgres(let url): return PostgresSessionStorage.redacted(url)
         }
     }
 }

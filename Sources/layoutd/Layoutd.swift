@@ -52,7 +52,7 @@ struct Layoutd: ParsableCommand {
     var engine: String = env("ENGINE") ?? "factored"
     @Option(help: "Engine of one-shot layouts (POST /v1/layout): factored or solved. Env: LAYOUTD_LAYOUT_ENGINE.")
     var layoutEngine: String = env("LAYOUT_ENGINE") ?? "factored"
-    @Option(help: "Where sessions outlive the process: sqlite:PATH (an embedded SQLite database, created when missing) or memory (lost on exit). Env: LAYOUTD_STORE.")
+    @Option(help: "Where sessions outlive the process: sqlite:PATH (an embedded SQLite database, created when missing), postgres://USER[:PASSWORD]@HOST:PORT/DB (PostgreSQL, shared by replicas; its tables are made when missing) or memory (lost on exit). Env: LAYOUTD_STORE.")
     var store: String = env("STORE") ?? "sqlite:layoutd-data/sessions.sqlite"
     @Option(help: "When a change is answered: strict (every change durable first, set-constants too) or relaxed (structural changes durable first; set-constants answered at once, written within --flush-interval-ms). Env: LAYOUTD_DURABILITY.")
     var durability: String = env("DURABILITY") ?? "relaxed"
@@ -76,7 +76,7 @@ struct Layoutd: ParsableCommand {
             throw ValidationError("--\(name) is solved or factored")
         }
         for p in proxies where AddressRange(p) == nil { throw ValidationError("--trusted-proxies: '\(p)' is not an IPv4 or IPv6 address or CIDR range") }
-        guard StoreLocation(store) != nil else { throw ValidationError("--store is memory or sqlite:PATH") }
+        guard StoreLocation(store) != nil else { throw ValidationError("--store is memory, sqlite:PATH or postgres://USER[:PASSWORD]@HOST:PORT/DB") }
         guard Durability(rawValue: durability) != nil else { throw ValidationError("--durability is strict or relaxed") }
         guard flushIntervalMs >= 1 else { throw ValidationError("--flush-interval-ms must be at least 1") }
         guard let retention = seconds(sessionRetention), retention >= 1 else { throw ValidationError("--session-retention is a duration such as 3600, 90m, 12h or 7d") }

@@ -42,9 +42,10 @@ def free_port():
 class Server:
     """One layoutd process on a store file; restartable on the same file."""
 
-    def __init__(self, directory, durability="relaxed", extra=(), prefix=()):
+    def __init__(self, directory, durability="relaxed", extra=(), prefix=(), store=None):
         self.directory = directory
         self.path = os.path.join(directory, "sessions.sqlite")
+        self.store = store or "sqlite:" + self.path
         self.durability = durability
         self.extra = list(extra)
         self.prefix = list(prefix)
@@ -53,7 +54,7 @@ class Server:
 
     def start(self):
         self.port = free_port()
-        args = self.prefix + [BIN, "--port", str(self.port), "--store", "sqlite:" + self.path,
+        args = self.prefix + [BIN, "--port", str(self.port), "--store", self.store,
                               "--durability", self.durability, "--log-level", "info"] + self.extra
         with open(self.log, "a") as log:
             self.proc = subprocess.Popen(args, stderr=log, stdout=subprocess.DEVNULL)

@@ -51,6 +51,8 @@ final class SessionPersistence: Sendable {
         case .memory: return nil
         case .sqlite(let path):
             return SessionPersistence(storage: try SQLiteSessionStorage(path: path), configuration: configuration, metrics: metrics, logger: logger)
+        case .postgres(let url):
+            return SessionPersistence(storage: try PostgresSessionStorage(url: url), configuration: configuration, metrics: metrics, logger: logger)
         }
     }
 

@@ -1,0 +1,2 @@
+/* libpq, PostgreSQL's client library (Debian: libpq-dev). */
+#include <libpq-fe.h>
