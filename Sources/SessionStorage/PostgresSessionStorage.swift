@@ -54,37 +54,7 @@ public final class PostgresSessionStorage: SessionStorage, @unchecked Sendable {
         do throws(PostgresConnection.Failure) {
             try w.run("BEGIN")
             do throws(PostgresConnection.Failure) {
-                var touched: Set<String> = []
-                for item in batch {
-                    switch item {
-                    case .snapshot(let s, let revision, let next, let document):
-                        let e = StoredBytes.encode(document)
-                        // A newer snapshot only: a compaction that lost a race to a later one never goes back.
-                        try w.run("""
-                            INSERT INTO layoutd_sessions(id, revision, next_auto, document, raw_size, checksum, updated_at)
-                            VALUES($1, $2, $3, $4, $5, $6, $7)
-                            ON CONFLICT(id) DO UPDATE SET revision=excluded.revision, next_auto=excluded.next_auto, document=excluded.document,
-                                raw_size=excluded.raw_size, checksum=excluded.checksum, updated_at=excluded.updated_at
-                            WHERE excluded.revision > layoutd_sessions.revision
-                            """, [.text(s), .int(revision), .int(next), .bytes(e.bytes), .int(e.rawSize), .int(e.checksum), .int(now)])
-                        try w.run("DELETE FROM layoutd_journal WHERE session=$1 AND revision<=$2", [.text(s), .int(revision)])
-                    case .journal(let s, let entry):
-                        let e = StoredBytes.encode(entry.body)
-                        try w.run("""
-                            INSERT INTO layoutd_journal(session, revision, kind, body, raw_size, checksum) VALUES($1, $2, $3, $4, $5, $6)
-                            ON CONFLICT(session, revision) DO UPDATE SET kind=excluded.kind, body=excluded.body,
-                                raw_size=excluded.raw_size, checksum=excluded.checksum
-                            """, [.text(s), .int(entry.revision), .int(entry.kind.rawValue), .bytes(e.bytes), .int(e.rawSize), .int(e.checksum)])
-                        touched.insert(s)
-                    case .delete(let s):
-                        try w.run("DELETE FROM layoutd_sessions WHERE id=$1", [.text(s)])
-                        try w.run("DELETE FROM layoutd_journal WHERE session=$1", [.text(s)])
-                        touched.remove(s)
-                    case .truncate(let s, let revision):
-                        try w.run("DELETE FROM layoutd_journal WHERE session=$1 AND revision>$2", [.text(s), .int(revision)])
-                    }
-                }
-                for s in touched { try w.run("UPDATE layoutd_sessions SET updated_at=$2 WHERE id=$1", [.text(s), .int(now)]) }
+                try PostgresStatements(connection: w).apply(batch, now: now)
                 try w.run("COMMIT")
             } catch {
                 try? w.run("ROLLBACK")
@@ -150,4 +120,40 @@ public final class PostgresSessionStorage: SessionStorage, @unchecked Sendable {
     }
 
     public func checkpoint() {}
+}
+
+/// The batch's statements on a PostgreSQL connection.
+private struct PostgresStatements: BatchStatements {
+    let connection: PostgresConnection
+
+    func snapshot(_ s: String, revision: Int, nextAutoID: Int, stored e: (bytes: [UInt8], rawSize: Int, checksum: Int), now: Int) throws(PostgresConnection.Failure) {
+        // A newer snapshot only: a compaction that lost a race to a later one never goes back.
+        try connection.run("""
+            INSERT INTO layoutd_sessions(id, revision, next_auto, document, raw_size, checksum, updated_at) VALUES($1, $2, $3, $4, $5, $6, $7)
+            ON CONFLICT(id) DO UPDATE SET revision=excluded.revision, next_auto=excluded.next_auto, document=excluded.document,
+                raw_size=excluded.raw_size, checksum=excluded.checksum, updated_at=excluded.updated_at
+            WHERE excluded.revision > layoutd_sessions.revision
+            """, [.text(s), .int(revision), .int(nextAutoID), .bytes(e.bytes), .int(e.rawSize), .int(e.checksum), .int(now)])
+        try connection.run("DELETE FROM layoutd_journal WHERE session=$1 AND revision<=$2", [.text(s), .int(revision)])
+    }
+
+    func journal(_ s: String, _ entry: JournalEntry, stored e: (bytes: [UInt8], rawSize: Int, checksum: Int)) throws(PostgresConnection.Failure) {
+        try connection.run("""
+            INSERT INTO layoutd_journal(session, revision, kind, body, raw_size, checksum) VALUES($1, $2, $3, $4, $5, $6)
+            ON CONFLICT(session, revision) DO UPDATE SET kind=excluded.kind, body=excluded.body, raw_size=excluded.raw_size, checksum=excluded.checksum
+            """, [.text(s), .int(entry.revision), .int(entry.kind.rawValue), .bytes(e.bytes), .int(e.rawSize), .int(e.checksum)])
+    }
+
+    func delete(_ s: String) throws(PostgresConnection.Failure) {
+        try connection.run("DELETE FROM layoutd_sessions WHERE id=$1", [.text(s)])
+        try connection.run("DELETE FROM layoutd_journal WHERE session=$1", [.text(s)])
+    }
+
+    func truncate(_ s: String, after revision: Int) throws(PostgresConnection.Failure) {
+        try connection.run("DELETE FROM layoutd_journal WHERE session=$1 AND revision>$2", [.text(s), .int(revision)])
+    }
+
+    func touch(_ s: String, now: Int) throws(PostgresConnection.Failure) {
+        try connection.run("UPDATE layoutd_sessions SET updated_at=$2 WHERE id=$1", [.text(s), .int(now)])
+    }
 }

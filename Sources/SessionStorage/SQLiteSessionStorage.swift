@@ -14,7 +14,7 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
     private let selectSession, selectJournal: Statement
 
     /// The writing connection and its statements (the writer's thread only).
-    private final class Writing {
+    fileprivate final class Writing {
         let connection: SQLiteConnection
         let upsertSnapshot, deleteJournalUpTo, deleteJournalAfter, insertJournal, touchSession, deleteSession, deleteSessionJournal: Statement
         let probe, selectExpired: Statement
@@ -93,26 +93,7 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
         do throws(SQLiteError) {
             try writer.execute("BEGIN IMMEDIATE")
             do throws(SQLiteError) {
-                var touched: Set<String> = []
-                for item in batch {
-                    switch item {
-                    case .snapshot(let s, let revision, let next, let document):
-                        let e = StoredBytes.encode(document)
-                        try w.upsertSnapshot.run([.text(s), .int(revision), .int(next), .blob(e.bytes), .int(e.rawSize), .int(e.checksum), .int(now)])
-                        try w.deleteJournalUpTo.run([.text(s), .int(revision)])
-                    case .journal(let s, let entry):
-                        let e = StoredBytes.encode(entry.body)
-                        try w.insertJournal.run([.text(s), .int(entry.revision), .int(entry.kind.rawValue), .blob(e.bytes), .int(e.rawSize), .int(e.checksum)])
-                        touched.insert(s)
-                    case .delete(let s):
-                        try w.deleteSession.run([.text(s)])
-                        try w.deleteSessionJournal.run([.text(s)])
-                        touched.remove(s)
-                    case .truncate(let s, let revision):
-                        try w.deleteJournalAfter.run([.text(s), .int(revision)])
-                    }
-                }
-                for s in touched { try w.touchSession.run([.text(s), .int(now)]) }
+                try w.apply(batch, now: now)
                 try writer.execute("COMMIT")
             } catch {
                 try? writer.execute("ROLLBACK")
@@ -176,4 +157,24 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
             throw StorageError("the SQLite store at \(path) cannot be written: \(error.message)")
         }
     }
+}
+
+extension SQLiteSessionStorage.Writing: BatchStatements {
+    func snapshot(_ s: String, revision: Int, nextAutoID: Int, stored e: (bytes: [UInt8], rawSize: Int, checksum: Int), now: Int) throws(SQLiteError) {
+        try upsertSnapshot.run([.text(s), .int(revision), .int(nextAutoID), .blob(e.bytes), .int(e.rawSize), .int(e.checksum), .int(now)])
+        try deleteJournalUpTo.run([.text(s), .int(revision)])
+    }
+
+    func journal(_ s: String, _ entry: JournalEntry, stored e: (bytes: [UInt8], rawSize: Int, checksum: Int)) throws(SQLiteError) {
+        try insertJournal.run([.text(s), .int(entry.revision), .int(entry.kind.rawValue), .blob(e.bytes), .int(e.rawSize), .int(e.checksum)])
+    }
+
+    func delete(_ s: String) throws(SQLiteError) {
+        try deleteSession.run([.text(s)])
+        try deleteSessionJournal.run([.text(s)])
+    }
+
+    func truncate(_ s: String, after revision: Int) throws(SQLiteError) { try deleteJournalAfter.run([.text(s), .int(revision)]) }
+
+    func touch(_ s: String, now: Int) throws(SQLiteError) { try touchSession.run([.text(s), .int(now)]) }
 }

@@ -35,6 +35,39 @@ public enum StorageWrite: Sendable {
     }
 }
 
+/// The statements a store runs for a batch's items; `apply` walks a batch through them the
+/// same way for every store (inside the store's transaction).
+protocol BatchStatements {
+    associatedtype Failure: Error
+    func snapshot(_ session: String, revision: Int, nextAutoID: Int, stored: (bytes: [UInt8], rawSize: Int, checksum: Int), now: Int) throws(Failure)
+    func journal(_ session: String, _ entry: JournalEntry, stored: (bytes: [UInt8], rawSize: Int, checksum: Int)) throws(Failure)
+    func delete(_ session: String) throws(Failure)
+    func truncate(_ session: String, after revision: Int) throws(Failure)
+    /// A session written to by the batch: its last-written time moves on.
+    func touch(_ session: String, now: Int) throws(Failure)
+}
+
+extension BatchStatements {
+    func apply(_ batch: [StorageWrite], now: Int) throws(Failure) {
+        var touched: Set<String> = []
+        for item in batch {
+            switch item {
+            case .snapshot(let s, let revision, let next, let document):
+                try snapshot(s, revision: revision, nextAutoID: next, stored: StoredBytes.encode(document), now: now)
+            case .journal(let s, let entry):
+                try journal(s, entry, stored: StoredBytes.encode(entry.body))
+                touched.insert(s)
+            case .delete(let s):
+                try delete(s)
+                touched.remove(s)
+            case .truncate(let s, let revision):
+                try truncate(s, after: revision)
+            }
+        }
+        for s in touched { try touch(s, now: now) }
+    }
+}
+
 public struct StorageError: Error, CustomStringConvertible {
     public var description: String
     public init(_ description: String) { self.description = description }

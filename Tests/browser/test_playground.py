@@ -19,8 +19,7 @@ import json
 import os
 import re
 import shutil
-import socket
-import subprocess
+import sys
 import tempfile
 import time
 import unittest
@@ -32,34 +31,17 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BIN = os.environ.get("LAYOUTD_BIN", os.path.join(ROOT, ".build", "debug", "layoutd"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "support"))
+from layoutd_process import ROOT, Layoutd  # noqa: E402
+
 SHOTS = os.path.join(ROOT, ".build", "playground-screenshots")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class PlaygroundTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.port = free_port()
-        cls.base = f"http://127.0.0.1:{cls.port}"
-        cls.log = tempfile.NamedTemporaryFile(prefix="layoutd-", suffix=".log", delete=False)
-        cls.server = subprocess.Popen([BIN, "--port", str(cls.port), "--store", "memory", "--log-level", "warning"],
-                                      stderr=cls.log, stdout=subprocess.DEVNULL)
-        deadline = time.time() + 20
-        while True:
-            try:
-                urllib.request.urlopen(cls.base + "/healthz", timeout=2)
-                break
-            except OSError:
-                if time.time() > deadline:
-                    raise
-                time.sleep(0.05)
+        cls.layoutd = Layoutd()
+        cls.port, cls.base = cls.layoutd.port, cls.layoutd.base
         options = webdriver.ChromeOptions()
         options.binary_location = shutil.which("chromium")
         for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,900",
@@ -72,8 +54,7 @@ class PlaygroundTest(unittest.TestCase):
     @classmethod
     def tearDownClass(cls):
         cls.browser.quit()
-        cls.server.terminate()
-        cls.server.wait(10)
+        cls.layoutd.stop()
         print(f"\nscreenshots: {SHOTS}")
 
     def tearDown(self):

@@ -14,18 +14,17 @@ Run: python3 Tests/text/test_text.py
 """
 import json
 import os
-import socket
 import subprocess
-import tempfile
-import time
+import sys
 import unittest
 import urllib.error
 import urllib.request
 
 import uharfbuzz as hb
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BIN = os.environ.get("LAYOUTD_BIN", os.path.join(ROOT, ".build", "debug", "layoutd"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "support"))
+from layoutd_process import Layoutd  # noqa: E402
+
 FAMILY, SIZE = "DejaVu Sans", 17.0
 
 
@@ -66,28 +65,14 @@ class Oracle:
 class TextTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            cls.port = s.getsockname()[1]
-        cls.log = tempfile.NamedTemporaryFile(prefix="layoutd-", suffix=".log", delete=False)
-        cls.server = subprocess.Popen([BIN, "--port", str(cls.port), "--store", "memory", "--log-level", "warning"],
-                                      stderr=cls.log, stdout=subprocess.DEVNULL)
-        deadline = time.time() + 20
-        while True:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{cls.port}/healthz", timeout=2)
-                break
-            except OSError:
-                if time.time() > deadline:
-                    raise
-                time.sleep(0.05)
+        cls.layoutd = Layoutd()
+        cls.port = cls.layoutd.port
         cls.regular = Oracle(font_file(FAMILY), SIZE)
         cls.bold = Oracle(font_file(f"{FAMILY}:weight=200"), SIZE)   # fontconfig's bold is 200
 
     @classmethod
     def tearDownClass(cls):
-        cls.server.terminate()
-        cls.server.wait(10)
+        cls.layoutd.stop()
 
     def call(self, method, path, body=None):
         req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", method=method,

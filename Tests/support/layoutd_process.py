@@ -1,0 +1,39 @@
+"""A layoutd process for the Python tests: on a free loopback port, in-memory store unless
+told otherwise, its log in a temporary file; started when /healthz answers."""
+import os
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.environ.get("LAYOUTD_BIN", os.path.join(ROOT, ".build", "debug", "layoutd"))
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Layoutd:
+    def __init__(self, *extra):
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = tempfile.NamedTemporaryFile(prefix="layoutd-", suffix=".log", delete=False)
+        self.proc = subprocess.Popen([BIN, "--port", str(self.port), "--store", "memory", "--log-level", "warning", *extra],
+                                     stderr=self.log, stdout=subprocess.DEVNULL)
+        deadline = time.time() + 20
+        while True:
+            try:
+                urllib.request.urlopen(self.base + "/healthz", timeout=2)
+                return
+            except OSError:
+                if time.time() > deadline or self.proc.poll() is not None:
+                    raise RuntimeError("layoutd did not start; its log: " + self.log.name)
+                time.sleep(0.05)
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(10)
