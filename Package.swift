@@ -69,9 +69,11 @@ let package = Package(
             dependencies: ["LayoutServer", "ConstraintSolver", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")]
         ),
+        // The engines alone on generated workloads, beside kiwi (BENCHMARKS.md §1).
         .executableTarget(
             name: "layoutd-bench",
             dependencies: ["ConstraintSolver", "JSON"],
+            path: "Benchmarks/EngineBench",
             swiftSettings: [.unsafeFlags(["-Ounchecked"])]
         ),
         // The middleware chain of a set-constant in-process: the Swift share of a request (BENCHMARKS.md).

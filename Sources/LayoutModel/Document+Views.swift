@@ -1,0 +1,154 @@
+import JSON
+import TextLayout
+import ConstraintSolver
+
+/// Views in and out: adding a batch (parents first, cycles refused), removing subtrees, and
+/// replacing fields; what a change does to stacks and text follows from here.
+extension LayoutDocument {
+
+    /// Live views in document order.
+    var viewOrder: [ViewRef] {
+        var out: [ViewRef] = []
+        out.reserveCapacity(liveViews)
+        for v in views.indices where views[v].live { out.append(ViewRef(v)) }
+        // Slots are reused, so slot order is insertion order only until the first removal.
+        if liveViews != views.count { out.sort { views[Int($0)].sequence < views[Int($1)].sequence } }
+        return out
+    }
+
+    /// Each live view's children, in document order.
+    func childLists() -> [ViewRef: [ViewRef]] {
+        var out: [ViewRef: [ViewRef]] = [:]
+        for v in viewOrder where views[Int(v)].parent != noRef { out[views[Int(v)].parent, default: []].append(v) }
+        return out
+    }
+
+    /// Adds views given in any order (a parent may come after its child in the list).
+    mutating func addViews(_ specs: [(ViewSpec, Pointer)]) throws(LayoutError) {
+        var batch: [String: Int] = [:]
+        batch.reserveCapacity(specs.count)
+        for (k, (v, p)) in specs.enumerated() {
+            if viewNamed[v.id] != nil || batch[v.id] != nil { throw p("id").fail("a view '\(v.id)' exists already") }
+            batch[v.id] = k
+        }
+        // Parents exist (in the session or the batch) and form no cycle.
+        for (v, p) in specs {
+            guard let parent = v.parent else { continue }
+            guard viewNamed[parent] != nil || batch[parent] != nil else { throw p("parent").fail("unknown parent view '\(parent)'") }
+            var seen: Set<String> = [v.id]
+            var u: String? = parent
+            while let cur = u, let k = batch[cur] {
+                if !seen.insert(cur).inserted { throw p("parent").fail("the parent chain of '\(v.id)' loops") }
+                u = specs[k].0.parent
+            }
+        }
+        func insert(_ k: Int) {
+            let v = specs[k].0
+            if viewNamed[v.id] != nil { return }   // inserted already, as an earlier view's parent
+            var parent = noRef
+            if let p = v.parent {
+                if let pk = batch[p] { insert(pk) }
+                parent = viewNamed[p]!
+            }
+            sequence += 1
+            let r = insertRecord(ViewRecord(spec: v, parent: parent, sequence: sequence))
+            viewNamed[v.id] = r
+            liveViews += 1
+            if v.text != nil { textViews += 1 }
+            markDirty(view: r)
+            syncImplicit(r, isNew: true)
+        }
+        for k in specs.indices { insert(k) }
+        // Stacks are checked once the whole batch is in (an arranged view may come after its stack).
+        for (v, p) in specs {
+            let r = viewNamed[v.id]!
+            if let parent = v.parent, let s = viewNamed[parent], views[Int(s)].spec.stack?.arranged.contains(v.id) == true { markStackDirty(s) }
+            guard v.stack != nil else { continue }
+            try checkStack(r, at: p)
+            markStackDirty(r)
+        }
+    }
+
+    /// A record in a free slot or a new one.
+    mutating func insertRecord(_ record: ViewRecord) -> ViewRef {
+        if let free = freeViews.popLast() { views[Int(free)] = record; return free }
+        views.append(record)
+        return ViewRef(views.count - 1)
+    }
+
+    /// A removed view's slot, free for reuse once the session has taken the change.
+    mutating func freeView(_ v: ViewRef) { freedViews.append(v) }
+
+    mutating func removeViews(_ ids: [String], at p: Pointer) throws(LayoutError) {
+        var roots: [ViewRef] = []
+        for (k, id) in ids.enumerated() {
+            guard let r = viewNamed[id] else { throw p(k).fail("unknown view '\(id)'") }
+            roots.append(r)
+        }
+        // The views and all their descendants.
+        var gone = [Bool](repeating: false, count: views.count)
+        let children = childLists()
+        var stack = roots
+        while let v = stack.popLast() {
+            if gone[Int(v)] { continue }
+            gone[Int(v)] = true
+            stack += children[v] ?? []
+        }
+        for a in atoms.indices where atoms[a].live {
+            let x = atoms[a]
+            if gone[Int(x.first)] || (x.hasSecond && gone[Int(x.second)]) { removeAtom(AtomRef(a)) }
+        }
+        // Stacks that lose arranged views rearrange; removed stacks drop their guides.
+        for v in views.indices where gone[v] {
+            let parent = views[v].parent
+            if parent != noRef, !gone[Int(parent)], views[Int(parent)].spec.stack != nil {
+                let id = views[v].spec.id
+                views[Int(parent)].spec.stack!.arranged.removeAll { $0 == id }
+                markStackDirty(parent)
+            }
+            if views[v].spec.stack != nil, !views[v].internalGuide { dropStack(ViewRef(v)) }
+        }
+        for v in views.indices where gone[v] && views[v].live {
+            views[v].live = false
+            viewNamed[views[v].spec.id] = nil
+            liveViews -= 1
+            if views[v].spec.text != nil { textViews -= 1 }
+            if views[v].internalGuide { guideViews -= 1 }
+            removedViews.append(ViewRef(v))
+            freedViews.append(ViewRef(v))
+        }
+    }
+
+    mutating func updateView(_ id: String, fields: [(key: String, value: JSON)], at p: Pointer) throws(LayoutError) {
+        guard let r = viewNamed[id] else { throw p("id").fail("unknown view '\(id)'") }
+        var v = views[Int(r)].spec
+        let before = v
+        for (k, value) in fields where k != "id" && k != "op" {
+            if k == "parent" {
+                guard value.string == v.parent || (value.isNull && v.parent == nil) else {
+                    throw p(k).fail("parent cannot change: remove the view and add it again")
+                }
+                continue
+            }
+            try v.apply(field: k, value, at: p(k))
+        }
+        try v.checkText(at: p)
+        try v.checkKind(at: p)
+        if (v.text != nil) != (before.text != nil) { textViews += v.text != nil ? 1 : -1 }
+        views[Int(r)].spec = v
+        if v.stack != before.stack {
+            try checkStack(r, at: p)
+            if v.stack != nil { markStackDirty(r) } else { dropStack(r) }
+        }
+        if views[Int(r)].parent != noRef, views[Int(views[Int(r)].parent)].spec.stack?.arranged.contains(id) == true {
+            markStackDirty(views[Int(r)].parent)
+        }
+        if v.hidden != before.hidden { markDirty(view: r) }
+        if v.alignmentInsets != before.alignmentInsets || v.margins != before.margins
+            || v.firstBaseline != before.firstBaseline || v.lastBaseline != before.lastBaseline || v.text != before.text, !views[Int(r)].restyled {
+            views[Int(r)].restyled = true
+            restyledViews.append(r)
+        }
+        syncImplicit(r)
+    }
+}
