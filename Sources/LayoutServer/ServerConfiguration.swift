@@ -10,10 +10,10 @@ public struct ServerConfiguration: Sendable {
     /// Idle time after which a session is evicted.
     public var sessionTTLSeconds = 900.0
     /// Views and constraints per session; more is 413.
-    public var maxViewsPerSession = 20_000
-    public var maxConstraintsPerSession = 100_000
+    public var maxViewsPerSession = SessionLimits().maxViews
+    public var maxConstraintsPerSession = SessionLimits().maxConstraints
     /// Revisions back for which `frames?since=` answers with only what changed (older: the full set).
-    public var historyDepth = 256
+    public var historyDepth = SessionLimits().historyDepth
     /// Responses larger than this are gzip when the client accepts it.
     public var gzipMinBytes = 1024
     /// How long SIGTERM waits for requests under way.

@@ -18,10 +18,10 @@ struct Layoutd: ParsableCommand {
     @Option(help: "HTTP threading: pool (epoll, one thread per core), per-connection, single. Env: LAYOUTD_THREADING.")
     var threading: String = env("THREADING") ?? "pool"
     @Option(help: "Threads in the pool. Env: LAYOUTD_THREADS.") var threads: Int = env("THREADS").flatMap { Int($0) } ?? ProcessInfo.processInfo.activeProcessorCount
-    @Option(help: "Open connections at most. Env: LAYOUTD_MAX_CONNECTIONS.") var maxConnections: Int = env("MAX_CONNECTIONS").flatMap { Int($0) } ?? 1024
-    @Option(help: "Idle connection timeout, seconds. Env: LAYOUTD_CONNECTION_TIMEOUT.") var connectionTimeout: Int = env("CONNECTION_TIMEOUT").flatMap { Int($0) } ?? 60
+    @Option(help: "Open connections at most. Env: LAYOUTD_MAX_CONNECTIONS.") var maxConnections: Int = env("MAX_CONNECTIONS").flatMap { Int($0) } ?? defaults.http.connectionLimit
+    @Option(help: "Idle connection timeout, seconds. Env: LAYOUTD_CONNECTION_TIMEOUT.") var connectionTimeout: Int = env("CONNECTION_TIMEOUT").flatMap { Int($0) } ?? defaults.http.connectionTimeoutSeconds
     @Option(help: "Seconds a connection has to deliver a whole request, headers and body: from opening, or from the idle timeout after its last answer (a client trickling bytes is cut off too). Env: LAYOUTD_REQUEST_TIMEOUT.")
-    var requestTimeout: Int = env("REQUEST_TIMEOUT").flatMap { Int($0) } ?? 10
+    var requestTimeout: Int = env("REQUEST_TIMEOUT").flatMap { Int($0) } ?? defaults.http.requestTimeoutSeconds
     @Option(help: "Connections one client address may hold; more are refused at accept (trusted proxies are exempt). Default: half of --max-connections. Env: LAYOUTD_MAX_CONNECTIONS_PER_IP.")
     var maxConnectionsPerIp: Int?
     /// The flag, else its environment variable (an optional option takes no default value).
@@ -29,22 +29,22 @@ struct Layoutd: ParsableCommand {
     @Option(help: "Comma-separated addresses or CIDR ranges of proxies in front of layoutd: exempt from --max-connections-per-ip (the proxy limits its own clients). Env: LAYOUTD_TRUSTED_PROXIES.")
     var trustedProxies: String = env("TRUSTED_PROXIES") ?? ""
     @Option(help: "libmicrohttpd memory per connection, bytes (headers and response buffering; it is cleared per request). Env: LAYOUTD_CONNECTION_MEMORY.")
-    var connectionMemory: Int = env("CONNECTION_MEMORY").flatMap { Int($0) } ?? 16 * 1024
+    var connectionMemory: Int = env("CONNECTION_MEMORY").flatMap { Int($0) } ?? defaults.http.connectionMemoryLimit
     @Option(help: "Largest request body in bytes, after gzip inflation too (413 beyond). Env: LAYOUTD_MAX_BODY_BYTES.")
-    var maxBodyBytes: Int = env("MAX_BODY_BYTES").flatMap { Int($0) } ?? 1 << 20
+    var maxBodyBytes: Int = env("MAX_BODY_BYTES").flatMap { Int($0) } ?? defaults.http.maxBodyBytes
     @Option(help: "Threads for heavy requests, so that libmicrohttpd's threads keep serving other connections (pool and single threading). Env: LAYOUTD_WORKERS.")
     var workers: Int = env("WORKERS").flatMap { Int($0) } ?? ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "Request bodies at least this big, in bytes, are answered on a worker. Env: LAYOUTD_OFFLOAD_BYTES.")
-    var offloadBytes: Int = env("OFFLOAD_BYTES").flatMap { Int($0) } ?? 64 * 1024
+    var offloadBytes: Int = env("OFFLOAD_BYTES").flatMap { Int($0) } ?? defaults.http.offloadBodyBytes
     @Option(help: "Heap in use, MiB, past which new sessions and one-shot layouts get 503 (0: none; default three quarters of the container's or machine's memory). Env: LAYOUTD_MEMORY_BUDGET_MB.")
     var memoryBudgetMb: Int = env("MEMORY_BUDGET_MB").flatMap { Int($0) } ?? MemoryBudget.defaultLimitBytes() >> 20
-    @Option(help: "Sessions kept at once (429 beyond). Env: LAYOUTD_MAX_SESSIONS.") var maxSessions: Int = env("MAX_SESSIONS").flatMap { Int($0) } ?? 1000
-    @Option(help: "Idle seconds before a session is evicted. Env: LAYOUTD_SESSION_TTL.") var sessionTTL: Double = env("SESSION_TTL").flatMap { Double($0) } ?? 900
-    @Option(help: "Views per session (413 beyond). Env: LAYOUTD_MAX_VIEWS.") var maxViews: Int = env("MAX_VIEWS").flatMap { Int($0) } ?? 20_000
-    @Option(help: "Constraints per session (413 beyond). Env: LAYOUTD_MAX_CONSTRAINTS.") var maxConstraints: Int = env("MAX_CONSTRAINTS").flatMap { Int($0) } ?? 100_000
-    @Option(help: "Open WebSocket streams at most (503 beyond). Env: LAYOUTD_MAX_STREAMS.") var maxStreams: Int = env("MAX_STREAMS").flatMap { Int($0) } ?? 1024
-    @Option(help: "Largest WebSocket message in bytes (close 1009 beyond). Env: LAYOUTD_MAX_MESSAGE_BYTES.") var maxMessageBytes: Int = env("MAX_MESSAGE_BYTES").flatMap { Int($0) } ?? 1 << 20
-    @Option(help: "Seconds SIGTERM waits for requests under way. Env: LAYOUTD_DRAIN_TIMEOUT.") var drainTimeout: Double = env("DRAIN_TIMEOUT").flatMap { Double($0) } ?? 10
+    @Option(help: "Sessions kept at once (429 beyond). Env: LAYOUTD_MAX_SESSIONS.") var maxSessions: Int = env("MAX_SESSIONS").flatMap { Int($0) } ?? defaults.maxSessions
+    @Option(help: "Idle seconds before a session is evicted. Env: LAYOUTD_SESSION_TTL.") var sessionTTL: Double = env("SESSION_TTL").flatMap { Double($0) } ?? defaults.sessionTTLSeconds
+    @Option(help: "Views per session (413 beyond). Env: LAYOUTD_MAX_VIEWS.") var maxViews: Int = env("MAX_VIEWS").flatMap { Int($0) } ?? defaults.maxViewsPerSession
+    @Option(help: "Constraints per session (413 beyond). Env: LAYOUTD_MAX_CONSTRAINTS.") var maxConstraints: Int = env("MAX_CONSTRAINTS").flatMap { Int($0) } ?? defaults.maxConstraintsPerSession
+    @Option(help: "Open WebSocket streams at most (503 beyond). Env: LAYOUTD_MAX_STREAMS.") var maxStreams: Int = env("MAX_STREAMS").flatMap { Int($0) } ?? defaults.maxStreams
+    @Option(help: "Largest WebSocket message in bytes (close 1009 beyond). Env: LAYOUTD_MAX_MESSAGE_BYTES.") var maxMessageBytes: Int = env("MAX_MESSAGE_BYTES").flatMap { Int($0) } ?? defaults.maxStreamMessageBytes
+    @Option(help: "Seconds SIGTERM waits for requests under way. Env: LAYOUTD_DRAIN_TIMEOUT.") var drainTimeout: Double = env("DRAIN_TIMEOUT").flatMap { Double($0) } ?? defaults.drainTimeoutSeconds
     @Flag(help: "Take new session ids from X-Layoutd-Session-Id (set by a trusted, session-affine proxy). Env: LAYOUTD_TRUST_SESSION_ID_HEADER=1.")
     var trustSessionIdHeader: Bool = env("TRUST_SESSION_ID_HEADER") == "1"
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. Env: LAYOUTD_LOG_LEVEL.") var logLevel: String = env("LOG_LEVEL") ?? "info"
@@ -57,7 +57,7 @@ struct Layoutd: ParsableCommand {
     @Option(help: "When a change is answered: strict (every change durable first, set-constants too) or relaxed (structural changes durable first; set-constants answered at once, written within --flush-interval-ms). Env: LAYOUTD_DURABILITY.")
     var durability: String = env("DURABILITY") ?? "relaxed"
     @Option(help: "Relaxed durability: set-constants are written within this many milliseconds. Env: LAYOUTD_FLUSH_INTERVAL_MS.")
-    var flushIntervalMs: Int = env("FLUSH_INTERVAL_MS").flatMap { Int($0) } ?? 50
+    var flushIntervalMs: Int = env("FLUSH_INTERVAL_MS").flatMap { Int($0) } ?? defaults.flushIntervalMilliseconds
     @Option(help: "A stored session unused this long is deleted: seconds, or a number with s, m, h or d (default 7d). Env: LAYOUTD_SESSION_RETENTION.")
     var sessionRetention: String = env("SESSION_RETENTION") ?? "7d"
 
@@ -138,6 +138,9 @@ struct Layoutd: ParsableCommand {
 }
 
 func env(_ name: String) -> String? { ProcessInfo.processInfo.environment["LAYOUTD_" + name] }
+
+/// Each default has one home, the configuration's own; a flag or its variable overrides it.
+private let defaults = ServerConfiguration()
 
 /// "3600", "90m", "12h", "7d" as seconds.
 func seconds(_ text: String) -> Int? {
