@@ -101,8 +101,15 @@ final class StorageTests: XCTestCase {
         let strict = try XCTUnwrap(w.constants(tail, session: "s", revision: 54, body: .object([("y", .number(54))]), durable: true))
         XCTAssertTrue(w.wait(strict))
         let journal = try XCTUnwrap(try w.storage.load("s")).journal
-        XCTAssertEqual(journal.map(\.revision), [50, 51, 52, 54])
-        XCTAssertEqual(String(decoding: journal[3].body, as: UTF8.self), #"{"x":53,"y":54}"#)
+        // 53 is still open when 54 comes (merged into its entry), unless the commit that took 52
+        // took 53 with it (it was queued by then, and closed): both keep every value, in order.
+        let bodies = journal.map { String(decoding: $0.body, as: UTF8.self) }
+        if journal.map(\.revision) == [50, 51, 52, 54] {
+            XCTAssertEqual(bodies[3], #"{"x":53,"y":54}"#)
+        } else {
+            XCTAssertEqual(journal.map(\.revision), [50, 51, 52, 53, 54])
+            XCTAssertEqual(Array(bodies[3...]), [#"{"x":53}"#, #"{"y":54}"#])
+        }
         w.stop()
     }
 }
