@@ -58,7 +58,7 @@ test: test-deps
 	$(MAKE) fuzz-replay
 	$(MAKE) fuzz-targets FUZZ_SECONDS=5
 	python3 Tests/soak/soak.py --minutes 5 --interval 30 --check
-	LAYOUTD_ENGINE=solved $(SWIFT) test --skip-build --filter 'LayoutModelTests|LayoutServerTests'
+	LAYOUTD_ENGINE=factored $(SWIFT) test --skip-build --filter 'LayoutModelTests|LayoutServerTests'
 	$(SWIFT) test --skip-build
 
 ## Property-based tests from openapi.yaml against a running debug server (also part of `make test`).

@@ -66,7 +66,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "layoutd",
-            dependencies: ["LayoutServer", "ConstraintSolver", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            dependencies: ["LayoutServer", "LayoutModel", "ConstraintSolver", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")]
         ),
         // The engines alone on generated workloads, beside kiwi (BENCHMARKS.md §1).

@@ -30,24 +30,44 @@ public struct SessionLimits: Sendable {
     public var maxViews: Int
     public var maxConstraints: Int
     public var historyDepth: Int
-    /// The engine sessions are built on (the factored basis takes over from the solved form).
+    /// The engine sessions are built on.
     public var engine: EngineKind
+    /// Documents of at least this many views are built on the factored basis whatever
+    /// `engine` says (nil: always `engine`). The solved form has the cheaper set-constant
+    /// (`make load`: 0.80 of the bare server against 0.69), the factored basis stays linear
+    /// on chains, where the solved form fills in as n² (a 1,000-cell feed of wrapping labels
+    /// builds in 326 ms against 1,974; BENCHMARKS.md §7): small documents take the first,
+    /// large ones the second. A session grown large by its changes keeps its engine.
+    public var factoredFromViews: Int?
+    /// `--engine auto`'s threshold: the solved form's fill-in is small below it.
+    public static let autoFactoredFromViews = 128
+
     public init(maxViews: Int = 20_000, maxConstraints: Int = 100_000, historyDepth: Int = 256,
-                engine: EngineKind = .defaultKind) {
+                engine: EngineKind = .defaultKind, factoredFromViews: Int? = EngineKind.defaultFactoredFromViews) {
         self.maxViews = maxViews; self.maxConstraints = maxConstraints; self.historyDepth = historyDepth
         self.engine = engine
+        self.factoredFromViews = factoredFromViews
+    }
+
+    /// The engine a document of `views` views is built on.
+    public func engine(forViews views: Int) -> EngineKind {
+        if let n = factoredFromViews, views >= n { return .factored }
+        return engine
     }
 }
 
 extension EngineKind {
-    /// `LAYOUTD_ENGINE` when set (so a test run can exercise either engine), else the
-    /// factored basis: linear on chains and stacks, where the solved form fills in as n²
-    /// (a 1,000-cell feed of wrapping labels: 326 ms against 1,974; BENCHMARKS.md §7), at
-    /// 0.44 µs more per set-constant (2.93 µs against 2.49 in the handler).
+    /// `LAYOUTD_ENGINE` when set (so a test run can exercise either engine on every
+    /// document), else the solved form, large documents going to the factored basis
+    /// (`SessionLimits.factoredFromViews`).
     public static let defaultKind: EngineKind = {
-        guard let raw = getenv("LAYOUTD_ENGINE") else { return .factored }
-        return EngineKind(rawValue: String(cString: raw)) ?? .factored
+        guard let raw = getenv("LAYOUTD_ENGINE") else { return .solved }
+        return EngineKind(rawValue: String(cString: raw)) ?? .solved
     }()
+
+    /// nil when `LAYOUTD_ENGINE` names an engine (it holds for every document), else the
+    /// automatic threshold.
+    public static let defaultFactoredFromViews: Int? = getenv("LAYOUTD_ENGINE") == nil ? SessionLimits.autoFactoredFromViews : nil
 }
 
 /// One engine and one document, changed together. Not thread-safe: the server serialises
@@ -68,6 +88,8 @@ public final class LayoutSession {
     }
 
     public let solver: any ConstraintEngine
+    /// Which engine `solver` is.
+    public let engineKind: EngineKind
     public private(set) var document = LayoutDocument()
     public private(set) var revision = 1
     public let limits: SessionLimits
@@ -95,7 +117,8 @@ public final class LayoutSession {
     /// Builds a session from a layout document (the body of `POST /v1/sessions`).
     public init(document json: JSON, limits: SessionLimits = SessionLimits()) throws(LayoutError) {
         self.limits = limits
-        solver = limits.engine.make()
+        engineKind = limits.engine(forViews: json["views"]?.array?.count ?? 0)
+        solver = engineKind.make()
         var doc = LayoutDocument()
         let added = try Self.load(json, into: &doc)
         try commit(doc, added: added, countRevision: false)
@@ -106,9 +129,10 @@ public final class LayoutSession {
     /// again on the solved form, so an answer is never worse than the solved form's.
     public static func make(document json: JSON, limits: SessionLimits = SessionLimits()) throws(LayoutError) -> LayoutSession {
         let s = try LayoutSession(document: json, limits: limits)
-        guard s.solver.recoveries > 0, limits.engine != .solved else { return s }
+        guard s.solver.recoveries > 0, s.engineKind != .solved else { return s }
         var fallback = limits
         fallback.engine = .solved
+        fallback.factoredFromViews = nil
         return try LayoutSession(document: json, limits: fallback)
     }
 

@@ -28,10 +28,13 @@ public struct ServerConfiguration: Sendable {
     /// New sessions and one-shot layouts get 503 while the heap in use is past this
     /// (the executable sets it from the machine or container; none here).
     public var memoryBudget = MemoryBudget(limitBytes: 0)
-    /// The engine sessions run on: the factored basis (linear on chains and stacks; its storage
-    /// stays bounded under the soak's churn), or the solved form (faster set-constants,
-    /// quadratic on dependent chains). BENCHMARKS.md §4 and §7.
+    /// The engine sessions run on: the solved form (the cheaper set-constant, quadratic on
+    /// dependent chains) or the factored basis (linear on chains and stacks)...
     public var sessionEngine = EngineKind.defaultKind
+    /// ...and from how many views a new session's document takes the factored basis anyway
+    /// (nil: never; `--engine auto`, the default, is the solved form below 128 views).
+    /// BENCHMARKS.md §4 and §7.
+    public var sessionFactoredFromViews = EngineKind.defaultFactoredFromViews
     /// The engine one-shot layouts run on: the factored basis, linear on chains and stacks.
     public var layoutEngine = EngineKind.factored
     /// Where sessions outlive the process: nowhere (memory), or an SQLite database. The
@@ -46,12 +49,13 @@ public struct ServerConfiguration: Sendable {
 
     var sessionLimits: SessionLimits {
         SessionLimits(maxViews: maxViewsPerSession, maxConstraints: maxConstraintsPerSession, historyDepth: historyDepth,
-                      engine: sessionEngine)
+                      engine: sessionEngine, factoredFromViews: sessionFactoredFromViews)
     }
 
     var layoutLimits: SessionLimits {
         var limits = sessionLimits
         limits.engine = layoutEngine
+        limits.factoredFromViews = nil
         return limits
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ConstraintSolver
+import LayoutModel
 import LayoutServer
 import Logging
 
@@ -48,8 +49,8 @@ struct Layoutd: ParsableCommand {
     @Flag(help: "Take new session ids from X-Layoutd-Session-Id (set by a trusted, session-affine proxy). Env: LAYOUTD_TRUST_SESSION_ID_HEADER=1.")
     var trustSessionIdHeader: Bool = env("TRUST_SESSION_ID_HEADER") == "1"
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. Env: LAYOUTD_LOG_LEVEL.") var logLevel: String = env("LOG_LEVEL") ?? "info"
-    @Option(help: "Engine of sessions: factored (revised simplex on a factored basis, linear on chains; the default) or solved (the substituted solved form: cheaper set-constants, quadratic on chains). Env: LAYOUTD_ENGINE.")
-    var engine: String = env("ENGINE") ?? "factored"
+    @Option(help: "Engine of sessions: auto (the solved form, and the factored basis for documents of 128 views or more), solved (the substituted solved form: the cheapest set-constants, quadratic on dependent chains) or factored (revised simplex on a factored basis, linear on chains). Env: LAYOUTD_ENGINE.")
+    var engine: String = env("ENGINE") ?? "auto"
     @Option(help: "Engine of one-shot layouts (POST /v1/layout): factored or solved. Env: LAYOUTD_LAYOUT_ENGINE.")
     var layoutEngine: String = env("LAYOUT_ENGINE") ?? "factored"
     @Option(help: "Where sessions outlive the process: sqlite:PATH (an embedded SQLite database, created when missing), postgres://USER[:PASSWORD]@HOST:PORT/DB (PostgreSQL, shared by replicas; its tables are made when missing) or memory (lost on exit). Env: LAYOUTD_STORE.")
@@ -72,9 +73,8 @@ struct Layoutd: ParsableCommand {
                           ("max-connections-per-ip", perClientConnections ?? 1)] where v < 1 {
             throw ValidationError("--\(name) must be at least 1")
         }
-        for (name, v) in [("engine", engine), ("layout-engine", layoutEngine)] where EngineKind(rawValue: v) == nil {
-            throw ValidationError("--\(name) is solved or factored")
-        }
+        guard engine == "auto" || EngineKind(rawValue: engine) != nil else { throw ValidationError("--engine is auto, solved or factored") }
+        guard EngineKind(rawValue: layoutEngine) != nil else { throw ValidationError("--layout-engine is solved or factored") }
         for p in proxies where AddressRange(p) == nil { throw ValidationError("--trusted-proxies: '\(p)' is not an IPv4 or IPv6 address or CIDR range") }
         guard StoreLocation(store) != nil else { throw ValidationError("--store is memory, sqlite:PATH or postgres://USER[:PASSWORD]@HOST:PORT/DB") }
         guard Durability(rawValue: durability) != nil else { throw ValidationError("--durability is strict or relaxed") }
@@ -111,7 +111,8 @@ struct Layoutd: ParsableCommand {
         c.maxStreamMessageBytes = maxMessageBytes
         c.drainTimeoutSeconds = drainTimeout
         c.trustSessionIDHeader = trustSessionIdHeader
-        c.sessionEngine = EngineKind(rawValue: engine)!
+        c.sessionEngine = EngineKind(rawValue: engine) ?? .solved
+        c.sessionFactoredFromViews = engine == "auto" ? SessionLimits.autoFactoredFromViews : nil
         c.layoutEngine = EngineKind(rawValue: layoutEngine)!
         c.store = StoreLocation(store)!
         c.durability = Durability(rawValue: durability)!

@@ -107,4 +107,17 @@ final class EngineAgreementTests: XCTestCase {
             XCTAssertEqual(s.allFrames, before, "\(engine): nothing kept")
         }
     }
+
+    /// `--engine auto`: the solved form for small documents, the factored basis from the threshold on.
+    func testLargeDocumentsTakeTheFactoredBasis() throws {
+        func doc(_ n: Int) -> JSON {
+            let views = (0..<n).map { #"{"id":"v\#($0)","intrinsicSize":{"width":10,"height":10}}"# }.joined(separator: ",")
+            return json(#"{"views":[\#(views)]}"#)
+        }
+        let auto = SessionLimits(engine: .solved, factoredFromViews: 128)
+        XCTAssertEqual(try LayoutSession(document: doc(127), limits: auto).engineKind, .solved)
+        XCTAssertEqual(try LayoutSession(document: doc(128), limits: auto).engineKind, .factored)
+        XCTAssertEqual(try LayoutSession(document: doc(500), limits: SessionLimits(engine: .solved, factoredFromViews: nil)).engineKind, .solved)
+        XCTAssertEqual(try LayoutSession(document: doc(5), limits: SessionLimits(engine: .factored, factoredFromViews: 128)).engineKind, .factored)
+    }
 }

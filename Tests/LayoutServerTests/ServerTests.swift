@@ -318,7 +318,7 @@ final class ServerTests: XCTestCase {
             }
             // Heavy enough to take about a second in a debug build: the factored engine is linear
             // on this chain, the solved form quadratic.
-            let body = Array(chainDocument(views: SessionLimits().engine == .factored ? 12_000 : 1500).utf8)
+            let body = Array(chainDocument(views: SessionLimits().engine(forViews: 1500) == .factored ? 12_000 : 1500).utf8)
             XCTAssertGreaterThan(body.count, HTTPServerConfiguration().offloadBodyBytes, "offloaded by default")
             let heavy = t.client()
             heavy.connect()
