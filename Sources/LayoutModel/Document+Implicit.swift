@@ -10,7 +10,6 @@ extension LayoutDocument {
     mutating func syncImplicit(_ r: ViewRef, isNew: Bool = false) {
         let v = views[Int(r)].spec
         if isNew && v.frame == nil && v.intrinsicWidth == nil && v.intrinsicHeight == nil && v.text == nil { return }
-        measureText(r)
         let record = views[Int(r)]
         let frame = v.frame
         let parts: [(ImplicitKind, Attribute, Double?)] = [(.frameX, .left, frame?.x), (.frameY, .top, frame?.y),
@@ -29,20 +28,13 @@ extension LayoutDocument {
         }
     }
 
-    /// A text view's measurements, made again when its text changed (a new text is first
-    /// measured on its natural lines; the session wraps it to the width it gets).
-    private mutating func measureText(_ r: ViewRef) {
-        guard let t = views[Int(r)].spec.text else {
-            views[Int(r)].natural = nil; views[Int(r)].measured = nil; views[Int(r)].wrapWidth = nil
-            views[Int(r)].measuredText = nil
-            return
-        }
-        guard views[Int(r)].measuredText != t else { return }
-        let natural = t.measure(width: nil)
+    /// Measures a view's text anew (a new view's, or a changed one) on its natural lines; the
+    /// session wraps it to the width it gets. Without text, the measurements go.
+    mutating func measureText(_ r: ViewRef) {
+        let natural = views[Int(r)].spec.text?.measure(width: nil)
         views[Int(r)].natural = natural
         views[Int(r)].measured = natural
         views[Int(r)].wrapWidth = nil
-        views[Int(r)].measuredText = t
     }
 
     /// Wraps a text view at `width` (nil: its natural lines) and keeps its intrinsic height

@@ -9,8 +9,9 @@ extension LayoutDocument {
     public var json: JSON { json(subtree: nil) }
 
     /// The document, or the part of it that is `root` and its descendants: `root` made a root
-    /// (no parent, no fixed frame), and only the constraints whose views all lie inside.
-    func json(subtree root: ViewRef?) -> JSON {
+    /// (no parent, no fixed frame), and only the constraints whose views all lie inside;
+    /// `extra` constraints after them.
+    func json(subtree root: ViewRef?, adding extra: [JSON] = []) -> JSON {
         var opts: [(key: String, value: JSON)] = [("layoutDirection", .string(options.layoutDirection.rawValue))]
         if let s = options.scale { opts.append(("scale", .number(s))) }
         var inside: [Bool]? = nil
@@ -68,7 +69,7 @@ extension LayoutDocument {
             if v == root { spec.parent = nil; spec.frame = nil }
             return viewJSON(spec)
         }
-        return .object([("options", .object(opts)), ("views", .array(viewList)), ("constraints", .array(cs))])
+        return .object([("options", .object(opts)), ("views", .array(viewList)), ("constraints", .array(cs + extra))])
     }
 
     func explicitJSON(_ a: AtomRef) -> JSON {

@@ -42,15 +42,12 @@ extension LayoutDocument {
     }
 
     private mutating func syncStack(_ s: ViewRef) {
+        var guides = stacks[s]?.guides ?? []
+        let wanted = arrangement(of: s, guides: &guides)
+        // Constraints past the wanted ones go (removeAtom empties their slot in the state).
+        for a in (stacks[s]?.atoms ?? []).dropFirst(wanted.count) where a != noRef { removeAtom(a) }
         var state = stacks[s] ?? StackState()
-        stacks[s] = state
-        let wanted = arrangement(of: s, guides: &state.guides)
-        // A removed guide took its constraints with it: their slots are empty now.
-        for n in state.atoms.indices where state.atoms[n] != noRef && !atoms[Int(state.atoms[n])].live { state.atoms[n] = noRef }
-        // Constraints past the wanted ones go first (removeAtom clears their slot in the state).
-        stacks[s] = state
-        for a in state.atoms.dropFirst(wanted.count) where a != noRef && atoms[Int(a)].live { removeAtom(a) }
-        state = stacks[s]!
+        state.guides = guides
         state.atoms.removeLast(max(0, state.atoms.count - wanted.count))
         for (n, w) in wanted.enumerated() {
             if n < state.atoms.count, state.atoms[n] != noRef {
@@ -214,10 +211,9 @@ extension LayoutDocument {
         return r
     }
 
+    /// Every constraint naming a guide is its stack's own, which `syncStack` updates in place
+    /// or removes (and `dropStack` removes first): none is left to look for here.
     private mutating func removeGuide(_ g: ViewRef) {
-        for a in atoms.indices where atoms[a].live && (atoms[a].first == g || (atoms[a].hasSecond && atoms[a].second == g)) {
-            removeAtom(AtomRef(a))
-        }
         views[Int(g)].live = false
         liveViews -= 1
         guideViews -= 1

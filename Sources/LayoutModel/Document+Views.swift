@@ -54,7 +54,7 @@ extension LayoutDocument {
             let r = insertRecord(ViewRecord(spec: v, parent: parent, sequence: sequence))
             viewNamed[v.id] = r
             liveViews += 1
-            if v.text != nil { textViews += 1 }
+            if v.text != nil { textViews += 1; measureText(r) }
             markDirty(view: r)
             syncImplicit(r, isNew: true)
         }
@@ -149,6 +149,7 @@ extension LayoutDocument {
             views[Int(r)].restyled = true
             restyledViews.append(r)
         }
+        if v.text != before.text { measureText(r) }
         syncImplicit(r)
     }
 }

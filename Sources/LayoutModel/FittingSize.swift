@@ -38,7 +38,6 @@ extension LayoutDocument {
     /// The fitted size of the request's view in this document.
     func fittingSize(_ r: FittingRequest, limits: SessionLimits) throws(LayoutError) -> (width: Double, height: Double) {
         guard let root = viewNamed[r.view] else { throw Pointer()("view").fail("unknown view '\(r.view)'") }
-        var sub = json(subtree: root)
         // The pull toward the target, under ids the document does not use.
         var width = "fitting#width", height = "fitting#height"
         while isTaken(width) || isTaken(height) { width += "#"; height += "#" }
@@ -48,10 +47,7 @@ extension LayoutDocument {
             .object([("id", .string(height)), ("first", .string("\(r.view).height")), ("constant", .number(r.target.height)),
                      ("priority", .number(r.priorities.vertical))]),
         ]
-        if case .object(var m) = sub, let i = m.firstIndex(where: { $0.key == "constraints" }), case .array(let cs) = m[i].value {
-            m[i].value = .array(cs + pulls)
-            sub = .object(m)
-        }
+        let sub = json(subtree: root, adding: pulls)
         var engineLimits = limits
         engineLimits.maxViews = .max
         engineLimits.maxConstraints = .max
@@ -63,8 +59,10 @@ extension LayoutDocument {
 
 extension LayoutSession {
     /// `POST /v1/sessions/{id}/fitting-size`: nothing of the session changes.
-    public func fittingSize(_ request: JSON) throws(LayoutError) -> (width: Double, height: Double) {
-        try document.fittingSize(try FittingRequest.decode(request), limits: limits)
+    public func fittingSize(_ request: JSON) throws(LayoutError) -> (view: String, width: Double, height: Double) {
+        let r = try FittingRequest.decode(request)
+        let size = try document.fittingSize(r, limits: limits)
+        return (r.view, size.width, size.height)
     }
 
     /// `POST /v1/fitting-size`: `{document, view, ...}`, one shot.

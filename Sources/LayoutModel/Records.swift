@@ -123,8 +123,6 @@ struct ViewRecord {
     var natural: TextMeasurement?
     var measured: TextMeasurement?
     var wrapWidth: Double?
-    /// The text those measurements are of (a changed text is measured again).
-    var measuredText: TextContent?
 
     /// Baselines from the alignment rect's top: the document's, else the text's.
     var firstBaseline: Double? { spec.firstBaseline ?? measured?.firstBaseline }

@@ -2,8 +2,8 @@ import ConstraintSolver
 import JSON
 #if canImport(Glibc)
 import Glibc
-import TextLayout
 #endif
+import TextLayout
 
 /// A view's reported frame in its parent's coordinates, with its hidden flag.
 public struct FrameEntry: Equatable, Sendable {

@@ -12,17 +12,10 @@ final class PostgresConnection {
     private var connection: OpaquePointer?
     private let conninfo: String
 
+    /// Connects at once: a database that cannot be reached at start is an error.
     init(_ conninfo: String) throws(Failure) {
         self.conninfo = conninfo
-        connection = PQconnectdb(conninfo)
-        guard PQstatus(connection) == CONNECTION_OK else {
-            let message = Self.message(connection)
-            PQfinish(connection)
-            connection = nil
-            throw Failure(message: message)
-        }
-        // Notices (an IF NOT EXISTS that found the table) would go to stderr.
-        PQsetNoticeProcessor(connection, { _, _ in }, nil)
+        try ensureConnected()
     }
 
     deinit { PQfinish(connection) }
@@ -36,6 +29,7 @@ final class PostgresConnection {
         if let connection, PQstatus(connection) == CONNECTION_OK { return }
         if connection == nil { connection = PQconnectdb(conninfo) } else { PQreset(connection) }
         guard PQstatus(connection) == CONNECTION_OK else { throw Failure(message: Self.message(connection)) }
+        // Notices (an IF NOT EXISTS that found the table) would go to stderr.
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
     }
 

@@ -16,7 +16,6 @@ import os
 import pwd
 import random
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -25,13 +24,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import test_store  # noqa: E402  (the SQLite tests' server, clients and checks)
-from test_store import Client, Server, close  # noqa: E402
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from test_store import Client, Server, close, free_port  # noqa: E402
 
 
 def pg_bin(name):

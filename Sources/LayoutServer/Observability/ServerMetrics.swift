@@ -46,11 +46,9 @@ public final class ServerMetrics: Sendable {
     let connectionsTimedOut: Counter
     let connectionsRefusedPerClient: Counter
     let requestsRefusedPerClient: Counter
-    let textMeasurements: Counter
-    let textMeasureSeconds: Counter
     /// Counters whose counts are kept elsewhere (the HTTP server's atomics): read when
     /// scraped, each adding what it gained since.
-    private let mirrored = Mutex<[(counter: Counter, read: @Sendable () -> Int, added: Int)]>([])
+    private let mirrored = Mutex<[(counter: Counter, read: @Sendable () -> Int, unit: Double, added: Int)]>([])
 
     public init() {
         let r = registry
@@ -95,8 +93,14 @@ public final class ServerMetrics: Sendable {
                                            "Requests refused with 429, by reason.")
         sessionsLost = counter("layoutd_sessions_reloaded_after_store_failure_total",
                                "Sessions reloaded from the store after a write to it failed.")
-        textMeasurements = counter("layoutd_text_measurements_total", "Texts shaped and wrapped (cache misses), as a label's sizing.")
-        textMeasureSeconds = counter("layoutd_text_measure_seconds_total", "Time spent measuring text, in seconds.")
+        // The text measurer is process-wide: its counts, mirrored.
+        let text = TextMeasurer.shared
+        mirror(counter("layoutd_text_measurements_total", "Texts shaped and wrapped (cache misses), as a label's sizing.")) {
+            text.measurements.load(ordering: .relaxed)
+        }
+        mirror(counter("layoutd_text_measure_seconds_total", "Time spent measuring text, in seconds."), unit: 1e-9) {
+            text.nanoseconds.load(ordering: .relaxed)
+        }
         for kind in ["unsatisfiable", "ambiguous", "churn"] { diagnostic(kind, count: 0) }
     }
 
@@ -147,9 +151,10 @@ public final class ServerMetrics: Sendable {
         c.increment(by: count)
     }
 
-    /// `counter` follows a count kept elsewhere, read at each scrape.
-    func mirror(_ counter: Counter, _ read: @escaping @Sendable () -> Int) {
-        mirrored.withLock { $0.append((counter, read, 0)) }
+    /// `counter` follows a count kept elsewhere, read at each scrape (`unit`: what one of the
+    /// count is in the counter's unit, such as 1e-9 for nanoseconds counted as seconds).
+    func mirror(_ counter: Counter, unit: Double = 1, _ read: @escaping @Sendable () -> Int) {
+        mirrored.withLock { $0.append((counter, read, unit, 0)) }
     }
 
     /// The Prometheus text exposition.
@@ -158,16 +163,14 @@ public final class ServerMetrics: Sendable {
         mirrored.withLock { all in
             for k in all.indices {
                 let n = all[k].read()
-                all[k].counter.increment(by: Int64(n - all[k].added))
+                if all[k].unit == 1 {
+                    all[k].counter.increment(by: Int64(n - all[k].added))
+                } else {
+                    all[k].counter.increment(by: Double(n - all[k].added) * all[k].unit)
+                }
                 all[k].added = n
             }
         }
-        // The text measurer is process-wide: its counts, as they stand at the scrape.
-        let text = TextMeasurer.shared
-        textMeasurements.reset()
-        textMeasurements.increment(by: text.measurements.load(ordering: .relaxed))
-        textMeasureSeconds.reset()
-        textMeasureSeconds.increment(by: Double(text.nanoseconds.load(ordering: .relaxed)) / 1e9)
         var out: [UInt8] = []
         registry.emit(into: &out)
         return out

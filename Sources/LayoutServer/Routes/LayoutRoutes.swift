@@ -84,7 +84,7 @@ final class LayoutRoutes: Sendable {
             let id = req.parameter("id")
             try persistence?.checkWritable()
             // A stored session not in memory is restored first: one path for both.
-            guard try store.get(id) != nil, store.remove(id) != nil else { throw Problem(404, "no session '\(id)'") }
+            guard try store.get(id) != nil, store.remove(id) else { throw Problem(404, "no session '\(id)'") }
             var res = Response.noContent
             persistence?.hold(&res, until: persistence?.deleted(id))
             return res
@@ -129,8 +129,8 @@ final class LayoutRoutes: Sendable {
             let body = try jsonBody(req)
             return try withSession(req) { _, s throws(Problem) in
                 do throws(LayoutError) {
-                    let size = try s.fittingSize(body)
-                    return .json(200, WireFormat.fitting(view: body["view"]?.string ?? "", width: size.width, height: size.height))
+                    let fitted = try s.fittingSize(body)
+                    return .json(200, WireFormat.fitting(view: fitted.view, width: fitted.width, height: fitted.height))
                 } catch { throw Problem(error) }
             }
         }

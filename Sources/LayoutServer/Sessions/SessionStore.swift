@@ -157,11 +157,10 @@ public final class SessionStore: @unchecked Sendable {
     /// Takes sessions out of memory (a store failed under them: they reload from it).
     func evict(_ ids: [String]) { evict(ids.compactMap(SessionKey.init)) }
 
-    /// Deletes a session from memory; its engine's size, or nil when it was not there.
-    func remove(_ id: String) -> (rows: Int, columns: Int)? {
-        guard let key = SessionKey(id) else { return nil }
-        let dropped = drop([key])
-        return dropped.count == 1 ? (dropped.rows, dropped.columns) : nil
+    /// Deletes a session from memory; false when it was not there.
+    func remove(_ id: String) -> Bool {
+        guard let key = SessionKey(id) else { return false }
+        return drop([key]) == 1
     }
 
     /// Drops sessions idle longer than the TTL; returns how many.
@@ -181,14 +180,14 @@ public final class SessionStore: @unchecked Sendable {
     @discardableResult
     private func evict(_ keys: [SessionKey]) -> Int {
         let dropped = drop(keys)
-        if dropped.count > 0 { onEvict(dropped.count) }
-        return dropped.count
+        if dropped > 0 { onEvict(dropped) }
+        return dropped
     }
 
     /// Removes the keys from memory and retires their boxes; a request for one of them
-    /// meanwhile waits, then restores it from the store.
-    private func drop(_ keys: [SessionKey]) -> (count: Int, rows: Int, columns: Int) {
-        guard !keys.isEmpty else { return (0, 0, 0) }
+    /// meanwhile waits, then restores it from the store. Returns how many were there.
+    private func drop(_ keys: [SessionKey]) -> Int {
+        guard !keys.isEmpty else { return 0 }
         moving.withLock { inMotion.formUnion(keys) }
         let boxes = lock.withLock { keys.compactMap { sessions.removeValue(forKey: $0) } }
         var rows = 0, columns = 0
@@ -199,6 +198,6 @@ public final class SessionStore: @unchecked Sendable {
         }
         moving.withLock { inMotion.subtract(keys); moving.broadcast() }
         if !boxes.isEmpty { onHeldChange(-boxes.count, -rows, -columns) }
-        return (boxes.count, rows, columns)
+        return boxes.count
     }
 }
