@@ -95,7 +95,7 @@ public final class LayoutdServer: Sendable {
         server.stop()
         http.withLock { $0 = nil }
         // Everything acknowledged, set-constants waiting for their flush included, is written.
-        persistence?.stop()
+        persistence?.stop(store)
         logger.info("stopped", metadata: ["unfinished": "\(left)"])
     }
 

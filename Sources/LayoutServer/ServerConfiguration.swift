@@ -45,6 +45,12 @@ public struct ServerConfiguration: Sendable {
     public var flushIntervalMilliseconds = 50
     /// A stored session not used for this long is deleted from the store.
     public var sessionRetentionSeconds = 7 * 86_400
+    /// This replica's name in the store's leases (PostgreSQL): unique among the replicas
+    /// sharing a store, stable across its restarts (nil: the host's name and the port).
+    public var replicaID: String? = nil
+    /// How long a session's lease lasts unrenewed: a replica that dies holds its sessions
+    /// this long at most. Renewed four times a lease.
+    public var leaseMilliseconds = 1500
     public init() {}
 
     var sessionLimits: SessionLimits {

@@ -5,16 +5,19 @@ import Glibc
 /// Not thread-safe; each user holds its own. A connection that broke is re-established
 /// before the next statement, so a database that comes back is used again.
 final class PostgresConnection {
-    enum Value { case text(String), int(Int), bytes([UInt8]) }
+    enum Value { case text(String), int(Int), bytes([UInt8]), null }
 
     struct Failure: Error { var message: String }
 
     private var connection: OpaquePointer?
     private let conninfo: String
+    /// Statements run on every (re)connection: session settings that a reset would lose.
+    private let setup: [String]
 
     /// Connects at once: a database that cannot be reached at start is an error.
-    init(_ conninfo: String) throws(Failure) {
+    init(_ conninfo: String, setup: [String] = []) throws(Failure) {
         self.conninfo = conninfo
+        self.setup = setup
         try ensureConnected()
     }
 
@@ -31,19 +34,24 @@ final class PostgresConnection {
         guard PQstatus(connection) == CONNECTION_OK else { throw Failure(message: Self.message(connection)) }
         // Notices (an IF NOT EXISTS that found the table) would go to stderr.
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
+        for statement in setup { try run(statement) }
     }
+
+    /// The SQLSTATE of the last failure (`23505` a unique violation, `55P03` a lock timeout).
+    private(set) var lastErrorCode = ""
 
     /// Runs `sql` with `$1…` parameters; each result row is handed to `row` as its columns' text.
     func run(_ sql: String, _ params: [Value] = [], row: (([String?]) -> Void)? = nil) throws(Failure) {
         try ensureConnected()
-        let texts: [String] = params.map {
+        let texts: [String?] = params.map {
             switch $0 {
             case .text(let s): return s
             case .int(let n): return String(n)
             case .bytes(let b): return "\\x" + Self.hex(b)
+            case .null: return nil
             }
         }
-        var cStrings = texts.map { strdup($0) }
+        var cStrings = texts.map { $0.map { strdup($0) } ?? nil }
         defer { for p in cStrings { free(p) } }
         let result: OpaquePointer? = cStrings.withUnsafeMutableBufferPointer { buffer in
             buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { values in
@@ -54,6 +62,7 @@ final class PostgresConnection {
         let status = PQresultStatus(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
             let m = result.flatMap { PQresultErrorMessage($0) }.map { String(cString: $0) } ?? ""
+            lastErrorCode = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) } ?? ""
             throw Failure(message: (m.isEmpty ? Self.message(connection) : m).trimmingTrailingNewlines())
         }
         guard let row, status == PGRES_TUPLES_OK else { return }
@@ -61,6 +70,11 @@ final class PostgresConnection {
         for r in 0..<PQntuples(result) {
             row((0..<columns).map { c in PQgetisnull(result, r, c) == 1 ? nil : String(cString: PQgetvalue(result, r, c)) })
         }
+    }
+
+    /// A PostgreSQL array literal of `values` (ids and integers: nothing to quote).
+    static func array<S: Sequence>(_ values: S) -> String where S.Element: CustomStringConvertible {
+        "{" + values.map(\.description).joined(separator: ",") + "}"
     }
 
     private static let digits = Array("0123456789abcdef".utf8)

@@ -87,7 +87,7 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
         return writing
     }
 
-    public func commit(_ batch: [StorageWrite], now: Int) throws(StorageError) {
+    public func commit(_ batch: [StorageWrite], now: Int) throws(StorageError) -> Set<String> {
         let w = try writable()
         let writer = w.connection
         do throws(SQLiteError) {
@@ -102,6 +102,7 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
         } catch {
             throw StorageError("the SQLite store at \(path) cannot be written: \(error.message)")
         }
+        return []   // one process owns the file: nothing to fence
     }
 
     public func load(_ session: String) throws(StorageError) -> StoredSession? {
@@ -136,7 +137,7 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
             throw StorageError("cannot expire sessions in \(path): \(error.message)")
         }
         guard !ids.isEmpty else { return 0 }
-        try commit(ids.map { .delete(session: $0) }, now: before)
+        _ = try commit(ids.map { .delete(session: $0) }, now: before)
         return ids.count
     }
 
@@ -160,12 +161,12 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
 }
 
 extension SQLiteSessionStorage.Writing: BatchStatements {
-    func snapshot(_ s: String, revision: Int, nextAutoID: Int, stored e: (bytes: [UInt8], rawSize: Int, checksum: Int), now: Int) throws(SQLiteError) {
+    func snapshot(_ s: String, revision: Int, nextAutoID: Int, stored e: (bytes: [UInt8], rawSize: Int, checksum: Int), now: Int, epoch: Int) throws(SQLiteError) {
         try upsertSnapshot.run([.text(s), .int(revision), .int(nextAutoID), .blob(e.bytes), .int(e.rawSize), .int(e.checksum), .int(now)])
         try deleteJournalUpTo.run([.text(s), .int(revision)])
     }
 
-    func journal(_ s: String, _ entry: JournalEntry, stored e: (bytes: [UInt8], rawSize: Int, checksum: Int)) throws(SQLiteError) {
+    func journal(_ s: String, _ entry: JournalEntry, stored e: (bytes: [UInt8], rawSize: Int, checksum: Int), epoch: Int) throws(SQLiteError) {
         try insertJournal.run([.text(s), .int(entry.revision), .int(entry.kind.rawValue), .blob(e.bytes), .int(e.rawSize), .int(e.checksum)])
     }
 

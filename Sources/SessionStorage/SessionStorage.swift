@@ -20,18 +20,33 @@ public struct JournalEntry: Sendable {
 }
 
 /// One write of a batch; a batch is one transaction.
-public enum StorageWrite: Sendable {
-    /// A new session, or a compaction: the snapshot replaces an older one and the journal up to it.
-    case snapshot(session: String, revision: Int, nextAutoID: Int, document: [UInt8])
-    case journal(session: String, entry: JournalEntry)
-    case delete(session: String)
-    /// Drops the journal past a revision (a torn tail that was skipped on restore).
-    case truncate(session: String, after: Int)
+public struct StorageWrite: Sendable {
+    public enum Action: Sendable {
+        /// A new session, or a compaction: the snapshot replaces an older one and the journal up to it.
+        case snapshot(revision: Int, nextAutoID: Int, document: [UInt8])
+        case journal(JournalEntry)
+        case delete
+        /// Drops the journal past a revision (a torn tail that was skipped on restore).
+        case truncate(after: Int)
+    }
 
-    var session: String {
-        switch self {
-        case .snapshot(let s, _, _, _), .journal(let s, _), .delete(let s), .truncate(let s, _): return s
-        }
+    public var session: String
+    public var action: Action
+    /// The lease epoch the write was made under (0 where the store keeps no leases): a store
+    /// with leases refuses it once the session's lease has moved on (fencing).
+    public var epoch: Int
+
+    public static func snapshot(session: String, revision: Int, nextAutoID: Int, document: [UInt8], epoch: Int = 0) -> StorageWrite {
+        StorageWrite(session: session, action: .snapshot(revision: revision, nextAutoID: nextAutoID, document: document), epoch: epoch)
+    }
+    public static func journal(session: String, entry: JournalEntry, epoch: Int = 0) -> StorageWrite {
+        StorageWrite(session: session, action: .journal(entry), epoch: epoch)
+    }
+    public static func delete(session: String, epoch: Int = 0) -> StorageWrite {
+        StorageWrite(session: session, action: .delete, epoch: epoch)
+    }
+    public static func truncate(session: String, after revision: Int, epoch: Int = 0) -> StorageWrite {
+        StorageWrite(session: session, action: .truncate(after: revision), epoch: epoch)
     }
 }
 
@@ -39,8 +54,8 @@ public enum StorageWrite: Sendable {
 /// same way for every store (inside the store's transaction).
 protocol BatchStatements {
     associatedtype Failure: Error
-    func snapshot(_ session: String, revision: Int, nextAutoID: Int, stored: (bytes: [UInt8], rawSize: Int, checksum: Int), now: Int) throws(Failure)
-    func journal(_ session: String, _ entry: JournalEntry, stored: (bytes: [UInt8], rawSize: Int, checksum: Int)) throws(Failure)
+    func snapshot(_ session: String, revision: Int, nextAutoID: Int, stored: (bytes: [UInt8], rawSize: Int, checksum: Int), now: Int, epoch: Int) throws(Failure)
+    func journal(_ session: String, _ entry: JournalEntry, stored: (bytes: [UInt8], rawSize: Int, checksum: Int), epoch: Int) throws(Failure)
     func delete(_ session: String) throws(Failure)
     func truncate(_ session: String, after revision: Int) throws(Failure)
     /// A session written to by the batch: its last-written time moves on.
@@ -51,16 +66,17 @@ extension BatchStatements {
     func apply(_ batch: [StorageWrite], now: Int) throws(Failure) {
         var touched: Set<String> = []
         for item in batch {
-            switch item {
-            case .snapshot(let s, let revision, let next, let document):
-                try snapshot(s, revision: revision, nextAutoID: next, stored: StoredBytes.encode(document), now: now)
-            case .journal(let s, let entry):
-                try journal(s, entry, stored: StoredBytes.encode(entry.body))
+            let s = item.session
+            switch item.action {
+            case .snapshot(let revision, let next, let document):
+                try snapshot(s, revision: revision, nextAutoID: next, stored: StoredBytes.encode(document), now: now, epoch: item.epoch)
+            case .journal(let entry):
+                try journal(s, entry, stored: StoredBytes.encode(entry.body), epoch: item.epoch)
                 touched.insert(s)
-            case .delete(let s):
+            case .delete:
                 try delete(s)
                 touched.remove(s)
-            case .truncate(let s, let revision):
+            case .truncate(let revision):
                 try truncate(s, after: revision)
             }
         }
@@ -78,8 +94,9 @@ public struct StorageError: Error, CustomStringConvertible {
 public protocol SessionStorage: AnyObject, Sendable {
     /// Why the store cannot be written from the start (it opened read-only), or nil.
     var initialFailure: String? { get }
-    /// Writes every item in one transaction, durable when this returns.
-    func commit(_ batch: [StorageWrite], now: Int) throws(StorageError)
+    /// Writes every item in one transaction, durable when this returns; returns the sessions
+    /// whose writes were refused because their lease moved on (fencing: none without leases).
+    func commit(_ batch: [StorageWrite], now: Int) throws(StorageError) -> Set<String>
     func load(_ session: String) throws(StorageError) -> StoredSession?
     /// Deletes sessions not written since `before` (seconds since 1970); returns how many.
     func expire(before: Int) throws(StorageError) -> Int
@@ -87,4 +104,32 @@ public protocol SessionStorage: AnyObject, Sendable {
     func probe() throws(StorageError)
     /// Called once all is written, before a clean stop.
     func checkpoint()
+}
+
+/// What asking for a session's lease came to.
+public enum LeaseClaim: Sendable, Equatable {
+    /// This replica owns the session now, under this epoch.
+    case acquired(epoch: Int)
+    /// Another replica owns it for this long yet (or was asked to hand it to this one).
+    case ownedElsewhere(owner: String, retryAfterMilliseconds: Int)
+    /// No such session is stored (or, when creating, one with the id exists: `taken`).
+    case missing
+    case taken
+}
+
+/// One owner per session among replicas sharing a store: a lease row per session (owner,
+/// epoch, expiry on the database's clock), renewed by its owner, taken over only once it
+/// expired or was released, each taking bumping the epoch that fences the former owner's
+/// writes out (`commit` refuses writes made under an older epoch).
+public protocol SessionLeasing: AnyObject, Sendable {
+    var replicaID: String { get }
+    var leaseMilliseconds: Int { get }
+    /// Takes a stored session's lease (or, `creating`, a new session's).
+    func claim(_ session: String, creating: Bool) throws(StorageError) -> LeaseClaim
+    /// Extends the leases held (session, epoch); returns those still held, and those among
+    /// them another replica asked for (to be handed over).
+    func renew(_ held: [(session: String, epoch: Int)]) throws(StorageError) -> (held: Set<String>, wanted: Set<String>)
+    /// Gives leases up at once (after their writes are durable): a session can be taken
+    /// without waiting for expiry.
+    func release(_ held: [(session: String, epoch: Int)]) throws(StorageError)
 }

@@ -31,6 +31,10 @@ public final class StoreWriter: @unchecked Sendable {
     private var issued: Ticket = 0
     private var resolved: Ticket = 0
     private var failedRanges: [ClosedRange<Ticket>] = []
+    /// Tickets of writes the store refused one by one (fenced: their session's lease moved
+    /// on), the latest few thousand; a waiter looks its ticket up once, when it resolves.
+    private var fenced: Set<Ticket> = []
+    private var fencedOrder: [Ticket] = []
     private var callbacks: [(ticket: Ticket, body: @Sendable (Bool) -> Void)] = []
     private var failure: String?
     /// `failure != nil`, read without the lock on every change's path.
@@ -47,6 +51,9 @@ public final class StoreWriter: @unchecked Sendable {
     /// Sessions whose queued writes were lost (the store failed): their state in memory is
     /// ahead of the store, so the server drops them and reloads them from what is durable.
     public var onLost: @Sendable ([String]) -> Void = { _ in }
+    /// Sessions whose writes the store refused because their lease moved on (fencing): their
+    /// state in memory is another owner's business now.
+    public var onFenced: @Sendable ([String]) -> Void = { _ in }
     /// Each commit: its duration, the bytes of its journal entries and its snapshots.
     public var onCommit: @Sendable (_ nanos: UInt64, _ journalBytes: Int, _ snapshots: Int) -> Void = { _, _, _ in }
     /// The store failed, or came back (nil).
@@ -54,19 +61,19 @@ public final class StoreWriter: @unchecked Sendable {
 
     private enum Item: @unchecked Sendable {
         case write(StorageWrite, Ticket)
-        case changes(session: String, revision: Int, body: JSON, Ticket)
+        case changes(session: String, revision: Int, body: JSON, epoch: Int, Ticket)
         case constants(Constants)
 
         var ticket: Ticket {
             switch self {
-            case .write(_, let t), .changes(_, _, _, let t): return t
+            case .write(_, let t), .changes(_, _, _, _, let t): return t
             case .constants(let c): return c.ticket
             }
         }
         var session: String {
             switch self {
             case .write(let w, _): return w.session
-            case .changes(let s, _, _, _): return s
+            case .changes(let s, _, _, _, _): return s
             case .constants(let c): return c.session
             }
         }
@@ -80,15 +87,19 @@ public final class StoreWriter: @unchecked Sendable {
     /// 10.41-10.68; make load with BASELINE=memory).
     final class Constants: @unchecked Sendable {
         let session: String
+        let epoch: Int
         private let lock = NSLock()
         private var taken = false
         private(set) var revision: Int
         private var merged = Merged()
         var body: JSON { merged.json }
         private(set) var ticket: Ticket
+        /// The tickets it absorbed (strict set-constants merged into it): all fail if it does.
+        private(set) var absorbed: [Ticket] = []
 
-        init(session: String, revision: Int, body: JSON, ticket: Ticket) {
+        init(session: String, revision: Int, body: JSON, ticket: Ticket, epoch: Int) {
             self.session = session
+            self.epoch = epoch
             self.revision = revision
             merged.add(body)
             self.ticket = ticket
@@ -102,7 +113,7 @@ public final class StoreWriter: @unchecked Sendable {
             merged.add(body)
             self.revision = revision
             // The merged entry carries the newest ticket; the ones it absorbed lie below it.
-            if let ticket { self.ticket = ticket }
+            if let ticket { absorbed.append(self.ticket); self.ticket = ticket }
             return true
         }
 
@@ -139,23 +150,23 @@ public final class StoreWriter: @unchecked Sendable {
 
     public func write(_ w: StorageWrite) -> Ticket {
         enqueue(urgent: true) { t in
-            if case .snapshot(let s, _, _, let doc) = w { snapshotBytes[s] = doc.count; journalBytes[s] = 0 }
+            if case .snapshot(_, _, let doc) = w.action { snapshotBytes[w.session] = doc.count; journalBytes[w.session] = 0 }
             return .write(w, t)
         }
     }
 
     /// A structural change: it closes the session's open set-constants entry, so that
     /// nothing set after it is written before it.
-    public func changes(_ tail: JournalTail, session: String, revision: Int, body: JSON) -> Ticket {
+    public func changes(_ tail: JournalTail, session: String, revision: Int, body: JSON, epoch: Int = 0) -> Ticket {
         tail.open = nil
-        return enqueue(urgent: true) { .changes(session: session, revision: revision, body: body, $0) }
+        return enqueue(urgent: true) { .changes(session: session, revision: revision, body: body, epoch: epoch, $0) }
     }
 
     /// A set-constant body, merged into the session's open entry while that is still queued.
     /// Relaxed (`durable` false): that takes only the entry's own lock, not the writer's, and
     /// returns nil (nobody waits). Strict: the writer is woken at once and the ticket returned.
     @discardableResult
-    public func constants(_ tail: JournalTail, session: String, revision: Int, body: JSON, durable: Bool) -> Ticket? {
+    public func constants(_ tail: JournalTail, session: String, revision: Int, body: JSON, durable: Bool, epoch: Int = 0) -> Ticket? {
         if !durable, let open = tail.open, open.append(body, revision, ticket: nil) { return nil }
         condition.lock()
         defer { condition.unlock() }
@@ -165,7 +176,7 @@ public final class StoreWriter: @unchecked Sendable {
             t = issued
             if durable { urgent = true; condition.signal() }
         } else {
-            let entry = Constants(session: session, revision: revision, body: body, ticket: issued + 1)
+            let entry = Constants(session: session, revision: revision, body: body, ticket: issued + 1, epoch: epoch)
             tail.open = entry
             t = enqueueLocked(urgent: durable) { _ in .constants(entry) }
         }
@@ -239,7 +250,7 @@ public final class StoreWriter: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func isFailed(_ t: Ticket) -> Bool { failedRanges.contains { $0.contains(t) } }
+    private func isFailed(_ t: Ticket) -> Bool { failedRanges.contains { $0.contains(t) } || fenced.contains(t) }
 
     // MARK: The writer's thread
 
@@ -293,23 +304,23 @@ public final class StoreWriter: @unchecked Sendable {
             writes.reserveCapacity(batch.count)
             var bytes = 0, snapshots = 0
             var grown: [String: Int] = [:]
-            func journal(_ s: String, _ revision: Int, _ kind: JournalEntry.Kind, _ body: JSON) {
+            func journal(_ s: String, _ revision: Int, _ kind: JournalEntry.Kind, _ body: JSON, _ epoch: Int) {
                 let b = body.serialized
                 bytes += b.count
                 grown[s, default: 0] += b.count
-                writes.append(.journal(session: s, entry: JournalEntry(revision: revision, kind: kind, body: b)))
+                writes.append(.journal(session: s, entry: JournalEntry(revision: revision, kind: kind, body: b), epoch: epoch))
             }
             for item in batch {
                 switch item {
                 case .write(let w, _):
                     writes.append(w)
-                    if case .snapshot = w { snapshots += 1 }
-                case .changes(let s, let revision, let body, _): journal(s, revision, .changes, body)
-                case .constants(let c): journal(c.session, c.revision, .constants, c.body)
+                    if case .snapshot = w.action { snapshots += 1 }
+                case .changes(let s, let revision, let body, let epoch, _): journal(s, revision, .changes, body, epoch)
+                case .constants(let c): journal(c.session, c.revision, .constants, c.body, c.epoch)
                 }
             }
             do {
-                try storage.commit(writes, now: Int(Date().timeIntervalSince1970))
+                let refused = try storage.commit(writes, now: Int(Date().timeIntervalSince1970))
                 onCommit(DispatchTime.now().uptimeNanoseconds &- t0, bytes, snapshots)
                 condition.withLock {
                     for (s, n) in grown {
@@ -319,8 +330,9 @@ public final class StoreWriter: @unchecked Sendable {
                         // replay than the snapshot to rewrite.
                         if total > max(snapshotBytes[s] ?? 0, 64 * 1024) { compactions.insert(s) }
                     }
-                    for item in batch { if case .write(.delete(let s), _) = item { journalBytes[s] = nil; snapshotBytes[s] = nil } }
+                    for case .write(let w, _) in batch { if case .delete = w.action { journalBytes[w.session] = nil; snapshotBytes[w.session] = nil } }
                 }
+                if !refused.isEmpty { fence(batch, refused) }
                 resolve(batch, ok: true)
             } catch {
                 lastProbe = DispatchTime.now().uptimeNanoseconds
@@ -336,6 +348,22 @@ public final class StoreWriter: @unchecked Sendable {
             return (failure == nil) != (f == nil)
         }
         if changed { onFailure(f) }
+    }
+
+    /// Marks the tickets of the refused sessions' writes as lost, before the batch resolves.
+    private func fence(_ batch: [Item], _ refused: Set<String>) {
+        condition.withLock {
+            for item in batch where refused.contains(item.session) {
+                var tickets = [item.ticket]
+                if case .constants(let c) = item { tickets += c.absorbed }
+                for t in tickets where fenced.insert(t).inserted { fencedOrder.append(t) }
+            }
+            if fencedOrder.count > 8192 {
+                for t in fencedOrder.prefix(4096) { fenced.remove(t) }
+                fencedOrder.removeFirst(4096)
+            }
+        }
+        onFenced(Array(refused))
     }
 
     private func resolve(_ batch: [Item], ok: Bool) {

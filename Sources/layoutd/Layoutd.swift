@@ -62,6 +62,11 @@ struct Layoutd: ParsableCommand {
     @Option(help: "A stored session unused this long is deleted: seconds, or a number with s, m, h or d (default 7d). Env: LAYOUTD_SESSION_RETENTION.")
     var sessionRetention: String = env("SESSION_RETENTION") ?? "7d"
 
+    @Option(help: "This replica's name in a shared store's session leases (PostgreSQL): unique among the replicas, the same across its restarts (default: the host's name and the port). Env: LAYOUTD_REPLICA_ID.")
+    var replicaId: String? = env("REPLICA_ID")
+    @Option(help: "Milliseconds a session's lease lasts unrenewed (PostgreSQL): a dead replica's sessions move after this long. Env: LAYOUTD_LEASE_MS.")
+    var leaseMs: Int = env("LEASE_MS").flatMap { Int($0) } ?? defaults.leaseMilliseconds
+
     var proxies: [String] { trustedProxies.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
 
     func validate() throws {
@@ -80,6 +85,8 @@ struct Layoutd: ParsableCommand {
         guard Durability(rawValue: durability) != nil else { throw ValidationError("--durability is strict or relaxed") }
         guard flushIntervalMs >= 1 else { throw ValidationError("--flush-interval-ms must be at least 1") }
         guard let retention = seconds(sessionRetention), retention >= 1 else { throw ValidationError("--session-retention is a duration such as 3600, 90m, 12h or 7d") }
+        guard leaseMs >= 100 else { throw ValidationError("--lease-ms must be at least 100") }
+        if let id = replicaId, id.isEmpty || id.count > 200 { throw ValidationError("--replica-id is 1 to 200 characters") }
         guard memoryBudgetMb >= 0 else { throw ValidationError("--memory-budget-mb is 0 (none) or more") }
         guard sessionTTL > 0 else { throw ValidationError("--session-ttl must be positive") }
     }
@@ -118,6 +125,8 @@ struct Layoutd: ParsableCommand {
         c.durability = Durability(rawValue: durability)!
         c.flushIntervalMilliseconds = flushIntervalMs
         c.sessionRetentionSeconds = seconds(sessionRetention)!
+        c.replicaID = replicaId
+        c.leaseMilliseconds = leaseMs
         // SIGTERM and SIGINT drain: blocked before any thread starts (threads inherit the
         // mask), then waited for here. SIGPIPE is ignored: a client that goes away is not fatal.
         signal(SIGPIPE, SIG_IGN)

@@ -74,6 +74,8 @@ class PostgresStoreTests(test_store.StoreTests):
         cls.pg.remove()
 
     def server(self, **kw):
+        # A restarted server is the same replica (it takes its own leases back at once).
+        kw["extra"] = list(kw.get("extra", ())) + ["--replica-id", f"replica-{len(self.servers)}"]
         s = Server(self.dir, store=self.pg.url, **kw)
         self.servers.append(s)
         return s

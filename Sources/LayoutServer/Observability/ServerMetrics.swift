@@ -43,6 +43,11 @@ public final class ServerMetrics: Sendable {
     let restoreTime: DurationHistogram
     let sessionsExpired: Counter
     let sessionsLost: Counter
+    let leasesTaken: Counter
+    let leasesRefused: Counter
+    let leasesLost: Counter
+    let leasesHandedOver: Counter
+    let writesFenced: Counter
     let connectionsTimedOut: Counter
     let connectionsRefusedPerClient: Counter
     let requestsRefusedPerClient: Counter
@@ -93,6 +98,11 @@ public final class ServerMetrics: Sendable {
                                            "Requests refused with 429, by reason.")
         sessionsLost = counter("layoutd_sessions_reloaded_after_store_failure_total",
                                "Sessions reloaded from the store after a write to it failed.")
+        leasesTaken = counter("layoutd_leases_taken_total", "Session leases this replica took (a new session, a restore, a takeover).")
+        leasesRefused = counter("layoutd_leases_refused_total", "Requests for a session another replica holds the lease of (answered 503).")
+        leasesLost = counter("layoutd_leases_lost_total", "Leases found taken by another replica at renewal (the session left memory).")
+        leasesHandedOver = counter("layoutd_leases_handed_over_total", "Leases released because another replica asked for the session.")
+        writesFenced = counter("layoutd_store_fenced_sessions_total", "Commits in which a session's writes were refused for a stale lease epoch.")
         // The text measurer is process-wide: its counts, mirrored.
         let text = TextMeasurer.shared
         mirror(counter("layoutd_text_measurements_total", "Texts shaped and wrapped (cache misses), as a label's sizing.")) {

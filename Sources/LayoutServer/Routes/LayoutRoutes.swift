@@ -49,16 +49,21 @@ final class LayoutRoutes: Sendable {
             let t0 = monotonicNanos()
             do throws(LayoutError) { session = try LayoutSession.make(document: doc, limits: configuration.sessionLimits) } catch { throw Problem(error) }
             let nanos = monotonicNanos() - t0
-        metrics.solveTime.recordNanoseconds(Int64(nanos))
+            metrics.solveTime.recordNanoseconds(Int64(nanos))
+            // With replicas on one store, the id's lease first: the session is this replica's.
+            let claim = try persistence?.claimNew(proposed)
             let box: SessionBox
-            do throws(SessionStore.InsertError) { box = try store.insert(session, id: proposed) } catch {
+            do throws(SessionStore.InsertError) {
+                box = try store.insert(session, id: claim?.id ?? proposed, epoch: claim?.epoch ?? 0, leaseUntil: claim?.until ?? .max)
+            } catch {
+                if let claim, claim.epoch > 0 { store.onRetire([SessionBox(id: claim.id, session: session, epoch: claim.epoch)]) }
                 switch error {
                 case .full: throw Problem(429, "the server keeps at most \(store.maxSessions) sessions: delete one or retry later", headers: [("Retry-After", "1")])
                 case .idTaken: throw Problem(409, "a session with id \(proposed ?? "") exists")
                 }
             }
             // The body as sent is the snapshot: it builds the same session again.
-            let ticket = persistence?.created(box.id, session, document: req.body)
+            let ticket = persistence?.created(box, document: req.body)
             metrics.sessionsCreated.increment()
             let result = ChangeResult(revision: session.revision, frames: session.allFrames, removed: [],
                                       diagnostics: session.diagnostics(), added: [])
@@ -84,9 +89,9 @@ final class LayoutRoutes: Sendable {
             let id = req.parameter("id")
             try persistence?.checkWritable()
             // A stored session not in memory is restored first: one path for both.
-            guard try store.get(id) != nil, store.remove(id) else { throw Problem(404, "no session '\(id)'") }
+            guard let box = try store.get(id), store.remove(id) else { throw Problem(404, "no session '\(id)'") }
             var res = Response.noContent
-            persistence?.hold(&res, until: persistence?.deleted(id))
+            persistence?.hold(&res, until: persistence?.deleted(box))
             return res
         }
         r.on("POST", "/v1/sessions/{id}/changes") { [self] req throws(Problem) in

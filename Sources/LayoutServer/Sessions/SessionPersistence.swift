@@ -16,6 +16,8 @@ final class SessionPersistence: Sendable {
     typealias Ticket = StoreWriter.Ticket
 
     let writer: StoreWriter
+    /// The store's leases (PostgreSQL, shared by replicas); nil where one process owns the store.
+    let leases: LeaseKeeper?
     let durability: Durability
     private let metrics: ServerMetrics
     private let logger: Logger
@@ -28,6 +30,8 @@ final class SessionPersistence: Sendable {
         self.metrics = metrics
         self.logger = logger
         limits = configuration.sessionLimits
+        let writer = writer
+        leases = (storage as? any SessionLeasing).map { LeaseKeeper(leasing: $0, writer: writer, metrics: metrics, logger: logger) }
         writer.onCommit = { nanos, bytes, snapshots in
             metrics.storeCommitTime.recordNanoseconds(Int64(nanos))
             if bytes > 0 { metrics.storeJournalBytes.increment(by: bytes) }
@@ -52,7 +56,10 @@ final class SessionPersistence: Sendable {
         case .sqlite(let path):
             return SessionPersistence(storage: try SQLiteSessionStorage(path: path), configuration: configuration, metrics: metrics, logger: logger)
         case .postgres(let url):
-            return SessionPersistence(storage: try PostgresSessionStorage(url: url), configuration: configuration, metrics: metrics, logger: logger)
+            let replica = configuration.replicaID ?? "\(hostName()):\(configuration.http.port)"
+            let storage = try PostgresSessionStorage(url: url, replicaID: replica, leaseMilliseconds: configuration.leaseMilliseconds)
+            logger.info("session leases", metadata: ["replica": "\(replica)", "lease_ms": "\(configuration.leaseMilliseconds)"])
+            return SessionPersistence(storage: storage, configuration: configuration, metrics: metrics, logger: logger)
         }
     }
 
@@ -64,8 +71,15 @@ final class SessionPersistence: Sendable {
             metrics.sessionsLost.increment(by: ids.count)
             store?.evict(ids)
         }
+        writer.onFenced = { [weak store, logger] ids in
+            metrics.writesFenced.increment(by: ids.count)
+            logger.warning("writes refused: the sessions' leases moved to another replica", metadata: ["sessions": "\(ids.count)"])
+            store?.evict(ids)
+        }
         store.restorer = { [self] id throws(Problem) in try restore(id) }
+        leases?.attach(to: store)
         writer.start()
+        leases?.start(store)
     }
 
     // MARK: Writes
@@ -77,21 +91,29 @@ final class SessionPersistence: Sendable {
         }
     }
 
-    func created(_ id: String, _ session: LayoutSession, document body: [UInt8]) -> Ticket {
-        writer.write(.snapshot(session: id, revision: session.revision, nextAutoID: session.nextAutoID, document: body))
+    /// A new session's id and lease (epoch 0, and no claim, without leases).
+    func claimNew(_ proposed: String?) throws(Problem) -> (id: String, epoch: Int, until: UInt64) {
+        let id = proposed ?? SessionStore.newID()
+        guard let leases else { return (id, 0, .max) }
+        let claimed = try leases.claimNew(id)
+        return (id, claimed.epoch, claimed.until)
+    }
+
+    func created(_ box: SessionBox, document body: [UInt8]) -> Ticket {
+        writer.write(.snapshot(session: box.id, revision: box.session.revision, nextAutoID: box.session.nextAutoID, document: body, epoch: box.epoch))
     }
 
     func changed(_ box: SessionBox, revision: Int, _ body: JSON) -> Ticket {
-        writer.changes(box.journalTail, session: box.id, revision: revision, body: body)
+        writer.changes(box.journalTail, session: box.id, revision: revision, body: body, epoch: box.epoch)
     }
 
     /// Set-constants: durable before the answer under strict (a ticket), within the flush
     /// interval under relaxed (nil). Both under the session's lock.
     func constantsSet(_ box: SessionBox, revision: Int, _ body: JSON) -> Ticket? {
-        writer.constants(box.journalTail, session: box.id, revision: revision, body: body, durable: durability == .strict)
+        writer.constants(box.journalTail, session: box.id, revision: revision, body: body, durable: durability == .strict, epoch: box.epoch)
     }
 
-    func deleted(_ id: String) -> Ticket { writer.write(.delete(session: id)) }
+    func deleted(_ box: SessionBox) -> Ticket { writer.write(.delete(session: box.id, epoch: box.epoch)) }
 
     static let lost = Problem(503, "the change could not be stored (the session store failed): the session is as it was stored; read it again and retry",
                               headers: [("Retry-After", "5")])
@@ -116,10 +138,18 @@ final class SessionPersistence: Sendable {
     /// Rebuilds a stored session: its document, then its journal replayed. nil when none is
     /// stored. A journal entry that fails its checksum, or does not replay, ends the replay
     /// there (a torn tail): what follows it is dropped, never applied out of order.
-    func restore(_ id: String) throws(Problem) -> LayoutSession? {
+    func restore(_ id: String) throws(Problem) -> (session: LayoutSession, epoch: Int, leaseUntil: UInt64)? {
         let t0 = DispatchTime.now().uptimeNanoseconds
-        // What this session queued before it left memory is in the store when this returns.
+        // What this session queued before it left memory is in the store when this returns
+        // (before the claim: a claim bumps the epoch, which would fence those writes out).
         writer.flush()
+        var lease: (epoch: Int, until: UInt64) = (0, .max)
+        if let leases {
+            guard let claimed = try leases.claimStored(id) else { return nil }
+            lease = claimed
+        }
+        var restored = false
+        defer { if !restored, lease.epoch > 0 { _ = try? leases?.leasing.release([(id, lease.epoch)]) } }
         let stored: StoredSession?
         do { stored = try writer.storage.load(id) } catch {
             logger.error("cannot read a stored session", metadata: ["session": "\(id)", "error": "\(error)"])
@@ -156,12 +186,13 @@ final class SessionPersistence: Sendable {
                 "session": "\(id)", "entries": "\(dropped)", "revision": "\(session.revision)"])
             // Dropped from the store too: a later change takes the revision the bad entry had,
             // and nothing after the gap may replay.
-            _ = writer.write(.truncate(session: id, after: session.revision))
+            _ = writer.write(.truncate(session: id, after: session.revision, epoch: lease.epoch))
         }
         metrics.sessionsRestored.increment()
         metrics.restoreTime.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - t0))
         logger.debug("session restored", metadata: ["session": "\(id)", "revision": "\(session.revision)", "journal": "\(replayed)"])
-        return session
+        restored = true
+        return (session, lease.epoch, lease.until)
     }
 
     // MARK: Compaction
@@ -174,10 +205,21 @@ final class SessionPersistence: Sendable {
             guard let box = store.resident(id),
                   let (document, revision, next) = box.withSession({ s in (s.document, s.revision, s.nextAutoID) }) else { continue }
             let bytes = document.json.serialized
-            _ = writer.write(.snapshot(session: id, revision: revision, nextAutoID: next, document: bytes))
+            _ = writer.write(.snapshot(session: id, revision: revision, nextAutoID: next, document: bytes, epoch: box.epoch))
         }
     }
 
-    /// Writes what is queued (SIGTERM): a clean stop loses nothing under either policy.
-    func stop() { writer.stop() }
+    /// Writes what is queued (SIGTERM): a clean stop loses nothing under either policy. Then
+    /// the leases go, so that other replicas take the sessions at once.
+    func stop(_ store: SessionStore) {
+        writer.stop()
+        leases?.stop(store)
+    }
+}
+
+/// This machine's name (a pod's name under Kubernetes): the default replica id's first half.
+func hostName() -> String {
+    var buffer = [CChar](repeating: 0, count: 256)
+    guard gethostname(&buffer, buffer.count - 1) == 0 else { return "layoutd" }
+    return String(cString: buffer)
 }

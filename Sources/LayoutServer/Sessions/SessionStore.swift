@@ -7,6 +7,12 @@ import Synchronization
 public final class SessionBox: @unchecked Sendable {
     public let id: String
     let session: LayoutSession
+    /// The store lease's epoch this box was made under (0: the store keeps no leases): its
+    /// writes carry it, and the store refuses them once another replica took the session.
+    let epoch: Int
+    /// Until when (monotonic) this replica's lease on the session is known to hold; past it a
+    /// request first confirms the lease with the store. `.max` without leases.
+    let leaseUntil = Atomic<UInt64>(.max)
     private let lock = NSLock()
     let lastUsed = Atomic<UInt64>(0)
     /// Its open set-constants entry in the store's queue (under the lock).
@@ -15,9 +21,10 @@ public final class SessionBox: @unchecked Sendable {
     /// looks the session up again, so nothing is applied to a copy nobody will read.
     private var retired = false
 
-    init(id: String, session: LayoutSession) {
+    init(id: String, session: LayoutSession, epoch: Int = 0) {
         self.id = id
         self.session = session
+        self.epoch = epoch
         lastUsed.store(coarseMonotonicNanos(), ordering: .relaxed)
     }
 
@@ -52,12 +59,18 @@ public final class SessionStore: @unchecked Sendable {
     private var inMotion: Set<SessionKey> = []
     /// Boxes that left memory, with their engine's size (for the gauges).
     var onEvict: @Sendable (_ count: Int) -> Void = { _ in }
+    /// Boxes that left memory other than by deletion (their leases are given up).
+    var onRetire: @Sendable (_ boxes: [SessionBox]) -> Void = { _ in }
+    /// Confirms with the store that a box's lease still holds, when its known time ran out;
+    /// false: it does not (the box leaves memory and the session is claimed again).
+    var leaseCheck: (@Sendable (SessionBox) -> Bool)? = nil
     /// What the store holds changed by these amounts (sessions, engine rows, engine columns):
     /// every way in (created, restored) and out (deleted, evicted), and every change's
     /// effect on its engine, reported from this one place so the gauges cannot drift.
     var onHeldChange: @Sendable (_ sessions: Int, _ rows: Int, _ columns: Int) -> Void = { _, _, _ in }
-    /// Rebuilds a stored session (nil: none stored).
-    var restorer: (@Sendable (String) throws(Problem) -> LayoutSession?)? = nil
+    /// Rebuilds a stored session (nil: none stored), with its lease's epoch and how long that
+    /// is known to hold (monotonic).
+    var restorer: (@Sendable (String) throws(Problem) -> (session: LayoutSession, epoch: Int, leaseUntil: UInt64)?)? = nil
 
     public init(maxSessions: Int, idleTTLSeconds: Double) {
         self.maxSessions = maxSessions
@@ -76,11 +89,12 @@ public final class SessionStore: @unchecked Sendable {
     /// idle ones: refused, or with a durable store, the least recently used leaves memory.
     enum InsertError: Error { case full, idTaken }
 
-    func insert(_ session: LayoutSession, id: String? = nil) throws(InsertError) -> SessionBox {
+    func insert(_ session: LayoutSession, id: String? = nil, epoch: Int = 0, leaseUntil: UInt64 = .max) throws(InsertError) -> SessionBox {
         if count >= maxSessions {
             if evictIdle() == 0 && restorer != nil { evictLeastRecentlyUsed() }
         }
-        let box = SessionBox(id: id ?? Self.newID(), session: session)
+        let box = SessionBox(id: id ?? Self.newID(), session: session, epoch: epoch)
+        box.leaseUntil.store(leaseUntil, ordering: .relaxed)
         guard let key = SessionKey(box.id) else { preconditionFailure("session ids are checked before insertion") }
         let result: InsertError? = lock.withLock {
             guard sessions.count < maxSessions else { return .full }
@@ -103,8 +117,12 @@ public final class SessionStore: @unchecked Sendable {
 
     func get(_ key: SessionKey) throws(Problem) -> SessionBox? {
         if let box = lock.withLock({ sessions[key] }) {
-            box.lastUsed.store(coarseMonotonicNanos(), ordering: .relaxed)
-            return box
+            let now = coarseMonotonicNanos()
+            box.lastUsed.store(now, ordering: .relaxed)
+            // One load and compare on every request; the store is asked only once a lease's
+            // known time has run out (a renewal missed: the database slow or unreachable).
+            if now < box.leaseUntil.load(ordering: .relaxed) || leaseCheck?(box) ?? true { return box }
+            retire([box])
         }
         guard let restorer else { return nil }
         return try restore(key, restorer)
@@ -140,7 +158,7 @@ public final class SessionStore: @unchecked Sendable {
         lock.withLock { sessions[key] }?.lastUsed.store(coarseMonotonicNanos(), ordering: .relaxed)
     }
 
-    private func restore(_ key: SessionKey, _ restorer: (String) throws(Problem) -> LayoutSession?) throws(Problem) -> SessionBox? {
+    private func restore(_ key: SessionKey, _ restorer: (String) throws(Problem) -> (session: LayoutSession, epoch: Int, leaseUntil: UInt64)?) throws(Problem) -> SessionBox? {
         moving.lock()
         while inMotion.contains(key) { moving.wait() }
         if let box = lock.withLock({ sessions[key] }) { moving.unlock(); return box }
@@ -148,8 +166,9 @@ public final class SessionStore: @unchecked Sendable {
         moving.unlock()
         defer { moving.withLock { inMotion.remove(key); moving.broadcast() } }
         let id = key.description
-        guard let session = try restorer(id) else { return nil }
-        do throws(InsertError) { return try insert(session, id: id) } catch {
+        guard let restored = try restorer(id) else { return nil }
+        do throws(InsertError) { return try insert(restored.session, id: id, epoch: restored.epoch, leaseUntil: restored.leaseUntil) } catch {
+            onRetire([SessionBox(id: id, session: restored.session, epoch: restored.epoch)])
             throw Problem(503, "the server cannot hold another session in memory now", headers: [("Retry-After", "1")])
         }
     }
@@ -160,7 +179,17 @@ public final class SessionStore: @unchecked Sendable {
     /// Deletes a session from memory; false when it was not there.
     func remove(_ id: String) -> Bool {
         guard let key = SessionKey(id) else { return false }
-        return drop([key]) == 1
+        return drop([key], retiring: false) == 1
+    }
+
+    /// Every box in memory (the leases to renew).
+    func residentBoxes() -> [SessionBox] { lock.withLock { Array(sessions.values) } }
+
+    /// Takes these boxes out of memory, each only while it is still the one held for its id.
+    @discardableResult
+    func retire(_ boxes: [SessionBox]) -> Int {
+        let keys = lock.withLock { boxes.compactMap { b in SessionKey(b.id).flatMap { sessions[$0] === b ? $0 : nil } } }
+        return evict(keys)
     }
 
     /// Drops sessions idle longer than the TTL; returns how many.
@@ -186,7 +215,7 @@ public final class SessionStore: @unchecked Sendable {
 
     /// Removes the keys from memory and retires their boxes; a request for one of them
     /// meanwhile waits, then restores it from the store. Returns how many were there.
-    private func drop(_ keys: [SessionKey]) -> Int {
+    private func drop(_ keys: [SessionKey], retiring: Bool = true) -> Int {
         guard !keys.isEmpty else { return 0 }
         moving.withLock { inMotion.formUnion(keys) }
         let boxes = lock.withLock { keys.compactMap { sessions.removeValue(forKey: $0) } }
@@ -198,6 +227,7 @@ public final class SessionStore: @unchecked Sendable {
         }
         moving.withLock { inMotion.subtract(keys); moving.broadcast() }
         if !boxes.isEmpty { onHeldChange(-boxes.count, -rows, -columns) }
+        if retiring && !boxes.isEmpty { onRetire(boxes) }
         return boxes.count
     }
 }
