@@ -9,7 +9,7 @@ SHARED  ?= ../shared
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PKGS := libmicrohttpd-dev zlib1g-dev libsqlite3-dev libpq-dev pkg-config libharfbuzz-dev libfontconfig-dev libunibreak-dev fonts-dejavu-core
 
-.PHONY: deps test-deps api-fuzz fuzz-targets fuzz-replay soak build release run test bench bench-engine bench-streams bench-handler bench-document bench-store bench-text load fuzz clean
+.PHONY: deps test-deps cluster-test bench-cluster api-fuzz fuzz-targets fuzz-replay soak build release run test bench bench-engine bench-streams bench-handler bench-document bench-store bench-text load fuzz clean
 
 ## System packages, installed only when missing.
 deps:
@@ -20,9 +20,10 @@ deps:
 	fi
 
 ## What the tests need beyond the toolchain: Debian's chromium, chromium-driver (the playground's
-## browser test), prometheus (promtool), postgresql (the PostgreSQL store's tests start one), curl; from PyPI the OpenAPI validator, schemathesis,
+## browser test), prometheus (promtool), postgresql (the PostgreSQL store's tests start one), nginx (the
+## cluster test runs Deploy/proxy/nginx.conf), curl; from PyPI the OpenAPI validator, schemathesis,
 ## websockets, pytest, selenium, uharfbuzz (the text oracle) and openapi-python-client.
-TEST_APT_PKGS := curl chromium chromium-driver prometheus postgresql
+TEST_APT_PKGS := curl chromium chromium-driver prometheus postgresql nginx
 test-deps: deps
 	@missing=""; for p in $(TEST_APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
@@ -50,6 +51,7 @@ test: test-deps
 	Tests/api/schemathesis.sh
 	python3 Tests/store/test_store.py
 	python3 Tests/store/test_postgres_store.py
+	python3 Tests/cluster/test_cluster.py
 	python3 Tests/http/test_slow_clients.py
 	python3 Tests/browser/test_playground.py
 	python3 Tests/text/test_text.py
@@ -60,6 +62,12 @@ test: test-deps
 	python3 Tests/soak/soak.py --minutes 5 --interval 30 --check
 	LAYOUTD_ENGINE=factored $(SWIFT) test --skip-build --filter 'LayoutModelTests|LayoutServerTests'
 	$(SWIFT) test --skip-build
+
+## Three replicas on one PostgreSQL behind Deploy/proxy/nginx.conf: SIGKILL and SIGSTOP
+## failover, fencing, hand-back (also part of `make test`).
+cluster-test: test-deps
+	$(SWIFT) build --product layoutd
+	python3 Tests/cluster/test_cluster.py
 
 ## Property-based tests from openapi.yaml against a running debug server (also part of `make test`).
 api-fuzz: test-deps

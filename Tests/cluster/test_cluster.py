@@ -1,0 +1,456 @@
+"""make cluster-test: replicas on one PostgreSQL, routed by session through nginx, failing over.
+
+On this machine, loopback only: PostgreSQL (Debian's, initdb in a temporary folder), three
+layoutd replicas on it (strict durability, each with its own --replica-id) and nginx run
+with Deploy/proxy/nginx.conf (only its upstream servers, port and paths substituted).
+
+- failover: 64 sessions under load through the proxy (set-constants, and changes with
+  baseRevision); one replica SIGKILLed mid-load, later restarted. Asserts: no acknowledged
+  change lost (each session read back, and read again from the store after every replica
+  is restarted); every session answers again within the lease (reported); errors only in
+  the windows after the kill and after the restart; revisions never reused; the sessions
+  move back to the restarted replica (the ring), and the lease log shows no moment of two
+  owners (every taking after the previous owner's lease ended).
+- pause: a replica (relaxed, a long flush interval) answers a set-constant and is SIGSTOPped
+  before writing it; another takes the session over after the lease; SIGCONT: the paused
+  replica's late write is refused by the store (layoutd_fenced) and the new owner's state stands.
+
+Run: python3 Tests/cluster/test_cluster.py [-k NAME]; REPORT=path writes the figures as JSON.
+"""
+import http.client
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "store"))
+from test_postgres_store import Postgres  # noqa: E402
+from test_store import BIN, chain_document, free_port  # noqa: E402
+
+LEASE_MS = 1500
+
+
+def request(port, method, path, body=None, headers=None, timeout=10):
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        data = json.dumps(body).encode() if body is not None else None
+        h = {"Content-Type": "application/json"} if data is not None else {}
+        h.update(headers or {})
+        c.request(method, path, body=data, headers=h)
+        r = c.getresponse()
+        raw = r.read()
+        ctype = r.getheader("Content-Type", "")
+        return r.status, dict(r.getheaders()), (json.loads(raw) if raw and "json" in ctype else raw)
+    finally:
+        c.close()
+
+
+class Replica:
+    def __init__(self, name, url, directory, durability="strict", extra=()):
+        self.name, self.url, self.port = name, url, free_port()
+        self.log = os.path.join(directory, f"{name}.log")
+        self.args = [BIN, "--port", str(self.port), "--store", url, "--durability", durability, "--replica-id", name,
+                     "--lease-ms", str(LEASE_MS), "--trust-session-id-header", "--trusted-proxies", "127.0.0.1",
+                     "--log-level", "info", "--threads", "2", "--workers", "1", *extra]
+        self.proc = None
+
+    def start(self):
+        with open(self.log, "a") as log:
+            self.proc = subprocess.Popen(self.args, stderr=log, stdout=subprocess.DEVNULL)
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            try:
+                if request(self.port, "GET", "/readyz")[0] == 200:
+                    return self
+            except OSError:
+                pass
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        raise RuntimeError(f"{self.name} did not start: " + open(self.log).read()[-2000:])
+
+    def kill(self):
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGCONT)
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+class Proxy:
+    """nginx on Deploy/proxy/nginx.conf: the replicas as its upstream servers, a loopback port,
+    its paths in a temporary folder."""
+
+    def __init__(self, replicas, directory):
+        self.dir = os.path.join(directory, "nginx")
+        os.makedirs(self.dir)
+        os.chmod(directory, 0o755)
+        os.chmod(self.dir, 0o777)
+        self.port = free_port()
+        with open(os.path.join(ROOT, "Deploy", "proxy", "nginx.conf")) as f:
+            conf = f.read()
+        servers = "".join(f"        server 127.0.0.1:{r.port} max_fails=1 fail_timeout=2s;\n" for r in replicas)
+        conf, n = re.subn(r"(?m)^\s*server layoutd-\d+\S* [^\n]*;\n", "", conf)
+        assert n == 3, "the shipped config names three replicas"
+        conf = conf.replace("hash $layoutd_session consistent;\n", "hash $layoutd_session consistent;\n" + servers)
+        conf, n = re.subn(r"listen 8080;", f"listen 127.0.0.1:{self.port};", conf)
+        assert n == 1
+        paths = "".join(f"    {k}_temp_path {self.dir}/{k};\n" for k in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+        conf = conf.replace("http {\n", "http {\n" + paths +
+                            f"    access_log {self.dir}/access.log;\n", 1)
+        self.conf = os.path.join(self.dir, "nginx.conf")
+        with open(self.conf, "w") as f:
+            f.write(conf)
+        user = "user root;" if os.geteuid() == 0 else ""
+        with open(os.path.join(self.dir, "stderr.log"), "w") as err:
+            self.proc = subprocess.Popen(["nginx", "-p", self.dir, "-c", self.conf, "-g",
+                                          f"daemon off; pid {self.dir}/nginx.pid; error_log {self.dir}/error.log; {user}"],
+                                         stdout=subprocess.DEVNULL, stderr=err)
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            try:
+                request(self.port, "GET", "/healthz")
+                return
+            except OSError:
+                time.sleep(0.05)
+        self.proc.kill()
+        with open(os.path.join(self.dir, "stderr.log")) as f:
+            raise RuntimeError("nginx did not start: " + f.read())
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGQUIT)
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+def sql(pg, query):
+    out = subprocess.run(["psql", pg.url, "-At", "-F", "|", "-c", query], check=True, capture_output=True, text=True).stdout
+    return [line.split("|") for line in out.splitlines() if line]
+
+
+def owners(pg, ids):
+    return {s: o for s, o in sql(pg, "SELECT session, owner FROM layoutd_leases") if s in ids}
+
+
+class SessionClient:
+    """One session under load: what was acknowledged, what may or may not have been applied."""
+    KEYS = ("gap0", "w0", "gap1", "gap2")
+
+    def __init__(self, sid, revision):
+        self.id, self.revision = sid, revision
+        self.acked = {}        # key -> last acknowledged value
+        self.unknown = {}      # key -> values sent whose outcome is unknown (the replica died)
+        self.counter = 0
+        self.errors = []       # (time, status)
+        self.successes = []    # times
+        self.lost = []
+        self.reused = []
+
+
+class Load:
+    """Threads posting to their sessions through the proxy as fast as answers come."""
+
+    def __init__(self, proxy_port, sessions, threads=8):
+        self.port, self.sessions, self.stopped = proxy_port, sessions, False
+        self.threads = [threading.Thread(target=self.run, args=(sessions[i::threads],), daemon=True) for i in range(threads)]
+
+    def start(self):
+        for t in self.threads:
+            t.start()
+        return self
+
+    def stop(self):
+        self.stopped = True
+        for t in self.threads:
+            t.join(30)
+
+    def run(self, mine):
+        k = 0
+        while not self.stopped:
+            self.step(mine[k % len(mine)])
+            k += 1
+
+    def step(self, s):
+        s.counter += 1
+        key = SessionClient.KEYS[s.counter % 4]
+        value = (s.counter % 400) + 1 + (s.counter // 400) % 3 * 1000  # values recur rarely
+        if key in ("gap1", "gap2"):
+            path, body = "/changes", {"baseRevision": s.revision, "ops": [{"op": "setConstant", "id": key, "constant": value}]}
+        else:
+            path, body = "/constants", {key: value}
+        try:
+            status, _, answer = request(self.port, "POST", f"/v1/sessions/{s.id}{path}", body)
+        except (OSError, http.client.HTTPException):
+            status, answer = 0, None
+        now = time.time()
+        if status == 200:
+            if answer["revision"] <= s.revision:
+                s.reused.append((s.revision, answer["revision"]))
+            s.revision = answer["revision"]
+            s.acked[key] = value
+            s.unknown.pop(key, None)
+            s.successes.append(now)
+            return
+        s.errors.append((now, status))
+        if status in (0, 502, 504):
+            s.unknown.setdefault(key, set()).add(value)   # it may have been applied before the replica died
+        if status in (0, 502, 504, 409):
+            self.resync(s)
+        else:
+            time.sleep(0.05)   # 503 with Retry-After: the test retries sooner, to time the window
+
+    def resync(self, s):
+        """Reads the session back: every acknowledged value must be there (or a later one whose
+        outcome was unknown), and the revision must not have gone back."""
+        while not self.stopped:
+            try:
+                status, _, state = request(self.port, "GET", f"/v1/sessions/{s.id}")
+            except (OSError, http.client.HTTPException):
+                status = 0
+            if status == 200:
+                check(s, state)
+                return
+            s.errors.append((time.time(), status))
+            time.sleep(0.05)
+
+
+def check(s, state):
+    constants = {c.get("id"): c.get("constant") for c in state["document"]["constraints"]}
+    for key, value in s.acked.items():
+        got = constants.get(key)
+        if got != value and got not in s.unknown.get(key, ()):
+            s.lost.append((key, value, got, state["revision"]))
+    for key in list(s.unknown):
+        if constants.get(key) in s.unknown[key]:
+            s.acked[key] = constants.get(key)
+        s.unknown.pop(key)
+    if state["revision"] < s.revision:
+        s.lost.append(("revision", s.revision, state["revision"]))
+    s.revision = state["revision"]
+
+
+class ClusterTests(unittest.TestCase):
+    report = {}
+
+    @classmethod
+    def setUpClass(cls):
+        if not shutil.which("nginx"):
+            raise unittest.SkipTest("nginx is not installed (make test-deps installs it)")
+        cls.pg = Postgres()
+        cls.pg.start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.pg.remove()
+        if os.environ.get("REPORT"):
+            with open(os.environ["REPORT"], "w") as f:
+                json.dump(cls.report, f, indent=2)
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="layoutd-cluster-")
+        self.replicas, self.proxy = [], None
+
+    def tearDown(self):
+        if self.proxy:
+            self.proxy.stop()
+        for r in self.replicas:
+            r.stop()
+        if not getattr(self, "keep", False):
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+    def replica(self, name, **kw):
+        r = Replica(name, self.pg.url, self.dir, **kw)
+        self.replicas.append(r)
+        return r.start()
+
+    def fail_with_logs(self, message):
+        self.keep = True
+        self.fail(f"{message} (logs in {self.dir})")
+
+    def test_failover_through_the_proxy(self):
+        a, b, c = (self.replica(n) for n in ("r0", "r1", "r2"))
+        self.proxy = Proxy([a, b, c], self.dir)
+        sessions = []
+        for _ in range(64):
+            status, _, body = request(self.proxy.port, "POST", "/v1/sessions", chain_document())
+            self.assertEqual(status, 201, body)
+            sessions.append(SessionClient(body["session"], body["revision"]))
+        ids = {s.id for s in sessions}
+        before = owners(self.pg, ids)
+        self.assertEqual(set(before), ids)
+        counts = {r.name: sum(1 for o in before.values() if o == r.name) for r in (a, b, c)}
+        self.report["sessions_per_replica"] = counts
+        for r in (a, b, c):
+            self.assertGreater(counts[r.name], 5, f"the ring spreads sessions: {counts}")
+        victim = max((a, b, c), key=lambda r: counts[r.name])
+        moved = {s for s, o in before.items() if o == victim.name}
+
+        load = Load(self.proxy.port, sessions).start()
+        time.sleep(3)
+        t_kill = time.time()
+        victim.kill()
+        time.sleep(5)
+        after_kill = owners(self.pg, ids)
+        t_restart = time.time()
+        victim.start()
+        time.sleep(5)
+        load.stop()
+        after_rejoin = owners(self.pg, ids)
+
+        # Reachability: every session answered again within the lease after the kill.
+        windows = []
+        for s in sessions:
+            after = [t for t in s.successes if t > t_kill]
+            self.assertTrue(after, f"session {s.id} never answered after the kill")
+            failed = [t for t, _ in s.errors if t_kill <= t < t_restart]
+            if failed:
+                recovered = [t for t in after if t > failed[0]]
+                self.assertTrue(recovered, f"session {s.id} never answered after its first error")
+                windows.append(min(recovered) - t_kill)
+        affected = len(windows)
+        self.report["failover"] = {"lease_ms": LEASE_MS, "sessions_with_errors": affected,
+                                   "max_unreachable_s": round(max(windows, default=0), 3),
+                                   "keyspace_moved_on_leave": round(len(moved) / len(sessions), 3)}
+        self.assertGreater(affected, 0, "the killed replica's sessions saw the failover")
+        self.assertLessEqual(max(windows), LEASE_MS / 1000 + 1.0, self.report["failover"])
+        # Errors only inside the windows after the kill and after the restart.
+        for s in sessions:
+            for t, status in s.errors:
+                inside = t_kill <= t <= t_kill + LEASE_MS / 1000 + 1.0 or t_restart <= t <= t_restart + 3.0
+                if not inside:
+                    self.fail_with_logs(f"session {s.id}: status {status} at {t - t_kill:.2f} s after the kill")
+        handback = [max((t for t, _ in s.errors if t >= t_restart), default=t_restart) - t_restart for s in sessions]
+        self.report["failover"]["max_error_window_after_rejoin_s"] = round(max(handback), 3)
+
+        # Ownership: the victim's sessions went elsewhere, then came home; the rest never moved.
+        for sid, owner in before.items():
+            if sid in moved:
+                self.assertNotEqual(after_kill[sid], victim.name)
+            else:
+                self.assertEqual(after_kill[sid], owner, "only the dead replica's sessions move")
+        # Sessions come home as the ring asks for them (each is asked for under load).
+        back = sum(1 for sid in moved if after_rejoin[sid] == victim.name)
+        self.report["failover"]["moved_back_on_rejoin"] = f"{back}/{len(moved)}"
+        self.assertEqual(back, len(moved), "the restarted replica took its sessions back")
+        self.assertEqual({sid: o for sid, o in after_rejoin.items() if sid not in moved},
+                         {sid: o for sid, o in before.items() if sid not in moved})
+
+        # Never two owners: each taking after the previous owner's lease ended (or was released).
+        log = [r for r in sql(self.pg, "SELECT session, epoch, owner, acquired_at, coalesce(previous_owner, ''), previous_until "
+                                       "FROM layoutd_lease_log ORDER BY session, epoch") if r[0] in ids]
+        epochs = {}
+        for sid, epoch, owner, acquired, previous, until in log:
+            epochs.setdefault(sid, []).append(int(epoch))
+            if previous and previous != owner:
+                self.assertGreaterEqual(int(acquired), int(until), f"session {sid} epoch {epoch}: taken from {previous} before its lease ended")
+        for sid, es in epochs.items():
+            self.assertEqual(es, list(range(1, len(es) + 1)), f"epochs of {sid}")
+        self.report["failover"]["lease_takings"] = len(log)
+        # Journal: revisions in order of the epochs that wrote them.
+        rows = [r for r in sql(self.pg, "SELECT session, revision, epoch FROM layoutd_journal ORDER BY session, revision") if r[0] in ids]
+        last = {}
+        for sid, revision, epoch in rows:
+            self.assertGreaterEqual(int(epoch), last.get(sid, 0), f"session {sid}: revision {revision} written by an older epoch")
+            last[sid] = int(epoch)
+
+        # Nothing acknowledged lost: read through the proxy, then again from the store alone.
+        for s in sessions:
+            self.assertEqual(s.reused, [], f"revisions reused in {s.id}")
+            self.assertEqual(s.lost, [], f"acknowledged changes lost in {s.id}")
+        reader = Load(self.proxy.port, sessions)
+        for s in sessions:
+            reader.resync(s)
+            self.assertEqual(s.lost, [], f"acknowledged changes lost in {s.id}")
+        for r in (a, b, c):
+            r.kill()
+        for r in (a, b, c):
+            r.start()
+        for s in sessions:
+            deadline = time.time() + 10
+            while True:
+                status, _, state = request(self.proxy.port, "GET", f"/v1/sessions/{s.id}")
+                if status == 200 or time.time() > deadline:
+                    break
+                time.sleep(0.05)
+            self.assertEqual(status, 200, state)
+            check(s, state)
+            self.assertEqual(s.lost, [], f"acknowledged changes lost in {s.id} after every replica restarted")
+        total = sum(len(s.successes) for s in sessions)
+        self.report["failover"]["acknowledged_changes"] = total
+        print(f"\ncluster failover: {json.dumps(self.report['failover'])}", file=sys.stderr)
+
+    def test_a_paused_replica_is_fenced_out(self):
+        slow = ["--flush-interval-ms", "3000"]
+        p = self.replica("paused", durability="relaxed", extra=slow)
+        q = self.replica("taker", durability="relaxed", extra=slow)
+        status, _, body = request(p.port, "POST", "/v1/sessions", chain_document())
+        self.assertEqual(status, 201, body)
+        sid = body["session"]
+        epoch = int(sql(self.pg, f"SELECT epoch FROM layoutd_leases WHERE session='{sid}'")[0][0])
+        # Answered at once (relaxed), written within 3 s: paused before it is written.
+        status, _, late = request(p.port, "POST", f"/v1/sessions/{sid}/constants", {"gap0": 111})
+        self.assertEqual(status, 200, late)
+        p.proc.send_signal(signal.SIGSTOP)
+        t_stop = time.time()
+        try:
+            # The other replica refuses while the lease holds, then takes the session over.
+            status, headers, problem = request(q.port, "GET", f"/v1/sessions/{sid}/frames")
+            self.assertEqual(status, 503, problem)
+            self.assertIn("Retry-After", headers)
+            while time.time() < t_stop + 10:
+                status, _, frames = request(q.port, "GET", f"/v1/sessions/{sid}/frames")
+                if status == 200:
+                    break
+                time.sleep(0.05)
+            self.assertEqual(status, 200, frames)
+            taken = time.time() - t_stop
+            # Its last renewal was at most a quarter of a lease before the pause.
+            self.assertGreaterEqual(taken, LEASE_MS / 1000 * 0.75 - 0.1, "taken only once the lease ran out")
+            status, _, mine = request(q.port, "POST", f"/v1/sessions/{sid}/changes",
+                                      {"ops": [{"op": "setConstant", "id": "gap0", "constant": 222}]})
+            self.assertEqual(status, 200, mine)
+        finally:
+            p.proc.send_signal(signal.SIGCONT)
+        # The paused replica wakes past its flush interval and writes what it held: refused.
+        deadline = time.time() + 10
+        fenced = []
+        while time.time() < deadline and not fenced:
+            fenced = sql(self.pg, f"SELECT owner, epoch, current_epoch FROM layoutd_fenced WHERE session='{sid}'")
+            time.sleep(0.1)
+        self.assertEqual(fenced, [["paused", str(epoch), str(epoch + 1)]])
+        # It no longer answers for the session (another holds it), and the new owner's state stands.
+        status, _, problem = request(p.port, "GET", f"/v1/sessions/{sid}/frames")
+        self.assertEqual(status, 503, problem)
+        status, _, state = request(q.port, "GET", f"/v1/sessions/{sid}")
+        self.assertEqual(status, 200, state)
+        constants = {c.get("id"): c.get("constant") for c in state["document"]["constraints"]}
+        self.assertEqual(constants["gap0"], 222)
+        self.assertEqual(state["revision"], mine["revision"])
+        journal = sql(self.pg, f"SELECT revision, epoch FROM layoutd_journal WHERE session='{sid}' ORDER BY revision")
+        self.assertEqual(journal, [[str(mine["revision"]), str(epoch + 1)]], "only the new owner's write is stored")
+        _, _, metrics = request(p.port, "GET", "/metrics")
+        self.assertRegex(metrics.decode(), r"layoutd_store_fenced_sessions_total 1\b")
+        self.report["pause"] = {"taken_over_after_s": round(taken, 3), "fenced": fenced}
+        print(f"\ncluster pause: {json.dumps(self.report['pause'])}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
