@@ -69,6 +69,11 @@ cluster-test: test-deps
 	$(SWIFT) build --product layoutd
 	python3 Tests/cluster/test_cluster.py
 
+## Set-constant throughput through the proxy with 1, 2, 3 replicas beside one reached directly
+## (BENCHMARKS.md §9).
+bench-cluster: release test-deps
+	python3 Benchmarks/cluster/run_cluster.py
+
 ## Property-based tests from openapi.yaml against a running debug server (also part of `make test`).
 api-fuzz: test-deps
 	$(SWIFT) build --product layoutd
