@@ -11,6 +11,9 @@ with Deploy/proxy/nginx.conf (only its upstream servers, port and paths substitu
   the windows after the kill and after the restart; revisions never reused; the sessions
   move back to the restarted replica (the ring), and the lease log shows no moment of two
   owners (every taking after the previous owner's lease ended).
+- SIGTERM releases a replica's leases: another serves its sessions at once.
+- hand-over: a session asked for by another replica moves there at the holder's next renewal,
+  and a WebSocket stream left on the former holder is closed with 1013 (reconnect).
 - pause: a replica (relaxed, a long flush interval) answers a set-constant and is SIGSTOPped
   before writing it; another takes the session over after the lease; SIGCONT: the paused
   replica's late write is refused by the store (layoutd_fenced) and the new owner's state stands.
@@ -396,6 +399,61 @@ class ClusterTests(unittest.TestCase):
         total = sum(len(s.successes) for s in sessions)
         self.report["failover"]["acknowledged_changes"] = total
         print(f"\ncluster failover: {json.dumps(self.report['failover'])}", file=sys.stderr)
+
+    def test_a_session_is_handed_over_and_its_stream_told_to_reconnect(self):
+        from websockets.sync.client import connect
+        from websockets.exceptions import ConnectionClosed
+        x, y = self.replica("holder"), self.replica("asker")
+        status, _, body = request(x.port, "POST", "/v1/sessions", chain_document())
+        self.assertEqual(status, 201, body)
+        sid = body["session"]
+        with connect(f"ws://127.0.0.1:{x.port}/v1/sessions/{sid}/stream") as ws:
+            ws.send(json.dumps({"gap0": 5}))
+            self.assertEqual(json.loads(ws.recv(timeout=5))["revision"], 2)
+            # Asked for by the other replica: refused at first, then handed over.
+            status, headers, problem = request(y.port, "GET", f"/v1/sessions/{sid}/frames")
+            self.assertEqual(status, 503, problem)
+            self.assertIn("Retry-After", headers)
+            t0 = time.time()
+            while time.time() < t0 + 5:
+                status, _, frames = request(y.port, "GET", f"/v1/sessions/{sid}/frames")
+                if status == 200:
+                    break
+                time.sleep(0.05)
+            self.assertEqual(status, 200, frames)
+            self.assertEqual(frames["revision"], 2, "the stream's change came along")
+            self.assertLess(time.time() - t0, LEASE_MS / 1000, "handed over at a renewal, not after expiry")
+            # The stream on the former holder: told where things stand, then to reconnect.
+            ws.send(json.dumps({"gap0": 6}))
+            answer = json.loads(ws.recv(timeout=5))
+            self.assertEqual(answer["status"], 503, answer)
+            with self.assertRaises(ConnectionClosed) as closed:
+                ws.recv(timeout=5)
+            self.assertEqual(closed.exception.rcvd.code, 1013)
+        with connect(f"ws://127.0.0.1:{y.port}/v1/sessions/{sid}/stream") as ws:
+            ws.send(json.dumps({"gap0": 7}))
+            self.assertEqual(json.loads(ws.recv(timeout=5))["revision"], 3)
+        owner = sql(self.pg, f"SELECT owner FROM layoutd_leases WHERE session='{sid}'")
+        self.assertEqual(owner, [["asker"]])
+
+    def test_sigterm_hands_sessions_over_at_once(self):
+        x, y = self.replica("leaving"), self.replica("staying")
+        ids = []
+        for k in range(8):
+            status, _, body = request(x.port, "POST", "/v1/sessions", chain_document())
+            self.assertEqual(status, 201, body)
+            status, _, answer = request(x.port, "POST", f"/v1/sessions/{body['session']}/constants", {"gap0": k})
+            self.assertEqual(status, 200, answer)
+            ids.append((body["session"], answer["revision"]))
+        x.stop()   # SIGTERM: drain, write, release
+        t0 = time.time()
+        for sid, revision in ids:
+            status, _, frames = request(y.port, "GET", f"/v1/sessions/{sid}/frames")
+            self.assertEqual(status, 200, frames)   # no wait for a lease to expire
+            self.assertEqual(frames["revision"], revision)
+        self.assertLess(time.time() - t0, LEASE_MS / 1000)
+        with open(x.log) as f:
+            self.assertIn("leases released", f.read())
 
     def test_a_paused_replica_is_fenced_out(self):
         slow = ["--flush-interval-ms", "3000"]

@@ -8,6 +8,9 @@ struct Problem: Error {
     var detail: String
     var pointer: String? = nil
     var headers: [(String, String)] = []
+    /// The session is held by another replica (a stream closes, so its client reconnects
+    /// through the proxy to the session's home).
+    var movedElsewhere = false
 
     var type: String {
         switch status {

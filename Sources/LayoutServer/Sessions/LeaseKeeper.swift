@@ -61,8 +61,10 @@ final class LeaseKeeper: Sendable {
             metrics.leasesRefused.increment()
             // Asked for: the owner hands it over at its next renewal, a quarter of a lease away.
             let seconds = max(1, (min(ms, leasing.leaseMilliseconds) + 999) / 1000)
-            throw Problem(503, "session \(id) is served by replica \(owner) now; it moves here within \(ms) ms: retry",
-                          headers: [("Retry-After", "\(seconds)")])
+            var problem = Problem(503, "session \(id) is served by replica \(owner) now; it moves here within \(ms) ms: retry",
+                                  headers: [("Retry-After", "\(seconds)")])
+            problem.movedElsewhere = true
+            throw problem
         }
     }
 

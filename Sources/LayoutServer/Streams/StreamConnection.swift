@@ -190,17 +190,17 @@ final class StreamConnection: @unchecked Sendable {
             case .problem(let problem):
                 reply(problem.json.serialized)
             case .changes(let json):
-                reply(apply(.ops(json), coalesced: nil))
+                apply(.ops(json), coalesced: nil).map(reply)
             case .constants(let json, let n):
                 if n > 1 { hub.metrics.streamCoalesced.increment(by: n - 1) }
-                reply(apply(.constants(json), coalesced: n > 1 ? n : nil))
+                apply(.constants(json), coalesced: n > 1 ? n : nil).map(reply)
             }
         }
     }
 
     /// One change, answered once the store's policy allows: a stream's answers keep their
-    /// order, so its reactor waits for a durable write here.
-    private func apply(_ change: LayoutRoutes.Change, coalesced: Int?) -> [UInt8] {
+    /// order, so its reactor waits for a durable write here. nil: the stream was closed.
+    private func apply(_ change: LayoutRoutes.Change, coalesced: Int?) -> [UInt8]? {
         var ticket: SessionPersistence.Ticket? = nil
         do throws(Problem) {
             guard let key = SessionKey(sessionID), let answer = try hub.layout.store.withSession(key, { box, s throws(Problem) in
@@ -212,7 +212,14 @@ final class StreamConnection: @unchecked Sendable {
             }
             try hub.layout.persistence?.wait(ticket)
             return answer
-        } catch { return error.json.serialized }
+        } catch {
+            if error.movedElsewhere {
+                reply(error.json.serialized)
+                fail(.tryAgainLater, "the session is served by another replica now: reconnect")
+                return nil
+            }
+            return error.json.serialized
+        }
     }
 
     private func reply(_ body: [UInt8]) {

@@ -17,6 +17,9 @@ public enum WebSocketFrame {
     public enum CloseCode: UInt16, Sendable {
         case normal = 1000, goingAway = 1001, protocolError = 1002, unsupportedData = 1003
         case invalidPayload = 1007, policy = 1008, tooBig = 1009, internalError = 1011
+        /// IANA's "Try Again Later": the session moved to another replica; reconnecting through
+        /// the proxy reaches it.
+        case tryAgainLater = 1013
     }
 
     public enum ParseResult: Equatable, Sendable {
