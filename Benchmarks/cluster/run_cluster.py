@@ -110,11 +110,13 @@ def main():
             med = [statistics.median(x[i] for x in rows) for i in range(6)]
             print(f"{name:8} rps={med[0]:.0f} ratio_to_direct={med[0] / direct:.3f} p50_us={med[1]:.0f} p99_us={med[2]:.0f} "
                   f"errors={sum(x[3] for x in rows)} layoutd_cpu_us_per_req={med[4]:.2f} nginx_cpu_us_per_req={med[5]:.2f}")
-        per_req = statistics.median(x[4] for x in results["proxy-3"])
+        alone = statistics.median(x[4] for x in results["direct"])
+        shared = statistics.median(x[4] for x in results["proxy-3"])
         proxy_cost = statistics.median(x[5] for x in results["proxy-3"])
-        print(f"\nestimate: a replica on a core of its own serves ~{1e6 / per_req:.0f} set-constants/s "
-              f"({per_req:.2f} us of layoutd CPU each); N replicas on N cores ~N times that, while the proxy "
-              f"spends {proxy_cost:.2f} us a request (one nginx core per ~{1e6 / max(proxy_cost, 0.01):.0f} requests/s)")
+        print(f"\nestimate: a replica on a core of its own serves ~{1e6 / alone:.0f} set-constants/s ({alone:.2f} us of "
+              f"layoutd CPU each, reached directly; {shared:.2f} us with three replicas sharing these two cores), so N "
+              f"replicas on N cores ~N times that; the proxy spends {proxy_cost:.2f} us a request: one nginx core per "
+              f"~{1e6 / max(proxy_cost, 0.01):.0f} requests/s")
     finally:
         for p in proxies:
             p.stop()

@@ -87,6 +87,7 @@ public final class PostgresSessionStorage: SessionStorage, SessionLeasing, @unch
     /// not), and a session's writes made under an epoch that is no longer its lease's are
     /// left out and logged: a former owner, paused or cut off past its lease, never writes
     /// over the new one.
+    @discardableResult
     public func commit(_ batch: [StorageWrite], now: Int) throws(StorageError) -> Set<String> {
         let w = writer
         var refused: Set<String> = []

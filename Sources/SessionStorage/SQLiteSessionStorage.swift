@@ -87,6 +87,7 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
         return writing
     }
 
+    @discardableResult
     public func commit(_ batch: [StorageWrite], now: Int) throws(StorageError) -> Set<String> {
         let w = try writable()
         let writer = w.connection
