@@ -32,6 +32,13 @@ public final class PostgresSessionStorage: SessionStorage, SessionLeasing, @unch
             writer = try PostgresConnection(url, setup: ["SET idle_in_transaction_session_timeout = \(leaseMilliseconds)"])
             reader = Mutex(try PostgresConnection(url))
             leases = Mutex(try PostgresConnection(url, setup: ["SET lock_timeout = \(leaseMilliseconds)"]))
+            // Tables made (or brought up to date) only when missing: DDL on a table in use takes
+            // locks that deadlock with the other replicas' commits (ALTER TABLE … IF NOT EXISTS
+            // takes its exclusive lock even when there is nothing to add).
+            var current = false
+            try writer.run("SELECT to_regclass('layoutd_fenced') IS NOT NULL AND EXISTS (SELECT 1 FROM information_schema.columns "
+                           + "WHERE table_name='layoutd_journal' AND column_name='epoch')") { current = $0[0] == "t" }
+            if current { return }
             // Replicas starting together make the tables under one lock, not in a race.
             try writer.run("BEGIN")
             try writer.run("SELECT pg_advisory_xact_lock(7305830405)")

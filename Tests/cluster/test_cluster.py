@@ -396,6 +396,13 @@ class ClusterTests(unittest.TestCase):
             self.assertEqual(status, 200, state)
             check(s, state)
             self.assertEqual(s.lost, [], f"acknowledged changes lost in {s.id} after every replica restarted")
+        # A stream through the proxy reaches the session's replica (the same ring, upgraded).
+        from websockets.sync.client import connect
+        s = sessions[0]
+        with connect(f"ws://127.0.0.1:{self.proxy.port}/v1/sessions/{s.id}/stream") as ws:
+            ws.send(json.dumps({"gap0": 4321}))
+            answer = json.loads(ws.recv(timeout=5))
+            self.assertGreater(answer["revision"], s.revision, answer)
         total = sum(len(s.successes) for s in sessions)
         self.report["failover"]["acknowledged_changes"] = total
         print(f"\ncluster failover: {json.dumps(self.report['failover'])}", file=sys.stderr)
