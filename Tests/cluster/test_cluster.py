@@ -418,16 +418,8 @@ class ClusterTests(unittest.TestCase):
             ws.send(json.dumps({"gap0": 5}))
             self.assertEqual(json.loads(ws.recv(timeout=5))["revision"], 2)
             # Asked for by the other replica: refused at first, then handed over.
-            status, headers, problem = request(y.port, "GET", f"/v1/sessions/{sid}/frames")
-            self.assertEqual(status, 503, problem)
-            self.assertIn("Retry-After", headers)
             t0 = time.time()
-            while time.time() < t0 + 5:
-                status, _, frames = request(y.port, "GET", f"/v1/sessions/{sid}/frames")
-                if status == 200:
-                    break
-                time.sleep(0.05)
-            self.assertEqual(status, 200, frames)
+            frames = self.refused_then_served(y, sid, 5)
             self.assertEqual(frames["revision"], 2, "the stream's change came along")
             self.assertLess(time.time() - t0, LEASE_MS / 1000, "handed over at a renewal, not after expiry")
             # The stream on the former holder: told where things stand, then to reconnect.
@@ -442,6 +434,21 @@ class ClusterTests(unittest.TestCase):
             self.assertEqual(json.loads(ws.recv(timeout=5))["revision"], 3)
         owner = sql(self.pg, f"SELECT owner FROM layoutd_leases WHERE session='{sid}'")
         self.assertEqual(owner, [["asker"]])
+
+    def refused_then_served(self, replica, sid, seconds):
+        """The replica refuses the session while another holds it (503, Retry-After), then
+        serves it: its frames."""
+        status, headers, problem = request(replica.port, "GET", f"/v1/sessions/{sid}/frames")
+        self.assertEqual(status, 503, problem)
+        self.assertIn("Retry-After", headers)
+        deadline = time.time() + seconds
+        while True:
+            status, _, frames = request(replica.port, "GET", f"/v1/sessions/{sid}/frames")
+            if status == 200 or time.time() > deadline:
+                break
+            time.sleep(0.05)
+        self.assertEqual(status, 200, frames)
+        return frames
 
     def test_sigterm_hands_sessions_over_at_once(self):
         x, y = self.replica("leaving"), self.replica("staying")
@@ -477,15 +484,7 @@ class ClusterTests(unittest.TestCase):
         t_stop = time.time()
         try:
             # The other replica refuses while the lease holds, then takes the session over.
-            status, headers, problem = request(q.port, "GET", f"/v1/sessions/{sid}/frames")
-            self.assertEqual(status, 503, problem)
-            self.assertIn("Retry-After", headers)
-            while time.time() < t_stop + 10:
-                status, _, frames = request(q.port, "GET", f"/v1/sessions/{sid}/frames")
-                if status == 200:
-                    break
-                time.sleep(0.05)
-            self.assertEqual(status, 200, frames)
+            self.refused_then_served(q, sid, 10)
             taken = time.time() - t_stop
             # Its last renewal was at most a quarter of a lease before the pause.
             self.assertGreaterEqual(taken, LEASE_MS / 1000 * 0.75 - 0.1, "taken only once the lease ran out")
