@@ -7,12 +7,12 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "layoutd", targets: ["layoutd"]),
-        .executable(name: "layoutd-bench", targets: ["layoutd-bench"]),
+        .executable(name: "layoutd-bench", targets: ["layoutd-bench"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
-        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0")
     ],
     targets: [
         // The product's core: an incremental Cassowary solver. Knows nothing of views.
@@ -32,8 +32,9 @@ let package = Package(
         // Its per-change path reads the session's stored properties many times: release builds
         // skip the dynamic exclusivity checks there too (4-5% of a set-constant's handler, measured
         // side by side; debug builds and tests keep them).
-        .target(name: "LayoutModel", dependencies: ["ConstraintSolver", "JSON", "TextLayout"],
-                swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
+        .target(
+            name: "LayoutModel", dependencies: ["ConstraintSolver", "JSON", "TextLayout"],
+            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         // libmicrohttpd and zlib from the system (Debian: libmicrohttpd-dev, zlib1g-dev).
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -57,7 +58,7 @@ let package = Package(
             dependencies: [
                 "LayoutModel", "ConstraintSolver", "JSON", "SessionStorage", "TextLayout", "CMicroHTTPD", "CGnuTLS", "CZlib", "CEpoll", "CMalloc",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Prometheus", package: "swift-prometheus")
             ],
             // The playground page and openapi.yaml (a link to the repository's), compiled into the
             // binary: no files to ship beside it, and one copy of each.
@@ -66,8 +67,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "layoutd",
-            dependencies: ["LayoutServer", "LayoutModel", "ConstraintSolver", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                           .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "LayoutServer", "LayoutModel", "ConstraintSolver", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log")
+            ]
         ),
         // The engines alone on generated workloads, beside kiwi (BENCHMARKS.md §1).
         .executableTarget(
@@ -79,11 +82,13 @@ let package = Package(
         // The middleware chain of a set-constant in-process: the Swift share of a request (BENCHMARKS.md).
         .executableTarget(name: "layoutd-handler-bench", dependencies: ["LayoutServer"], path: "Benchmarks/HandlerBench"),
         // Whole documents in-process: parse, session build and the engine alone, side by side (BENCHMARKS.md).
-        .executableTarget(name: "layoutd-document-bench", dependencies: ["JSON", "LayoutModel", "ConstraintSolver", "CMalloc"],
-                          path: "Benchmarks/DocumentBench"),
+        .executableTarget(
+            name: "layoutd-document-bench", dependencies: ["JSON", "LayoutModel", "ConstraintSolver", "CMalloc"],
+            path: "Benchmarks/DocumentBench"),
         // 64 concurrent drags over WebSocket streams against a running layoutd (BENCHMARKS.md).
         // The fuzz targets (make fuzz-targets); built plainly, a replayer of their corpora.
-        .executableTarget(name: "layoutd-fuzz", dependencies: ["JSON", "LayoutModel", "LayoutServer"], path: "Fuzz", exclude: ["Corpus", "lsan.supp"]),
+        .executableTarget(
+            name: "layoutd-fuzz", dependencies: ["JSON", "LayoutModel", "LayoutServer"], path: "Fuzz", exclude: ["Corpus", "lsan.supp"]),
         .executableTarget(name: "layoutd-drag-bench", dependencies: ["JSON", "LayoutModel", "CEpoll"], path: "Benchmarks/DragBench"),
         // What more than one test target uses (a seeded generator).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -92,7 +97,7 @@ let package = Package(
         .testTarget(name: "TextLayoutTests", dependencies: ["TextLayout"]),
         .testTarget(name: "SessionStorageTests", dependencies: ["SessionStorage", "JSON"]),
         .testTarget(name: "LayoutModelTests", dependencies: ["LayoutModel", "JSON", "TestSupport"]),
-        .testTarget(name: "LayoutServerTests", dependencies: ["LayoutServer", "LayoutModel", "JSON", "CZlib"]),
+        .testTarget(name: "LayoutServerTests", dependencies: ["LayoutServer", "LayoutModel", "JSON", "CZlib"])
     ]
 )
 

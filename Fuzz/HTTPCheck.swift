@@ -26,8 +26,9 @@ final class HTTPCheck {
     func reset() {
         var req = Request(method: "DELETE", path: "/v1/sessions/\(Self.session)", body: [], values: CopiedRequestValues(headers: [:], arguments: [:]))
         _ = server.handle(&req)
-        req = Request(method: "POST", path: "/v1/sessions", body: Array(Checks.base.utf8),
-                      values: CopiedRequestValues(headers: ["content-type": "application/json", "x-layoutd-session-id": Self.session], arguments: [:]))
+        req = Request(
+            method: "POST", path: "/v1/sessions", body: Array(Checks.base.utf8),
+            values: CopiedRequestValues(headers: ["content-type": "application/json", "x-layoutd-session-id": Self.session], arguments: [:]))
         let r = server.handle(&req)
         precondition(r.status == 201, "the fuzz session: \(r.status)")
     }
@@ -59,7 +60,8 @@ final class HTTPCheck {
             headers[h[..<colon].lowercased()] = String(h[h.index(after: colon)...].drop { $0 == " " })
         }
         let before = get()
-        var req = Request(method: method, path: path, body: Array(bytes[blank.end...]), values: CopiedRequestValues(headers: headers, arguments: arguments))
+        var req = Request(
+            method: method, path: path, body: Array(bytes[blank.end...]), values: CopiedRequestValues(headers: headers, arguments: arguments))
         let r = server.handle(&req)
         if r.status >= 500 && r.status != 503 { violated("status \(r.status) for \(method) \(path): \(String(decoding: r.body, as: UTF8.self))") }
         if r.status >= 400 {

@@ -61,12 +61,12 @@ enum Checks {
     }
 
     static let base = #"""
-    {"views":[{"id":"root","frame":{"x":0,"y":0,"width":320,"height":480}},{"id":"a","parent":"root","intrinsicSize":{"width":40,"height":20}},
-              {"id":"b","parent":"root"},{"id":"g","parent":"root","kind":"guide"}],
-     "constraints":[{"id":"row","visual":"H:|-[a]-8-[b(==a)]-|"},{"id":"top","expr":"a.top == root.top + 10"},
-                    {"id":"bh","expr":"b.height == a.height * 2 @750"},{"id":"bt","first":"b.top","second":"a.bottom","constant":4},
-                    {"expr":"g.left == root.left"},{"expr":"g.top == root.top"},{"expr":"g.width == 1"},{"expr":"g.height == 1"}]}
-    """#
+        {"views":[{"id":"root","frame":{"x":0,"y":0,"width":320,"height":480}},{"id":"a","parent":"root","intrinsicSize":{"width":40,"height":20}},
+                  {"id":"b","parent":"root"},{"id":"g","parent":"root","kind":"guide"}],
+         "constraints":[{"id":"row","visual":"H:|-[a]-8-[b(==a)]-|"},{"id":"top","expr":"a.top == root.top + 10"},
+                        {"id":"bh","expr":"b.height == a.height * 2 @750"},{"id":"bt","first":"b.top","second":"a.bottom","constant":4},
+                        {"expr":"g.left == root.left"},{"expr":"g.top == root.top"},{"expr":"g.width == 1"},{"expr":"g.height == 1"}]}
+        """#
 
     /// A change applies, or is refused with a pointer into it and the session exactly as before.
     static func changes(_ bytes: [UInt8]) {
@@ -139,12 +139,16 @@ enum Checks {
         case .frame(let f, let consumed):
             if consumed > bytes.count || consumed < 2 { violated("consumed \(consumed) of \(bytes.count)") }
             if f.payload.count > 4096 { violated("payload over the limit") }
-            if WebSocketFrame.parse((bytes + [0, 1, 2])[...], maxPayload: 4096, allowCompressed: compressed) != r { violated("trailing bytes changed the frame") }
+            if WebSocketFrame.parse((bytes + [0, 1, 2])[...], maxPayload: 4096, allowCompressed: compressed) != r {
+                violated("trailing bytes changed the frame")
+            }
             if consumed > 2, case .frame = WebSocketFrame.parse(bytes[..<(consumed - 1)], maxPayload: 4096, allowCompressed: compressed) {
                 violated("a frame parsed from a truncated buffer")
             }
         case .needMore:
-            if case .frame = WebSocketFrame.parse(bytes.dropLast(), maxPayload: 4096, allowCompressed: compressed) { violated("a prefix parsed where the whole needed more") }
+            if case .frame = WebSocketFrame.parse(bytes.dropLast(), maxPayload: 4096, allowCompressed: compressed) {
+                violated("a prefix parsed where the whole needed more")
+            }
         case .fail:
             break
         }
@@ -163,7 +167,9 @@ enum Checks {
     static func gzip(_ bytes: [UInt8]) {
         if let out = try? Gzip.decompress(bytes, limit: 65536), out.count > 65536 { violated("gzip inflated past the limit") }
         let back: [UInt8]
-        do { back = try Gzip.decompress(Gzip(level: 1).compress(bytes), limit: bytes.count + 1) } catch { violated("own gzip output does not inflate: \(error)") }
+        do { back = try Gzip.decompress(Gzip(level: 1).compress(bytes), limit: bytes.count + 1) } catch {
+            violated("own gzip output does not inflate: \(error)")
+        }
         if back != bytes { violated("gzip round trip changed the bytes") }
     }
 }

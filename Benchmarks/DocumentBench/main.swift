@@ -62,15 +62,17 @@ for path in files {
         _ = factored.takeChanges()
         let t7 = now()
         factoredHeap = Int(layoutd_heap_in_use()) - heapFactored
-        parse.append(ms(t1 - t0)); build.append(ms(t3 - t2)); engineOnly.append(SessionLimits().engine == .solved ? ms(t5 - t4) : -1); factoredOnly.append(ms(t7 - t6))
+        parse.append(ms(t1 - t0)); build.append(ms(t3 - t2)); engineOnly.append(SessionLimits().engine == .solved ? ms(t5 - t4) : -1);
+        factoredOnly.append(ms(t7 - t6))
         withExtendedLifetime(session) {}
         withExtendedLifetime(solver) {}
         withExtendedLifetime(factored) {}
     }
     let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-    print(#"{"document":"\#(name)","views":\#(views),"engine_constraints":\#(constraints),"reps":\#(reps),"#
-          + #""parse_ms":\#(median(parse)),"session_build_ms":\#(median(build)),"engine_only_ms":\#(median(engineOnly)),"#
-          + #""build_over_engine":\#((median(build) / median(engineOnly) * 100).rounded() / 100),"#
-          + #""session_heap_bytes_per_view":\#(heap / max(1, views)),"#
-          + #""factored_engine_ms":\#(median(factoredOnly)),"factored_engine_heap_bytes_per_view":\#(factoredHeap / max(1, views))}"#)
+    print(
+        #"{"document":"\#(name)","views":\#(views),"engine_constraints":\#(constraints),"reps":\#(reps),"#
+            + #""parse_ms":\#(median(parse)),"session_build_ms":\#(median(build)),"engine_only_ms":\#(median(engineOnly)),"#
+            + #""build_over_engine":\#((median(build) / median(engineOnly) * 100).rounded() / 100),"#
+            + #""session_heap_bytes_per_view":\#(heap / max(1, views)),"#
+            + #""factored_engine_ms":\#(median(factoredOnly)),"factored_engine_heap_bytes_per_view":\#(factoredHeap / max(1, views))}"#)
 }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import JSON
 
@@ -13,12 +13,19 @@ final class Conn {
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = port.bigEndian
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        _ = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
     }
-    func write(_ b: [UInt8]) { var o = 0; while o < b.count { let n = b[o...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }; if n <= 0 { exit(1) }; o += n } }
-    private var chunk = [UInt8](repeating: 0, count: 65536)   // reused: the client's own cost competes with the server for the cores
+    func write(_ b: [UInt8]) {
+        var o = 0;
+        while o < b.count {
+            let n = b[o...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }; if n <= 0 { exit(1) }; o += n
+        }
+    }
+    private var chunk = [UInt8](repeating: 0, count: 65536)  // reused: the client's own cost competes with the server for the cores
     func fill() { let n = recv(fd, &chunk, chunk.count, 0); if n <= 0 { print("connection closed"); exit(1) }; buf += chunk[0..<n] }
     func readHead() -> String {
         while true {
@@ -26,7 +33,10 @@ final class Conn {
             fill()
         }
     }
-    func findCRLFCRLF() -> Int? { guard buf.count >= 4 else { return nil }; for i in 0...(buf.count - 4) where buf[i] == 13 && buf[i + 1] == 10 && buf[i + 2] == 13 && buf[i + 3] == 10 { return i }; return nil }
+    func findCRLFCRLF() -> Int? {
+        guard buf.count >= 4 else { return nil };
+        for i in 0...(buf.count - 4) where buf[i] == 13 && buf[i + 1] == 10 && buf[i + 2] == 13 && buf[i + 3] == 10 { return i }; return nil
+    }
     func readBody(_ n: Int) -> [UInt8] { while buf.count < n { fill() }; let b = Array(buf[0..<n]); buf.removeFirst(n); return b }
     /// One server frame's payload (waits for it).
     func readFrame() -> [UInt8] {
@@ -54,7 +64,8 @@ final class Results: @unchecked Sendable {
 final class DragJob {
     let k: Int, drags: Int, paced: Bool, results: Results, start: Double, end: Double, conn: Conn, mid: Int
     init(_ k: Int, of drags: Int, _ paced: Bool, _ results: Results, _ start: Double, _ end: Double, _ conn: Conn, _ mid: Int) {
-        self.k = k; self.drags = drags; self.paced = paced; self.results = results; self.start = start; self.end = end; self.conn = conn; self.mid = mid
+        self.k = k; self.drags = drags; self.paced = paced; self.results = results; self.start = start; self.end = end; self.conn = conn;
+        self.mid = mid
     }
 }
 

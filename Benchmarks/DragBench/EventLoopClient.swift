@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import CEpoll
 import JSON
@@ -67,8 +67,11 @@ extension Conn {
     func takeFrame() -> [UInt8]? {
         guard buf.count >= 2 else { return nil }
         var n = Int(buf[1] & 0x7F), off = 2
-        if n == 126 { guard buf.count >= 4 else { return nil }; n = Int(buf[2]) << 8 | Int(buf[3]); off = 4 }
-        else if n == 127 { guard buf.count >= 10 else { return nil }; n = 0; for k in 2..<10 { n = n << 8 | Int(buf[k]) }; off = 10 }
+        if n == 126 {
+            guard buf.count >= 4 else { return nil }; n = Int(buf[2]) << 8 | Int(buf[3]); off = 4
+        } else if n == 127 {
+            guard buf.count >= 10 else { return nil }; n = 0; for k in 2..<10 { n = n << 8 | Int(buf[k]) }; off = 10
+        }
         guard buf.count >= off + n else { return nil }
         let p = Array(buf[off..<(off + n)])
         buf.removeFirst(off + n)

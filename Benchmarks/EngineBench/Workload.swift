@@ -29,16 +29,18 @@ struct Workload {
         expected = (doc["expected"]?.array ?? []).map { $0.number! }
         phases = (doc["phases"]?.array ?? []).map { p in
             let steps = (p["steps"]?.array ?? []).map { s in
-                Step(ops: (s.array ?? []).map { op in
-                    switch op["op"]!.string! {
-                    case "set_constant": return .setConstant(Int(op["constraint"]!.number!), op["constant"]!.number!)
-                    case "remove": return .remove(op["constraints"]!.array!.map { Int($0.number!) })
-                    default: return .add(op["constraints"]!.array!.map { Int($0.number!) })
-                    }
-                })
+                Step(
+                    ops: (s.array ?? []).map { op in
+                        switch op["op"]!.string! {
+                        case "set_constant": return .setConstant(Int(op["constraint"]!.number!), op["constant"]!.number!)
+                        case "remove": return .remove(op["constraints"]!.array!.map { Int($0.number!) })
+                        default: return .add(op["constraints"]!.array!.map { Int($0.number!) })
+                        }
+                    })
             }
-            return Phase(name: p["name"]?.string ?? "?", steps: steps,
-                         expectedFinal: (p["expected_final"]?.array ?? []).map { $0.number! })
+            return Phase(
+                name: p["name"]?.string ?? "?", steps: steps,
+                expectedFinal: (p["expected_final"]?.array ?? []).map { $0.number! })
         }
     }
 }

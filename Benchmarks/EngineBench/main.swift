@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import ConstraintSolver
 import JSON
@@ -100,7 +100,7 @@ func fmt(_ v: Double) -> JSON { .number((v * 1e6).rounded() / 1e6) }
 func statsJSON(_ per: [Stats], total: Bool) -> JSON {
     var m: [(key: String, value: JSON)] = [
         ("median", fmt(median(per.map(\.median)))), ("p99", fmt(median(per.map(\.p99)))),
-        ("mean", fmt(median(per.map(\.mean)))), ("min", fmt(median(per.map(\.min)))), ("max", fmt(median(per.map(\.max)))),
+        ("mean", fmt(median(per.map(\.mean)))), ("min", fmt(median(per.map(\.min)))), ("max", fmt(median(per.map(\.max))))
     ]
     if total { m.append(("total", fmt(median(per.map(\.total))))) }
     return .object(m)
@@ -130,12 +130,16 @@ var engine = EngineKind.solved
 var paths: [String] = []
 var args = CommandLine.arguments.dropFirst()
 while let a = args.popFirst() {
-    if a == "--reps", let n = args.popFirst().flatMap({ Int($0) }) { reps = max(1, n) }
-    else if a == "--engine", let e = args.popFirst().flatMap({ EngineKind(rawValue: $0) }) { engine = e }
-    else if a == "--help" || a == "-h" {
+    if a == "--reps", let n = args.popFirst().flatMap({ Int($0) }) {
+        reps = max(1, n)
+    } else if a == "--engine", let e = args.popFirst().flatMap({ EngineKind(rawValue: $0) }) {
+        engine = e
+    } else if a == "--help" || a == "-h" {
         print("usage: layoutd-bench [--reps N] [--engine solved|factored] WORKLOAD.json...")
         exit(0)
-    } else { paths.append(a) }
+    } else {
+        paths.append(a)
+    }
 }
 if paths.isEmpty { logErr("usage: layoutd-bench [--reps N] WORKLOAD.json...\n"); exit(2) }
 
@@ -170,13 +174,14 @@ for path in paths {
         let rs = phaseResults[i]
         let err = rs.map(\.err).max() ?? -1
         if err > 1e-6 || err < 0 { failed = true }
-        phases.append(.object([
-            ("name", .string(p.name)), ("steps", .number(Double(p.steps.count))),
-            ("step_us", statsJSON(rs.map { Stats($0.stepUs) }, total: true)),
-            ("changed_vars", statsJSON(rs.map { Stats($0.changedVars) }, total: false)),
-            ("changed_views", statsJSON(rs.map { Stats($0.changedViews) }, total: false)),
-            ("final_max_abs_err", fmt(err)),
-        ]))
+        phases.append(
+            .object([
+                ("name", .string(p.name)), ("steps", .number(Double(p.steps.count))),
+                ("step_us", statsJSON(rs.map { Stats($0.stepUs) }, total: true)),
+                ("changed_vars", statsJSON(rs.map { Stats($0.changedVars) }, total: false)),
+                ("changed_views", statsJSON(rs.map { Stats($0.changedViews) }, total: false)),
+                ("final_max_abs_err", fmt(err))
+            ]))
     }
     if buildErr > 1e-6 { failed = true }
     let line: JSON = .object([
@@ -185,7 +190,7 @@ for path in paths {
         ("build_ms", .object([("median", fmt(median(builds))), ("min", fmt(builds.min()!)), ("all", .array(builds.map(fmt)))])),
         ("build_max_abs_err", fmt(buildErr)),
         ("phases", .array(phases)),
-        ("peak_rss_mb", fmt(peakRSSMB())),
+        ("peak_rss_mb", fmt(peakRSSMB()))
     ])
     print(String(decoding: line.serialized, as: UTF8.self))
 }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Foundation
 import LayoutServer
@@ -57,4 +57,6 @@ while now() < end {
 }
 let sorted = perRequest.sorted()
 let pct = { (p: Double) -> Int in Int(sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]) }
-print("handler set-constant: rounds=\(round) requests=\(round * paths.count) ns_per_request p10=\(pct(0.1)) p50=\(pct(0.5)) p90=\(pct(0.9)) answer_bytes=\(bytes / max(1, round * paths.count))")
+print(
+    "handler set-constant: rounds=\(round) requests=\(round * paths.count) ns_per_request p10=\(pct(0.1)) p50=\(pct(0.5)) p90=\(pct(0.9)) answer_bytes=\(bytes / max(1, round * paths.count))"
+)

@@ -18,7 +18,8 @@ extension Solver {
             for v in frontier where seenVariables.insert(v.id).inserted {
                 for c in constraintsOf[v.index].elements.sorted() where seen.insert(c).inserted {
                     guard let rec = records[c], rec.definition.isRequired,
-                          rec.state == .active || rec.state == .redundant else { continue }
+                        rec.state == .active || rec.state == .redundant
+                    else { continue }
                     candidates.append(c)
                     next.append(contentsOf: rec.definition.expression.terms.map { $0.variable.symbol })
                     if candidates.count >= Self.explanationCap { break }

@@ -17,9 +17,10 @@ extension Solver {
 
     /// O(1): the counts are kept as the tableau changes.
     public var stats: SolverStats {
-        SolverStats(rows: liveRows, columns: liveColumns, constraints: records.count,
-                    broken: dormant.isEmpty ? 0 : brokenConstraints.count, priorityLevels: objective.levels.count,
-                    pivots: pivotCount, touchedRows: touchedRows)
+        SolverStats(
+            rows: liveRows, columns: liveColumns, constraints: records.count,
+            broken: dormant.isEmpty ? 0 : brokenConstraints.count, priorityLevels: objective.levels.count,
+            pivots: pivotCount, touchedRows: touchedRows)
     }
 
     public func resetTouchedRows() -> Int {
@@ -44,7 +45,12 @@ extension Solver {
     public func dumpTableau() -> String {
         func name(_ s: Symbol) -> String {
             let p: String
-            switch s.kind { case .external: p = "v"; case .slack: p = "s"; case .error: p = "e"; case .dummy: p = "d" }
+            switch s.kind {
+            case .external: p = "v";
+            case .slack: p = "s";
+            case .error: p = "e";
+            case .dummy: p = "d"
+            }
             return p + String(s.id)
         }
         var lines: [String] = []

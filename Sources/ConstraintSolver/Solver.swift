@@ -123,11 +123,15 @@ public final class Solver {
     /// The fast path: one marker shift plus a dual simplex over the rows it touched.
     public func setConstant(_ handle: ConstraintHandle, _ constant: Double) {
         // Set in place; only the marker and its coefficient are read back.
-        guard let (delta, marker, coefficient) = records.update(handle.raw, { rec -> (Double, Symbol?, Double) in
-            let delta = constant - rec.definition.expression.constant
-            rec.definition.expression.constant = constant
-            return (delta, rec.marker, rec.markerCoefficient)
-        }), delta != 0 else { return }
+        guard
+            let (delta, marker, coefficient) = records.update(
+                handle.raw,
+                { rec -> (Double, Symbol?, Double) in
+                    let delta = constant - rec.definition.expression.constant
+                    rec.definition.expression.constant = constant
+                    return (delta, rec.marker, rec.markerCoefficient)
+                }), delta != 0
+        else { return }
         if let marker {
             shift(marker, by: delta / coefficient)
             if !dualOptimize() {

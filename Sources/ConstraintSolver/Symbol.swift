@@ -3,9 +3,9 @@
 struct Symbol: Hashable, Comparable, Sendable {
     enum Kind: UInt32 {
         case external = 0  // a user variable: unrestricted
-        case slack = 1     // inequality marker (and the artificial variable): >= 0
-        case error = 2     // optional-constraint error: >= 0, in the objective
-        case dummy = 3     // required-equality marker: always 0, never pivots
+        case slack = 1  // inequality marker (and the artificial variable): >= 0
+        case error = 2  // optional-constraint error: >= 0, in the objective
+        case dummy = 3  // required-equality marker: always 0, never pivots
     }
 
     let raw: UInt32

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 public struct JSONParseError: Error, Sendable, Equatable {
@@ -114,7 +114,9 @@ public struct JSONParser {
             i += 1
         } else if (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(bytes[i]) {
             while i < bytes.count && isDigit(bytes[i]) { i += 1 }
-        } else { throw fail("invalid number") }
+        } else {
+            throw fail("invalid number")
+        }
         var integral = true
         if i < bytes.count && bytes[i] == UInt8(ascii: ".") {
             integral = false
@@ -189,7 +191,9 @@ public struct JSONParser {
             case UInt8(ascii: "u"):
                 var scalar = try hex4()
                 if (0xD800...0xDBFF).contains(scalar) {
-                    guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else { throw fail("unpaired surrogate") }
+                    guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else {
+                        throw fail("unpaired surrogate")
+                    }
                     i += 2
                     let low = try hex4()
                     guard (0xDC00...0xDFFF).contains(low) else { throw fail("unpaired surrogate") }

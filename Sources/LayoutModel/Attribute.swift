@@ -9,7 +9,7 @@ public enum Attribute: String, Sendable, CaseIterable {
     public var axis: Axis {
         switch self {
         case .left, .right, .leading, .trailing, .width, .centerX, .leftMargin, .rightMargin,
-             .leadingMargin, .trailingMargin, .centerXWithinMargins:
+            .leadingMargin, .trailingMargin, .centerXWithinMargins:
             return .horizontal
         default:
             return .vertical
@@ -54,7 +54,9 @@ public struct Anchor: Equatable, Hashable, Sendable, CustomStringConvertible {
     /// Parses `view.attribute`; nil with a reason when malformed.
     /// Read as UTF-8 ('.' is ASCII): a Character scan for it was a tenth of decoding a document.
     static func parse(_ s: String) -> Result<Anchor, AnchorSyntaxError> {
-        guard let dot = s.utf8.lastIndex(of: UInt8(ascii: ".")) else { return .failure(AnchorSyntaxError(message: "'\(s)' is not of the form view.attribute")) }
+        guard let dot = s.utf8.lastIndex(of: UInt8(ascii: ".")) else {
+            return .failure(AnchorSyntaxError(message: "'\(s)' is not of the form view.attribute"))
+        }
         let view = String(s[..<dot]), attr = String(s[s.utf8.index(after: dot)...])
         guard !view.isEmpty else { return .failure(AnchorSyntaxError(message: "'\(s)' names no view")) }
         guard let a = Attribute(rawValue: attr) else { return .failure(AnchorSyntaxError(message: "unknown attribute '\(attr)' in '\(s)'")) }
@@ -76,7 +78,9 @@ public struct AtomicConstraint: Hashable, Sendable {
     public var constant: Double
     public var priority: Double
 
-    public init(first: Anchor, relation: Relation, second: Anchor?, multiplier: Double = 1, constant: Double = 0, priority: Double = Priority.required) {
+    public init(
+        first: Anchor, relation: Relation, second: Anchor?, multiplier: Double = 1, constant: Double = 0, priority: Double = Priority.required
+    ) {
         self.first = first; self.relation = relation; self.second = second
         self.multiplier = multiplier; self.constant = constant; self.priority = priority
     }

@@ -14,8 +14,10 @@ extension LayoutDocument {
 
     /// A constraint's fields, numbered for the bit set `addConstraint` keeps of those that
     /// came (eight `json[key]` scans a constraint were 5% of decoding a document).
-    static let fieldOrder = ["id", "first", "relation", "second", "multiplier", "constant", "priority", "active",
-                             "expr", "visual", "options", "metrics"]
+    static let fieldOrder = [
+        "id", "first", "relation", "second", "multiplier", "constant", "priority", "active",
+        "expr", "visual", "options", "metrics"
+    ]
     private static func bits(_ keys: [String]) -> UInt16 { keys.reduce(0) { $0 | 1 << fieldOrder.firstIndex(of: $1)! } }
     static let notWithFirst = bits(["expr", "visual", "options", "metrics"])
     static let notWithExpr = bits(["first", "relation", "second", "multiplier", "constant", "priority", "options", "metrics"])
@@ -24,10 +26,10 @@ extension LayoutDocument {
     mutating func addConstraint(_ json: JSON, at p: Pointer) throws(LayoutError) -> String {
         guard let members = json.members else { throw p.fail("a constraint must be an object") }
         var idValue: JSON? = nil, activeValue: JSON? = nil, first: JSON? = nil, expr: JSON? = nil, visual: JSON? = nil
-        var present: UInt16 = 0   // which fields came, by their place in `fieldOrder`
+        var present: UInt16 = 0  // which fields came, by their place in `fieldOrder`
         for (k, v) in members {
             guard let f = Self.fieldOrder.firstIndex(of: k) else { throw p(k).fail("unknown constraint field '\(k)'") }
-            guard present & (1 << f) == 0 else { continue }   // the first of a repeated key counts, as `json[key]` reads it
+            guard present & (1 << f) == 0 else { continue }  // the first of a repeated key counts, as `json[key]` reads it
             present |= 1 << f
             switch f {
             case 0: idValue = v
@@ -63,15 +65,20 @@ extension LayoutDocument {
         var entry = Entry(id: id, form: .explicit, sequence: 0)
         var extras: (options: JSON?, metrics: JSON?) = (nil, nil)
         if first != nil {
-            if present & Self.notWithFirst != 0, let k = firstPresent(["expr", "visual", "options", "metrics"]) { throw p(k).fail("'\(k)' does not go with 'first'") }
+            if present & Self.notWithFirst != 0, let k = firstPresent(["expr", "visual", "options", "metrics"]) {
+                throw p(k).fail("'\(k)' does not go with 'first'")
+            }
             made = [(try Self.explicit(json, at: p), p)]
         } else if let expr {
-            if present & Self.notWithExpr != 0, let k = firstPresent(["first", "relation", "second", "multiplier", "constant", "priority", "options", "metrics"]) {
+            if present & Self.notWithExpr != 0,
+                let k = firstPresent(["first", "relation", "second", "multiplier", "constant", "priority", "options", "metrics"])
+            {
                 throw p(k).fail("'\(k)' does not go with 'expr': write it into the expression")
             }
             guard let text = expr.string else { throw p("expr").fail("expr must be a string") }
-            do { made = [(try ExpressionSyntax.parse(text), p("expr"))] }
-            catch { throw p("expr").fail("\(error.message) at position \(error.position) of the expression") }
+            do { made = [(try ExpressionSyntax.parse(text), p("expr"))] } catch {
+                throw p("expr").fail("\(error.message) at position \(error.position) of the expression")
+            }
             entry.form = .expression
             entry.text = text
         } else {
@@ -94,10 +101,12 @@ extension LayoutDocument {
         if extras.options != nil || extras.metrics != nil { groupExtras[e] = extras }
         for (k, (atom, _)) in made.enumerated() {
             sequence += 1
-            let a = newAtom(Atom(first: resolved[k].first, second: resolved[k].second, firstAttribute: atom.first.attribute,
-                                 secondAttribute: atom.second?.attribute ?? .left, relation: atom.relation, active: active,
-                                 origin: isGroup ? .member(e, Int32(k)) : .entry(e), multiplier: atom.multiplier,
-                                 constant: atom.constant, priority: atom.priority, sequence: sequence))
+            let a = newAtom(
+                Atom(
+                    first: resolved[k].first, second: resolved[k].second, firstAttribute: atom.first.attribute,
+                    secondAttribute: atom.second?.attribute ?? .left, relation: atom.relation, active: active,
+                    origin: isGroup ? .member(e, Int32(k)) : .entry(e), multiplier: atom.multiplier,
+                    constant: atom.constant, priority: atom.priority, sequence: sequence))
             if isGroup { entries[Int(e)].members.append(a) } else { entries[Int(e)].atom = a }
             markDirty(atom: a)
             if active { churnAdded.append((a, atoms[Int(a)].shape)) }
@@ -108,7 +117,10 @@ extension LayoutDocument {
     private static func explicit(_ json: JSON, at p: Pointer) throws(LayoutError) -> AtomicConstraint {
         guard let f = json["first"]?.string else { throw p("first").fail("first must be \"view.attribute\"") }
         let first: Anchor
-        switch Anchor.parse(f) { case .success(let a): first = a; case .failure(let m): throw p("first").fail(m.message) }
+        switch Anchor.parse(f) {
+        case .success(let a): first = a;
+        case .failure(let m): throw p("first").fail(m.message)
+        }
         var relation = Relation.equal
         if let r = json["relation"] {
             guard let s = r.string, let rel = Relation(rawValue: s) else { throw p("relation").fail("relation is ==, <= or >=") }
@@ -117,17 +129,23 @@ extension LayoutDocument {
         var second: Anchor? = nil
         if let s = json["second"], !s.isNull {
             guard let str = s.string else { throw p("second").fail("second must be \"view.attribute\" or null") }
-            switch Anchor.parse(str) { case .success(let a): second = a; case .failure(let m): throw p("second").fail(m.message) }
+            switch Anchor.parse(str) {
+            case .success(let a): second = a;
+            case .failure(let m): throw p("second").fail(m.message)
+            }
         }
-        let multiplier = try json["multiplier"].map { (v) throws(LayoutError) in try ViewSpec.number(v, at: p("multiplier"), limit: ViewSpec.maxMultiplier) } ?? 1
+        let multiplier =
+            try json["multiplier"].map { (v) throws(LayoutError) in try ViewSpec.number(v, at: p("multiplier"), limit: ViewSpec.maxMultiplier) } ?? 1
         let constant = try json["constant"].map { (v) throws(LayoutError) in try ViewSpec.number(v, at: p("constant")) } ?? 0
         let priority = try json["priority"].map { (v) throws(LayoutError) in try ViewSpec.priority(v, at: p("priority")) } ?? Priority.required
         return AtomicConstraint(first: first, relation: relation, second: second, multiplier: multiplier, constant: constant, priority: priority)
     }
 
     /// A VFL entry's constraints, its parent standing for `|`; its text, options and metrics go into `entry`.
-    private func visual(_ json: JSON, into entry: inout Entry, extras: inout (options: JSON?, metrics: JSON?),
-                        at p: Pointer) throws(LayoutError) -> [AtomicConstraint] {
+    private func visual(
+        _ json: JSON, into entry: inout Entry, extras: inout (options: JSON?, metrics: JSON?),
+        at p: Pointer
+    ) throws(LayoutError) -> [AtomicConstraint] {
         guard let format = json["visual"]?.string else { throw p("visual").fail("visual must be a string") }
         var options: [String] = []
         if let o = json["options"], !o.isNull {
@@ -149,8 +167,9 @@ extension LayoutDocument {
         }
         entry.text = format
         let parsed: VisualFormat.Parsed
-        do { parsed = try VisualFormat.parse(format, options: options, metrics: metrics, superview: VisualFormat.superviewToken) }
-        catch { throw p("visual").fail("\(error.message) at position \(error.position) of the format") }
+        do { parsed = try VisualFormat.parse(format, options: options, metrics: metrics, superview: VisualFormat.superviewToken) } catch {
+            throw p("visual").fail("\(error.message) at position \(error.position) of the format")
+        }
         // The views share one parent, which `|` stands for.
         var parent: String?? = .none
         for name in parsed.views {
@@ -180,8 +199,12 @@ extension LayoutDocument {
             second = r
         }
         if let why = atom.anchorRuleViolation() { throw p.fail(why) }
-        guard abs(atom.constant) <= ViewSpec.maxMagnitude else { throw p.fail("the constant \(atom.constant) is outside ±\(fmt(ViewSpec.maxMagnitude))") }
-        guard abs(atom.multiplier) <= ViewSpec.maxMultiplier else { throw p.fail("the multiplier \(atom.multiplier) is outside ±\(fmt(ViewSpec.maxMultiplier))") }
+        guard abs(atom.constant) <= ViewSpec.maxMagnitude else {
+            throw p.fail("the constant \(atom.constant) is outside ±\(fmt(ViewSpec.maxMagnitude))")
+        }
+        guard abs(atom.multiplier) <= ViewSpec.maxMultiplier else {
+            throw p.fail("the multiplier \(atom.multiplier) is outside ±\(fmt(ViewSpec.maxMultiplier))")
+        }
         guard atom.priority >= 1 && atom.priority <= Priority.required else { throw p.fail("a priority is from 1 to 1000") }
         return (first, second)
     }
@@ -268,9 +291,11 @@ extension LayoutDocument {
     /// The body of a set-constant (`{"id": constant, ...}`): every id and number is checked
     /// before anything changes, then the constants are set and `moved` hears of each atom
     /// whose constant changed. Mutating, so the document is changed in place, never copied.
-    mutating func setConstants(_ members: [(key: String, value: JSON)], at p: Pointer,
-                               moved: (_ atom: AtomRef, _ value: Double) -> Void) throws(LayoutError) {
-        if members.count == 1 {   // a drag: no list needed
+    mutating func setConstants(
+        _ members: [(key: String, value: JSON)], at p: Pointer,
+        moved: (_ atom: AtomRef, _ value: Double) -> Void
+    ) throws(LayoutError) {
+        if members.count == 1 {  // a drag: no list needed
             let (a, v) = try resolveConstant(members[0].key, members[0].value, at: p)
             apply(a, v, moved)
             return

@@ -12,8 +12,10 @@ extension LayoutDocument {
         if isNew && v.frame == nil && v.intrinsicWidth == nil && v.intrinsicHeight == nil && v.text == nil { return }
         let record = views[Int(r)]
         let frame = v.frame
-        let parts: [(ImplicitKind, Attribute, Double?)] = [(.frameX, .left, frame?.x), (.frameY, .top, frame?.y),
-                                                           (.frameWidth, .width, frame?.width), (.frameHeight, .height, frame?.height)]
+        let parts: [(ImplicitKind, Attribute, Double?)] = [
+            (.frameX, .left, frame?.x), (.frameY, .top, frame?.y),
+            (.frameWidth, .width, frame?.width), (.frameHeight, .height, frame?.height)
+        ]
         for (kind, attr, value) in parts where !(isNew && value == nil) {
             setImplicit(kind, of: r, value.map { (attr, Relation.equal, $0, Priority.required) })
         }
@@ -21,7 +23,7 @@ extension LayoutDocument {
             (.huggingH, .width, record.intrinsicWidth, .lessOrEqual, v.hugging.h),
             (.huggingV, .height, record.intrinsicHeight, .lessOrEqual, v.hugging.v),
             (.compressionH, .width, record.intrinsicWidth, .greaterOrEqual, v.compression.h),
-            (.compressionV, .height, record.intrinsicHeight, .greaterOrEqual, v.compression.v),
+            (.compressionV, .height, record.intrinsicHeight, .greaterOrEqual, v.compression.v)
         ]
         for (kind, attr, size, relation, priority) in sizes where !(isNew && size == nil) {
             setImplicit(kind, of: r, size.map { (attr, relation, $0, priority) })
@@ -55,14 +57,18 @@ extension LayoutDocument {
         return true
     }
 
-    private mutating func setImplicit(_ kind: ImplicitKind, of v: ViewRef,
-                                      _ wanted: (attribute: Attribute, relation: Relation, constant: Double, priority: Double)?) {
+    private mutating func setImplicit(
+        _ kind: ImplicitKind, of v: ViewRef,
+        _ wanted: (attribute: Attribute, relation: Relation, constant: Double, priority: Double)?
+    ) {
         let old = views[Int(v)].implicit[kind.rawValue]
         if let wanted {
             if old != noRef {
                 let x = atoms[Int(old)]
-                guard x.firstAttribute != wanted.attribute || x.relation != wanted.relation
-                        || x.constant != wanted.constant || x.priority != wanted.priority else { return }
+                guard
+                    x.firstAttribute != wanted.attribute || x.relation != wanted.relation
+                        || x.constant != wanted.constant || x.priority != wanted.priority
+                else { return }
                 atoms[Int(old)].firstAttribute = wanted.attribute
                 atoms[Int(old)].relation = wanted.relation
                 atoms[Int(old)].constant = wanted.constant
@@ -71,8 +77,10 @@ extension LayoutDocument {
                 return
             }
             sequence += 1
-            let a = newAtom(Atom(first: v, firstAttribute: wanted.attribute, relation: wanted.relation, origin: .implicit(v, kind),
-                                 constant: wanted.constant, priority: wanted.priority, sequence: sequence))
+            let a = newAtom(
+                Atom(
+                    first: v, firstAttribute: wanted.attribute, relation: wanted.relation, origin: .implicit(v, kind),
+                    constant: wanted.constant, priority: wanted.priority, sequence: sequence))
             views[Int(v)].implicit[kind.rawValue] = a
             markDirty(atom: a)
         } else if old != noRef {

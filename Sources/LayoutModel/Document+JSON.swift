@@ -74,8 +74,10 @@ extension LayoutDocument {
 
     func explicitJSON(_ a: AtomRef) -> JSON {
         let x = atoms[Int(a)]
-        var m: [(key: String, value: JSON)] = [("id", .string(atomName(a))), ("first", .string(anchor(x.first, x.firstAttribute).description)),
-                                               ("relation", .string(x.relation.rawValue))]
+        var m: [(key: String, value: JSON)] = [
+            ("id", .string(atomName(a))), ("first", .string(anchor(x.first, x.firstAttribute).description)),
+            ("relation", .string(x.relation.rawValue))
+        ]
         if x.hasSecond {
             m.append(("second", .string(anchor(x.second, x.secondAttribute).description)))
             m.append(("multiplier", .number(x.multiplier)))
@@ -107,7 +109,8 @@ extension LayoutDocument {
         pair("compressionResistance", v.compression, (750, 750))
         func insets(_ key: String, _ i: Insets, _ d: Insets) {
             if i != d {
-                m.append((key, .object([("top", .number(i.top)), ("left", .number(i.left)), ("bottom", .number(i.bottom)), ("right", .number(i.right))])))
+                m.append(
+                    (key, .object([("top", .number(i.top)), ("left", .number(i.left)), ("bottom", .number(i.bottom)), ("right", .number(i.right))])))
             }
         }
         insets("margins", v.margins, .defaultMargins)

@@ -25,21 +25,24 @@ extension LayoutDocument {
         if let dot = utf8.lastIndex(of: UInt8(ascii: ".")), dot != utf8.startIndex {
             let tail = name[name.index(after: dot)...]
             if let k = Int(tail), String(k) == tail, k >= 0,
-               let e = entryNamed[String(name[..<dot])], entries[Int(e)].form == .visual,
-               k < entries[Int(e)].members.count, entries[Int(e)].members[k] != noRef {
+                let e = entryNamed[String(name[..<dot])], entries[Int(e)].form == .visual,
+                k < entries[Int(e)].members.count, entries[Int(e)].members[k] != noRef
+            {
                 return entries[Int(e)].members[k]
             }
         }
         // View ids have no '.': the view is everything before the first one.
         if let dot = utf8.firstIndex(of: UInt8(ascii: ".")), name[name.index(after: dot)...].hasPrefix("stack."),
-           let s = viewNamed[String(name[..<dot])], let state = stacks[s] {
+            let s = viewNamed[String(name[..<dot])], let state = stacks[s]
+        {
             let tail = name[name.index(after: dot)...].dropFirst(6)
             if let n = Int(tail), String(n) == tail, n >= 0, n < state.atoms.count, state.atoms[n] != noRef { return state.atoms[n] }
             return nil
         }
         if let dot = utf8.firstIndex(of: UInt8(ascii: ".")),
-           let kind = ImplicitKind.named(name[name.index(after: dot)...]),
-           let v = viewNamed[String(name[..<dot])] {
+            let kind = ImplicitKind.named(name[name.index(after: dot)...]),
+            let v = viewNamed[String(name[..<dot])]
+        {
             let a = views[Int(v)].implicit[kind.rawValue]
             return a == noRef ? nil : a
         }
@@ -54,9 +57,10 @@ extension LayoutDocument {
     /// An atom in layout terms, with its views' ids.
     func constraint(_ a: AtomRef) -> AtomicConstraint {
         let x = atoms[Int(a)]
-        return AtomicConstraint(first: anchor(x.first, x.firstAttribute), relation: x.relation,
-                                second: x.hasSecond ? anchor(x.second, x.secondAttribute) : nil,
-                                multiplier: x.multiplier, constant: x.constant, priority: x.priority)
+        return AtomicConstraint(
+            first: anchor(x.first, x.firstAttribute), relation: x.relation,
+            second: x.hasSecond ? anchor(x.second, x.secondAttribute) : nil,
+            multiplier: x.multiplier, constant: x.constant, priority: x.priority)
     }
 
     /// How explain and the diagnostics word an atom: a fixed frame's part as `view.frame.x == 10`.

@@ -53,9 +53,11 @@ extension LayoutDocument {
             if n < state.atoms.count, state.atoms[n] != noRef {
                 let a = state.atoms[n]
                 let x = atoms[Int(a)]
-                guard x.first != w.first || x.firstAttribute != w.firstAttribute || x.relation != w.relation || x.second != w.second
+                guard
+                    x.first != w.first || x.firstAttribute != w.firstAttribute || x.relation != w.relation || x.second != w.second
                         || (w.second != noRef && x.secondAttribute != w.secondAttribute) || x.multiplier != w.multiplier
-                        || x.constant != w.constant || x.priority != w.priority else { continue }
+                        || x.constant != w.constant || x.priority != w.priority
+                else { continue }
                 atoms[Int(a)].first = w.first; atoms[Int(a)].firstAttribute = w.firstAttribute; atoms[Int(a)].relation = w.relation
                 atoms[Int(a)].second = w.second; atoms[Int(a)].secondAttribute = w.secondAttribute
                 atoms[Int(a)].multiplier = w.multiplier; atoms[Int(a)].constant = w.constant; atoms[Int(a)].priority = w.priority
@@ -97,10 +99,14 @@ extension LayoutDocument {
             }
         }
         var out: [Atom] = []
-        func add(_ a: ViewRef, _ aa: Attribute, _ r: Relation, _ b: ViewRef = noRef, _ ba: Attribute = .left,
-                 multiplier: Double = 1, _ c: Double = 0, priority: Double = Priority.required) {
-            out.append(Atom(first: a, second: b, firstAttribute: aa, secondAttribute: ba, relation: r, origin: .stack(s, 0),
-                            multiplier: multiplier, constant: c, priority: priority, sequence: 0))
+        func add(
+            _ a: ViewRef, _ aa: Attribute, _ r: Relation, _ b: ViewRef = noRef, _ ba: Attribute = .left,
+            multiplier: Double = 1, _ c: Double = 0, priority: Double = Priority.required
+        ) {
+            out.append(
+                Atom(
+                    first: a, second: b, firstAttribute: aa, secondAttribute: ba, relation: r, origin: .stack(s, 0),
+                    multiplier: multiplier, constant: c, priority: priority, sequence: 0))
         }
         let arranged = spec.arranged.compactMap { viewNamed[$0] }.filter { views[Int($0)].live && views[Int($0)].parent == s }
         let visible = arranged.filter { !views[Int($0)].spec.hidden }

@@ -44,7 +44,7 @@ extension LayoutDocument {
         }
         func insert(_ k: Int) {
             let v = specs[k].0
-            if viewNamed[v.id] != nil { return }   // inserted already, as an earlier view's parent
+            if viewNamed[v.id] != nil { return }  // inserted already, as an earlier view's parent
             var parent = noRef
             if let p = v.parent {
                 if let pk = batch[p] { insert(pk) }
@@ -145,7 +145,8 @@ extension LayoutDocument {
         }
         if v.hidden != before.hidden { markDirty(view: r) }
         if v.alignmentInsets != before.alignmentInsets || v.margins != before.margins
-            || v.firstBaseline != before.firstBaseline || v.lastBaseline != before.lastBaseline || v.text != before.text, !views[Int(r)].restyled {
+            || v.firstBaseline != before.firstBaseline || v.lastBaseline != before.lastBaseline || v.text != before.text, !views[Int(r)].restyled
+        {
             views[Int(r)].restyled = true
             restyledViews.append(r)
         }

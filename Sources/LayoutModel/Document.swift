@@ -59,7 +59,7 @@ public struct LayoutDocument {
         viewNamed.reserveCapacity(viewNamed.count + n)
         entries.reserveCapacity(entries.count + m)
         entryNamed.reserveCapacity(entryNamed.count + m)
-        atoms.reserveCapacity(atoms.count + m + 4 * n)   // intrinsic sizes add up to four per view
+        atoms.reserveCapacity(atoms.count + m + 4 * n)  // intrinsic sizes add up to four per view
         dirtyAtoms.reserveCapacity(dirtyAtoms.count + m + 4 * n)
         dirtyViews.reserveCapacity(dirtyViews.count + n)
     }
@@ -142,8 +142,10 @@ public struct LayoutDocument {
                 guard let s = v.string, let d = LayoutDirection(rawValue: s) else { throw p(k).fail("layoutDirection is \"ltr\" or \"rtl\"") }
                 if d != options.layoutDirection {
                     options.layoutDirection = d
-                    for a in atoms.indices where atoms[a].live
-                        && (atoms[a].firstAttribute.isDirectional || (atoms[a].hasSecond && atoms[a].secondAttribute.isDirectional)) {
+                    for a in atoms.indices
+                    where atoms[a].live
+                        && (atoms[a].firstAttribute.isDirectional || (atoms[a].hasSecond && atoms[a].secondAttribute.isDirectional))
+                    {
                         markDirty(atom: AtomRef(a))
                     }
                 }

@@ -16,7 +16,10 @@ public enum ExpressionSyntax {
 
         guard case .item(let lhs)? = at(i)?.0 else { throw fail("expected view.attribute at the start") }
         let first: Anchor
-        switch Anchor.parse(lhs) { case .success(let a): first = a; case .failure(let m): throw Failure(position: 0, message: m.message) }
+        switch Anchor.parse(lhs) {
+        case .success(let a): first = a;
+        case .failure(let m): throw Failure(position: 0, message: m.message)
+        }
         i += 1
         guard case .op(let r)? = at(i)?.0, let relation = Relation(rawValue: r) else { throw fail("expected ==, <= or >=") }
         i += 1
@@ -59,15 +62,19 @@ public enum ExpressionSyntax {
                 throw Failure(position: pos, message: "expected a number or view.attribute")
             }
             if item != nil {
-                if case .op("*")? = at(i)?.0, case .number(let n)? = at(i + 1)?.0 { coefficient *= n; i += 2 }
-                else if case .op("/")? = at(i)?.0, case .number(let n)? = at(i + 1)?.0 {
+                if case .op("*")? = at(i)?.0, case .number(let n)? = at(i + 1)?.0 {
+                    coefficient *= n; i += 2
+                } else if case .op("/")? = at(i)?.0, case .number(let n)? = at(i + 1)?.0 {
                     guard n != 0 else { throw Failure(position: at(i + 1)!.1, message: "division by zero") }
                     coefficient /= n; i += 2
                 }
             }
             if let item {
                 guard second == nil else { throw Failure(position: pos, message: "only one view.attribute may stand on the right") }
-                switch Anchor.parse(item) { case .success(let a): second = a; case .failure(let m): throw Failure(position: pos, message: m.message) }
+                switch Anchor.parse(item) {
+                case .success(let a): second = a;
+                case .failure(let m): throw Failure(position: pos, message: m.message)
+                }
                 multiplier = coefficient
             } else {
                 constant += coefficient
@@ -107,8 +114,10 @@ public enum ExpressionSyntax {
                 guard let v = Double(U.string(c[start..<i])) else { throw Failure(position: start, message: "invalid number") }
                 out.append((.number(v), start))
             } else if ch.isLetter || ch == U.underscore {
-                while i < c.count && (c[i].isLetter || c[i].isDigit || c[i] == U.underscore || c[i] == U.dot
-                                      || (c[i] == U.minus && i + 1 < c.count && (c[i + 1].isLetter || c[i + 1].isDigit))) { i += 1 }
+                while i < c.count
+                    && (c[i].isLetter || c[i].isDigit || c[i] == U.underscore || c[i] == U.dot
+                        || (c[i] == U.minus && i + 1 < c.count && (c[i + 1].isLetter || c[i + 1].isDigit)))
+                { i += 1 }
                 out.append((.item(U.string(c[start..<i])), start))
             } else if ch == U.equal || ch == U.less || ch == U.greater {
                 guard i + 1 < c.count && c[i + 1] == U.equal else { throw Failure(position: i, message: "expected ==, <= or >=") }

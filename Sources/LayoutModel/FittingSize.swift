@@ -29,8 +29,9 @@ public struct FittingRequest: Sendable {
             guard let v = json[key], !v.isNull else { return d }
             return try ViewSpec.priority(v, at: p(key))
         }
-        return FittingRequest(view: view, target: target,
-                              priorities: (try priority("horizontalFittingPriority", Priority.required), try priority("verticalFittingPriority", 50)))
+        return FittingRequest(
+            view: view, target: target,
+            priorities: (try priority("horizontalFittingPriority", Priority.required), try priority("verticalFittingPriority", 50)))
     }
 }
 
@@ -42,10 +43,14 @@ extension LayoutDocument {
         var width = "fitting#width", height = "fitting#height"
         while isTaken(width) || isTaken(height) { width += "#"; height += "#" }
         let pulls: [JSON] = [
-            .object([("id", .string(width)), ("first", .string("\(r.view).width")), ("constant", .number(r.target.width)),
-                     ("priority", .number(r.priorities.horizontal))]),
-            .object([("id", .string(height)), ("first", .string("\(r.view).height")), ("constant", .number(r.target.height)),
-                     ("priority", .number(r.priorities.vertical))]),
+            .object([
+                ("id", .string(width)), ("first", .string("\(r.view).width")), ("constant", .number(r.target.width)),
+                ("priority", .number(r.priorities.horizontal))
+            ]),
+            .object([
+                ("id", .string(height)), ("first", .string("\(r.view).height")), ("constant", .number(r.target.height)),
+                ("priority", .number(r.priorities.vertical))
+            ])
         ]
         let sub = json(subtree: root, adding: pulls)
         var engineLimits = limits
@@ -66,13 +71,18 @@ extension LayoutSession {
     }
 
     /// `POST /v1/fitting-size`: `{document, view, ...}`, one shot.
-    public static func fittingSize(_ request: JSON, limits: SessionLimits = SessionLimits()) throws(LayoutError) -> (view: String, width: Double, height: Double) {
+    public static func fittingSize(_ request: JSON, limits: SessionLimits = SessionLimits()) throws(LayoutError) -> (
+        view: String, width: Double, height: Double
+    ) {
         let r = try FittingRequest.decode(request, allowing: ["document"])
         guard let doc = request["document"], !doc.isNull else { throw Pointer()("document").fail("document is the layout document") }
         var document = LayoutDocument()
         do { _ = try load(doc, into: &document) } catch { throw error.under("/document") }
         if document.viewCount > limits.maxViews || document.constraintCount > limits.maxConstraints {
-            throw LayoutError(.limit, "/document", "the document has \(document.viewCount) views and \(document.constraintCount) constraints; the limits are \(limits.maxViews) and \(limits.maxConstraints)")
+            throw LayoutError(
+                .limit, "/document",
+                "the document has \(document.viewCount) views and \(document.constraintCount) constraints; the limits are \(limits.maxViews) and \(limits.maxConstraints)"
+            )
         }
         let size = try document.fittingSize(r, limits: limits)
         return (r.view, size.width, size.height)

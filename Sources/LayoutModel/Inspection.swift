@@ -38,10 +38,15 @@ extension LayoutSession {
             }
         }
         return found.sorted { document.atoms[Int($0)].sequence < document.atoms[Int($1)].sequence }.map { a in
-            let role: ExplainedConstraint.Role = broken.contains(a) ? .broken : determining.contains(a) ? .determining
-                : holds(a) ? .satisfied : .unsatisfied
-            return ExplainedConstraint(id: document.atomName(a), description: document.describe(a),
-                                       priority: document.atoms[Int(a)].priority, broken: role == .broken, role: role)
+            let role: ExplainedConstraint.Role =
+                broken.contains(a)
+                ? .broken
+                : determining.contains(a)
+                    ? .determining
+                    : holds(a) ? .satisfied : .unsatisfied
+            return ExplainedConstraint(
+                id: document.atomName(a), description: document.describe(a),
+                priority: document.atoms[Int(a)].priority, broken: role == .broken, role: role)
         }
     }
 

@@ -4,10 +4,10 @@ import JSON
 /// request body). The server maps `kind` to a status.
 public struct LayoutError: Error, Equatable, Sendable {
     public enum Kind: Sendable {
-        case malformed          // 400: not what the contract's JSON shape allows at all
-        case invalid            // 422: valid JSON that breaks a rule of the contract
-        case revisionMismatch   // 409
-        case limit              // 413/422: a configured per-session limit
+        case malformed  // 400: not what the contract's JSON shape allows at all
+        case invalid  // 422: valid JSON that breaks a rule of the contract
+        case revisionMismatch  // 409
+        case limit  // 413/422: a configured per-session limit
     }
     public var kind: Kind
     public var pointer: String

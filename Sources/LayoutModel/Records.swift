@@ -76,8 +76,9 @@ struct Atom {
     }
 
     var shape: Shape {
-        Shape(first: first, second: second, firstAttribute: firstAttribute, secondAttribute: hasSecond ? secondAttribute : .left,
-              relation: relation, multiplier: multiplier, constant: constant, priority: priority)
+        Shape(
+            first: first, second: second, firstAttribute: firstAttribute, secondAttribute: hasSecond ? secondAttribute : .left,
+            relation: relation, multiplier: multiplier, constant: constant, priority: priority)
     }
 }
 

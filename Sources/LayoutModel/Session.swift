@@ -1,7 +1,7 @@
 import ConstraintSolver
 import JSON
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import TextLayout
 
@@ -42,8 +42,10 @@ public struct SessionLimits: Sendable {
     /// `--engine auto`'s threshold: the solved form's fill-in is small below it.
     public static let autoFactoredFromViews = 128
 
-    public init(maxViews: Int = 20_000, maxConstraints: Int = 100_000, historyDepth: Int = 256,
-                engine: EngineKind = .defaultKind, factoredFromViews: Int? = EngineKind.defaultFactoredFromViews) {
+    public init(
+        maxViews: Int = 20_000, maxConstraints: Int = 100_000, historyDepth: Int = 256,
+        engine: EngineKind = .defaultKind, factoredFromViews: Int? = EngineKind.defaultFactoredFromViews
+    ) {
         self.maxViews = maxViews; self.maxConstraints = maxConstraints; self.historyDepth = historyDepth
         self.engine = engine
         self.factoredFromViews = factoredFromViews
@@ -279,7 +281,8 @@ public final class LayoutSession {
             carriedMoves += movedScratch
             for v in movedScratch {
                 guard let owner = viewOfVariable[v.id], owner.axis == .horizontal,
-                      document.views[Int(owner.slot)].spec.text != nil, views.variables(ofSlot: owner.slot).width == v else { continue }
+                    document.views[Int(owner.slot)].spec.text != nil, views.variables(ofSlot: owner.slot).width == v
+                else { continue }
                 look.append(owner.slot)
             }
             var rewrapped = false
@@ -336,8 +339,10 @@ public final class LayoutSession {
         }
         adds.sort { $0.sequence < $1.sequence }
         // A whole document (the engine is empty) goes in as one batch.
-        let handles = linkCount == 0 && adds.count > 1 ? solver.add(batch: adds.map(\.output.definition))
-                                                       : adds.map { solver.add($0.output.definition) }
+        let handles =
+            linkCount == 0 && adds.count > 1
+            ? solver.add(batch: adds.map(\.output.definition))
+            : adds.map { solver.add($0.output.definition) }
         if let top = handles.max(), Int(top.raw) >= atomOfHandle.count {
             atomOfHandle.append(contentsOf: repeatElement(noRef, count: Int(top.raw) + 1 - atomOfHandle.count))
         }
@@ -381,11 +386,11 @@ public final class LayoutSession {
         slotScratch.removeAll(keepingCapacity: true)
         for v in movedScratch { if let owner = viewOfVariable[v.id] { slotScratch.append(owner.slot) } }
         let touched = !document.dirtyViews.isEmpty
-        for v in document.dirtyViews where views[v] != nil { slotScratch.append(v) }   // none: removed
+        for v in document.dirtyViews where views[v] != nil { slotScratch.append(v) }  // none: removed
         slotScratch.sort()
         let stamp = countRevision ? revision + 1 : revision
         var frames: [FrameEntry] = []
-        frames.reserveCapacity(slotScratch.count / 2)   // a moved view usually moves two variables
+        frames.reserveCapacity(slotScratch.count / 2)  // a moved view usually moves two variables
         var previous: Int32 = -1
         for s in slotScratch where s != previous {
             previous = s
@@ -402,7 +407,9 @@ public final class LayoutSession {
         }
         if frames.count > 1 { frames.sort { $0.id < $1.id } }
         // A view removed and added again in one change is not removed.
-        let removed = document.removedViews.isEmpty ? []
+        let removed =
+            document.removedViews.isEmpty
+            ? []
             : Set(document.removedViews.map(document.viewName).filter { document.viewNamed[$0] == nil }).sorted()
         if !removed.isEmpty {
             for v in removed { removals.append((stamp, v)) }
@@ -414,8 +421,9 @@ public final class LayoutSession {
         document.settle()
         let churn = lastChurn
         lastChurn = []
-        return ChangeResult(revision: revision, frames: frames, removed: removed,
-                            diagnostics: churn.isEmpty ? diagnostics() : diagnostics() + churn, added: added)
+        return ChangeResult(
+            revision: revision, frames: frames, removed: removed,
+            diagnostics: churn.isEmpty ? diagnostics() : diagnostics() + churn, added: added)
     }
 
     /// A view's frame with some variables overridden (another valid layout, for
@@ -466,7 +474,8 @@ public final class LayoutSession {
         var out: [Diagnostic] = []
         for (h, conflicts) in solver.brokenConstraints {
             guard let a = atom(ofHandle: h) else { continue }
-            out.append(.unsatisfiable(constraint: document.atomName(a), conflicts: conflicts.compactMap { atom(ofHandle: $0).map(document.atomName) }))
+            out.append(
+                .unsatisfiable(constraint: document.atomName(a), conflicts: conflicts.compactMap { atom(ofHandle: $0).map(document.atomName) }))
         }
         var seen = Set<Int32>()
         var ambiguous: [(String, Axis)] = []
@@ -510,14 +519,17 @@ public final class LayoutSession {
 
     public var stats: Stats {
         let e = solver.stats
-        return Stats(views: document.viewCount, constraints: document.constraintCount, rows: e.rows, columns: e.columns,
-                     pivots: e.pivots, broken: e.broken, priorityLevels: e.priorityLevels)
+        return Stats(
+            views: document.viewCount, constraints: document.constraintCount, rows: e.rows, columns: e.columns,
+            pivots: e.pivots, broken: e.broken, priorityLevels: e.priorityLevels)
     }
 }
 
 extension LayoutSession {
     /// The one-shot entry point of `POST /v1/layout`: document in, frames out, nothing kept.
-    public static func layout(_ json: JSON, limits: SessionLimits = SessionLimits()) throws(LayoutError) -> (frames: [FrameEntry], diagnostics: [Diagnostic]) {
+    public static func layout(_ json: JSON, limits: SessionLimits = SessionLimits()) throws(LayoutError) -> (
+        frames: [FrameEntry], diagnostics: [Diagnostic]
+    ) {
         let s = try make(document: json, limits: limits)
         return (s.allFrames, s.diagnostics())
     }

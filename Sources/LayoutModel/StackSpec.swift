@@ -54,9 +54,11 @@ public struct StackSpec: Equatable, Sendable {
     }
 
     var json: JSON {
-        var m: [(key: String, value: JSON)] = [("axis", .string(axis.rawValue)), ("distribution", .string(distribution.rawValue)),
-                                               ("alignment", .string(alignment.rawValue)), ("spacing", .number(spacing)),
-                                               ("arrangedSubviews", .array(arranged.map { .string($0) }))]
+        var m: [(key: String, value: JSON)] = [
+            ("axis", .string(axis.rawValue)), ("distribution", .string(distribution.rawValue)),
+            ("alignment", .string(alignment.rawValue)), ("spacing", .number(spacing)),
+            ("arrangedSubviews", .array(arranged.map { .string($0) }))
+        ]
         if marginsRelative { m.append(("layoutMarginsRelativeArrangement", .bool(true))) }
         return .object(m)
     }

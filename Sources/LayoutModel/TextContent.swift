@@ -21,7 +21,9 @@ public struct TextContent: Equatable, Sendable {
         guard size > 0 && size <= 10_000 else { throw p("font")("size").fail("a font size is more than 0 and at most 10000 points") }
         var weight = 400
         if let w = f["weight"], !w.isNull {
-            guard let n = w.number, n == n.rounded(), n >= 100, n <= 900 else { throw p("font")("weight").fail("a weight is an integer from 100 to 900") }
+            guard let n = w.number, n == n.rounded(), n >= 100, n <= 900 else {
+                throw p("font")("weight").fail("a weight is an integer from 100 to 900")
+            }
             weight = Int(n)
         }
         var italic = false

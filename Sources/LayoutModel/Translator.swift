@@ -4,7 +4,12 @@ import ConstraintSolver
 public struct ViewVariables: Sendable {
     public var x, y, width, height: Variable
     func component(_ k: Int) -> Variable {
-        switch k { case 0: x; case 1: y; case 2: width; default: height }
+        switch k {
+        case 0: x;
+        case 1: y;
+        case 2: width;
+        default: height
+        }
     }
 }
 
@@ -35,8 +40,9 @@ struct Translator {
         let x = document.atoms[Int(a)]
         if case .implicit(_, let kind) = x.origin, let k = kind.frameComponent {
             let v = variables[x.first]!.component(k)
-            return Output(definition: ConstraintDefinition(LinearExpression(terms: [(v, 1)], constant: -x.constant), .equal, priority: x.priority),
-                          base: 0, sign: -1)
+            return Output(
+                definition: ConstraintDefinition(LinearExpression(terms: [(v, 1)], constant: -x.constant), .equal, priority: x.priority),
+                base: 0, sign: -1)
         }
         let direction = document.options.layoutDirection
         let mirrored = direction == .rtl && (x.firstAttribute.isDirectional || (x.hasSecond && x.secondAttribute.isDirectional))

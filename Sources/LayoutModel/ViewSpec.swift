@@ -34,13 +34,16 @@ public struct ViewSpec: Equatable, Sendable {
             && a.lastBaseline == b.lastBaseline && a.hidden == b.hidden && a.text == b.text && a.stack == b.stack
     }
 
-    static let fields: Set<String> = ["id", "parent", "kind", "frame", "intrinsicSize", "hugging", "compressionResistance",
-                                      "margins", "alignmentInsets", "baseline", "hidden", "text", "stack"]
+    static let fields: Set<String> = [
+        "id", "parent", "kind", "frame", "intrinsicSize", "hugging", "compressionResistance",
+        "margins", "alignmentInsets", "baseline", "hidden", "text", "stack"
+    ]
 
     static func validID(_ s: String) -> Bool {
-        !s.isEmpty && s.utf8.count <= 128 && s.utf8.allSatisfy { c in
-            (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c == 95 || c == 45
-        }
+        !s.isEmpty && s.utf8.count <= 128
+            && s.utf8.allSatisfy { c in
+                (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c == 95 || c == 45
+            }
     }
 
     /// Decodes a whole view object.

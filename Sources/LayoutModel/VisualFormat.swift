@@ -130,9 +130,15 @@ private struct Parser<U: TokenUnit> {
                 for p in preds {
                     switch p.object {
                     case .constant(let v):
-                        out.append(AtomicConstraint(first: Anchor(view: name, attribute: size), relation: p.relation, second: nil, multiplier: 1, constant: v, priority: p.priority))
+                        out.append(
+                            AtomicConstraint(
+                                first: Anchor(view: name, attribute: size), relation: p.relation, second: nil, multiplier: 1, constant: v,
+                                priority: p.priority))
                     case .view(let other):
-                        out.append(AtomicConstraint(first: Anchor(view: name, attribute: size), relation: p.relation, second: Anchor(view: other, attribute: size), multiplier: 1, constant: 0, priority: p.priority))
+                        out.append(
+                            AtomicConstraint(
+                                first: Anchor(view: name, attribute: size), relation: p.relation, second: Anchor(view: other, attribute: size),
+                                multiplier: 1, constant: 0, priority: p.priority))
                     }
                 }
             }
@@ -141,17 +147,31 @@ private struct Parser<U: TokenUnit> {
             let conn = connections[k]
             let touchesEdge: Bool
             if case .superview = item { touchesEdge = true } else if case .superview = next { touchesEdge = true } else { touchesEdge = false }
-            let preds = conn ?? [Predicate(relation: .equal, object: .constant(touchesEdge ? VisualFormat.edgeSpace : VisualFormat.siblingSpace), priority: Priority.required, position: 0)]
+            let preds =
+                conn ?? [
+                    Predicate(
+                        relation: .equal, object: .constant(touchesEdge ? VisualFormat.edgeSpace : VisualFormat.siblingSpace),
+                        priority: Priority.required, position: 0)
+                ]
             let flush = conn?.isEmpty == true ? [Predicate(relation: .equal, object: .constant(0), priority: Priority.required, position: 0)] : preds
             for p in flush {
                 guard case .constant(let space) = p.object else { throw fail("a connection's predicate is a number or a metric", at: p.position) }
                 switch (item, next) {
                 case (.superview, .view(let b, _)):
-                    out.append(AtomicConstraint(first: Anchor(view: b, attribute: leadingAttr), relation: p.relation, second: Anchor(view: sv, attribute: leadingAttr), constant: space, priority: p.priority))
+                    out.append(
+                        AtomicConstraint(
+                            first: Anchor(view: b, attribute: leadingAttr), relation: p.relation, second: Anchor(view: sv, attribute: leadingAttr),
+                            constant: space, priority: p.priority))
                 case (.view(let a, _), .superview):
-                    out.append(AtomicConstraint(first: Anchor(view: sv, attribute: trailingAttr), relation: p.relation, second: Anchor(view: a, attribute: trailingAttr), constant: space, priority: p.priority))
+                    out.append(
+                        AtomicConstraint(
+                            first: Anchor(view: sv, attribute: trailingAttr), relation: p.relation, second: Anchor(view: a, attribute: trailingAttr),
+                            constant: space, priority: p.priority))
                 case (.view(let a, _), .view(let b, _)):
-                    out.append(AtomicConstraint(first: Anchor(view: b, attribute: leadingAttr), relation: p.relation, second: Anchor(view: a, attribute: trailingAttr), constant: space, priority: p.priority))
+                    out.append(
+                        AtomicConstraint(
+                            first: Anchor(view: b, attribute: leadingAttr), relation: p.relation, second: Anchor(view: a, attribute: trailingAttr),
+                            constant: space, priority: p.priority))
                 default:
                     break
                 }
@@ -159,12 +179,16 @@ private struct Parser<U: TokenUnit> {
         }
         for a in alignments {
             for k in 1..<max(1, names.count) {
-                out.append(AtomicConstraint(first: Anchor(view: names[k], attribute: a), relation: .equal, second: Anchor(view: names[k - 1], attribute: a)))
+                out.append(
+                    AtomicConstraint(first: Anchor(view: names[k], attribute: a), relation: .equal, second: Anchor(view: names[k - 1], attribute: a)))
             }
         }
-        let usesSuperview = items.contains { if case .superview = $0.0 { return true }; return false }
-        return Parsed(axis: axis, constraints: out, views: names, usesSuperview: usesSuperview,
-                      canonical: Self.canonical(axis, items.map(\.0), connections))
+        let usesSuperview = items.contains {
+            if case .superview = $0.0 { return true }; return false
+        }
+        return Parsed(
+            axis: axis, constraints: out, views: names, usesSuperview: usesSuperview,
+            canonical: Self.canonical(axis, items.map(\.0), connections))
     }
 
     private static func canonical(_ axis: Axis, _ items: [Item], _ connections: [[Predicate]?]) -> String? {
@@ -221,7 +245,9 @@ private struct Parser<U: TokenUnit> {
     /// After a view or the leading `|`: nil for the standard space, [] for flush, else predicates.
     private mutating func connection() throws(Failure) -> [Predicate]? {
         guard peek == U.unit("-") else {
-            guard peek == U.unit("[") || peek == U.unit("|") else { throw fail(peek == nil ? "the format ended where a view was expected" : "expected '-', '[' or '|'") }
+            guard peek == U.unit("[") || peek == U.unit("|") else {
+                throw fail(peek == nil ? "the format ended where a view was expected" : "expected '-', '[' or '|'")
+            }
             return []
         }
         i += 1
@@ -252,9 +278,13 @@ private struct Parser<U: TokenUnit> {
                 let nameStart = i
                 let name = identifier(allowDash: allowViews)
                 guard !name.isEmpty else { throw fail("expected a number, a metric or a view name") }
-                if let m = metrics[name] { object = .constant(m) }
-                else if allowViews { object = .view(name) }
-                else { throw fail("unknown metric '\(name)'", at: nameStart) }
+                if let m = metrics[name] {
+                    object = .constant(m)
+                } else if allowViews {
+                    object = .view(name)
+                } else {
+                    throw fail("unknown metric '\(name)'", at: nameStart)
+                }
             }
             var priority = Priority.required
             if peek == U.unit("@") {

@@ -74,10 +74,14 @@ public final class LayoutdServer: Sendable {
         thread.name = "layoutd-ttl"
         thread.start()
         state.ready.store(true, ordering: .relaxed)
-        logger.info("listening", metadata: ["host": "\(configuration.http.host)", "port": "\(server.port)",
-                                            "threading": "\(configuration.http.threading.rawValue)", "threads": "\(configuration.http.threads)",
-                                            "memory_budget_mb": "\(configuration.memoryBudget.limitBytes >> 20)",
-                                            "store": "\(configuration.store)", "durability": "\(configuration.durability.rawValue)"])
+        logger.info(
+            "listening",
+            metadata: [
+                "host": "\(configuration.http.host)", "port": "\(server.port)",
+                "threading": "\(configuration.http.threading.rawValue)", "threads": "\(configuration.http.threads)",
+                "memory_budget_mb": "\(configuration.memoryBudget.limitBytes >> 20)",
+                "store": "\(configuration.store)", "durability": "\(configuration.durability.rawValue)"
+            ])
     }
 
     /// SIGTERM: not ready, stop accepting, let requests under way finish (up to the drain
@@ -134,8 +138,12 @@ public final class LayoutdServer: Sendable {
         if response.status >= 500 && response.status != 503 {
             logger.error("request failed", metadata: ["method": "\(req.method)", "path": "\(req.path)", "status": "\(response.status)"])
         } else if logger.logLevel <= .debug {
-            logger.debug("request", metadata: ["method": "\(req.method)", "path": "\(req.path)", "status": "\(response.status)",
-                                               "micros": "\(nanos / 1000)"])
+            logger.debug(
+                "request",
+                metadata: [
+                    "method": "\(req.method)", "path": "\(req.path)", "status": "\(response.status)",
+                    "micros": "\(nanos / 1000)"
+                ])
         }
         return response
     }

@@ -54,8 +54,9 @@ public struct ServerConfiguration: Sendable {
     public init() {}
 
     var sessionLimits: SessionLimits {
-        SessionLimits(maxViews: maxViewsPerSession, maxConstraints: maxConstraintsPerSession, historyDepth: historyDepth,
-                      engine: sessionEngine, factoredFromViews: sessionFactoredFromViews)
+        SessionLimits(
+            maxViews: maxViewsPerSession, maxConstraints: maxConstraintsPerSession, historyDepth: historyDepth,
+            engine: sessionEngine, factoredFromViews: sessionFactoredFromViews)
     }
 
     var layoutLimits: SessionLimits {

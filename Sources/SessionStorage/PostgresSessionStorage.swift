@@ -36,18 +36,22 @@ public final class PostgresSessionStorage: SessionStorage, SessionLeasing, @unch
             // locks that deadlock with the other replicas' commits (ALTER TABLE … IF NOT EXISTS
             // takes its exclusive lock even when there is nothing to add).
             var current = false
-            try writer.run("SELECT to_regclass('layoutd_fenced') IS NOT NULL AND EXISTS (SELECT 1 FROM information_schema.columns "
-                           + "WHERE table_name='layoutd_journal' AND column_name='epoch')") { current = $0[0] == "t" }
+            try writer.run(
+                "SELECT to_regclass('layoutd_fenced') IS NOT NULL AND EXISTS (SELECT 1 FROM information_schema.columns "
+                    + "WHERE table_name='layoutd_journal' AND column_name='epoch')"
+            ) { current = $0[0] == "t" }
             if current { return }
             // Replicas starting together make the tables under one lock, not in a race.
             try writer.run("BEGIN")
             try writer.run("SELECT pg_advisory_xact_lock(7305830405)")
-            try writer.run("""
+            try writer.run(
+                """
                 CREATE TABLE IF NOT EXISTS layoutd_sessions(
                     id text PRIMARY KEY, revision bigint NOT NULL, next_auto bigint NOT NULL,
                     document bytea NOT NULL, raw_size bigint NOT NULL, checksum bigint NOT NULL, updated_at bigint NOT NULL)
                 """)
-            try writer.run("""
+            try writer.run(
+                """
                 CREATE TABLE IF NOT EXISTS layoutd_journal(
                     session text NOT NULL, revision bigint NOT NULL, kind integer NOT NULL,
                     body bytea NOT NULL, raw_size bigint NOT NULL, checksum bigint NOT NULL, PRIMARY KEY(session, revision))
@@ -58,20 +62,23 @@ public final class PostgresSessionStorage: SessionStorage, SessionLeasing, @unch
             try writer.run("CREATE INDEX IF NOT EXISTS layoutd_sessions_updated ON layoutd_sessions(updated_at)")
             try writer.run("CREATE TABLE IF NOT EXISTS layoutd_probe(k integer PRIMARY KEY, at bigint NOT NULL)")
             // expires_at and released_at are milliseconds on the database's clock (0: never).
-            try writer.run("""
+            try writer.run(
+                """
                 CREATE TABLE IF NOT EXISTS layoutd_leases(
                     session text PRIMARY KEY, owner text NOT NULL, epoch bigint NOT NULL, expires_at bigint NOT NULL,
                     wanted_by text, released_at bigint NOT NULL DEFAULT 0)
                 """)
             // Every taking of a lease, with when the previous owner's lease ended: two owners at
             // once would show as acquired_at < previous_until with another owner.
-            try writer.run("""
+            try writer.run(
+                """
                 CREATE TABLE IF NOT EXISTS layoutd_lease_log(
                     session text NOT NULL, epoch bigint NOT NULL, owner text NOT NULL, acquired_at bigint NOT NULL,
                     previous_owner text, previous_until bigint NOT NULL, PRIMARY KEY(session, epoch))
                 """)
             // Every write refused because its epoch was stale.
-            try writer.run("""
+            try writer.run(
+                """
                 CREATE TABLE IF NOT EXISTS layoutd_fenced(
                     session text NOT NULL, owner text NOT NULL, epoch bigint NOT NULL, current_epoch bigint, at bigint NOT NULL)
                 """)
@@ -104,8 +111,10 @@ public final class PostgresSessionStorage: SessionStorage, SessionLeasing, @unch
                 let leased = Set(batch.lazy.filter { $0.epoch > 0 }.map(\.session))
                 var current: [String: (owner: String, epoch: Int)] = [:]
                 if !leased.isEmpty {
-                    try w.run("SELECT session, owner, epoch FROM layoutd_leases WHERE session = ANY($1::text[]) FOR KEY SHARE",
-                              [.text(PostgresConnection.array(leased))]) { row in
+                    try w.run(
+                        "SELECT session, owner, epoch FROM layoutd_leases WHERE session = ANY($1::text[]) FOR KEY SHARE",
+                        [.text(PostgresConnection.array(leased))]
+                    ) { row in
                         if let s = row[0], let o = row[1], let e = row[2].flatMap({ Int($0) }) { current[s] = (o, e) }
                     }
                 }
@@ -116,8 +125,9 @@ public final class PostgresSessionStorage: SessionStorage, SessionLeasing, @unch
                     if item.epoch > 0, current[item.session].map({ $0.owner != replicaID || $0.epoch != item.epoch }) ?? true {
                         refused.insert(item.session)
                         if logged.insert("\(item.session) \(item.epoch)").inserted {
-                            try w.run("INSERT INTO layoutd_fenced(session, owner, epoch, current_epoch, at) VALUES($1, $2, $3, $4, \(Self.now))",
-                                      [.text(item.session), .text(replicaID), .int(item.epoch), current[item.session].map { .int($0.epoch) } ?? .null])
+                            try w.run(
+                                "INSERT INTO layoutd_fenced(session, owner, epoch, current_epoch, at) VALUES($1, $2, $3, $4, \(Self.now))",
+                                [.text(item.session), .text(replicaID), .int(item.epoch), current[item.session].map { .int($0.epoch) } ?? .null])
                         }
                         continue
                     }
@@ -143,18 +153,21 @@ public final class PostgresSessionStorage: SessionStorage, SessionLeasing, @unch
                 var snapshot: StoredSession?
                 try r.run("SELECT revision, next_auto, document, raw_size, checksum FROM layoutd_sessions WHERE id=$1", [.text(session)]) { row in
                     guard let bytes = row[2].flatMap(PostgresConnection.bytes),
-                          let document = StoredBytes.decode(bytes, rawSize: Int(row[3] ?? "") ?? -1, checksum: Int(row[4] ?? "") ?? -1)
+                        let document = StoredBytes.decode(bytes, rawSize: Int(row[3] ?? "") ?? -1, checksum: Int(row[4] ?? "") ?? -1)
                     else { corrupt = true; return }
-                    snapshot = StoredSession(revision: Int(row[0] ?? "") ?? 0, nextAutoID: Int(row[1] ?? "") ?? 1,
-                                             document: document, journal: [], skipped: 0)
+                    snapshot = StoredSession(
+                        revision: Int(row[0] ?? "") ?? 0, nextAutoID: Int(row[1] ?? "") ?? 1,
+                        document: document, journal: [], skipped: 0)
                 }
                 guard var stored = snapshot else { return nil }
-                try r.run("SELECT revision, kind, body, raw_size, checksum FROM layoutd_journal WHERE session=$1 AND revision>$2 ORDER BY revision",
-                          [.text(session), .int(stored.revision)]) { row in
+                try r.run(
+                    "SELECT revision, kind, body, raw_size, checksum FROM layoutd_journal WHERE session=$1 AND revision>$2 ORDER BY revision",
+                    [.text(session), .int(stored.revision)]
+                ) { row in
                     guard stored.skipped == 0, let revision = row[0].flatMap({ Int($0) }),
-                          let kind = row[1].flatMap({ Int($0) }).flatMap(JournalEntry.Kind.init),
-                          let bytes = row[2].flatMap(PostgresConnection.bytes),
-                          let body = StoredBytes.decode(bytes, rawSize: Int(row[3] ?? "") ?? -1, checksum: Int(row[4] ?? "") ?? -1)
+                        let kind = row[1].flatMap({ Int($0) }).flatMap(JournalEntry.Kind.init),
+                        let bytes = row[2].flatMap(PostgresConnection.bytes),
+                        let body = StoredBytes.decode(bytes, rawSize: Int(row[3] ?? "") ?? -1, checksum: Int(row[4] ?? "") ?? -1)
                     else { stored.skipped += 1; return }
                     stored.journal.append(JournalEntry(revision: revision, kind: kind, body: body))
                 }
@@ -171,10 +184,12 @@ public final class PostgresSessionStorage: SessionStorage, SessionLeasing, @unch
     public func expire(before: Int) throws(StorageError) -> Int {
         var ids: [String] = []
         do throws(PostgresConnection.Failure) {
-            try writer.run("""
+            try writer.run(
+                """
                 SELECT id FROM layoutd_sessions s WHERE updated_at < $1
                     AND NOT EXISTS (SELECT 1 FROM layoutd_leases l WHERE l.session = s.id AND l.expires_at > \(Self.now))
-                """, [.int(before)]) { if let id = $0[0] { ids.append(id) } }
+                """, [.int(before)]
+            ) { if let id = $0[0] { ids.append(id) } }
         } catch {
             throw StorageError("cannot expire sessions in \(location): \(error.message)")
         }
@@ -186,8 +201,9 @@ public final class PostgresSessionStorage: SessionStorage, SessionLeasing, @unch
     /// A one-row write: fails while the database cannot be reached or written.
     public func probe() throws(StorageError) {
         do throws(PostgresConnection.Failure) {
-            try writer.run("INSERT INTO layoutd_probe(k, at) VALUES(1, $1) ON CONFLICT(k) DO UPDATE SET at=excluded.at",
-                           [.int(Int(Date().timeIntervalSince1970))])
+            try writer.run(
+                "INSERT INTO layoutd_probe(k, at) VALUES(1, $1) ON CONFLICT(k) DO UPDATE SET at=excluded.at",
+                [.int(Int(Date().timeIntervalSince1970))])
         } catch {
             throw StorageError("the PostgreSQL store at \(location) cannot be written: \(error.message)")
         }
@@ -200,9 +216,12 @@ public final class PostgresSessionStorage: SessionStorage, SessionLeasing, @unch
 private struct PostgresStatements: BatchStatements {
     let connection: PostgresConnection
 
-    func snapshot(_ s: String, revision: Int, nextAutoID: Int, stored e: (bytes: [UInt8], rawSize: Int, checksum: Int), now: Int, epoch: Int) throws(PostgresConnection.Failure) {
+    func snapshot(_ s: String, revision: Int, nextAutoID: Int, stored e: (bytes: [UInt8], rawSize: Int, checksum: Int), now: Int, epoch: Int)
+        throws(PostgresConnection.Failure)
+    {
         // A newer snapshot only: a compaction that lost a race to a later one never goes back.
-        try connection.run("""
+        try connection.run(
+            """
             INSERT INTO layoutd_sessions(id, revision, next_auto, document, raw_size, checksum, updated_at, epoch) VALUES($1, $2, $3, $4, $5, $6, $7, $8)
             ON CONFLICT(id) DO UPDATE SET revision=excluded.revision, next_auto=excluded.next_auto, document=excluded.document,
                 raw_size=excluded.raw_size, checksum=excluded.checksum, updated_at=excluded.updated_at, epoch=excluded.epoch
@@ -211,8 +230,11 @@ private struct PostgresStatements: BatchStatements {
         try connection.run("DELETE FROM layoutd_journal WHERE session=$1 AND revision<=$2", [.text(s), .int(revision)])
     }
 
-    func journal(_ s: String, _ entry: JournalEntry, stored e: (bytes: [UInt8], rawSize: Int, checksum: Int), epoch: Int) throws(PostgresConnection.Failure) {
-        try connection.run("""
+    func journal(_ s: String, _ entry: JournalEntry, stored e: (bytes: [UInt8], rawSize: Int, checksum: Int), epoch: Int) throws(PostgresConnection
+        .Failure)
+    {
+        try connection.run(
+            """
             INSERT INTO layoutd_journal(session, revision, kind, body, raw_size, checksum, epoch) VALUES($1, $2, $3, $4, $5, $6, $7)
             ON CONFLICT(session, revision) DO UPDATE SET kind=excluded.kind, body=excluded.body, raw_size=excluded.raw_size,
                 checksum=excluded.checksum, epoch=excluded.epoch
@@ -263,11 +285,15 @@ extension PostgresSessionStorage {
     }
 
     /// Inside the claim's transaction: decides from the locked lease row.
-    private static func claim(_ session: String, creating: Bool, me: String, lease: Int, now: String,
-                              on c: PostgresConnection) throws(PostgresConnection.Failure) -> LeaseClaim {
+    private static func claim(
+        _ session: String, creating: Bool, me: String, lease: Int, now: String,
+        on c: PostgresConnection
+    ) throws(PostgresConnection.Failure) -> LeaseClaim {
         var row: (owner: String, epoch: Int, expires: Int, wanted: String?, released: Int, now: Int)?
-        try c.run("SELECT owner, epoch, expires_at, wanted_by, released_at, \(now) FROM layoutd_leases WHERE session=$1 FOR UPDATE",
-                  [.text(session)]) { r in
+        try c.run(
+            "SELECT owner, epoch, expires_at, wanted_by, released_at, \(now) FROM layoutd_leases WHERE session=$1 FOR UPDATE",
+            [.text(session)]
+        ) { r in
             row = (r[0] ?? "", Int(r[1] ?? "") ?? 0, Int(r[2] ?? "") ?? 0, r[3], Int(r[4] ?? "") ?? 0, Int(r[5] ?? "") ?? 0)
         }
         guard let row else {
@@ -276,12 +302,15 @@ extension PostgresSessionStorage {
             if creating ? stored : !stored { return creating ? .taken : .missing }
             // A new session, or a stored one without a lease row (stored before leases were kept).
             var epoch = 0
-            try c.run("""
+            try c.run(
+                """
                 INSERT INTO layoutd_leases(session, owner, epoch, expires_at)
                 SELECT $1, $2, coalesce(max(epoch), 0) + 1, \(now) + $3 FROM layoutd_lease_log WHERE session=$1 RETURNING epoch
-                """, [.text(session), .text(me), .int(lease)]) { epoch = Int($0[0] ?? "") ?? 0 }
-            try c.run("INSERT INTO layoutd_lease_log(session, epoch, owner, acquired_at, previous_until) VALUES($1, $2, $3, \(now), 0)",
-                      [.text(session), .int(epoch), .text(me)])
+                """, [.text(session), .text(me), .int(lease)]
+            ) { epoch = Int($0[0] ?? "") ?? 0 }
+            try c.run(
+                "INSERT INTO layoutd_lease_log(session, epoch, owner, acquired_at, previous_until) VALUES($1, $2, $3, \(now), 0)",
+                [.text(session), .int(epoch), .text(me)])
             return .acquired(epoch: epoch)
         }
         if creating { return .taken }
@@ -295,10 +324,12 @@ extension PostgresSessionStorage {
             return .ownedElsewhere(owner: row.owner, retryAfterMilliseconds: row.expires - row.now)
         }
         let epoch = row.epoch + 1
-        try c.run("UPDATE layoutd_leases SET owner=$2, epoch=$3, expires_at=\(now) + $4, wanted_by=NULL, released_at=0 WHERE session=$1",
-                  [.text(session), .text(me), .int(epoch), .int(lease)])
+        try c.run(
+            "UPDATE layoutd_leases SET owner=$2, epoch=$3, expires_at=\(now) + $4, wanted_by=NULL, released_at=0 WHERE session=$1",
+            [.text(session), .text(me), .int(epoch), .int(lease)])
         let until = row.released > 0 ? min(row.released, row.expires == 0 ? row.released : row.expires) : row.expires
-        try c.run("""
+        try c.run(
+            """
             INSERT INTO layoutd_lease_log(session, epoch, owner, acquired_at, previous_owner, previous_until)
             VALUES($1, $2, $3, \(now), $4, $5)
             """, [.text(session), .int(epoch), .text(me), .text(row.owner), .int(until)])
@@ -311,13 +342,18 @@ extension PostgresSessionStorage {
         let me = replicaID, lease = leaseMilliseconds
         do throws(PostgresConnection.Failure) {
             try leases.withLock { (c: inout PostgresConnection) throws(PostgresConnection.Failure) in
-                try c.run("""
+                try c.run(
+                    """
                     UPDATE layoutd_leases l SET expires_at = \(Self.now) + $3
                     FROM unnest($1::text[], $2::bigint[]) AS h(session, epoch)
                     WHERE l.session = h.session AND l.epoch = h.epoch AND l.owner = $4
                     RETURNING l.session, l.wanted_by
-                    """, [.text(PostgresConnection.array(held.map(\.session))), .text(PostgresConnection.array(held.map(\.epoch))),
-                          .int(lease), .text(me)]) { row in
+                    """,
+                    [
+                        .text(PostgresConnection.array(held.map(\.session))), .text(PostgresConnection.array(held.map(\.epoch))),
+                        .int(lease), .text(me)
+                    ]
+                ) { row in
                     guard let s = row[0] else { return }
                     kept.insert(s)
                     if let w = row[1], w != me { wanted.insert(s) }
@@ -334,7 +370,8 @@ extension PostgresSessionStorage {
         let me = replicaID
         do throws(PostgresConnection.Failure) {
             try leases.withLock { (c: inout PostgresConnection) throws(PostgresConnection.Failure) in
-                try c.run("""
+                try c.run(
+                    """
                     UPDATE layoutd_leases l SET expires_at = 0, released_at = \(Self.now)
                     FROM unnest($1::text[], $2::bigint[]) AS h(session, epoch)
                     WHERE l.session = h.session AND l.epoch = h.epoch AND l.owner = $3

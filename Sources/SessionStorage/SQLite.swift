@@ -47,8 +47,9 @@ final class SQLiteConnection {
     }
 
     func error(_ rc: Int32) -> SQLiteError {
-        SQLiteError(code: sqlite3_extended_errcode(handle) != 0 ? sqlite3_extended_errcode(handle) : rc,
-                    message: String(cString: sqlite3_errmsg(handle)))
+        SQLiteError(
+            code: sqlite3_extended_errcode(handle) != 0 ? sqlite3_extended_errcode(handle) : rc,
+            message: String(cString: sqlite3_errmsg(handle)))
     }
 
     var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
@@ -84,7 +85,10 @@ final class Statement {
             switch v {
             case .int(let n): rc = sqlite3_bind_int64(stmt, i, Int64(n))
             case .text(let s): rc = sqlite3_bind_text(stmt, i, s, -1, csqlite_transient())
-            case .blob(let b): rc = b.withUnsafeBytes { sqlite3_bind_blob(stmt, i, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), csqlite_transient()) }
+            case .blob(let b):
+                rc = b.withUnsafeBytes {
+                    sqlite3_bind_blob(stmt, i, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), csqlite_transient())
+                }
             }
             guard rc == SQLITE_OK else { throw connection.error(rc) }
         }

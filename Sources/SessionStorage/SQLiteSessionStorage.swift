@@ -23,7 +23,8 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
             connection = try SQLiteConnection(path: path)
             // SQLite opens a file it may not write read-only without a word: ask.
             if connection.isReadOnly { throw SQLiteError(code: 8, message: "the database file cannot be written") }
-            try connection.execute("""
+            try connection.execute(
+                """
                 PRAGMA journal_mode=WAL;
                 PRAGMA synchronous=FULL;
                 CREATE TABLE IF NOT EXISTS sessions(
@@ -38,7 +39,8 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
                 CREATE TABLE IF NOT EXISTS probe(k INTEGER PRIMARY KEY, at INTEGER NOT NULL, pad BLOB);
                 """)
             // A newer snapshot only: a compaction that lost a race to a later one never goes back.
-            upsertSnapshot = try connection.prepare("""
+            upsertSnapshot = try connection.prepare(
+                """
                 INSERT INTO sessions(id, revision, next_auto, document, raw_size, checksum, updated_at) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)
                 ON CONFLICT(id) DO UPDATE SET revision=excluded.revision, next_auto=excluded.next_auto, document=excluded.document,
                     raw_size=excluded.raw_size, checksum=excluded.checksum, updated_at=excluded.updated_at
@@ -46,7 +48,8 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
                 """)
             deleteJournalUpTo = try connection.prepare("DELETE FROM journal WHERE session=?1 AND revision<=?2")
             deleteJournalAfter = try connection.prepare("DELETE FROM journal WHERE session=?1 AND revision>?2")
-            insertJournal = try connection.prepare("INSERT OR REPLACE INTO journal(session, revision, kind, body, raw_size, checksum) VALUES(?1, ?2, ?3, ?4, ?5, ?6)")
+            insertJournal = try connection.prepare(
+                "INSERT OR REPLACE INTO journal(session, revision, kind, body, raw_size, checksum) VALUES(?1, ?2, ?3, ?4, ?5, ?6)")
             touchSession = try connection.prepare("UPDATE sessions SET updated_at=?2 WHERE id=?1")
             deleteSession = try connection.prepare("DELETE FROM sessions WHERE id=?1")
             deleteSessionJournal = try connection.prepare("DELETE FROM journal WHERE session=?1")
@@ -76,7 +79,8 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
             // Read-only, SQLite reads the WAL through its existing -shm (3.22 and later).
             reader = try SQLiteConnection(path: path, readOnly: writing == nil)
             selectSession = try reader.prepare("SELECT revision, next_auto, document, raw_size, checksum FROM sessions WHERE id=?1")
-            selectJournal = try reader.prepare("SELECT revision, kind, body, raw_size, checksum FROM journal WHERE session=?1 AND revision>?2 ORDER BY revision")
+            selectJournal = try reader.prepare(
+                "SELECT revision, kind, body, raw_size, checksum FROM journal WHERE session=?1 AND revision>?2 ORDER BY revision")
         } catch {
             throw StorageError("cannot read the SQLite store at \(path): \(error.message)")
         }
@@ -103,7 +107,7 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
         } catch {
             throw StorageError("the SQLite store at \(path) cannot be written: \(error.message)")
         }
-        return []   // one process owns the file: nothing to fence
+        return []  // one process owns the file: nothing to fence
     }
 
     public func load(_ session: String) throws(StorageError) -> StoredSession? {
@@ -119,7 +123,7 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
             guard !corrupt, var stored = found else { return nil }
             try selectJournal.run([.text(session), .int(stored.revision)]) { row in
                 guard stored.skipped == 0, let kind = JournalEntry.Kind(rawValue: row.int(1)),
-                      let body = StoredBytes.decode(row.blob(2), rawSize: row.int(3), checksum: row.int(4))
+                    let body = StoredBytes.decode(row.blob(2), rawSize: row.int(3), checksum: row.int(4))
                 else { stored.skipped += 1; return }
                 stored.journal.append(JournalEntry(revision: row.int(0), kind: kind, body: body))
             }
@@ -162,7 +166,9 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
 }
 
 extension SQLiteSessionStorage.Writing: BatchStatements {
-    func snapshot(_ s: String, revision: Int, nextAutoID: Int, stored e: (bytes: [UInt8], rawSize: Int, checksum: Int), now: Int, epoch: Int) throws(SQLiteError) {
+    func snapshot(_ s: String, revision: Int, nextAutoID: Int, stored e: (bytes: [UInt8], rawSize: Int, checksum: Int), now: Int, epoch: Int)
+        throws(SQLiteError)
+    {
         try upsertSnapshot.run([.text(s), .int(revision), .int(nextAutoID), .blob(e.bytes), .int(e.rawSize), .int(e.checksum), .int(now)])
         try deleteJournalUpTo.run([.text(s), .int(revision)])
     }

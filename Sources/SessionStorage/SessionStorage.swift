@@ -54,7 +54,8 @@ public struct StorageWrite: Sendable {
 /// same way for every store (inside the store's transaction).
 protocol BatchStatements {
     associatedtype Failure: Error
-    func snapshot(_ session: String, revision: Int, nextAutoID: Int, stored: (bytes: [UInt8], rawSize: Int, checksum: Int), now: Int, epoch: Int) throws(Failure)
+    func snapshot(_ session: String, revision: Int, nextAutoID: Int, stored: (bytes: [UInt8], rawSize: Int, checksum: Int), now: Int, epoch: Int)
+        throws(Failure)
     func journal(_ session: String, _ entry: JournalEntry, stored: (bytes: [UInt8], rawSize: Int, checksum: Int), epoch: Int) throws(Failure)
     func delete(_ session: String) throws(Failure)
     func truncate(_ session: String, after revision: Int) throws(Failure)

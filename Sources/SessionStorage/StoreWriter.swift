@@ -238,7 +238,9 @@ public final class StoreWriter: @unchecked Sendable {
 
     /// Sessions whose journal outgrew their snapshot since the last call.
     public func takeCompactions() -> Set<String> {
-        condition.withLock { defer { compactions = [] }; return compactions }
+        condition.withLock {
+            defer { compactions = [] }; return compactions
+        }
     }
 
     /// Writes what is queued, then ends the thread.
@@ -260,11 +262,17 @@ public final class StoreWriter: @unchecked Sendable {
             condition.lock()
             while true {
                 if stopping && queue.isEmpty { break }
-                if !queue.isEmpty && (urgent || stopping
-                    || DispatchTime.now().uptimeNanoseconds &- oldestQueuedAt >= flushIntervalNanos) { break }
+                if !queue.isEmpty
+                    && (urgent || stopping
+                        || DispatchTime.now().uptimeNanoseconds &- oldestQueuedAt >= flushIntervalNanos)
+                {
+                    break
+                }
                 if queue.isEmpty && failure != nil && DispatchTime.now().uptimeNanoseconds &- lastProbe > 1_000_000_000 { break }
                 if queue.isEmpty && failure == nil && DispatchTime.now().uptimeNanoseconds &- lastExpiry > 60_000_000_000 { break }
-                let wait = queue.isEmpty ? (failure != nil ? 0.2 : 1.0)
+                let wait =
+                    queue.isEmpty
+                    ? (failure != nil ? 0.2 : 1.0)
                     : Double(flushIntervalNanos &- (DispatchTime.now().uptimeNanoseconds &- oldestQueuedAt)) / 1e9
                 _ = condition.wait(until: Date(timeIntervalSinceNow: max(0.0005, wait)))
             }
@@ -330,7 +338,9 @@ public final class StoreWriter: @unchecked Sendable {
                         // replay than the snapshot to rewrite.
                         if total > max(snapshotBytes[s] ?? 0, 64 * 1024) { compactions.insert(s) }
                     }
-                    for case .write(let w, _) in batch { if case .delete = w.action { journalBytes[w.session] = nil; snapshotBytes[w.session] = nil } }
+                    for case .write(let w, _) in batch {
+                        if case .delete = w.action { journalBytes[w.session] = nil; snapshotBytes[w.session] = nil }
+                    }
                 }
                 if !refused.isEmpty { fence(batch, refused) }
                 resolve(batch, ok: true)

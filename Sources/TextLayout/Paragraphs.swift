@@ -40,8 +40,9 @@ struct ShapedText: Sendable {
                     }
                 }
                 let breakAfter = breaks.map { $0 == CChar(LINEBREAK_ALLOWBREAK) || $0 == CChar(LINEBREAK_MUSTBREAK) }
-                return Paragraph(prefix: prefix, breakAfter: breakAfter, clusterStart: clusterStart,
-                                 blank: bytes.map { $0 == 32 || $0 == 9 })
+                return Paragraph(
+                    prefix: prefix, breakAfter: breakAfter, clusterStart: clusterStart,
+                    blank: bytes.map { $0 == 32 || $0 == 9 })
             }
         }
     }
@@ -93,8 +94,10 @@ enum LineBreaker {
         var i = start
         while i < p.count {
             let candidate = i + 1
-            let opportunity = mode == .word ? p.breakAfter[i] || candidate == p.count
-                                            : candidate == p.count || p.clusterStart[candidate]
+            let opportunity =
+                mode == .word
+                ? p.breakAfter[i] || candidate == p.count
+                : candidate == p.count || p.clusterStart[candidate]
             if opportunity {
                 if width(p, start, candidate) <= limit { fit = candidate } else { break }
             }

@@ -40,7 +40,9 @@ public final class TextMeasurer: Sendable {
         let face = try face(style.font)
         let shapeKey = ShapeKey(text: text, font: style.font.key)
         let shapedText: ShapedText
-        if let s = shaped.withLock({ $0[shapeKey] }) { shapedText = s } else {
+        if let s = shaped.withLock({ $0[shapeKey] }) {
+            shapedText = s
+        } else {
             shapedText = ShapedText(text, face: face)
             shaped.withLock { cache in
                 if cache.count >= capacity { cache.removeAll(keepingCapacity: true) }
@@ -51,8 +53,9 @@ public final class TextMeasurer: Sendable {
         let widths = LineBreaker.lines(shapedText, maxWidth: wrapAt.map { $0 / scale }, mode: style.lineBreak, limit: style.numberOfLines)
         let lineHeight = style.lineHeight ?? (face.ascender - face.descender + face.lineGap) * scale
         let lines = text.isEmpty ? 0 : widths.count
-        let m = TextMeasurement(width: (widths.max() ?? 0) * scale, height: Double(lines) * lineHeight, lines: lines,
-                                ascender: face.ascender * scale, lineHeight: lineHeight)
+        let m = TextMeasurement(
+            width: (widths.max() ?? 0) * scale, height: Double(lines) * lineHeight, lines: lines,
+            ascender: face.ascender * scale, lineHeight: lineHeight)
         measured.withLock { cache in
             if cache.count >= capacity { cache.removeAll(keepingCapacity: true) }
             cache[key] = m

@@ -14,57 +14,100 @@ struct Layoutd: ParsableCommand {
         abstract: "Auto Layout as a service: POST views and constraints, get frames back."
     )
 
-    @Option(help: "Address to listen on: IPv4, or IPv6 (\"::\" takes IPv4 clients too). Env: LAYOUTD_HOST.") var host: String = env("HOST") ?? "127.0.0.1"
+    @Option(help: "Address to listen on: IPv4, or IPv6 (\"::\" takes IPv4 clients too). Env: LAYOUTD_HOST.") var host: String =
+        env("HOST") ?? "127.0.0.1"
     @Option(help: "Port to listen on (0 picks a free one). Env: LAYOUTD_PORT.") var port: UInt16 = env("PORT").flatMap { UInt16($0) } ?? 8080
     @Option(help: "HTTP threading: pool (epoll, one thread per core), per-connection, single. Env: LAYOUTD_THREADING.")
     var threading: String = env("THREADING") ?? "pool"
-    @Option(help: "Threads in the pool. Env: LAYOUTD_THREADS.") var threads: Int = env("THREADS").flatMap { Int($0) } ?? ProcessInfo.processInfo.activeProcessorCount
-    @Option(help: "Open connections at most. Env: LAYOUTD_MAX_CONNECTIONS.") var maxConnections: Int = env("MAX_CONNECTIONS").flatMap { Int($0) } ?? defaults.http.connectionLimit
-    @Option(help: "Idle connection timeout, seconds. Env: LAYOUTD_CONNECTION_TIMEOUT.") var connectionTimeout: Int = env("CONNECTION_TIMEOUT").flatMap { Int($0) } ?? defaults.http.connectionTimeoutSeconds
-    @Option(help: "Seconds a connection has to deliver a whole request, headers and body: from opening, or from the idle timeout after its last answer (a client trickling bytes is cut off too). Env: LAYOUTD_REQUEST_TIMEOUT.")
+    @Option(help: "Threads in the pool. Env: LAYOUTD_THREADS.") var threads: Int =
+        env("THREADS").flatMap { Int($0) } ?? ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: "Open connections at most. Env: LAYOUTD_MAX_CONNECTIONS.") var maxConnections: Int =
+        env("MAX_CONNECTIONS").flatMap { Int($0) } ?? defaults.http.connectionLimit
+    @Option(help: "Idle connection timeout, seconds. Env: LAYOUTD_CONNECTION_TIMEOUT.") var connectionTimeout: Int =
+        env("CONNECTION_TIMEOUT").flatMap { Int($0) } ?? defaults.http.connectionTimeoutSeconds
+    @Option(
+        help:
+            "Seconds a connection has to deliver a whole request, headers and body: from opening, or from the idle timeout after its last answer (a client trickling bytes is cut off too). Env: LAYOUTD_REQUEST_TIMEOUT."
+    )
     var requestTimeout: Int = env("REQUEST_TIMEOUT").flatMap { Int($0) } ?? defaults.http.requestTimeoutSeconds
-    @Option(help: "Connections one client address may hold; more are refused at accept (trusted proxies are exempt). Default: half of --max-connections. Env: LAYOUTD_MAX_CONNECTIONS_PER_IP.")
+    @Option(
+        help:
+            "Connections one client address may hold; more are refused at accept (trusted proxies are exempt). Default: half of --max-connections. Env: LAYOUTD_MAX_CONNECTIONS_PER_IP."
+    )
     var maxConnectionsPerIp: Int?
     /// The flag, else its environment variable (an optional option takes no default value).
     var perClientConnections: Int? { maxConnectionsPerIp ?? env("MAX_CONNECTIONS_PER_IP").flatMap { Int($0) } }
-    @Option(help: "Comma-separated addresses or CIDR ranges of proxies in front of layoutd: exempt from --max-connections-per-ip (the proxy limits its own clients). Env: LAYOUTD_TRUSTED_PROXIES.")
+    @Option(
+        help:
+            "Comma-separated addresses or CIDR ranges of proxies in front of layoutd: exempt from --max-connections-per-ip (the proxy limits its own clients). Env: LAYOUTD_TRUSTED_PROXIES."
+    )
     var trustedProxies: String = env("TRUSTED_PROXIES") ?? ""
-    @Option(help: "libmicrohttpd memory per connection, bytes (headers and response buffering; it is cleared per request). Env: LAYOUTD_CONNECTION_MEMORY.")
+    @Option(
+        help:
+            "libmicrohttpd memory per connection, bytes (headers and response buffering; it is cleared per request). Env: LAYOUTD_CONNECTION_MEMORY.")
     var connectionMemory: Int = env("CONNECTION_MEMORY").flatMap { Int($0) } ?? defaults.http.connectionMemoryLimit
     @Option(help: "Largest request body in bytes, after gzip inflation too (413 beyond). Env: LAYOUTD_MAX_BODY_BYTES.")
     var maxBodyBytes: Int = env("MAX_BODY_BYTES").flatMap { Int($0) } ?? defaults.http.maxBodyBytes
-    @Option(help: "Threads for heavy requests, so that libmicrohttpd's threads keep serving other connections (pool and single threading). Env: LAYOUTD_WORKERS.")
+    @Option(
+        help:
+            "Threads for heavy requests, so that libmicrohttpd's threads keep serving other connections (pool and single threading). Env: LAYOUTD_WORKERS."
+    )
     var workers: Int = env("WORKERS").flatMap { Int($0) } ?? ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "Request bodies at least this big, in bytes, are answered on a worker. Env: LAYOUTD_OFFLOAD_BYTES.")
     var offloadBytes: Int = env("OFFLOAD_BYTES").flatMap { Int($0) } ?? defaults.http.offloadBodyBytes
-    @Option(help: "Heap in use, MiB, past which new sessions and one-shot layouts get 503 (0: none; default three quarters of the container's or machine's memory). Env: LAYOUTD_MEMORY_BUDGET_MB.")
+    @Option(
+        help:
+            "Heap in use, MiB, past which new sessions and one-shot layouts get 503 (0: none; default three quarters of the container's or machine's memory). Env: LAYOUTD_MEMORY_BUDGET_MB."
+    )
     var memoryBudgetMb: Int = env("MEMORY_BUDGET_MB").flatMap { Int($0) } ?? MemoryBudget.defaultLimitBytes() >> 20
-    @Option(help: "Sessions kept at once (429 beyond). Env: LAYOUTD_MAX_SESSIONS.") var maxSessions: Int = env("MAX_SESSIONS").flatMap { Int($0) } ?? defaults.maxSessions
-    @Option(help: "Idle seconds before a session is evicted. Env: LAYOUTD_SESSION_TTL.") var sessionTTL: Double = env("SESSION_TTL").flatMap { Double($0) } ?? defaults.sessionTTLSeconds
-    @Option(help: "Views per session (413 beyond). Env: LAYOUTD_MAX_VIEWS.") var maxViews: Int = env("MAX_VIEWS").flatMap { Int($0) } ?? defaults.maxViewsPerSession
-    @Option(help: "Constraints per session (413 beyond). Env: LAYOUTD_MAX_CONSTRAINTS.") var maxConstraints: Int = env("MAX_CONSTRAINTS").flatMap { Int($0) } ?? defaults.maxConstraintsPerSession
-    @Option(help: "Open WebSocket streams at most (503 beyond). Env: LAYOUTD_MAX_STREAMS.") var maxStreams: Int = env("MAX_STREAMS").flatMap { Int($0) } ?? defaults.maxStreams
-    @Option(help: "Largest WebSocket message in bytes (close 1009 beyond). Env: LAYOUTD_MAX_MESSAGE_BYTES.") var maxMessageBytes: Int = env("MAX_MESSAGE_BYTES").flatMap { Int($0) } ?? defaults.maxStreamMessageBytes
-    @Option(help: "Seconds SIGTERM waits for requests under way. Env: LAYOUTD_DRAIN_TIMEOUT.") var drainTimeout: Double = env("DRAIN_TIMEOUT").flatMap { Double($0) } ?? defaults.drainTimeoutSeconds
+    @Option(help: "Sessions kept at once (429 beyond). Env: LAYOUTD_MAX_SESSIONS.") var maxSessions: Int =
+        env("MAX_SESSIONS").flatMap { Int($0) } ?? defaults.maxSessions
+    @Option(help: "Idle seconds before a session is evicted. Env: LAYOUTD_SESSION_TTL.") var sessionTTL: Double =
+        env("SESSION_TTL").flatMap { Double($0) } ?? defaults.sessionTTLSeconds
+    @Option(help: "Views per session (413 beyond). Env: LAYOUTD_MAX_VIEWS.") var maxViews: Int =
+        env("MAX_VIEWS").flatMap { Int($0) } ?? defaults.maxViewsPerSession
+    @Option(help: "Constraints per session (413 beyond). Env: LAYOUTD_MAX_CONSTRAINTS.") var maxConstraints: Int =
+        env("MAX_CONSTRAINTS").flatMap { Int($0) } ?? defaults.maxConstraintsPerSession
+    @Option(help: "Open WebSocket streams at most (503 beyond). Env: LAYOUTD_MAX_STREAMS.") var maxStreams: Int =
+        env("MAX_STREAMS").flatMap { Int($0) } ?? defaults.maxStreams
+    @Option(help: "Largest WebSocket message in bytes (close 1009 beyond). Env: LAYOUTD_MAX_MESSAGE_BYTES.") var maxMessageBytes: Int =
+        env("MAX_MESSAGE_BYTES").flatMap { Int($0) } ?? defaults.maxStreamMessageBytes
+    @Option(help: "Seconds SIGTERM waits for requests under way. Env: LAYOUTD_DRAIN_TIMEOUT.") var drainTimeout: Double =
+        env("DRAIN_TIMEOUT").flatMap { Double($0) } ?? defaults.drainTimeoutSeconds
     @Flag(help: "Take new session ids from X-Layoutd-Session-Id (set by a trusted, session-affine proxy). Env: LAYOUTD_TRUST_SESSION_ID_HEADER=1.")
     var trustSessionIdHeader: Bool = env("TRUST_SESSION_ID_HEADER") == "1"
-    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. Env: LAYOUTD_LOG_LEVEL.") var logLevel: String = env("LOG_LEVEL") ?? "info"
-    @Option(help: "Engine of sessions: auto (the solved form, and the factored basis for documents of 128 views or more), solved (the substituted solved form: the cheapest set-constants, quadratic on dependent chains) or factored (revised simplex on a factored basis, linear on chains). Env: LAYOUTD_ENGINE.")
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. Env: LAYOUTD_LOG_LEVEL.") var logLevel: String =
+        env("LOG_LEVEL") ?? "info"
+    @Option(
+        help:
+            "Engine of sessions: auto (the solved form, and the factored basis for documents of 128 views or more), solved (the substituted solved form: the cheapest set-constants, quadratic on dependent chains) or factored (revised simplex on a factored basis, linear on chains). Env: LAYOUTD_ENGINE."
+    )
     var engine: String = env("ENGINE") ?? "auto"
     @Option(help: "Engine of one-shot layouts (POST /v1/layout): factored or solved. Env: LAYOUTD_LAYOUT_ENGINE.")
     var layoutEngine: String = env("LAYOUT_ENGINE") ?? "factored"
-    @Option(help: "Where sessions outlive the process: sqlite:PATH (an embedded SQLite database, created when missing), postgres://USER[:PASSWORD]@HOST:PORT/DB (PostgreSQL, shared by replicas; its tables are made when missing) or memory (lost on exit). Env: LAYOUTD_STORE.")
+    @Option(
+        help:
+            "Where sessions outlive the process: sqlite:PATH (an embedded SQLite database, created when missing), postgres://USER[:PASSWORD]@HOST:PORT/DB (PostgreSQL, shared by replicas; its tables are made when missing) or memory (lost on exit). Env: LAYOUTD_STORE."
+    )
     var store: String = env("STORE") ?? "sqlite:layoutd-data/sessions.sqlite"
-    @Option(help: "When a change is answered: strict (every change durable first, set-constants too) or relaxed (structural changes durable first; set-constants answered at once, written within --flush-interval-ms). Env: LAYOUTD_DURABILITY.")
+    @Option(
+        help:
+            "When a change is answered: strict (every change durable first, set-constants too) or relaxed (structural changes durable first; set-constants answered at once, written within --flush-interval-ms). Env: LAYOUTD_DURABILITY."
+    )
     var durability: String = env("DURABILITY") ?? "relaxed"
     @Option(help: "Relaxed durability: set-constants are written within this many milliseconds. Env: LAYOUTD_FLUSH_INTERVAL_MS.")
     var flushIntervalMs: Int = env("FLUSH_INTERVAL_MS").flatMap { Int($0) } ?? defaults.flushIntervalMilliseconds
-    @Option(help: "A stored session unused this long is deleted: seconds, or a number with s, m, h or d (default 7d). Env: LAYOUTD_SESSION_RETENTION.")
+    @Option(
+        help: "A stored session unused this long is deleted: seconds, or a number with s, m, h or d (default 7d). Env: LAYOUTD_SESSION_RETENTION.")
     var sessionRetention: String = env("SESSION_RETENTION") ?? "7d"
 
-    @Option(help: "This replica's name in a shared store's session leases (PostgreSQL): unique among the replicas, the same across its restarts (default: the host's name and the port). Env: LAYOUTD_REPLICA_ID.")
+    @Option(
+        help:
+            "This replica's name in a shared store's session leases (PostgreSQL): unique among the replicas, the same across its restarts (default: the host's name and the port). Env: LAYOUTD_REPLICA_ID."
+    )
     var replicaId: String? = env("REPLICA_ID")
-    @Option(help: "Milliseconds a session's lease lasts unrenewed (PostgreSQL): a dead replica's sessions move after this long. Env: LAYOUTD_LEASE_MS.")
+    @Option(
+        help: "Milliseconds a session's lease lasts unrenewed (PostgreSQL): a dead replica's sessions move after this long. Env: LAYOUTD_LEASE_MS.")
     var leaseMs: Int = env("LEASE_MS").flatMap { Int($0) } ?? defaults.leaseMilliseconds
 
     var proxies: [String] { trustedProxies.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
@@ -72,19 +115,25 @@ struct Layoutd: ParsableCommand {
     func validate() throws {
         guard HTTPThreading(rawValue: threading) != nil else { throw ValidationError("--threading is pool, per-connection or single") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
-        for (name, v) in [("threads", threads), ("max-connections", maxConnections), ("max-body-bytes", maxBodyBytes), ("max-sessions", maxSessions),
-                          ("max-views", maxViews), ("max-constraints", maxConstraints), ("max-streams", maxStreams), ("max-message-bytes", maxMessageBytes),
-                          ("workers", workers), ("offload-bytes", offloadBytes), ("request-timeout", requestTimeout),
-                          ("max-connections-per-ip", perClientConnections ?? 1)] where v < 1 {
+        for (name, v) in [
+            ("threads", threads), ("max-connections", maxConnections), ("max-body-bytes", maxBodyBytes), ("max-sessions", maxSessions),
+            ("max-views", maxViews), ("max-constraints", maxConstraints), ("max-streams", maxStreams), ("max-message-bytes", maxMessageBytes),
+            ("workers", workers), ("offload-bytes", offloadBytes), ("request-timeout", requestTimeout),
+            ("max-connections-per-ip", perClientConnections ?? 1)
+        ] where v < 1 {
             throw ValidationError("--\(name) must be at least 1")
         }
         guard engine == "auto" || EngineKind(rawValue: engine) != nil else { throw ValidationError("--engine is auto, solved or factored") }
         guard EngineKind(rawValue: layoutEngine) != nil else { throw ValidationError("--layout-engine is solved or factored") }
-        for p in proxies where AddressRange(p) == nil { throw ValidationError("--trusted-proxies: '\(p)' is not an IPv4 or IPv6 address or CIDR range") }
+        for p in proxies where AddressRange(p) == nil {
+            throw ValidationError("--trusted-proxies: '\(p)' is not an IPv4 or IPv6 address or CIDR range")
+        }
         guard StoreLocation(store) != nil else { throw ValidationError("--store is memory, sqlite:PATH or postgres://USER[:PASSWORD]@HOST:PORT/DB") }
         guard Durability(rawValue: durability) != nil else { throw ValidationError("--durability is strict or relaxed") }
         guard flushIntervalMs >= 1 else { throw ValidationError("--flush-interval-ms must be at least 1") }
-        guard let retention = seconds(sessionRetention), retention >= 1 else { throw ValidationError("--session-retention is a duration such as 3600, 90m, 12h or 7d") }
+        guard let retention = seconds(sessionRetention), retention >= 1 else {
+            throw ValidationError("--session-retention is a duration such as 3600, 90m, 12h or 7d")
+        }
         guard leaseMs >= 100 else { throw ValidationError("--lease-ms must be at least 100") }
         if let id = replicaId, id.isEmpty || id.count > 200 { throw ValidationError("--replica-id is 1 to 200 characters") }
         guard memoryBudgetMb >= 0 else { throw ValidationError("--memory-budget-mb is 0 (none) or more") }

@@ -21,7 +21,9 @@ extension DifferentialTests {
                 for v in vars { s.markAmbiguity(v.symbol) }
                 let full = Set(s.ambiguousVariables())
                 checks += 1
-                if incremental != full { XCTFail("round \(round) after \(what): incremental \(incremental.map(\.id).sorted()) vs full \(full.map(\.id).sorted())") }
+                if incremental != full {
+                    XCTFail("round \(round) after \(what): incremental \(incremental.map(\.id).sorted()) vs full \(full.map(\.id).sorted())")
+                }
             }
             for c in system.constraints { handles.append(s.add(definition(c, vars))); check("add") }
             for _ in 0..<20 {

@@ -22,7 +22,9 @@ final class DifferentialTests: XCTestCase {
             var k: Double
             if prio == 1000 {
                 // Required: satisfied by the planted point, so the required part is feasible.
-                k = -atPlanted + (rel == "==" ? 0 : (rel == "<=" ? -Double(Int.random(in: 0...5, using: &rng)) : Double(Int.random(in: 0...5, using: &rng))))
+                k =
+                    -atPlanted
+                    + (rel == "==" ? 0 : (rel == "<=" ? -Double(Int.random(in: 0...5, using: &rng)) : Double(Int.random(in: 0...5, using: &rng))))
             } else {
                 k = Double(Int.random(in: -30...30, using: &rng))
             }
@@ -47,8 +49,9 @@ final class DifferentialTests: XCTestCase {
     }
 
     func definition(_ c: SmallSystem.C, _ vars: [Variable]) -> ConstraintDefinition {
-        ConstraintDefinition(LinearExpression(c.terms.map { (vars[$0.0], $0.1) }, constant: c.constant),
-                             Relation(rawValue: c.relation)!, priority: c.priority)
+        ConstraintDefinition(
+            LinearExpression(c.terms.map { (vars[$0.0], $0.1) }, constant: c.constant),
+            Relation(rawValue: c.relation)!, priority: c.priority)
     }
 
     func testRandomSystemsAgainstDenseReference() {
@@ -106,9 +109,11 @@ final class DifferentialTests: XCTestCase {
             var live: [(ConstraintHandle, ConstraintDefinition)] = []
             for _ in 0..<8 {
                 let a = Int.random(in: 0..<3, using: &rng), b = (a + 1) % 3
-                let d = ConstraintDefinition(LinearExpression([(vars[a], 1), (vars[b], Double(Int.random(in: -1...1, using: &rng)))],
-                                                        constant: Double(Int.random(in: -10...10, using: &rng))),
-                                             [Relation.equal, .lessOrEqual, .greaterOrEqual].randomElement(using: &rng)!)
+                let d = ConstraintDefinition(
+                    LinearExpression(
+                        [(vars[a], 1), (vars[b], Double(Int.random(in: -1...1, using: &rng)))],
+                        constant: Double(Int.random(in: -10...10, using: &rng))),
+                    [Relation.equal, .lessOrEqual, .greaterOrEqual].randomElement(using: &rng)!)
                 live.append((s.add(d), d))
                 if Bool.random(using: &rng), !live.isEmpty {
                     let k = Int.random(in: 0..<live.count, using: &rng)

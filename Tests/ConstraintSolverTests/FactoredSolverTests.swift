@@ -8,8 +8,9 @@ import TestSupport
 final class FactoredSolverTests: XCTestCase {
 
     func definition(_ c: SmallSystem.C, _ vars: [Variable]) -> ConstraintDefinition {
-        ConstraintDefinition(LinearExpression(c.terms.map { (vars[$0.0], $0.1) }, constant: c.constant),
-                             Relation(rawValue: c.relation)!, priority: c.priority)
+        ConstraintDefinition(
+            LinearExpression(c.terms.map { (vars[$0.0], $0.1) }, constant: c.constant),
+            Relation(rawValue: c.relation)!, priority: c.priority)
     }
 
     /// Checks required constraints hold and every level's error sum is the reference optimum.
@@ -67,8 +68,10 @@ final class FactoredSolverTests: XCTestCase {
     func chain(_ n: Int, batch: Bool) throws -> (FactoredSolver, [Variable], [Variable], ConstraintHandle, [ConstraintHandle]) {
         let s = FactoredSolver()
         let x = (0..<n).map { _ in s.addVariable() }, w = (0..<n).map { _ in s.addVariable() }
-        var defs = [ConstraintDefinition(LinearExpression([(x[0], 1)], constant: -10), .equal),
-                    ConstraintDefinition(LinearExpression([(w[0], 1)], constant: -20), .equal)]
+        var defs = [
+            ConstraintDefinition(LinearExpression([(x[0], 1)], constant: -10), .equal),
+            ConstraintDefinition(LinearExpression([(w[0], 1)], constant: -20), .equal)
+        ]
         for i in 1..<n {
             defs.append(ConstraintDefinition(LinearExpression([(x[i], 1), (x[i - 1], -1), (w[i - 1], -1)], constant: -8), .equal))
             defs.append(ConstraintDefinition(LinearExpression([(w[i], 1), (w[i - 1], -1)]), .equal))
@@ -111,19 +114,21 @@ final class FactoredSolverTests: XCTestCase {
             let (x1, w1, x2, w2) = (f.addVariable(), f.addVariable(), r.addVariable(), r.addVariable())
             fv += [x1, w1]; rv += [x2, w2]
             for (x, w, out) in [(x1, w1, 0), (x2, w2, 1)] {
-                let defs = [ConstraintDefinition(LinearExpression([(x, 1)], constant: -Double(40 + k % 7)), .equal, priority: 500),
-                            ConstraintDefinition(LinearExpression([(w, 1), (x, 1)], constant: -100), .equal),
-                            ConstraintDefinition(LinearExpression([(w, 1)], constant: -30), .greaterOrEqual),
-                            ConstraintDefinition(LinearExpression([(w, 1)], constant: -60), .equal, priority: 250)]
+                let defs = [
+                    ConstraintDefinition(LinearExpression([(x, 1)], constant: -Double(40 + k % 7)), .equal, priority: 500),
+                    ConstraintDefinition(LinearExpression([(w, 1), (x, 1)], constant: -100), .equal),
+                    ConstraintDefinition(LinearExpression([(w, 1)], constant: -30), .greaterOrEqual),
+                    ConstraintDefinition(LinearExpression([(w, 1)], constant: -60), .equal, priority: 250)
+                ]
                 if out == 0 { fd += defs } else { rd += defs }
             }
         }
         let fh = f.add(batch: fd)
         let rh = rd.map { r.add($0) }
         let factorizations = f.factorizations
-        let dragged = 4 * 17   // cell 17's divider
+        let dragged = 4 * 17  // cell 17's divider
         for step in 0..<2000 {
-            let c = -Double([20, 90][step % 2] + step % 5)   // across w >= 30 and back
+            let c = -Double([20, 90][step % 2] + step % 5)  // across w >= 30 and back
             f.setConstant(fh[dragged], c)
             r.setConstant(rh[dragged], c)
             for k in [34, 35] { XCTAssertEqual(f.value(fv[k]), r.value(rv[k]), accuracy: 1e-9, "step \(step)") }
@@ -180,8 +185,9 @@ final class FactoredSolverTests: XCTestCase {
 final class FactoredSolverOperationTests: XCTestCase {
 
     func definition(_ c: SmallSystem.C, _ vars: [Variable]) -> ConstraintDefinition {
-        ConstraintDefinition(LinearExpression(c.terms.map { (vars[$0.0], $0.1) }, constant: c.constant),
-                             Relation(rawValue: c.relation)!, priority: c.priority)
+        ConstraintDefinition(
+            LinearExpression(c.terms.map { (vars[$0.0], $0.1) }, constant: c.constant),
+            Relation(rawValue: c.relation)!, priority: c.priority)
     }
 
     /// Random adds, removes, set-constants and priority changes; after each, the values are
@@ -245,9 +251,11 @@ final class FactoredSolverOperationTests: XCTestCase {
         var sizes: [(rows: Int, columns: Int)] = []
         for round in 0..<400 {
             let v = s.addVariable(), w = s.addVariable()
-            let hs = [s.add(ConstraintDefinition(LinearExpression([(v, 1), (root, -1)], constant: -Double(round % 7)), .equal)),
-                      s.add(ConstraintDefinition(LinearExpression([(w, 1), (v, -1)], constant: -5), .greaterOrEqual)),
-                      s.add(ConstraintDefinition(LinearExpression([(w, 1)], constant: -30), .equal, priority: 250))]
+            let hs = [
+                s.add(ConstraintDefinition(LinearExpression([(v, 1), (root, -1)], constant: -Double(round % 7)), .equal)),
+                s.add(ConstraintDefinition(LinearExpression([(w, 1), (v, -1)], constant: -5), .greaterOrEqual)),
+                s.add(ConstraintDefinition(LinearExpression([(w, 1)], constant: -30), .equal, priority: 250))
+            ]
             XCTAssertEqual(s.value(w), 105 + Double(round % 7) > 30 ? 105 + Double(round % 7) : 30, accuracy: 1e-9)
             for h in hs.shuffled() { s.remove(h) }
             s.removeVariable(v)
@@ -270,9 +278,10 @@ final class FactoredSolverOperationTests: XCTestCase {
             var live: [(ConstraintHandle, SmallSystem.C)] = []
             for _ in 0..<8 {
                 let a = Int.random(in: 0..<3, using: &rng), b = (a + 1) % 3
-                let c = SmallSystem.C(terms: [(a, 1), (b, Double(Int.random(in: -1...1, using: &rng)))].filter { $0.1 != 0 },
-                                      constant: Double(Int.random(in: -10...10, using: &rng)),
-                                      relation: ["==", "<=", ">="].randomElement(using: &rng)!, priority: 1000)
+                let c = SmallSystem.C(
+                    terms: [(a, 1), (b, Double(Int.random(in: -1...1, using: &rng)))].filter { $0.1 != 0 },
+                    constant: Double(Int.random(in: -10...10, using: &rng)),
+                    relation: ["==", "<=", ">="].randomElement(using: &rng)!, priority: 1000)
                 live.append((s.add(definition(c, vars)), c))
                 if Bool.random(using: &rng) {
                     let k = Int.random(in: 0..<live.count, using: &rng)
@@ -338,7 +347,7 @@ extension SmallSystem {
         guard let (rows, rhs, _) = optimalFace() else { return nil }
         return (0..<variables).map { v in
             var up = [Double](repeating: 0, count: rows[0].count), down = up
-            up[2 * v] = -1; up[2 * v + 1] = 1      // minimise −x: the max
+            up[2 * v] = -1; up[2 * v + 1] = 1  // minimise −x: the max
             down[2 * v] = 1; down[2 * v + 1] = -1  // minimise x: the min
             guard let hi = DenseLP.minimize(rows, rhs, up), let lo = DenseLP.minimize(rows, rhs, down) else { return nil }
             return (lo.value, -hi.value)

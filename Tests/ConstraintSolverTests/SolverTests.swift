@@ -8,9 +8,9 @@ final class SolverTests: XCTestCase {
     func testEqualitiesAndInequalities() {
         let s = Solver()
         let x = s.addVariable(), y = s.addVariable()
-        s.add(ConstraintDefinition(expr([(x, 1)], -10), .equal))                  // x == 10
+        s.add(ConstraintDefinition(expr([(x, 1)], -10), .equal))  // x == 10
         s.add(ConstraintDefinition(expr([(y, 1), (x, -1)], -5), .greaterOrEqual))  // y >= x + 5
-        s.add(ConstraintDefinition(expr([(y, 1)], 0), .equal, priority: 250))      // y == 0 weakly
+        s.add(ConstraintDefinition(expr([(y, 1)], 0), .equal, priority: 250))  // y == 0 weakly
         XCTAssertEqual(s.value(x), 10, accuracy: 1e-9)
         XCTAssertEqual(s.value(y), 15, accuracy: 1e-9)
     }
@@ -85,10 +85,10 @@ final class SolverTests: XCTestCase {
         let s = Solver()
         let v = (0..<6).map { _ in s.addVariable() }
         var hs: [ConstraintHandle] = []
-        hs.append(s.add(ConstraintDefinition(expr([(v[0], 1)], 0), .equal)))                 // v0 == 0
-        for i in 1..<6 { hs.append(s.add(ConstraintDefinition(expr([(v[i], 1), (v[i - 1], -1)], -10), .equal))) } // v_i = v_{i-1} + 10
-        hs.append(s.add(ConstraintDefinition(expr([(v[5], 1)], -100), .lessOrEqual)))          // v5 <= 100 (slack, fine)
-        let bad = s.add(ConstraintDefinition(expr([(v[3], 1)], -5), .lessOrEqual))             // v3 <= 5 conflicts with v0..v3
+        hs.append(s.add(ConstraintDefinition(expr([(v[0], 1)], 0), .equal)))  // v0 == 0
+        for i in 1..<6 { hs.append(s.add(ConstraintDefinition(expr([(v[i], 1), (v[i - 1], -1)], -10), .equal))) }  // v_i = v_{i-1} + 10
+        hs.append(s.add(ConstraintDefinition(expr([(v[5], 1)], -100), .lessOrEqual)))  // v5 <= 100 (slack, fine)
+        let bad = s.add(ConstraintDefinition(expr([(v[3], 1)], -5), .lessOrEqual))  // v3 <= 5 conflicts with v0..v3
         guard case .broken(let conflicts)? = s.state(bad) else { return XCTFail("not broken") }
         XCTAssertEqual(conflicts, [hs[0], hs[1], hs[2], hs[3], bad])
     }
@@ -98,8 +98,8 @@ final class SolverTests: XCTestCase {
         let s = Solver()
         let x = s.addVariable(), y = s.addVariable()
         let c1 = s.add(ConstraintDefinition(expr([(x, 1), (y, -1)], 0), .greaterOrEqual))  // x >= y
-        let c2 = s.add(ConstraintDefinition(expr([(y, 1)], -10), .greaterOrEqual))           // y >= 10
-        let bad = s.add(ConstraintDefinition(expr([(x, 1)], -5), .lessOrEqual))              // x <= 5: infeasible
+        let c2 = s.add(ConstraintDefinition(expr([(y, 1)], -10), .greaterOrEqual))  // y >= 10
+        let bad = s.add(ConstraintDefinition(expr([(x, 1)], -5), .lessOrEqual))  // x <= 5: infeasible
         XCTAssertEqual(s.state(bad), .broken(conflicts: [c1, c2, bad]))
         let dump = s.dumpTableau()
         s.remove(c1)
@@ -161,7 +161,7 @@ final class SolverTests: XCTestCase {
     func testAmbiguityAndAlternativeSolution() {
         let s = Solver()
         let x = s.addVariable(), w = s.addVariable(), y = s.addVariable()
-        s.add(ConstraintDefinition(expr([(w, 1)], -100), .greaterOrEqual))   // w >= 100, nothing else
+        s.add(ConstraintDefinition(expr([(w, 1)], -100), .greaterOrEqual))  // w >= 100, nothing else
         s.add(ConstraintDefinition(expr([(y, 1)], -5), .equal))
         XCTAssertEqual(Set(s.ambiguousVariables()), [x, w], "x is unconstrained, w only bounded below")
         XCTAssertFalse(s.isAmbiguous(y))

@@ -28,7 +28,7 @@ final class CodecTests: XCTestCase {
         #"{"avatarLeading": 42}"#, #"{"a": -0.5, "b": 1e3, "c": 12345678901234567, "d": 1.7976931348623157e308, "e": 5e-324}"#,
         #"{"ops":[{"op":"setConstant","id":"x","constant":-12.25}],"baseRevision":3}"#,
         #"["\u00e9\ud83d\ude00", "\"quoted\" \\ /slash\/ \b\f\n\r\t", "", "日本"]"#, "[true,false,null,[],{}]",
-        #"  {"nested":{"deeper":[1,[2,[3,{"k":"v"}]]]}}  "#, "0", "-0", "[1.0, 2.50, 0.1, 100000000000000000000]",
+        #"  {"nested":{"deeper":[1,[2,[3,{"k":"v"}]]]}}  "#, "0", "-0", "[1.0, 2.50, 0.1, 100000000000000000000]"
     ]
 
     func testParserAgreesWithFoundation() throws {
@@ -48,7 +48,8 @@ final class CodecTests: XCTestCase {
             XCTAssertEqual(try JSONParser.parse(written), ours)
         }
         var w = JSONWriter()
-        w.beginObject(); w.key("x"); w.number(60); w.key("y"); w.number(-0.5); w.key("big"); w.number(1e20); w.key("s"); w.string("a\u{1}b"); w.endObject()
+        w.beginObject(); w.key("x"); w.number(60); w.key("y"); w.number(-0.5); w.key("big"); w.number(1e20); w.key("s"); w.string("a\u{1}b");
+        w.endObject()
         XCTAssertEqual(String(decoding: w.bytes, as: UTF8.self), #"{"x":60,"y":-0.5,"big":1e+20,"s":"a\u0001b"}"#)
         // The one-append member path against the general one, on the numbers a frame can hold.
         for v in [0.0, -0.0, 7, -7, 10, 99, 100, 1234.5, -1e-9, 8_999_999_999_999_998, -8_999_999_999_999_998, 9.5e15, 1e300, .infinity, .nan] {
@@ -100,7 +101,9 @@ final class CodecTests: XCTestCase {
     func testInvalidInputRejectedLikeFoundation() {
         // Trailing commas: Foundation here accepts them, RFC 8259 (and this parser) does not.
         for text in ["[1,]", #"{"a":1,}"#] { XCTAssertThrowsError(try JSONParser.parse(text), text) }
-        let bad = ["", "{", "01", "1.", "-", "[1 2]", #"{"a" 1}"#, "nul", "\"\u{01}\"", #""\x""#, #""\ud800""#, "[1]x", "+1", ".5", "1e", "NaN", "[\"a\"]]"]
+        let bad = [
+            "", "{", "01", "1.", "-", "[1 2]", #"{"a" 1}"#, "nul", "\"\u{01}\"", #""\x""#, #""\ud800""#, "[1]x", "+1", ".5", "1e", "NaN", "[\"a\"]]"
+        ]
         for text in bad {
             XCTAssertThrowsError(try JSONParser.parse(text), text)
             XCTAssertThrowsError(try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]), "Foundation accepts \(text)")

@@ -15,7 +15,9 @@ final class EngineAgreementTests: XCTestCase {
         let n = Int.random(in: 2...5, using: &rng)
         var views = [#"{"id":"root","frame":{"x":0,"y":0,"width":400,"height":300}}"#]
         for i in 0..<n {
-            let intrinsic = Bool.random(using: &rng) ? #","intrinsicSize":{"width":\#(Int.random(in: 10...80, using: &rng)),"height":\#(Int.random(in: 10...40, using: &rng))}"# : ""
+            let intrinsic =
+                Bool.random(using: &rng)
+                ? #","intrinsicSize":{"width":\#(Int.random(in: 10...80, using: &rng)),"height":\#(Int.random(in: 10...40, using: &rng))}"# : ""
             views.append(#"{"id":"v\#(i)","parent":"root"\#(intrinsic)}"#)
         }
         var constraints: [String] = [], ids: [String] = []
@@ -34,8 +36,10 @@ final class EngineAgreementTests: XCTestCase {
                 let attr = Self.vertical.randomElement(using: &rng)!
                 expr = "\(a).\(attr) \(rel) \(b).\(Self.vertical.randomElement(using: &rng)!) + \(c)"
             default:
-                expr = Bool.random(using: &rng) ? "\(a).\(Self.sizes.randomElement(using: &rng)!) \(rel) \(abs(c) + 5)"
-                                                : "\(a).width \(rel) \(b).width + \(c)"
+                expr =
+                    Bool.random(using: &rng)
+                    ? "\(a).\(Self.sizes.randomElement(using: &rng)!) \(rel) \(abs(c) + 5)"
+                    : "\(a).width \(rel) \(b).width + \(c)"
             }
             ids.append("k\(k)")
             constraints.append(#"{"id":"k\#(k)","expr":"\#(expr) @\#(priority)"}"#)
@@ -95,7 +99,8 @@ final class EngineAgreementTests: XCTestCase {
     /// move together, the ring still centred on Saturn, and nothing is kept. (The factored
     /// engine followed a free column both ways, which cancelled out: an empty answer.)
     func testExerciseAmbiguityMovesTheAmbiguousViewsOnBothEngines() throws {
-        let doc = #"{"views":[{"id":"space","frame":{"x":0,"y":0,"width":320,"height":320}},{"id":"saturn","parent":"space"},{"id":"ring","parent":"space"}],"constraints":[{"expr":"saturn.width == 120"},{"expr":"saturn.height == saturn.width"},{"expr":"saturn.centerX == space.centerX"},{"expr":"ring.width == saturn.width + 80"},{"expr":"ring.height == 24"},{"expr":"ring.centerX == saturn.centerX"},{"expr":"ring.centerY == saturn.centerY"}]}"#
+        let doc =
+            #"{"views":[{"id":"space","frame":{"x":0,"y":0,"width":320,"height":320}},{"id":"saturn","parent":"space"},{"id":"ring","parent":"space"}],"constraints":[{"expr":"saturn.width == 120"},{"expr":"saturn.height == saturn.width"},{"expr":"saturn.centerX == space.centerX"},{"expr":"ring.width == saturn.width + 80"},{"expr":"ring.height == 24"},{"expr":"ring.centerX == saturn.centerX"},{"expr":"ring.centerY == saturn.centerY"}]}"#
         for engine in EngineKind.allCases {
             let s = try LayoutSession(document: json(doc), limits: SessionLimits(engine: engine))
             let before = s.allFrames

@@ -17,7 +17,9 @@ final class ExtremeDocumentTests: XCTestCase {
         for round in 0..<800 {
             let n = Int.random(in: 1...6, using: &rng)
             var views = [#"{"id":"root","frame":{"x":0,"y":0,"width":400,"height":300}}"#]
-            for i in 0..<n { views.append(#"{"id":"v\#(i)","parent":"root"\#(Bool.random(using: &rng) ? #","intrinsicSize":{"width":50,"height":20}"# : "")}"#) }
+            for i in 0..<n {
+                views.append(#"{"id":"v\#(i)","parent":"root"\#(Bool.random(using: &rng) ? #","intrinsicSize":{"width":50,"height":20}"# : "")}"#)
+            }
             var cs: [String] = []
             for _ in 0..<Int.random(in: 1...12, using: &rng) {
                 let a = "v\(Int.random(in: 0..<n, using: &rng))", b = Bool.random(using: &rng) ? "root" : "v\(Int.random(in: 0..<n, using: &rng))"
@@ -25,7 +27,9 @@ final class ExtremeDocumentTests: XCTestCase {
                 let p = ["1000", "999", "750", "1", "250.5"].randomElement(using: &rng)!
                 let attr = ["width", "height"].randomElement(using: &rng)!
                 let attr2 = ["width", "height"].randomElement(using: &rng)!
-                cs.append(#"{"first":"\#(a).\#(attr)","relation":"\#(rel)","second":"\#(b).\#(attr2)","multiplier":\#(mults.randomElement(using: &rng)!),"constant":\#(consts.randomElement(using: &rng)!),"priority":\#(p)}"#)
+                cs.append(
+                    #"{"first":"\#(a).\#(attr)","relation":"\#(rel)","second":"\#(b).\#(attr2)","multiplier":\#(mults.randomElement(using: &rng)!),"constant":\#(consts.randomElement(using: &rng)!),"priority":\#(p)}"#
+                )
                 if Bool.random(using: &rng) {
                     cs.append(#"{"expr":"\#(a).left \#(rel) \#(b).right + \#(consts.randomElement(using: &rng)!) @\#(p)"}"#)
                 }

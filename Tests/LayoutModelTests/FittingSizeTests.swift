@@ -41,10 +41,12 @@ final class FittingSizeTests: XCTestCase {
         // Compressed both ways: every label on one line, the cell as small as its content allows.
         let compressed = try s.fittingSize(json(#"{"view":"cell","horizontalFittingPriority":50}"#))
         XCTAssertGreaterThan(compressed.width, 375, "one-line labels are wider than the table")
-        let title = try TextMeasurer.shared.measure("Ken Ferry liked your post about the internals of Auto Layout",
-                                                    style: TextStyle(font: Font(family: "DejaVu Sans", size: 17), numberOfLines: 0), width: nil)
-        let body = try TextMeasurer.shared.measure("Each view is four variables. Adding a constraint is algebra, and a change updates exactly what depends on it.",
-                                                   style: TextStyle(font: Font(family: "DejaVu Sans", size: 14), numberOfLines: 0), width: nil)
+        let title = try TextMeasurer.shared.measure(
+            "Ken Ferry liked your post about the internals of Auto Layout",
+            style: TextStyle(font: Font(family: "DejaVu Sans", size: 17), numberOfLines: 0), width: nil)
+        let body = try TextMeasurer.shared.measure(
+            "Each view is four variables. Adding a constraint is algebra, and a change updates exactly what depends on it.",
+            style: TextStyle(font: Font(family: "DejaVu Sans", size: 14), numberOfLines: 0), width: nil)
         XCTAssertEqual(compressed.width, 12 + 40 + 10 + max(title.width, body.width) + 12, accuracy: 1e-9)
         XCTAssertEqual(compressed.height, max(12 + 40, 12 + title.height + 6 + body.height) + 12, accuracy: 1e-9)
         // Expanded height at a low priority loses to the cell's own bottom constraint (@250).
@@ -72,8 +74,10 @@ final class FittingSizeTests: XCTestCase {
         let one = try LayoutSession.fittingSize(json(body))
         XCTAssertEqual(one.height, session(cell(tableWidth: 375)).frame("cell")!.height, accuracy: 1e-9)
         let s = session(cell(tableWidth: 375))
-        for (request, pointer) in [(#"{"view":"nope"}"#, "/view"), (#"{"view":"cell","targetSize":{"width":-1}}"#, "/targetSize/width"),
-                                   (#"{"view":"cell","verticalFittingPriority":0}"#, "/verticalFittingPriority"), (#"{"view":"cell","x":1}"#, "/x")] {
+        for (request, pointer) in [
+            (#"{"view":"nope"}"#, "/view"), (#"{"view":"cell","targetSize":{"width":-1}}"#, "/targetSize/width"),
+            (#"{"view":"cell","verticalFittingPriority":0}"#, "/verticalFittingPriority"), (#"{"view":"cell","x":1}"#, "/x")
+        ] {
             XCTAssertThrowsError(try s.fittingSize(json(request))) { XCTAssertEqual(($0 as? LayoutError)?.pointer, pointer, request) }
         }
         XCTAssertThrowsError(try LayoutSession.fittingSize(json(#"{"document":{"views":[{"id":"a","parent":"zz"}]},"view":"a"}"#))) {

@@ -5,15 +5,15 @@ import ConstraintSolver
 
 final class SessionTests: XCTestCase {
     let card = """
-    {"views":[{"id":"card","frame":{"x":0,"y":0,"width":375,"height":120}},
-              {"id":"avatar","parent":"card"},
-              {"id":"title","parent":"card","intrinsicSize":{"width":120,"height":20}},
-              {"id":"badge","parent":"avatar"}],
-     "constraints":[{"id":"avatarLeading","first":"avatar.leading","relation":"==","second":"card.leading","multiplier":1,"constant":8,"priority":1000},
-                    {"id":"avatarWidth","expr":"avatar.width == 40"},{"expr":"avatar.height == avatar.width"},{"expr":"avatar.top == card.top + 8"},
-                    {"id":"row","visual":"H:[avatar]-12-[title]-(>=8)-|","options":["alignAllCenterY"],"metrics":{}},
-                    {"expr":"badge.trailing == avatar.trailing"},{"expr":"badge.top == avatar.top"},{"expr":"badge.width == 10"},{"expr":"badge.height == 10"}]}
-    """
+        {"views":[{"id":"card","frame":{"x":0,"y":0,"width":375,"height":120}},
+                  {"id":"avatar","parent":"card"},
+                  {"id":"title","parent":"card","intrinsicSize":{"width":120,"height":20}},
+                  {"id":"badge","parent":"avatar"}],
+         "constraints":[{"id":"avatarLeading","first":"avatar.leading","relation":"==","second":"card.leading","multiplier":1,"constant":8,"priority":1000},
+                        {"id":"avatarWidth","expr":"avatar.width == 40"},{"expr":"avatar.height == avatar.width"},{"expr":"avatar.top == card.top + 8"},
+                        {"id":"row","visual":"H:[avatar]-12-[title]-(>=8)-|","options":["alignAllCenterY"],"metrics":{}},
+                        {"expr":"badge.trailing == avatar.trailing"},{"expr":"badge.top == avatar.top"},{"expr":"badge.width == 10"},{"expr":"badge.height == 10"}]}
+        """
 
     func testFramesInParentCoordinatesAndOnlyChangesReported() throws {
         let s = session(card)
@@ -37,7 +37,7 @@ final class SessionTests: XCTestCase {
     /// and exact, past it the answer is the full set (never a wrong incremental one).
     func testFramesSinceAcrossTheHistoryRing() throws {
         let s = try LayoutSession(document: json(card), limits: SessionLimits(historyDepth: 4))
-        for k in 0..<10 { _ = try s.setConstants(json(#"{"avatarLeading": \#(10 + k)}"#)) }   // revs 2…11
+        for k in 0..<10 { _ = try s.setConstants(json(#"{"avatarLeading": \#(10 + k)}"#)) }  // revs 2…11
         XCTAssertEqual(s.revision, 11)
         for since in 7...10 {
             let a = try s.frames(since: since)
@@ -51,9 +51,9 @@ final class SessionTests: XCTestCase {
 
     func testFramesSince() throws {
         let s = session(card)
-        _ = try s.setConstants(json(#"{"avatarLeading": 20}"#))          // rev 2: avatar, title
+        _ = try s.setConstants(json(#"{"avatarLeading": 20}"#))  // rev 2: avatar, title
         _ = try s.change(#"{"ops":[{"op":"updateView","id":"title","hidden":true}]}"#)  // rev 3: title
-        _ = try s.setConstants(json(#"{"avatarWidth": 50}"#))            // rev 4: avatar, title, badge
+        _ = try s.setConstants(json(#"{"avatarWidth": 50}"#))  // rev 4: avatar, title, badge
         let since3 = try s.frames(since: 3)
         XCTAssertEqual(since3.frames.map(\.id), ["avatar", "badge", "title"])
         XCTAssertFalse(since3.full)
@@ -67,11 +67,14 @@ final class SessionTests: XCTestCase {
     func testRollbackIsExactAndNamesTheOp() throws {
         let s = session(card)
         let before = s.document.json
-        XCTAssertThrowsError(try s.change("""
-        {"ops":[{"op":"addViews","views":[{"id":"x","parent":"card"}]},
-                {"op":"setConstant","id":"avatarLeading","constant":99},
-                {"op":"addConstraints","constraints":[{"expr":"x.left == nowhere.left"}]}]}
-        """)) { e in
+        XCTAssertThrowsError(
+            try s.change(
+                """
+                {"ops":[{"op":"addViews","views":[{"id":"x","parent":"card"}]},
+                        {"op":"setConstant","id":"avatarLeading","constant":99},
+                        {"op":"addConstraints","constraints":[{"expr":"x.left == nowhere.left"}]}]}
+                """)
+        ) { e in
             let e = e as! LayoutError
             XCTAssertEqual(e.pointer, "/ops/2/constraints/0/expr")
             XCTAssertTrue(e.detail.contains("nowhere"))
@@ -90,7 +93,9 @@ final class SessionTests: XCTestCase {
     func testSetConstantsOnNamedAtomsAndGroupsMatchesOps() throws {
         let fast = session(card), ops = session(card)
         let r = try fast.setConstants(json(#"{"avatarLeading": 14, "row.0": 20, "avatarWidth": 44}"#))
-        _ = try ops.change(#"{"ops":[{"op":"setConstant","id":"avatarLeading","constant":14},{"op":"setConstant","id":"row.0","constant":20},{"op":"setConstant","id":"avatarWidth","constant":44}]}"#)
+        _ = try ops.change(
+            #"{"ops":[{"op":"setConstant","id":"avatarLeading","constant":14},{"op":"setConstant","id":"row.0","constant":20},{"op":"setConstant","id":"avatarWidth","constant":44}]}"#
+        )
         XCTAssertEqual(fast.allFrames, ops.allFrames)
         XCTAssertEqual(fast.document.json, ops.document.json)
         XCTAssertEqual(fast.frame("avatar"), R(14, 8, 44, 44))
@@ -112,7 +117,9 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(s.frame("avatar")?.x, 8, "a rejected constants body changes nothing")
         // Pointers are written lazily, on error only: RFC 6901 escapes still apply (~ → ~0, / → ~1).
         XCTAssertThrowsError(try s.setConstants(json(#"{"a/b~c": 4}"#))) { XCTAssertEqual(($0 as! LayoutError).pointer, "/a~1b~0c") }
-        XCTAssertThrowsError(try s.change(#"{"ops":[{"op":"setConstant","id":"avatarLeading","constant":1},{"op":"setConstant","id":"x/y","constant":3}]}"#)) {
+        XCTAssertThrowsError(
+            try s.change(#"{"ops":[{"op":"setConstant","id":"avatarLeading","constant":1},{"op":"setConstant","id":"x/y","constant":3}]}"#)
+        ) {
             XCTAssertEqual(($0 as! LayoutError).pointer, "/ops/1/id")
         }
         XCTAssertThrowsError(try s.setConstants(json(#"{"card.frame.x": 3}"#)))
@@ -123,7 +130,9 @@ final class SessionTests: XCTestCase {
 
     func testNumbersOutsideTheContractRangeAreRejectedAndTheSessionKeepsWorking() throws {
         let s = session(card)
-        XCTAssertThrowsError(try s.setConstants(json(#"{"avatarLeading": 1e308}"#))) { XCTAssertEqual(($0 as! LayoutError).pointer, "/avatarLeading") }
+        XCTAssertThrowsError(try s.setConstants(json(#"{"avatarLeading": 1e308}"#))) {
+            XCTAssertEqual(($0 as! LayoutError).pointer, "/avatarLeading")
+        }
         XCTAssertThrowsError(try s.change(#"{"ops":[{"op":"setConstant","id":"avatarLeading","constant":-2e7}]}"#)) {
             XCTAssertEqual(($0 as! LayoutError).pointer, "/ops/0/constant")
         }
@@ -139,24 +148,35 @@ final class SessionTests: XCTestCase {
     }
 
     func testAnchorRulesRejectedPrecisely() {
-        let bad = [("title.left == card.top", "other axis"), ("title.left == card.width", "dimension"),
-                   ("title.left == 100", "needs a second item"), ("title.left == 0 * card.left + 5", "multiplier of 0"),
-                   ("title.leading == card.left", "cannot be mixed")]
+        let bad = [
+            ("title.left == card.top", "other axis"), ("title.left == card.width", "dimension"),
+            ("title.left == 100", "needs a second item"), ("title.left == 0 * card.left + 5", "multiplier of 0"),
+            ("title.leading == card.left", "cannot be mixed")
+        ]
         for (e, why) in bad {
-            XCTAssertThrowsError(try LayoutSession(document: json(#"{"views":[{"id":"card"},{"id":"title","parent":"card"}],"constraints":[{"expr":"\#(e)"}]}"#))) {
+            XCTAssertThrowsError(
+                try LayoutSession(document: json(#"{"views":[{"id":"card"},{"id":"title","parent":"card"}],"constraints":[{"expr":"\#(e)"}]}"#))
+            ) {
                 let err = $0 as! LayoutError
                 XCTAssertEqual(err.pointer, "/constraints/0/expr")
                 XCTAssertTrue(err.detail.contains(why), "\(e): \(err.detail)")
             }
         }
         // Dimensions across axes and to constants are fine.
-        let ok = session(#"{"views":[{"id":"v","frame":{"x":0,"y":0,"width":10,"height":10}},{"id":"i","parent":"v"}],"constraints":[{"expr":"i.width == 2 * i.height"},{"expr":"i.height == 7"},{"expr":"i.left == v.left"},{"expr":"i.top == v.top"}]}"#)
+        let ok = session(
+            #"{"views":[{"id":"v","frame":{"x":0,"y":0,"width":10,"height":10}},{"id":"i","parent":"v"}],"constraints":[{"expr":"i.width == 2 * i.height"},{"expr":"i.height == 7"},{"expr":"i.left == v.left"},{"expr":"i.top == v.top"}]}"#
+        )
         XCTAssertEqual(ok.frame("i"), R(0, 0, 14, 7))
     }
 
     func testExprSyntax() throws {
-        let a = try ExpressionSyntax.parse("a.x == b.y * 2 + 8 @750".replacingOccurrences(of: ".x", with: ".centerX").replacingOccurrences(of: ".y", with: ".centerX"))
-        XCTAssertEqual(a, AtomicConstraint(first: Anchor(view: "a", attribute: .centerX), relation: .equal, second: Anchor(view: "b", attribute: .centerX), multiplier: 2, constant: 8, priority: 750))
+        let a = try ExpressionSyntax.parse(
+            "a.x == b.y * 2 + 8 @750".replacingOccurrences(of: ".x", with: ".centerX").replacingOccurrences(of: ".y", with: ".centerX"))
+        XCTAssertEqual(
+            a,
+            AtomicConstraint(
+                first: Anchor(view: "a", attribute: .centerX), relation: .equal, second: Anchor(view: "b", attribute: .centerX), multiplier: 2,
+                constant: 8, priority: 750))
         let b = try ExpressionSyntax.parse("title.leading >= avatar.trailing - 12.5")
         XCTAssertEqual(b.constant, -12.5)
         XCTAssertEqual(b.relation, .greaterOrEqual)
@@ -164,17 +184,24 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(c.multiplier, 2)
         XCTAssertEqual(try ExpressionSyntax.parse("v.width <= 100").second, nil)
         XCTAssertEqual(try ExpressionSyntax.parse("v.width == w.width / 4").multiplier, 0.25)
-        for (e, pos) in [("v.width = 3", 8), ("v.width == ", 11), ("v.width == 3 @", 14), ("v.width == a.width + b.width", 21), ("v.width == 3 $", 13)] {
+        for (e, pos) in [
+            ("v.width = 3", 8), ("v.width == ", 11), ("v.width == 3 @", 14), ("v.width == a.width + b.width", 21), ("v.width == 3 $", 13)
+        ] {
             XCTAssertThrowsError(try ExpressionSyntax.parse(e)) { XCTAssertEqual(($0 as! ExpressionSyntax.Failure).position, pos, e) }
         }
         // Non-ASCII text takes the Character path: ids in any script, positions in characters.
         let greek = try ExpressionSyntax.parse("εικόνα.width == 2 * κείμενο-α.height + 3")
-        XCTAssertEqual(greek, AtomicConstraint(first: Anchor(view: "εικόνα", attribute: .width), relation: .equal,
-                                               second: Anchor(view: "κείμενο-α", attribute: .height), multiplier: 2, constant: 3))
-        for (e, pos, message) in [("εικόνα.width = 3", 13, "expected ==, <= or >="), ("é.width == 3 $", 13, "unexpected character '$'"),
-                                  ("é.width == a.width + b.width", 21, "only one view.attribute may stand on the right"),
-                                  ("e.width == a.width + b.width", 21, "only one view.attribute may stand on the right"),
-                                  ("e.width == 3 €", 13, "unexpected character '€'"), ("e.width == ٣", 11, "invalid number")] {
+        XCTAssertEqual(
+            greek,
+            AtomicConstraint(
+                first: Anchor(view: "εικόνα", attribute: .width), relation: .equal,
+                second: Anchor(view: "κείμενο-α", attribute: .height), multiplier: 2, constant: 3))
+        for (e, pos, message) in [
+            ("εικόνα.width = 3", 13, "expected ==, <= or >="), ("é.width == 3 $", 13, "unexpected character '$'"),
+            ("é.width == a.width + b.width", 21, "only one view.attribute may stand on the right"),
+            ("e.width == a.width + b.width", 21, "only one view.attribute may stand on the right"),
+            ("e.width == 3 €", 13, "unexpected character '€'"), ("e.width == ٣", 11, "invalid number")
+        ] {
             XCTAssertThrowsError(try ExpressionSyntax.parse(e)) {
                 XCTAssertEqual(($0 as! ExpressionSyntax.Failure).position, pos, e)
                 XCTAssertEqual(($0 as! ExpressionSyntax.Failure).message, message, e)
@@ -198,8 +225,8 @@ final class SessionTests: XCTestCase {
     /// again is a frame (not a removal), and past the window the answer is full.
     func testFramesSinceListsRemovalsAndReadditions() throws {
         let s = try LayoutSession(document: json(card), limits: SessionLimits(historyDepth: 3))
-        _ = try s.change(#"{"ops":[{"op":"removeViews","ids":["badge"]}]}"#)                         // rev 2
-        _ = try s.change(#"{"ops":[{"op":"removeViews","ids":["title"]}]}"#)                         // rev 3
+        _ = try s.change(#"{"ops":[{"op":"removeViews","ids":["badge"]}]}"#)  // rev 2
+        _ = try s.change(#"{"ops":[{"op":"removeViews","ids":["title"]}]}"#)  // rev 3
         _ = try s.change(#"{"ops":[{"op":"addViews","views":[{"id":"title","parent":"card","intrinsicSize":{"width":50,"height":10}}]}]}"#)  // rev 4
         let since1 = try s.frames(since: 1)
         XCTAssertFalse(since1.full)
@@ -207,7 +234,7 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(since1.frames.map(\.id), ["title"])
         XCTAssertEqual(try s.frames(since: 2).removed, [])
         XCTAssertEqual(try s.frames(since: 3).frames.map(\.id), ["title"])
-        for k in 0..<3 { _ = try s.setConstants(json(#"{"avatarLeading": \#(30 + k)}"#)) }          // revs 5…7
+        for k in 0..<3 { _ = try s.setConstants(json(#"{"avatarLeading": \#(30 + k)}"#)) }  // revs 5…7
         XCTAssertTrue(try s.frames(since: 3).full, "the removal at revision 3 may be gone")
         let since4 = try s.frames(since: 4)
         XCTAssertFalse(since4.full)
@@ -219,19 +246,20 @@ final class SessionTests: XCTestCase {
     /// the same session (same frames, diagnostics and document), before and after changes that
     /// edit groups, make `expr` entries stale, deactivate and restyle.
     func testDocumentJSONRebuildsTheSameSession() throws {
-        let s = session(#"""
-        {"options":{"layoutDirection":"rtl","scale":2},
-         "views":[{"id":"root","frame":{"x":0,"y":0,"width":320,"height":480},"margins":{"top":4,"left":6,"bottom":4,"right":6}},
-                  {"id":"g","parent":"root","kind":"guide"},
-                  {"id":"a","parent":"root","intrinsicSize":{"width":40},"hugging":{"horizontal":700},"alignmentInsets":{"top":1,"left":2,"bottom":3,"right":4}},
-                  {"id":"b","parent":"root","intrinsicSize":{"width":60,"height":20},"compressionResistance":{"vertical":800},"baseline":{"first":14,"last":16}},
-                  {"id":"c","parent":"root","hidden":true,"frame":{"x":1,"y":2,"width":3,"height":4}}],
-         "constraints":[{"id":"row","visual":"H:|-[a]-(gap)-[b]-|","options":["alignAllTop"],"metrics":{"gap":12}},
-                        {"expr":"a.top == root.topMargin + 8 @999"},
-                        {"id":"bw","first":"b.width","relation":">=","second":"a.width","multiplier":0.5,"constant":3,"priority":900},
-                        {"expr":"g.leading == root.leading"},{"expr":"g.width == 10"},{"expr":"g.width == 10","active":false},
-                        {"expr":"g.top == b.lastBaseline"},{"expr":"g.height == 2"},{"expr":"a.height == 30"}]}
-        """#)
+        let s = session(
+            #"""
+            {"options":{"layoutDirection":"rtl","scale":2},
+             "views":[{"id":"root","frame":{"x":0,"y":0,"width":320,"height":480},"margins":{"top":4,"left":6,"bottom":4,"right":6}},
+                      {"id":"g","parent":"root","kind":"guide"},
+                      {"id":"a","parent":"root","intrinsicSize":{"width":40},"hugging":{"horizontal":700},"alignmentInsets":{"top":1,"left":2,"bottom":3,"right":4}},
+                      {"id":"b","parent":"root","intrinsicSize":{"width":60,"height":20},"compressionResistance":{"vertical":800},"baseline":{"first":14,"last":16}},
+                      {"id":"c","parent":"root","hidden":true,"frame":{"x":1,"y":2,"width":3,"height":4}}],
+             "constraints":[{"id":"row","visual":"H:|-[a]-(gap)-[b]-|","options":["alignAllTop"],"metrics":{"gap":12}},
+                            {"expr":"a.top == root.topMargin + 8 @999"},
+                            {"id":"bw","first":"b.width","relation":">=","second":"a.width","multiplier":0.5,"constant":3,"priority":900},
+                            {"expr":"g.leading == root.leading"},{"expr":"g.width == 10"},{"expr":"g.width == 10","active":false},
+                            {"expr":"g.top == b.lastBaseline"},{"expr":"g.height == 2"},{"expr":"a.height == 30"}]}
+            """#)
         func same(_ s: LayoutSession, file: StaticString = #filePath, line: UInt = #line) throws {
             XCTAssertEqual(s.diagnostics(), [], "determined, so that any engine's build gives the same frames", file: file, line: line)
             let again = try LayoutSession(document: s.document.json)
@@ -242,9 +270,10 @@ final class SessionTests: XCTestCase {
         try same(s)
         XCTAssertEqual(s.document.json["constraints"]!.array!.map { $0["id"]!.string! }, ["row", "c1", "bw", "c2", "c3", "c4", "c5", "c6", "c7"])
         XCTAssertEqual(s.document.json["constraints"]!.array![5]["active"], .bool(false))
-        _ = try s.change(#"{"ops":[{"op":"setConstant","id":"c1","constant":12},{"op":"setConstant","id":"row.1","constant":14},"#
-                         + #"{"op":"activate","ids":["c4"]},{"op":"updateView","id":"a","margins":{"top":9},"intrinsicSize":null},"#
-                         + #"{"op":"setPriority","id":"bw","priority":500}]}"#)
+        _ = try s.change(
+            #"{"ops":[{"op":"setConstant","id":"c1","constant":12},{"op":"setConstant","id":"row.1","constant":14},"#
+                + #"{"op":"activate","ids":["c4"]},{"op":"updateView","id":"a","margins":{"top":9},"intrinsicSize":null},"#
+                + #"{"op":"setPriority","id":"bw","priority":500}]}"#)
         try same(s)
         let cs = s.document.json["constraints"]!.array!
         XCTAssertEqual(cs.compactMap { $0["id"]?.string }.prefix(4), ["row.0", "row.1", "row.2", "row.3"], "the edited group as its members")
@@ -254,7 +283,9 @@ final class SessionTests: XCTestCase {
     }
 
     func testServerIdsNeverReusedAndDuplicates422() throws {
-        let s = session(#"{"views":[{"id":"v","frame":{"x":0,"y":0,"width":10,"height":10}},{"id":"w","parent":"v"}],"constraints":[{"expr":"w.width == 1"},{"expr":"w.height == 1"}]}"#)
+        let s = session(
+            #"{"views":[{"id":"v","frame":{"x":0,"y":0,"width":10,"height":10}},{"id":"w","parent":"v"}],"constraints":[{"expr":"w.width == 1"},{"expr":"w.height == 1"}]}"#
+        )
         XCTAssertEqual(s.document.entryOrder, ["c1", "c2"])
         let r = try s.change(#"{"ops":[{"op":"removeConstraints","ids":["c2"]},{"op":"addConstraints","constraints":[{"expr":"w.height == 2"}]}]}"#)
         XCTAssertEqual(r.added, ["c3"])
@@ -266,43 +297,54 @@ final class SessionTests: XCTestCase {
     }
 
     func testRTLMirrorsLeadingAndTrailing() throws {
-        let doc = { (dir: String) in """
-        {"options":{"layoutDirection":"\(dir)"},"views":[{"id":"root","frame":{"x":0,"y":0,"width":200,"height":50}},{"id":"a","parent":"root"}],
-         "constraints":[{"expr":"a.leading == root.leading + 10"},{"expr":"a.width == 30"},{"expr":"a.top == root.top"},{"expr":"a.height == 5"}]}
-        """ }
+        let doc = { (dir: String) in
+            """
+            {"options":{"layoutDirection":"\(dir)"},"views":[{"id":"root","frame":{"x":0,"y":0,"width":200,"height":50}},{"id":"a","parent":"root"}],
+             "constraints":[{"expr":"a.leading == root.leading + 10"},{"expr":"a.width == 30"},{"expr":"a.top == root.top"},{"expr":"a.height == 5"}]}
+            """
+        }
         XCTAssertEqual(session(doc("ltr")).frame("a"), R(10, 0, 30, 5))
         let rtl = session(doc("rtl"))
         XCTAssertEqual(rtl.frame("a"), R(160, 0, 30, 5))
         let back = try rtl.change(#"{"ops":[{"op":"setOptions","options":{"layoutDirection":"ltr"}}]}"#)
         XCTAssertEqual(back.frames.map(\.frame), [R(10, 0, 30, 5)])
-        let vfl = session(#"{"options":{"layoutDirection":"rtl"},"views":[{"id":"root","frame":{"x":0,"y":0,"width":200,"height":50}},{"id":"a","parent":"root","intrinsicSize":{"width":30,"height":5}},{"id":"b","parent":"root","intrinsicSize":{"width":40,"height":5}}],"constraints":[{"visual":"H:|-10-[a]-5-[b]"},{"visual":"V:|[a]"},{"visual":"V:|[b]"}]}"#)
+        let vfl = session(
+            #"{"options":{"layoutDirection":"rtl"},"views":[{"id":"root","frame":{"x":0,"y":0,"width":200,"height":50}},{"id":"a","parent":"root","intrinsicSize":{"width":30,"height":5}},{"id":"b","parent":"root","intrinsicSize":{"width":40,"height":5}}],"constraints":[{"visual":"H:|-10-[a]-5-[b]"},{"visual":"V:|[a]"},{"visual":"V:|[b]"}]}"#
+        )
         XCTAssertEqual(vfl.frame("a"), R(160, 0, 30, 5))
         XCTAssertEqual(vfl.frame("b"), R(115, 0, 40, 5))
     }
 
     func testCommonAncestorSpaceWithMultiplier() {
-        let s = session(#"{"views":[{"id":"p","frame":{"x":100,"y":0,"width":200,"height":100}},{"id":"c","parent":"p"}],"constraints":[{"expr":"c.centerX == 0.5 * p.centerX"},{"expr":"c.width == 20"},{"expr":"c.top == p.top"},{"expr":"c.height == 20"}]}"#)
+        let s = session(
+            #"{"views":[{"id":"p","frame":{"x":100,"y":0,"width":200,"height":100}},{"id":"c","parent":"p"}],"constraints":[{"expr":"c.centerX == 0.5 * p.centerX"},{"expr":"c.width == 20"},{"expr":"c.top == p.top"},{"expr":"c.height == 20"}]}"#
+        )
         XCTAssertEqual(s.frame("c"), R(40, 0, 20, 20), "center at a quarter of the parent's width")
         // Cousins: evaluated in the grandparent's space.
-        let t = session(#"{"views":[{"id":"g","frame":{"x":0,"y":0,"width":300,"height":100}},{"id":"p1","parent":"g","frame":{"x":10,"y":0,"width":100,"height":100}},{"id":"p2","parent":"g","frame":{"x":150,"y":0,"width":100,"height":100}},{"id":"a","parent":"p1"},{"id":"b","parent":"p2"}],"constraints":[{"expr":"a.left == p1.left + 5"},{"expr":"b.left == a.right + 10"},{"expr":"a.width == 20"},{"expr":"b.width == 20"},{"expr":"a.top == p1.top"},{"expr":"b.top == p2.top"},{"expr":"a.height == 1"},{"expr":"b.height == 1"}]}"#)
+        let t = session(
+            #"{"views":[{"id":"g","frame":{"x":0,"y":0,"width":300,"height":100}},{"id":"p1","parent":"g","frame":{"x":10,"y":0,"width":100,"height":100}},{"id":"p2","parent":"g","frame":{"x":150,"y":0,"width":100,"height":100}},{"id":"a","parent":"p1"},{"id":"b","parent":"p2"}],"constraints":[{"expr":"a.left == p1.left + 5"},{"expr":"b.left == a.right + 10"},{"expr":"a.width == 20"},{"expr":"b.width == 20"},{"expr":"a.top == p1.top"},{"expr":"b.top == p2.top"},{"expr":"a.height == 1"},{"expr":"b.height == 1"}]}"#
+        )
         XCTAssertEqual(t.frame("b"), R(-105, 0, 20, 1), "10+5+20+10 = 45 in g, minus p2's 150")
     }
 
     func testScaleRounding() {
-        let s = session(#"{"options":{"scale":2},"views":[{"id":"r","frame":{"x":0,"y":0,"width":100,"height":100}},{"id":"v","parent":"r"}],"constraints":[{"expr":"v.left == r.left + 10.3"},{"expr":"v.width == 10.25"},{"expr":"v.top == r.top - 0.25"},{"expr":"v.height == 1.74"}]}"#)
+        let s = session(
+            #"{"options":{"scale":2},"views":[{"id":"r","frame":{"x":0,"y":0,"width":100,"height":100}},{"id":"v","parent":"r"}],"constraints":[{"expr":"v.left == r.left + 10.3"},{"expr":"v.width == 10.25"},{"expr":"v.top == r.top - 0.25"},{"expr":"v.height == 1.74"}]}"#
+        )
         XCTAssertEqual(s.frame("v"), R(10.5, -0.5, 10.5, 1.5))
     }
 
     func testMarginsBaselinesInsetsAndIntrinsicSize() {
-        let s = session("""
-        {"views":[{"id":"r","frame":{"x":0,"y":0,"width":300,"height":100},"margins":{"left":16,"top":4}},
-                  {"id":"label","parent":"r","intrinsicSize":{"width":80,"height":20},"baseline":{"first":15,"last":15},"alignmentInsets":{"left":2,"top":1,"bottom":1,"right":2}},
-                  {"id":"field","parent":"r","intrinsicSize":{"width":100,"height":30},"baseline":{"first":20,"last":20}},
-                  {"id":"g","parent":"r","kind":"guide"}],
-         "constraints":[{"expr":"label.leading == r.leadingMargin"},{"expr":"label.top == r.topMargin"},
-                        {"expr":"field.leading == label.trailing + 8"},{"expr":"field.firstBaseline == label.firstBaseline"},
-                        {"expr":"g.left == r.left"},{"expr":"g.top == r.top"},{"expr":"g.width == r.width"},{"expr":"g.height == 0"}]}
-        """)
+        let s = session(
+            """
+            {"views":[{"id":"r","frame":{"x":0,"y":0,"width":300,"height":100},"margins":{"left":16,"top":4}},
+                      {"id":"label","parent":"r","intrinsicSize":{"width":80,"height":20},"baseline":{"first":15,"last":15},"alignmentInsets":{"left":2,"top":1,"bottom":1,"right":2}},
+                      {"id":"field","parent":"r","intrinsicSize":{"width":100,"height":30},"baseline":{"first":20,"last":20}},
+                      {"id":"g","parent":"r","kind":"guide"}],
+             "constraints":[{"expr":"label.leading == r.leadingMargin"},{"expr":"label.top == r.topMargin"},
+                            {"expr":"field.leading == label.trailing + 8"},{"expr":"field.firstBaseline == label.firstBaseline"},
+                            {"expr":"g.left == r.left"},{"expr":"g.top == r.top"},{"expr":"g.width == r.width"},{"expr":"g.height == 0"}]}
+            """)
         // label's alignment rect starts at the 16 margin: frame x = 16 - 2; its intrinsic size is the alignment rect's.
         XCTAssertEqual(s.frame("label"), R(14, 3, 84, 22))
         XCTAssertEqual(s.frame("field"), R(104, -1, 100, 30), "baselines: label 3+1+15 = 19 = field.y + 20")
@@ -325,7 +367,9 @@ final class SessionTests: XCTestCase {
 
     func testUpdateViewFrameAndHugging() throws {
         let s = session(card)
-        let r = try s.change(#"{"ops":[{"op":"updateView","id":"card","frame":{"x":5,"y":5,"width":200,"height":60}},{"op":"updateView","id":"title","intrinsicSize":{"width":300,"height":20}}]}"#)
+        let r = try s.change(
+            #"{"ops":[{"op":"updateView","id":"card","frame":{"x":5,"y":5,"width":200,"height":60}},{"op":"updateView","id":"title","intrinsicSize":{"width":300,"height":20}}]}"#
+        )
         XCTAssertEqual(r.frames.map(\.id), ["card", "title"])
         XCTAssertEqual(s.frame("title"), R(60, 18, 132, 20), "compressed to fit: 200 - 8 - 60")
         let r2 = try s.change(#"{"ops":[{"op":"updateView","id":"card","frame":null}]}"#)

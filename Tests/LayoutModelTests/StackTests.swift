@@ -17,11 +17,11 @@ final class StackTests: XCTestCase {
             return #"{"id":"\#(s.0)","parent":"row","intrinsicSize":{"width":\#(s.1),"height":\#(s.2)}\#(b)\#(h)}"#
         }.joined(separator: ",")
         return #"""
-        {"views":[{"id":"root","frame":{"x":0,"y":0,"width":400,"height":300}},
-          {"id":"row","parent":"root","kind":"stack","stack":{"distribution":"\#(distribution)","alignment":"\#(alignment)","spacing":10,"arrangedSubviews":["a","b","c"]}},
-          \#(views)],
-         "constraints":[{"expr":"row.leading == root.leading"},{"expr":"row.trailing == root.trailing"},{"expr":"row.top == root.top"}\#(extra)]}
-        """#
+            {"views":[{"id":"root","frame":{"x":0,"y":0,"width":400,"height":300}},
+              {"id":"row","parent":"root","kind":"stack","stack":{"distribution":"\#(distribution)","alignment":"\#(alignment)","spacing":10,"arrangedSubviews":["a","b","c"]}},
+              \#(views)],
+             "constraints":[{"expr":"row.leading == root.leading"},{"expr":"row.trailing == root.trailing"},{"expr":"row.top == root.top"}\#(extra)]}
+            """#
     }
 
     /// x and width along the stack, by distribution (the three views fill 400 with two gaps of at least 10).
@@ -43,8 +43,8 @@ final class StackTests: XCTestCase {
         case "top": return ([(0, 20), (0, 30), (0, 40)], 40)
         case "center": return ([(10, 20), (5, 30), (0, 40)], 40)
         case "bottom": return ([(20, 20), (10, 30), (0, 40)], 40)
-        case "firstBaseline": return ([(10, 20), (0, 30), (15, 40)], 55)   // baselines 15, 25, 10 on one line at 25
-        case "lastBaseline": return ([(17, 20), (7, 30), (0, 40)], 40)      // 18, 28, 35 on one line at 35
+        case "firstBaseline": return ([(10, 20), (0, 30), (15, 40)], 55)  // baselines 15, 25, 10 on one line at 25
+        case "lastBaseline": return ([(17, 20), (7, 30), (0, 40)], 40)  // 18, 28, 35 on one line at 35
         default: fatalError()
         }
     }
@@ -69,18 +69,19 @@ final class StackTests: XCTestCase {
     }
 
     func testAVerticalStackAndAStackInAStack() throws {
-        let s = session(#"""
-        {"views":[{"id":"root","frame":{"x":0,"y":0,"width":400,"height":300}},
-          {"id":"column","parent":"root","kind":"stack","stack":{"axis":"vertical","alignment":"center","spacing":8,"arrangedSubviews":["title","row"]}},
-          {"id":"title","parent":"column","intrinsicSize":{"width":100,"height":20}},
-          {"id":"row","parent":"column","kind":"stack","stack":{"spacing":10,"arrangedSubviews":["a","b"]}},
-          {"id":"a","parent":"row","intrinsicSize":{"width":40,"height":20}},{"id":"b","parent":"row","intrinsicSize":{"width":60,"height":30}}],
-         "constraints":[{"expr":"column.leading == root.leading + 5"},{"expr":"column.top == root.top + 5"}]}
-        """#)
+        let s = session(
+            #"""
+            {"views":[{"id":"root","frame":{"x":0,"y":0,"width":400,"height":300}},
+              {"id":"column","parent":"root","kind":"stack","stack":{"axis":"vertical","alignment":"center","spacing":8,"arrangedSubviews":["title","row"]}},
+              {"id":"title","parent":"column","intrinsicSize":{"width":100,"height":20}},
+              {"id":"row","parent":"column","kind":"stack","stack":{"spacing":10,"arrangedSubviews":["a","b"]}},
+              {"id":"a","parent":"row","intrinsicSize":{"width":40,"height":20}},{"id":"b","parent":"row","intrinsicSize":{"width":60,"height":30}}],
+             "constraints":[{"expr":"column.leading == root.leading + 5"},{"expr":"column.top == root.top + 5"}]}
+            """#)
         XCTAssertEqual(s.diagnostics(), [])
-        XCTAssertEqual(s.frame("row"), R(0, 28, 110, 30))          // below the title and the spacing, as wide as a, b and a gap
-        XCTAssertEqual(s.frame("column"), R(5, 5, 110, 58))       // as wide as its widest view (centered), as tall as both
-        XCTAssertEqual(s.frame("title"), R(5, 0, 100, 20))        // centered across
+        XCTAssertEqual(s.frame("row"), R(0, 28, 110, 30))  // below the title and the spacing, as wide as a, b and a gap
+        XCTAssertEqual(s.frame("column"), R(5, 5, 110, 58))  // as wide as its widest view (centered), as tall as both
+        XCTAssertEqual(s.frame("title"), R(5, 0, 100, 20))  // centered across
         XCTAssertEqual(s.frame("b"), R(50, 0, 60, 30))
     }
 
@@ -116,7 +117,9 @@ final class StackTests: XCTestCase {
 
     func testUpdatingTheStackRebuildsItInTheSameChange() throws {
         let s = session(row(distribution: "fill", alignment: "top"))
-        _ = try s.change(#"{"ops":[{"op":"updateView","id":"row","stack":{"distribution":"equalSpacing","alignment":"bottom","spacing":10,"arrangedSubviews":["a","b","c"]}}]}"#)
+        _ = try s.change(
+            #"{"ops":[{"op":"updateView","id":"row","stack":{"distribution":"equalSpacing","alignment":"bottom","spacing":10,"arrangedSubviews":["a","b","c"]}}]}"#
+        )
         XCTAssertEqual(s.frame("b"), R(150, 10, 60, 30))
         XCTAssertEqual(s.diagnostics(), [])
         // Fewer arranged views: b leaves the arrangement (it stays a child, unconstrained).
@@ -144,7 +147,10 @@ final class StackTests: XCTestCase {
             (#"{"views":[{"id":"s","stack":{}}]}"#, "/views/0/stack"),
             (#"{"views":[{"id":"s","kind":"stack","stack":{"distribution":"fillAll"}}]}"#, "/views/0/stack/distribution"),
             (#"{"views":[{"id":"s","kind":"stack","stack":{"axis":"vertical","alignment":"firstBaseline"}}]}"#, "/views/0/stack/alignment"),
-            (#"{"views":[{"id":"s","kind":"stack","stack":{"arrangedSubviews":["x","x"]}},{"id":"x","parent":"s"}]}"#, "/views/0/stack/arrangedSubviews/1"),
+            (
+                #"{"views":[{"id":"s","kind":"stack","stack":{"arrangedSubviews":["x","x"]}},{"id":"x","parent":"s"}]}"#,
+                "/views/0/stack/arrangedSubviews/1"
+            )
         ] {
             XCTAssertThrowsError(try LayoutSession(document: json(doc)), doc) { XCTAssertEqual(($0 as? LayoutError)?.pointer, pointer, doc) }
         }

@@ -18,9 +18,13 @@ extension LayoutSession {
 func R(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Rect { Rect(x: x, y: y, width: w, height: h) }
 
 func ambiguous(_ d: [Diagnostic]) -> [String] {
-    d.compactMap { if case .ambiguous(let v, let a) = $0 { return "\(v).\(a.rawValue)" }; return nil }
+    d.compactMap {
+        if case .ambiguous(let v, let a) = $0 { return "\(v).\(a.rawValue)" }; return nil
+    }
 }
 
 func unsatisfiable(_ d: [Diagnostic]) -> [(String, [String])] {
-    d.compactMap { if case .unsatisfiable(let c, let cs) = $0 { return (c, cs) }; return nil }
+    d.compactMap {
+        if case .unsatisfiable(let c, let cs) = $0 { return (c, cs) }; return nil
+    }
 }

@@ -57,7 +57,8 @@ final class TextTests: XCTestCase {
 
     func testChangingTheTextMeasuresItAgainAndTheDocumentKeepsIt() throws {
         let s = session(cell(width: 400))
-        _ = try s.change(#"{"ops":[{"op":"updateView","id":"label","text":{"string":"Short","font":{"family":"DejaVu Sans","size":15},"numberOfLines":0}}]}"#)
+        _ = try s.change(
+            #"{"ops":[{"op":"updateView","id":"label","text":{"string":"Short","font":{"family":"DejaVu Sans","size":15},"numberOfLines":0}}]}"#)
         let short = try TextMeasurer.shared.measure("Short", style: style, width: nil)
         XCTAssertEqual(s.frame("label")!.height, short.height, accuracy: 1e-9)
         let written = s.document.json
@@ -79,8 +80,10 @@ final class TextTests: XCTestCase {
         XCTAssertEqual(roles["label.hugging.h"], .satisfied)
         XCTAssertEqual(roles["cell.frame.width"], .determining, "not naming the label, but deciding its width")
         let v = try s.explain(view: "label", axis: .vertical)
-        XCTAssertEqual(Dictionary(uniqueKeysWithValues: v.map { ($0.id, $0.role) })["c4"], .satisfied, "below.top == label.bottom names it; decides only below")
-        let broken = session(#"{"views":[{"id":"a","frame":{"x":0,"y":0,"width":10,"height":10}}],"constraints":[{"id":"w","expr":"a.width == 20"}]}"#)
+        XCTAssertEqual(
+            Dictionary(uniqueKeysWithValues: v.map { ($0.id, $0.role) })["c4"], .satisfied, "below.top == label.bottom names it; decides only below")
+        let broken = session(
+            #"{"views":[{"id":"a","frame":{"x":0,"y":0,"width":10,"height":10}}],"constraints":[{"id":"w","expr":"a.width == 20"}]}"#)
         let b = try broken.explain(view: "a", axis: .horizontal)
         XCTAssertEqual(b.first { $0.id == "w" }?.role, .broken)
         XCTAssertEqual(b.first { $0.id == "a.frame.width" }?.role, .determining)
@@ -90,10 +93,16 @@ final class TextTests: XCTestCase {
         for (doc, pointer) in [
             (#"{"views":[{"id":"a","text":{"string":"x","font":{"family":"Nope Sans","size":12}}}]}"#, "/views/0/text/font/family"),
             (#"{"views":[{"id":"a","text":{"string":"x","font":{"family":"DejaVu Sans","size":-1}}}]}"#, "/views/0/text/font/size"),
-            (#"{"views":[{"id":"a","text":{"string":"x","font":{"family":"DejaVu Sans","size":12},"numberOfLines":-2}}]}"#, "/views/0/text/numberOfLines"),
-            (#"{"views":[{"id":"a","text":{"string":"x","font":{"family":"DejaVu Sans","size":12},"lineBreak":"clip"}}]}"#, "/views/0/text/lineBreak"),
+            (
+                #"{"views":[{"id":"a","text":{"string":"x","font":{"family":"DejaVu Sans","size":12},"numberOfLines":-2}}]}"#,
+                "/views/0/text/numberOfLines"
+            ),
+            (
+                #"{"views":[{"id":"a","text":{"string":"x","font":{"family":"DejaVu Sans","size":12},"lineBreak":"clip"}}]}"#,
+                "/views/0/text/lineBreak"
+            ),
             (#"{"views":[{"id":"a","text":{"font":{"family":"DejaVu Sans","size":12}}}]}"#, "/views/0/text/string"),
-            (#"{"views":[{"id":"a","intrinsicSize":{"width":4},"text":{"string":"x","font":{"family":"DejaVu Sans","size":12}}}]}"#, "/views/0/text"),
+            (#"{"views":[{"id":"a","intrinsicSize":{"width":4},"text":{"string":"x","font":{"family":"DejaVu Sans","size":12}}}]}"#, "/views/0/text")
         ] {
             XCTAssertThrowsError(try LayoutSession(document: json(doc)), doc) { XCTAssertEqual(($0 as? LayoutError)?.pointer, pointer, doc) }
         }

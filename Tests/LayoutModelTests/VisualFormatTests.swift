@@ -5,12 +5,18 @@ import JSON
 /// Examples from Apple's Visual Format Language documentation, with exact frames.
 final class VisualFormatTests: XCTestCase {
     /// A 400×100 root, the views given, each 20 from the top and 30 tall unless the format says otherwise.
-    func layout(_ views: [String], _ formats: [(String, [String], String)], extra: [String] = [], file: StaticString = #filePath, line: UInt = #line) -> LayoutSession {
+    func layout(_ views: [String], _ formats: [(String, [String], String)], extra: [String] = [], file: StaticString = #filePath, line: UInt = #line)
+        -> LayoutSession
+    {
         let vs = views.map { #"{"id":"\#($0)","parent":"root","intrinsicSize":{"width":60,"height":30}}"# }.joined(separator: ",")
-        var cs = formats.enumerated().map { k, f in #"{"id":"f\#(k)","visual":"\#(f.0)","options":[\#(f.1.map { "\"\($0)\"" }.joined(separator: ","))],"metrics":\#(f.2)}"# }
+        var cs = formats.enumerated().map { k, f in
+            #"{"id":"f\#(k)","visual":"\#(f.0)","options":[\#(f.1.map { "\"\($0)\"" }.joined(separator: ","))],"metrics":\#(f.2)}"#
+        }
         cs += views.map { #"{"expr":"\#($0).top == root.top + 20"}"# }
         cs += extra
-        return session(#"{"views":[{"id":"root","frame":{"x":0,"y":0,"width":400,"height":100}},\#(vs)],"constraints":[\#(cs.joined(separator: ","))]}"#, file: file, line: line)
+        return session(
+            #"{"views":[{"id":"root","frame":{"x":0,"y":0,"width":400,"height":100}},\#(vs)],"constraints":[\#(cs.joined(separator: ","))]}"#,
+            file: file, line: line)
     }
 
     func testStandardSpace() {
@@ -32,10 +38,11 @@ final class VisualFormatTests: XCTestCase {
     }
 
     func testVerticalLayout() {
-        let s = session("""
-        {"views":[{"id":"root","frame":{"x":0,"y":0,"width":400,"height":300}},{"id":"topField","parent":"root"},{"id":"bottomField","parent":"root"}],
-         "constraints":[{"visual":"V:|-[topField(30)]-10-[bottomField(40)]"},{"visual":"H:|[topField]|"},{"visual":"H:|[bottomField]|"}]}
-        """)
+        let s = session(
+            """
+            {"views":[{"id":"root","frame":{"x":0,"y":0,"width":400,"height":300}},{"id":"topField","parent":"root"},{"id":"bottomField","parent":"root"}],
+             "constraints":[{"visual":"V:|-[topField(30)]-10-[bottomField(40)]"},{"visual":"H:|[topField]|"},{"visual":"H:|[bottomField]|"}]}
+            """)
         XCTAssertEqual(s.frame("topField"), R(0, 20, 400, 30))
         XCTAssertEqual(s.frame("bottomField"), R(0, 60, 400, 40))
     }
@@ -65,18 +72,20 @@ final class VisualFormatTests: XCTestCase {
         // Edge to edge (400) is impossible with <=100: the engine breaks the last one and says so.
         let s = layout(["flexibleButton"], [("|[flexibleButton(>=70,<=100)]|", [], "{}")])
         XCTAssertEqual(unsatisfiable(s.diagnostics()).map(\.0), ["f0.3"])
-        XCTAssertEqual(unsatisfiable(s.diagnostics()).first?.1, ["root.frame.width", "f0.0", "f0.2", "f0.3"], "leading edge, <=100, trailing edge, root width")
+        XCTAssertEqual(
+            unsatisfiable(s.diagnostics()).first?.1, ["root.frame.width", "f0.0", "f0.2", "f0.3"], "leading edge, <=100, trailing edge, root width")
     }
 
     func testCompleteLineOfLayout() {
-        let s = session("""
-        {"views":[{"id":"root","frame":{"x":0,"y":0,"width":400,"height":100}},
-                  {"id":"find","parent":"root","intrinsicSize":{"width":60,"height":30}},
-                  {"id":"findNext","parent":"root","intrinsicSize":{"width":60,"height":30}},
-                  {"id":"findField","parent":"root","intrinsicSize":{"width":60,"height":30},"hugging":{"horizontal":200}}],
-         "constraints":[{"visual":"|-[find]-[findNext]-[findField(>=20)]-|"},
-                        {"visual":"V:|-20-[find]"},{"visual":"V:|-20-[findNext]"},{"visual":"V:|-20-[findField]"}]}
-        """)
+        let s = session(
+            """
+            {"views":[{"id":"root","frame":{"x":0,"y":0,"width":400,"height":100}},
+                      {"id":"find","parent":"root","intrinsicSize":{"width":60,"height":30}},
+                      {"id":"findNext","parent":"root","intrinsicSize":{"width":60,"height":30}},
+                      {"id":"findField","parent":"root","intrinsicSize":{"width":60,"height":30},"hugging":{"horizontal":200}}],
+             "constraints":[{"visual":"|-[find]-[findNext]-[findField(>=20)]-|"},
+                            {"visual":"V:|-20-[find]"},{"visual":"V:|-20-[findNext]"},{"visual":"V:|-20-[findField]"}]}
+            """)
         XCTAssertEqual(s.frame("find"), R(20, 20, 60, 30))
         XCTAssertEqual(s.frame("findNext"), R(88, 20, 60, 30))
         // findField hugs least, so it takes the rest: 400 - 20 - 156.
@@ -85,13 +94,14 @@ final class VisualFormatTests: XCTestCase {
     }
 
     func testMetricsPredicateListsAndAlignment() {
-        let s = session("""
-        {"views":[{"id":"root","frame":{"x":0,"y":0,"width":400,"height":100}},
-                  {"id":"a","parent":"root","intrinsicSize":{"width":60,"height":30}},
-                  {"id":"b","parent":"root","intrinsicSize":{"width":60,"height":20}}],
-         "constraints":[{"id":"row","visual":"H:|-pad-[a]-(>=gap@750,<=40)-[b]","options":["alignAllCenterY"],"metrics":{"pad":12,"gap":16}},
-                        {"expr":"a.top == root.top + 10"}]}
-        """)
+        let s = session(
+            """
+            {"views":[{"id":"root","frame":{"x":0,"y":0,"width":400,"height":100}},
+                      {"id":"a","parent":"root","intrinsicSize":{"width":60,"height":30}},
+                      {"id":"b","parent":"root","intrinsicSize":{"width":60,"height":20}}],
+             "constraints":[{"id":"row","visual":"H:|-pad-[a]-(>=gap@750,<=40)-[b]","options":["alignAllCenterY"],"metrics":{"pad":12,"gap":16}},
+                            {"expr":"a.top == root.top + 10"}]}
+            """)
         XCTAssertEqual(s.frame("a"), R(12, 10, 60, 30))
         XCTAssertEqual(s.frame("b"), R(88, 15, 60, 20))
         XCTAssertEqual(s.document.members(ofEntry: "row"), ["row.0", "row.1", "row.2", "row.3"])
@@ -108,11 +118,16 @@ final class VisualFormatTests: XCTestCase {
             ("H:[a]-|-", [], "nothing may follow the closing '|'"),
             // Not ASCII: read as Characters, so positions count characters, not bytes.
             ("H:|-(ééé)-[a]", [], "unknown metric 'ééé' at position 5"),
-            ("H:[é]-[a]-[", [], "position 11"),
+            ("H:[é]-[a]-[", [], "position 11")
         ]
         for (f, options, expected) in cases {
             let opts = options.map { "\"\($0)\"" }.joined(separator: ",")
-            XCTAssertThrowsError(try LayoutSession(document: json(#"{"views":[{"id":"root"},{"id":"a","parent":"root"},{"id":"b","parent":"root"}],"constraints":[{"visual":"\#(f)","options":[\#(opts)]}]}"#))) { e in
+            XCTAssertThrowsError(
+                try LayoutSession(
+                    document: json(
+                        #"{"views":[{"id":"root"},{"id":"a","parent":"root"},{"id":"b","parent":"root"}],"constraints":[{"visual":"\#(f)","options":[\#(opts)]}]}"#
+                    ))
+            ) { e in
                 let e = e as! LayoutError
                 XCTAssertEqual(e.pointer, "/constraints/0/visual", f)
                 XCTAssertTrue(e.detail.contains(expected), "\(f): \(e.detail)")
@@ -121,10 +136,11 @@ final class VisualFormatTests: XCTestCase {
     }
 
     func testViewIdsWithDashes() {
-        let s = session("""
-        {"views":[{"id":"root","frame":{"x":0,"y":0,"width":100,"height":100}},{"id":"my-view","parent":"root"}],
-         "constraints":[{"visual":"H:|-10-[my-view(==50)]"},{"visual":"V:|-10-[my-view(==5)]"}]}
-        """)
+        let s = session(
+            """
+            {"views":[{"id":"root","frame":{"x":0,"y":0,"width":100,"height":100}},{"id":"my-view","parent":"root"}],
+             "constraints":[{"visual":"H:|-10-[my-view(==50)]"},{"visual":"V:|-10-[my-view(==5)]"}]}
+            """)
         XCTAssertEqual(s.frame("my-view"), R(10, 10, 50, 5))
     }
 }

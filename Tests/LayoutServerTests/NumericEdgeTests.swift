@@ -33,15 +33,17 @@ final class NumericEdgeTests: XCTestCase {
     }
 
     let document = """
-    {"views":[{"id":"root","frame":{"x":0,"y":0,"width":400,"height":300}},
-              {"id":"a","parent":"root","intrinsicSize":{"width":40,"height":20}}],
-     "constraints":[{"id":"left","expr":"a.left == root.left + 10"},{"id":"top","expr":"a.top == root.top + 5"},
-                    {"id":"wide","expr":"a.width >= 30 @500"}]}
-    """
+        {"views":[{"id":"root","frame":{"x":0,"y":0,"width":400,"height":300}},
+                  {"id":"a","parent":"root","intrinsicSize":{"width":40,"height":20}}],
+         "constraints":[{"id":"left","expr":"a.left == root.left + 10"},{"id":"top","expr":"a.top == root.top + 5"},
+                        {"id":"wide","expr":"a.width >= 30 @500"}]}
+        """
 
     /// Sends `body` for every edge value and checks the status `expected` gives for it.
-    private func check(_ place: String, _ path: (String) -> String, method: String = "POST", body: ((String) -> String)?,
-                       expected: (Edge) -> Int, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func check(
+        _ place: String, _ path: (String) -> String, method: String = "POST", body: ((String) -> String)?,
+        expected: (Edge) -> Int, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let t = try TestServer()
         let c = t.client()
         let created = c.request("POST", "/v1/sessions", json: document)
@@ -53,8 +55,9 @@ final class NumericEdgeTests: XCTestCase {
             XCTAssertEqual(r.status, expected(edge), "\(place) = \(edge.json): \(r.text)", file: file, line: line)
             if r.status >= 400 {
                 XCTAssertEqual(r.headers["content-type"], "application/problem+json", "\(place) = \(edge.json)", file: file, line: line)
-                XCTAssertEqual(c.request("GET", "/v1/sessions/\(id)").body, before, "\(place) = \(edge.json) left the session as it was",
-                               file: file, line: line)
+                XCTAssertEqual(
+                    c.request("GET", "/v1/sessions/\(id)").body, before, "\(place) = \(edge.json) left the session as it was",
+                    file: file, line: line)
             }
             XCTAssertEqual(c.request("GET", "/healthz").status, 200, "alive after \(place) = \(edge.json)", file: file, line: line)
         }
@@ -101,19 +104,33 @@ final class NumericEdgeTests: XCTestCase {
 
     func testConstraintFields() throws {
         var n = 0
-        let fresh: () -> String = { n += 1; return "k\(n)" }
-        try check("constraint.constant", sessionChanges, body: { v in
-            #"{"ops":[{"op":"addConstraints","constraints":[{"id":"\#(fresh())","first":"a.height","relation":"<=","constant":\#(v)}]}]}"#
-        }) { $0.isSmall ? 200 : 422 }
-        try check("constraint.multiplier", sessionChanges, body: { v in
-            #"{"ops":[{"op":"addConstraints","constraints":[{"id":"\#(fresh())","first":"a.height","relation":"<=","second":"a.width","multiplier":\#(v),"constant":100}]}]}"#
-        }) { $0.isSmall ? 200 : 422 }
-        try check("constraint.priority", sessionChanges, body: { v in
-            #"{"ops":[{"op":"addConstraints","constraints":[{"id":"\#(fresh())","expr":"a.height <= 100","priority":\#(v)}]}]}"#
-        }) { _ in 422 }
-        try check("VFL metric", sessionChanges, body: { v in
-            #"{"ops":[{"op":"addConstraints","constraints":[{"id":"\#(fresh())","visual":"V:[a(<=m)]","metrics":{"m":\#(v)}}]}]}"#
-        }) { $0.isSmall ? 200 : 422 }
+        let fresh: () -> String = {
+            n += 1; return "k\(n)"
+        }
+        try check(
+            "constraint.constant", sessionChanges,
+            body: { v in
+                #"{"ops":[{"op":"addConstraints","constraints":[{"id":"\#(fresh())","first":"a.height","relation":"<=","constant":\#(v)}]}]}"#
+            }
+        ) { $0.isSmall ? 200 : 422 }
+        try check(
+            "constraint.multiplier", sessionChanges,
+            body: { v in
+                #"{"ops":[{"op":"addConstraints","constraints":[{"id":"\#(fresh())","first":"a.height","relation":"<=","second":"a.width","multiplier":\#(v),"constant":100}]}]}"#
+            }
+        ) { $0.isSmall ? 200 : 422 }
+        try check(
+            "constraint.priority", sessionChanges,
+            body: { v in
+                #"{"ops":[{"op":"addConstraints","constraints":[{"id":"\#(fresh())","expr":"a.height <= 100","priority":\#(v)}]}]}"#
+            }
+        ) { _ in 422 }
+        try check(
+            "VFL metric", sessionChanges,
+            body: { v in
+                #"{"ops":[{"op":"addConstraints","constraints":[{"id":"\#(fresh())","visual":"V:[a(<=m)]","metrics":{"m":\#(v)}}]}]}"#
+            }
+        ) { $0.isSmall ? 200 : 422 }
     }
 
     /// Numbers written inside `expr` and VFL strings go through their own tokenizers.
@@ -121,14 +138,19 @@ final class NumericEdgeTests: XCTestCase {
         let t = try TestServer()
         let c = t.client()
         let id = c.request("POST", "/v1/sessions", json: document).object["session"] as! String
-        let texts = ["9007199254740992", "1000000000000000000000000000000", "99999999999999999999999999999999999999999",
-                     "0.00000000000000000000000000000000000001", String(repeating: "9", count: 400), "1e30", "-0"]
+        let texts = [
+            "9007199254740992", "1000000000000000000000000000000", "99999999999999999999999999999999999999999",
+            "0.00000000000000000000000000000000000001", String(repeating: "9", count: 400), "1e30", "-0"
+        ]
         for (k, text) in texts.enumerated() {
-            for (kind, constraint) in [("expr", #""expr":"a.height <= \#(text)""#), ("expr priority", #""expr":"a.height <= 100 @\#(text)""#),
-                                       ("visual", #""visual":"V:[a(<=\#(text))]""#), ("visual priority", #""visual":"V:[a(<=100@\#(text))]""#)] {
+            for (kind, constraint) in [
+                ("expr", #""expr":"a.height <= \#(text)""#), ("expr priority", #""expr":"a.height <= 100 @\#(text)""#),
+                ("visual", #""visual":"V:[a(<=\#(text))]""#), ("visual priority", #""visual":"V:[a(<=100@\#(text))]""#)
+            ] {
                 let before = c.request("GET", "/v1/sessions/\(id)").body
-                let r = c.request("POST", "/v1/sessions/\(id)/changes",
-                                  json: #"{"ops":[{"op":"addConstraints","constraints":[{"id":"e\#(k)\#(kind.count)",\#(constraint)}]}]}"#)
+                let r = c.request(
+                    "POST", "/v1/sessions/\(id)/changes",
+                    json: #"{"ops":[{"op":"addConstraints","constraints":[{"id":"e\#(k)\#(kind.count)",\#(constraint)}]}]}"#)
                 XCTAssertTrue([200, 422].contains(r.status), "\(kind) \(text): \(r.status) \(r.text)")
                 if r.status == 422 {
                     XCTAssertNotNil(r.object["pointer"], "\(kind) \(text)")
@@ -140,10 +162,12 @@ final class NumericEdgeTests: XCTestCase {
     }
 
     func testViewGeometry() throws {
-        for (field, small) in [(#""frame":{"x":VALUE,"y":0,"width":10,"height":10}"#, 200),
-                               (#""intrinsicSize":{"width":VALUE,"height":10}"#, 200),
-                               (#""margins":{"top":VALUE}"#, 200), (#""alignmentInsets":{"left":VALUE}"#, 200),
-                               (#""baseline":{"first":VALUE}"#, 200)] {
+        for (field, small) in [
+            (#""frame":{"x":VALUE,"y":0,"width":10,"height":10}"#, 200),
+            (#""intrinsicSize":{"width":VALUE,"height":10}"#, 200),
+            (#""margins":{"top":VALUE}"#, 200), (#""alignmentInsets":{"left":VALUE}"#, 200),
+            (#""baseline":{"first":VALUE}"#, 200)
+        ] {
             try check(field, sessionChanges, body: changes(#"{"op":"updateView","id":"a",\#(field)}"#)) { $0.isSmall ? small : 422 }
         }
         try check("hugging", sessionChanges, body: changes(#"{"op":"updateView","id":"a","hugging":{"horizontal":VALUE}}"#)) { _ in 422 }
@@ -158,8 +182,10 @@ final class NumericEdgeTests: XCTestCase {
     }
 
     func testSinceQuery() throws {
-        for (text, status) in [("9007199254740992", 400), ("-9007199254740992", 400), ("9223372036854775808", 400), ("1e30", 400),
-                               ("-0", 200), ("0", 200), ("1e-320", 400), ("NaN", 400), ("1.5", 400), ("%2B1", 200), ("", 400)] {
+        for (text, status) in [
+            ("9007199254740992", 400), ("-9007199254740992", 400), ("9223372036854775808", 400), ("1e30", 400),
+            ("-0", 200), ("0", 200), ("1e-320", 400), ("NaN", 400), ("1.5", 400), ("%2B1", 200), ("", 400)
+        ] {
             try check("since=\(text)", { "/v1/sessions/\($0)/frames?since=\(text)" }, method: "GET", body: nil) { _ in status }
         }
     }
@@ -188,8 +214,10 @@ final class NumericEdgeTests: XCTestCase {
     func testWebSocketFrameLengths() throws {
         let t = try TestServer()
         let id = t.client().request("POST", "/v1/sessions", json: document).object["session"] as! String
-        for (length, code) in [([UInt8](repeating: 0xFF, count: 8), UInt16(1002)), ([0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], 1009),
-                               ([0, 0x20, 0, 0, 0, 0, 0, 0], 1009), ([0, 0, 0, 1, 0, 0, 0, 0], 1009)] {
+        for (length, code) in [
+            ([UInt8](repeating: 0xFF, count: 8), UInt16(1002)), ([0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], 1009),
+            ([0, 0x20, 0, 0, 0, 0, 0, 0], 1009), ([0, 0, 0, 1, 0, 0, 0, 0], 1009)
+        ] {
             let ws = WebSocketTestClient(port: t.port, path: "/v1/sessions/\(id)/stream")
             XCTAssertEqual(ws.handshake.status, 101)
             ws.http.send([0x81, 0x80 | 127] + length + [1, 2, 3, 4])

@@ -15,7 +15,8 @@ final class ServerTests: XCTestCase {
         let spec = c.request("GET", "/openapi.yaml")
         XCTAssertEqual(spec.status, 200)
         let file = try String(contentsOfFile: repoRoot + "/openapi.yaml", encoding: .utf8)
-        XCTAssertEqual(spec.text, file, "the served document is the repository's openapi.yaml (embedded through Sources/LayoutServer/openapi.yaml, a link)")
+        XCTAssertEqual(
+            spec.text, file, "the served document is the repository's openapi.yaml (embedded through Sources/LayoutServer/openapi.yaml, a link)")
         _ = c.request("POST", "/v1/sessions", json: cardDocument)
         // A made-up method must not make a time series of its own.
         XCTAssertEqual(c.request("BREW", "/v2/coffee").status, 404)
@@ -24,10 +25,12 @@ final class ServerTests: XCTestCase {
         XCTAssertTrue(m.text.contains(#"layoutd_http_requests_total{route="unmatched",method="other",status="404"} 2"#), m.text)
         XCTAssertFalse(m.text.contains("BREW"))
         XCTAssertEqual(m.status, 200)
-        for name in ["layoutd_http_requests_total{route=\"/v1/sessions\",method=\"POST\",status=\"201\"} 1", "layoutd_http_request_duration_seconds_bucket",
-                     "layoutd_sessions_active 1", "layoutd_engine_solve_seconds", "layoutd_engine_rows", "layoutd_engine_columns",
-                     "layoutd_set_constants_total", "layoutd_diagnostics_total", "layoutd_http_request_bytes_total", "layoutd_http_response_bytes_total",
-                     "layoutd_sessions_evicted_total", "layoutd_streams_open"] {
+        for name in [
+            "layoutd_http_requests_total{route=\"/v1/sessions\",method=\"POST\",status=\"201\"} 1", "layoutd_http_request_duration_seconds_bucket",
+            "layoutd_sessions_active 1", "layoutd_engine_solve_seconds", "layoutd_engine_rows", "layoutd_engine_columns",
+            "layoutd_set_constants_total", "layoutd_diagnostics_total", "layoutd_http_request_bytes_total", "layoutd_http_response_bytes_total",
+            "layoutd_sessions_evicted_total", "layoutd_streams_open"
+        ] {
             XCTAssertTrue(m.text.contains(name), "metrics lack \(name)")
         }
     }
@@ -43,7 +46,8 @@ final class ServerTests: XCTestCase {
         XCTAssertGreaterThan(try XCTUnwrap(timing["engineMicroseconds"] as? Double), 0)
         XCTAssertNotNil(timing["pivots"] as? Int)
         XCTAssertNotNil(timing["rowsTouched"] as? Int)
-        let changed = c.request("POST", "/v1/sessions/\(id)/changes?timing=1", json: #"{"ops": [{"op": "setConstant", "id": "avatarLeading", "constant": 8}]}"#)
+        let changed = c.request(
+            "POST", "/v1/sessions/\(id)/changes?timing=1", json: #"{"ops": [{"op": "setConstant", "id": "avatarLeading", "constant": 8}]}"#)
         XCTAssertNotNil(changed.object["timing"], changed.text)
         let bad = c.request("POST", "/v1/sessions/\(id)/constants?timing=yes", json: #"{"avatarLeading": 40}"#)
         XCTAssertEqual(bad.status, 400)
@@ -72,7 +76,10 @@ final class ServerTests: XCTestCase {
     func testOpenAPIValidates() throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "-c", "from openapi_spec_validator import validate\nfrom openapi_spec_validator.readers import read_from_filename\nd,_=read_from_filename('\(repoRoot)/openapi.yaml'); validate(d)"]
+        p.arguments = [
+            "python3", "-c",
+            "from openapi_spec_validator import validate\nfrom openapi_spec_validator.readers import read_from_filename\nd,_=read_from_filename('\(repoRoot)/openapi.yaml'); validate(d)"
+        ]
         try p.run()
         p.waitUntilExit()
         XCTAssertEqual(p.terminationStatus, 0, "openapi.yaml must validate with openapi-spec-validator")
@@ -100,10 +107,15 @@ final class ServerTests: XCTestCase {
         XCTAssertEqual(Set(frames.keys), ["avatar", "title"])
         XCTAssertEqual(frames["avatar"]?["x"], 20)
 
-        let ch = c.request("POST", "/v1/sessions/\(id)/changes", json: #"{"baseRevision":2,"ops":[{"op":"addViews","views":[{"id":"badge","parent":"avatar"}]},{"op":"addConstraints","constraints":[{"expr":"badge.width == 4"}]}]}"#)
+        let ch = c.request(
+            "POST", "/v1/sessions/\(id)/changes",
+            json:
+                #"{"baseRevision":2,"ops":[{"op":"addViews","views":[{"id":"badge","parent":"avatar"}]},{"op":"addConstraints","constraints":[{"expr":"badge.width == 4"}]}]}"#
+        )
         XCTAssertEqual(ch.status, 200)
         XCTAssertEqual(ch.object["added"] as? [String], ["c3"], "c1 and c2 were given at creation")
-        XCTAssertTrue((ch.object["diagnostics"] as! [[String: Any]]).contains { $0["view"] as? String == "badge" && $0["kind"] as? String == "ambiguous" })
+        XCTAssertTrue(
+            (ch.object["diagnostics"] as! [[String: Any]]).contains { $0["view"] as? String == "badge" && $0["kind"] as? String == "ambiguous" })
 
         let since = c.request("GET", "/v1/sessions/\(id)/frames?since=2")
         XCTAssertEqual(Set((since.object["frames"] as! [String: Any]).keys), ["badge"])
@@ -143,14 +155,16 @@ final class ServerTests: XCTestCase {
     }
 
     func testEveryErrorStatusAndTheSessionStaysAsItWas() throws {
-        let t = try TestServer { $0.http.maxBodyBytes = 4096; $0.maxSessions = 2 }
+        let t = try TestServer {
+            $0.http.maxBodyBytes = 4096; $0.maxSessions = 2
+        }
         let c = t.client()
         let id = c.request("POST", "/v1/sessions", json: cardDocument).object["session"] as! String
         let before = c.request("GET", "/v1/sessions/\(id)").text
 
         problem(c.request("POST", "/v1/sessions/\(id)/changes", json: #"{"ops":[{"op":"#), 400, pointer: "")
         problem(c.request("GET", "/v1/sessions/0123456789abcdef0123456789abcdef"), 404)
-        problem(c.request("GET", "/v1/sessions/\(id.uppercased())"), 404)          // ids are lowercase hex
+        problem(c.request("GET", "/v1/sessions/\(id.uppercased())"), 404)  // ids are lowercase hex
         problem(c.request("GET", "/v1/sessions/\(id.dropLast())"), 404)
         problem(c.request("POST", "/v1/sessions/\(id)0/constants", json: "{}"), 404)
         problem(c.request("GET", "/v2/nothing"), 404)
@@ -160,14 +174,27 @@ final class ServerTests: XCTestCase {
         problem(c.request("POST", "/v1/sessions/\(id)/changes", json: #"{"baseRevision":9,"ops":[]}"#), 409, pointer: "/baseRevision")
         problem(c.request("POST", "/v1/sessions/\(id)/changes", json: "{\"ops\":[],\"pad\":\"" + String(repeating: "x", count: 5000) + "\"}"), 413)
         problem(c.request("POST", "/v1/sessions/\(id)/changes", headers: ["Content-Type": "text/plain"], body: Array("{}".utf8)), 415)
-        problem(c.request("POST", "/v1/sessions/\(id)/changes", headers: ["Content-Type": "application/json", "Content-Encoding": "br"], body: Array("{}".utf8)), 415)
-        problem(c.request("POST", "/v1/sessions/\(id)/changes", json: #"{"ops":[{"op":"setConstant","id":"avatarLeading","constant":1},{"op":"addConstraints","constraints":[{"expr":"avatar.left == card.top"}]}]}"#), 422, pointer: "/ops/1/constraints/0/expr")
+        problem(
+            c.request(
+                "POST", "/v1/sessions/\(id)/changes", headers: ["Content-Type": "application/json", "Content-Encoding": "br"], body: Array("{}".utf8)),
+            415)
+        problem(
+            c.request(
+                "POST", "/v1/sessions/\(id)/changes",
+                json:
+                    #"{"ops":[{"op":"setConstant","id":"avatarLeading","constant":1},{"op":"addConstraints","constraints":[{"expr":"avatar.left == card.top"}]}]}"#
+            ), 422, pointer: "/ops/1/constraints/0/expr")
         problem(c.request("POST", "/v1/sessions/\(id)/constants", json: #"{"avatarLeading": 5, "ghost": 1}"#), 422, pointer: "/ghost")
-        problem(c.request("POST", "/v1/sessions/\(id)/changes", headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"], body: Array("not gzip".utf8)), 400)
+        problem(
+            c.request(
+                "POST", "/v1/sessions/\(id)/changes", headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"],
+                body: Array("not gzip".utf8)), 400)
         // A zip bomb: 1 MB of zeros in ~1 KB of gzip, against a 4 KiB limit.
         let bomb = LayoutServer.Gzip().compress([UInt8](repeating: 0x20, count: 1 << 20))
         XCTAssertLessThan(bomb.count, 4096)
-        problem(c.request("POST", "/v1/sessions/\(id)/changes", headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"], body: bomb), 413)
+        problem(
+            c.request("POST", "/v1/sessions/\(id)/changes", headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"], body: bomb),
+            413)
         problem(c.request("POST", "/v1/sessions/\(id)/changes", json: #"{"ops":[{"op":"explode"}]}"#), 422, pointer: "/ops/0/op")
         // The session is exactly as before all of that.
         XCTAssertEqual(c.request("GET", "/v1/sessions/\(id)").text, before)
@@ -204,7 +231,8 @@ final class ServerTests: XCTestCase {
         let document = cardDocument.replacingOccurrences(of: #"{"id":"avatar","parent":"card"}"#, with: #"{"id":"avatar","parent":"card"}"# + extra)
         let gz = LayoutServer.Gzip().compress(Array(document.utf8))
         XCTAssertEqual(Array(gz.prefix(2)), [0x1f, 0x8b])
-        let r = c.request("POST", "/v1/sessions", headers: ["Content-Type": "application/json", "Content-Encoding": "gzip", "Accept-Encoding": "gzip"], body: gz)
+        let r = c.request(
+            "POST", "/v1/sessions", headers: ["Content-Type": "application/json", "Content-Encoding": "gzip", "Accept-Encoding": "gzip"], body: gz)
         XCTAssertEqual(r.status, 201)
         XCTAssertEqual(r.headers["content-encoding"], "gzip")
         let small = c.request("GET", "/healthz", headers: ["Accept-Encoding": "gzip"])
@@ -274,12 +302,17 @@ final class ServerTests: XCTestCase {
         var ids: [String] = []
         for _ in 0..<4 { ids.append(c.request("POST", "/v1/sessions", json: cardDocument).object["session"] as! String) }
         for id in ids {
-            XCTAssertEqual(c.request("POST", "/v1/sessions/\(id)/changes", json: #"{"ops":[{"op":"addViews","views":[{"id":"extra","parent":"card"}]},{"op":"addConstraints","constraints":[{"expr":"extra.width == 10"},{"expr":"extra.left == card.left"}]}]}"#).status, 200)
+            XCTAssertEqual(
+                c.request(
+                    "POST", "/v1/sessions/\(id)/changes",
+                    json:
+                        #"{"ops":[{"op":"addViews","views":[{"id":"extra","parent":"card"}]},{"op":"addConstraints","constraints":[{"expr":"extra.width == 10"},{"expr":"extra.left == card.left"}]}]}"#
+                ).status, 200)
         }
         XCTAssertNotEqual(gauges(), start)
-        Thread.sleep(forTimeInterval: 1.0)   // idle: every session leaves memory (they stay stored)
+        Thread.sleep(forTimeInterval: 1.0)  // idle: every session leaves memory (they stay stored)
         XCTAssertEqual(gauges(), start, "evicted")
-        XCTAssertEqual(c.request("GET", "/v1/sessions/\(ids[0])").status, 200)   // restored from the store
+        XCTAssertEqual(c.request("GET", "/v1/sessions/\(ids[0])").status, 200)  // restored from the store
         XCTAssertTrue(gauges().contains("layoutd_sessions_active 1.0"), "\(gauges())")
         for id in ids { XCTAssertEqual(c.request("DELETE", "/v1/sessions/\(id)").status, 204) }
         XCTAssertEqual(gauges(), start, "deleted (restored first where not in memory)")
@@ -323,7 +356,8 @@ final class ServerTests: XCTestCase {
             let heavy = t.client()
             heavy.connect()
             let start = Date()
-            heavy.send(Array("POST /v1/sessions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
+            heavy.send(
+                Array("POST /v1/sessions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
             Thread.sleep(forTimeInterval: 0.3)  // received, and being solved (about 1.5 s in a debug build)
             let quickLatency = Mutex<Double>(0)
             let quickDone = expectation(description: "health check answered")
@@ -390,9 +424,13 @@ final class ServerTests: XCTestCase {
         let t = try TestServer { $0.http.offloadBodyBytes = 1 }
         let c = t.client()
         let gz = LayoutServer.Gzip().compress(Array(cardDocument.utf8))
-        let created = c.request("POST", "/v1/sessions", headers: ["Content-Type": "application/json", "content-encoding": "gzip", "Accept-Encoding": "gzip"], body: gz)
+        let created = c.request(
+            "POST", "/v1/sessions", headers: ["Content-Type": "application/json", "content-encoding": "gzip", "Accept-Encoding": "gzip"], body: gz)
         XCTAssertEqual(created.status, 201)
-        let id = (try JSONSerialization.jsonObject(with: Data(created.headers["content-encoding"] == "gzip" ? inflateWithZlib(created.body) : created.body)) as! [String: Any])["session"] as! String
+        let id =
+            (try JSONSerialization.jsonObject(
+                with: Data(created.headers["content-encoding"] == "gzip" ? inflateWithZlib(created.body) : created.body)) as! [String: Any])[
+                "session"] as! String
         let moved = c.request("POST", "/v1/sessions/\(id)/constants", json: #"{"avatarLeading": 20}"#)
         XCTAssertEqual(moved.status, 200)
         XCTAssertEqual(((moved.object["frames"] as? [String: Any])?["avatar"] as? [String: Any])?["x"] as? Double, 20)
@@ -411,11 +449,15 @@ final class ServerTests: XCTestCase {
         let b = t.client()
         b.connect()
         let body = Array(cardDocument.utf8)
-        b.send(Array("POST /v1/sessions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body.prefix(10))
+        b.send(
+            Array("POST /v1/sessions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
+                + body.prefix(10))
         Thread.sleep(forTimeInterval: 0.05)
         let drained = expectation(description: "drain returns")
         let server = t.server  // LayoutdServer is Sendable
-        Thread.detachNewThread { server.drain(); drained.fulfill() }
+        Thread.detachNewThread {
+            server.drain(); drained.fulfill()
+        }
         Thread.sleep(forTimeInterval: 0.1)
         let notReady = a.request("GET", "/readyz")
         XCTAssertEqual(notReady.status, 503, "draining: the balancer is told to stop sending")
@@ -450,7 +492,9 @@ final class ServerTests: XCTestCase {
         let body = chainDocument(views: 1500)
         let c = HTTPTestClient(port: port)
         c.connect()
-        c.send(Array("POST /v1/sessions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n".utf8) + Array(body.utf8))
+        c.send(
+            Array("POST /v1/sessions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n".utf8)
+                + Array(body.utf8))
         Thread.sleep(forTimeInterval: 0.05)
         kill(p.processIdentifier, SIGTERM)
         let reply = c.readReply()
@@ -477,7 +521,9 @@ func chainDocument(views n: Int) -> String {
 
 let repoRoot: String = {
     var url = URL(fileURLWithPath: #filePath)
-    while url.path != "/" && !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { url.deleteLastPathComponent() }
+    while url.path != "/" && !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+        url.deleteLastPathComponent()
+    }
     return url.path
 }()
 

@@ -10,8 +10,9 @@ final class WebSocketFrameTests: XCTestCase {
 
     func testParsesMaskedFramesOfEveryLengthForm() {
         let short = masked(0x81, Array("hello".utf8))
-        XCTAssertEqual(WebSocketFrame.parse(short[...], maxPayload: 1 << 20, allowCompressed: false),
-                       .frame(.init(fin: true, compressed: false, opcode: .text, payload: Array("hello".utf8)), consumed: short.count))
+        XCTAssertEqual(
+            WebSocketFrame.parse(short[...], maxPayload: 1 << 20, allowCompressed: false),
+            .frame(.init(fin: true, compressed: false, opcode: .text, payload: Array("hello".utf8)), consumed: short.count))
         let mid = [UInt8](repeating: 65, count: 300)
         let m = masked(0x01, mid, lengthBytes: [0x80 | 126, 0x01, 0x2C])
         guard case .frame(let f, _) = WebSocketFrame.parse(m[...], maxPayload: 1 << 20, allowCompressed: false) else { return XCTFail() }
@@ -28,10 +29,15 @@ final class WebSocketFrameTests: XCTestCase {
     func testProtocolViolations() {
         XCTAssertEqual(WebSocketFrame.parse([0x81, 0x02, 65, 66][...], maxPayload: 100, allowCompressed: false).closeCode, .protocolError, "unmasked")
         XCTAssertEqual(WebSocketFrame.parse(masked(0xA1, [65])[...], maxPayload: 100, allowCompressed: false).closeCode, .protocolError, "RSV2")
-        XCTAssertEqual(WebSocketFrame.parse(masked(0xC1, [65])[...], maxPayload: 100, allowCompressed: false).closeCode, .protocolError, "RSV1 not negotiated")
+        XCTAssertEqual(
+            WebSocketFrame.parse(masked(0xC1, [65])[...], maxPayload: 100, allowCompressed: false).closeCode, .protocolError, "RSV1 not negotiated")
         XCTAssertEqual(WebSocketFrame.parse(masked(0x83, [65])[...], maxPayload: 100, allowCompressed: false).closeCode, .protocolError, "opcode 3")
-        XCTAssertEqual(WebSocketFrame.parse(masked(0x09, [65])[...], maxPayload: 100, allowCompressed: false).closeCode, .protocolError, "fragmented ping")
-        XCTAssertEqual(WebSocketFrame.parse(masked(0x89, [UInt8](repeating: 0, count: 126), lengthBytes: [0x80 | 126, 0, 126])[...], maxPayload: 1000, allowCompressed: false).closeCode, .protocolError, "ping over 125")
+        XCTAssertEqual(
+            WebSocketFrame.parse(masked(0x09, [65])[...], maxPayload: 100, allowCompressed: false).closeCode, .protocolError, "fragmented ping")
+        XCTAssertEqual(
+            WebSocketFrame.parse(
+                masked(0x89, [UInt8](repeating: 0, count: 126), lengthBytes: [0x80 | 126, 0, 126])[...], maxPayload: 1000, allowCompressed: false
+            ).closeCode, .protocolError, "ping over 125")
         XCTAssertEqual(WebSocketFrame.validateClose([0x03]).failure?.0, .protocolError)
         XCTAssertEqual(WebSocketFrame.validateClose([0x03, 0xED]).failure?.0, .protocolError, "1005 may not be sent")
         XCTAssertNil(WebSocketFrame.validateClose([0x03, 0xE8] + Array("bye".utf8)).failure)
@@ -41,13 +47,15 @@ final class WebSocketFrameTests: XCTestCase {
     func testEncodesServerFrames() {
         XCTAssertEqual(WebSocketFrame.encode(.text, Array("hi".utf8)), [0x81, 0x02, 104, 105])
         XCTAssertEqual(Array(WebSocketFrame.encode(.text, [UInt8](repeating: 0, count: 200), compressed: true).prefix(4)), [0xC1, 126, 0, 200])
-        XCTAssertEqual(Array(WebSocketFrame.encode(.binary, [UInt8](repeating: 0, count: 70000)).prefix(10)), [0x82, 127, 0, 0, 0, 0, 0, 1, 0x11, 0x70])
+        XCTAssertEqual(
+            Array(WebSocketFrame.encode(.binary, [UInt8](repeating: 0, count: 70000)).prefix(10)), [0x82, 127, 0, 0, 0, 0, 0, 1, 0x11, 0x70])
     }
 
     func testHandshakeAcceptAndDeflateNegotiation() {
         XCTAssertEqual(StreamHub.accept("dGhlIHNhbXBsZSBub25jZQ=="), "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=", "RFC 6455 §1.3")
-        XCTAssertEqual(PerMessageDeflate.negotiate("permessage-deflate; client_max_window_bits")?.response,
-                       "permessage-deflate; server_no_context_takeover; client_no_context_takeover")
+        XCTAssertEqual(
+            PerMessageDeflate.negotiate("permessage-deflate; client_max_window_bits")?.response,
+            "permessage-deflate; server_no_context_takeover; client_no_context_takeover")
         XCTAssertEqual(PerMessageDeflate.negotiate("permessage-deflate; server_max_window_bits=10")?.serverWindowBits, 10)
         XCTAssertNil(PerMessageDeflate.negotiate("permessage-deflate; server_max_window_bits=8"))
         XCTAssertNil(PerMessageDeflate.negotiate("x-webkit-deflate-frame"))
@@ -123,7 +131,9 @@ final class StreamTests: XCTestCase {
         ws.sendText(#"{"avatarLeading": 30}"#, compress: true)
         let f = ws.readFrame()!
         XCTAssertTrue(f.rsv1, "replies over 64 bytes are compressed")
-        XCTAssertEqual(((try JSONSerialization.jsonObject(with: Data(f.payload)) as! [String: Any])["frames"] as! [String: Any]).keys.sorted(), ["avatar", "title"])
+        XCTAssertEqual(
+            ((try JSONSerialization.jsonObject(with: Data(f.payload)) as! [String: Any])["frames"] as! [String: Any]).keys.sorted(),
+            ["avatar", "title"])
         // A fragmented, compressed changes message with a ping in the middle.
         ws.sendText(#"{"ops":[{"op":"setConstant","id":"avatarWidth","constant":50}]}"#, fragments: 3, compress: true, pingBetween: true)
         let pong = ws.readFrame()!
@@ -159,8 +169,11 @@ final class StreamTests: XCTestCase {
             ("continuation first", ws.frame(0, Array("{}".utf8)), 1002),
             ("bad UTF-8", ws.frame(1, [0x7B, 0xFF, 0x7D]), 1007),
             ("oversized", ws.frame(1, [UInt8](repeating: 0x20, count: 5000)), 1009),
-            ("oversized in fragments", ws.frame(1, [UInt8](repeating: 0x20, count: 3000), fin: false) + ws.frame(0, [UInt8](repeating: 0x20, count: 3000)), 1009),
-            ("garbage", [0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x01], 1002),
+            (
+                "oversized in fragments",
+                ws.frame(1, [UInt8](repeating: 0x20, count: 3000), fin: false) + ws.frame(0, [UInt8](repeating: 0x20, count: 3000)), 1009
+            ),
+            ("garbage", [0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x01], 1002)
         ]
         for (name, bytes, code) in cases {
             let c = WebSocketTestClient(port: t.port, path: "/v1/sessions/\(id)/stream")
@@ -180,7 +193,7 @@ final class StreamTests: XCTestCase {
         var clients: [WebSocketTestClient] = []
         for _ in 0..<20 { clients.append(WebSocketTestClient(port: t.port, path: "/v1/sessions/\(id)/stream")) }
         XCTAssertTrue(waitFor { t.server.streams.count == 20 })
-        clients[0].sendText(#"{"avatarLeading": 9}"#)     // one mid-message
+        clients[0].sendText(#"{"avatarLeading": 9}"#)  // one mid-message
         clients[1].http.send(clients[1].frame(1, Array("{\"avat".utf8), fin: false))
         for c in clients { c.http.disconnect() }
         XCTAssertTrue(waitFor { t.server.streams.count == 0 }, "open streams: \(t.server.streams.count)")

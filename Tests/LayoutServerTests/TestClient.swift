@@ -30,14 +30,18 @@ final class HTTPTestClient {
             addr.sin6_family = sa_family_t(AF_INET6)
             addr.sin6_port = port.bigEndian
             inet_pton(AF_INET6, host, &addr.sin6_addr)
-            r = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) } }
+            r = withUnsafePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            }
         } else {
             fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var addr = sockaddr_in()
             addr.sin_family = sa_family_t(AF_INET)
             addr.sin_port = port.bigEndian
             addr.sin_addr.s_addr = inet_addr(host)
-            r = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+            r = withUnsafePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
         }
         precondition(r == 0, "connect to \(host) failed")
         var tv = timeval(tv_sec: 20, tv_usec: 0)
@@ -132,10 +136,10 @@ final class TestServer {
 }
 
 let cardDocument = """
-{"views":[{"id":"card","frame":{"x":0,"y":0,"width":375,"height":120}},
-          {"id":"avatar","parent":"card"},
-          {"id":"title","parent":"card","intrinsicSize":{"width":120,"height":20}}],
- "constraints":[{"id":"avatarLeading","expr":"avatar.leading == card.leading + 8"},
-                {"id":"avatarWidth","expr":"avatar.width == 40"},{"expr":"avatar.height == avatar.width"},{"expr":"avatar.top == card.top + 8"},
-                {"id":"row","visual":"H:[avatar]-12-[title]-(>=8)-|","options":["alignAllCenterY"]}]}
-"""
+    {"views":[{"id":"card","frame":{"x":0,"y":0,"width":375,"height":120}},
+              {"id":"avatar","parent":"card"},
+              {"id":"title","parent":"card","intrinsicSize":{"width":120,"height":20}}],
+     "constraints":[{"id":"avatarLeading","expr":"avatar.leading == card.leading + 8"},
+                    {"id":"avatarWidth","expr":"avatar.width == 40"},{"expr":"avatar.height == avatar.width"},{"expr":"avatar.top == card.top + 8"},
+                    {"id":"row","visual":"H:[avatar]-12-[title]-(>=8)-|","options":["alignAllCenterY"]}]}
+    """

@@ -11,7 +11,8 @@ final class WebSocketTestClient {
     init(port: UInt16, path: String, extensions: String? = nil, key: String = "dGhlIHNhbXBsZSBub25jZQ==") {
         http = HTTPTestClient(port: port)
         http.connect()
-        var head = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n"
+        var head =
+            "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n"
         if let extensions { head += "Sec-WebSocket-Extensions: \(extensions)\r\n" }
         http.send(Array((head + "\r\n").utf8))
         handshake = http.readReply(head: true)
@@ -21,9 +22,13 @@ final class WebSocketTestClient {
     func frame(_ opcode: UInt8, _ payload: [UInt8], fin: Bool = true, rsv1: Bool = false, masked: Bool = true, rsv2: Bool = false) -> [UInt8] {
         var out: [UInt8] = [(fin ? 0x80 : 0) | (rsv1 ? 0x40 : 0) | (rsv2 ? 0x20 : 0) | opcode]
         let m: UInt8 = masked ? 0x80 : 0
-        if payload.count < 126 { out.append(m | UInt8(payload.count)) }
-        else if payload.count <= 0xFFFF { out += [m | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)] }
-        else { out.append(m | 127); for k in (0..<8).reversed() { out.append(UInt8((payload.count >> (8 * k)) & 0xFF)) } }
+        if payload.count < 126 {
+            out.append(m | UInt8(payload.count))
+        } else if payload.count <= 0xFFFF {
+            out += [m | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+        } else {
+            out.append(m | 127); for k in (0..<8).reversed() { out.append(UInt8((payload.count >> (8 * k)) & 0xFF)) }
+        }
         if masked {
             let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
             out += mask
@@ -52,8 +57,11 @@ final class WebSocketTestClient {
     func readFrame() -> (opcode: UInt8, payload: [UInt8], rsv1: Bool)? {
         guard let b0 = http.readByte(), let b1 = http.readByte() else { return nil }
         var n = Int(b1 & 0x7F)
-        if n == 126 { n = Int(http.readByte()!) << 8 | Int(http.readByte()!) }
-        else if n == 127 { n = 0; for _ in 0..<8 { n = n << 8 | Int(http.readByte()!) } }
+        if n == 126 {
+            n = Int(http.readByte()!) << 8 | Int(http.readByte()!)
+        } else if n == 127 {
+            n = 0; for _ in 0..<8 { n = n << 8 | Int(http.readByte()!) }
+        }
         var payload: [UInt8] = []
         payload.reserveCapacity(n)
         for _ in 0..<n { guard let b = http.readByte() else { return nil }; payload.append(b) }
@@ -66,7 +74,11 @@ final class WebSocketTestClient {
     func readJSON() -> [String: Any] {
         while let f = readFrame() {
             if f.opcode == 10 { continue }
-            if f.opcode == 1 { return (try? JSONSerialization.jsonObject(with: Data(f.payload))) as? [String: Any] ?? ["unparsed": String(decoding: f.payload, as: UTF8.self)] }
+            if f.opcode == 1 {
+                return (try? JSONSerialization.jsonObject(with: Data(f.payload))) as? [String: Any] ?? [
+                    "unparsed": String(decoding: f.payload, as: UTF8.self)
+                ]
+            }
             return ["opcode": Int(f.opcode), "payload": f.payload]
         }
         return [:]

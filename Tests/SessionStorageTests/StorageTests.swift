@@ -18,10 +18,13 @@ final class StorageTests: XCTestCase {
 
     func testSnapshotJournalAndCompaction() throws {
         let s = try storage()
-        let doc = Array(String(repeating: "{\"views\":[]} ", count: 1000).utf8)   // compressed (past 4 KB)
-        try s.commit([.snapshot(session: "a", revision: 1, nextAutoID: 3, document: doc),
-                      .journal(session: "a", entry: JournalEntry(revision: 2, kind: .changes, body: Array("x".utf8))),
-                      .journal(session: "a", entry: JournalEntry(revision: 5, kind: .constants, body: Array("y".utf8)))], now: 100)
+        let doc = Array(String(repeating: "{\"views\":[]} ", count: 1000).utf8)  // compressed (past 4 KB)
+        try s.commit(
+            [
+                .snapshot(session: "a", revision: 1, nextAutoID: 3, document: doc),
+                .journal(session: "a", entry: JournalEntry(revision: 2, kind: .changes, body: Array("x".utf8))),
+                .journal(session: "a", entry: JournalEntry(revision: 5, kind: .constants, body: Array("y".utf8)))
+            ], now: 100)
         var got = try XCTUnwrap(try s.load("a"))
         XCTAssertEqual(got.document, doc)
         XCTAssertEqual(got.nextAutoID, 3)
@@ -43,8 +46,9 @@ final class StorageTests: XCTestCase {
 
     func testCorruptTailIsSkippedNotApplied() throws {
         let s = try storage()
-        try s.commit([.snapshot(session: "a", revision: 1, nextAutoID: 1, document: Array("{}".utf8))] +
-                     (2...5).map { .journal(session: "a", entry: JournalEntry(revision: $0, kind: .changes, body: Array("entry \($0)".utf8))) }, now: 1)
+        try s.commit(
+            [.snapshot(session: "a", revision: 1, nextAutoID: 1, document: Array("{}".utf8))]
+                + (2...5).map { .journal(session: "a", entry: JournalEntry(revision: $0, kind: .changes, body: Array("entry \($0)".utf8))) }, now: 1)
         // Entry 4 damaged in place: 4 and everything after it are skipped, never 5 alone.
         let raw = try SQLiteConnection(path: dir + "/s.sqlite")
         try raw.execute("UPDATE journal SET body = x'00ff' WHERE revision = 4")
@@ -55,8 +59,11 @@ final class StorageTests: XCTestCase {
 
     func testExpiry() throws {
         let s = try storage()
-        try s.commit([.snapshot(session: "old", revision: 1, nextAutoID: 1, document: [1]),
-                      .snapshot(session: "new", revision: 1, nextAutoID: 1, document: [2])], now: 10)
+        try s.commit(
+            [
+                .snapshot(session: "old", revision: 1, nextAutoID: 1, document: [1]),
+                .snapshot(session: "new", revision: 1, nextAutoID: 1, document: [2])
+            ], now: 10)
         try s.commit([.journal(session: "new", entry: JournalEntry(revision: 2, kind: .constants, body: Array("{}".utf8)))], now: 1000)
         XCTAssertEqual(try s.expire(before: 500), 1)
         XCTAssertNil(try s.load("old"))

@@ -37,10 +37,12 @@ final class TextMeasurerTests: XCTestCase {
     func testBoldIsWiderAndTrailingSpacesDoNotCount() throws {
         var bold = sans
         bold.weight = 700
-        XCTAssertGreaterThan(try measurer.measure("Hello", style: style(1, font: bold), width: nil).width,
-                             try measurer.measure("Hello", style: style(1), width: nil).width)
-        XCTAssertEqual(try measurer.measure("Hello   ", style: style(1), width: nil).width,
-                       try measurer.measure("Hello", style: style(1), width: nil).width)
+        XCTAssertGreaterThan(
+            try measurer.measure("Hello", style: style(1, font: bold), width: nil).width,
+            try measurer.measure("Hello", style: style(1), width: nil).width)
+        XCTAssertEqual(
+            try measurer.measure("Hello   ", style: style(1), width: nil).width,
+            try measurer.measure("Hello", style: style(1), width: nil).width)
     }
 
     func testWrapsAtWordsWithinTheWidth() throws {

@@ -128,7 +128,7 @@ final class BasisFactor {
             etaColumn.withUnsafeBufferPointer { columns in
                 while !heap.isEmpty {
                     let j = heap.pop()
-                    if j == last { continue }   // pushed twice
+                    if j == last { continue }  // pushed twice
                     last = j
                     etaVisits += 1
                     let p = etaPivot[j]
@@ -252,7 +252,7 @@ final class BasisFactor {
                 let size = abs(x[s] ?? 0)
                 if size > (best?.size ?? 0) { best = (s, x, size) }
             }
-            guard let b = best, b.size > 1e-9 else { return }   // nothing replaced yet: the file stays as it was
+            guard let b = best, b.size > 1e-9 else { return }  // nothing replaced yet: the file stays as it was
             let entries = b.eta.filter { $0.key != b.s && abs($0.value) > Self.drop }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
             made.append((b.s, b.eta[b.s]!, entries))
             left.removeAll { $0 == b.s }
@@ -360,7 +360,7 @@ struct Elimination {
     private var columnCount: [Int]
     private var rank: [Int]
     private var liveRowCount: Int
-    private var seen: [Int]   // stamps for de-duplicating a column's row list
+    private var seen: [Int]  // stamps for de-duplicating a column's row list
     private var stamp = 0
 
     init(rows: [(row: Int, cells: [Entry])], rank: [Int: Int]?) {

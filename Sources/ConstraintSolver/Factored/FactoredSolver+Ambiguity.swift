@@ -17,10 +17,14 @@ extension FactoredSolver {
     func ambiguity(tolerance: Double = 1e-9) -> AmbiguityVerdict {
         if let cached = ambiguityCache { return cached }
         // The blocking steps: artificials (equalities) and restricted basics at 0.
-        var blocking: [Int: Bool] = [:]   // step → equality (true) or ≥ 0 (false)
+        var blocking: [Int: Bool] = [:]  // step → equality (true) or ≥ 0 (false)
         for k in 0..<basis.stepCount {
             let v = basis.columnOfStep[k]
-            if kind[v] == .fixed { blocking[k] = true } else if (kind[v] == .slack || kind[v] == .error) && value[v] <= Self.eps { blocking[k] = false }
+            if kind[v] == .fixed {
+                blocking[k] = true
+            } else if (kind[v] == .slack || kind[v] == .error) && value[v] <= Self.eps {
+                blocking[k] = false
+            }
         }
         // A direction's entries at the blocking steps are all that decides whether it is
         // realised: (B⁻¹a_j)_z = (e_zᵀB⁻¹)·a_j, the pivot row of z at column j. Those rows are
@@ -72,8 +76,9 @@ extension FactoredSolver {
                 if isUser[v] { ambiguous.insert(v) }
             }
         }
-        let verdict = AmbiguityVerdict(ambiguous: ambiguous.sorted().map { Variable(symbol: Symbol(id: Int32($0), kind: .external)) },
-                                       directions: directions)
+        let verdict = AmbiguityVerdict(
+            ambiguous: ambiguous.sorted().map { Variable(symbol: Symbol(id: Int32($0), kind: .external)) },
+            directions: directions)
         ambiguityCache = verdict
         return verdict
     }

@@ -50,9 +50,11 @@ extension FactoredSolver {
             guard let rec = records[h], let conflicts = rec.conflicts else { continue }
             let errors = rows[rec.row]!.map(\.index).filter { kind[$0] == .error && costPriority[$0] == Self.brokenPriority }
             let holds = errors.allSatisfy { value[$0] <= Self.eps }
-            let involved = trigger == nil || trigger == h || conflicts.contains {
-                $0.raw == trigger || records[$0.raw] == nil || records[$0.raw]!.isBroken
-            }
+            let involved =
+                trigger == nil || trigger == h
+                || conflicts.contains {
+                    $0.raw == trigger || records[$0.raw] == nil || records[$0.raw]!.isBroken
+                }
             guard holds || involved else { continue }
             for e in errors {
                 // Its cost stays while it is basic, so the duals stay consistent; once
@@ -60,14 +62,14 @@ extension FactoredSolver {
                 kind[e] = .fixed
                 for k in reduced.indices { reduced[k][e] = 0 }
                 candidates.remove(e)
-                if basis.isBasic(e) { setValue(e, value[e]) }   // off zero: an infeasible artificial
+                if basis.isBasic(e) { setValue(e, value[e]) }  // off zero: an infeasible artificial
                 pendingFixed.append(e)
             }
             records[h]!.conflicts = nil
             broken.removeAll { $0 == h }
             if !holds {
                 preferredRow = rec.row
-                try solve()   // may break it again, with a new certificate
+                try solve()  // may break it again, with a new certificate
                 preferredRow = nil
             }
             try cleanupArtificials()

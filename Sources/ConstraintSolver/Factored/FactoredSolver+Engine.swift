@@ -41,7 +41,7 @@ extension FactoredSolver: ConstraintEngine {
     public func removeVariable(_ v: Variable) {
         let j = v.symbol.index
         guard j < kind.count, isUser[j], columnRows[j].allSatisfy({ records[handleOfRow[$0.index]] == nil }) else { return }
-        if basis.isBasic(j) { return }   // basic in a removed row not yet dropped: left as it is
+        if basis.isBasic(j) { return }  // basic in a removed row not yet dropped: left as it is
         isUser[j] = false
         kind[j] = .dead
         value[j] = 0
@@ -60,7 +60,7 @@ extension FactoredSolver: ConstraintEngine {
 
     public var hasDiagnostics: Bool {
         if !broken.isEmpty { return true }
-        if let cached = ambiguityCache?.ambiguous.isEmpty { return !cached }   // read in place, not copied out
+        if let cached = ambiguityCache?.ambiguous.isEmpty { return !cached }  // read in place, not copied out
         return !ambiguity().ambiguous.isEmpty
     }
 
@@ -78,8 +78,9 @@ extension FactoredSolver: ConstraintEngine {
     }
 
     public var stats: SolverStats {
-        SolverStats(rows: basis.stepCount, columns: kind.count, constraints: records.count, broken: broken.count,
-                    priorityLevels: levelPriority.count, pivots: pivotCount, touchedRows: valuesWritten)
+        SolverStats(
+            rows: basis.stepCount, columns: kind.count, constraints: records.count, broken: broken.count,
+            priorityLevels: levelPriority.count, pivots: pivotCount, touchedRows: valuesWritten)
     }
 
     public var tableauSize: (rows: Int, columns: Int) { (basis.stepCount, kind.count) }

@@ -17,7 +17,7 @@ public final class FactoredSolver {
     public struct Unsatisfiable: Error { var reason = "" }
     struct Unbounded: Error {}
 
-    static let eps = 1e-9        // primal feasibility and pivot tolerance
+    static let eps = 1e-9  // primal feasibility and pivot tolerance
     static let dualTolerance = 1e-10
 
     // Columns, by id. A user variable is a free column.
@@ -140,7 +140,8 @@ public final class FactoredSolver {
     func trySetConstant(_ handle: ConstraintHandle, _ constant: Double) throws(Unsatisfiable) {
         // Read and written in place: copying the record out would retain its terms array.
         guard let (row, delta) = records[handle.raw].map({ ($0.row, constant - $0.constant) }),
-              delta != 0 else { return }
+            delta != 0
+        else { return }
         records[handle.raw]!.constant = constant
         rhs[row] -= delta
         basis.ftran(CollectionOfOne((row, -delta)), into: &columnWork)
@@ -179,9 +180,10 @@ public final class FactoredSolver {
     }
 
     public var factorStats: FactorStats {
-        FactorStats(rows: rows.reduce(0) { $0 + ($1 == nil ? 0 : 1) }, columns: kind.count,
-              rowNonzeros: rows.reduce(0) { $0 + ($1?.count ?? 0) },
-              factorNonzeros: basis.luNonzeros + basis.etaNonzeros, pivots: pivotCount, factorizations: factorizations)
+        FactorStats(
+            rows: rows.reduce(0) { $0 + ($1 == nil ? 0 : 1) }, columns: kind.count,
+            rowNonzeros: rows.reduce(0) { $0 + ($1?.count ?? 0) },
+            factorNonzeros: basis.luNonzeros + basis.etaNonzeros, pivots: pivotCount, factorizations: factorizations)
     }
 
     // MARK: Columns, rows and values
@@ -193,7 +195,7 @@ public final class FactoredSolver {
             columnRows[j] = []
             value[j] = 0
             isUser[j] = false
-            if !touched[j] { before[j] = 0 }   // still listed as touched: its old value stays the reference
+            if !touched[j] { before[j] = 0 }  // still listed as touched: its old value stays the reference
             for l in reduced.indices { reduced[l][j] = 0 }
             return j
         }
@@ -264,8 +266,10 @@ public final class FactoredSolver {
             case .lessOrEqual: appendToRow(row, newColumn(.error, priority: p), -1)
             }
         }
-        let h = records.insert(Record(row: row, constant: definition.expression.constant, relation: definition.relation,
-                                      priority: definition.priority))
+        let h = records.insert(
+            Record(
+                row: row, constant: definition.expression.constant, relation: definition.relation,
+                priority: definition.priority))
         handleOfRow[row] = h
         ambiguityCache = nil
         return (ConstraintHandle(raw: h), row)
@@ -426,7 +430,12 @@ public final class FactoredSolver {
                 key = (0, [], -abs(aj), j)
             } else {
                 guard (aj < 0) == needNegative else { continue }
-                key = (1, reduced.map { d in let r = d[j] / abs(aj); return abs(r) < 1e-12 ? 0 : r }, -abs(aj), j)
+                key = (
+                    1,
+                    reduced.map { d in
+                        let r = d[j] / abs(aj); return abs(r) < 1e-12 ? 0 : r
+                    }, -abs(aj), j
+                )
             }
             if let b = bestKey, !Self.less(key, b) { continue }
             best = j
@@ -509,7 +518,8 @@ public final class FactoredSolver {
         basis.upperTransposed(&rowWork)
         let l = rowWork.entries()
         if let q = fresh.first(where: { kind[$0] == .free })
-            ?? fresh.first(where: { kind[$0] == .slack && delta / cell(row, $0)! >= -Self.eps }) {
+            ?? fresh.first(where: { kind[$0] == .slack && delta / cell(row, $0)! >= -Self.eps })
+        {
             triangular(row, q, delta, l, z: nil)
             return
         }
@@ -530,7 +540,8 @@ public final class FactoredSolver {
             border(row, q, delta, l)
             return
         }
-        var q = fresh.first(where: { kind[$0] == .slack })
+        var q =
+            fresh.first(where: { kind[$0] == .slack })
             ?? fresh.first(where: { kind[$0] == .error && delta / cell(row, $0)! >= -Self.eps })
         if q == nil {
             let f = newColumn(.fixed)
@@ -616,7 +627,7 @@ public final class FactoredSolver {
                         try solve()
                         again = true
                     } else {
-                        pendingFixed.removeAll { $0 == f }   // a redundant row: the artificial stays basic at 0
+                        pendingFixed.removeAll { $0 == f }  // a redundant row: the artificial stays basic at 0
                         continue
                     }
                 }
@@ -649,14 +660,15 @@ public final class FactoredSolver {
 
     func maybeRefactor() {
         if basis.etaNonzeros > max(refactorMinimum, basis.luNonzeros) || tombs.count > max(64, basis.stepCount / 4)
-            || basis.etaVisits > max(refactorMinimum, Self.visitsPerFactorNonzero * basis.luNonzeros) {
+            || basis.etaVisits > max(refactorMinimum, Self.visitsPerFactorNonzero * basis.luNonzeros)
+        {
             try? refactor()
         }
     }
 
     func refactor() throws(SingularBasis) {
         factorizations += 1
-        ambiguityCache = nil   // its directions are by step, and the steps are renumbered
+        ambiguityCache = nil  // its directions are by step, and the steps are renumbered
         dropTombs()
         var live: [(row: Int, cells: [Entry])] = []
         live.reserveCapacity(basis.stepCount)

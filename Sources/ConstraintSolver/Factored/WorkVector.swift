@@ -15,7 +15,7 @@ struct WorkVector {
         }
         pattern.removeAll(keepingCapacity: true)
         stamp &+= 1
-        if stamp == 0 {   // wrapped: clear every stamp once in 2^32 resets
+        if stamp == 0 {  // wrapped: clear every stamp once in 2^32 resets
             for i in stamps.indices { stamps[i] = 0 }
             stamp = 1
         }

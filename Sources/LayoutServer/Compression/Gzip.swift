@@ -18,12 +18,14 @@ public final class Gzip: Sendable {
     }
 
     public func compress(_ input: [UInt8]) -> [UInt8] {
-        let taken = pool.withLock { $0.popLast() } ?? {
-            let s = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
-            s.initialize(to: z_stream())
-            _ = layoutd_deflate_init(s, level, 31)
-            return Stream(z: s)
-        }()
+        let taken =
+            pool.withLock { $0.popLast() }
+            ?? {
+                let s = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+                s.initialize(to: z_stream())
+                _ = layoutd_deflate_init(s, level, 31)
+                return Stream(z: s)
+            }()
         let stream = taken.z
         defer {
             deflateReset(stream)

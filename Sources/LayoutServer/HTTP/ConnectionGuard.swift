@@ -125,7 +125,7 @@ final class ConnectionGuard: @unchecked Sendable {
     /// A request from a trusted proxy for `client` (its header's value): false when that
     /// client already has its share in flight. Pair a true with `finished(forwarded:)`.
     func begin(forwarded header: String) -> ClientAddress?? {
-        guard let a = ClientAddress(text: header) else { return .some(nil) }   // unreadable: not counted
+        guard let a = ClientAddress(text: header) else { return .some(nil) }  // unreadable: not counted
         let admitted = forwarded.withLock { m -> Bool in
             let n = m[a] ?? 0
             guard n < perClientLimit else { return false }

@@ -2,7 +2,7 @@ import CMicroHTTPD
 import Dispatch
 import Synchronization
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How libmicrohttpd runs its threads. `pool` (internal polling threads with epoll, one
@@ -100,10 +100,11 @@ public final class HTTPServer: @unchecked Sendable {
     public init(configuration: HTTPServerConfiguration, handler: @escaping Handler) {
         self.configuration = configuration
         self.handler = handler
-        connectionGuard = ConnectionGuard(requestTimeoutSeconds: configuration.requestTimeoutSeconds,
-                                          idleTimeoutSeconds: configuration.connectionTimeoutSeconds,
-                                          perClientLimit: configuration.maxConnectionsPerClient,
-                                          trusted: configuration.trustedProxies.compactMap(AddressRange.init))
+        connectionGuard = ConnectionGuard(
+            requestTimeoutSeconds: configuration.requestTimeoutSeconds,
+            idleTimeoutSeconds: configuration.connectionTimeoutSeconds,
+            perClientLimit: configuration.maxConnectionsPerClient,
+            trusted: configuration.trustedProxies.compactMap(AddressRange.init))
     }
 
     deinit { stop() }
@@ -153,9 +154,11 @@ public final class HTTPServer: @unchecked Sendable {
             p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
                 // libmicrohttpd's own limit (which only closes sockets) sits above ours, so
                 // connections past `connectionLimit` get a 503 they can read.
-                layoutd_mhd_start(flags, sa, acceptPolicy, accessHandler, cls, completedHandler, connectionNotify, threads,
-                                  UInt32(configuration.connectionLimit + max(16, configuration.connectionLimit / 8)), UInt32(configuration.connectionTimeoutSeconds),
-                                  configuration.connectionMemoryLimit, UInt32(configuration.listenBacklog))
+                layoutd_mhd_start(
+                    flags, sa, acceptPolicy, accessHandler, cls, completedHandler, connectionNotify, threads,
+                    UInt32(configuration.connectionLimit + max(16, configuration.connectionLimit / 8)),
+                    UInt32(configuration.connectionTimeoutSeconds),
+                    configuration.connectionMemoryLimit, UInt32(configuration.listenBacklog))
             }
         }
         guard let daemon else {
@@ -204,9 +207,11 @@ public final class HTTPServer: @unchecked Sendable {
 
     // MARK: Called from the C callbacks
 
-    fileprivate func onRequest(_ connection: OpaquePointer, _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>,
-                               _ upload: UnsafePointer<CChar>?, _ uploadSize: UnsafeMutablePointer<Int>,
-                               _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+    fileprivate func onRequest(
+        _ connection: OpaquePointer, _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>,
+        _ upload: UnsafePointer<CChar>?, _ uploadSize: UnsafeMutablePointer<Int>,
+        _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
         guard let raw = conCls.pointee else {
             // First call: headers only.
             let state = RequestState(connection: connection)
@@ -214,14 +219,23 @@ public final class HTTPServer: @unchecked Sendable {
             conCls.pointee = Unmanaged.passRetained(state).toOpaque()
             inFlightCount.add(1, ordering: .relaxed)
             if connectionCount.load(ordering: .relaxed) > configuration.connectionLimit {
-                return answerAtOnce(connection, state, Problem(503, "the server is at its limit of \(configuration.connectionLimit) connections",
-                                                               headers: [("Retry-After", "1"), ("Connection", "close")]).response)
+                return answerAtOnce(
+                    connection, state,
+                    Problem(
+                        503, "the server is at its limit of \(configuration.connectionLimit) connections",
+                        headers: [("Retry-After", "1"), ("Connection", "close")]
+                    ).response)
             }
             if state.clock?.viaProxy == true,
-               let client = ConnectionGuard.forwardedClient(xForwardedFor: state.header("X-Forwarded-For"), xRealIP: state.header("X-Real-IP")) {
+                let client = ConnectionGuard.forwardedClient(xForwardedFor: state.header("X-Forwarded-For"), xRealIP: state.header("X-Real-IP"))
+            {
                 guard let admitted = connectionGuard.begin(forwarded: client) else {
-                    return answerAtOnce(connection, state, Problem(429, "client \(client) has \(configuration.maxConnectionsPerClient) requests in flight already",
-                                                                   headers: [("Retry-After", "1")]).response)
+                    return answerAtOnce(
+                        connection, state,
+                        Problem(
+                            429, "client \(client) has \(configuration.maxConnectionsPerClient) requests in flight already",
+                            headers: [("Retry-After", "1")]
+                        ).response)
                 }
                 state.forwarded = admitted
             }
@@ -236,7 +250,11 @@ public final class HTTPServer: @unchecked Sendable {
         let state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
         if state.answered {
             // Called again after a worker resumed the connection: its answer is ready.
-            if let r = state.offloaded.withLock({ r in defer { r = nil }; return r }) { return queue(connection, r) }
+            if let r = state.offloaded.withLock({ r in
+                defer { r = nil }; return r
+            }) {
+                return queue(connection, r)
+            }
             uploadSize.pointee = 0
             return .YES
         }
@@ -273,7 +291,11 @@ public final class HTTPServer: @unchecked Sendable {
             let done = DispatchSemaphore(value: 0)
             Self.release(response, into: state) { done.signal() }
             done.wait()
-            return queue(connection, state.offloaded.withLock { r in defer { r = nil }; return r! })
+            return queue(
+                connection,
+                state.offloaded.withLock { r in
+                    defer { r = nil }; return r!
+                })
         }
         MHD_suspend_connection(connection)
         let c = Suspended(connection: connection)
@@ -301,8 +323,9 @@ public final class HTTPServer: @unchecked Sendable {
     /// Suspends the connection and answers on a worker. The worker sees a copy of the
     /// headers and query (it must not touch the connection) and only resumes it.
     private func offload(_ connection: OpaquePointer, _ state: RequestState, _ workers: WorkerPool, method: String, path: String) -> MHD_Result {
-        let copied = CopiedRequestValues(headers: values(connection, .HEADER_KIND, lowercased: true),
-                                         arguments: values(connection, .GET_ARGUMENT_KIND, lowercased: false))
+        let copied = CopiedRequestValues(
+            headers: values(connection, .HEADER_KIND, lowercased: true),
+            arguments: values(connection, .GET_ARGUMENT_KIND, lowercased: false))
         let request = Request(method: method, path: path, body: state.body, values: copied)
         state.body = []
         let job = Offloaded(connection: connection, request: request)
@@ -319,14 +342,16 @@ public final class HTTPServer: @unchecked Sendable {
         final class Collected { var values: [String: String] = [:]; var lowercased = false }
         let collected = Collected()
         collected.lowercased = lowercased
-        _ = MHD_get_connection_values(connection, kind, { cls, _, key, value in
-            let c = Unmanaged<Collected>.fromOpaque(cls!).takeUnretainedValue()
-            if let key {
-                let k = String(cString: key)
-                c.values[c.lowercased ? k.lowercased() : k] = value.map { String(cString: $0) } ?? ""
-            }
-            return .YES
-        }, Unmanaged.passUnretained(collected).toOpaque())
+        _ = MHD_get_connection_values(
+            connection, kind,
+            { cls, _, key, value in
+                let c = Unmanaged<Collected>.fromOpaque(cls!).takeUnretainedValue()
+                if let key {
+                    let k = String(cString: key)
+                    c.values[c.lowercased ? k.lowercased() : k] = value.map { String(cString: $0) } ?? ""
+                }
+                return .YES
+            }, Unmanaged.passUnretained(collected).toOpaque())
         return collected.values
     }
 

@@ -28,8 +28,10 @@ struct Problem: Error {
     }
 
     var json: JSON {
-        var m: [(key: String, value: JSON)] = [("type", .string(type)), ("title", .string(title)), ("status", .number(Double(status))),
-                                               ("detail", .string(detail))]
+        var m: [(key: String, value: JSON)] = [
+            ("type", .string(type)), ("title", .string(title)), ("status", .number(Double(status))),
+            ("detail", .string(detail))
+        ]
         if let pointer { m.append(("pointer", .string(pointer))) }
         return .object(m)
     }

@@ -51,7 +51,7 @@ public struct Request {
     func parameterUTF8<T>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T? {
         guard let r = captures.range(of: name) else { return nil }
         if let found = path.utf8.withContiguousStorageIfAvailable({ body(UnsafeBufferPointer(rebasing: $0[r])) }) { return found }
-        return Array(path.utf8)[r].withUnsafeBufferPointer(body)   // a bridged string: never from libmicrohttpd
+        return Array(path.utf8)[r].withUnsafeBufferPointer(body)  // a bridged string: never from libmicrohttpd
     }
 
     /// Whether the client takes gzip (`Accept-Encoding` with gzip at a non-zero q).

@@ -33,11 +33,14 @@ struct Router: Sendable {
 
     mutating func on(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
         let segments = pattern.split(separator: "/").map(String.init)
-        let captures = segments.enumerated().filter { $0.element.hasPrefix("{") }.map { (segment: $0.offset, name: String($0.element.dropFirst().dropLast())) }
+        let captures = segments.enumerated().filter { $0.element.hasPrefix("{") }.map {
+            (segment: $0.offset, name: String($0.element.dropFirst().dropLast()))
+        }
         precondition(captures.count <= 2, "PathCaptures holds two captures")
         precondition(segments.count <= Self.maxSegments, "a route has at most \(Self.maxSegments) segments")
-        let route = Route(method: method, literals: segments.map { $0.hasPrefix("{") ? nil : Array($0.utf8) },
-                          captures: captures, name: pattern, index: routeCount, handler: handler)
+        let route = Route(
+            method: method, literals: segments.map { $0.hasPrefix("{") ? nil : Array($0.utf8) },
+            captures: captures, name: pattern, index: routeCount, handler: handler)
         routeCount += 1
         bySegments[segments.count].append(route)
     }

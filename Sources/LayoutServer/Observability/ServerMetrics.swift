@@ -11,7 +11,7 @@ public final class ServerMetrics: Sendable {
     private static let buckets: [Duration] = [
         .microseconds(10), .microseconds(25), .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500),
         .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
-        .milliseconds(100), .milliseconds(250), .seconds(1),
+        .milliseconds(100), .milliseconds(250), .seconds(1)
     ]
     /// Per (route, method, status), packed in one Int (route by its index in the route
     /// table): its counter and its route's latency histogram, so a request takes one lock and
@@ -90,14 +90,18 @@ public final class ServerMetrics: Sendable {
         sessionsRestored = counter("layoutd_sessions_restored_total", "Sessions restored from the store.")
         restoreTime = histogram("layoutd_session_restore_seconds", "Time to restore one session from the store.")
         sessionsExpired = counter("layoutd_sessions_expired_total", "Sessions expired after their time to live.")
-        connectionsTimedOut = counter("layoutd_connections_closed_total", [("reason", "request_timeout")],
-                                      "Connections the server closed, by reason.")
-        connectionsRefusedPerClient = counter("layoutd_connections_refused_total", [("reason", "per_client")],
-                                              "Connections refused at accept, by reason.")
-        requestsRefusedPerClient = counter("layoutd_requests_refused_total", [("reason", "per_client")],
-                                           "Requests refused with 429, by reason.")
-        sessionsLost = counter("layoutd_sessions_reloaded_after_store_failure_total",
-                               "Sessions reloaded from the store after a write to it failed.")
+        connectionsTimedOut = counter(
+            "layoutd_connections_closed_total", [("reason", "request_timeout")],
+            "Connections the server closed, by reason.")
+        connectionsRefusedPerClient = counter(
+            "layoutd_connections_refused_total", [("reason", "per_client")],
+            "Connections refused at accept, by reason.")
+        requestsRefusedPerClient = counter(
+            "layoutd_requests_refused_total", [("reason", "per_client")],
+            "Requests refused with 429, by reason.")
+        sessionsLost = counter(
+            "layoutd_sessions_reloaded_after_store_failure_total",
+            "Sessions reloaded from the store after a write to it failed.")
         leasesTaken = counter("layoutd_leases_taken_total", "Session leases this replica took (a new session, a restore, a takeover).")
         leasesRefused = counter("layoutd_leases_refused_total", "Requests for a session another replica holds the lease of (answered 503).")
         leasesLost = counter("layoutd_leases_lost_total", "Leases found taken by another replica at renewal (the session left memory).")
@@ -131,9 +135,12 @@ public final class ServerMetrics: Sendable {
         let handles = requests.withLock { m in
             if let h = m[key] { return h }
             let label = code < Self.methods.count ? method : "other"
-            let h = (count: registry.makeCounter(descriptor: Self.named("layoutd_http_requests_total", "HTTP requests answered, by route, method and status."),
-                                                 labels: [("route", route), ("method", label), ("status", String(status))]),
-                     latency: latency(route))
+            let h = (
+                count: registry.makeCounter(
+                    descriptor: Self.named("layoutd_http_requests_total", "HTTP requests answered, by route, method and status."),
+                    labels: [("route", route), ("method", label), ("status", String(status))]),
+                latency: latency(route)
+            )
             m[key] = h
             return h
         }
@@ -144,8 +151,9 @@ public final class ServerMetrics: Sendable {
     private func latency(_ route: String) -> DurationHistogram {
         latencies.withLock { m in
             if let t = m[route] { return t }
-            let t = registry.makeDurationHistogram(descriptor: Self.named("layoutd_http_request_duration_seconds", "Time from a request's arrival to its answer, by route."),
-                                                   labels: [("route", route)], buckets: Self.buckets)
+            let t = registry.makeDurationHistogram(
+                descriptor: Self.named("layoutd_http_request_duration_seconds", "Time from a request's arrival to its answer, by route."),
+                labels: [("route", route)], buckets: Self.buckets)
             m[route] = t
             return t
         }
@@ -154,7 +162,8 @@ public final class ServerMetrics: Sendable {
     func diagnostic(_ kind: String, count: Int) {
         let c = diagnosticCounters.withLock { m in
             if let c = m[kind] { return c }
-            let c = registry.makeCounter(descriptor: Self.named("layoutd_diagnostics_total", "Diagnostics reported, by kind."), labels: [("kind", kind)])
+            let c = registry.makeCounter(
+                descriptor: Self.named("layoutd_diagnostics_total", "Diagnostics reported, by kind."), labels: [("kind", kind)])
             m[kind] = c
             return c
         }

@@ -47,7 +47,9 @@ final class LayoutRoutes: Sendable {
             }
             let session: LayoutSession
             let t0 = monotonicNanos()
-            do throws(LayoutError) { session = try LayoutSession.make(document: doc, limits: configuration.sessionLimits) } catch { throw Problem(error) }
+            do throws(LayoutError) { session = try LayoutSession.make(document: doc, limits: configuration.sessionLimits) } catch {
+                throw Problem(error)
+            }
             let nanos = monotonicNanos() - t0
             metrics.solveTime.recordNanoseconds(Int64(nanos))
             // With replicas on one store, the id's lease first: the session is this replica's.
@@ -58,15 +60,18 @@ final class LayoutRoutes: Sendable {
             } catch {
                 if let claim, claim.epoch > 0 { store.onRetire([SessionBox(id: claim.id, session: session, epoch: claim.epoch)]) }
                 switch error {
-                case .full: throw Problem(429, "the server keeps at most \(store.maxSessions) sessions: delete one or retry later", headers: [("Retry-After", "1")])
+                case .full:
+                    throw Problem(
+                        429, "the server keeps at most \(store.maxSessions) sessions: delete one or retry later", headers: [("Retry-After", "1")])
                 case .idTaken: throw Problem(409, "a session with id \(proposed ?? "") exists")
                 }
             }
             // The body as sent is the snapshot: it builds the same session again.
             let ticket = persistence?.created(box, document: req.body)
             metrics.sessionsCreated.increment()
-            let result = ChangeResult(revision: session.revision, frames: session.allFrames, removed: [],
-                                      diagnostics: session.diagnostics(), added: [])
+            let result = ChangeResult(
+                revision: session.revision, frames: session.allFrames, removed: [],
+                diagnostics: session.diagnostics(), added: [])
             count(result.diagnostics)
             var res = Response.json(201, WireFormat.change(result, session: box.id))
             res.headers.append(("Location", "/v1/sessions/\(box.id)"))
@@ -76,13 +81,20 @@ final class LayoutRoutes: Sendable {
         r.on("GET", "/v1/sessions/{id}") { [self] req throws(Problem) in
             try withSession(req) { box, s in
                 let st = s.stats
-                return .json(200, JSON.object([
-                    ("session", .string(box.id)), ("revision", .number(Double(s.revision))), ("document", s.document.json),
-                    ("stats", .object([("views", .number(Double(st.views))), ("constraints", .number(Double(st.constraints))),
-                                       ("rows", .number(Double(st.rows))), ("columns", .number(Double(st.columns))),
-                                       ("pivots", .number(Double(st.pivots))), ("broken", .number(Double(st.broken))),
-                                       ("priorityLevels", .number(Double(st.priorityLevels)))])),
-                ]))
+                return .json(
+                    200,
+                    JSON.object([
+                        ("session", .string(box.id)), ("revision", .number(Double(s.revision))), ("document", s.document.json),
+                        (
+                            "stats",
+                            .object([
+                                ("views", .number(Double(st.views))), ("constraints", .number(Double(st.constraints))),
+                                ("rows", .number(Double(st.rows))), ("columns", .number(Double(st.columns))),
+                                ("pivots", .number(Double(st.pivots))), ("broken", .number(Double(st.broken))),
+                                ("priorityLevels", .number(Double(st.priorityLevels)))
+                            ])
+                        )
+                    ]))
             }
         }
         r.on("DELETE", "/v1/sessions/{id}") { [self] req throws(Problem) in
@@ -118,13 +130,21 @@ final class LayoutRoutes: Sendable {
             return try withSession(req) { _, s throws(Problem) in
                 let list: [LayoutSession.ExplainedConstraint]
                 do throws(LayoutError) { list = try s.explain(view: view, axis: axis) } catch { throw Problem(404, error.detail) }
-                return .json(200, JSON.object([
-                    ("view", .string(view)), ("axis", .string(axis.rawValue)),
-                    ("constraints", .array(list.map { c in
-                        .object([("id", .string(c.id)), ("description", .string(c.description)),
-                                 ("priority", .number(c.priority)), ("broken", .bool(c.broken)), ("role", .string(c.role.rawValue))])
-                    })),
-                ]))
+                return .json(
+                    200,
+                    JSON.object([
+                        ("view", .string(view)), ("axis", .string(axis.rawValue)),
+                        (
+                            "constraints",
+                            .array(
+                                list.map { c in
+                                    .object([
+                                        ("id", .string(c.id)), ("description", .string(c.description)),
+                                        ("priority", .number(c.priority)), ("broken", .bool(c.broken)), ("role", .string(c.role.rawValue))
+                                    ])
+                                })
+                        )
+                    ]))
             }
         }
         r.on("GET", "/v1/sessions/{id}/trace") { [self] req throws(Problem) in
@@ -156,14 +176,17 @@ final class LayoutRoutes: Sendable {
     /// Checked before a document is parsed, so a refused request allocates nothing.
     func checkMemoryBudget() throws(Problem) {
         guard configuration.memoryBudget.isSpent else { return }
-        throw Problem(503, "the server's memory budget (\(configuration.memoryBudget.limitBytes >> 20) MiB) is spent: delete sessions you no longer need, or retry later",
-                      headers: [("Retry-After", "5")])
+        throw Problem(
+            503,
+            "the server's memory budget (\(configuration.memoryBudget.limitBytes >> 20) MiB) is spent: delete sessions you no longer need, or retry later",
+            headers: [("Retry-After", "5")])
     }
 
     func withSession<T>(_ req: Request, _ body: (SessionBox, LayoutSession) throws(Problem) -> T) throws(Problem) -> T {
         // The id is read from the path's bytes; a String is made only for the 404.
         guard let key = req.parameterUTF8("id", { SessionKey(utf8: $0) }) ?? nil,
-              let result = try store.withSession(key, body) else { throw notFound(req) }
+            let result = try store.withSession(key, body)
+        else { throw notFound(req) }
         return result
     }
 
@@ -202,7 +225,8 @@ final class LayoutRoutes: Sendable {
     /// Applies a change, timing the engine (the session store keeps the engine gauges), and
     /// queues it for the store: the ticket, when there is one, is what its answer waits for.
     func apply(_ s: LayoutSession, _ change: Change, in box: SessionBox, timed: Bool = false) throws(Problem)
-        -> (ChangeResult, SessionPersistence.Ticket?, WireFormat.Timing?) {
+        -> (ChangeResult, SessionPersistence.Ticket?, WireFormat.Timing?)
+    {
         try persistence?.checkWritable()
         let counters = timed ? s.engineWork : nil
         let t0 = monotonicNanos()

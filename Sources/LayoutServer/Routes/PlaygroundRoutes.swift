@@ -10,14 +10,14 @@ struct PlaygroundRoutes {
         "canvas.js": ("text/javascript; charset=utf-8", PackageResources.canvas_js),
         "examples.js": ("text/javascript; charset=utf-8", PackageResources.examples_js),
         "panels.js": ("text/javascript; charset=utf-8", PackageResources.panels_js),
-        "pointer.js": ("text/javascript; charset=utf-8", PackageResources.pointer_js),
+        "pointer.js": ("text/javascript; charset=utf-8", PackageResources.pointer_js)
     ]
 
     /// Same-origin only: the page loads nothing from elsewhere and talks to this server alone.
     private static let headers = [
         ("Content-Security-Policy", "default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'"),
         ("X-Content-Type-Options", "nosniff"),
-        ("Cache-Control", "no-cache"),
+        ("Cache-Control", "no-cache")
     ]
 
     func register(_ r: inout Router) {

@@ -61,8 +61,9 @@ final class LeaseKeeper: Sendable {
             metrics.leasesRefused.increment()
             // Asked for: the owner hands it over at its next renewal, a quarter of a lease away.
             let seconds = max(1, (min(ms, leasing.leaseMilliseconds) + 999) / 1000)
-            var problem = Problem(503, "session \(id) is served by replica \(owner) now; it moves here within \(ms) ms: retry",
-                                  headers: [("Retry-After", "\(seconds)")])
+            var problem = Problem(
+                503, "session \(id) is served by replica \(owner) now; it moves here within \(ms) ms: retry",
+                headers: [("Retry-After", "\(seconds)")])
             problem.movedElsewhere = true
             throw problem
         }
@@ -151,7 +152,9 @@ final class LeaseKeeper: Sendable {
 
     /// Releases the leases of boxes that left memory, once what they queued is durable.
     private func releasePending() {
-        let due = releases.withLock { q in defer { q = [] }; return q }
+        let due = releases.withLock { q in
+            defer { q = [] }; return q
+        }
         guard !due.isEmpty else { return }
         writer.flush()
         do throws(StorageError) { try leasing.release(due) } catch {
@@ -165,7 +168,11 @@ final class LeaseKeeper: Sendable {
     func stop(_ store: SessionStore) {
         running.store(false, ordering: .relaxed)
         while !stopped.load(ordering: .relaxed) { usleep(1000) }
-        let held = store.residentBoxes().map { ($0.id, $0.epoch) } + releases.withLock { q in defer { q = [] }; return q }
+        let held =
+            store.residentBoxes().map { ($0.id, $0.epoch) }
+            + releases.withLock { q in
+                defer { q = [] }; return q
+            }
         do throws(StorageError) { try leasing.release(held) } catch {
             logger.warning("cannot release leases at exit: they expire instead", metadata: ["sessions": "\(held.count)", "error": "\(error)"])
         }

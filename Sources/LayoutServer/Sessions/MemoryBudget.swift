@@ -35,7 +35,8 @@ public struct MemoryBudget: Sendable {
         var limit = Int(ProcessInfo.processInfo.physicalMemory)
         for path in ["/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"] {
             if let text = try? String(contentsOfFile: path, encoding: .utf8),
-               let n = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), n > 0 {
+                let n = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), n > 0
+            {
                 limit = min(limit, n)
             }
         }

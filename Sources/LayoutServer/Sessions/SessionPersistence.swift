@@ -24,8 +24,9 @@ final class SessionPersistence: Sendable {
     private let limits: SessionLimits
 
     init(storage: any SessionStorage, configuration: ServerConfiguration, metrics: ServerMetrics, logger: Logger) {
-        writer = StoreWriter(storage: storage, flushIntervalMilliseconds: configuration.flushIntervalMilliseconds,
-                             retentionSeconds: configuration.sessionRetentionSeconds)
+        writer = StoreWriter(
+            storage: storage, flushIntervalMilliseconds: configuration.flushIntervalMilliseconds,
+            retentionSeconds: configuration.sessionRetentionSeconds)
         durability = configuration.durability
         self.metrics = metrics
         self.logger = logger
@@ -38,7 +39,11 @@ final class SessionPersistence: Sendable {
             if snapshots > 0 { metrics.storeSnapshots.increment(by: snapshots) }
         }
         writer.onFailure = { failure in
-            if let failure { logger.error("store unwritable: writes answer 503 until it recovers", metadata: ["error": "\(failure)"]) } else { logger.notice("store writable again") }
+            if let failure {
+                logger.error("store unwritable: writes answer 503 until it recovers", metadata: ["error": "\(failure)"])
+            } else {
+                logger.notice("store writable again")
+            }
         }
         if let failure = storage.initialFailure {
             logger.error("store read-only: sessions can be read, writes answer 503", metadata: ["error": "\(failure)"])
@@ -115,8 +120,9 @@ final class SessionPersistence: Sendable {
 
     func deleted(_ box: SessionBox) -> Ticket { writer.write(.delete(session: box.id, epoch: box.epoch)) }
 
-    static let lost = Problem(503, "the change could not be stored (the session store failed): the session is as it was stored; read it again and retry",
-                              headers: [("Retry-After", "5")])
+    static let lost = Problem(
+        503, "the change could not be stored (the session store failed): the session is as it was stored; read it again and retry",
+        headers: [("Retry-After", "5")])
 
     /// Holds `response` until `ticket` is durable; a lost write answers 503 instead.
     func hold(_ response: inout Response, until ticket: Ticket?) {
@@ -175,15 +181,21 @@ final class SessionPersistence: Sendable {
                 }
                 replayed += 1
             } catch {
-                logger.warning("a journal entry does not replay: the journal ends before it", metadata: [
-                    "session": "\(id)", "revision": "\(entry.revision)", "error": "\(error)"])
+                logger.warning(
+                    "a journal entry does not replay: the journal ends before it",
+                    metadata: [
+                        "session": "\(id)", "revision": "\(entry.revision)", "error": "\(error)"
+                    ])
                 break
             }
         }
         let dropped = stored.journal.count - replayed + stored.skipped
         if dropped > 0 {
-            logger.warning("a torn or corrupt journal tail was skipped", metadata: [
-                "session": "\(id)", "entries": "\(dropped)", "revision": "\(session.revision)"])
+            logger.warning(
+                "a torn or corrupt journal tail was skipped",
+                metadata: [
+                    "session": "\(id)", "entries": "\(dropped)", "revision": "\(session.revision)"
+                ])
             // Dropped from the store too: a later change takes the revision the bad entry had,
             // and nothing after the gap may replay.
             _ = writer.write(.truncate(session: id, after: session.revision, epoch: lease.epoch))
@@ -203,7 +215,8 @@ final class SessionPersistence: Sendable {
     func compact(_ store: SessionStore) {
         for id in writer.takeCompactions() {
             guard let box = store.resident(id),
-                  let (document, revision, next) = box.withSession({ s in (s.document, s.revision, s.nextAutoID) }) else { continue }
+                let (document, revision, next) = box.withSession({ s in (s.document, s.revision, s.nextAutoID) })
+            else { continue }
             let bytes = document.json.serialized
             _ = writer.write(.snapshot(session: id, revision: revision, nextAutoID: next, document: bytes, epoch: box.epoch))
         }

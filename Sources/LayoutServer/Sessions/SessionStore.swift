@@ -142,7 +142,9 @@ public final class SessionStore: @unchecked Sendable {
                     if after != before { onHeldChange(0, after.rows - before.rows, after.columns - before.columns) }
                 }
                 return try body(box, s)
-            }) { return result }
+            }) {
+                return result
+            }
         }
     }
 
@@ -158,13 +160,19 @@ public final class SessionStore: @unchecked Sendable {
         lock.withLock { sessions[key] }?.lastUsed.store(coarseMonotonicNanos(), ordering: .relaxed)
     }
 
-    private func restore(_ key: SessionKey, _ restorer: (String) throws(Problem) -> (session: LayoutSession, epoch: Int, leaseUntil: UInt64)?) throws(Problem) -> SessionBox? {
+    private func restore(_ key: SessionKey, _ restorer: (String) throws(Problem) -> (session: LayoutSession, epoch: Int, leaseUntil: UInt64)?)
+        throws(Problem) -> SessionBox?
+    {
         moving.lock()
         while inMotion.contains(key) { moving.wait() }
         if let box = lock.withLock({ sessions[key] }) { moving.unlock(); return box }
         inMotion.insert(key)
         moving.unlock()
-        defer { moving.withLock { inMotion.remove(key); moving.broadcast() } }
+        defer {
+            moving.withLock {
+                inMotion.remove(key); moving.broadcast()
+            }
+        }
         let id = key.description
         guard let restored = try restorer(id) else { return nil }
         do throws(InsertError) { return try insert(restored.session, id: id, epoch: restored.epoch, leaseUntil: restored.leaseUntil) } catch {
@@ -196,7 +204,8 @@ public final class SessionStore: @unchecked Sendable {
     @discardableResult
     func evictIdle(now: UInt64 = coarseMonotonicNanos()) -> Int {
         let stale = lock.withLock {
-            sessions.filter { now &- $0.value.lastUsed.load(ordering: .relaxed) > idleTTLNanos && now > $0.value.lastUsed.load(ordering: .relaxed) }.map(\.key)
+            sessions.filter { now &- $0.value.lastUsed.load(ordering: .relaxed) > idleTTLNanos && now > $0.value.lastUsed.load(ordering: .relaxed) }
+                .map(\.key)
         }
         return evict(stale)
     }
@@ -225,7 +234,9 @@ public final class SessionStore: @unchecked Sendable {
             rows += size.rows
             columns += size.columns
         }
-        moving.withLock { inMotion.subtract(keys); moving.broadcast() }
+        moving.withLock {
+            inMotion.subtract(keys); moving.broadcast()
+        }
         if !boxes.isEmpty { onHeldChange(-boxes.count, -rows, -columns) }
         if retiring && !boxes.isEmpty { onRetire(boxes) }
         return boxes.count

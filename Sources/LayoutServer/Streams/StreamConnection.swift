@@ -143,7 +143,11 @@ final class StreamConnection: @unchecked Sendable {
         fragments = []
         if fragmentsCompressed, let deflate {
             do { payload = try deflate.decompress(payload, limit: maxMessage) } catch {
-                if error == .tooLarge { fail(.tooBig, "message inflates past \(maxMessage) bytes") } else { fail(.invalidPayload, "message is not valid deflate") }
+                if error == .tooLarge {
+                    fail(.tooBig, "message inflates past \(maxMessage) bytes")
+                } else {
+                    fail(.invalidPayload, "message is not valid deflate")
+                }
                 return false
             }
         }
@@ -171,7 +175,9 @@ final class StreamConnection: @unchecked Sendable {
                 parsed.append(.problem(Problem(415, "send changes and constants as text messages")))
             case .text(let bytes):
                 guard let json = try? JSONParser.parse(bytes) else { parsed.append(.problem(Problem(400, "the message is not JSON"))); continue }
-                guard json.members != nil else { parsed.append(.problem(Problem(422, "a message is a changes or a constants object", pointer: ""))); continue }
+                guard json.members != nil else {
+                    parsed.append(.problem(Problem(422, "a message is a changes or a constants object", pointer: ""))); continue
+                }
                 if json["ops"] != nil { parsed.append(.changes(json)); continue }
                 // Merge with the constants message just before it.
                 if case .constants(let prev, let n)? = parsed.last, let a = prev.members, let b = json.members {
@@ -203,11 +209,15 @@ final class StreamConnection: @unchecked Sendable {
     private func apply(_ change: LayoutRoutes.Change, coalesced: Int?) -> [UInt8]? {
         var ticket: SessionPersistence.Ticket? = nil
         do throws(Problem) {
-            guard let key = SessionKey(sessionID), let answer = try hub.layout.store.withSession(key, { box, s throws(Problem) in
-                let (result, t, timing) = try hub.layout.apply(s, change, in: box, timed: timed)
-                ticket = t
-                return WireFormat.change(result, coalesced: coalesced, timing: timing)
-            }) else {
+            guard let key = SessionKey(sessionID),
+                let answer = try hub.layout.store.withSession(
+                    key,
+                    { box, s throws(Problem) in
+                        let (result, t, timing) = try hub.layout.apply(s, change, in: box, timed: timed)
+                        ticket = t
+                        return WireFormat.change(result, coalesced: coalesced, timing: timing)
+                    })
+            else {
                 return Problem(404, "no session '\(sessionID)' (it was deleted or expired)").json.serialized
             }
             try hub.layout.persistence?.wait(ticket)

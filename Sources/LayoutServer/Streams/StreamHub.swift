@@ -56,7 +56,7 @@ final class StreamHub: Sendable {
     private func handshake(_ req: Request) throws(Problem) -> Response {
         let id = req.parameter("id")
         guard req.header("Upgrade")?.lowercased() == "websocket",
-              req.header("Connection")?.lowercased().split(separator: ",").contains(where: { $0.trimming(" ") == "upgrade" }) == true
+            req.header("Connection")?.lowercased().split(separator: ",").contains(where: { $0.trimming(" ") == "upgrade" }) == true
         else { throw Problem(400, "this is a WebSocket endpoint: send Upgrade: websocket and Connection: Upgrade") }
         guard req.header("Sec-WebSocket-Version") == "13" else {
             throw Problem(400, "Sec-WebSocket-Version must be 13", headers: [("Sec-WebSocket-Version", "13")])
@@ -81,8 +81,9 @@ final class StreamHub: Sendable {
         if let negotiated { response.headers.append(("Sec-WebSocket-Extensions", negotiated.response)) }
         let maxMessage = configuration.maxStreamMessageBytes
         response.upgrade = { [self] connection in
-            let stream = StreamConnection(connection: connection, sessionID: id, hub: self,
-                                          deflate: negotiated.map { PerMessageDeflate(serverWindowBits: $0.serverWindowBits) }, maxMessage: maxMessage, timed: timed)
+            let stream = StreamConnection(
+                connection: connection, sessionID: id, hub: self,
+                deflate: negotiated.map { PerMessageDeflate(serverWindowBits: $0.serverWindowBits) }, maxMessage: maxMessage, timed: timed)
             slots.withLock { s in
                 if let k = s.claims.firstIndex(of: now) { s.claims.remove(at: k) }
                 s.open[ObjectIdentifier(stream)] = stream

@@ -9,10 +9,10 @@ final class StreamReactor: @unchecked Sendable {
     private let epfd: Int32
     private let wakeFD: Int32
     private let incoming = Mutex<[StreamConnection]>([])
-    private var streams: [Int32: StreamConnection] = [:]   // by socket, reactor thread only
+    private var streams: [Int32: StreamConnection] = [:]  // by socket, reactor thread only
     private let running = Atomic<Bool>(true)
     private let onIdle: @Sendable ([StreamConnection]) -> Void
-    private var scratch = [UInt8](repeating: 0, count: 65536)   // receive buffer, reactor thread only
+    private var scratch = [UInt8](repeating: 0, count: 65536)  // receive buffer, reactor thread only
 
     init(name: String, onIdle: @escaping @Sendable ([StreamConnection]) -> Void) {
         epfd = layoutd_epoll_create()
@@ -44,7 +44,7 @@ final class StreamReactor: @unchecked Sendable {
     private func loop() {
         var ready = [Int32](repeating: 0, count: 64)
         var lastIdle = monotonicNanos()
-        var again: [Int32] = []   // streams with a full batch still buffered
+        var again: [Int32] = []  // streams with a full batch still buffered
         while running.load(ordering: .relaxed) {
             let n = layoutd_epoll_wait(epfd, &ready, Int32(ready.count), again.isEmpty ? 1000 : 0)
             let revisit = again
@@ -55,7 +55,9 @@ final class StreamReactor: @unchecked Sendable {
                 if fd == wakeFD {
                     var v: UInt64 = 0
                     _ = read(wakeFD, &v, 8)
-                    for s in incoming.withLock({ q in defer { q.removeAll() }; return q }) { start(s) }
+                    for s in incoming.withLock({ q in
+                        defer { q.removeAll() }; return q
+                    }) { start(s) }
                     continue
                 }
                 guard let s = streams[fd], !revisit.contains(fd) else { continue }
