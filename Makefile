@@ -9,7 +9,7 @@ SHARED  ?= ../shared
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PKGS := libmicrohttpd-dev zlib1g-dev libsqlite3-dev libpq-dev pkg-config libharfbuzz-dev libfontconfig-dev libunibreak-dev fonts-dejavu-core
 
-.PHONY: deps test-deps cluster-test bench-cluster api-fuzz fuzz-targets fuzz-replay soak build release run test bench bench-engine bench-streams bench-handler bench-document bench-store bench-text load fuzz clean
+.PHONY: deps test-deps lint format cluster-test bench-cluster api-fuzz fuzz-targets fuzz-replay soak build release run test bench bench-engine bench-streams bench-handler bench-document bench-store bench-text load fuzz clean
 
 ## System packages, installed only when missing.
 deps:
@@ -73,6 +73,14 @@ cluster-test: test-deps
 ## (BENCHMARKS.md §9).
 bench-cluster: release test-deps
 	python3 Benchmarks/cluster/run_cluster.py
+
+## The toolchain's formatter in lint mode (.swift-format: 4 spaces, 150 columns): fails on a
+## finding; `make format` rewrites the tree.
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel Sources Tests Benchmarks Fuzz Package.swift
+
+format:
+	$(SWIFT) format format --in-place --recursive --parallel Sources Tests Benchmarks Fuzz Package.swift
 
 ## Property-based tests from openapi.yaml against a running debug server (also part of `make test`).
 api-fuzz: test-deps

@@ -105,7 +105,9 @@ struct Layoutd: ParsableCommand {
         help:
             "This replica's name in a shared store's session leases (PostgreSQL): unique among the replicas, the same across its restarts (default: the host's name and the port). Env: LAYOUTD_REPLICA_ID."
     )
-    var replicaId: String? = env("REPLICA_ID")
+    var replicaId: String?
+    /// The flag, else its environment variable.
+    var replica: String? { replicaId ?? env("REPLICA_ID") }
     @Option(
         help: "Milliseconds a session's lease lasts unrenewed (PostgreSQL): a dead replica's sessions move after this long. Env: LAYOUTD_LEASE_MS.")
     var leaseMs: Int = env("LEASE_MS").flatMap { Int($0) } ?? defaults.leaseMilliseconds
@@ -135,7 +137,7 @@ struct Layoutd: ParsableCommand {
             throw ValidationError("--session-retention is a duration such as 3600, 90m, 12h or 7d")
         }
         guard leaseMs >= 100 else { throw ValidationError("--lease-ms must be at least 100") }
-        if let id = replicaId, id.isEmpty || id.count > 200 { throw ValidationError("--replica-id is 1 to 200 characters") }
+        if let id = replica, id.isEmpty || id.count > 200 { throw ValidationError("--replica-id is 1 to 200 characters") }
         guard memoryBudgetMb >= 0 else { throw ValidationError("--memory-budget-mb is 0 (none) or more") }
         guard sessionTTL > 0 else { throw ValidationError("--session-ttl must be positive") }
     }
@@ -174,7 +176,7 @@ struct Layoutd: ParsableCommand {
         c.durability = Durability(rawValue: durability)!
         c.flushIntervalMilliseconds = flushIntervalMs
         c.sessionRetentionSeconds = seconds(sessionRetention)!
-        c.replicaID = replicaId
+        c.replicaID = replica
         c.leaseMilliseconds = leaseMs
         // SIGTERM and SIGINT drain: blocked before any thread starts (threads inherit the
         // mask), then waited for here. SIGPIPE is ignored: a client that goes away is not fatal.
