@@ -318,6 +318,11 @@ extension PostgresSessionStorage {
         if let wanted = row.wanted, wanted != me, row.released > 0, row.now < row.released + lease {
             return .ownedElsewhere(owner: wanted, retryAfterMilliseconds: row.released + lease - row.now)
         }
+        // Its own lease, asked for by another replica: being handed over (the box left memory,
+        // the release follows its writes), not taken back.
+        if row.owner == me, let wanted = row.wanted, wanted != me, row.expires > row.now {
+            return .ownedElsewhere(owner: wanted, retryAfterMilliseconds: lease / 4)
+        }
         // Its own lease (a restart under the same replica id) is taken again at once.
         guard row.owner == me || row.expires <= row.now else {
             try c.run("UPDATE layoutd_leases SET wanted_by=$2 WHERE session=$1", [.text(session), .text(me)])
