@@ -7,8 +7,9 @@ directory on a loopback port, stopped at the end), against the real server proce
 - SIGTERM loses nothing under relaxed; sessions beyond --max-sessions come back from it;
 - two servers on one database: a session made by one is served by the other after the first
   stops (what replicas build on);
-- the database lost mid-load: writes answer 503 with Retry-After and /readyz says why, reads
-  go on; once it is back, writes are accepted again and nothing acknowledged was lost.
+- the database lost mid-load: writes answer 503 with Retry-After and /readyz says why (reads
+  go on only while a session's lease holds: past it the replica cannot know it still owns
+  the session); once it is back, writes are accepted again and nothing acknowledged was lost.
 
 Run: python3 Tests/store/test_postgres_store.py [-k NAME]
 """
