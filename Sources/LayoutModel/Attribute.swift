@@ -53,18 +53,16 @@ public struct Anchor: Equatable, Hashable, Sendable, CustomStringConvertible {
 
     /// Parses `view.attribute`; nil with a reason when malformed.
     /// Read as UTF-8 ('.' is ASCII): a Character scan for it was a tenth of decoding a document.
-    static func parse(_ s: String) -> Result<Anchor, AnchorSyntaxError> {
+    static func parse(_ s: String) -> Result<Anchor, SyntaxError> {
         guard let dot = s.utf8.lastIndex(of: UInt8(ascii: ".")) else {
-            return .failure(AnchorSyntaxError(message: "'\(s)' is not of the form view.attribute"))
+            return .failure(SyntaxError(position: 0, message: "'\(s)' is not of the form view.attribute"))
         }
         let view = String(s[..<dot]), attr = String(s[s.utf8.index(after: dot)...])
-        guard !view.isEmpty else { return .failure(AnchorSyntaxError(message: "'\(s)' names no view")) }
-        guard let a = Attribute(rawValue: attr) else { return .failure(AnchorSyntaxError(message: "unknown attribute '\(attr)' in '\(s)'")) }
+        guard !view.isEmpty else { return .failure(SyntaxError(position: 0, message: "'\(s)' names no view")) }
+        guard let a = Attribute(rawValue: attr) else { return .failure(SyntaxError(position: 0, message: "unknown attribute '\(attr)' in '\(s)'")) }
         return .success(Anchor(view: view, attribute: a))
     }
 }
-
-struct AnchorSyntaxError: Error { var message: String }
 
 /// The engine's relation is the document's: one enum for both.
 public typealias Relation = ConstraintSolver.Relation

@@ -2,7 +2,7 @@ import ConstraintSolver
 /// The one-line constraint syntax: `a.x == b.y * 2 + 8 @750`, `icon.width == 2 * icon.height`,
 /// `title.width >= 100`. Errors name the character position.
 public enum ExpressionSyntax {
-    public struct Failure: Error { public var position: Int; public var message: String }
+    public typealias Failure = SyntaxError
 
     private enum Token: Equatable {
         case item(String), number(Double), op(String)

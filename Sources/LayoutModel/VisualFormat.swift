@@ -8,7 +8,7 @@ import ConstraintSolver
 /// The standard space `-` is 8 between siblings and 20 to the parent's edge. Errors name
 /// the character position in the format string.
 public struct VisualFormat {
-    public struct Failure: Error { public var position: Int; public var message: String }
+    public typealias Failure = SyntaxError
 
     public struct Parsed {
         public var axis: Axis
