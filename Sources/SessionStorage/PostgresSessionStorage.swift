@@ -299,7 +299,8 @@ extension PostgresSessionStorage {
         guard let row else {
             var stored = false
             try c.run("SELECT 1 FROM layoutd_sessions WHERE id=$1", [.text(session)]) { _ in stored = true }
-            if creating ? stored : !stored { return creating ? .taken : .missing }
+            if creating && stored { return .taken }
+            if !creating && !stored { return .missing }
             // A new session, or a stored one without a lease row (stored before leases were kept).
             var epoch = 0
             try c.run(
@@ -332,7 +333,8 @@ extension PostgresSessionStorage {
         try c.run(
             "UPDATE layoutd_leases SET owner=$2, epoch=$3, expires_at=\(now) + $4, wanted_by=NULL, released_at=0 WHERE session=$1",
             [.text(session), .text(me), .int(epoch), .int(lease)])
-        let until = row.released > 0 ? min(row.released, row.expires == 0 ? row.released : row.expires) : row.expires
+        // A release ended the lease when it was made; otherwise its expiry did.
+        let until = row.released > 0 ? row.released : row.expires
         try c.run(
             """
             INSERT INTO layoutd_lease_log(session, epoch, owner, acquired_at, previous_owner, previous_until)

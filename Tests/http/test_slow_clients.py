@@ -27,18 +27,13 @@ import time
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BIN = os.environ.get("LAYOUTD_BIN", os.path.join(ROOT, ".build", "debug", "layoutd"))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
+from layoutd_process import BIN, free_port  # noqa: E402
 TIMEOUT = 3  # --request-timeout for these tests, seconds
 
 # 1,100 client sockets here and as many in the server: raise the soft limit to the hard one.
 soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
 resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Server:

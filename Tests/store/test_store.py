@@ -21,22 +21,17 @@ import os
 import random
 import shutil
 import signal
-import socket
 import sqlite3
 import subprocess
+import sys
 import tempfile
 import threading
 import time
 import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BIN = os.environ.get("LAYOUTD_BIN", os.path.join(ROOT, ".build", "debug", "layoutd"))
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
+from layoutd_process import BIN, free_port  # noqa: E402,F401  (free_port: the PostgreSQL and cluster tests take it from here)
 
 
 class Server:

@@ -58,7 +58,7 @@ final class LayoutRoutes: Sendable {
             do throws(SessionStore.InsertError) {
                 box = try store.insert(session, id: claim?.id ?? proposed, epoch: claim?.epoch ?? 0, leaseUntil: claim?.until ?? .max)
             } catch {
-                if let claim, claim.epoch > 0 { store.onRetire([SessionBox(id: claim.id, session: session, epoch: claim.epoch)]) }
+                if let claim { persistence?.abandon(claim) }
                 switch error {
                 case .full:
                     throw Problem(

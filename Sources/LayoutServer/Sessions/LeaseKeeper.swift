@@ -83,6 +83,11 @@ final class LeaseKeeper: Sendable {
         }
     }
 
+    /// A lease claimed for a session that was never written (it could not be held): given up now.
+    func abandon(_ id: String, epoch: Int) {
+        _ = try? leasing.release([(id, epoch)])
+    }
+
     /// A box whose known lease time ran out: renewed now if it is still this replica's.
     func confirm(_ box: SessionBox) -> Bool {
         let t0 = monotonicNanos()
@@ -97,9 +102,7 @@ final class LeaseKeeper: Sendable {
 
     func attach(to store: SessionStore) {
         store.leaseCheck = { [self] box in confirm(box) }
-        store.onRetire = { [self] boxes in
-            releases.withLock { $0 += boxes.map { ($0.id, $0.epoch) } }
-        }
+        store.onRetire = { [self] leases in releases.withLock { $0 += leases } }
     }
 
     /// Renews the leases of the boxes in memory four times a lease, on a thread of its own.

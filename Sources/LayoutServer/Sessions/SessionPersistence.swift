@@ -104,6 +104,11 @@ final class SessionPersistence: Sendable {
         return (id, claimed.epoch, claimed.until)
     }
 
+    /// A new session's claim whose session could not be held: its lease goes at once.
+    func abandon(_ claim: (id: String, epoch: Int, until: UInt64)) {
+        if claim.epoch > 0 { leases?.abandon(claim.id, epoch: claim.epoch) }
+    }
+
     func created(_ box: SessionBox, document body: [UInt8]) -> Ticket {
         writer.write(.snapshot(session: box.id, revision: box.session.revision, nextAutoID: box.session.nextAutoID, document: body, epoch: box.epoch))
     }
@@ -155,7 +160,7 @@ final class SessionPersistence: Sendable {
             lease = claimed
         }
         var restored = false
-        defer { if !restored, lease.epoch > 0 { _ = try? leases?.leasing.release([(id, lease.epoch)]) } }
+        defer { if !restored, lease.epoch > 0 { leases?.abandon(id, epoch: lease.epoch) } }
         let stored: StoredSession?
         do { stored = try writer.storage.load(id) } catch {
             logger.error("cannot read a stored session", metadata: ["session": "\(id)", "error": "\(error)"])

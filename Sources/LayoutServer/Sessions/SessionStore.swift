@@ -59,8 +59,9 @@ public final class SessionStore: @unchecked Sendable {
     private var inMotion: Set<SessionKey> = []
     /// Boxes that left memory, with their engine's size (for the gauges).
     var onEvict: @Sendable (_ count: Int) -> Void = { _ in }
-    /// Boxes that left memory other than by deletion (their leases are given up).
-    var onRetire: @Sendable (_ boxes: [SessionBox]) -> Void = { _ in }
+    /// Sessions (with their lease epochs) that left memory other than by deletion, or were
+    /// restored and could not be held: their leases are given up.
+    var onRetire: @Sendable (_ leases: [(session: String, epoch: Int)]) -> Void = { _ in }
     /// Confirms with the store that a box's lease still holds, when its known time ran out;
     /// false: it does not (the box leaves memory and the session is claimed again).
     var leaseCheck: (@Sendable (SessionBox) -> Bool)? = nil
@@ -176,7 +177,7 @@ public final class SessionStore: @unchecked Sendable {
         let id = key.description
         guard let restored = try restorer(id) else { return nil }
         do throws(InsertError) { return try insert(restored.session, id: id, epoch: restored.epoch, leaseUntil: restored.leaseUntil) } catch {
-            onRetire([SessionBox(id: id, session: restored.session, epoch: restored.epoch)])
+            onRetire([(id, restored.epoch)])
             throw Problem(503, "the server cannot hold another session in memory now", headers: [("Retry-After", "1")])
         }
     }
@@ -238,7 +239,7 @@ public final class SessionStore: @unchecked Sendable {
             inMotion.subtract(keys); moving.broadcast()
         }
         if !boxes.isEmpty { onHeldChange(-boxes.count, -rows, -columns) }
-        if retiring && !boxes.isEmpty { onRetire(boxes) }
+        if retiring && !boxes.isEmpty { onRetire(boxes.map { ($0.id, $0.epoch) }) }
         return boxes.count
     }
 }
