@@ -40,6 +40,8 @@ from test_postgres_store import Postgres  # noqa: E402
 from test_store import BIN, chain_document, free_port  # noqa: E402
 
 LEASE_MS = 1500
+# Deploy/proxy/nginx.conf's fail_timeout: how long nginx passes over a replica after it refused.
+FAIL_TIMEOUT_S = 2
 
 
 def request(port, method, path, body=None, headers=None, timeout=10):
@@ -108,7 +110,7 @@ class Proxy:
         self.port = free_port()
         with open(os.path.join(ROOT, "Deploy", "proxy", "nginx.conf")) as f:
             conf = f.read()
-        servers = "".join(f"        server 127.0.0.1:{r.port} max_fails=1 fail_timeout=2s;\n" for r in replicas)
+        servers = "".join(f"        server 127.0.0.1:{r.port} max_fails=1 fail_timeout={FAIL_TIMEOUT_S}s;\n" for r in replicas)
         conf, n = re.subn(r"(?m)^\s*server layoutd-\d+\S* [^\n]*;\n", "", conf)
         assert n == 3, "the shipped config names three replicas"
         conf = conf.replace("hash $layoutd_session consistent;\n", "hash $layoutd_session consistent;\n" + servers)
@@ -314,6 +316,7 @@ class ClusterTests(unittest.TestCase):
         after_kill = owners(self.pg, ids)
         t_restart = time.time()
         victim.start()
+        t_ready = time.time()
         time.sleep(5)
         load.stop()
         after_rejoin = owners(self.pg, ids)
@@ -337,10 +340,14 @@ class ClusterTests(unittest.TestCase):
         # Errors only inside the windows after the kill and after the restart.
         for s in sessions:
             for t, status in s.errors:
-                inside = t_kill <= t <= t_kill + LEASE_MS / 1000 + 1.0 or t_restart <= t <= t_restart + 3.0
+                # Once the restarted replica is ready, nginx comes back to it when its fail_timeout
+                # has run out after its last refused probe; the holders then hand sessions back
+                # at a renewal (measured up to 3.45 s after ready on this machine).
+                rejoin = FAIL_TIMEOUT_S + 2 * LEASE_MS / 1000
+                inside = t_kill <= t <= t_kill + LEASE_MS / 1000 + 1.0 or t_restart <= t <= t_ready + rejoin
                 if not inside:
                     self.fail_with_logs(f"session {s.id}: status {status} at {t - t_kill:.2f} s after the kill")
-        handback = [max((t for t, _ in s.errors if t >= t_restart), default=t_restart) - t_restart for s in sessions]
+        handback = [max((t for t, _ in s.errors if t >= t_ready), default=t_ready) - t_ready for s in sessions]
         self.report["failover"]["max_error_window_after_rejoin_s"] = round(max(handback), 3)
 
         # Ownership: the victim's sessions went elsewhere, then came home; the rest never moved.
