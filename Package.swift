@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The architecture, one way: ConstraintSolver → LayoutModel → LayoutServer → layoutd.
+// The architecture, one way: ConstraintSolver → LayoutModel → LayoutServer → layoutd, with
+// HTTPTransport beside the model (LayoutServer stands on both) and storage and text rooms of their own.
 let package = Package(
     name: "layoutd",
     platforms: [.macOS(.v14)],
@@ -52,11 +53,15 @@ let package = Package(
         .systemLibrary(name: "CEpoll"),
         // mallinfo2 from glibc, for the memory budget.
         .systemLibrary(name: "CMalloc"),
-        // HTTP on libmicrohttpd: routes, sessions, gzip, metrics, WebSocket streams. Knows the model, not the solver's insides.
+        // HTTP on libmicrohttpd: the adapter, request, response, router, gzip/deflate, WebSocket
+        // framing and handshake. Knows nothing of layout.
+        .target(name: "HTTPTransport", dependencies: ["CMicroHTTPD", "CGnuTLS", "CZlib"]),
+        // The layout server on the transport: routes, sessions, metrics, WebSocket streams.
+        // Knows the model, not the solver's insides.
         .target(
             name: "LayoutServer",
             dependencies: [
-                "LayoutModel", "ConstraintSolver", "JSON", "SessionStorage", "TextLayout", "CMicroHTTPD", "CGnuTLS", "CZlib", "CEpoll", "CMalloc",
+                "HTTPTransport", "LayoutModel", "JSON", "SessionStorage", "TextLayout", "CEpoll", "CMalloc",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus")
             ],
@@ -68,7 +73,7 @@ let package = Package(
         .executableTarget(
             name: "layoutd",
             dependencies: [
-                "LayoutServer", "LayoutModel", "ConstraintSolver", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "LayoutServer", "HTTPTransport", "LayoutModel", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log")
             ]
         ),
@@ -80,24 +85,26 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-Ounchecked"])]
         ),
         // The middleware chain of a set-constant in-process: the Swift share of a request (BENCHMARKS.md).
-        .executableTarget(name: "layoutd-handler-bench", dependencies: ["LayoutServer"], path: "Benchmarks/HandlerBench"),
+        .executableTarget(name: "layoutd-handler-bench", dependencies: ["LayoutServer", "HTTPTransport"], path: "Benchmarks/HandlerBench"),
         // Whole documents in-process: parse, session build and the engine alone, side by side (BENCHMARKS.md).
         .executableTarget(
             name: "layoutd-document-bench", dependencies: ["JSON", "LayoutModel", "ConstraintSolver", "CMalloc"],
             path: "Benchmarks/DocumentBench"),
         // 64 concurrent drags over WebSocket streams against a running layoutd (BENCHMARKS.md).
+        .executableTarget(name: "layoutd-drag-bench", dependencies: ["JSON", "LayoutModel", "CEpoll"], path: "Benchmarks/DragBench"),
         // The fuzz targets (make fuzz-targets); built plainly, a replayer of their corpora.
         .executableTarget(
-            name: "layoutd-fuzz", dependencies: ["JSON", "LayoutModel", "LayoutServer"], path: "Fuzz", exclude: ["Corpus", "lsan.supp"]),
-        .executableTarget(name: "layoutd-drag-bench", dependencies: ["JSON", "LayoutModel", "CEpoll"], path: "Benchmarks/DragBench"),
-        // What more than one test target uses (a seeded generator).
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+            name: "layoutd-fuzz", dependencies: ["JSON", "LayoutModel", "LayoutServer", "HTTPTransport"], path: "Fuzz",
+            exclude: ["Corpus", "lsan.supp"]),
+        // What more than one test target uses (a seeded generator, raw deflate through zlib).
+        .target(name: "TestSupport", dependencies: ["CZlib"], path: "Tests/TestSupport"),
         .testTarget(name: "ConstraintSolverTests", dependencies: ["ConstraintSolver", "TestSupport"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "TextLayoutTests", dependencies: ["TextLayout"]),
         .testTarget(name: "SessionStorageTests", dependencies: ["SessionStorage", "JSON"]),
         .testTarget(name: "LayoutModelTests", dependencies: ["LayoutModel", "JSON", "TestSupport"]),
-        .testTarget(name: "LayoutServerTests", dependencies: ["LayoutServer", "LayoutModel", "JSON", "CZlib"])
+        .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "TestSupport"]),
+        .testTarget(name: "LayoutServerTests", dependencies: ["LayoutServer", "HTTPTransport", "LayoutModel", "JSON", "CZlib", "TestSupport"])
     ]
 )
 

@@ -1,3 +1,4 @@
+import HTTPTransport
 import JSON
 import LayoutServer
 

@@ -43,9 +43,9 @@ final class Run {
     var handles: [ConstraintHandle?]
     var changed: [Variable] = []
 
-    init(_ w: Workload, engine: EngineKind) {
+    init(_ w: Workload, factored: Bool) {
         self.w = w
-        solver = engine.make()
+        solver = factored ? FactoredSolver() : Solver()
         handles = Array(repeating: nil, count: w.constraints.count)
         vars = (0..<w.variableCount).map { _ in solver.addVariable() }
     }
@@ -126,14 +126,14 @@ func readFile(_ path: String) -> [UInt8]? {
 }
 
 var reps = 5
-var engine = EngineKind.solved
+var factored = false
 var paths: [String] = []
 var args = CommandLine.arguments.dropFirst()
 while let a = args.popFirst() {
     if a == "--reps", let n = args.popFirst().flatMap({ Int($0) }) {
         reps = max(1, n)
-    } else if a == "--engine", let e = args.popFirst().flatMap({ EngineKind(rawValue: $0) }) {
-        engine = e
+    } else if a == "--engine", let e = args.popFirst(), e == "solved" || e == "factored" {
+        factored = e == "factored"
     } else if a == "--help" || a == "-h" {
         print("usage: layoutd-bench [--reps N] [--engine solved|factored] WORKLOAD.json...")
         exit(0)
@@ -151,7 +151,7 @@ for path in paths {
     var builds: [Double] = [], buildErr = 0.0
     var phaseResults: [[Run.PhaseResult]] = Array(repeating: [], count: w.phases.count)
     for rep in 0..<reps {
-        let run = Run(w, engine: engine)
+        let run = Run(w, factored: factored)
         let b = run.build()
         builds.append(b)
         buildErr = max(buildErr, run.error(w.expected))
@@ -185,7 +185,7 @@ for path in paths {
     }
     if buildErr > 1e-6 { failed = true }
     let line: JSON = .object([
-        ("engine", .string(engine == .factored ? "layoutd-factored" : "layoutd")), ("workload", .string(w.id)), ("reps", .number(Double(reps))),
+        ("engine", .string(factored ? "layoutd-factored" : "layoutd")), ("workload", .string(w.id)), ("reps", .number(Double(reps))),
         ("variables", .number(Double(w.variableCount))), ("constraints", .number(Double(w.constraints.count))),
         ("build_ms", .object([("median", fmt(median(builds))), ("min", fmt(builds.min()!)), ("all", .array(builds.map(fmt)))])),
         ("build_max_abs_err", fmt(buildErr)),

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
+import HTTPTransport
 import Foundation
 import LayoutServer
 

@@ -46,18 +46,6 @@ extension ConstraintEngine {
     }
 }
 
-/// Which engine a session runs on.
-public enum EngineKind: String, Sendable, CaseIterable {
-    case solved, factored
-
-    public func make() -> any ConstraintEngine {
-        switch self {
-        case .solved: return Solver()
-        case .factored: return FactoredSolver()
-        }
-    }
-}
-
 extension Solver: ConstraintEngine {
     public func add(batch definitions: [ConstraintDefinition]) -> [ConstraintHandle] { definitions.map { add($0) } }
     public var recoveries: Int { 0 }

@@ -58,20 +58,6 @@ public struct SessionLimits: Sendable {
     }
 }
 
-extension EngineKind {
-    /// `LAYOUTD_ENGINE` when set (so a test run can exercise either engine on every
-    /// document), else the solved form, large documents going to the factored basis
-    /// (`SessionLimits.factoredFromViews`).
-    public static let defaultKind: EngineKind = {
-        guard let raw = getenv("LAYOUTD_ENGINE") else { return .solved }
-        return EngineKind(rawValue: String(cString: raw)) ?? .solved
-    }()
-
-    /// nil when `LAYOUTD_ENGINE` names an engine (it holds for every document), else the
-    /// automatic threshold.
-    public static let defaultFactoredFromViews: Int? = getenv("LAYOUTD_ENGINE") == nil ? SessionLimits.autoFactoredFromViews : nil
-}
-
 /// One engine and one document, changed together. Not thread-safe: the server serialises
 /// each session's requests.
 public final class LayoutSession {

@@ -1,3 +1,4 @@
+import HTTPTransport
 import Foundation
 import JSON
 import Logging
@@ -19,7 +20,7 @@ public final class LayoutdServer: Sendable {
     public let store: SessionStore
     let logger: Logger
     private let gzip = Gzip()
-    private let router: Router
+    private let router: RouteTable
     private let state = ServerState()
     private let http = Mutex<HTTPServer?>(nil)
     let streams: StreamHub
@@ -33,7 +34,7 @@ public final class LayoutdServer: Sendable {
         persistence = try SessionPersistence.open(configuration, metrics: metrics, logger: logger)
         let layout = LayoutRoutes(store: store, metrics: metrics, configuration: configuration, persistence: persistence)
         streams = StreamHub(layout: layout, configuration: configuration, metrics: metrics, logger: logger)
-        var r = Router()
+        var r = RouteTable()
         layout.register(&r)
         streams.register(&r)
         PlaygroundRoutes().register(&r)
@@ -56,7 +57,7 @@ public final class LayoutdServer: Sendable {
     public var isReady: Bool { state.ready.load(ordering: .relaxed) }
 
     public func start() throws {
-        let server = HTTPServer(configuration: configuration.http) { [self] req in handle(&req) }
+        let server = HTTPServer(configuration: configuration.http, refusal: { Problem($0, $1, headers: $2).response }) { [self] req in handle(&req) }
         try server.start()
         http.withLock { $0 = server }
         metrics.mirror(metrics.connectionsTimedOut) { server.connectionsTimedOut }
@@ -124,7 +125,7 @@ public final class LayoutdServer: Sendable {
             req.captures = captures
             do {
                 try decodeBody(&req)
-                response = try route.handler(&req)
+                response = try router.handler(route)(&req)
             } catch {
                 response = error.response
             }

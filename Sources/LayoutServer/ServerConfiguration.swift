@@ -1,5 +1,5 @@
+import HTTPTransport
 import SessionStorage
-import ConstraintSolver
 import LayoutModel
 
 /// Everything an operator can set; each limit is enforced and answered with its status.

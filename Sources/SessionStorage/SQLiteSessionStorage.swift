@@ -1,17 +1,30 @@
 import Foundation
+import Synchronization
 
 /// Sessions in an SQLite database in WAL mode with `synchronous=FULL`: a commit is on disk
 /// (the WAL fsynced) when `commit` returns, and survives a process crash and a power loss.
 /// One connection writes (the writer's thread); loads share one reading connection, which
-/// WAL lets run beside the writer.
+/// WAL lets run beside the writer. `@unchecked`: the writing connection is used on the
+/// writer's thread only; the reading one lives in a Mutex.
 public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
     public let path: String
     /// Why the store was opened read-only (it exists but cannot be written), or nil.
     public let initialFailure: String?
     private let writing: Writing?
-    private let reader: SQLiteConnection
-    private let readLock = NSLock()
-    private let selectSession, selectJournal: Statement
+    private let reading: Mutex<Reading>
+
+    /// The reading connection and its statements, used by one load at a time.
+    private final class Reading {
+        let connection: SQLiteConnection
+        let selectSession, selectJournal: Statement
+        init(path: String, readOnly: Bool) throws(SQLiteError) {
+            // Read-only, SQLite reads the WAL through its existing -shm (3.22 and later).
+            connection = try SQLiteConnection(path: path, readOnly: readOnly)
+            selectSession = try connection.prepare("SELECT revision, next_auto, document, raw_size, checksum FROM sessions WHERE id=?1")
+            selectJournal = try connection.prepare(
+                "SELECT revision, kind, body, raw_size, checksum FROM journal WHERE session=?1 AND revision>?2 ORDER BY revision")
+        }
+    }
 
     /// The writing connection and its statements (the writer's thread only).
     fileprivate final class Writing {
@@ -76,11 +89,7 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
         self.writing = writing
         initialFailure = failure
         do throws(SQLiteError) {
-            // Read-only, SQLite reads the WAL through its existing -shm (3.22 and later).
-            reader = try SQLiteConnection(path: path, readOnly: writing == nil)
-            selectSession = try reader.prepare("SELECT revision, next_auto, document, raw_size, checksum FROM sessions WHERE id=?1")
-            selectJournal = try reader.prepare(
-                "SELECT revision, kind, body, raw_size, checksum FROM journal WHERE session=?1 AND revision>?2 ORDER BY revision")
+            reading = Mutex(try Reading(path: path, readOnly: writing == nil))
         } catch {
             throw StorageError("cannot read the SQLite store at \(path): \(error.message)")
         }
@@ -111,17 +120,19 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
     }
 
     public func load(_ session: String) throws(StorageError) -> StoredSession? {
-        readLock.lock()
-        defer { readLock.unlock() }
+        try reading.withLock { reading throws(StorageError) in try load(session, reading) }
+    }
+
+    private func load(_ session: String, _ reading: Reading) throws(StorageError) -> StoredSession? {
         var found: StoredSession?
         var corrupt = false
         do throws(SQLiteError) {
-            try selectSession.run([.text(session)]) { row in
+            try reading.selectSession.run([.text(session)]) { row in
                 guard let document = StoredBytes.decode(row.blob(2), rawSize: row.int(3), checksum: row.int(4)) else { corrupt = true; return }
                 found = StoredSession(revision: row.int(0), nextAutoID: row.int(1), document: document, journal: [], skipped: 0)
             }
             guard !corrupt, var stored = found else { return nil }
-            try selectJournal.run([.text(session), .int(stored.revision)]) { row in
+            try reading.selectJournal.run([.text(session), .int(stored.revision)]) { row in
                 guard stored.skipped == 0, let kind = JournalEntry.Kind(rawValue: row.int(1)),
                     let body = StoredBytes.decode(row.blob(2), rawSize: row.int(3), checksum: row.int(4))
                 else { stored.skipped += 1; return }

@@ -24,6 +24,8 @@ public final class StoreWriter: @unchecked Sendable {
 
     public let storage: any SessionStorage
     private let flushIntervalNanos: UInt64
+    /// Guards the queue and the state below, and wakes the writer's thread (a condition:
+    /// `Mutex` has no wait, hence `@unchecked`).
     private let condition = NSCondition()
     private var queue: [Item] = []
     private var urgent = false
@@ -85,41 +87,47 @@ public final class StoreWriter: @unchecked Sendable {
     /// Keeping the bodies instead, to merge and free them on the writer's thread, cost 0.5 µs
     /// more a set-constant under load (server CPU 11.72 against 11.48 µs, memory store's
     /// 10.41-10.68; make load with BASELINE=memory).
-    final class Constants: @unchecked Sendable {
+    final class Constants: Sendable {
         let session: String
         let epoch: Int
-        private let lock = NSLock()
-        private var taken = false
-        private(set) var revision: Int
-        private var merged = Merged()
-        var body: JSON { merged.json }
-        private(set) var ticket: Ticket
-        /// The tickets it absorbed (strict set-constants merged into it): all fail if it does.
-        private(set) var absorbed: [Ticket] = []
+        private struct State {
+            var taken = false
+            var revision: Int
+            var merged = Merged()
+            var ticket: Ticket
+            /// The tickets it absorbed (strict set-constants merged into it): all fail if it does.
+            var absorbed: [Ticket] = []
+        }
+        private let state: Mutex<State>
+
+        var revision: Int { state.withLock { $0.revision } }
+        var body: JSON { state.withLock { $0.merged.json } }
+        var ticket: Ticket { state.withLock { $0.ticket } }
+        var absorbed: [Ticket] { state.withLock { $0.absorbed } }
 
         init(session: String, revision: Int, body: JSON, ticket: Ticket, epoch: Int) {
             self.session = session
             self.epoch = epoch
-            self.revision = revision
-            merged.add(body)
-            self.ticket = ticket
+            var first = State(revision: revision, ticket: ticket)
+            first.merged.add(body)
+            state = Mutex(first)
         }
 
         /// false once the writer took it: the body goes into a new entry then.
         func append(_ body: JSON, _ revision: Int, ticket: Ticket?) -> Bool {
-            lock.lock()
-            defer { lock.unlock() }
-            if taken { return false }
-            merged.add(body)
-            self.revision = revision
-            // The merged entry carries the newest ticket; the ones it absorbed lie below it.
-            if let ticket { absorbed.append(self.ticket); self.ticket = ticket }
-            return true
+            state.withLock { s in
+                if s.taken { return false }
+                s.merged.add(body)
+                s.revision = revision
+                // The merged entry carries the newest ticket; the ones it absorbed lie below it.
+                if let ticket { s.absorbed.append(s.ticket); s.ticket = ticket }
+                return true
+            }
         }
 
         /// Closes it to appends (when its batch leaves the queue): from then on what it
         /// holds, ticket included, is final.
-        func close() { lock.withLock { taken = true } }
+        func close() { state.withLock { $0.taken = true } }
     }
 
     /// Sessions deleted by retention, each sweep.

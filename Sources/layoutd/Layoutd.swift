@@ -1,6 +1,6 @@
+import HTTPTransport
 import ArgumentParser
 import Foundation
-import ConstraintSolver
 import LayoutModel
 import LayoutServer
 import Logging

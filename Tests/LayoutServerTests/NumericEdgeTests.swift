@@ -1,3 +1,4 @@
+import HTTPTransport
 import Foundation
 import XCTest
 @testable import LayoutServer

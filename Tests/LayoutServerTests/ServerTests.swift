@@ -1,3 +1,4 @@
+import HTTPTransport
 import CZlib
 import Foundation
 import Synchronization
@@ -190,7 +191,7 @@ final class ServerTests: XCTestCase {
                 "POST", "/v1/sessions/\(id)/changes", headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"],
                 body: Array("not gzip".utf8)), 400)
         // A zip bomb: 1 MB of zeros in ~1 KB of gzip, against a 4 KiB limit.
-        let bomb = LayoutServer.Gzip().compress([UInt8](repeating: 0x20, count: 1 << 20))
+        let bomb = HTTPTransport.Gzip().compress([UInt8](repeating: 0x20, count: 1 << 20))
         XCTAssertLessThan(bomb.count, 4096)
         problem(
             c.request("POST", "/v1/sessions/\(id)/changes", headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"], body: bomb),
@@ -229,7 +230,7 @@ final class ServerTests: XCTestCase {
         // Thirty more views make the document (and its answers) larger than 1 KiB.
         let extra = (0..<30).map { #",{"id":"extra\#($0)","parent":"card","frame":{"x":\#($0),"y":0,"width":1,"height":1}}"# }.joined()
         let document = cardDocument.replacingOccurrences(of: #"{"id":"avatar","parent":"card"}"#, with: #"{"id":"avatar","parent":"card"}"# + extra)
-        let gz = LayoutServer.Gzip().compress(Array(document.utf8))
+        let gz = HTTPTransport.Gzip().compress(Array(document.utf8))
         XCTAssertEqual(Array(gz.prefix(2)), [0x1f, 0x8b])
         let r = c.request(
             "POST", "/v1/sessions", headers: ["Content-Type": "application/json", "Content-Encoding": "gzip", "Accept-Encoding": "gzip"], body: gz)
@@ -423,7 +424,7 @@ final class ServerTests: XCTestCase {
     func testOffloadedRequestsAnswerAsInlineOnes() throws {
         let t = try TestServer { $0.http.offloadBodyBytes = 1 }
         let c = t.client()
-        let gz = LayoutServer.Gzip().compress(Array(cardDocument.utf8))
+        let gz = HTTPTransport.Gzip().compress(Array(cardDocument.utf8))
         let created = c.request(
             "POST", "/v1/sessions", headers: ["Content-Type": "application/json", "content-encoding": "gzip", "Accept-Encoding": "gzip"], body: gz)
         XCTAssertEqual(created.status, 201)

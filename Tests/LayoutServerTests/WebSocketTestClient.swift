@@ -1,4 +1,5 @@
-import CZlib
+import HTTPTransport
+import TestSupport
 import Foundation
 import XCTest
 
@@ -41,7 +42,7 @@ final class WebSocketTestClient {
 
     func sendText(_ s: String, fragments: Int = 1, compress: Bool = false, pingBetween: Bool = false) {
         var payload = Array(s.utf8)
-        if compress { payload = Self.rawDeflate(payload) }
+        if compress { payload = RawDeflate.compress(payload) }
         let size = max(1, (payload.count + fragments - 1) / fragments)
         var chunks = stride(from: 0, to: payload.count, by: size).map { Array(payload[$0..<min(payload.count, $0 + size)]) }
         if chunks.isEmpty { chunks = [[]] }
@@ -66,7 +67,7 @@ final class WebSocketTestClient {
         payload.reserveCapacity(n)
         for _ in 0..<n { guard let b = http.readByte() else { return nil }; payload.append(b) }
         let rsv1 = b0 & 0x40 != 0
-        if rsv1 { payload = Self.rawInflate(payload) }
+        if rsv1 { payload = RawDeflate.decompress(payload) }
         return (b0 & 0x0F, payload, rsv1)
     }
 
@@ -93,36 +94,4 @@ final class WebSocketTestClient {
     }
 
     func close() { http.send(frame(8, [0x03, 0xE8])) }
-
-    static func rawDeflate(_ input: [UInt8]) -> [UInt8] {
-        var s = z_stream()
-        deflateInit2_(&s, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-        defer { deflateEnd(&s) }
-        var out = [UInt8](repeating: 0, count: input.count + 64)
-        var inp = input
-        let n = inp.withUnsafeMutableBufferPointer { i in
-            out.withUnsafeMutableBufferPointer { o in
-                s.next_in = i.baseAddress; s.avail_in = uInt(i.count); s.next_out = o.baseAddress; s.avail_out = uInt(o.count)
-                deflate(&s, Z_SYNC_FLUSH)
-                return o.count - Int(s.avail_out)
-            }
-        }
-        return Array(out[0..<(n - 4)])  // drop 00 00 ff ff
-    }
-
-    static func rawInflate(_ input: [UInt8]) -> [UInt8] {
-        var s = z_stream()
-        inflateInit2_(&s, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-        defer { inflateEnd(&s) }
-        var inp = input + [0, 0, 0xFF, 0xFF]
-        var out = [UInt8](repeating: 0, count: 1 << 20)
-        let n = inp.withUnsafeMutableBufferPointer { i in
-            out.withUnsafeMutableBufferPointer { o in
-                s.next_in = i.baseAddress; s.avail_in = uInt(i.count); s.next_out = o.baseAddress; s.avail_out = uInt(o.count)
-                inflate(&s, Z_SYNC_FLUSH)
-                return o.count - Int(s.avail_out)
-            }
-        }
-        return Array(out[0..<n])
-    }
 }

@@ -1,3 +1,4 @@
+import HTTPTransport
 import JSON
 import LayoutModel
 import Prometheus
@@ -18,7 +19,7 @@ final class LayoutRoutes: Sendable {
         self.persistence = persistence
     }
 
-    func register(_ r: inout Router) {
+    func register(_ r: inout RouteTable) {
         r.on("POST", "/v1/layout") { [self] req throws(Problem) in
             try checkMemoryBudget()
             let doc = try jsonBody(req)
@@ -267,7 +268,7 @@ final class LayoutRoutes: Sendable {
 /// The request body as JSON: 415 unless it says JSON, 400 unless it is JSON.
 func jsonBody(_ req: Request) throws(Problem) -> JSON {
     // The common spelling is checked in place; anything else is parsed below.
-    if !req.values.header("Content-Type", is: "application/json") {
+    if !req.header("Content-Type", is: "application/json") {
         guard let header = req.header("Content-Type") else {
             throw Problem(415, "send the body as application/json (Content-Type is missing)")
         }

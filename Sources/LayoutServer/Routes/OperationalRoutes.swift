@@ -1,3 +1,4 @@
+import HTTPTransport
 import JSON
 import Synchronization
 import TextLayout
@@ -27,7 +28,7 @@ struct OperationalRoutes {
         return w.bytes
     }()
 
-    func register(_ r: inout Router) {
+    func register(_ r: inout RouteTable) {
         r.on("GET", "/healthz") { _ in .json(200, Array(#"{"status":"ok"}"#.utf8)) }
         r.on("GET", "/readyz") { _ throws(Problem) in
             guard ready() else { throw Problem(503, "starting or draining", headers: [("Retry-After", "1")]) }

@@ -1,3 +1,4 @@
+import HTTPTransport
 /// The playground page at `/` and its files under `/playground/`: plain HTML, CSS and ES
 /// modules compiled into the binary (SwiftPM's embedInCode), so it works offline and ships
 /// with the executable alone.
@@ -20,7 +21,7 @@ struct PlaygroundRoutes {
         ("Cache-Control", "no-cache")
     ]
 
-    func register(_ r: inout Router) {
+    func register(_ r: inout RouteTable) {
         r.on("GET", "/") { _ in Self.answer("index.html")! }
         r.on("GET", "/playground/{file}") { req throws(Problem) in
             let file = req.parameter("file")

@@ -1,3 +1,4 @@
+import HTTPTransport
 import CMalloc
 import Foundation
 import Synchronization

@@ -1,9 +1,11 @@
+import HTTPTransport
 import Foundation
 import LayoutModel
 import SessionStorage
 import Synchronization
 
-/// One session and the lock that serialises its requests.
+/// One session and the lock that serialises its requests. `@unchecked`: the session (a
+/// class the model keeps single-threaded) is touched only under `retired`'s lock.
 public final class SessionBox: @unchecked Sendable {
     public let id: String
     let session: LayoutSession
@@ -13,13 +15,13 @@ public final class SessionBox: @unchecked Sendable {
     /// Until when (monotonic) this replica's lease on the session is known to hold; past it a
     /// request first confirms the lease with the store. `.max` without leases.
     let leaseUntil = Atomic<UInt64>(.max)
-    private let lock = NSLock()
     let lastUsed = Atomic<UInt64>(0)
     /// Its open set-constants entry in the store's queue (under the lock).
     let journalTail = JournalTail()
-    /// Set (under the lock) when the box leaves memory: a request that found it just before
-    /// looks the session up again, so nothing is applied to a copy nobody will read.
-    private var retired = false
+    /// The lock every use of the session holds; what it guards is whether the box left memory
+    /// (then a request that found it just before looks the session up again, so nothing is
+    /// applied to a copy nobody will read).
+    private let retired = Mutex(false)
 
     init(id: String, session: LayoutSession, epoch: Int = 0) {
         self.id = id
@@ -30,18 +32,15 @@ public final class SessionBox: @unchecked Sendable {
 
     /// Runs `body` on the session; nil when the box was retired meanwhile.
     func withSession<T, E: Error>(_ body: (LayoutSession) throws(E) -> T) throws(E) -> T? {
-        lock.lock()
-        defer { lock.unlock() }
-        if retired { return nil }
-        return try body(session)
+        try retired.withLock { retired throws(E) -> T? in retired ? nil : try body(session) }
     }
 
     /// Waits for the request under way, if any, and retires the box; returns its engine's size.
     func retire() -> (rows: Int, columns: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        retired = true
-        return session.engineSize
+        retired.withLock { retired in
+            retired = true
+            return session.engineSize
+        }
     }
 }
 
@@ -49,11 +48,11 @@ public final class SessionBox: @unchecked Sendable {
 /// find, add or drop a box: a request never waits for another session's work. With a
 /// durable store behind it (`restorer`), a session not in memory is rebuilt from the store on
 /// its first request, and leaving memory (idle, or to make room) is not deletion.
+/// `@unchecked`: `inMotion` is guarded by `moving`, a condition (Mutex has no wait).
 public final class SessionStore: @unchecked Sendable {
     public let maxSessions: Int
     public let idleTTLNanos: UInt64
-    private let lock = NSLock()
-    private var sessions: [SessionKey: SessionBox] = [:]
+    private let sessions = Mutex<[SessionKey: SessionBox]>([:])
     /// Keys being restored or retired: a second request for one waits for the first.
     private let moving = NSCondition()
     private var inMotion: Set<SessionKey> = []
@@ -78,7 +77,7 @@ public final class SessionStore: @unchecked Sendable {
         self.idleTTLNanos = UInt64(max(0.001, idleTTLSeconds) * 1e9)
     }
 
-    public var count: Int { lock.withLock { sessions.count } }
+    public var count: Int { sessions.withLock { $0.count } }
 
     /// 128 random bits from the system's generator, as 32 hex digits.
     static func newID() -> String {
@@ -97,7 +96,7 @@ public final class SessionStore: @unchecked Sendable {
         let box = SessionBox(id: id ?? Self.newID(), session: session, epoch: epoch)
         box.leaseUntil.store(leaseUntil, ordering: .relaxed)
         guard let key = SessionKey(box.id) else { preconditionFailure("session ids are checked before insertion") }
-        let result: InsertError? = lock.withLock {
+        let result: InsertError? = sessions.withLock { sessions in
             guard sessions.count < maxSessions else { return .full }
             guard sessions[key] == nil else { return .idTaken }
             sessions[key] = box
@@ -117,7 +116,7 @@ public final class SessionStore: @unchecked Sendable {
     }
 
     func get(_ key: SessionKey) throws(Problem) -> SessionBox? {
-        if let box = lock.withLock({ sessions[key] }) {
+        if let box = sessions.withLock({ $0[key] }) {
             let now = coarseMonotonicNanos()
             box.lastUsed.store(now, ordering: .relaxed)
             // One load and compare on every request; the store is asked only once a lease's
@@ -152,13 +151,13 @@ public final class SessionStore: @unchecked Sendable {
     /// The box when the session is in memory (never restores, never counts as use).
     func resident(_ id: String) -> SessionBox? {
         guard let key = SessionKey(id) else { return nil }
-        return lock.withLock { sessions[key] }
+        return sessions.withLock { $0[key] }
     }
 
     /// In memory only (never restores): keeps an open stream's session from going idle.
     func touch(_ id: String) {
         guard let key = SessionKey(id) else { return }
-        lock.withLock { sessions[key] }?.lastUsed.store(coarseMonotonicNanos(), ordering: .relaxed)
+        sessions.withLock { $0[key] }?.lastUsed.store(coarseMonotonicNanos(), ordering: .relaxed)
     }
 
     private func restore(_ key: SessionKey, _ restorer: (String) throws(Problem) -> (session: LayoutSession, epoch: Int, leaseUntil: UInt64)?)
@@ -166,7 +165,7 @@ public final class SessionStore: @unchecked Sendable {
     {
         moving.lock()
         while inMotion.contains(key) { moving.wait() }
-        if let box = lock.withLock({ sessions[key] }) { moving.unlock(); return box }
+        if let box = sessions.withLock({ $0[key] }) { moving.unlock(); return box }
         inMotion.insert(key)
         moving.unlock()
         defer {
@@ -192,19 +191,19 @@ public final class SessionStore: @unchecked Sendable {
     }
 
     /// Every box in memory (the leases to renew).
-    func residentBoxes() -> [SessionBox] { lock.withLock { Array(sessions.values) } }
+    func residentBoxes() -> [SessionBox] { sessions.withLock { Array($0.values) } }
 
     /// Takes these boxes out of memory, each only while it is still the one held for its id.
     @discardableResult
     func retire(_ boxes: [SessionBox]) -> Int {
-        let keys = lock.withLock { boxes.compactMap { b in SessionKey(b.id).flatMap { sessions[$0] === b ? $0 : nil } } }
+        let keys = sessions.withLock { sessions in boxes.compactMap { b in SessionKey(b.id).flatMap { sessions[$0] === b ? $0 : nil } } }
         return evict(keys)
     }
 
     /// Drops sessions idle longer than the TTL; returns how many.
     @discardableResult
     func evictIdle(now: UInt64 = coarseMonotonicNanos()) -> Int {
-        let stale = lock.withLock {
+        let stale = sessions.withLock { sessions in
             sessions.filter { now &- $0.value.lastUsed.load(ordering: .relaxed) > idleTTLNanos && now > $0.value.lastUsed.load(ordering: .relaxed) }
                 .map(\.key)
         }
@@ -212,7 +211,9 @@ public final class SessionStore: @unchecked Sendable {
     }
 
     private func evictLeastRecentlyUsed() {
-        let oldest = lock.withLock { sessions.min { $0.value.lastUsed.load(ordering: .relaxed) < $1.value.lastUsed.load(ordering: .relaxed) }?.key }
+        let oldest = sessions.withLock { sessions in
+            sessions.min { $0.value.lastUsed.load(ordering: .relaxed) < $1.value.lastUsed.load(ordering: .relaxed) }?.key
+        }
         if let oldest { evict([oldest]) }
     }
 
@@ -228,7 +229,7 @@ public final class SessionStore: @unchecked Sendable {
     private func drop(_ keys: [SessionKey], retiring: Bool = true) -> Int {
         guard !keys.isEmpty else { return 0 }
         moving.withLock { inMotion.formUnion(keys) }
-        let boxes = lock.withLock { keys.compactMap { sessions.removeValue(forKey: $0) } }
+        let boxes = sessions.withLock { sessions in keys.compactMap { sessions.removeValue(forKey: $0) } }
         var rows = 0, columns = 0
         for b in boxes {
             let size = b.retire()

@@ -1,3 +1,4 @@
+import HTTPTransport
 import Foundation
 import JSON
 import LayoutModel
@@ -24,7 +25,8 @@ final class StreamConnection: @unchecked Sendable {
     private var isBinary = false
     private var assembling = false
     private let closing = Atomic<Bool>(false)
-    private let writeLock = NSLock()
+    /// Held while a frame is written, so frames from the reactor and a closing thread never interleave.
+    private let writeLock = Mutex(())
 
     /// Messages read per batch at most (the rest waits in the socket).
     static let maxBatch = 256
@@ -243,18 +245,18 @@ final class StreamConnection: @unchecked Sendable {
 
     /// Writes all of `bytes`, waiting for the socket when it is full.
     private func send(_ bytes: [UInt8]) {
-        writeLock.lock()
-        defer { writeLock.unlock() }
-        var off = 0
-        while off < bytes.count {
-            let n = bytes[off...].withUnsafeBytes { Glibc.send(connection.socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n > 0 { off += n; continue }
-            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
-                var pfd = pollfd(fd: connection.socket, events: Int16(POLLOUT), revents: 0)
-                if poll(&pfd, 1, 5000) <= 0 { return }
-                continue
+        writeLock.withLock { _ in
+            var off = 0
+            while off < bytes.count {
+                let n = bytes[off...].withUnsafeBytes { Glibc.send(connection.socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if n > 0 { off += n; continue }
+                if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
+                    var pfd = pollfd(fd: connection.socket, events: Int16(POLLOUT), revents: 0)
+                    if poll(&pfd, 1, 5000) <= 0 { return }
+                    continue
+                }
+                return
             }
-            return
         }
     }
 }

@@ -1,4 +1,4 @@
-import CGnuTLS
+import HTTPTransport
 import Foundation
 import Logging
 import Synchronization
@@ -36,21 +36,8 @@ final class StreamHub: Sendable {
 
     var count: Int { slots.withLock { $0.open.count } }
 
-    func register(_ r: inout Router) {
+    func register(_ r: inout RouteTable) {
         r.on("GET", "/v1/sessions/{id}/stream") { req throws(Problem) in try self.handshake(req) }
-    }
-
-    static let guid = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
-
-    static func accept(_ key: String) -> String {
-        var digest = [UInt8](repeating: 0, count: 20)
-        let input = Array((key + guid).utf8)
-        // SHA-1 cannot fail on a buffer in memory; GnuTLS says so with 0.
-        let status = digest.withUnsafeMutableBytes { out in
-            input.withUnsafeBytes { gnutls_hash_fast(GNUTLS_DIG_SHA1, $0.baseAddress, $0.count, out.baseAddress) }
-        }
-        precondition(status == 0, "gnutls_hash_fast failed: \(status)")
-        return Data(digest).base64EncodedString()
     }
 
     private func handshake(_ req: Request) throws(Problem) -> Response {
@@ -61,7 +48,7 @@ final class StreamHub: Sendable {
         guard req.header("Sec-WebSocket-Version") == "13" else {
             throw Problem(400, "Sec-WebSocket-Version must be 13", headers: [("Sec-WebSocket-Version", "13")])
         }
-        guard let key = req.header("Sec-WebSocket-Key"), Data(base64Encoded: key)?.count == 16 else {
+        guard let key = req.header("Sec-WebSocket-Key"), WebSocketHandshake.isValidKey(key) else {
             throw Problem(400, "Sec-WebSocket-Key must be 16 bytes in base64")
         }
         guard try layout.store.get(id) != nil else { throw Problem(404, "no session '\(id)'") }
@@ -76,7 +63,7 @@ final class StreamHub: Sendable {
         guard claimed else {
             throw Problem(503, "the server keeps at most \(configuration.maxStreams) open streams", headers: [("Retry-After", "1")])
         }
-        var response = Response(status: 101, headers: [("Upgrade", "websocket"), ("Sec-WebSocket-Accept", Self.accept(key))])
+        var response = Response(status: 101, headers: [("Upgrade", "websocket"), ("Sec-WebSocket-Accept", WebSocketHandshake.accept(key))])
         let negotiated = PerMessageDeflate.negotiate(req.header("Sec-WebSocket-Extensions"))
         if let negotiated { response.headers.append(("Sec-WebSocket-Extensions", negotiated.response)) }
         let maxMessage = configuration.maxStreamMessageBytes

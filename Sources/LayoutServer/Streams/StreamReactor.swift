@@ -1,3 +1,4 @@
+import HTTPTransport
 import CEpoll
 import Foundation
 import Synchronization

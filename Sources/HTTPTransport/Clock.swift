@@ -3,8 +3,10 @@
 import CMicroHTTPD
 import Glibc
 
+// Inlinable: a call across the module boundary cost 180 instructions a request (callgrind).
+
 /// The monotonic clock in nanoseconds: for timing requests and the engine.
-func monotonicNanos() -> UInt64 {
+@inlinable public func monotonicNanos() -> UInt64 {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
@@ -12,7 +14,7 @@ func monotonicNanos() -> UInt64 {
 
 /// The monotonic clock at the kernel tick's resolution (a few ms), read without touching
 /// the clock source: enough for idle times, and cheap enough for every request.
-func coarseMonotonicNanos() -> UInt64 {
+@inlinable public func coarseMonotonicNanos() -> UInt64 {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC_COARSE, &ts)
     return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)

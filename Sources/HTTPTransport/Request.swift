@@ -30,7 +30,7 @@ public struct Request {
     public let path: String
     public var body: [UInt8]
     /// The matched route's `{name}` captures: names and byte ranges of `path`.
-    var captures = PathCaptures()
+    public var captures = PathCaptures()
     let values: any RequestValues
 
     public init(method: String, path: String, body: [UInt8], values: any RequestValues) {
@@ -42,20 +42,24 @@ public struct Request {
 
     public func header(_ name: String) -> String? { values.header(name) }
     public func query(_ name: String) -> String? { values.query(name) }
+    /// Whether header `name` is exactly `value`, without making a String of it.
+    public func header(_ name: String, is value: StaticString) -> Bool { values.header(name, is: value) }
     /// A path capture, made a String only when asked for.
-    public func parameter(_ name: String) -> String {
+    @inlinable public func parameter(_ name: String) -> String {
         parameterUTF8(name) { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 
     /// A path capture's bytes, read in place.
-    func parameterUTF8<T>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T? {
+    /// Inlinable, so it is specialized where it is used (unspecialized across the module
+    /// boundary it cost ~250 instructions a request: generic metadata lookups).
+    @inlinable public func parameterUTF8<T>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T? {
         guard let r = captures.range(of: name) else { return nil }
         if let found = path.utf8.withContiguousStorageIfAvailable({ body(UnsafeBufferPointer(rebasing: $0[r])) }) { return found }
         return Array(path.utf8)[r].withUnsafeBufferPointer(body)  // a bridged string: never from libmicrohttpd
     }
 
     /// Whether the client takes gzip (`Accept-Encoding` with gzip at a non-zero q).
-    var acceptsGzip: Bool {
+    public var acceptsGzip: Bool {
         guard let raw = header("Accept-Encoding"), raw != "identity" else { return false }
         let ae = raw.lowercased()
         for part in ae.split(separator: ",") {
@@ -65,32 +69,5 @@ public struct Request {
             return true
         }
         return false
-    }
-}
-
-/// A route's captures, held inline (no route has more than two): names and byte ranges.
-struct PathCaptures {
-    private var first: (name: String, range: Range<Int>)?
-    private var second: (name: String, range: Range<Int>)?
-
-    mutating func append(_ name: String, _ range: Range<Int>) {
-        if first == nil { first = (name, range) } else { precondition(second == nil, "a route has at most two captures"); second = (name, range) }
-    }
-
-    func range(of name: String) -> Range<Int>? {
-        if let first, first.name == name { return first.range }
-        if let second, second.name == name { return second.range }
-        return nil
-    }
-}
-
-extension StringProtocol {
-    /// The text without `c` at either end (header values: spaces, quotes). Named apart from
-    /// Foundation's `trimmingCharacters(in:)`, which takes a character set.
-    func trimming(_ c: Character) -> String {
-        var s = self[...]
-        while s.first == c { s = s.dropFirst() }
-        while s.last == c { s = s.dropLast() }
-        return String(s)
     }
 }

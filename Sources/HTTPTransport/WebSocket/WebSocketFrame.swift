@@ -7,6 +7,10 @@ public enum WebSocketFrame {
     }
 
     public struct Frame: Equatable, Sendable {
+        public init(fin: Bool, compressed: Bool, opcode: Opcode, payload: [UInt8]) {
+            self.fin = fin; self.compressed = compressed; self.opcode = opcode; self.payload = payload
+        }
+
         public var fin: Bool
         public var compressed: Bool  // RSV1 (permessage-deflate)
         public var opcode: Opcode
@@ -94,7 +98,7 @@ public enum WebSocketFrame {
         return out
     }
 
-    static func closePayload(_ code: CloseCode, _ reason: String) -> [UInt8] {
+    public static func closePayload(_ code: CloseCode, _ reason: String) -> [UInt8] {
         [UInt8(code.rawValue >> 8), UInt8(code.rawValue & 0xFF)] + Array(reason.utf8.prefix(120))
     }
 

@@ -5,76 +5,6 @@ import Synchronization
     import Glibc
 #endif
 
-/// How libmicrohttpd runs its threads. `pool` (internal polling threads with epoll, one
-/// per core) measured fastest here for many keep-alive clients; the others are kept for
-/// comparison (see BENCHMARKS.md).
-public enum HTTPThreading: String, Sendable, CaseIterable {
-    case pool, perConnection = "per-connection", single
-}
-
-public struct HTTPServerConfiguration: Sendable {
-    public var host = "127.0.0.1"
-    public var port: UInt16 = 8080
-    public var threading = HTTPThreading.pool
-    public var threads = 2
-    public var connectionLimit = 1024
-    /// Idle keep-alive connections are closed after this long (libmicrohttpd's silence timeout).
-    public var connectionTimeoutSeconds = 60
-    /// A whole request (headers and body) must arrive within this of its connection opening
-    /// (or of the idle timeout after the last answer): see `ConnectionGuard`.
-    public var requestTimeoutSeconds = 10
-    /// Connections one peer address may hold (trusted proxies excepted): half the slots.
-    public var maxConnectionsPerClient = 512
-    /// Addresses or CIDR ranges of proxies that carry many clients' connections.
-    public var trustedProxies: [String] = []
-    /// libmicrohttpd zeroes the whole pool for every request (3.9% of server CPU at 32 KiB,
-    /// 1.8% at 16 KiB, measured); 16 KiB still takes 12 KB of request headers.
-    public var connectionMemoryLimit = 16 * 1024
-    public var listenBacklog = 1024
-    public var maxBodyBytes = 1 << 20
-    /// Requests with a body at least this big (session creation, one-shot layouts, large
-    /// change sets) are answered on `workers` threads while their connection is suspended,
-    /// so libmicrohttpd's threads keep serving everyone else. Small ones (set-constants)
-    /// stay on the fast path. Pool and single threading only: thread per connection needs
-    /// neither (and libmicrohttpd cannot suspend there).
-    public var offloadBodyBytes = 64 * 1024
-    public var workers = 2
-    public init() {}
-}
-
-/// Per-request state between libmicrohttpd's calls for one request. Owned by its
-/// connection's thread; an offloaded request hands it to one worker, which only fills
-/// `offloaded` before resuming the connection. While the request is handled on the
-/// connection's thread it is also where the request's headers and query are read.
-final class RequestState: RequestValues, @unchecked Sendable {
-    let connection: OpaquePointer
-    var body: [UInt8] = []
-    var tooLarge = false
-    var answered = false
-    /// The connection's request clock, looked up once per request (a libmicrohttpd call).
-    var clock: ConnectionGuard.Clock?
-    /// The client a trusted proxy named, counted in flight until the request completes.
-    var forwarded: ClientAddress?
-    let offloaded = Mutex<Response?>(nil)
-
-    init(connection: OpaquePointer) { self.connection = connection }
-
-    func header(_ name: String) -> String? { value(.HEADER_KIND, name) }
-    func query(_ name: String) -> String? { value(.GET_ARGUMENT_KIND, name) }
-
-    func header(_ name: String, is expected: StaticString) -> Bool {
-        // Compared in place: a header value of 16 bytes or more would be a heap String.
-        guard let v = name.withCString({ MHD_lookup_connection_value(connection, .HEADER_KIND, $0) }) else { return false }
-        return strcmp(v, UnsafeRawPointer(expected.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
-    }
-
-    // `withCString` borrows the string's bytes; passing a String where C wants a pointer would
-    // copy it into a fresh array on every call.
-    private func value(_ kind: MHD_ValueKind, _ name: String) -> String? {
-        name.withCString { MHD_lookup_connection_value(connection, kind, $0) }.map { String(cString: $0) }
-    }
-}
-
 /// A suspended connection and its request, handed to a worker. The request's header and
 /// query lookups read copies, never the connection.
 private struct Offloaded: @unchecked Sendable { let connection: OpaquePointer; var request: Request }
@@ -87,9 +17,12 @@ private struct Suspended: @unchecked Sendable { let connection: OpaquePointer }
 /// callbacks need no locks of their own (an offloaded answer comes back through one).
 public final class HTTPServer: @unchecked Sendable {
     public typealias Handler = @Sendable (inout Request) -> Response
+    /// The answer to a request refused before it reaches `handler` (a limit): status, detail, headers.
+    public typealias Refusal = @Sendable (_ status: Int, _ detail: String, _ headers: [(String, String)]) -> Response
 
     public let configuration: HTTPServerConfiguration
     let handler: Handler
+    let refusal: Refusal
     private var daemon: OpaquePointer?
     private var workers: WorkerPool?
     private let inFlightCount = Atomic<Int>(0)
@@ -97,9 +30,10 @@ public final class HTTPServer: @unchecked Sendable {
     private let connectionGuard: ConnectionGuard
     public private(set) var port: UInt16 = 0
 
-    public init(configuration: HTTPServerConfiguration, handler: @escaping Handler) {
+    public init(configuration: HTTPServerConfiguration, refusal: @escaping Refusal = HTTPServer.plainText, handler: @escaping Handler) {
         self.configuration = configuration
         self.handler = handler
+        self.refusal = refusal
         connectionGuard = ConnectionGuard(
             requestTimeoutSeconds: configuration.requestTimeoutSeconds,
             idleTimeoutSeconds: configuration.connectionTimeoutSeconds,
@@ -108,6 +42,11 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     deinit { stop() }
+
+    /// The detail as plain text, for servers that bring no error format of their own.
+    public static let plainText: Refusal = { status, detail, headers in
+        Response(status: status, contentType: "text/plain; charset=utf-8", headers: headers, body: Array(detail.utf8))
+    }
 
     public var inFlight: Int { inFlightCount.load(ordering: .relaxed) }
 
@@ -190,14 +129,14 @@ public final class HTTPServer: @unchecked Sendable {
         connectionGuard.stop()
     }
 
-    fileprivate var isAccepting: Bool { accepting.load(ordering: .relaxed) }
+    var isAccepting: Bool { accepting.load(ordering: .relaxed) }
 
     /// Connections closed at their request deadline, and refused for their client's cap.
     public var connectionsTimedOut: Int { connectionGuard.timedOut.load(ordering: .relaxed) }
     public var connectionsRefusedPerClient: Int { connectionGuard.refused.load(ordering: .relaxed) }
     public var requestsRefusedPerForwardedClient: Int { connectionGuard.refusedForwarded.load(ordering: .relaxed) }
 
-    fileprivate func admits(_ address: UnsafePointer<sockaddr>?) -> Bool {
+    func admits(_ address: UnsafePointer<sockaddr>?) -> Bool {
         isAccepting && connectionGuard.admits(address)
     }
 
@@ -207,7 +146,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     // MARK: Called from the C callbacks
 
-    fileprivate func onRequest(
+    func onRequest(
         _ connection: OpaquePointer, _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>,
         _ upload: UnsafePointer<CChar>?, _ uploadSize: UnsafeMutablePointer<Int>,
         _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>
@@ -221,10 +160,9 @@ public final class HTTPServer: @unchecked Sendable {
             if connectionCount.load(ordering: .relaxed) > configuration.connectionLimit {
                 return answerAtOnce(
                     connection, state,
-                    Problem(
+                    refusal(
                         503, "the server is at its limit of \(configuration.connectionLimit) connections",
-                        headers: [("Retry-After", "1"), ("Connection", "close")]
-                    ).response)
+                        [("Retry-After", "1"), ("Connection", "close")]))
             }
             if state.clock?.viaProxy == true,
                 let client = ConnectionGuard.forwardedClient(xForwardedFor: state.header("X-Forwarded-For"), xRealIP: state.header("X-Real-IP"))
@@ -232,10 +170,9 @@ public final class HTTPServer: @unchecked Sendable {
                 guard let admitted = connectionGuard.begin(forwarded: client) else {
                     return answerAtOnce(
                         connection, state,
-                        Problem(
+                        refusal(
                             429, "client \(client) has \(configuration.maxConnectionsPerClient) requests in flight already",
-                            headers: [("Retry-After", "1")]
-                        ).response)
+                            [("Retry-After", "1")]))
                 }
                 state.forwarded = admitted
             }
@@ -362,7 +299,7 @@ public final class HTTPServer: @unchecked Sendable {
         return queue(connection, response)
     }
 
-    fileprivate func completed(_ connection: OpaquePointer?, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+    func completed(_ connection: OpaquePointer?, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
         let state = conCls?.pointee.map { Unmanaged<RequestState>.fromOpaque($0).takeUnretainedValue() }
         if let c = state?.clock ?? connection.flatMap(clock) { connectionGuard.answered(c) }
         guard let state, let p = conCls?.pointee else { return }
@@ -373,7 +310,7 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     /// A connection opened (its clock goes into its socket context) or closed (the clock comes out).
-    fileprivate func connectionChanged(_ connection: OpaquePointer?, _ context: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, opened: Bool) {
+    func connectionChanged(_ connection: OpaquePointer?, _ context: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, opened: Bool) {
         connectionCount.add(opened ? 1 : -1, ordering: .relaxed)
         guard let context else { return }
         if opened, let connection {
@@ -386,7 +323,7 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     private func tooLarge(_ n: Int?) -> Response {
-        Problem(413, "the request body\(n.map { " (\($0) bytes)" } ?? "") is larger than the limit of \(configuration.maxBodyBytes) bytes").response
+        refusal(413, "the request body\(n.map { " (\($0) bytes)" } ?? "") is larger than the limit of \(configuration.maxBodyBytes) bytes", [])
     }
 
     private func queue(_ connection: OpaquePointer, _ r: Response) -> MHD_Result {
@@ -407,56 +344,4 @@ public final class HTTPServer: @unchecked Sendable {
         MHD_destroy_response(mhdResponse)
         return result
     }
-}
-
-/// Holds the WebSocket (or other) takeover until libmicrohttpd hands over the socket.
-final class UpgradeBox {
-    let run: @Sendable (UpgradedConnection) -> Void
-    init(_ run: @escaping @Sendable (UpgradedConnection) -> Void) { self.run = run }
-}
-
-/// A socket taken over after `101 Switching Protocols`: non-blocking, and closed through
-/// libmicrohttpd (never `close()`).
-public final class UpgradedConnection: @unchecked Sendable {
-    public let socket: Int32
-    private var handle: OpaquePointer?
-    public let initial: [UInt8]
-
-    init(socket: Int32, handle: OpaquePointer, initial: [UInt8]) {
-        self.socket = socket
-        self.handle = handle
-        self.initial = initial
-    }
-
-    public func close() {
-        guard let h = handle else { return }
-        handle = nil
-        _ = layoutd_mhd_upgrade_close(h)
-    }
-}
-
-private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, upload, uploadSize, conCls in
-    let server = Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue()
-    return server.onRequest(connection!, url!, method!, upload, uploadSize!, conCls!)
-}
-
-private let acceptPolicy: MHD_AcceptPolicyCallback = { cls, address, _ in
-    Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue().admits(address) ? .YES : .NO
-}
-
-private let connectionNotify: MHD_NotifyConnectionCallback = { cls, connection, context, code in
-    Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue().connectionChanged(connection, context, opened: layoutd_mhd_is_started(code) != 0)
-}
-
-private let completedHandler: MHD_RequestCompletedCallback = { cls, connection, conCls, _ in
-    Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue().completed(connection, conCls)
-}
-
-private let upgradeHandler: MHD_UpgradeHandler = { cls, _, _, extra, extraSize, sock, urh in
-    let box = Unmanaged<UpgradeBox>.fromOpaque(cls!).takeRetainedValue()
-    var initial: [UInt8] = []
-    if let extra, extraSize > 0 {
-        extra.withMemoryRebound(to: UInt8.self, capacity: extraSize) { initial = Array(UnsafeBufferPointer(start: $0, count: extraSize)) }
-    }
-    box.run(UpgradedConnection(socket: sock, handle: urh!, initial: initial))
 }

@@ -4,6 +4,8 @@ import Foundation
 /// each of which also serves every other connection assigned to it: a 1,000-cell session
 /// solved there would stall those connections for as long as it takes.
 final class WorkerPool: @unchecked Sendable {
+    /// Guards the fields below and lets idle threads wait (a condition: `Mutex` has no wait,
+    /// hence `@unchecked`).
     private let condition = NSCondition()
     private var jobs: [@Sendable () -> Void] = []
     private var head = 0

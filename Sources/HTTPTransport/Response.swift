@@ -1,5 +1,3 @@
-import JSON
-
 /// One HTTP response. `upgrade` takes over the socket after a 101 (WebSocket).
 public struct Response: Sendable {
     public var status: Int
@@ -13,26 +11,24 @@ public struct Response: Sendable {
     /// instead. A durable store holds an answer until its change is on disk.
     public var hold: (@Sendable (@escaping @Sendable (Response?) -> Void) -> Void)? = nil
 
-    public init(status: Int, contentType: String? = nil, headers: [(String, String)] = [], body: [UInt8] = []) {
+    @inlinable public init(status: Int, contentType: String? = nil, headers: [(String, String)] = [], body: [UInt8] = []) {
         self.status = status
         self.contentType = contentType
         self.headers = headers
         self.body = body
     }
 
-    static func json(_ status: Int = 200, _ body: [UInt8]) -> Response {
+    @inlinable public static func json(_ status: Int = 200, _ body: [UInt8]) -> Response {
         Response(status: status, contentType: "application/json", body: body)
     }
 
-    static func json(_ status: Int = 200, _ value: JSON) -> Response { json(status, value.serialized) }
-
-    static func text(_ status: Int = 200, _ s: String, type: String = "text/plain; charset=utf-8") -> Response {
+    public static func text(_ status: Int = 200, _ s: String, type: String = "text/plain; charset=utf-8") -> Response {
         Response(status: status, contentType: type, body: Array(s.utf8))
     }
 
-    static let noContent = Response(status: 204)
+    public static let noContent = Response(status: 204)
 
-    func header(_ name: String) -> String? {
+    public func header(_ name: String) -> String? {
         if name.lowercased() == "content-type" { return contentType }
         return headers.first { $0.0.lowercased() == name.lowercased() }?.1
     }

@@ -1,37 +1,43 @@
-/// An immutable route table: built once, then read from every MHD thread.
-struct Router: Sendable {
-    typealias Handler = @Sendable (inout Request) throws(Problem) -> Response
+/// An immutable route table: built once, then read from every MHD thread. It matches
+/// paths to routes; what a route runs is the server's business, found by the route's
+/// `index`. (Not generic over the handler: a generic table is not specialized across the
+/// module boundary, and its metadata lookups cost 5% of a set-constant's instructions.)
+public struct Router: Sendable {
 
     /// A class: matching walks the table, and a struct would be copied (and its fields
     /// retained) at every step.
-    final class Route: Sendable {
-        let method: String
+    public final class Route: Sendable {
+        public let method: String
         /// The pattern's segments as bytes, nil where the segment is a `{name}` capture.
-        let literals: [[UInt8]?]
+        public let literals: [[UInt8]?]
         /// Capture names by segment index, worked out once at registration.
-        let captures: [(segment: Int, name: String)]
+        public let captures: [(segment: Int, name: String)]
         /// The pattern, for metrics labels (bounded cardinality).
-        let name: String
+        public let name: String
         /// Its place in the table: a cheap key for per-route metrics.
-        let index: Int
-        let handler: Handler
+        public let index: Int
 
-        init(method: String, literals: [[UInt8]?], captures: [(segment: Int, name: String)], name: String, index: Int, handler: @escaping Handler) {
-            self.method = method; self.literals = literals; self.captures = captures; self.name = name; self.index = index; self.handler = handler
+        init(method: String, literals: [[UInt8]?], captures: [(segment: Int, name: String)], name: String, index: Int) {
+            self.method = method; self.literals = literals; self.captures = captures; self.name = name; self.index = index
         }
     }
 
-    enum Match {
+    public enum Match {
         case found(Route, PathCaptures)
         case methodNotAllowed([String])
         case notFound
     }
 
-    private var routeCount = 0
+    /// How many routes the table holds (route indices run below it).
+    public private(set) var routeCount = 0
     /// Routes by their number of segments: a path is matched only against its own kind.
     private var bySegments: [[Route]] = Array(repeating: [], count: maxSegments + 1)
 
-    mutating func on(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
+    public init() {}
+
+    /// Adds a route; returns its index.
+    @discardableResult
+    public mutating func on(_ method: String, _ pattern: String) -> Int {
         let segments = pattern.split(separator: "/").map(String.init)
         let captures = segments.enumerated().filter { $0.element.hasPrefix("{") }.map {
             (segment: $0.offset, name: String($0.element.dropFirst().dropLast()))
@@ -40,14 +46,15 @@ struct Router: Sendable {
         precondition(segments.count <= Self.maxSegments, "a route has at most \(Self.maxSegments) segments")
         let route = Route(
             method: method, literals: segments.map { $0.hasPrefix("{") ? nil : Array($0.utf8) },
-            captures: captures, name: pattern, index: routeCount, handler: handler)
+            captures: captures, name: pattern, index: routeCount)
         routeCount += 1
         bySegments[segments.count].append(route)
+        return route.index
     }
 
     /// Matches on the path's bytes (no Character walking, and the segments' ranges on the
     /// stack: no route has more than `maxSegments`).
-    func match(_ method: String, _ path: String) -> Match {
+    public func match(_ method: String, _ path: String) -> Match {
         var path = path
         return path.withUTF8 { bytes in
             withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: Self.maxSegments) { parts in
