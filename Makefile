@@ -5,7 +5,6 @@ SWIFT   ?= swift
 HOST    ?= 127.0.0.1
 PORT    ?= 8080
 WORKLOADS ?= /tmp/layoutd-workloads
-SHARED  ?= ../shared
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PKGS := libmicrohttpd-dev zlib1g-dev libsqlite3-dev libpq-dev pkg-config libharfbuzz-dev libfontconfig-dev libunibreak-dev fonts-dejavu-core
 
@@ -89,10 +88,11 @@ api-fuzz: test-deps
 
 ## Side-by-side engine benchmark against kiwi (see BENCHMARKS.md).
 bench-engine: release
+	@dpkg -s nlohmann-json3-dev >/dev/null 2>&1 || ($(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq nlohmann-json3-dev)
 	@mkdir -p $(WORKLOADS)
-	python3 $(SHARED)/bench/gen_workloads.py --out $(WORKLOADS) >/dev/null
-	python3 $(SHARED)/bench/gen_workloads.py --out $(WORKLOADS)/drag10k --only drag --drag-cells 10000 >/dev/null
-	KIWI=$$($(SHARED)/bench/kiwi/build.sh) && \
+	python3 Benchmarks/engine/workloads.py --out $(WORKLOADS) >/dev/null
+	python3 Benchmarks/engine/workloads.py --out $(WORKLOADS)/drag10k --only drag --drag-cells 10000 >/dev/null
+	KIWI=$$(Benchmarks/kiwi/build.sh) && \
 	for w in cells_n1000 drag_n1000 churn_n1000 grid_30x30 chain_n1000; do \
 	  $$KIWI --reps 5 $(WORKLOADS)/$$w.json 2>/dev/null; \
 	  .build/release/layoutd-bench --reps 5 $(WORKLOADS)/$$w.json 2>/dev/null; \

@@ -1,7 +1,7 @@
 import ConstraintSolver
 import JSON
 
-/// A `layout-bench/1` file from ../shared/bench/gen_workloads.py.
+/// A `layout-bench/1` file from Benchmarks/engine/workloads.py.
 struct Workload {
     struct Step { enum Op { case setConstant(Int, Double), remove([Int]), add([Int]) }; var ops: [Op] }
     struct Phase { var name: String; var steps: [Step]; var expectedFinal: [Double] }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Set-constant round trips on layoutd beside the bare libmicrohttpd server of
-# ../shared/bench/http, loopback only, every wrk run bounded.
+# Set-constant round trips on layoutd beside the bare libmicrohttpd server (bare_server.c,
+# driven by echo.lua), loopback only, every wrk run bounded.
 #
 # Both servers run at the same time (the idle one costs nothing) and wrk alternates between
 # them, run by run, so each layoutd figure has a ceiling figure taken seconds apart: this
@@ -25,7 +25,6 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-shared="${SHARED:-$root/../shared}"
 out="${OUT_DIR:-/tmp/layoutd-load}"
 RUNS="${RUNS:-5}"; DURATION="${DURATION:-8}"; CONNS="${CONNS:-64}"; SESSIONS="${SESSIONS:-64}"
 LAYOUTS="${LAYOUTS:-split shared}"; MODE="${MODE:-pool}"; STORES="${STORES:-memory relaxed}"
@@ -33,7 +32,7 @@ CEIL_PORT="${CEIL_PORT:-8098}"; PORT="${PORT:-8099}"
 mkdir -p "$out"
 bin="$root/.build/release/layoutd"
 [ -x "$bin" ] || (cd "$root" && swift build -c release --product layoutd)
-gcc -O2 -Wall -Wextra -o "$out/ceiling" "$shared/bench/http/ceiling.c" $(pkg-config --cflags --libs libmicrohttpd)
+cc -O2 -Wall -Wextra -o "$out/bare_server" "$here/bare_server.c" $(pkg-config --cflags --libs libmicrohttpd)
 cc -O2 -pthread -o "$out/stall_probe" "$root/Benchmarks/machine/stall_probe.c"
 
 median() { sort -g | awk '{a[NR]=$1} END{ if (NR==0) {print "NA"} else if (NR%2) {print a[(NR+1)/2]} else {print (a[NR/2]+a[NR/2+1])/2} }'; }
@@ -72,7 +71,7 @@ layout() { # split|shared memory|relaxed|strict
     "${srv[@]}" "$bin" --port "$CEIL_PORT" --threading "$threading" --threads "$threads" --log-level warning --store memory \
       --trust-session-id-header ${LAYOUTD_ARGS:-} 2>>"$log" &
   else
-    "${srv[@]}" "$out/ceiling" "$ceil_mode" "$CEIL_PORT" "$threads" 2>/dev/null &
+    "${srv[@]}" "$out/bare_server" "$ceil_mode" "$CEIL_PORT" "$threads" 2>/dev/null &
   fi
   local cpid=$!
   "${srv[@]}" "$bin" --port "$PORT" --threading "$threading" --threads "$threads" --log-level warning "${store_args[@]}" \
@@ -90,7 +89,7 @@ layout() { # split|shared memory|relaxed|strict
     ids+=("$id")
   done
   export LAYOUTD_SESSIONS; LAYOUTD_SESSIONS=$(IFS=,; echo "${ids[*]}")
-  local ceil_script="$shared/bench/http/post_echo.lua" ours="$here/constants.lua"
+  local ceil_script="$here/echo.lua" ours="$here/constants.lua"
   [ "${BASELINE:-}" = memory ] && ceil_script="$ours"
   timeout 10 "${cli[@]}" wrk -t"$wrk_threads" -c"$CONNS" -d2s -s "$ceil_script" "http://127.0.0.1:$CEIL_PORT" >/dev/null
   timeout 10 "${cli[@]}" wrk -t"$wrk_threads" -c"$CONNS" -d2s -s "$ours" "http://127.0.0.1:$PORT" >/dev/null
