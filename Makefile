@@ -94,7 +94,7 @@ bench-engine: release
 	python3 Benchmarks/engine/workloads.py --out $(WORKLOADS)/drag10k --only drag --drag-cells 10000 >/dev/null
 	KIWI=$$(Benchmarks/kiwi/build.sh) && \
 	for w in cells_n1000 drag_n1000 churn_n1000 grid_30x30 chain_n1000; do \
-	  $$KIWI --reps 5 $(WORKLOADS)/$$w.json 2>/dev/null; \
+	  timeout 300 $$KIWI --reps 5 $(WORKLOADS)/$$w.json 2>/dev/null || echo '{"engine":"kiwi","workload":"'$$w'","stopped":"after 300 s"}'; \
 	  .build/release/layoutd-bench --reps 5 $(WORKLOADS)/$$w.json 2>/dev/null; \
 	done; \
 	.build/release/layoutd-bench --reps 3 $(WORKLOADS)/cells_n10000.json $(WORKLOADS)/drag10k/drag_n10000.json 2>/dev/null

@@ -108,7 +108,10 @@ let package = Package(
     ]
 )
 
-// Boundaries the compiler checks: a file uses only the members of modules it imports itself.
+// Boundaries the compiler checks: a file uses only the members of modules it imports itself
+// (MemberImportVisibility), an existential says `any` (ExistentialAny), and an import is internal
+// unless marked `public import`, so what a module exposes of another is written where it does.
 for target in package.targets where target.type != .system {
-    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + ["MemberImportVisibility", "ExistentialAny", "InternalImportsByDefault"].map { .enableUpcomingFeature($0) }
 }

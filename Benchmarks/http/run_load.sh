@@ -30,7 +30,7 @@ RUNS="${RUNS:-5}"; DURATION="${DURATION:-8}"; CONNS="${CONNS:-64}"; SESSIONS="${
 LAYOUTS="${LAYOUTS:-split shared}"; MODE="${MODE:-pool}"; STORES="${STORES:-memory relaxed}"
 CEIL_PORT="${CEIL_PORT:-8098}"; PORT="${PORT:-8099}"
 mkdir -p "$out"
-bin="$root/.build/release/layoutd"
+bin="${LAYOUTD_BIN:-$root/.build/release/layoutd}"  # LAYOUTD_BIN: another build, e.g. the previous commit's
 [ -x "$bin" ] || (cd "$root" && swift build -c release --product layoutd)
 cc -O2 -Wall -Wextra -o "$out/bare_server" "$here/bare_server.c" $(pkg-config --cflags --libs libmicrohttpd)
 cc -O2 -pthread -o "$out/stall_probe" "$root/Benchmarks/machine/stall_probe.c"

@@ -1,4 +1,4 @@
-import ConstraintSolver
+public import ConstraintSolver
 /// The attributes of the contract and the anchor rules between them.
 public enum Attribute: String, Sendable, CaseIterable {
     case left, right, top, bottom, leading, trailing, width, height, centerX, centerY

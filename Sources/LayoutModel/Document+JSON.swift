@@ -1,4 +1,4 @@
-import JSON
+public import JSON
 import ConstraintSolver
 
 /// The document as JSON (`GET /v1/sessions/{id}`, the store's snapshots), written from the

@@ -1,4 +1,4 @@
-import ConstraintSolver
+public import ConstraintSolver
 
 #if canImport(Glibc)
     import Glibc

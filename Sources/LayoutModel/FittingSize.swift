@@ -1,4 +1,4 @@
-import JSON
+public import JSON
 import ConstraintSolver
 
 /// systemLayoutSizeFitting: the size a view's own subtree asks for when its width and height

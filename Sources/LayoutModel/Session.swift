@@ -1,5 +1,5 @@
-import ConstraintSolver
-import JSON
+public import ConstraintSolver
+public import JSON
 #if canImport(Glibc)
     import Glibc
 #endif

@@ -1,5 +1,5 @@
 import JSON
-import TextLayout
+public import TextLayout
 
 /// A label's text and how it is set (API.md, v1.1 "Text").
 public struct TextContent: Equatable, Sendable {

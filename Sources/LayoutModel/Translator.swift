@@ -1,4 +1,4 @@
-import ConstraintSolver
+public import ConstraintSolver
 
 /// The four engine variables of a view: its frame in its parent's coordinates.
 public struct ViewVariables: Sendable {

@@ -1,7 +1,7 @@
-import HTTPTransport
+public import HTTPTransport
 import Foundation
 import JSON
-import Logging
+public import Logging
 import Synchronization
 import SessionStorage
 import Prometheus

@@ -1,6 +1,6 @@
-import HTTPTransport
+public import HTTPTransport
 import SessionStorage
-import LayoutModel
+public import LayoutModel
 
 /// Everything an operator can set; each limit is enforced and answered with its status.
 public struct ServerConfiguration: Sendable {

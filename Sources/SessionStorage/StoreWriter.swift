@@ -1,5 +1,5 @@
 import Foundation
-import JSON
+public import JSON
 import Synchronization
 
 /// A session's place in the writer's queue: its open set-constants entry. Kept with the

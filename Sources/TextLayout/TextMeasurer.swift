@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 /// Measures texts for layout: shaped once per (text, font) and wrapped per width, both
 /// kept (a drag that narrows a label re-wraps it without shaping it again). Safe from any
