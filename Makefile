@@ -77,6 +77,7 @@ bench-cluster: release test-deps
 ## finding; `make format` rewrites the tree.
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel Sources Tests Benchmarks Fuzz Package.swift
+	python3 Tests/docs/check_standalone.py
 
 format:
 	$(SWIFT) format format --in-place --recursive --parallel Sources Tests Benchmarks Fuzz Package.swift
