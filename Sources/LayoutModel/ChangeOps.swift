@@ -24,10 +24,7 @@ enum ChangeOps {
         switch name {
         case "addViews":
             try allowed(["views"])
-            guard let arr = op["views"]?.array else { throw p("views").fail("views must be an array") }
-            var specs: [(ViewSpec, Pointer)] = []
-            for (i, x) in arr.enumerated() { specs.append((try ViewSpec.decode(x, at: p("views")(i)), p("views")(i))) }
-            try doc.addViews(specs)
+            try doc.addViews(op["views"] ?? .null, at: p("views"))
         case "removeViews":
             try allowed(["ids"])
             try doc.removeViews(try ids(), at: p("ids"))
@@ -35,8 +32,7 @@ enum ChangeOps {
             try doc.updateView(try id(), fields: op.members!, at: p)
         case "addConstraints":
             try allowed(["constraints"])
-            guard let arr = op["constraints"]?.array else { throw p("constraints").fail("constraints must be an array") }
-            for (i, x) in arr.enumerated() { added.append(try doc.addConstraint(x, at: p("constraints")(i))) }
+            try doc.addConstraints(op["constraints"] ?? .null, at: p("constraints"), added: &added)
         case "removeConstraints":
             try allowed(["ids"])
             try doc.removeConstraints(try ids(), at: p("ids"))

@@ -23,6 +23,14 @@ extension LayoutDocument {
     static let notWithExpr = bits(["first", "relation", "second", "multiplier", "constant", "priority", "options", "metrics"])
     static let notWithVisual = bits(["first", "relation", "second", "multiplier", "constant", "priority"])
 
+    /// Adds a `constraints` array, each id onto `added`: the one path of a document's
+    /// constraints and the addConstraints op.
+    mutating func addConstraints(_ json: JSON, at p: Pointer, added: inout [String]) throws(LayoutError) {
+        guard let arr = json.array else { throw p.fail("constraints must be an array") }
+        added.reserveCapacity(added.count + arr.count)
+        for (i, x) in arr.enumerated() { added.append(try addConstraint(x, at: p(i))) }
+    }
+
     mutating func addConstraint(_ json: JSON, at p: Pointer) throws(LayoutError) -> String {
         guard let members = json.members else { throw p.fail("a constraint must be an object") }
         var idValue: JSON? = nil, activeValue: JSON? = nil, first: JSON? = nil, expr: JSON? = nil, visual: JSON? = nil

@@ -23,6 +23,15 @@ extension LayoutDocument {
         return out
     }
 
+    /// Decodes and adds a `views` array: the one path of a document's views and the addViews op.
+    mutating func addViews(_ json: JSON, at p: Pointer) throws(LayoutError) {
+        guard let arr = json.array else { throw p.fail("views must be an array") }
+        var specs: [(ViewSpec, Pointer)] = []
+        specs.reserveCapacity(arr.count)
+        for (i, x) in arr.enumerated() { specs.append((try ViewSpec.decode(x, at: p(i)), p(i))) }
+        try addViews(specs)
+    }
+
     /// Adds views given in any order (a parent may come after its child in the list).
     mutating func addViews(_ specs: [(ViewSpec, Pointer)]) throws(LayoutError) {
         var batch: [String: Int] = [:]

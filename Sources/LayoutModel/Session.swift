@@ -170,18 +170,9 @@ public final class LayoutSession {
         for (k, _) in members where !["options", "views", "constraints"].contains(k) { throw p(k).fail("unknown document field '\(k)'") }
         if let o = json["options"], !o.isNull { try doc.setOptions(o, at: p("options")) }
         doc.reserve(views: json["views"]?.array?.count ?? 0, constraints: json["constraints"]?.array?.count ?? 0)
-        if let v = json["views"], !v.isNull {
-            guard let arr = v.array else { throw p("views").fail("views must be an array") }
-            var specs: [(ViewSpec, Pointer)] = []
-            specs.reserveCapacity(arr.count)
-            for (i, x) in arr.enumerated() { specs.append((try ViewSpec.decode(x, at: p("views")(i)), p("views")(i))) }
-            try doc.addViews(specs)
-        }
+        if let v = json["views"], !v.isNull { try doc.addViews(v, at: p("views")) }
         var added: [String] = []
-        if let c = json["constraints"], !c.isNull {
-            guard let arr = c.array else { throw p("constraints").fail("constraints must be an array") }
-            for (i, x) in arr.enumerated() { added.append(try doc.addConstraint(x, at: p("constraints")(i))) }
-        }
+        if let c = json["constraints"], !c.isNull { try doc.addConstraints(c, at: p("constraints"), added: &added) }
         return added
     }
 
