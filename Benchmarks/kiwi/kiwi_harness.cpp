@@ -207,6 +207,12 @@ private:
     std::vector<double> previous_;
 };
 
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 /// Median, nearest-rank p99, mean, min, max (and total) of one repetition's values.
 json stats(std::vector<double> v, bool total) {
     if (v.empty()) return json::object();
@@ -215,7 +221,7 @@ json stats(std::vector<double> v, bool total) {
     double sum = 0;
     for (double x : v) sum += x;
     size_t rank = static_cast<size_t>(std::ceil(0.99 * n));
-    json s = {{"median", n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2}, {"p99", v[std::min(n - 1, rank ? rank - 1 : 0)]},
+    json s = {{"median", median(v)}, {"p99", v[std::min(n - 1, rank ? rank - 1 : 0)]},
               {"mean", sum / n}, {"min", v.front()}, {"max", v.back()}};
     if (total) s["total"] = sum;
     return s;
@@ -227,8 +233,7 @@ json medianOf(const std::vector<json>& per) {
     for (auto& [key, _] : per[0].items()) {
         std::vector<double> v;
         for (auto& s : per) v.push_back(s[key]);
-        std::sort(v.begin(), v.end());
-        out[key] = v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+        out[key] = median(v);
     }
     return out;
 }
@@ -261,15 +266,11 @@ void bench(const std::string& path, int reps) {
         phases.push_back({{"name", w.phases[i].name}, {"steps", w.phases[i].steps.size()}, {"step_us", medianOf(steps[i])},
                           {"changed_vars", medianOf(vars[i])}, {"changed_views", medianOf(views[i])},
                           {"final_max_abs_err", finalErr[i]}});
-    std::vector<double> sorted = builds;
-    std::sort(sorted.begin(), sorted.end());
-    size_t n = sorted.size();
-    double median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     rusage ru{};
     getrusage(RUSAGE_SELF, &ru);
     json line = {{"engine", "kiwi"}, {"workload", w.id}, {"reps", reps}, {"variables", w.variables},
                  {"constraints", w.constraints.size()},
-                 {"build_ms", {{"median", median}, {"min", sorted.front()}, {"all", builds}}},
+                 {"build_ms", {{"median", median(builds)}, {"min", *std::min_element(builds.begin(), builds.end())}, {"all", builds}}},
                  {"build_max_abs_err", buildErr}, {"phases", phases}, {"peak_rss_mb", ru.ru_maxrss / 1024.0}};
     std::printf("%s\n", line.dump().c_str());
     std::fflush(stdout);

@@ -30,7 +30,7 @@ public final class HTTPServer: @unchecked Sendable {
     private let connectionGuard: ConnectionGuard
     public private(set) var port: UInt16 = 0
 
-    public init(configuration: HTTPServerConfiguration, refusal: @escaping Refusal = HTTPServer.plainText, handler: @escaping Handler) {
+    public init(configuration: HTTPServerConfiguration, refusal: @escaping Refusal, handler: @escaping Handler) {
         self.configuration = configuration
         self.handler = handler
         self.refusal = refusal
@@ -42,11 +42,6 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     deinit { stop() }
-
-    /// The detail as plain text, for servers that bring no error format of their own.
-    public static let plainText: Refusal = { status, detail, headers in
-        Response(status: status, contentType: "text/plain; charset=utf-8", headers: headers, body: Array(detail.utf8))
-    }
 
     public var inFlight: Int { inFlightCount.load(ordering: .relaxed) }
 

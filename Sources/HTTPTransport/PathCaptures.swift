@@ -5,7 +5,7 @@ public struct PathCaptures: Sendable {
     private var first: (name: String, range: Range<Int>)?
     private var second: (name: String, range: Range<Int>)?
 
-    public mutating func append(_ name: String, _ range: Range<Int>) {
+    mutating func append(_ name: String, _ range: Range<Int>) {
         if first == nil { first = (name, range) } else { precondition(second == nil, "a route has at most two captures"); second = (name, range) }
     }
 

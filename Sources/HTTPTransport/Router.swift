@@ -9,9 +9,9 @@ public struct Router: Sendable {
     public final class Route: Sendable {
         public let method: String
         /// The pattern's segments as bytes, nil where the segment is a `{name}` capture.
-        public let literals: [[UInt8]?]
+        let literals: [[UInt8]?]
         /// Capture names by segment index, worked out once at registration.
-        public let captures: [(segment: Int, name: String)]
+        let captures: [(segment: Int, name: String)]
         /// The pattern, for metrics labels (bounded cardinality).
         public let name: String
         /// Its place in the table: a cheap key for per-route metrics.
@@ -28,8 +28,7 @@ public struct Router: Sendable {
         case notFound
     }
 
-    /// How many routes the table holds (route indices run below it).
-    public private(set) var routeCount = 0
+    private var routeCount = 0
     /// Routes by their number of segments: a path is matched only against its own kind.
     private var bySegments: [[Route]] = Array(repeating: [], count: maxSegments + 1)
 

@@ -16,27 +16,27 @@ struct Layoutd: ParsableCommand {
 
     @Option(help: "Address to listen on: IPv4, or IPv6 (\"::\" takes IPv4 clients too). Env: LAYOUTD_HOST.") var host: String =
         env("HOST") ?? "127.0.0.1"
-    @Option(help: "Port to listen on (0 picks a free one). Env: LAYOUTD_PORT.") var port: UInt16 = env("PORT").flatMap { UInt16($0) } ?? 8080
+    @Option(help: "Port to listen on (0 picks a free one). Env: LAYOUTD_PORT.") var port: UInt16 = env("PORT") ?? 8080
     @Option(help: "HTTP threading: pool (epoll, one thread per core), per-connection, single. Env: LAYOUTD_THREADING.")
     var threading: String = env("THREADING") ?? "pool"
     @Option(help: "Threads in the pool. Env: LAYOUTD_THREADS.") var threads: Int =
-        env("THREADS").flatMap { Int($0) } ?? ProcessInfo.processInfo.activeProcessorCount
+        env("THREADS") ?? ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "Open connections at most. Env: LAYOUTD_MAX_CONNECTIONS.") var maxConnections: Int =
-        env("MAX_CONNECTIONS").flatMap { Int($0) } ?? defaults.http.connectionLimit
+        env("MAX_CONNECTIONS") ?? defaults.http.connectionLimit
     @Option(help: "Idle connection timeout, seconds. Env: LAYOUTD_CONNECTION_TIMEOUT.") var connectionTimeout: Int =
-        env("CONNECTION_TIMEOUT").flatMap { Int($0) } ?? defaults.http.connectionTimeoutSeconds
+        env("CONNECTION_TIMEOUT") ?? defaults.http.connectionTimeoutSeconds
     @Option(
         help:
             "Seconds a connection has to deliver a whole request, headers and body: from opening, or from the idle timeout after its last answer (a client trickling bytes is cut off too). Env: LAYOUTD_REQUEST_TIMEOUT."
     )
-    var requestTimeout: Int = env("REQUEST_TIMEOUT").flatMap { Int($0) } ?? defaults.http.requestTimeoutSeconds
+    var requestTimeout: Int = env("REQUEST_TIMEOUT") ?? defaults.http.requestTimeoutSeconds
     @Option(
         help:
             "Connections one client address may hold; more are refused at accept (trusted proxies are exempt). Default: half of --max-connections. Env: LAYOUTD_MAX_CONNECTIONS_PER_IP."
     )
     var maxConnectionsPerIp: Int?
     /// The flag, else its environment variable (an optional option takes no default value).
-    var perClientConnections: Int? { maxConnectionsPerIp ?? env("MAX_CONNECTIONS_PER_IP").flatMap { Int($0) } }
+    var perClientConnections: Int? { maxConnectionsPerIp ?? env("MAX_CONNECTIONS_PER_IP") }
     @Option(
         help:
             "Comma-separated addresses or CIDR ranges of proxies in front of layoutd: exempt from --max-connections-per-ip (the proxy limits its own clients). Env: LAYOUTD_TRUSTED_PROXIES."
@@ -45,35 +45,35 @@ struct Layoutd: ParsableCommand {
     @Option(
         help:
             "libmicrohttpd memory per connection, bytes (headers and response buffering; it is cleared per request). Env: LAYOUTD_CONNECTION_MEMORY.")
-    var connectionMemory: Int = env("CONNECTION_MEMORY").flatMap { Int($0) } ?? defaults.http.connectionMemoryLimit
+    var connectionMemory: Int = env("CONNECTION_MEMORY") ?? defaults.http.connectionMemoryLimit
     @Option(help: "Largest request body in bytes, after gzip inflation too (413 beyond). Env: LAYOUTD_MAX_BODY_BYTES.")
-    var maxBodyBytes: Int = env("MAX_BODY_BYTES").flatMap { Int($0) } ?? defaults.http.maxBodyBytes
+    var maxBodyBytes: Int = env("MAX_BODY_BYTES") ?? defaults.http.maxBodyBytes
     @Option(
         help:
             "Threads for heavy requests, so that libmicrohttpd's threads keep serving other connections (pool and single threading). Env: LAYOUTD_WORKERS."
     )
-    var workers: Int = env("WORKERS").flatMap { Int($0) } ?? ProcessInfo.processInfo.activeProcessorCount
+    var workers: Int = env("WORKERS") ?? ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "Request bodies at least this big, in bytes, are answered on a worker. Env: LAYOUTD_OFFLOAD_BYTES.")
-    var offloadBytes: Int = env("OFFLOAD_BYTES").flatMap { Int($0) } ?? defaults.http.offloadBodyBytes
+    var offloadBytes: Int = env("OFFLOAD_BYTES") ?? defaults.http.offloadBodyBytes
     @Option(
         help:
             "Heap in use, MiB, past which new sessions and one-shot layouts get 503 (0: none; default three quarters of the container's or machine's memory). Env: LAYOUTD_MEMORY_BUDGET_MB."
     )
-    var memoryBudgetMb: Int = env("MEMORY_BUDGET_MB").flatMap { Int($0) } ?? MemoryBudget.defaultLimitBytes() >> 20
+    var memoryBudgetMb: Int = env("MEMORY_BUDGET_MB") ?? MemoryBudget.defaultLimitBytes() >> 20
     @Option(help: "Sessions kept at once (429 beyond). Env: LAYOUTD_MAX_SESSIONS.") var maxSessions: Int =
-        env("MAX_SESSIONS").flatMap { Int($0) } ?? defaults.maxSessions
+        env("MAX_SESSIONS") ?? defaults.maxSessions
     @Option(help: "Idle seconds before a session is evicted. Env: LAYOUTD_SESSION_TTL.") var sessionTTL: Double =
-        env("SESSION_TTL").flatMap { Double($0) } ?? defaults.sessionTTLSeconds
+        env("SESSION_TTL") ?? defaults.sessionTTLSeconds
     @Option(help: "Views per session (413 beyond). Env: LAYOUTD_MAX_VIEWS.") var maxViews: Int =
-        env("MAX_VIEWS").flatMap { Int($0) } ?? defaults.maxViewsPerSession
+        env("MAX_VIEWS") ?? defaults.maxViewsPerSession
     @Option(help: "Constraints per session (413 beyond). Env: LAYOUTD_MAX_CONSTRAINTS.") var maxConstraints: Int =
-        env("MAX_CONSTRAINTS").flatMap { Int($0) } ?? defaults.maxConstraintsPerSession
+        env("MAX_CONSTRAINTS") ?? defaults.maxConstraintsPerSession
     @Option(help: "Open WebSocket streams at most (503 beyond). Env: LAYOUTD_MAX_STREAMS.") var maxStreams: Int =
-        env("MAX_STREAMS").flatMap { Int($0) } ?? defaults.maxStreams
+        env("MAX_STREAMS") ?? defaults.maxStreams
     @Option(help: "Largest WebSocket message in bytes (close 1009 beyond). Env: LAYOUTD_MAX_MESSAGE_BYTES.") var maxMessageBytes: Int =
-        env("MAX_MESSAGE_BYTES").flatMap { Int($0) } ?? defaults.maxStreamMessageBytes
+        env("MAX_MESSAGE_BYTES") ?? defaults.maxStreamMessageBytes
     @Option(help: "Seconds SIGTERM waits for requests under way. Env: LAYOUTD_DRAIN_TIMEOUT.") var drainTimeout: Double =
-        env("DRAIN_TIMEOUT").flatMap { Double($0) } ?? defaults.drainTimeoutSeconds
+        env("DRAIN_TIMEOUT") ?? defaults.drainTimeoutSeconds
     @Flag(help: "Take new session ids from X-Layoutd-Session-Id (set by a trusted, session-affine proxy). Env: LAYOUTD_TRUST_SESSION_ID_HEADER=1.")
     var trustSessionIdHeader: Bool = env("TRUST_SESSION_ID_HEADER") == "1"
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. Env: LAYOUTD_LOG_LEVEL.") var logLevel: String =
@@ -96,7 +96,7 @@ struct Layoutd: ParsableCommand {
     )
     var durability: String = env("DURABILITY") ?? "relaxed"
     @Option(help: "Relaxed durability: set-constants are written within this many milliseconds. Env: LAYOUTD_FLUSH_INTERVAL_MS.")
-    var flushIntervalMs: Int = env("FLUSH_INTERVAL_MS").flatMap { Int($0) } ?? defaults.flushIntervalMilliseconds
+    var flushIntervalMs: Int = env("FLUSH_INTERVAL_MS") ?? defaults.flushIntervalMilliseconds
     @Option(
         help: "A stored session unused this long is deleted: seconds, or a number with s, m, h or d (default 7d). Env: LAYOUTD_SESSION_RETENTION.")
     var sessionRetention: String = env("SESSION_RETENTION") ?? "7d"
@@ -110,7 +110,7 @@ struct Layoutd: ParsableCommand {
     var replica: String? { replicaId ?? env("REPLICA_ID") }
     @Option(
         help: "Milliseconds a session's lease lasts unrenewed (PostgreSQL): a dead replica's sessions move after this long. Env: LAYOUTD_LEASE_MS.")
-    var leaseMs: Int = env("LEASE_MS").flatMap { Int($0) } ?? defaults.leaseMilliseconds
+    var leaseMs: Int = env("LEASE_MS") ?? defaults.leaseMilliseconds
 
     var proxies: [String] { trustedProxies.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
 
@@ -198,7 +198,10 @@ struct Layoutd: ParsableCommand {
     }
 }
 
-func env(_ name: String) -> String? { ProcessInfo.processInfo.environment["LAYOUTD_" + name] }
+/// `LAYOUTD_<name>` read as the type the flag's default has (nil when unset or unreadable).
+func env<Value: LosslessStringConvertible>(_ name: String) -> Value? {
+    ProcessInfo.processInfo.environment["LAYOUTD_" + name].flatMap(Value.init)
+}
 
 /// Each default has one home, the configuration's own; a flag or its variable overrides it.
 private let defaults = ServerConfiguration()

@@ -56,7 +56,7 @@ public final class SessionStore: @unchecked Sendable {
     /// Keys being restored or retired: a second request for one waits for the first.
     private let moving = NSCondition()
     private var inMotion: Set<SessionKey> = []
-    /// Boxes that left memory, with their engine's size (for the gauges).
+    /// How many sessions an eviction (idle, or to make room) took out of memory: the evictions counter.
     var onEvict: @Sendable (_ count: Int) -> Void = { _ in }
     /// Sessions (with their lease epochs) that left memory other than by deletion, or were
     /// restored and could not be held: their leases are given up.
