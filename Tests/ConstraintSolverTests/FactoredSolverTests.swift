@@ -248,7 +248,7 @@ final class FactoredSolverOperationTests: XCTestCase {
         let s = FactoredSolver()
         let root = s.addVariable()
         s.add(ConstraintDefinition(LinearExpression([(root, 1)], constant: -100), .equal))
-        var sizes: [(rows: Int, columns: Int)] = []
+        var sizes: [(rows: Int, columns: Int, entries: Int)] = []
         for round in 0..<400 {
             let v = s.addVariable(), w = s.addVariable()
             let hs = [
@@ -260,11 +260,13 @@ final class FactoredSolverOperationTests: XCTestCase {
             for h in hs.shuffled() { s.remove(h) }
             s.removeVariable(v)
             s.removeVariable(w)
-            sizes.append((s.rows.count, s.kind.count))
+            sizes.append((s.rows.listCount, s.kind.count, s.rows.entries.count + s.columnRows.entries.count))
         }
         XCTAssertEqual(s.value(root), 100, accuracy: 1e-9)
         XCTAssertLessThanOrEqual(sizes[399].rows, sizes[99].rows + 8, "rows: \(sizes[99]) then \(sizes[399])")
         XCTAssertLessThanOrEqual(sizes[399].columns, sizes[99].columns + 16, "columns: \(sizes[99]) then \(sizes[399])")
+        // Lists that grow move to the end of their pool; the holes they leave are reclaimed.
+        XCTAssertLessThanOrEqual(sizes[399].entries, 2 * sizes[99].entries + 128, "entries: \(sizes[99]) then \(sizes[399])")
     }
 
     /// Random required systems, some infeasible: every required constraint that is not broken

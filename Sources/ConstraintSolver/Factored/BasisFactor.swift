@@ -22,10 +22,10 @@ final class BasisFactor {
 
     /// L by column: step k's multipliers on later steps; L by row: the multipliers step k
     /// received from earlier steps. U by row (later steps) and by column (earlier steps).
-    private var lcol: [[Entry]] = []
-    private var lrow: [[Entry]] = []
-    private var urow: [[Entry]] = []
-    private var ucol: [[Entry]] = []
+    private var lcol = SparseLists()
+    private var lrow = SparseLists()
+    private var urow = SparseLists()
+    private var ucol = SparseLists()
     private var udiag: [Double] = []
 
     /// The eta file: per basis change, its pivot step and column (entries by step).
@@ -83,7 +83,7 @@ final class BasisFactor {
     /// refactor's. Inlined, so each of the four solves gets its own constant arguments (a
     /// shared body cost a set-constant 800 more instructions, callgrind).
     @inline(__always)
-    private func triangular(_ w: inout WorkVector, _ factor: [[Entry]], ascending: Bool, dividing: Bool, skipBelow: Double) {
+    private func triangular(_ w: inout WorkVector, _ factor: SparseLists, ascending: Bool, dividing: Bool, skipBelow: Double) {
         /// Step k's final value, or nil when it is (numerically) zero and scatters nothing.
         @inline(__always) func settle(_ k: Int, _ w: inout WorkVector) -> Double? {
             var x = w[k]
@@ -98,21 +98,25 @@ final class BasisFactor {
             return x
         }
         let n = stepCount
-        if w.pattern.count * 8 > n {
-            for i in 0..<n {
-                let k = ascending ? i : n - 1 - i
-                guard w.contains(k), let x = settle(k, &w) else { continue }
-                for (s, a) in factor[k] { w.add(s, -a * x) }
+        factor.withBuffers { spans, entries in
+            if w.pattern.count * 8 > n {
+                for i in 0..<n {
+                    let k = ascending ? i : n - 1 - i
+                    guard w.contains(k), let x = settle(k, &w) else { continue }
+                    let s = spans[k]
+                    for e in entries[Int(s.start)..<Int(s.start + s.count)] { w.add(e.index, -e.value * x) }
+                }
+                return
             }
-            return
-        }
-        let sign = ascending ? 1 : -1
-        heap.removeAll()
-        for k in w.pattern { heap.push(sign * k) }
-        while !heap.isEmpty {
-            let k = sign * heap.pop()
-            guard let x = settle(k, &w) else { continue }
-            factor[k].withUnsafeBufferPointer { for (s, a) in $0 where w.add(s, -a * x) { heap.push(sign * s) } }
+            let sign = ascending ? 1 : -1
+            heap.removeAll()
+            for k in w.pattern { heap.push(sign * k) }
+            while !heap.isEmpty {
+                let k = sign * heap.pop()
+                guard let x = settle(k, &w) else { continue }
+                let s = spans[k]
+                for e in entries[Int(s.start)..<Int(s.start + s.count)] where w.add(e.index, -e.value * x) { heap.push(sign * e.index) }
+            }
         }
     }
 
@@ -270,7 +274,7 @@ final class BasisFactor {
     /// column. Such a column has no L or U entries off its diagonal, so only the diagonal
     /// changes: no refactorization.
     func swapSingleton(step k: Int, to twin: Int, diagonal: Double) {
-        precondition(lcol[k].isEmpty && ucol[k].isEmpty && etaPivot.isEmpty, "not a singleton step")
+        precondition(lcol.count(k) == 0 && ucol.count(k) == 0 && etaPivot.isEmpty, "not a singleton step")
         stepOfColumn[columnOfStep[k]] = -1
         columnOfStep[k] = twin
         stepOfColumn[twin] = k
@@ -286,12 +290,12 @@ final class BasisFactor {
         stepOfRow[row] = m
         columnOfStep.append(column)
         stepOfColumn[column] = m
-        lcol.append([])
-        for (k, lk) in l { lcol[k].append((m, lk)) }
-        lrow.append(l)
-        ucol.append(v)
-        urow.append([])
-        for (k, vk) in v { urow[k].append((m, vk)) }
+        lcol.appendList()
+        for (k, lk) in l { lcol.append((m, lk), to: k) }
+        lrow.appendList(l)
+        ucol.appendList(v)
+        urow.appendList()
+        for (k, vk) in v { urow.append((m, vk), to: k) }
         udiag.append(s)
         etasByPivot.append([])
         etasBySlot.append([])
@@ -320,13 +324,18 @@ final class BasisFactor {
             stepOfColumn[p.column] = k
         }
         udiag = pivots.map(\.pivot)
-        lcol = pivots.map { p in p.multipliers.map { (stepOfRow[$0.index], $0.value) } }
-        lrow = Array(repeating: [], count: n)
-        for (k, l) in lcol.enumerated() { for (s, m) in l { lrow[s].append((k, m)) } }
-        urow = pivots.map { p in p.u.map { (stepOfColumn[$0.index], $0.value) } }
-        ucol = Array(repeating: [], count: n)
-        for (k, u) in urow.enumerated() { for (k2, a) in u { ucol[k2].append((k, a)) } }
-        luNonzeros = n + lcol.reduce(0) { $0 + $1.count } + urow.reduce(0) { $0 + $1.count }
+        lcol = SparseLists()
+        urow = SparseLists()
+        lcol.reserve(lists: n, entries: pivots.reduce(0) { $0 + $1.multipliers.count })
+        urow.reserve(lists: n, entries: pivots.reduce(0) { $0 + $1.u.count })
+        for p in pivots {
+            let l = lcol.appendList(), u = urow.appendList()
+            for (r, m) in p.multipliers { lcol.append((stepOfRow[r], m), to: l) }
+            for (c, a) in p.u { urow.append((stepOfColumn[c], a), to: u) }
+        }
+        lrow = lcol.transposed()
+        ucol = urow.transposed()
+        luNonzeros = n + lcol.liveCount + urow.liveCount
         etaPivot = []; etaColumn = []; etaPivotValue = []; etaNonzeros = 0; etaVisits = 0; etaSteps = []
         etasByPivot = Array(repeating: [], count: n)
         etasBySlot = Array(repeating: [], count: n)
@@ -337,7 +346,7 @@ final class BasisFactor {
         for col in columnOfStep { stepOfColumn[col] = -1 }
         for r in rowOfStep { stepOfRow[r] = -1 }
         rowOfStep = []; columnOfStep = []
-        lcol = []; lrow = []; urow = []; ucol = []; udiag = []
+        lcol = SparseLists(); lrow = SparseLists(); urow = SparseLists(); ucol = SparseLists(); udiag = []
         etaPivot = []; etaColumn = []; etaPivotValue = []; etasByPivot = []; etasBySlot = []; etaSteps = []
         etaNonzeros = 0; luNonzeros = 0; etaVisits = 0
     }
@@ -363,20 +372,21 @@ struct Elimination {
     private var seen: [Int]  // stamps for de-duplicating a column's row list
     private var stamp = 0
 
-    init(rows: [(row: Int, cells: [Entry])], rank: [Int: Int]?) {
+    /// `rank`: a tie-break by row id (dense; 0 for every row when nil).
+    init(rows: [(row: Int, cells: [Entry])], rank: [Int]?) {
         let rowLimit = (rows.map(\.row).max() ?? -1) + 1
         let columnLimit = (rows.lazy.flatMap { $0.cells.map(\.index) }.max() ?? -1) + 1
         rowCells = Array(repeating: [], count: rowLimit)
         rowAlive = Array(repeating: false, count: rowLimit)
         columnRows = Array(repeating: [], count: columnLimit)
         columnCount = Array(repeating: 0, count: columnLimit)
-        self.rank = Array(repeating: 0, count: rowLimit)
+        self.rank = rank ?? Array(repeating: 0, count: rowLimit)
+        if self.rank.count < rowLimit { self.rank.append(contentsOf: repeatElement(0, count: rowLimit - self.rank.count)) }
         seen = Array(repeating: -1, count: rowLimit)
         liveRowCount = rows.count
         for (i, cells) in rows {
             rowCells[i] = cells
             rowAlive[i] = true
-            if let r = rank?[i] { self.rank[i] = r }
             for (j, _) in cells { columnRows[j].append(i); columnCount[j] += 1 }
         }
     }

@@ -48,7 +48,7 @@ extension FactoredSolver {
     func retryBroken(after trigger: Int32?, removedRow: Int? = nil) throws(Unsatisfiable) {
         for h in broken {
             guard let rec = records[h], let conflicts = rec.conflicts else { continue }
-            let errors = rows[rec.row]!.map(\.index).filter { kind[$0] == .error && costPriority[$0] == Self.brokenPriority }
+            let errors = rows[rec.row].map(\.index).filter { kind[$0] == .error && costPriority[$0] == Self.brokenPriority }
             let holds = errors.allSatisfy { value[$0] <= Self.eps }
             let involved =
                 trigger == nil || trigger == h

@@ -9,7 +9,7 @@ extension FactoredSolver {
         broken.removeAll { $0 == handle.raw }
         let r = rec.row
         handleOfRow[r] = -1  // the handle may be reused before the row is dropped
-        let logicals = rows[r]!.map(\.index).filter { kind[$0] != .free && kind[$0] != .dead && columnRows[$0].count == 1 }.sorted()
+        let logicals = rows[r].map(\.index).filter { kind[$0] != .free && kind[$0] != .dead && columnRows[$0].count == 1 }.sorted()
         let tomb: Int
         if let t = logicals.first(where: { basis.isBasic($0) }) {
             // A logical of the row is basic: it becomes the tomb and nothing moves.
@@ -31,8 +31,8 @@ extension FactoredSolver {
         }
         tombs.insert(tomb)
         for j in logicals where j != tomb && !basis.isBasic(j) {
-            rows[r]!.removeAll { $0.index == j }
-            columnRows[j] = []
+            rows.removeAll(in: r) { $0.index == j }
+            columnRows.clear(j)
             for k in reduced.indices { reduced[k][j] = 0 }
             candidates.remove(j)
             pendingFixed.removeAll { $0 == j }
@@ -88,16 +88,17 @@ extension FactoredSolver {
     func dropTombs() {
         for t in tombs.sorted() where basis.isBasic(t) {
             tombs.remove(t)
-            let r = columnRows[t][0].index
-            for (j, _) in rows[r]! where j != t {
-                columnRows[j].removeAll { $0.index == r }
+            let r = columnRows[t].first!.index
+            for (j, _) in rows[r] where j != t {
+                columnRows.removeAll(in: j) { $0.index == r }
                 // A removed view's variable waited for its last removed row to go.
                 if kind[j] == .dead && columnRows[j].isEmpty { releasedAtFactorization.columns.append(j) }
             }
-            rows[r] = nil
+            rows.clear(r)
+            rowLive[r] = false
             handleOfRow[r] = -1
             for k in duals.indices { duals[k][r] = 0 }
-            columnRows[t] = []
+            columnRows.clear(t)
             value[t] = 0
             infeasible.remove(t)
             kind[t] = .dead

@@ -24,12 +24,13 @@ public final class FactoredSolver {
     var kind: [Kind] = []
     /// The priority of an error column's level (0: no cost).
     var costPriority: [Double] = []
-    var columnRows: [[Entry]] = []
+    var columnRows = SparseLists()
     var value: [Double] = []
     var isUser: [Bool] = []
 
     // Rows, by id (a dropped row's id is reused): coefficients by column and right-hand side.
-    var rows: [[Entry]?] = []
+    var rows = SparseLists()
+    var rowLive: [Bool] = []
     var rhs: [Double] = []
 
     let basis = BasisFactor()
@@ -123,7 +124,13 @@ public final class FactoredSolver {
     /// factorization. Replaces the current basis, so it costs O(whole system).
     func tryAdd(batch definitions: [ConstraintDefinition]) throws(Unsatisfiable) -> [ConstraintHandle] {
         for j in value.indices where value[j] != 0 { mark(j) }
-        let handles = definitions.map { newRow($0).0 }
+        // The rows first, then every column's list at once from them (packed: appending
+        // to thousands of column lists in turn moved each as it grew).
+        rows.reserve(
+            lists: rows.listCount + definitions.count,
+            entries: rows.entries.count + definitions.reduce(0) { $0 + $1.expression.terms.count + 2 })
+        let handles = definitions.map { newRow($0, indexingColumns: false).0 }
+        columnRows = rows.transposed(lists: kind.count)
         lastAdded = handles
         try crash()
         try solve()
@@ -181,8 +188,8 @@ public final class FactoredSolver {
 
     public var factorStats: FactorStats {
         FactorStats(
-            rows: rows.reduce(0) { $0 + ($1 == nil ? 0 : 1) }, columns: kind.count,
-            rowNonzeros: rows.reduce(0) { $0 + ($1?.count ?? 0) },
+            rows: rowLive.reduce(0) { $0 + ($1 ? 1 : 0) }, columns: kind.count,
+            rowNonzeros: rows.liveCount,
             factorNonzeros: basis.luNonzeros + basis.etaNonzeros, pivots: pivotCount, factorizations: factorizations)
     }
 
@@ -192,7 +199,7 @@ public final class FactoredSolver {
         if let j = freeColumns.popLast() {
             kind[j] = k
             costPriority[j] = priority
-            columnRows[j] = []
+            columnRows.clear(j)
             value[j] = 0
             isUser[j] = false
             if !touched[j] { before[j] = 0 }  // still listed as touched: its old value stays the reference
@@ -202,7 +209,7 @@ public final class FactoredSolver {
         let j = kind.count
         kind.append(k)
         costPriority.append(priority)
-        columnRows.append([])
+        columnRows.appendList()
         value.append(0)
         isUser.append(false)
         before.append(0)
@@ -221,16 +228,18 @@ public final class FactoredSolver {
     }
 
     @inline(__always) func cell(_ row: Int, _ j: Int) -> Double? {
-        for c in rows[row]! where c.index == j { return c.value }
+        for c in rows[row] where c.index == j { return c.value }
         return nil
     }
 
-    func appendToRow(_ row: Int, _ j: Int, _ a: Double) {
-        rows[row]!.append((j, a))
-        columnRows[j].append((row, a))
+    func appendToRow(_ row: Int, _ j: Int, _ a: Double, indexingColumn: Bool = true) {
+        rows.append((j, a), to: row)
+        if indexingColumn { columnRows.append((row, a), to: j) }
     }
 
-    func newRow(_ definition: ConstraintDefinition) -> (ConstraintHandle, Int) {
+    /// A new row for the definition, with its slack and errors; `indexingColumns` false
+    /// leaves `columnRows` for the caller to rebuild.
+    func newRow(_ definition: ConstraintDefinition, indexingColumns: Bool = true) -> (ConstraintHandle, Int) {
         var cells: [Entry] = []
         for (v, a) in definition.expression.terms where a != 0 {
             let j = v.symbol.index
@@ -240,19 +249,22 @@ public final class FactoredSolver {
         let row: Int
         if let r = freeRows.popLast() {
             row = r
-            rows[r] = cells
+            rows.replace(r, with: cells)
+            rowLive[r] = true
             rhs[r] = -definition.expression.constant
         } else {
-            row = rows.count
-            rows.append(cells)
+            row = rows.listCount
+            rows.appendList(cells)
+            rowLive.append(true)
             rhs.append(-definition.expression.constant)
             handleOfRow.append(-1)
-            basis.growRows(to: rows.count)
+            basis.growRows(to: rows.listCount)
         }
-        for (j, a) in cells { columnRows[j].append((row, a)) }
+        if indexingColumns { for (j, a) in cells { columnRows.append((row, a), to: j) } }
+        let x = indexingColumns
         switch definition.relation {
-        case .greaterOrEqual: appendToRow(row, newColumn(.slack), -1)
-        case .lessOrEqual: appendToRow(row, newColumn(.slack), 1)
+        case .greaterOrEqual: appendToRow(row, newColumn(.slack), -1, indexingColumn: x)
+        case .lessOrEqual: appendToRow(row, newColumn(.slack), 1, indexingColumn: x)
         case .equal: break
         }
         if !definition.isRequired {
@@ -260,10 +272,10 @@ public final class FactoredSolver {
             _ = levelIndex(p)
             switch definition.relation {
             case .equal:
-                appendToRow(row, newColumn(.error, priority: p), -1)
-                appendToRow(row, newColumn(.error, priority: p), 1)
-            case .greaterOrEqual: appendToRow(row, newColumn(.error, priority: p), 1)
-            case .lessOrEqual: appendToRow(row, newColumn(.error, priority: p), -1)
+                appendToRow(row, newColumn(.error, priority: p), -1, indexingColumn: x)
+                appendToRow(row, newColumn(.error, priority: p), 1, indexingColumn: x)
+            case .greaterOrEqual: appendToRow(row, newColumn(.error, priority: p), 1, indexingColumn: x)
+            case .lessOrEqual: appendToRow(row, newColumn(.error, priority: p), -1, indexingColumn: x)
             }
         }
         let h = records.insert(
@@ -323,7 +335,7 @@ public final class FactoredSolver {
     func pivotRow(_ rho: [Entry]) {
         alphaWork.reset(size: kind.count)
         for (i, ri) in rho {
-            for (j, a) in rows[i]! where !basis.isBasic(j) { alphaWork.add(j, ri * a) }
+            for (j, a) in rows[i] where !basis.isBasic(j) { alphaWork.add(j, ri * a) }
         }
     }
 
@@ -332,7 +344,7 @@ public final class FactoredSolver {
         var touched: Set<Int> = []
         for (i, dv) in dy {
             duals[level][i] += dv
-            for (j, a) in rows[i]! where !basis.isBasic(j) {
+            for (j, a) in rows[i] where !basis.isBasic(j) {
                 reduced[level][j] -= dv * a
                 touched.insert(j)
             }
@@ -503,7 +515,7 @@ public final class FactoredSolver {
     /// is new (a free variable, a feasible slack), else a border on a free nonbasic
     /// column, else a slack, error or [0,0] artificial that the simplex then repairs.
     func install(_ row: Int) throws(Unsatisfiable) {
-        let cells = rows[row]!
+        let cells = rows[row]
         var delta = rhs[row]
         var r: [Entry] = []
         for (j, a) in cells where basis.isBasic(j) {
@@ -529,7 +541,7 @@ public final class FactoredSolver {
         var abar: [Int: Double] = [:]
         for (j, a) in cells where !basis.isBasic(j) { abar[j, default: 0] += a }
         for (i, zi) in z {
-            for (j, a) in rows[i]! where !basis.isBasic(j) { abar[j, default: 0] -= zi * a }
+            for (j, a) in rows[i] where !basis.isBasic(j) { abar[j, default: 0] -= zi * a }
         }
         var best: Int? = nil
         for (j, a) in abar where kind[j] == .free && abs(a) > 1e-7 {
@@ -553,7 +565,7 @@ public final class FactoredSolver {
     }
 
     private func triangular(_ row: Int, _ q: Int, _ delta: Double, _ l: [Entry], z: [Entry]?) {
-        let cells = rows[row]!
+        let cells = rows[row]
         let aq = cell(row, q)!
         // z = L⁻ᵀ·l, computed before the new step exists.
         var z = z
@@ -582,7 +594,7 @@ public final class FactoredSolver {
 
     /// q, an existing nonbasic free column, becomes basic in the new row: B' = [[B, u], [rᵀ, a_q]].
     private func border(_ row: Int, _ q: Int, _ delta: Double, _ l: [Entry]) {
-        let cells = rows[row]!
+        let cells = rows[row]
         let u = columnRows[q].filter { $0.index != row }
         basis.ftran(u, into: &columnWork)
         basis.load(rows: u, into: &extraWork)
@@ -632,8 +644,8 @@ public final class FactoredSolver {
                     }
                 }
                 pendingFixed.removeAll { $0 == f }
-                for (i, _) in columnRows[f] { rows[i]!.removeAll { $0.index == f } }
-                columnRows[f] = []
+                for (i, _) in columnRows[f] { rows.removeAll(in: i) { $0.index == f } }
+                columnRows.clear(f)
                 for k in reduced.indices { reduced[k][f] = 0 }
                 candidates.remove(f)
                 infeasible.remove(f)
@@ -672,9 +684,8 @@ public final class FactoredSolver {
         dropTombs()
         var live: [(row: Int, cells: [Entry])] = []
         live.reserveCapacity(basis.stepCount)
-        for (i, r) in rows.enumerated() {
-            guard let r else { continue }
-            live.append((i, r.filter { basis.isBasic($0.index) }))
+        for i in 0..<rows.listCount where rowLive[i] {
+            live.append((i, rows[i].filter { basis.isBasic($0.index) }))
         }
         try basis.factor(rows: live)
         releaseDropped()
@@ -696,9 +707,9 @@ public final class FactoredSolver {
         ambiguityCache = nil
         dropTombs()
         var free: [(row: Int, cells: [Entry])] = []
-        var rank: [Int: Int] = [:]
-        for (i, row) in rows.enumerated() {
-            guard let row else { continue }
+        var rank = [Int](repeating: 0, count: rows.listCount)
+        for i in 0..<rows.listCount where rowLive[i] {
+            let row = rows[i]
             free.append((i, row.filter { kind[$0.index] == .free }))
             let hasSlack = row.contains { kind[$0.index] == .slack }
             let level = row.first { kind[$0.index] == .error }.map { levelIndex(costPriority[$0.index]) }
@@ -709,8 +720,8 @@ public final class FactoredSolver {
         }
         var elimination = Elimination(rows: free, rank: rank)
         var pivots = elimination.run()
-        var chosen = Set<Int>()
-        for p in pivots { chosen.insert(p.row) }
+        var chosen = [Bool](repeating: false, count: rows.listCount)
+        for p in pivots { chosen[p.row] = true }
         // A free column whose entries all cancelled was never pivoted: it is nonbasic (an
         // unconstrained direction) and not part of B, so it leaves the U rows it is in.
         var isPivotColumn = [Bool](repeating: false, count: kind.count)
@@ -722,8 +733,8 @@ public final class FactoredSolver {
         // only. The free columns are all eliminated from those rows already, so the crash's
         // elimination plus one diagonal step a row is the LU of the whole basis: no second
         // factorization (it was 15% of a build).
-        for (i, row) in rows.enumerated() where row != nil && !chosen.contains(i) {
-            let own = row!.map(\.index).filter { columnRows[$0].count == 1 }.sorted()
+        for i in 0..<rows.listCount where rowLive[i] && !chosen[i] {
+            let own = rows[i].map(\.index).filter { columnRows[$0].count == 1 }.sorted()
             let q: Int
             if let l = own.first(where: { kind[$0] == .slack }) ?? own.first(where: { kind[$0] == .error }) {
                 q = l
@@ -739,7 +750,7 @@ public final class FactoredSolver {
         basis.install(pivots)
         factorizations += 1
         var rhsEntries: [Entry] = []
-        for (i, row) in rows.enumerated() where row != nil && rhs[i] != 0 { rhsEntries.append((i, rhs[i])) }
+        for i in 0..<rows.listCount where rowLive[i] && rhs[i] != 0 { rhsEntries.append((i, rhs[i])) }
         basis.ftran(rhsEntries, into: &columnWork)
         // A negative basic slack or error swaps to its opposite-signed twin in the same row
         // (both are found in that row only, so only the step's diagonal changes).
@@ -747,8 +758,8 @@ public final class FactoredSolver {
         for k in 0..<basis.stepCount {
             let v = basis.columnOfStep[k]
             guard kind[v] == .slack || kind[v] == .error, columnWork[k] < -Self.eps else { continue }
-            let (i, a) = columnRows[v][0]
-            if let twin = rows[i]!.map(\.index).sorted().first(where: {
+            let (i, a) = columnRows[v].first!
+            if let twin = rows[i].map(\.index).sorted().first(where: {
                 kind[$0] == .error && $0 != v && cell(i, $0)! * a < 0 && columnRows[$0].count == 1
             }) {
                 basis.swapSingleton(step: k, to: twin, diagonal: cell(i, twin)!)
@@ -774,7 +785,7 @@ public final class FactoredSolver {
             var d = LevelVector()
             for j in kind.indices where !basis.isBasic(j) && costPriority[j] == levelPriority[level] && !columnRows[j].isEmpty { d[j] = 1 }
             for (i, yi) in y {
-                for (j, a) in rows[i]! where !basis.isBasic(j) { d[j] -= yi * a }
+                for (j, a) in rows[i] where !basis.isBasic(j) { d[j] -= yi * a }
             }
             reduced[level] = d
         }

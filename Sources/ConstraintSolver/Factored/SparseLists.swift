@@ -1,0 +1,171 @@
+/// Many short sparse lists (a row's cells, a column's rows, a step of L or U) in one flat
+/// array of entries, each list a span of it. An array of arrays paid a 32-byte header and a
+/// malloc for every list, most of them two or three entries long: with the rows, the
+/// columns, L and U kept this way, the factored engine of a 1,000-cell stacked feed holds
+/// 2,298 bytes a view instead of 3,326, and builds in 51 ms instead of 58
+/// (`layoutd-document-bench`, alternated).
+///
+/// A list that outgrows its span moves to the end of the array with room to double,
+/// leaving a hole; holes and spare room are squeezed out once they outweigh the live
+/// entries, so the storage stays within a small factor of what is live.
+struct SparseLists {
+    struct Span {
+        var start: UInt32
+        var count: UInt32
+        var capacity: UInt32
+    }
+    private(set) var spans: [Span] = []
+    private(set) var entries: [Entry] = []
+    /// Entries in every list (the rest of `entries` is room to grow and holes).
+    private(set) var liveCount = 0
+
+    init() {}
+
+    /// `lists` empty lists.
+    init(lists: Int) { spans = Array(repeating: Span(start: 0, count: 0, capacity: 0), count: lists) }
+
+    mutating func reserve(lists: Int, entries n: Int) {
+        spans.reserveCapacity(lists)
+        entries.reserveCapacity(n)
+    }
+
+    var listCount: Int { spans.count }
+
+    @inline(__always) subscript(l: Int) -> ArraySlice<Entry> {
+        let s = spans[l]
+        return entries[Int(s.start)..<Int(s.start + s.count)]
+    }
+
+    @inline(__always) func count(_ l: Int) -> Int { Int(spans[l].count) }
+
+    /// Adds a list holding `cells` (no room to grow unless it is last); returns its id.
+    @discardableResult
+    mutating func appendList(_ cells: some Collection<Entry>) -> Int {
+        spans.append(Span(start: UInt32(entries.count), count: UInt32(cells.count), capacity: UInt32(cells.count)))
+        entries.append(contentsOf: cells)
+        liveCount += cells.count
+        return spans.count - 1
+    }
+
+    @discardableResult
+    mutating func appendList() -> Int { appendList(EmptyCollection()) }
+
+    mutating func append(_ e: Entry, to l: Int) {
+        var s = spans[l]
+        let end = Int(s.start + s.count)
+        if s.count < s.capacity {
+            entries[end] = e
+        } else if end == entries.count {  // the last span grows in place
+            entries.append(e)
+            s.capacity += 1
+        } else {
+            s = moveToEnd(l, capacity: max(4, 2 * Int(s.count) + 1))
+            entries[Int(s.start + s.count)] = e
+        }
+        s.count += 1
+        spans[l] = s
+        liveCount += 1
+    }
+
+    /// List l's contents become `cells` (in place when they fit).
+    mutating func replace(_ l: Int, with cells: some Collection<Entry>) {
+        var s = spans[l]
+        liveCount += cells.count - Int(s.count)
+        if cells.count > s.capacity {
+            s = Span(start: UInt32(entries.count), count: 0, capacity: UInt32(cells.count))
+            entries.append(contentsOf: cells)
+        } else {
+            var k = Int(s.start)
+            for e in cells { entries[k] = e; k += 1 }
+        }
+        s.count = UInt32(cells.count)
+        spans[l] = s
+        compactIfSparse()
+    }
+
+    mutating func removeAll(in l: Int, where drop: (Entry) -> Bool) {
+        var s = spans[l]
+        let start = Int(s.start)
+        var kept = start
+        for k in start..<start + Int(s.count) where !drop(entries[k]) {
+            entries[kept] = entries[k]
+            kept += 1
+        }
+        liveCount -= Int(s.count) - (kept - start)
+        s.count = UInt32(kept - start)
+        spans[l] = s
+        compactIfSparse()
+    }
+
+    mutating func clear(_ l: Int) {
+        liveCount -= Int(spans[l].count)
+        spans[l].count = 0
+        compactIfSparse()
+    }
+
+    mutating func removeAll() {
+        spans.removeAll()
+        entries.removeAll()
+        liveCount = 0
+    }
+
+    /// The transpose, `lists` lists (as many as this one has when nil): list i of the result
+    /// holds (l, a) for each (i, a) in list l, in order of l. Packed, by counting.
+    func transposed(lists: Int? = nil) -> SparseLists {
+        var out = SparseLists()
+        var counts = [UInt32](repeating: 0, count: lists ?? spans.count)
+        for s in spans { for e in entries[Int(s.start)..<Int(s.start + s.count)] { counts[e.index] += 1 } }
+        var start: UInt32 = 0
+        out.spans.reserveCapacity(counts.count)
+        for c in counts {
+            out.spans.append(Span(start: start, count: 0, capacity: c))
+            start += c
+        }
+        out.entries = Array(repeating: Entry(0, 0.0), count: Int(start))
+        out.liveCount = Int(start)
+        for (l, s) in spans.enumerated() {
+            for e in entries[Int(s.start)..<Int(s.start + s.count)] {
+                let t = out.spans[e.index]
+                out.entries[Int(t.start + t.count)] = (l, e.value)
+                out.spans[e.index].count += 1
+            }
+        }
+        return out
+    }
+
+    /// The spans and entries as buffers, for loops that visit many lists.
+    @inline(__always)
+    func withBuffers<R>(_ body: (UnsafeBufferPointer<Span>, UnsafeBufferPointer<Entry>) throws -> R) rethrows -> R {
+        try spans.withUnsafeBufferPointer { s in try entries.withUnsafeBufferPointer { e in try body(s, e) } }
+    }
+
+    private mutating func moveToEnd(_ l: Int, capacity: Int) -> Span {
+        compactIfSparse()
+        let s = spans[l]
+        let start = entries.count
+        entries.reserveCapacity(start + capacity)
+        for k in Int(s.start)..<Int(s.start + s.count) { entries.append(entries[k]) }
+        entries.append(contentsOf: repeatElement(Entry(0, 0.0), count: capacity - Int(s.count)))
+        let moved = Span(start: UInt32(start), count: s.count, capacity: UInt32(capacity))
+        spans[l] = moved
+        return moved
+    }
+
+    private mutating func compactIfSparse() {
+        if entries.count > 2 * liveCount + 64 { compact() }
+    }
+
+    /// Every list laid out again in id order, with no room to spare: after a batch of
+    /// appends, or when holes and spare room outweigh live entries.
+    mutating func compact() {
+        var packed: [Entry] = []
+        packed.reserveCapacity(liveCount)
+        for l in spans.indices {
+            let s = spans[l]
+            let start = UInt32(packed.count)
+            packed.append(contentsOf: entries[Int(s.start)..<Int(s.start + s.count)])
+            spans[l] = Span(start: start, count: s.count, capacity: s.count)
+        }
+        entries = packed
+    }
+}
