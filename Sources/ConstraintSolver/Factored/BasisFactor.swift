@@ -13,12 +13,12 @@ typealias Entry = (index: Int, value: Double)
 final class BasisFactor {
     static let drop = 1e-13
 
-    private(set) var rowOfStep: [Int] = []
+    private(set) var rowOfStep = IndexMap()
     /// Row → its step, -1 for none (dense over row ids).
-    private(set) var stepOfRow: [Int] = []
-    private(set) var columnOfStep: [Int] = []
+    private(set) var stepOfRow = IndexMap()
+    private(set) var columnOfStep = IndexMap()
     /// Column → its step, -1 when nonbasic (dense over column ids).
-    private(set) var stepOfColumn: [Int] = []
+    private(set) var stepOfColumn = IndexMap()
 
     /// L by column: step k's multipliers on later steps; L by row: the multipliers step k
     /// received from earlier steps. U by row (later steps) and by column (earlier steps).
@@ -47,11 +47,11 @@ final class BasisFactor {
     var hasEtas: Bool { !etaPivot.isEmpty }
 
     func growColumns(to n: Int) {
-        if stepOfColumn.count < n { stepOfColumn.append(contentsOf: repeatElement(-1, count: n - stepOfColumn.count)) }
+        stepOfColumn.grow(to: n)
     }
 
     func growRows(to n: Int) {
-        if stepOfRow.count < n { stepOfRow.append(contentsOf: repeatElement(-1, count: n - stepOfRow.count)) }
+        stepOfRow.grow(to: n)
     }
 
     @inline(__always) func isBasic(_ column: Int) -> Bool { stepOfColumn[column] >= 0 }
@@ -213,6 +213,10 @@ final class BasisFactor {
         etaPivot.append(p)
         etaPivotValue.append(value)
         etaColumn.append(entries)
+        if etasByPivot.count < stepCount {
+            etasByPivot.append(contentsOf: repeatElement([], count: stepCount - etasByPivot.count))
+            etasBySlot.append(contentsOf: repeatElement([], count: stepCount - etasBySlot.count))
+        }
         etasByPivot[p].append(j)
         etasBySlot[p].append(j)
         for (i, _) in entries { etasBySlot[i].append(j) }
@@ -297,8 +301,10 @@ final class BasisFactor {
         urow.appendList()
         for (k, vk) in v { urow.append((m, vk), to: k) }
         udiag.append(s)
-        etasByPivot.append([])
-        etasBySlot.append([])
+        if !etasByPivot.isEmpty {
+            etasByPivot.append([])
+            etasBySlot.append([])
+        }
         luNonzeros += l.count + v.count + 1
     }
 
@@ -316,8 +322,8 @@ final class BasisFactor {
         for col in columnOfStep { stepOfColumn[col] = -1 }
         for r in rowOfStep { stepOfRow[r] = -1 }
         let n = pivots.count
-        rowOfStep = pivots.map(\.row)
-        columnOfStep = pivots.map(\.column)
+        rowOfStep = IndexMap(pivots.lazy.map(\.row))
+        columnOfStep = IndexMap(pivots.lazy.map(\.column))
         for (k, p) in pivots.enumerated() {
             growRows(to: p.row + 1)
             stepOfRow[p.row] = k
@@ -337,15 +343,15 @@ final class BasisFactor {
         ucol = urow.transposed()
         luNonzeros = n + lcol.liveCount + urow.liveCount
         etaPivot = []; etaColumn = []; etaPivotValue = []; etaNonzeros = 0; etaVisits = 0; etaSteps = []
-        etasByPivot = Array(repeating: [], count: n)
-        etasBySlot = Array(repeating: [], count: n)
+        etasByPivot = []  // sized by the first eta: a basis without etas needs none
+        etasBySlot = []
     }
 
     /// Drops every step (before a factorization from a new basis).
     func reset() {
         for col in columnOfStep { stepOfColumn[col] = -1 }
         for r in rowOfStep { stepOfRow[r] = -1 }
-        rowOfStep = []; columnOfStep = []
+        rowOfStep = IndexMap(); columnOfStep = IndexMap()
         lcol = SparseLists(); lrow = SparseLists(); urow = SparseLists(); ucol = SparseLists(); udiag = []
         etaPivot = []; etaColumn = []; etaPivotValue = []; etasByPivot = []; etasBySlot = []; etaSteps = []
         etaNonzeros = 0; luNonzeros = 0; etaVisits = 0

@@ -50,19 +50,31 @@ public final class FactoredSolver {
     var infeasible = IndexQueue()
     var pendingFixed: [Int] = []
 
-    /// Values before the current change, for the changed set (dense, with the touched list).
-    var before: [Double] = []
+    /// The columns the current change wrote, each with its value before (the changed set).
     var touched: [Bool] = []
     var touchedList: [Int] = []
+    var touchedBefore: [Double] = []
 
     /// A constraint: its row (which holds its terms, as written) and what the row does not say.
+    /// Laid out widest first, the row as 32 bits: 32 bytes a record where it was 40.
     struct Record {
-        var row: Int
         var constant: Double
-        var relation: Relation
         var priority: Double
         /// Broken (required, demoted to the `broken` level to go on) with the others of its conflict.
         var conflicts: [ConstraintHandle]? = nil
+        private var rowID: Int32
+        var relation: Relation
+        var row: Int {
+            get { Int(rowID) }
+            set { rowID = Int32(newValue) }
+        }
+
+        init(row: Int, constant: Double, relation: Relation, priority: Double) {
+            self.constant = constant
+            self.priority = priority
+            self.rowID = Int32(row)
+            self.relation = relation
+        }
         var isBroken: Bool { conflicts != nil }
         var isRequired: Bool { priority >= Priority.required }
     }
@@ -126,9 +138,11 @@ public final class FactoredSolver {
         for j in value.indices where value[j] != 0 { mark(j) }
         // The rows first, then every column's list at once from them (packed: appending
         // to thousands of column lists in turn moved each as it grew).
-        rows.reserve(
-            lists: rows.listCount + definitions.count,
-            entries: rows.entries.count + definitions.reduce(0) { $0 + $1.expression.terms.count + 2 })
+        // Terms, a slack for an inequality, errors for an optional row (two for `==`).
+        let cells = definitions.reduce(0) { n, d in
+            n + d.expression.terms.count + (d.relation == .equal ? 0 : 1) + (d.isRequired ? 0 : d.relation == .equal ? 2 : 1)
+        }
+        rows.reserve(lists: rows.listCount + definitions.count, entries: rows.entries.count + cells)
         let handles = definitions.map { newRow($0, indexingColumns: false).0 }
         columnRows = rows.transposed(lists: kind.count)
         lastAdded = handles
@@ -168,11 +182,14 @@ public final class FactoredSolver {
     /// buffer the caller keeps (cleared first).
     public func takeChanges(into out: inout [Variable]) {
         out.removeAll(keepingCapacity: true)
-        for j in touchedList {
+        for (j, old) in zip(touchedList, touchedBefore) {
             touched[j] = false
-            if isUser[j] && abs(value[j] - before[j]) > 1e-9 { out.append(Variable(symbol: Symbol(id: Int32(j), kind: .external))) }
+            if isUser[j] && abs(value[j] - old) > 1e-9 { out.append(Variable(symbol: Symbol(id: Int32(j), kind: .external))) }
         }
-        touchedList.removeAll(keepingCapacity: true)
+        // A whole build touches every column: its lists are not kept for the small changes after.
+        let keep = touchedList.count <= 4096
+        touchedList.removeAll(keepingCapacity: keep)
+        touchedBefore.removeAll(keepingCapacity: keep)
         if out.count > 1 { out.sort() }
     }
 
@@ -202,7 +219,6 @@ public final class FactoredSolver {
             columnRows.clear(j)
             value[j] = 0
             isUser[j] = false
-            if !touched[j] { before[j] = 0 }  // still listed as touched: its old value stays the reference
             for l in reduced.indices { reduced[l][j] = 0 }
             return j
         }
@@ -212,7 +228,6 @@ public final class FactoredSolver {
         columnRows.appendList()
         value.append(0)
         isUser.append(false)
-        before.append(0)
         touched.append(false)
         basis.growColumns(to: kind.count)
         return j
@@ -288,7 +303,7 @@ public final class FactoredSolver {
     }
 
     @inline(__always) func mark(_ j: Int) {
-        if !touched[j] { touched[j] = true; before[j] = value[j]; touchedList.append(j); valuesWritten += 1 }
+        if !touched[j] { touched[j] = true; touchedList.append(j); touchedBefore.append(value[j]); valuesWritten += 1 }
     }
 
     func setValue(_ j: Int, _ v: Double) {

@@ -1,0 +1,23 @@
+/// A dense map of ids to ids (step ↔ row, step ↔ column) stored as 32-bit integers: half the
+/// bytes of `[Int]`, read and written as `Int`. -1 is "none".
+struct IndexMap: RandomAccessCollection {
+    private var raw: [Int32] = []
+
+    init() {}
+    init(_ ids: some Sequence<Int>) { raw = ids.map { Int32(truncatingIfNeeded: $0) } }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { raw.count }
+
+    @inline(__always) subscript(i: Int) -> Int {
+        get { Int(raw[i]) }
+        set { raw[i] = Int32(truncatingIfNeeded: newValue) }
+    }
+
+    mutating func append(_ id: Int) { raw.append(Int32(truncatingIfNeeded: id)) }
+
+    /// Grows to n entries, the new ones -1.
+    mutating func grow(to n: Int) {
+        if raw.count < n { raw.append(contentsOf: repeatElement(-1, count: n - raw.count)) }
+    }
+}
