@@ -1,20 +1,28 @@
 import CMalloc
-import ConstraintSolver
+@_spi(Benchmarks) import ConstraintSolver
 import Foundation
 import JSON
 import LayoutModel
 
-// layoutd-document-bench [--reps N] FILE...: for each layout document, in-process and in one
+// layoutd-document-bench [--reps N] [--footprint] FILE...: for each layout document, in-process and in one
 // run: the JSON parse, the whole session build (parse excluded: decode, validate, translate,
 // engine, frames), and the engine alone adding the same constraints to a fresh solver; and
 // the heap a built session holds (glibc's count before and after); and the factored-basis
-// engine's batch build of the same constraints, with its heap. One JSON line per file.
+// engine's batch build of the same constraints, with its heap (and with --footprint, that heap
+// by structure, bytes a view). One JSON line per file.
 
 var reps = 3
+var footprint = false
 var files: [String] = []
 var args = CommandLine.arguments.dropFirst()
 while let a = args.popFirst() {
-    if a == "--reps", let n = args.popFirst().flatMap({ Int($0) }) { reps = n } else { files.append(a) }
+    if a == "--reps", let n = args.popFirst().flatMap({ Int($0) }) {
+        reps = n
+    } else if a == "--footprint" {
+        footprint = true
+    } else {
+        files.append(a)
+    }
 }
 
 func now() -> UInt64 {
@@ -32,6 +40,7 @@ for path in files {
     let bytes = [UInt8](data)
     var parse: [Double] = [], build: [Double] = [], engineOnly: [Double] = [], factoredOnly: [Double] = [], heap = 0, factoredHeap = 0
     var views = 0, constraints = 0
+    var structures: [(structure: String, bytes: Int)] = []
     for _ in 0..<reps {
         let t0 = now()
         let json = try JSONParser.parse(bytes)
@@ -66,6 +75,7 @@ for path in files {
         factoredOnly.append(ms(t7 - t6))
         withExtendedLifetime(session) {}
         withExtendedLifetime(solver) {}
+        if footprint { structures = factored.releaseMeasuringFootprint { Int(layoutd_heap_in_use()) } }
         withExtendedLifetime(factored) {}
     }
     let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
@@ -74,5 +84,9 @@ for path in files {
             + #""parse_ms":\#(median(parse)),"session_build_ms":\#(median(build)),"engine_only_ms":\#(median(engineOnly)),"#
             + #""build_over_engine":\#((median(build) / median(engineOnly) * 100).rounded() / 100),"#
             + #""session_heap_bytes_per_view":\#(heap / max(1, views)),"#
-            + #""factored_engine_ms":\#(median(factoredOnly)),"factored_engine_heap_bytes_per_view":\#(factoredHeap / max(1, views))}"#)
+            + #""factored_engine_ms":\#(median(factoredOnly)),"factored_engine_heap_bytes_per_view":\#(factoredHeap / max(1, views))"#
+            + (footprint
+                ? #","factored_engine_bytes_per_view_by_structure":{"#
+                    + structures.map { #""\#($0.structure)":\#($0.bytes / max(1, views))"# }.joined(separator: ",") + "}"
+                : "") + "}")
 }
