@@ -103,8 +103,7 @@ final class BasisFactor {
                 for i in 0..<n {
                     let k = ascending ? i : n - 1 - i
                     guard w.contains(k), let x = settle(k, &w) else { continue }
-                    let s = spans[k]
-                    for e in entries[Int(s.start)..<Int(s.start + s.count)] { w.add(e.index, -e.value * x) }
+                    for e in entries[spans[k].range] { w.add(e.index, -e.value * x) }
                 }
                 return
             }
@@ -114,8 +113,7 @@ final class BasisFactor {
             while !heap.isEmpty {
                 let k = sign * heap.pop()
                 guard let x = settle(k, &w) else { continue }
-                let s = spans[k]
-                for e in entries[Int(s.start)..<Int(s.start + s.count)] where w.add(e.index, -e.value * x) { heap.push(sign * e.index) }
+                for e in entries[spans[k].range] where w.add(e.index, -e.value * x) { heap.push(sign * e.index) }
             }
         }
     }
@@ -378,7 +376,7 @@ struct Elimination {
     private var seen: [Int]  // stamps for de-duplicating a column's row list
     private var stamp = 0
 
-    /// `rank`: a tie-break by row id (dense; 0 for every row when nil).
+    /// `rank`: a tie-break by row id (dense, through the largest row id; 0 for every row when nil).
     init(rows: [(row: Int, cells: [Entry])], rank: [Int]?) {
         let rowLimit = (rows.map(\.row).max() ?? -1) + 1
         let columnLimit = (rows.lazy.flatMap { $0.cells.map(\.index) }.max() ?? -1) + 1
@@ -387,7 +385,6 @@ struct Elimination {
         columnRows = Array(repeating: [], count: columnLimit)
         columnCount = Array(repeating: 0, count: columnLimit)
         self.rank = rank ?? Array(repeating: 0, count: rowLimit)
-        if self.rank.count < rowLimit { self.rank.append(contentsOf: repeatElement(0, count: rowLimit - self.rank.count)) }
         seen = Array(repeating: -1, count: rowLimit)
         liveRowCount = rows.count
         for (i, cells) in rows {

@@ -136,13 +136,10 @@ public final class FactoredSolver {
     /// factorization. Replaces the current basis, so it costs O(whole system).
     func tryAdd(batch definitions: [ConstraintDefinition]) throws(Unsatisfiable) -> [ConstraintHandle] {
         for j in value.indices where value[j] != 0 { mark(j) }
-        // The rows first, then every column's list at once from them (packed: appending
-        // to thousands of column lists in turn moved each as it grew).
-        // Terms, a slack for an inequality, errors for an optional row (two for `==`).
-        let cells = definitions.reduce(0) { n, d in
-            n + d.expression.terms.count + (d.relation == .equal ? 0 : 1) + (d.isRequired ? 0 : d.relation == .equal ? 2 : 1)
-        }
-        rows.reserve(lists: rows.listCount + definitions.count, entries: rows.entries.count + cells)
+        // The rows first (their storage reserved once), then every column's list at once from
+        // them, packed: appending to thousands of column lists in turn moved each as it grew.
+        rows.reserve(
+            lists: rows.listCount + definitions.count, entries: rows.entries.count + definitions.reduce(0) { $0 + Self.rowLength($1) })
         let handles = definitions.map { newRow($0, indexingColumns: false).0 }
         columnRows = rows.transposed(lists: kind.count)
         lastAdded = handles
@@ -247,9 +244,15 @@ public final class FactoredSolver {
         return nil
     }
 
-    func appendToRow(_ row: Int, _ j: Int, _ a: Double, indexingColumn: Bool = true) {
+    func appendToRow(_ row: Int, _ j: Int, _ a: Double) {
         rows.append((j, a), to: row)
-        if indexingColumn { columnRows.append((row, a), to: j) }
+        columnRows.append((row, a), to: j)
+    }
+
+    /// The cells `newRow` writes for a definition (at most: equal terms merge): its terms, a
+    /// slack for an inequality, errors for an optional row (two for `==`).
+    static func rowLength(_ d: ConstraintDefinition) -> Int {
+        d.expression.terms.count + (d.relation == .equal ? 0 : 1) + (d.isRequired ? 0 : d.relation == .equal ? 2 : 1)
     }
 
     /// A new row for the definition, with its slack and errors; `indexingColumns` false
@@ -275,11 +278,9 @@ public final class FactoredSolver {
             handleOfRow.append(-1)
             basis.growRows(to: rows.listCount)
         }
-        if indexingColumns { for (j, a) in cells { columnRows.append((row, a), to: j) } }
-        let x = indexingColumns
         switch definition.relation {
-        case .greaterOrEqual: appendToRow(row, newColumn(.slack), -1, indexingColumn: x)
-        case .lessOrEqual: appendToRow(row, newColumn(.slack), 1, indexingColumn: x)
+        case .greaterOrEqual: rows.append((newColumn(.slack), -1), to: row)
+        case .lessOrEqual: rows.append((newColumn(.slack), 1), to: row)
         case .equal: break
         }
         if !definition.isRequired {
@@ -287,12 +288,13 @@ public final class FactoredSolver {
             _ = levelIndex(p)
             switch definition.relation {
             case .equal:
-                appendToRow(row, newColumn(.error, priority: p), -1, indexingColumn: x)
-                appendToRow(row, newColumn(.error, priority: p), 1, indexingColumn: x)
-            case .greaterOrEqual: appendToRow(row, newColumn(.error, priority: p), 1, indexingColumn: x)
-            case .lessOrEqual: appendToRow(row, newColumn(.error, priority: p), -1, indexingColumn: x)
+                rows.append((newColumn(.error, priority: p), -1), to: row)
+                rows.append((newColumn(.error, priority: p), 1), to: row)
+            case .greaterOrEqual: rows.append((newColumn(.error, priority: p), 1), to: row)
+            case .lessOrEqual: rows.append((newColumn(.error, priority: p), -1), to: row)
             }
         }
+        if indexingColumns { for (j, a) in rows[row] { columnRows.append((row, a), to: j) } }
         let h = records.insert(
             Record(
                 row: row, constant: definition.expression.constant, relation: definition.relation,

@@ -13,6 +13,8 @@ struct SparseLists {
         var start: UInt32
         var count: UInt32
         var capacity: UInt32
+        /// Where the list's entries are in `entries`.
+        @inline(__always) var range: Range<Int> { Int(start)..<Int(start + count) }
     }
     private(set) var spans: [Span] = []
     private(set) var entries: [Entry] = []
@@ -21,9 +23,6 @@ struct SparseLists {
 
     init() {}
 
-    /// `lists` empty lists.
-    init(lists: Int) { spans = Array(repeating: Span(start: 0, count: 0, capacity: 0), count: lists) }
-
     mutating func reserve(lists: Int, entries n: Int) {
         spans.reserveCapacity(lists)
         entries.reserveCapacity(n)
@@ -31,10 +30,7 @@ struct SparseLists {
 
     var listCount: Int { spans.count }
 
-    @inline(__always) subscript(l: Int) -> ArraySlice<Entry> {
-        let s = spans[l]
-        return entries[Int(s.start)..<Int(s.start + s.count)]
-    }
+    @inline(__always) subscript(l: Int) -> ArraySlice<Entry> { entries[spans[l].range] }
 
     @inline(__always) func count(_ l: Int) -> Int { Int(spans[l].count) }
 
@@ -103,18 +99,12 @@ struct SparseLists {
         compactIfSparse()
     }
 
-    mutating func removeAll() {
-        spans.removeAll()
-        entries.removeAll()
-        liveCount = 0
-    }
-
     /// The transpose, `lists` lists (as many as this one has when nil): list i of the result
     /// holds (l, a) for each (i, a) in list l, in order of l. Packed, by counting.
     func transposed(lists: Int? = nil) -> SparseLists {
         var out = SparseLists()
         var counts = [UInt32](repeating: 0, count: lists ?? spans.count)
-        for s in spans { for e in entries[Int(s.start)..<Int(s.start + s.count)] { counts[e.index] += 1 } }
+        for s in spans { for e in entries[s.range] { counts[e.index] += 1 } }
         var start: UInt32 = 0
         out.spans.reserveCapacity(counts.count)
         for c in counts {
@@ -124,7 +114,7 @@ struct SparseLists {
         out.entries = Array(repeating: Entry(0, 0.0), count: Int(start))
         out.liveCount = Int(start)
         for (l, s) in spans.enumerated() {
-            for e in entries[Int(s.start)..<Int(s.start + s.count)] {
+            for e in entries[s.range] {
                 let t = out.spans[e.index]
                 out.entries[Int(t.start + t.count)] = (l, e.value)
                 out.spans[e.index].count += 1
@@ -144,7 +134,7 @@ struct SparseLists {
         let s = spans[l]
         let start = entries.count
         entries.reserveCapacity(start + capacity)
-        for k in Int(s.start)..<Int(s.start + s.count) { entries.append(entries[k]) }
+        for k in s.range { entries.append(entries[k]) }
         entries.append(contentsOf: repeatElement(Entry(0, 0.0), count: capacity - Int(s.count)))
         let moved = Span(start: UInt32(start), count: s.count, capacity: UInt32(capacity))
         spans[l] = moved
@@ -155,15 +145,14 @@ struct SparseLists {
         if entries.count > 2 * liveCount + 64 { compact() }
     }
 
-    /// Every list laid out again in id order, with no room to spare: after a batch of
-    /// appends, or when holes and spare room outweigh live entries.
-    mutating func compact() {
+    /// Every list laid out again in id order, with no room to spare.
+    private mutating func compact() {
         var packed: [Entry] = []
         packed.reserveCapacity(liveCount)
         for l in spans.indices {
             let s = spans[l]
             let start = UInt32(packed.count)
-            packed.append(contentsOf: entries[Int(s.start)..<Int(s.start + s.count)])
+            packed.append(contentsOf: entries[s.range])
             spans[l] = Span(start: start, count: s.count, capacity: s.count)
         }
         entries = packed
