@@ -2,14 +2,15 @@ import CMalloc
 @_spi(Benchmarks) import ConstraintSolver
 import Foundation
 import JSON
-import LayoutModel
+@_spi(Benchmarks) import LayoutModel
 
 // layoutd-document-bench [--reps N] [--footprint] FILE...: for each layout document, in-process and in one
 // run: the JSON parse, the whole session build (parse excluded: decode, validate, translate,
 // engine, frames), and the engine alone adding the same constraints to a fresh solver; and
-// the heap a built session holds (glibc's count before and after); and the factored-basis
-// engine's batch build of the same constraints, with its heap (and with --footprint, that heap
-// by structure, bytes a view). One JSON line per file.
+// the heap a built session holds (glibc's count before the parse and after the session is
+// built and the parsed tree freed: what a server keeps); and the factored-basis engine's
+// batch build of the same constraints, with its heap (and with --footprint, the session's
+// heap outside its engine and the engine's, by structure, bytes a view). One JSON line per file.
 
 var reps = 3
 var footprint = false
@@ -40,15 +41,20 @@ for path in files {
     let bytes = [UInt8](data)
     var parse: [Double] = [], build: [Double] = [], engineOnly: [Double] = [], factoredOnly: [Double] = [], heap = 0, factoredHeap = 0
     var views = 0, constraints = 0
-    var structures: [(structure: String, bytes: Int)] = []
+    var structures: [(structure: String, bytes: Int)] = [], modelStructures: [(structure: String, bytes: Int)] = []
     for _ in 0..<reps {
-        let t0 = now()
-        let json = try JSONParser.parse(bytes)
-        let t1 = now()
         let heapBefore = Int(layoutd_heap_in_use())
-        let t2 = now()
-        let session = try LayoutSession(document: json, limits: limits)
-        let t3 = now()
+        // The tree is released inside: a session shares strings with it, so the heap is
+        // counted once the tree is gone, as a server holds it.
+        let (session, t0, t1, t2, t3) = try { () throws -> (LayoutSession, UInt64, UInt64, UInt64, UInt64) in
+            let t0 = now()
+            let json = try JSONParser.parse(bytes)
+            let t1 = now()
+            let t2 = now()
+            let session = try LayoutSession(document: json, limits: limits)
+            let t3 = now()
+            return (session, t0, t1, t2, t3)
+        }()
         heap = Int(layoutd_heap_in_use()) - heapBefore
         let (variables, definitions) = session.engineConstraints
         views = variables / 4
@@ -73,6 +79,7 @@ for path in files {
         factoredHeap = Int(layoutd_heap_in_use()) - heapFactored
         parse.append(ms(t1 - t0)); build.append(ms(t3 - t2)); engineOnly.append(SessionLimits().engine == .solved ? ms(t5 - t4) : -1);
         factoredOnly.append(ms(t7 - t6))
+        if footprint { modelStructures = session.releaseMeasuringFootprint { Int(layoutd_heap_in_use()) } }
         withExtendedLifetime(session) {}
         withExtendedLifetime(solver) {}
         if footprint { structures = factored.releaseMeasuringFootprint { Int(layoutd_heap_in_use()) } }
@@ -86,7 +93,9 @@ for path in files {
             + #""session_heap_bytes_per_view":\#(heap / max(1, views)),"#
             + #""factored_engine_ms":\#(median(factoredOnly)),"factored_engine_heap_bytes_per_view":\#(factoredHeap / max(1, views))"#
             + (footprint
-                ? #","factored_engine_bytes_per_view_by_structure":{"#
+                ? #","session_bytes_per_view_by_structure":{"#
+                    + modelStructures.map { #""\#($0.structure)":\#($0.bytes / max(1, views))"# }.joined(separator: ",") + "}"
+                    + #","factored_engine_bytes_per_view_by_structure":{"#
                     + structures.map { #""\#($0.structure)":\#($0.bytes / max(1, views))"# }.joined(separator: ",") + "}"
                 : "") + "}")
 }

@@ -9,7 +9,7 @@ extension LayoutDocument {
     /// its fields. A new view has none yet: only those it needs are made.
     mutating func syncImplicit(_ r: ViewRef, isNew: Bool = false) {
         let v = views[Int(r)].spec
-        if isNew && v.frame == nil && v.intrinsicWidth == nil && v.intrinsicHeight == nil && v.text == nil { return }
+        if isNew && v.frame == nil && v.intrinsicWidth == nil && v.intrinsicHeight == nil && !v.hasText { return }
         let record = views[Int(r)]
         let frame = v.frame
         let parts: [(ImplicitKind, Attribute, Double?)] = [

@@ -63,7 +63,7 @@ extension LayoutDocument {
             let r = insertRecord(ViewRecord(spec: v, parent: parent, sequence: sequence))
             viewNamed[v.id] = r
             liveViews += 1
-            if v.text != nil { textViews += 1; measureText(r) }
+            if v.hasText { textViews += 1; measureText(r) }
             markDirty(view: r)
             syncImplicit(r, isNew: true)
         }
@@ -121,7 +121,7 @@ extension LayoutDocument {
             views[v].live = false
             viewNamed[views[v].spec.id] = nil
             liveViews -= 1
-            if views[v].spec.text != nil { textViews -= 1 }
+            if views[v].spec.hasText { textViews -= 1 }
             if views[v].internalGuide { guideViews -= 1 }
             removedViews.append(ViewRef(v))
             freedViews.append(ViewRef(v))
@@ -143,7 +143,7 @@ extension LayoutDocument {
         }
         try v.checkText(at: p)
         try v.checkKind(at: p)
-        if (v.text != nil) != (before.text != nil) { textViews += v.text != nil ? 1 : -1 }
+        if v.hasText != before.hasText { textViews += v.hasText ? 1 : -1 }
         views[Int(r)].spec = v
         if v.stack != before.stack {
             try checkStack(r, at: p)

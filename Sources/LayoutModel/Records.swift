@@ -119,16 +119,38 @@ struct ViewRecord {
     var implicit = SIMD8<Int32>(repeating: noRef)
     /// A stack's spacer guide: in the engine, never reported nor written.
     var internalGuide = false
-    /// A text view's measurements: on its natural lines (its intrinsic width), and at the
-    /// width the layout gave it (`wrapWidth`, nil when it was not narrower).
-    var natural: TextMeasurement?
-    var measured: TextMeasurement?
-    var wrapWidth: Double?
+    /// A text view's measurements, boxed (most views have no text): on its natural lines
+    /// (its intrinsic width), and at the width the layout gave it (`wrapWidth`, nil when it
+    /// was not narrower).
+    var measures: Boxed<Measures>? = nil
+
+    struct Measures: Sendable {
+        var natural: TextMeasurement?
+        var measured: TextMeasurement?
+        var wrapWidth: Double?
+    }
+
+    private var measureFields: Measures {
+        get { measures?.value ?? Measures() }
+        set { measures = newValue.natural == nil && newValue.measured == nil && newValue.wrapWidth == nil ? nil : Boxed(newValue) }
+    }
+    var natural: TextMeasurement? {
+        get { measures?.value.natural }
+        set { measureFields.natural = newValue }
+    }
+    var measured: TextMeasurement? {
+        get { measures?.value.measured }
+        set { measureFields.measured = newValue }
+    }
+    var wrapWidth: Double? {
+        get { measures?.value.wrapWidth }
+        set { measureFields.wrapWidth = newValue }
+    }
 
     /// Baselines from the alignment rect's top: the document's, else the text's.
     var firstBaseline: Double? { spec.firstBaseline ?? measured?.firstBaseline }
     var lastBaseline: Double? { spec.lastBaseline ?? measured?.lastBaseline }
     /// The size its hugging and compression resistance hold it to.
-    var intrinsicWidth: Double? { spec.text != nil ? natural?.width : spec.intrinsicWidth }
-    var intrinsicHeight: Double? { spec.text != nil ? measured?.height : spec.intrinsicHeight }
+    var intrinsicWidth: Double? { spec.hasText ? natural?.width : spec.intrinsicWidth }
+    var intrinsicHeight: Double? { spec.hasText ? measured?.height : spec.intrinsicHeight }
 }

@@ -78,7 +78,7 @@ public final class LayoutSession {
     public let solver: any ConstraintEngine
     /// Which engine `solver` is.
     public let engineKind: EngineKind
-    public private(set) var document = LayoutDocument()
+    public internal(set) var document = LayoutDocument()
     public private(set) var revision = 1
     public let limits: SessionLimits
 
@@ -97,10 +97,10 @@ public final class LayoutSession {
     var removals: [(revision: Int, view: String)] = []
     var lastChurn: [Diagnostic] = []
     /// Buffers `finish` reuses from change to change.
-    private var movedScratch: [Variable] = []
+    var movedScratch: [Variable] = []
     /// Variables moved during the text passes of a change, before `finish` takes the rest.
-    private var carriedMoves: [Variable] = []
-    private var slotScratch: [Int32] = []
+    var carriedMoves: [Variable] = []
+    var slotScratch: [Int32] = []
 
     /// Builds a session from a layout document (the body of `POST /v1/sessions`).
     public init(document json: JSON, limits: SessionLimits = SessionLimits()) throws(LayoutError) {
@@ -252,13 +252,13 @@ public final class LayoutSession {
     /// moved are looked at; a document without text skips this entirely.
     private func settleText(changed: [ViewRef]) {
         guard document.textViews > 0 else { return }
-        var look = changed.filter { document.views[Int($0)].live && document.views[Int($0)].spec.text != nil }
+        var look = changed.filter { document.views[Int($0)].live && document.views[Int($0)].spec.hasText }
         for _ in 0..<Self.textPasses {
             solver.takeChanges(into: &movedScratch)
             carriedMoves += movedScratch
             for v in movedScratch {
                 guard let owner = viewOfVariable[v.id], owner.axis == .horizontal,
-                    document.views[Int(owner.slot)].spec.text != nil, views.variables(ofSlot: owner.slot).width == v
+                    document.views[Int(owner.slot)].spec.hasText, views.variables(ofSlot: owner.slot).width == v
                 else { continue }
                 look.append(owner.slot)
             }

@@ -6,23 +6,66 @@ import ConstraintSolver
 public struct ViewSpec: Equatable, Sendable {
     public var id: String
     public var parent: String?
-    public var isGuide = false
-    public var frame: Rect?
     public var intrinsicWidth: Double?
     public var intrinsicHeight: Double?
     public var hugging = (h: 250.0, v: 250.0)
     public var compression = (h: 750.0, v: 750.0)
-    public var margins = Insets.defaultMargins
-    public var alignmentInsets = Insets.zero
-    public var firstBaseline: Double?
-    public var lastBaseline: Double?
+    public var isGuide = false
     public var hidden = false
-    /// A label's text: its intrinsic size is measured (and follows the width it is given).
-    public var text: TextContent?
-    /// A stack view's arrangement (`kind: "stack"`).
-    public var stack: StackSpec?
     /// `kind` said "stack" (the arrangement may come in its own field).
     var isStack = false
+    /// `text` is set: read on every translation, so kept beside the box, not inside it.
+    public private(set) var hasText = false
+    /// The fields most views leave at their defaults, behind one pointer (nil while all are
+    /// defaults): 360 → 104 bytes a view.
+    private var rare: Boxed<Rare>?
+
+    struct Rare: Equatable, Sendable {
+        var frame: Rect?
+        var margins = Insets.defaultMargins
+        var alignmentInsets = Insets.zero
+        var firstBaseline: Double?
+        var lastBaseline: Double?
+        var text: TextContent?
+        var stack: StackSpec?
+        static let defaults = Rare()
+    }
+
+    private var rareFields: Rare {
+        get { rare?.value ?? .defaults }
+        set { rare = newValue == .defaults ? nil : Boxed(newValue) }
+    }
+
+    public var frame: Rect? {
+        get { rare?.value.frame }
+        set { rareFields.frame = newValue }
+    }
+    public var margins: Insets {
+        get { rare?.value.margins ?? .defaultMargins }
+        set { rareFields.margins = newValue }
+    }
+    public var alignmentInsets: Insets {
+        get { rare?.value.alignmentInsets ?? .zero }
+        set { rareFields.alignmentInsets = newValue }
+    }
+    public var firstBaseline: Double? {
+        get { rare?.value.firstBaseline }
+        set { rareFields.firstBaseline = newValue }
+    }
+    public var lastBaseline: Double? {
+        get { rare?.value.lastBaseline }
+        set { rareFields.lastBaseline = newValue }
+    }
+    /// A label's text: its intrinsic size is measured (and follows the width it is given).
+    public var text: TextContent? {
+        get { rare?.value.text }
+        set { rareFields.text = newValue; hasText = newValue != nil }
+    }
+    /// A stack view's arrangement (`kind: "stack"`).
+    public var stack: StackSpec? {
+        get { rare?.value.stack }
+        set { rareFields.stack = newValue }
+    }
 
     public init(id: String, parent: String? = nil) { self.id = id; self.parent = parent }
 

@@ -493,15 +493,13 @@ struct PairHeap {
 
     mutating func push(_ key: Int, _ id: Int) { heap.push(key << Self.shift | id) }
 
-    /// The smallest live entry: its stored key must equal `current(id)`.
+    /// The smallest live entry, left in place (a pop and a push back were 6% of a build):
+    /// its stored key must equal `current(id)`; stale ones above it are dropped.
     mutating func top(where current: (Int) -> Int?) -> (Int, Int)? {
-        while !heap.isEmpty {
-            let x = heap.pop()
+        while let x = heap.first {
             let key = x >> Self.shift, id = x & ((1 << Self.shift) - 1)
-            if let now = current(id), now == key {
-                heap.push(x)
-                return (key, id)
-            }
+            if let now = current(id), now == key { return (key, id) }
+            _ = heap.pop()
         }
         return nil
     }

@@ -7,6 +7,8 @@ struct MinHeap {
     init(_ xs: some Sequence<Int>) { for x in xs { push(x) } }
 
     var isEmpty: Bool { items.isEmpty }
+    /// The smallest item, left in place.
+    var first: Int? { items.first }
 
     mutating func removeAll() { items.removeAll(keepingCapacity: true) }
 

@@ -1,0 +1,33 @@
+@_spi(Benchmarks) import ConstraintSolver
+
+/// Where a session's memory goes, for the document benchmark: each
+/// structure is released in turn and the heap measured around it (`heap` reads the
+/// allocator's bytes in use). The session is unusable afterwards.
+extension LayoutSession {
+    @_spi(Benchmarks)
+    public func releaseMeasuringFootprint(heap: () -> Int) -> [(structure: String, bytes: Int)] {
+        var out: [(structure: String, bytes: Int)] = []
+        func release(_ name: String, _ body: () -> Void) {
+            let before = heap()
+            body()
+            out.append((name, before - heap()))
+        }
+        release("view records") { document.views = [] }
+        release("view ids") { document.viewNamed = [:] }
+        release("atoms") { document.atoms = [] }
+        release("entry ids") { document.entryNamed = [:] }
+        release("entries (ids, text)") { document.entries = []; document.groupExtras = [:] }
+        release("stacks") { document.stacks = [:] }
+        release("document scratch") {
+            document.dirtyAtoms = []; document.dirtyViews = []; document.freeViews = []; document.freeAtoms = []
+            document.freeEntries = []
+        }
+        release("frames and variables") { views = ViewTable(); viewOfVariable = VariableOwners() }
+        release("engine links") { links = []; atomOfHandle = [] }
+        release("session scratch") { movedScratch = []; carriedMoves = []; slotScratch = []; removals = []; lastChurn = [] }
+        if let engine = solver as? FactoredSolver {
+            out += engine.releaseMeasuringFootprint(heap: heap).map { ("engine: " + $0.structure, $0.bytes) }
+        }
+        return out
+    }
+}
