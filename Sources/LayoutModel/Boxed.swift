@@ -7,6 +7,8 @@ enum Boxed<Value: Sendable>: Sendable {
     init(_ value: Value) { self = .boxed(value) }
 
     var value: Value {
-        switch self { case .boxed(let v): v }
+        switch self {
+        case .boxed(let v): v
+        }
     }
 }
