@@ -16,15 +16,23 @@ extension LayoutSession {
         release("view ids") { document.viewNamed = [:] }
         release("atoms") { document.atoms = [] }
         release("entry ids") { document.entryNamed = [:] }
-        release("entries (ids, text)") { document.entries = []; document.groupExtras = [:] }
+        release("entries (ids, text)") {
+            document.entries = []; document.groupExtras = [:]
+        }
         release("stacks") { document.stacks = [:] }
         release("document scratch") {
             document.dirtyAtoms = []; document.dirtyViews = []; document.freeViews = []; document.freeAtoms = []
             document.freeEntries = []
         }
-        release("frames and variables") { views = ViewTable(); viewOfVariable = VariableOwners() }
-        release("engine links") { links = []; atomOfHandle = [] }
-        release("session scratch") { movedScratch = []; carriedMoves = []; slotScratch = []; removals = []; lastChurn = [] }
+        release("frames and variables") {
+            views = ViewTable(); viewOfVariable = VariableOwners()
+        }
+        release("engine links") {
+            links = []; atomOfHandle = []
+        }
+        release("session scratch") {
+            movedScratch = []; carriedMoves = []; slotScratch = []; removals = []; lastChurn = []
+        }
         if let engine = solver as? FactoredSolver {
             out += engine.releaseMeasuringFootprint(heap: heap).map { ("engine: " + $0.structure, $0.bytes) }
         }
