@@ -71,6 +71,7 @@ extension LayoutDocument {
         }
         var made: [(AtomicConstraint, Pointer)] = []
         var entry = Entry(id: id, form: .explicit, sequence: 0)
+        var text = ""
         var extras: (options: JSON?, metrics: JSON?) = (nil, nil)
         if first != nil {
             if present & Self.notWithFirst != 0, let k = firstPresent(["expr", "visual", "options", "metrics"]) {
@@ -83,18 +84,19 @@ extension LayoutDocument {
             {
                 throw p(k).fail("'\(k)' does not go with 'expr': write it into the expression")
             }
-            guard let text = expr.string else { throw p("expr").fail("expr must be a string") }
-            do { made = [(try ExpressionSyntax.parse(text), p("expr"))] } catch {
+            guard let expr = expr.string else { throw p("expr").fail("expr must be a string") }
+            do { made = [(try ExpressionSyntax.parse(expr), p("expr"))] } catch {
                 throw p("expr").fail("\(error.message) at position \(error.position) of the expression")
             }
             entry.form = .expression
-            entry.text = text
+            text = expr
         } else {
             if present & Self.notWithVisual != 0, let k = firstPresent(["first", "relation", "second", "multiplier", "constant", "priority"]) {
                 throw p(k).fail("'\(k)' does not go with 'visual'")
             }
-            made = try self.visual(json, into: &entry, extras: &extras, at: p).map { ($0, p("visual")) }
+            made = try self.visual(json, extras: &extras, at: p).map { ($0, p("visual")) }
             entry.form = .visual
+            text = json["visual"]?.string ?? ""
         }
         var resolved: [(first: ViewRef, second: ViewRef)] = []
         resolved.reserveCapacity(made.count)
@@ -105,6 +107,7 @@ extension LayoutDocument {
         sequence += 1
         entry.sequence = sequence
         let isGroup = entry.form == .visual
+        entry.text = texts.add(text)
         let e = newEntry(entry)
         if extras.options != nil || extras.metrics != nil { groupExtras[e] = extras }
         for (k, (atom, _)) in made.enumerated() {
@@ -149,9 +152,9 @@ extension LayoutDocument {
         return AtomicConstraint(first: first, relation: relation, second: second, multiplier: multiplier, constant: constant, priority: priority)
     }
 
-    /// A VFL entry's constraints, its parent standing for `|`; its text, options and metrics go into `entry`.
+    /// A VFL entry's constraints, its parent standing for `|`; its options and metrics go into `extras`.
     private func visual(
-        _ json: JSON, into entry: inout Entry, extras: inout (options: JSON?, metrics: JSON?),
+        _ json: JSON, extras: inout (options: JSON?, metrics: JSON?),
         at p: Pointer
     ) throws(LayoutError) -> [AtomicConstraint] {
         guard let format = json["visual"]?.string else { throw p("visual").fail("visual must be a string") }
@@ -173,7 +176,6 @@ extension LayoutDocument {
             }
             extras.metrics = m
         }
-        entry.text = format
         let parsed: VisualFormat.Parsed
         do { parsed = try VisualFormat.parse(format, options: options, metrics: metrics, superview: VisualFormat.superviewToken) } catch {
             throw p("visual").fail("\(error.message) at position \(error.position) of the format")

@@ -50,12 +50,12 @@ extension LayoutDocument {
                 cs.append(explicitJSON(entry.atom))
             case .expression:
                 if entry.stale { cs.append(explicitJSON(entry.atom)); continue }
-                var m: [(key: String, value: JSON)] = [("id", .string(entry.id)), ("expr", .string(entry.text))]
+                var m: [(key: String, value: JSON)] = [("id", .string(entry.id)), ("expr", .string(texts[entry.text]))]
                 if !atoms[Int(entry.atom)].active { m.append(("active", .bool(false))) }
                 cs.append(.object(m))
             case .visual:
                 if entry.edited { for a in entry.liveMembers { cs.append(explicitJSON(a)) }; continue }
-                var m: [(key: String, value: JSON)] = [("id", .string(entry.id)), ("visual", .string(entry.text))]
+                var m: [(key: String, value: JSON)] = [("id", .string(entry.id)), ("visual", .string(texts[entry.text]))]
                 if let x = groupExtras[e] {
                     if let o = x.options { m.append(("options", o)) }
                     if let o = x.metrics { m.append(("metrics", o)) }

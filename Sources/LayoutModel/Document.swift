@@ -23,6 +23,8 @@ public struct LayoutDocument {
     var atoms: [Atom] = []
     var entries: [Entry] = []
     var entryNamed: [String: EntryRef] = [:]
+    /// The entries' `expr` and `visual` texts.
+    var texts = StringPool()
     /// A VFL group's `options` and `metrics` as sent, when it had any.
     var groupExtras: [EntryRef: (options: JSON?, metrics: JSON?)] = [:]
     var liveViews = 0, liveAtoms = 0
@@ -102,7 +104,14 @@ public struct LayoutDocument {
         entries[Int(e)].live = false
         if !groupExtras.isEmpty { groupExtras[e] = nil }
         entryNamed[entries[Int(e)].id] = nil
+        texts.remove(entries[Int(e)].text)
+        entries[Int(e)].text = .empty
         freedEntries.append(e)
+        if texts.wantsRepacking {
+            var refs = entries.map(\.text)
+            texts = texts.repacked(&refs)
+            for k in entries.indices { entries[k].text = refs[k] }
+        }
     }
 
     /// Before the session reads the change: atoms naming restyled views become dirty

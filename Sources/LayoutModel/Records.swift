@@ -86,20 +86,22 @@ struct Atom {
 struct Entry {
     enum Form: UInt8 { case explicit, expression, visual }
     var id: String
-    var form: Form
-    /// The atom of an explicit or `expr` entry.
-    var atom: AtomRef = noRef
     /// A VFL group's atoms by position (`group.k`), `noRef` once removed.
     var members: [AtomRef] = []
-    /// The `expr` or `visual` text as sent (a VFL group's `options` and `metrics`, rare,
-    /// are in the document's `groupExtras`).
-    var text = ""
+    var sequence: Int
+    /// The `expr` or `visual` text as sent, in the document's `texts` (a VFL group's
+    /// `options` and `metrics`, rare, are in the document's `groupExtras`).
+    var text = StringPool.Ref.empty
+    /// The atom of an explicit or `expr` entry.
+    var atom: AtomRef = noRef
+    var form: Form
     var live = true
     /// A VFL group that lost members or whose members differ is listed as its remaining constraints.
     var edited = false
     /// An `expr` entry whose constant or priority changed: listed in the explicit form.
     var stale = false
-    var sequence: Int
+
+    init(id: String, form: Form, sequence: Int) { self.id = id; self.form = form; self.sequence = sequence }
 
     var liveMembers: [AtomRef] { form == .visual ? members.filter { $0 != noRef } : [atom] }
 }

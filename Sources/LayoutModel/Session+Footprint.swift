@@ -17,7 +17,7 @@ extension LayoutSession {
         release("atoms") { document.atoms = [] }
         release("entry ids") { document.entryNamed = [:] }
         release("entries (ids, text)") {
-            document.entries = []; document.groupExtras = [:]
+            document.entries = []; document.texts = StringPool(); document.groupExtras = [:]
         }
         release("stacks") { document.stacks = [:] }
         release("document scratch") {

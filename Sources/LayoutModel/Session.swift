@@ -173,6 +173,7 @@ public final class LayoutSession {
         if let v = json["views"], !v.isNull { try doc.addViews(v, at: p("views")) }
         var added: [String] = []
         if let c = json["constraints"], !c.isNull { try doc.addConstraints(c, at: p("constraints"), added: &added) }
+        doc.texts.trim()
         return added
     }
 

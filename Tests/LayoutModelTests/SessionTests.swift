@@ -282,6 +282,25 @@ final class SessionTests: XCTestCase {
         try same(s)
     }
 
+    /// The entries' texts live in one pool that is repacked as constraints go: what is left
+    /// is listed as sent, and the pool stays near the size of the texts still live.
+    func testExpressionTextsSurviveRemovalsAndRepacking() throws {
+        let n = 400
+        let views = (0..<n).map { #"{"id":"v\#($0)","parent":"root"}"# }.joined(separator: ",")
+        let constraints = (0..<n).map { #"{"id":"e\#($0)","expr":"v\#($0).left == root.left + \#($0)  "}"# }.joined(separator: ",")
+        let s = session(#"{"views":[{"id":"root","frame":{"x":0,"y":0,"width":9,"height":9}},\#(views)],"constraints":[\#(constraints)]}"#)
+        let full = s.document.texts.byteCount
+        for k in stride(from: 0, to: n, by: 40) {
+            let ids = (k..<k + 40).filter { $0 % 10 != 3 }.map { #""e\#($0)""# }.joined(separator: ",")
+            _ = try s.change(#"{"ops":[{"op":"removeConstraints","ids":[\#(ids)]}]}"#)
+        }
+        let left = s.document.json["constraints"]!.array!
+        XCTAssertEqual(left.map { $0["id"]!.string! }, stride(from: 3, to: n, by: 10).map { "e\($0)" })
+        XCTAssertEqual(left.map { $0["expr"]!.string! }, stride(from: 3, to: n, by: 10).map { "v\($0).left == root.left + \($0)  " })
+        XCTAssertLessThan(s.document.texts.byteCount, full / 2, "repacked as entries went")
+        XCTAssertEqual(s.frame("v43"), R(43, 0, 0, 0))
+    }
+
     func testServerIdsNeverReusedAndDuplicates422() throws {
         let s = session(
             #"{"views":[{"id":"v","frame":{"x":0,"y":0,"width":10,"height":10}},{"id":"w","parent":"v"}],"constraints":[{"expr":"w.width == 1"},{"expr":"w.height == 1"}]}"#
