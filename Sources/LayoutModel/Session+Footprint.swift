@@ -5,13 +5,9 @@
 /// allocator's bytes in use). The session is unusable afterwards.
 extension LayoutSession {
     @_spi(Benchmarks)
-    public func releaseMeasuringFootprint(heap: () -> Int) -> [(structure: String, bytes: Int)] {
-        var out: [(structure: String, bytes: Int)] = []
-        func release(_ name: String, _ body: () -> Void) {
-            let before = heap()
-            body()
-            out.append((name, before - heap()))
-        }
+    public func releaseMeasuringFootprint(heap: @escaping () -> Int) -> [(structure: String, bytes: Int)] {
+        var meter = FootprintMeter(heap: heap)
+        func release(_ name: String, _ body: () -> Void) { meter.release(name, body) }
         release("view records") { document.views = [] }
         release("view ids") { document.viewNamed = [:] }
         release("atoms") { document.atoms = [] }
@@ -33,6 +29,7 @@ extension LayoutSession {
         release("session scratch") {
             movedScratch = []; carriedMoves = []; slotScratch = []; removals = []; lastChurn = []
         }
+        var out = meter.structures
         if let engine = solver as? FactoredSolver {
             out += engine.releaseMeasuringFootprint(heap: heap).map { ("engine: " + $0.structure, $0.bytes) }
         }

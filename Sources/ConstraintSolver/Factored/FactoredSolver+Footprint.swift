@@ -3,13 +3,9 @@
 /// engine is empty and unusable afterwards.
 extension FactoredSolver {
     @_spi(Benchmarks)
-    public func releaseMeasuringFootprint(heap: () -> Int) -> [(structure: String, bytes: Int)] {
-        var out: [(structure: String, bytes: Int)] = []
-        func release(_ name: String, _ body: () -> Void) {
-            let before = heap()
-            body()
-            out.append((name, before - heap()))
-        }
+    public func releaseMeasuringFootprint(heap: @escaping () -> Int) -> [(structure: String, bytes: Int)] {
+        var meter = FootprintMeter(heap: heap)
+        func release(_ name: String, _ body: () -> Void) { meter.release(name, body) }
         release("rows") {
             rows = SparseLists(); rowLive = []; rhs = []; handleOfRow = []
         }
@@ -25,6 +21,21 @@ extension FactoredSolver {
             columnWork = WorkVector(); rowWork = WorkVector(); extraWork = WorkVector(); alphaWork = WorkVector()
         }
         release("basis (L, U, etas, step maps)") { basis.reset() }
-        return out
+        return meter.structures
+    }
+}
+
+/// Measures structures as they are released: the heap read before and after each.
+@_spi(Benchmarks)
+public struct FootprintMeter {
+    let heap: () -> Int
+    public private(set) var structures: [(structure: String, bytes: Int)] = []
+
+    public init(heap: @escaping () -> Int) { self.heap = heap }
+
+    public mutating func release(_ name: String, _ body: () -> Void) {
+        let before = heap()
+        body()
+        structures.append((name, before - heap()))
     }
 }
