@@ -108,9 +108,9 @@ public struct LayoutDocument {
         entries[Int(e)].text = .empty
         freedEntries.append(e)
         if texts.wantsRepacking {
-            var refs = entries.map(\.text)
-            texts = texts.repacked(&refs)
-            for k in entries.indices { entries[k].text = refs[k] }
+            var packed = StringPool()
+            for k in entries.indices { entries[k].text = texts.copy(entries[k].text, into: &packed) }
+            texts = packed
         }
     }
 
@@ -132,9 +132,8 @@ public struct LayoutDocument {
     mutating func settle() {
         for a in dirtyAtoms { atoms[Int(a)].dirty = false }
         for v in dirtyViews { views[Int(v)].dirty = false }
-        // Not kept at a whole document's size (29 bytes a view of a session at rest).
-        dirtyAtoms.removeAll(keepingCapacity: dirtyAtoms.capacity <= 4096)
-        dirtyViews.removeAll(keepingCapacity: dirtyViews.capacity <= 4096)
+        dirtyAtoms.clearScratch()
+        dirtyViews.clearScratch()
         removedViews.removeAll()
         churnAdded.removeAll()
         churnRemoved.removeAll()

@@ -7,26 +7,25 @@ extension LayoutSession {
     @_spi(Benchmarks)
     public func releaseMeasuringFootprint(heap: @escaping () -> Int) -> [(structure: String, bytes: Int)] {
         var meter = FootprintMeter(heap: heap)
-        func release(_ name: String, _ body: () -> Void) { meter.release(name, body) }
-        release("view records") { document.views = [] }
-        release("view ids") { document.viewNamed = [:] }
-        release("atoms") { document.atoms = [] }
-        release("entry ids") { document.entryNamed = [:] }
-        release("entries (ids, text)") {
+        meter.release("view records") { document.views = [] }
+        meter.release("view ids") { document.viewNamed = [:] }
+        meter.release("atoms") { document.atoms = [] }
+        meter.release("entry ids") { document.entryNamed = [:] }
+        meter.release("entries (ids, text)") {
             document.entries = []; document.texts = StringPool(); document.groupExtras = [:]
         }
-        release("stacks") { document.stacks = [:] }
-        release("document scratch") {
+        meter.release("stacks") { document.stacks = [:] }
+        meter.release("document scratch") {
             document.dirtyAtoms = []; document.dirtyViews = []; document.freeViews = []; document.freeAtoms = []
             document.freeEntries = []
         }
-        release("frames and variables") {
+        meter.release("frames and variables") {
             views = ViewTable(); viewOfVariable = VariableOwners()
         }
-        release("engine links") {
+        meter.release("engine links") {
             links = []; atomOfHandle = []
         }
-        release("session scratch") {
+        meter.release("session scratch") {
             movedScratch = []; carriedMoves = []; slotScratch = []; removals = []; lastChurn = []
         }
         var out = meter.structures

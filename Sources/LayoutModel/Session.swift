@@ -101,7 +101,6 @@ public final class LayoutSession {
     /// Variables moved during the text passes of a change, before `finish` takes the rest.
     var carriedMoves: [Variable] = []
     var slotScratch: [Int32] = []
-    static let keptScratch = 4096
 
     /// Builds a session from a layout document (the body of `POST /v1/sessions`).
     public init(document json: JSON, limits: SessionLimits = SessionLimits()) throws(LayoutError) {
@@ -398,11 +397,9 @@ public final class LayoutSession {
         }
         revision = stamp
         document.settle()
-        // Kept for the next change unless a large one (a whole document) grew them: a session
-        // at rest does not hold a build's worth of scratch (52 bytes a view).
-        if movedScratch.capacity > Self.keptScratch { movedScratch = [] }
-        if slotScratch.capacity > Self.keptScratch { slotScratch = [] }
-        if carriedMoves.capacity > Self.keptScratch { carriedMoves = [] }
+        movedScratch.clearScratch()
+        slotScratch.clearScratch()
+        carriedMoves.clearScratch()
         let churn = lastChurn
         lastChurn = []
         return ChangeResult(

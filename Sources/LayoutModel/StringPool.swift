@@ -1,7 +1,7 @@
 /// Strings kept as sent, in one byte buffer: the `expr` and `visual` texts of a document's
 /// entries. A String each was a 32-byte header and a malloc: on the 1,000-cell feed, ~270
-/// bytes a view for ~165 bytes of text. Removing a string leaves a hole; the owner repacks
-/// (`repacked`) once holes outweigh the live bytes.
+/// bytes a view for ~165 bytes of text. Removing a string leaves a hole; once holes outweigh
+/// the live bytes, the owner copies what it still names into a new pool (`copy(_:into:)`).
 struct StringPool {
     struct Ref: Equatable {
         var start: UInt32
@@ -41,15 +41,8 @@ struct StringPool {
         bytes.withUnsafeBufferPointer { String(decoding: $0[Int(r.start)..<Int(r.start + r.count)], as: UTF8.self) }
     }
 
-    /// A pool of only the strings `refs` name (in place: each ref is rewritten).
-    func repacked(_ refs: inout [Ref]) -> StringPool {
-        var out = StringPool()
-        out.bytes.reserveCapacity(bytes.count - holes)
-        bytes.withUnsafeBufferPointer { b in
-            for k in refs.indices {
-                refs[k] = out.add(UnsafeBufferPointer(rebasing: b[Int(refs[k].start)..<Int(refs[k].start + refs[k].count)]))
-            }
-        }
-        return out
+    /// String `r` copied into `other`: its ref there.
+    func copy(_ r: Ref, into other: inout StringPool) -> Ref {
+        bytes.withUnsafeBufferPointer { other.add(UnsafeBufferPointer(rebasing: $0[Int(r.start)..<Int(r.start + r.count)])) }
     }
 }

@@ -87,7 +87,7 @@ struct Translator {
     /// Adds `k ×` an attribute of `view` in the coordinate space of `space` (`noRef`: global) to `out`.
     private func add(_ view: ViewRef, _ attr: Attribute, in space: ViewRef, times k: Double, to out: inout Linear) {
         let vars = variables[view]!
-        // Read in place: a copy of the spec was a retain and release a term.
+        // Read in place, not through a copy of the whole spec.
         let ins = document.views[Int(view)].spec.alignmentInsets, m = document.views[Int(view)].spec.margins
         let horizontal = attr.axis == .horizontal
         if !attr.isDimension && view != space {

@@ -14,8 +14,6 @@ public struct ViewSpec: Equatable, Sendable {
     public var hidden = false
     /// `kind` said "stack" (the arrangement may come in its own field).
     var isStack = false
-    /// `text` is set: read on every translation, so kept beside the box, not inside it.
-    public private(set) var hasText = false
     /// The fields most views leave at their defaults, behind one pointer (nil while all are
     /// defaults): 360 → 104 bytes a view.
     private var rare: Boxed<Rare>?
@@ -59,8 +57,11 @@ public struct ViewSpec: Equatable, Sendable {
     /// A label's text: its intrinsic size is measured (and follows the width it is given).
     public var text: TextContent? {
         get { rare?.value.text }
-        set { rareFields.text = newValue; hasText = newValue != nil }
+        set { rareFields.text = newValue }
     }
+    /// Read where only the presence matters (a stored flag beside the box counted the same:
+    /// 875 against 877 M instructions to build the 1,000-cell feed).
+    public var hasText: Bool { rare?.value.text != nil }
     /// A stack view's arrangement (`kind: "stack"`).
     public var stack: StackSpec? {
         get { rare?.value.stack }

@@ -493,7 +493,8 @@ struct PairHeap {
 
     mutating func push(_ key: Int, _ id: Int) { heap.push(key << Self.shift | id) }
 
-    /// The smallest live entry, left in place (a pop and a push back were 6% of a build):
+    /// The smallest live entry, left in place (a pop and a push back took the elimination
+    /// from 256 to 282 M instructions on the 1,000-cell feed):
     /// its stored key must equal `current(id)`; stale ones above it are dropped.
     mutating func top(where current: (Int) -> Int?) -> (Int, Int)? {
         while let x = heap.first {

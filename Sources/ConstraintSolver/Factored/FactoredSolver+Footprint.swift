@@ -5,22 +5,21 @@ extension FactoredSolver {
     @_spi(Benchmarks)
     public func releaseMeasuringFootprint(heap: @escaping () -> Int) -> [(structure: String, bytes: Int)] {
         var meter = FootprintMeter(heap: heap)
-        func release(_ name: String, _ body: () -> Void) { meter.release(name, body) }
-        release("rows") {
+        meter.release("rows") {
             rows = SparseLists(); rowLive = []; rhs = []; handleOfRow = []
         }
-        release("columns") { columnRows = SparseLists() }
-        release("records") { records = HandleTable() }
-        release("column state") {
+        meter.release("columns") { columnRows = SparseLists() }
+        meter.release("records") { records = HandleTable() }
+        meter.release("column state") {
             kind = []; costPriority = []; value = []; isUser = []; touched = []; touchedList = []; touchedBefore = []
         }
-        release("duals and reduced costs") {
+        meter.release("duals and reduced costs") {
             duals = []; reduced = []
         }
-        release("work vectors") {
+        meter.release("work vectors") {
             columnWork = WorkVector(); rowWork = WorkVector(); extraWork = WorkVector(); alphaWork = WorkVector()
         }
-        release("basis (L, U, etas, step maps)") { basis.reset() }
+        meter.release("basis (L, U, etas, step maps)") { basis.reset() }
         return meter.structures
     }
 }

@@ -104,7 +104,8 @@ struct SparseLists {
     func transposed(lists: Int? = nil) -> SparseLists {
         var out = SparseLists()
         var counts = [UInt32](repeating: 0, count: lists ?? spans.count)
-        // Buffers, not slices: a slice a list was a retain and a release (2% of a build).
+        // Buffers, not slices: a slice a list was a retain and a release (34 → 21 M
+        // instructions on the 1,000-cell feed).
         withBuffers { spans, entries in
             for s in spans { for k in s.range { counts[entries[k].index] += 1 } }
             var start: UInt32 = 0

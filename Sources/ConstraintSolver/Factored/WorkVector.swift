@@ -2,7 +2,7 @@
 /// which entries are live, and the list of live indices. Reset is O(1) (the stamp moves on),
 /// so a solve that reaches five entries costs five, with no allocation once it has grown.
 /// The stamp is a byte, cleared once every 255 resets (a memset): 32-bit stamps made the four
-/// work vectors 327 bytes a view of a session; a bit a index cleared through the pattern
+/// work vectors 327 bytes a view of a session; a bit an index cleared through the pattern
 /// was smaller still but cost a chain's propagate 29% (`layoutd-bench`, chain_n1000).
 struct WorkVector {
     private(set) var values: [Double] = []
