@@ -306,20 +306,21 @@ final class BasisFactor {
         luNonzeros += l.count + v.count + 1
     }
 
-    /// Factors the basis anew (Markowitz order, threshold pivoting): `rows` are the live
-    /// rows with their coefficients on the basic columns. Clears the eta file.
-    func factor(rows: [(row: Int, cells: [Entry])]) throws(SingularBasis) {
-        var elimination = Elimination(rows: rows, rank: nil)
-        let pivots = elimination.run()
-        guard pivots.count == rows.count else { throw SingularBasis() }
-        install(pivots)
+    /// Factors the basis anew (Markowitz order, threshold pivoting): list i of `rows` is live
+    /// row i's coefficients on the basic columns (empty for a row that is not live), `live`
+    /// how many rows are, `columns` past the largest column id. Clears the eta file.
+    func factor(rows: SparseLists, live: Int, columns: Int) throws(SingularBasis) {
+        var elimination = Elimination(rows: rows, columns: columns, rank: nil)
+        let factors = elimination.run()
+        guard factors.pivots.count == live else { throw SingularBasis() }
+        install(factors)
     }
 
     /// Takes an elimination's pivots, in order, as the factorization (one step each).
-    func install(_ pivots: [Elimination.Pivot]) {
+    func install(_ factors: Elimination.Factors) {
         for col in columnOfStep { stepOfColumn[col] = -1 }
         for r in rowOfStep { stepOfRow[r] = -1 }
-        let n = pivots.count
+        let pivots = factors.pivots
         rowOfStep = IndexMap(pivots.lazy.map(\.row))
         columnOfStep = IndexMap(pivots.lazy.map(\.column))
         for (k, p) in pivots.enumerated() {
@@ -328,18 +329,16 @@ final class BasisFactor {
             stepOfColumn[p.column] = k
         }
         udiag = pivots.map(\.pivot)
-        lcol = SparseLists()
-        urow = SparseLists()
-        lcol.reserve(lists: n, entries: pivots.reduce(0) { $0 + $1.multipliers.count })
-        urow.reserve(lists: n, entries: pivots.reduce(0) { $0 + $1.u.count })
-        for p in pivots {
-            let l = lcol.appendList(), u = urow.appendList()
-            for (r, m) in p.multipliers { lcol.append((stepOfRow[r], m), to: l) }
-            for (c, a) in p.u { urow.append((stepOfColumn[c], a), to: u) }
-        }
+        // The elimination's lists are L by column and U by row already, by row and column id.
+        lcol = factors.multipliers
+        lcol.mapIndices { stepOfRow[$0] }
+        lcol.trim()
+        urow = factors.u
+        urow.mapIndices { stepOfColumn[$0] }
+        urow.trim()
         lrow = lcol.transposed()
         ucol = urow.transposed()
-        luNonzeros = n + lcol.liveCount + urow.liveCount
+        luNonzeros = pivots.count + lcol.liveCount + urow.liveCount
         etaPivot = []; etaColumn = []; etaPivotValue = []; etaNonzeros = 0; etaVisits = 0; etaSteps = []
         etasByPivot = []  // sized by the first eta: a basis without etas needs none
         etasBySlot = []
@@ -357,151 +356,3 @@ final class BasisFactor {
 }
 
 struct SingularBasis: Error {}
-
-/// Markowitz elimination with threshold pivoting over sparse rows (row → column → value):
-/// row singletons first, else the sparsest column's sparsest acceptable row (ties by
-/// `rank`, then id). Runs until no column can be eliminated; returns the pivots in order.
-/// Column lists are cleaned lazily: an entry whose row is gone or no longer holds the
-/// column is skipped, and each column keeps its live count.
-struct Elimination {
-    struct Pivot { var row: Int; var column: Int; var pivot: Double; var multipliers: [Entry]; var u: [Entry] }
-
-    // Dense over row and column ids (no hashing in the inner loops).
-    private var rowCells: [[Entry]]
-    private var rowAlive: [Bool]
-    private var columnRows: [[Int]]
-    private var columnCount: [Int]
-    private var rank: [Int]
-    private var liveRowCount: Int
-    private var seen: [Int]  // stamps for de-duplicating a column's row list
-    private var stamp = 0
-
-    /// `rank`: a tie-break by row id (dense, through the largest row id; 0 for every row when nil).
-    init(rows: [(row: Int, cells: [Entry])], rank: [Int]?) {
-        let rowLimit = (rows.map(\.row).max() ?? -1) + 1
-        let columnLimit = (rows.lazy.flatMap { $0.cells.map(\.index) }.max() ?? -1) + 1
-        rowCells = Array(repeating: [], count: rowLimit)
-        rowAlive = Array(repeating: false, count: rowLimit)
-        columnRows = Array(repeating: [], count: columnLimit)
-        columnCount = Array(repeating: 0, count: columnLimit)
-        self.rank = rank ?? Array(repeating: 0, count: rowLimit)
-        seen = Array(repeating: -1, count: rowLimit)
-        liveRowCount = rows.count
-        for (i, cells) in rows {
-            rowCells[i] = cells
-            rowAlive[i] = true
-            for (j, _) in cells { columnRows[j].append(i); columnCount[j] += 1 }
-        }
-    }
-
-    private func rowKey(_ i: Int) -> Int? {
-        guard rowAlive[i], !rowCells[i].isEmpty else { return nil }
-        return rowCells[i].count << 4 | rank[i]
-    }
-
-    private static func position(of j: Int, in cells: [Entry]) -> Int? {
-        for (k, c) in cells.enumerated() where c.index == j { return k }
-        return nil
-    }
-
-    /// The live rows of column j with their values. A row that lost the column to
-    /// cancellation and filled it again is listed twice: skipped the second time.
-    private mutating func liveRows(of j: Int) -> [Entry] {
-        var out: [Entry] = []
-        stamp += 1
-        for i in columnRows[j] where rowAlive[i] && seen[i] != stamp {
-            if let k = Self.position(of: j, in: rowCells[i]) {
-                seen[i] = stamp
-                out.append((i, rowCells[i][k].value))
-            }
-        }
-        return out
-    }
-
-    mutating func run() -> [Pivot] {
-        var rowHeap = PairHeap(), colHeap = PairHeap()
-        for i in rowCells.indices { if let key = rowKey(i) { rowHeap.push(key, i) } }
-        for j in columnCount.indices where columnCount[j] > 0 { colHeap.push(columnCount[j], j) }
-        var out: [Pivot] = []
-        out.reserveCapacity(liveRowCount)
-        while true {
-            var pivot: (row: Int, column: Int)? = nil
-            if let (key, i) = rowHeap.top(where: { rowKey($0) }), key >> 4 == 1 {
-                let (j, a) = rowCells[i][0]
-                let cmax = liveRows(of: j).reduce(0) { max($0, abs($1.value)) }
-                if abs(a) >= 0.01 * cmax { pivot = (i, j) }
-            }
-            if pivot == nil {
-                let counts = columnCount
-                guard let (_, j) = colHeap.top(where: { counts[$0] > 0 ? counts[$0] : nil }) else { break }
-                let col = liveRows(of: j)
-                let cmax = col.reduce(0) { max($0, abs($1.value)) }
-                var best: Int? = nil
-                for (i, a) in col where abs(a) >= 0.1 * cmax {
-                    if let b = best, (rowCells[i].count, rank[i], i) >= (rowCells[b].count, rank[b], b) { continue }
-                    best = i
-                }
-                pivot = (best!, j)
-            }
-            let (i, j) = pivot!
-            let prow = rowCells[i]
-            rowAlive[i] = false
-            rowCells[i] = []
-            liveRowCount -= 1
-            let pv = prow[Self.position(of: j, in: prow)!].value
-            for (c, _) in prow { columnCount[c] -= 1 }
-            let others = liveRows(of: j)
-            columnRows[j] = []
-            columnCount[j] = 0
-            var multipliers: [Entry] = []
-            for (r2, a2) in others {
-                let m = a2 / pv
-                multipliers.append((r2, m))
-                var row2 = rowCells[r2]
-                rowCells[r2] = []
-                row2.remove(at: Self.position(of: j, in: row2)!)
-                for (c, a) in prow where c != j {
-                    if let k = Self.position(of: c, in: row2) {
-                        let nv = row2[k].value - m * a
-                        if abs(nv) < BasisFactor.drop { row2.remove(at: k); columnCount[c] -= 1 } else { row2[k].value = nv }
-                    } else {
-                        let nv = -m * a
-                        if abs(nv) >= BasisFactor.drop {
-                            row2.append((c, nv))
-                            columnRows[c].append(r2)
-                            columnCount[c] += 1
-                        }
-                    }
-                }
-                rowCells[r2] = row2
-                if let key = rowKey(r2) { rowHeap.push(key, r2) }
-            }
-            for (c, _) in prow where c != j && columnCount[c] > 0 { colHeap.push(columnCount[c], c) }
-            var u = prow
-            u.removeAll { $0.index == j }
-            out.append(Pivot(row: i, column: j, pivot: pv, multipliers: multipliers, u: u))
-        }
-        return out
-    }
-}
-
-/// A min-heap of (key, id), smallest key first, then smallest id: Markowitz's order,
-/// deterministic. Entries go stale as keys change; `top` skips those.
-struct PairHeap {
-    private var heap = MinHeap()
-    private static let shift = 32
-
-    mutating func push(_ key: Int, _ id: Int) { heap.push(key << Self.shift | id) }
-
-    /// The smallest live entry, left in place (a pop and a push back took the elimination
-    /// from 256 to 282 M instructions on the 1,000-cell feed):
-    /// its stored key must equal `current(id)`; stale ones above it are dropped.
-    mutating func top(where current: (Int) -> Int?) -> (Int, Int)? {
-        while let x = heap.first {
-            let key = x >> Self.shift, id = x & ((1 << Self.shift) - 1)
-            if let now = current(id), now == key { return (key, id) }
-            _ = heap.pop()
-        }
-        return nil
-    }
-}

@@ -699,12 +699,15 @@ public final class FactoredSolver {
         factorizations += 1
         ambiguityCache = nil  // its directions are by step, and the steps are renumbered
         dropTombs()
-        var live: [(row: Int, cells: [Entry])] = []
-        live.reserveCapacity(basis.stepCount)
-        for i in 0..<rows.listCount where rowLive[i] {
-            live.append((i, rows[i].filter { basis.isBasic($0.index) }))
+        var live = SparseLists(), count = 0
+        live.reserve(lists: rows.listCount, entries: rows.liveCount)
+        for i in 0..<rows.listCount {
+            let l = live.appendList()
+            guard rowLive[i] else { continue }
+            count += 1
+            for k in rows.positions(i) where basis.isBasic(rows[position: k].index) { live.append(rows[position: k], to: l) }
         }
-        try basis.factor(rows: live)
+        try basis.factor(rows: live, live: count, columns: kind.count)
         releaseDropped()
     }
 
@@ -723,48 +726,61 @@ public final class FactoredSolver {
     private func crash() throws(Unsatisfiable) {
         ambiguityCache = nil
         dropTombs()
-        var free: [(row: Int, cells: [Entry])] = []
+        var free = SparseLists()
+        free.reserve(lists: rows.listCount, entries: rows.liveCount)
         var rank = [Int](repeating: 0, count: rows.listCount)
-        for i in 0..<rows.listCount where rowLive[i] {
-            let row = rows[i]
-            free.append((i, row.filter { kind[$0.index] == .free }))
-            let hasSlack = row.contains { kind[$0.index] == .slack }
-            let level = row.first { kind[$0.index] == .error }.map { levelIndex(costPriority[$0.index]) }
+        for i in 0..<rows.listCount {
+            let l = free.appendList()
+            guard rowLive[i] else { continue }
+            var hasSlack = false, error: Int? = nil
+            for k in rows.positions(i) {
+                let e = rows[position: k]
+                switch kind[e.index] {
+                case .free: free.append(e, to: l)
+                case .slack: hasSlack = true
+                case .error: if error == nil { error = e.index }
+                default: break
+                }
+            }
+            let level = error.map { levelIndex(costPriority[$0]) }
             // Required `==` (0), optional `==` by level (1…7), optional inequalities by level
             // (9…15), required inequalities last (15): an optional inequality is tight at the
             // value it asks for, a required one is only a bound.
             rank[i] = (hasSlack ? 8 : 0) + (level.map { 1 + min($0, 6) } ?? (hasSlack ? 7 : 0))
         }
-        var elimination = Elimination(rows: free, rank: rank)
-        var pivots = elimination.run()
+        var elimination = Elimination(rows: free, columns: kind.count, rank: rank)
+        var factors = elimination.run()
         var chosen = [Bool](repeating: false, count: rows.listCount)
-        for p in pivots { chosen[p.row] = true }
+        for p in factors.pivots { chosen[p.row] = true }
         // A free column whose entries all cancelled was never pivoted: it is nonbasic (an
         // unconstrained direction) and not part of B, so it leaves the U rows it is in.
         var isPivotColumn = [Bool](repeating: false, count: kind.count)
-        for p in pivots { isPivotColumn[p.column] = true }
-        for k in pivots.indices where pivots[k].u.contains(where: { !isPivotColumn[$0.index] }) {
-            pivots[k].u.removeAll { !isPivotColumn[$0.index] }
-        }
+        for p in factors.pivots { isPivotColumn[p.column] = true }
+        for k in factors.pivots.indices { factors.u.removeAll(in: k) { !isPivotColumn[$0.index] } }
         // Every other row gets its own logical (or an artificial): a column in that row
-        // only. The free columns are all eliminated from those rows already, so the crash's
-        // elimination plus one diagonal step a row is the LU of the whole basis: no second
-        // factorization (it was 15% of a build).
+        // only, the smallest slack, else the smallest error. The free columns are all
+        // eliminated from those rows already, so the crash's elimination plus one diagonal
+        // step a row is the LU of the whole basis: no second factorization (it was 15% of a build).
         for i in 0..<rows.listCount where rowLive[i] && !chosen[i] {
-            let own = rows[i].map(\.index).filter { columnRows[$0].count == 1 }.sorted()
+            var slack = Int.max, error = Int.max
+            for k in rows.positions(i) {
+                let j = rows[position: k].index
+                guard columnRows.count(j) == 1 else { continue }
+                if kind[j] == .slack { slack = min(slack, j) } else if kind[j] == .error { error = min(error, j) }
+            }
             let q: Int
-            if let l = own.first(where: { kind[$0] == .slack }) ?? own.first(where: { kind[$0] == .error }) {
-                q = l
+            if slack != .max || error != .max {
+                q = slack != .max ? slack : error
             } else {
                 q = newColumn(.fixed)
                 appendToRow(i, q, 1)
                 pendingFixed.append(q)
             }
-            pivots.append(Elimination.Pivot(row: i, column: q, pivot: cell(i, q)!, multipliers: [], u: []))
+            factors.append(Elimination.Pivot(row: i, column: q, pivot: cell(i, q)!))
         }
         basis.reset()
         releaseDropped()
-        basis.install(pivots)
+        basis.install(factors)
         factorizations += 1
         var rhsEntries: [Entry] = []
         for i in 0..<rows.listCount where rowLive[i] && rhs[i] != 0 { rhsEntries.append((i, rhs[i])) }

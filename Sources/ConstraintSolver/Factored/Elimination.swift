@@ -1,0 +1,171 @@
+/// Markowitz elimination with threshold pivoting over sparse rows (row → column → value):
+/// row singletons first, else the sparsest column's sparsest acceptable row (ties by
+/// `rank`, then id). Runs until no column can be eliminated; returns the pivots in order
+/// with their L and U entries.
+///
+/// Rows and columns are `SparseLists`, updated in place, and the factors come out as lists
+/// too: arrays a row, a column and a pivot cost a 1,000-cell feed's build ~1.4 M allocations.
+/// Column lists are cleaned lazily: an entry whose row is gone or no longer holds the
+/// column is skipped, and each column keeps its live count.
+struct Elimination {
+    struct Pivot {
+        var row: Int
+        var column: Int
+        var pivot: Double
+    }
+
+    /// The pivots in order; pivot k's multipliers (row, m) on the rows it eliminated from
+    /// are list k of `multipliers`, its U row (column, a) list k of `u`.
+    struct Factors {
+        var pivots: [Pivot] = []
+        var multipliers = SparseLists()
+        var u = SparseLists()
+
+        /// A pivot with no L or U entries (a row's own logical).
+        mutating func append(_ p: Pivot) {
+            pivots.append(p)
+            multipliers.appendList()
+            u.appendList()
+        }
+    }
+
+    private var rowCells: SparseLists
+    private var rowAlive: [Bool]
+    /// Column j's rows (the values unused): each row that held j at some point.
+    private var columnRows: SparseLists
+    private var columnCount: [Int]
+    private let rank: [Int]
+    private var seen: [Int]  // stamps for de-duplicating a column's row list
+    private var stamp = 0
+
+    /// `rows`: list i is row i's cells (an empty list takes no part); `columns`: past the
+    /// largest column id; `rank`: a tie-break by row id (0 for every row when nil).
+    init(rows: SparseLists, columns: Int, rank: [Int]?) {
+        rowCells = rows
+        rowCells.compacts = false
+        rowAlive = (0..<rows.listCount).map { rows.count($0) > 0 }
+        let columnRows = rows.transposed(lists: columns)
+        self.columnRows = columnRows
+        self.columnRows.compacts = false
+        columnCount = (0..<columns).map { columnRows.count($0) }
+        self.rank = rank ?? Array(repeating: 0, count: rows.listCount)
+        seen = Array(repeating: -1, count: rows.listCount)
+    }
+
+    private func rowKey(_ i: Int) -> Int? {
+        guard rowAlive[i], rowCells.count(i) > 0 else { return nil }
+        return rowCells.count(i) << 4 | rank[i]
+    }
+
+    private func position(of j: Int, inRow i: Int) -> Int? {
+        for k in rowCells.positions(i) where rowCells[position: k].index == j { return k }
+        return nil
+    }
+
+    /// The live rows of column j with their values, into `out`. A row that lost the column
+    /// to cancellation and filled it again is listed twice: skipped the second time.
+    private mutating func liveRows(of j: Int, into out: inout [Entry]) {
+        out.removeAll(keepingCapacity: true)
+        stamp += 1
+        for k in columnRows.positions(j) {
+            let i = columnRows[position: k].index
+            guard rowAlive[i] && seen[i] != stamp, let p = position(of: j, inRow: i) else { continue }
+            seen[i] = stamp
+            out.append((i, rowCells[position: p].value))
+        }
+    }
+
+    mutating func run() -> Factors {
+        var rowHeap = PairHeap(), colHeap = PairHeap()
+        for i in 0..<rowCells.listCount { if let key = rowKey(i) { rowHeap.push(key, i) } }
+        for j in columnCount.indices where columnCount[j] > 0 { colHeap.push(columnCount[j], j) }
+        var out = Factors()
+        out.pivots.reserveCapacity(rowCells.listCount)
+        // Scratch, reused by every pivot: a column's live rows, the pivot row.
+        var column: [Entry] = [], prow: [Entry] = []
+        while true {
+            var pivot: (row: Int, column: Int)? = nil
+            if let (key, i) = rowHeap.top(where: { rowKey($0) }), key >> 4 == 1 {
+                let (j, a) = rowCells[position: rowCells.positions(i).lowerBound]
+                liveRows(of: j, into: &column)
+                let cmax = column.reduce(0) { max($0, abs($1.value)) }
+                if abs(a) >= 0.01 * cmax { pivot = (i, j) }
+            }
+            if pivot == nil {
+                let counts = columnCount
+                guard let (_, j) = colHeap.top(where: { counts[$0] > 0 ? counts[$0] : nil }) else { break }
+                liveRows(of: j, into: &column)
+                let cmax = column.reduce(0) { max($0, abs($1.value)) }
+                var best: Int? = nil
+                for (i, a) in column where abs(a) >= 0.1 * cmax {
+                    if let b = best, (rowCells.count(i), rank[i], i) >= (rowCells.count(b), rank[b], b) { continue }
+                    best = i
+                }
+                pivot = (best!, j)
+            }
+            let (i, j) = pivot!
+            prow.removeAll(keepingCapacity: true)
+            prow.append(contentsOf: rowCells[i])
+            rowAlive[i] = false
+            rowCells.clear(i)
+            let pv = prow.first { $0.index == j }!.value
+            for (c, _) in prow { columnCount[c] -= 1 }
+            liveRows(of: j, into: &column)
+            columnRows.clear(j)
+            columnCount[j] = 0
+            let l = out.multipliers.appendList()
+            for (r2, a2) in column {
+                let m = a2 / pv
+                out.multipliers.append((r2, m), to: l)
+                // Row r2 loses column j and gains −m × the pivot row's other cells; a cell that
+                // cancels is zeroed here and dropped with j below (the order of the rest kept).
+                for (c, a) in prow where c != j {
+                    if let k = position(of: c, inRow: r2) {
+                        let nv = rowCells[position: k].value - m * a
+                        if abs(nv) < BasisFactor.drop {
+                            rowCells[position: k].value = 0
+                            columnCount[c] -= 1
+                        } else {
+                            rowCells[position: k].value = nv
+                        }
+                    } else {
+                        let nv = -m * a
+                        if abs(nv) >= BasisFactor.drop {
+                            rowCells.append((c, nv), to: r2)
+                            columnRows.append((r2, 0), to: c)
+                            columnCount[c] += 1
+                        }
+                    }
+                }
+                rowCells.removeAll(in: r2) { $0.index == j || $0.value == 0 }
+                if let key = rowKey(r2) { rowHeap.push(key, r2) }
+            }
+            for (c, _) in prow where c != j && columnCount[c] > 0 { colHeap.push(columnCount[c], c) }
+            let u = out.u.appendList()
+            for e in prow where e.index != j { out.u.append(e, to: u) }
+            out.pivots.append(Pivot(row: i, column: j, pivot: pv))
+        }
+        return out
+    }
+}
+
+/// A min-heap of (key, id), smallest key first, then smallest id: Markowitz's order,
+/// deterministic. Entries go stale as keys change; `top` skips those.
+struct PairHeap {
+    private var heap = MinHeap()
+    private static let shift = 32
+
+    mutating func push(_ key: Int, _ id: Int) { heap.push(key << Self.shift | id) }
+
+    /// The smallest live entry, left in place (a pop and a push back took the elimination
+    /// from 256 to 282 M instructions on the 1,000-cell feed):
+    /// its stored key must equal `current(id)`; stale ones above it are dropped.
+    mutating func top(where current: (Int) -> Int?) -> (Int, Int)? {
+        while let x = heap.first {
+            let key = x >> Self.shift, id = x & ((1 << Self.shift) - 1)
+            if let now = current(id), now == key { return (key, id) }
+            _ = heap.pop()
+        }
+        return nil
+    }
+}
