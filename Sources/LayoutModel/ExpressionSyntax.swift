@@ -9,6 +9,12 @@ public enum ExpressionSyntax {
     }
 
     public static func parse(_ text: String) throws(Failure) -> AtomicConstraint {
+        if let quick = parseQuickly(text) { return quick }
+        return try parseTokens(text)
+    }
+
+    /// Every expression, through tokens: what errors come from, with their positions.
+    static func parseTokens(_ text: String) throws(Failure) -> AtomicConstraint {
         let tokens = try tokenize(text)
         var i = 0
         func at(_ k: Int) -> (Token, Int)? { k < tokens.count ? tokens[k] : nil }

@@ -43,6 +43,9 @@ public final class FactoredSolver {
     var reduced: [LevelVector] = []
     /// Scratch: the pivot row ρᵀA over the nonbasic columns, by column.
     var alphaWork = WorkVector()
+    /// Scratch: the row `newRow` is making (an array a row was 32 of a batch's 63 M
+    /// instructions in `newRow`, 1,000-cell feed).
+    var rowScratch: [Entry] = []
 
     /// Nonbasic columns whose lexicographic reduced cost improves the objective.
     var candidates = IndexQueue()
@@ -258,21 +261,21 @@ public final class FactoredSolver {
     /// A new row for the definition, with its slack and errors; `indexingColumns` false
     /// leaves `columnRows` for the caller to rebuild.
     func newRow(_ definition: ConstraintDefinition, indexingColumns: Bool = true) -> (ConstraintHandle, Int) {
-        var cells: [Entry] = []
+        rowScratch.removeAll(keepingCapacity: true)
         for (v, a) in definition.expression.terms where a != 0 {
             let j = v.symbol.index
-            if let k = cells.firstIndex(where: { $0.index == j }) { cells[k].value += a } else { cells.append((j, a)) }
+            if let k = rowScratch.firstIndex(where: { $0.index == j }) { rowScratch[k].value += a } else { rowScratch.append((j, a)) }
         }
-        cells.removeAll { $0.value == 0 }
+        rowScratch.removeAll { $0.value == 0 }
         let row: Int
         if let r = freeRows.popLast() {
             row = r
-            rows.replace(r, with: cells)
+            rows.replace(r, with: rowScratch)
             rowLive[r] = true
             rhs[r] = -definition.expression.constant
         } else {
             row = rows.listCount
-            rows.appendList(cells)
+            rows.appendList(rowScratch)
             rowLive.append(true)
             rhs.append(-definition.expression.constant)
             handleOfRow.append(-1)

@@ -60,8 +60,8 @@ struct SparseLists {
     /// kept once built (a doubling array holds up to twice what is live).
     mutating func trim() {
         if entries.count != liveCount { compact() }
-        if entries.capacity > liveCount + liveCount / 8 { entries = Array(entries[...]) }
-        if spans.capacity > spans.count + spans.count / 8 { spans = Array(spans[...]) }
+        if entries.capacity > liveCount { entries = Array(entries[...]) }
+        if spans.capacity > spans.count { spans = Array(spans[...]) }
     }
 
     /// Adds a list holding `cells` (no room to grow unless it is last); returns its id.

@@ -1,0 +1,43 @@
+import TestSupport
+import XCTest
+
+@testable import LayoutModel
+
+/// The byte-level expression parser against the tokenizing one: whatever the quick parser
+/// accepts, the tokenizing parser accepts as the same constraint, and the quick parser takes
+/// the common forms (else every expression pays for tokens again).
+final class ExpressionQuickParseTests: XCTestCase {
+    func testQuickParserTakesTheCommonForms() throws {
+        for e in [
+            "a.left == b.left + 8", "card.width == 2 * icon.height @750", "title.top >= avatar.bottom - 12.5",
+            "v.width == w.width / 4", "c12_title.leading==c12_avatar.trailing+8", "my-view.centerX == 0.5 * root.width",
+            "v.height <= 100", "v.width == -w.width", "v.width == .5 * w.width @ 1"
+        ] {
+            let quick = try XCTUnwrap(ExpressionSyntax.parseQuickly(e), e)
+            XCTAssertEqual(quick, try ExpressionSyntax.parseTokens(e), e)
+        }
+    }
+
+    func testQuickParserAgreesWithTokensOnRandomText() {
+        let pieces = [
+            "a.left", "b.width", "c-d.top", "_v.height", "x.foo", "e.left-8", "2x.top", ".top", "==", "<=", ">=", "=", "<", "+",
+            "-", "*", "/", "@", "750", "1000", "1001", "0", "2", "12.5", ".5", "5.", "1.2.3", "1e3", "2E-1", "1234567890123456",
+            "123456789012345", "0.1", " ", " ", "\t", "$", "é", "εικόνα.width", "٣"
+        ]
+        let anchors = ["a.left", "b.width", "c-d.top", "_v.height", "x.foo", "é.left"]
+        let relations = ["==", "<=", ">=", "=", " == ", ">"]
+        var rng = LCG(state: 12)
+        var parsed = 0, quickly = 0
+        for _ in 0..<20_000 {
+            let text =
+                anchors.randomElement(using: &rng)! + relations.randomElement(using: &rng)!
+                + (0..<Int.random(in: 0...6, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+            let slow = Result { () throws(SyntaxError) in try ExpressionSyntax.parseTokens(text) }
+            if case .success = slow { parsed += 1 }
+            guard let quick = ExpressionSyntax.parseQuickly(text) else { continue }
+            quickly += 1
+            XCTAssertEqual(try slow.get(), quick, text)
+        }
+        XCTAssertGreaterThan(quickly, parsed / 3, "most text that parses takes the quick path (\(quickly) of \(parsed))")
+    }
+}
