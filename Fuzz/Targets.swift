@@ -110,7 +110,7 @@ enum Checks {
         let metrics = ["m": 8.0, "wide": 100]
         let options = text.utf8.first.map { ["alignAllTop", "alignAllLeading", "directionLeftToRight"][Int($0) % 3] }.map { [$0] } ?? []
         do {
-            let p = try VisualFormat.parse(text, options: options, metrics: metrics, superview: VisualFormat.superviewToken)
+            let p = try VisualFormat.parse(text, options: options, metrics: metrics, superview: VisualFormat.superviewToken, printing: true)
             let names = Set(p.views + [VisualFormat.superviewToken])
             for c in p.constraints where !names.contains(c.first.view) {
                 violated("a constraint names a view the format does not: \(c.description)", text)
@@ -120,7 +120,9 @@ enum Checks {
             // Printed back, it parses to the same constraints.
             if let printed = p.canonical {
                 let back: VisualFormat.Parsed
-                do { back = try VisualFormat.parse(printed, options: options, metrics: [:], superview: VisualFormat.superviewToken) } catch {
+                do {
+                    back = try VisualFormat.parse(printed, options: options, metrics: [:], superview: VisualFormat.superviewToken, printing: true)
+                } catch {
                     violated("the printed format '\(printed)' does not parse: \(error.message) at \(error.position)", text)
                 }
                 if back.constraints != p.constraints { violated("'\(printed)' parses to other constraints", text) }

@@ -15,9 +15,10 @@ public struct VisualFormat {
         public var constraints: [AtomicConstraint]
         public var views: [String]
         public var usesSuperview: Bool
-        /// The format written back in one spelling (predicates explicit, metrics as their
-        /// numbers): it parses, with the same options, to the same constraints. Nil when a
-        /// number would need an exponent, which the grammar does not read.
+        /// With `printing`, the format written back in one spelling (predicates explicit,
+        /// metrics as their numbers): it parses, with the same options, to the same
+        /// constraints. Nil when a number would need an exponent, which the grammar does not
+        /// read, and without `printing` (it was 18 of a format's 41 K instructions).
         public var canonical: String?
     }
 
@@ -27,14 +28,16 @@ public struct VisualFormat {
 
     /// An ASCII format is read as bytes, any other as Characters (positions stay in
     /// characters): reading every format as Characters was 7% of decoding a document.
-    public static func parse(_ format: String, options: [String], metrics: [String: Double], superview: String) throws(Failure) -> Parsed {
+    public static func parse(
+        _ format: String, options: [String], metrics: [String: Double], superview: String, printing: Bool = false
+    ) throws(Failure) -> Parsed {
         let bytes = Array(format.utf8)
         if bytes.allSatisfy({ $0 < 0x80 }) {
             var p = Parser(c: bytes, metrics: metrics)
-            return try p.run(options: options, superview: superview)
+            return try p.run(options: options, superview: superview, printing: printing)
         }
         var p = Parser(c: Array(format), metrics: metrics)
-        return try p.run(options: options, superview: superview)
+        return try p.run(options: options, superview: superview, printing: printing)
     }
 
     static func alignment(_ option: String) -> Attribute? {
@@ -76,7 +79,7 @@ private struct Parser<U: TokenUnit> {
         i += 1
     }
 
-    mutating func run(options: [String], superview sv: String) throws(Failure) -> Parsed {
+    mutating func run(options: [String], superview sv: String, printing: Bool) throws(Failure) -> Parsed {
         var axis = Axis.horizontal
         if c.count >= 2 && c[1] == U.unit(":") {
             switch c[0] {
@@ -188,7 +191,7 @@ private struct Parser<U: TokenUnit> {
         }
         return Parsed(
             axis: axis, constraints: out, views: names, usesSuperview: usesSuperview,
-            canonical: Self.canonical(axis, items.map(\.0), connections))
+            canonical: printing ? Self.canonical(axis, items.map(\.0), connections) : nil)
     }
 
     private static func canonical(_ axis: Axis, _ items: [Item], _ connections: [[Predicate]?]) -> String? {

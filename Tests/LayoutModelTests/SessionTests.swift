@@ -209,6 +209,25 @@ final class SessionTests: XCTestCase {
         }
     }
 
+    /// A batch's parents: the first view whose chain comes back on itself is named (also when
+    /// the loop it reaches leaves it out), an unknown parent is named, and any order is fine.
+    func testParentLoopsAndUnknownParentsAreNamed() throws {
+        func error(_ views: String) -> LayoutError? {
+            do { _ = try LayoutSession(document: json(#"{"views":[\#(views)],"constraints":[]}"#)) } catch { return error }
+            return nil
+        }
+        let loop = error(#"{"id":"a","parent":"b"},{"id":"b","parent":"a"}"#)
+        XCTAssertEqual(loop?.pointer, "/views/0/parent")
+        XCTAssertEqual(loop?.detail, "the parent chain of 'a' loops")
+        let reaches = error(#"{"id":"r"},{"id":"x","parent":"a"},{"id":"a","parent":"b"},{"id":"b","parent":"a"}"#)
+        XCTAssertEqual(reaches?.pointer, "/views/1/parent")
+        XCTAssertEqual(reaches?.detail, "the parent chain of 'x' loops")
+        let unknown = error(#"{"id":"a","parent":"r"},{"id":"r"},{"id":"c","parent":"nope"}"#)
+        XCTAssertEqual(unknown?.pointer, "/views/2/parent")
+        XCTAssertEqual(unknown?.detail, "unknown parent view 'nope'")
+        XCTAssertNil(error(#"{"id":"v3","parent":"v2"},{"id":"v2","parent":"v1"},{"id":"v1","parent":"root"},{"id":"root"}"#))
+    }
+
     func testRemovingViewRemovesSubtreeAndNamingConstraintsVFLRemainderListed() throws {
         let s = session(card)
         let r = try s.change(#"{"ops":[{"op":"removeViews","ids":["avatar"]}]}"#)
