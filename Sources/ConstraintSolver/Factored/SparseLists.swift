@@ -60,8 +60,9 @@ struct SparseLists {
     /// kept once built (a doubling array holds up to twice what is live).
     mutating func trim() {
         if entries.count != liveCount { compact() }
-        if entries.capacity > liveCount { entries = Array(entries[...]) }
-        if spans.capacity > spans.count { spans = Array(spans[...]) }
+        // Copied through a buffer: `Array(x[...])` keeps x's storage when the slice is all of it.
+        if entries.capacity > liveCount { entries = entries.withUnsafeBufferPointer { Array($0) } }
+        if spans.capacity > spans.count { spans = spans.withUnsafeBufferPointer { Array($0) } }
     }
 
     /// Adds a list holding `cells` (no room to grow unless it is last); returns its id.
