@@ -7,7 +7,7 @@ import XCTest
 final class SparseListsTests: XCTestCase {
     func testRandomEditsMatchArraysAndStorageStaysBounded() {
         var rng = SystemRandomNumberGenerator()
-        var lists = SparseLists()
+        var lists = SparseLists<Entry>()
         var reference: [[Entry]] = []
         var compactedOnce = false
         for step in 0..<20_000 {

@@ -22,10 +22,10 @@ final class BasisFactor {
 
     /// L by column: step k's multipliers on later steps; L by row: the multipliers step k
     /// received from earlier steps. U by row (later steps) and by column (earlier steps).
-    private var lcol = SparseLists()
-    private var lrow = SparseLists()
-    private var urow = SparseLists()
-    private var ucol = SparseLists()
+    private var lcol = SparseLists<Entry>()
+    private var lrow = SparseLists<Entry>()
+    private var urow = SparseLists<Entry>()
+    private var ucol = SparseLists<Entry>()
     private var udiag: [Double] = []
 
     /// The eta file: per basis change, its pivot step and column (entries by step).
@@ -83,7 +83,7 @@ final class BasisFactor {
     /// refactor's. Inlined, so each of the four solves gets its own constant arguments (a
     /// shared body cost a set-constant 800 more instructions, callgrind).
     @inline(__always)
-    private func triangular(_ w: inout WorkVector, _ factor: SparseLists, ascending: Bool, dividing: Bool, skipBelow: Double) {
+    private func triangular(_ w: inout WorkVector, _ factor: SparseLists<Entry>, ascending: Bool, dividing: Bool, skipBelow: Double) {
         /// Step k's final value, or nil when it is (numerically) zero and scatters nothing.
         @inline(__always) func settle(_ k: Int, _ w: inout WorkVector) -> Double? {
             var x = w[k]
@@ -309,7 +309,7 @@ final class BasisFactor {
     /// Factors the basis anew (Markowitz order, threshold pivoting): list i of `rows` is live
     /// row i's coefficients on the basic columns (empty for a row that is not live), `live`
     /// how many rows are, `columns` past the largest column id. Clears the eta file.
-    func factor(rows: SparseLists, live: Int, columns: Int) throws(SingularBasis) {
+    func factor(rows: SparseLists<Entry>, live: Int, columns: Int) throws(SingularBasis) {
         var elimination = Elimination(rows: rows, columns: columns, rank: nil)
         let factors = elimination.run()
         guard factors.pivots.count == live else { throw SingularBasis() }
@@ -349,7 +349,7 @@ final class BasisFactor {
         for col in columnOfStep { stepOfColumn[col] = -1 }
         for r in rowOfStep { stepOfRow[r] = -1 }
         rowOfStep = IndexMap(); columnOfStep = IndexMap()
-        lcol = SparseLists(); lrow = SparseLists(); urow = SparseLists(); ucol = SparseLists(); udiag = []
+        lcol = SparseLists<Entry>(); lrow = SparseLists<Entry>(); urow = SparseLists<Entry>(); ucol = SparseLists<Entry>(); udiag = []
         etaPivot = []; etaColumn = []; etaPivotValue = []; etasByPivot = []; etasBySlot = []; etaSteps = []
         etaNonzeros = 0; luNonzeros = 0; etaVisits = 0
     }

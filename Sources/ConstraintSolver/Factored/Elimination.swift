@@ -18,8 +18,8 @@ struct Elimination {
     /// are list k of `multipliers`, its U row (column, a) list k of `u`.
     struct Factors {
         var pivots: [Pivot] = []
-        var multipliers = SparseLists()
-        var u = SparseLists()
+        var multipliers = SparseLists<Entry>()
+        var u = SparseLists<Entry>()
 
         /// A pivot with no L or U entries (a row's own logical).
         mutating func append(_ p: Pivot) {
@@ -29,10 +29,10 @@ struct Elimination {
         }
     }
 
-    private var rowCells: SparseLists
+    private var rowCells: SparseLists<Entry>
     private var rowAlive: [Bool]
-    /// Column j's rows (the values unused): each row that held j at some point.
-    private var columnRows: SparseLists
+    /// Column j's rows: each row that held j at some point.
+    private var columnRows: SparseLists<Int32>
     private var columnCount: [Int]
     private let rank: [Int]
     private var seen: [Int]  // stamps for de-duplicating a column's row list
@@ -40,11 +40,11 @@ struct Elimination {
 
     /// `rows`: list i is row i's cells (an empty list takes no part); `columns`: past the
     /// largest column id; `rank`: a tie-break by row id (0 for every row when nil).
-    init(rows: SparseLists, columns: Int, rank: [Int]?) {
+    init(rows: SparseLists<Entry>, columns: Int, rank: [Int]?) {
         rowCells = rows
         rowCells.compacts = false
         rowAlive = (0..<rows.listCount).map { rows.count($0) > 0 }
-        let columnRows = rows.transposed(lists: columns)
+        let columnRows = rows.transposedIndices(lists: columns)
         self.columnRows = columnRows
         self.columnRows.compacts = false
         columnCount = (0..<columns).map { columnRows.count($0) }
@@ -68,7 +68,7 @@ struct Elimination {
         out.removeAll(keepingCapacity: true)
         stamp += 1
         for k in columnRows.positions(j) {
-            let i = columnRows[position: k].index
+            let i = Int(columnRows[position: k])
             guard rowAlive[i] && seen[i] != stamp, let p = position(of: j, inRow: i) else { continue }
             seen[i] = stamp
             out.append((i, rowCells[position: p].value))
@@ -132,7 +132,7 @@ struct Elimination {
                         let nv = -m * a
                         if abs(nv) >= BasisFactor.drop {
                             rowCells.append((c, nv), to: r2)
-                            columnRows.append((r2, 0), to: c)
+                            columnRows.append(Int32(r2), to: c)
                             columnCount[c] += 1
                         }
                     }

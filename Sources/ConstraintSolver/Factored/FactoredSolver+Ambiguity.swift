@@ -67,7 +67,7 @@ extension FactoredSolver {
         // Only a realised direction's column is computed: the variables it moves are ambiguous.
         var directions: [(column: Int, sign: Double, entries: [Entry])] = []
         for d in realised {
-            basis.ftran(columnRows[d.column], into: &columnWork)
+            basis.ftran(column(d.column), into: &columnWork)
             let entries = columnWork.entries()
             directions.append((d.column, d.sign, entries))
             if isUser[d.column] { ambiguous.insert(d.column) }

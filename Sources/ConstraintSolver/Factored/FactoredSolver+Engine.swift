@@ -40,7 +40,7 @@ extension FactoredSolver: ConstraintEngine {
 
     public func removeVariable(_ v: Variable) {
         let j = v.symbol.index
-        guard j < kind.count, isUser[j], columnRows[j].allSatisfy({ records[handleOfRow[$0.index]] == nil }) else { return }
+        guard j < kind.count, isUser[j], columnRows[j].allSatisfy({ records[handleOfRow[Int($0)]] == nil }) else { return }
         if basis.isBasic(j) { return }  // basic in a removed row not yet dropped: left as it is
         isUser[j] = false
         kind[j] = .dead
@@ -72,7 +72,7 @@ extension FactoredSolver: ConstraintEngine {
             basis.btran(CollectionOfOne((basis.stepOfColumn[j], 1.0)), into: &rowWork)
             for (r, _) in rho() where records[handleOfRow[r]] != nil { out.insert(handleOfRow[r]) }
         } else {
-            for (r, _) in columnRows[j] where records[handleOfRow[r]] != nil { out.insert(handleOfRow[r]) }
+            for r in columnRows[j] where records[handleOfRow[Int(r)]] != nil { out.insert(handleOfRow[Int(r)]) }
         }
         return out.sorted().map { ConstraintHandle(raw: $0) }
     }

@@ -6,9 +6,9 @@ extension FactoredSolver {
     public func releaseMeasuringFootprint(heap: @escaping () -> Int) -> [(structure: String, bytes: Int)] {
         var meter = FootprintMeter(heap: heap)
         meter.release("rows") {
-            rows = SparseLists(); rowLive = []; rhs = []; handleOfRow = []
+            rows = SparseLists<Entry>(); rowLive = []; rhs = []; handleOfRow = []
         }
-        meter.release("columns") { columnRows = SparseLists() }
+        meter.release("columns") { columnRows = SparseLists<Int32>() }
         meter.release("records") { records = HandleTable() }
         meter.release("column state") {
             kind = []; costPriority = []; value = []; isUser = []; touched = []; touchedList = []; touchedBefore = []

@@ -88,9 +88,9 @@ extension FactoredSolver {
     func dropTombs() {
         for t in tombs.sorted() where basis.isBasic(t) {
             tombs.remove(t)
-            let r = columnRows[t].first!.index
+            let r = Int(columnRows[t].first!)
             for (j, _) in rows[r] where j != t {
-                columnRows.removeAll(in: j) { $0.index == r }
+                columnRows.removeAll(in: j) { Int($0) == r }
                 // A removed view's variable waited for its last removed row to go.
                 if kind[j] == .dead && columnRows[j].isEmpty { releasedAtFactorization.columns.append(j) }
             }

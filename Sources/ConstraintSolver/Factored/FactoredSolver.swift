@@ -24,12 +24,13 @@ public final class FactoredSolver {
     var kind: [Kind] = []
     /// The priority of an error column's level (0: no cost).
     var costPriority: [Double] = []
-    var columnRows = SparseLists()
+    /// Each column's rows, by id (its coefficients are in the rows: `column(_:)`).
+    var columnRows = SparseLists<Int32>()
     var value: [Double] = []
     var isUser: [Bool] = []
 
     // Rows, by id (a dropped row's id is reused): coefficients by column and right-hand side.
-    var rows = SparseLists()
+    var rows = SparseLists<Entry>()
     var rowLive: [Bool] = []
     var rhs: [Double] = []
 
@@ -144,7 +145,7 @@ public final class FactoredSolver {
         rows.reserve(
             lists: rows.listCount + definitions.count, entries: rows.entries.count + definitions.reduce(0) { $0 + Self.rowLength($1) })
         let handles = definitions.map { newRow($0, indexingColumns: false).0 }
-        columnRows = rows.transposed(lists: kind.count)
+        columnRows = rows.transposedIndices(lists: kind.count)
         lastAdded = handles
         try crash()
         try solve()
@@ -242,6 +243,11 @@ public final class FactoredSolver {
         return i
     }
 
+    /// Column j's cells (row, coefficient), read from its rows.
+    func column(_ j: Int) -> LazyMapSequence<ArraySlice<Int32>, Entry> {
+        columnRows[j].lazy.map { r in (Int(r), self.cell(Int(r), j)!) }
+    }
+
     @inline(__always) func cell(_ row: Int, _ j: Int) -> Double? {
         for c in rows[row] where c.index == j { return c.value }
         return nil
@@ -249,7 +255,7 @@ public final class FactoredSolver {
 
     func appendToRow(_ row: Int, _ j: Int, _ a: Double) {
         rows.append((j, a), to: row)
-        columnRows.append((row, a), to: j)
+        columnRows.append(Int32(row), to: j)
     }
 
     /// The cells `newRow` writes for a definition (at most: equal terms merge): its terms, a
@@ -297,7 +303,7 @@ public final class FactoredSolver {
             case .lessOrEqual: rows.append((newColumn(.error, priority: p), -1), to: row)
             }
         }
-        if indexingColumns { for (j, a) in rows[row] { columnRows.append((row, a), to: j) } }
+        if indexingColumns { for (j, _) in rows[row] { columnRows.append(Int32(row), to: j) } }
         let h = records.insert(
             Record(
                 row: row, constant: definition.expression.constant, relation: definition.relation,
@@ -422,7 +428,7 @@ public final class FactoredSolver {
     func primalStep(_ entering: Int? = nil) throws(Unbounded) {
         let q = entering ?? candidates.min()!
         let sigma: Double = lexSign(q) < 0 ? 1 : -1
-        basis.ftran(columnRows[q], into: &columnWork)
+        basis.ftran(column(q), into: &columnWork)
         var best: (step: Int, t: Double, column: Int)? = nil
         for k in columnWork.pattern {
             let a = columnWork[k]
@@ -479,7 +485,7 @@ public final class FactoredSolver {
             return
         }
         let delta = x / alphaWork[q]
-        basis.ftran(columnRows[q], into: &columnWork)
+        basis.ftran(column(q), into: &columnWork)
         moveBasics(by: delta)
         pivot(q, at: p, rho: rho)
         setValue(q, delta)
@@ -615,7 +621,7 @@ public final class FactoredSolver {
     /// q, an existing nonbasic free column, becomes basic in the new row: B' = [[B, u], [rᵀ, a_q]].
     private func border(_ row: Int, _ q: Int, _ delta: Double, _ l: [Entry]) {
         let cells = rows[row]
-        let u = columnRows[q].filter { $0.index != row }
+        let u = column(q).filter { $0.index != row }
         basis.ftran(u, into: &columnWork)
         basis.load(rows: u, into: &extraWork)
         basis.lower(&extraWork)
@@ -651,7 +657,7 @@ public final class FactoredSolver {
                         (lexSign(a) == 0 ? 1 : 0, abs(alphaWork[a]), -a) < (lexSign(b) == 0 ? 1 : 0, abs(alphaWork[b]), -b)
                     }) {
                         let delta = value[f] / alphaWork[j]
-                        basis.ftran(columnRows[j], into: &columnWork)
+                        basis.ftran(column(j), into: &columnWork)
                         moveBasics(by: delta)
                         pivot(j, at: p, rho: rho)
                         setValue(j, delta)
@@ -664,7 +670,7 @@ public final class FactoredSolver {
                     }
                 }
                 pendingFixed.removeAll { $0 == f }
-                for (i, _) in columnRows[f] { rows.removeAll(in: i) { $0.index == f } }
+                for i in columnRows[f] { rows.removeAll(in: Int(i)) { $0.index == f } }
                 columnRows.clear(f)
                 for k in reduced.indices { reduced[k][f] = 0 }
                 candidates.remove(f)
@@ -702,7 +708,7 @@ public final class FactoredSolver {
         factorizations += 1
         ambiguityCache = nil  // its directions are by step, and the steps are renumbered
         dropTombs()
-        var live = SparseLists(), count = 0
+        var live = SparseLists<Entry>(), count = 0
         live.reserve(lists: rows.listCount, entries: rows.liveCount)
         for i in 0..<rows.listCount {
             let l = live.appendList()
@@ -729,7 +735,7 @@ public final class FactoredSolver {
     private func crash() throws(Unsatisfiable) {
         ambiguityCache = nil
         dropTombs()
-        var free = SparseLists()
+        var free = SparseLists<Entry>()
         free.reserve(lists: rows.listCount, entries: rows.liveCount)
         var rank = [Int](repeating: 0, count: rows.listCount)
         for i in 0..<rows.listCount {
@@ -794,7 +800,7 @@ public final class FactoredSolver {
         for k in 0..<basis.stepCount {
             let v = basis.columnOfStep[k]
             guard kind[v] == .slack || kind[v] == .error, columnWork[k] < -Self.eps else { continue }
-            let (i, a) = columnRows[v].first!
+            let i = Int(columnRows[v].first!), a = cell(i, v)!
             if let twin = rows[i].map(\.index).sorted().first(where: {
                 kind[$0] == .error && $0 != v && cell(i, $0)! * a < 0 && columnRows[$0].count == 1
             }) {

@@ -8,7 +8,10 @@
 /// A list that outgrows its span moves to the end of the array with room to double,
 /// leaving a hole; holes and spare room are squeezed out once they outweigh the live
 /// entries, so the storage stays within a small factor of what is live.
-struct SparseLists {
+///
+/// The rows, L and U hold (index, value) entries; the columns only their rows' ids (the
+/// value is the row's): 4 bytes an entry where they were 16.
+struct SparseLists<Element> {
     struct Span {
         var start: UInt32
         var count: UInt32
@@ -17,7 +20,7 @@ struct SparseLists {
         @inline(__always) var range: Range<Int> { Int(start)..<Int(start + count) }
     }
     private(set) var spans: [Span] = []
-    private(set) var entries: [Entry] = []
+    private(set) var entries: [Element] = []
     /// Entries in every list (the rest of `entries` is room to grow and holes).
     private(set) var liveCount = 0
     /// False for scratch lists that only shrink to nothing (an elimination's rows): each
@@ -34,7 +37,7 @@ struct SparseLists {
 
     var listCount: Int { spans.count }
 
-    @inline(__always) subscript(l: Int) -> ArraySlice<Entry> { entries[spans[l].range] }
+    @inline(__always) subscript(l: Int) -> ArraySlice<Element> { entries[spans[l].range] }
 
     @inline(__always) func count(_ l: Int) -> Int { Int(spans[l].count) }
 
@@ -43,17 +46,9 @@ struct SparseLists {
     @inline(__always) func positions(_ l: Int) -> Range<Int> { spans[l].range }
 
     /// The entry at a position (no slice: a loop over positions retains nothing).
-    @inline(__always) subscript(position k: Int) -> Entry {
+    @inline(__always) subscript(position k: Int) -> Element {
         get { entries[k] }
         set { entries[k] = newValue }
-    }
-
-    /// Every live entry's index rewritten (ids to steps, say), the values kept.
-    mutating func mapIndices(_ f: (Int) -> Int) {
-        let spans = self.spans
-        entries.withUnsafeMutableBufferPointer { entries in
-            for s in spans { for k in s.range { entries[k].index = f(entries[k].index) } }
-        }
     }
 
     /// Packed (no holes, no room to grow) into storage of its live size: for lists that are
@@ -67,7 +62,7 @@ struct SparseLists {
 
     /// Adds a list holding `cells` (no room to grow unless it is last); returns its id.
     @discardableResult
-    mutating func appendList(_ cells: some Collection<Entry>) -> Int {
+    mutating func appendList(_ cells: some Collection<Element>) -> Int {
         spans.append(Span(start: UInt32(entries.count), count: UInt32(cells.count), capacity: UInt32(cells.count)))
         entries.append(contentsOf: cells)
         liveCount += cells.count
@@ -77,7 +72,7 @@ struct SparseLists {
     @discardableResult
     mutating func appendList() -> Int { appendList(EmptyCollection()) }
 
-    mutating func append(_ e: Entry, to l: Int) {
+    mutating func append(_ e: Element, to l: Int) {
         var s = spans[l]
         let end = Int(s.start + s.count)
         if s.count < s.capacity {
@@ -86,7 +81,7 @@ struct SparseLists {
             entries.append(e)
             s.capacity += 1
         } else {
-            s = moveToEnd(l, capacity: max(4, 2 * Int(s.count) + 1))
+            s = moveToEnd(l, capacity: max(4, 2 * Int(s.count) + 1), filler: e)
             entries[Int(s.start + s.count)] = e
         }
         s.count += 1
@@ -95,7 +90,7 @@ struct SparseLists {
     }
 
     /// List l's contents become `cells` (in place when they fit).
-    mutating func replace(_ l: Int, with cells: some Collection<Entry>) {
+    mutating func replace(_ l: Int, with cells: some Collection<Element>) {
         var s = spans[l]
         liveCount += cells.count - Int(s.count)
         if cells.count > s.capacity {
@@ -110,7 +105,7 @@ struct SparseLists {
         compactIfSparse()
     }
 
-    mutating func removeAll(in l: Int, where drop: (Entry) -> Bool) {
+    mutating func removeAll(in l: Int, where drop: (Element) -> Bool) {
         var s = spans[l]
         let start = Int(s.start)
         var kept = start
@@ -130,50 +125,21 @@ struct SparseLists {
         compactIfSparse()
     }
 
-    /// The transpose, `lists` lists (as many as this one has when nil): list i of the result
-    /// holds (l, a) for each (i, a) in list l, in order of l. Packed, by counting.
-    func transposed(lists: Int? = nil) -> SparseLists {
-        var out = SparseLists()
-        var counts = [UInt32](repeating: 0, count: lists ?? spans.count)
-        // Buffers, not slices: a slice a list was a retain and a release (34 → 21 M
-        // instructions on the 1,000-cell feed).
-        withBuffers { spans, entries in
-            for s in spans { for k in s.range { counts[entries[k].index] += 1 } }
-            var start: UInt32 = 0
-            out.spans = counts.map { c in
-                defer { start += c }
-                return Span(start: start, count: 0, capacity: c)
-            }
-            out.entries = Array(repeating: Entry(0, 0.0), count: Int(start))
-            out.liveCount = Int(start)
-            out.spans.withUnsafeMutableBufferPointer { outSpans in
-                out.entries.withUnsafeMutableBufferPointer { outEntries in
-                    for (l, s) in spans.enumerated() {
-                        for k in s.range {
-                            let e = entries[k]
-                            outEntries[Int(outSpans[e.index].start + outSpans[e.index].count)] = (l, e.value)
-                            outSpans[e.index].count += 1
-                        }
-                    }
-                }
-            }
-        }
-        return out
-    }
-
     /// The spans and entries as buffers, for loops that visit many lists.
     @inline(__always)
-    func withBuffers<R>(_ body: (UnsafeBufferPointer<Span>, UnsafeBufferPointer<Entry>) throws -> R) rethrows -> R {
+    func withBuffers<R>(_ body: (UnsafeBufferPointer<Span>, UnsafeBufferPointer<Element>) throws -> R) rethrows -> R {
         try spans.withUnsafeBufferPointer { s in try entries.withUnsafeBufferPointer { e in try body(s, e) } }
     }
 
-    private mutating func moveToEnd(_ l: Int, capacity: Int) -> Span {
+    private mutating func moveToEnd(_ l: Int, capacity: Int, filler: Element) -> Span {
         compactIfSparse()
         let s = spans[l]
         let start = entries.count
-        entries.reserveCapacity(start + capacity)
+        // Grown geometrically: an exact reserve here reallocated the whole array at every move
+        // (an elimination's fill-in moves lists all the time: chain_n1000's build 5 → 12 ms).
+        if entries.capacity < start + capacity { entries.reserveCapacity(max(start + capacity, 2 * entries.capacity)) }
         for k in s.range { entries.append(entries[k]) }
-        entries.append(contentsOf: repeatElement(Entry(0, 0.0), count: capacity - Int(s.count)))
+        entries.append(contentsOf: repeatElement(filler, count: capacity - Int(s.count)))
         let moved = Span(start: UInt32(start), count: s.count, capacity: UInt32(capacity))
         spans[l] = moved
         return moved
@@ -186,7 +152,7 @@ struct SparseLists {
     /// Every list laid out again in id order, with no room to spare.
     private mutating func compact() {
         let live = liveCount
-        let packed = [Entry](unsafeUninitializedCapacity: live) { packed, count in
+        let packed = [Element](unsafeUninitializedCapacity: live) { packed, count in
             entries.withUnsafeBufferPointer { entries in
                 spans.withUnsafeMutableBufferPointer { spans in
                     for l in spans.indices {
@@ -198,5 +164,51 @@ struct SparseLists {
             }
         }
         entries = packed
+    }
+}
+
+extension SparseLists where Element == Entry {
+    /// Every live entry's index rewritten (ids to steps, say), the values kept.
+    mutating func mapIndices(_ f: (Int) -> Int) {
+        let spans = self.spans
+        entries.withUnsafeMutableBufferPointer { entries in
+            for s in spans { for k in s.range { entries[k].index = f(entries[k].index) } }
+        }
+    }
+
+    /// The transpose, `lists` lists (as many as this one has when nil): list i of the result
+    /// holds (l, a) for each (i, a) in list l, in order of l. Packed, by counting.
+    func transposed(lists: Int? = nil) -> SparseLists<Entry> { transposed(lists: lists) { l, a in (l, a) } }
+
+    /// The transpose's row ids alone: list i holds l for each (i, _) in list l, in order of l.
+    func transposedIndices(lists: Int? = nil) -> SparseLists<Int32> { transposed(lists: lists) { l, _ in Int32(l) } }
+
+    private func transposed<T>(lists: Int?, _ make: (Int, Double) -> T) -> SparseLists<T> {
+        var out = SparseLists<T>()
+        var counts = [UInt32](repeating: 0, count: lists ?? spans.count)
+        // Buffers, not slices: a slice a list was a retain and a release (34 → 21 M
+        // instructions on the 1,000-cell feed).
+        withBuffers { spans, entries in
+            for s in spans { for k in s.range { counts[entries[k].index] += 1 } }
+            var start: UInt32 = 0
+            out.spans = counts.map { c in
+                defer { start += c }
+                return SparseLists<T>.Span(start: start, count: 0, capacity: c)
+            }
+            out.entries = Array(repeating: make(0, 0), count: Int(start))
+            out.liveCount = Int(start)
+            out.spans.withUnsafeMutableBufferPointer { outSpans in
+                out.entries.withUnsafeMutableBufferPointer { outEntries in
+                    for (l, s) in spans.enumerated() {
+                        for k in s.range {
+                            let e = entries[k]
+                            outEntries[Int(outSpans[e.index].start + outSpans[e.index].count)] = make(l, e.value)
+                            outSpans[e.index].count += 1
+                        }
+                    }
+                }
+            }
+        }
+        return out
     }
 }
