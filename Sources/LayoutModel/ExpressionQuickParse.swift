@@ -104,10 +104,13 @@ private struct QuickParser {
 
     /// The operator `op` next (after spaces), consumed; else nothing moves.
     mutating func consume(_ op: UInt8) -> Bool {
-        var k = i
-        while k < b.count && (b[k] == UInt8(ascii: " ") || b[k] == UInt8(ascii: "\t")) { k += 1 }
-        guard k < b.count && b[k] == op else { return false }
-        i = k + 1
+        let start = i
+        skipSpaces()
+        guard i < b.count && b[i] == op else {
+            i = start
+            return false
+        }
+        i += 1
         return true
     }
 

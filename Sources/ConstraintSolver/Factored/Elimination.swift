@@ -29,8 +29,8 @@ struct Elimination {
         }
     }
 
+    /// Row i's cells; empty once it is pivoted (or all its cells cancelled).
     private var rowCells: SparseLists<Entry>
-    private var rowAlive: [Bool]
     /// Column j's rows: each row that held j at some point.
     private var columnRows: SparseLists<Int32>
     private var columnCount: [Int]
@@ -43,7 +43,6 @@ struct Elimination {
     init(rows: SparseLists<Entry>, columns: Int, rank: [Int]?) {
         rowCells = rows
         rowCells.compacts = false
-        rowAlive = (0..<rows.listCount).map { rows.count($0) > 0 }
         let columnRows = rows.transposedIndices(lists: columns)
         self.columnRows = columnRows
         self.columnRows.compacts = false
@@ -53,7 +52,7 @@ struct Elimination {
     }
 
     private func rowKey(_ i: Int) -> Int? {
-        guard rowAlive[i], rowCells.count(i) > 0 else { return nil }
+        guard rowCells.count(i) > 0 else { return nil }
         return rowCells.count(i) << 4 | rank[i]
     }
 
@@ -69,7 +68,7 @@ struct Elimination {
         stamp += 1
         for k in columnRows.positions(j) {
             let i = Int(columnRows[position: k])
-            guard rowAlive[i] && seen[i] != stamp, let p = position(of: j, inRow: i) else { continue }
+            guard seen[i] != stamp, let p = position(of: j, inRow: i) else { continue }
             seen[i] = stamp
             out.append((i, rowCells[position: p].value))
         }
@@ -106,7 +105,6 @@ struct Elimination {
             let (i, j) = pivot!
             prow.removeAll(keepingCapacity: true)
             prow.append(contentsOf: rowCells[i])
-            rowAlive[i] = false
             rowCells.clear(i)
             let pv = prow.first { $0.index == j }!.value
             for (c, _) in prow { columnCount[c] -= 1 }

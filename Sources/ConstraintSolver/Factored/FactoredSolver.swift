@@ -621,7 +621,7 @@ public final class FactoredSolver {
     /// q, an existing nonbasic free column, becomes basic in the new row: B' = [[B, u], [rᵀ, a_q]].
     private func border(_ row: Int, _ q: Int, _ delta: Double, _ l: [Entry]) {
         let cells = rows[row]
-        let u = column(q).filter { $0.index != row }
+        let u = Array(column(q).filter { $0.index != row })
         basis.ftran(u, into: &columnWork)
         basis.load(rows: u, into: &extraWork)
         basis.lower(&extraWork)
@@ -708,16 +708,23 @@ public final class FactoredSolver {
         factorizations += 1
         ambiguityCache = nil  // its directions are by step, and the steps are renumbered
         dropTombs()
-        var live = SparseLists<Entry>(), count = 0
-        live.reserve(lists: rows.listCount, entries: rows.liveCount)
-        for i in 0..<rows.listCount {
-            let l = live.appendList()
-            guard rowLive[i] else { continue }
-            count += 1
-            for k in rows.positions(i) where basis.isBasic(rows[position: k].index) { live.append(rows[position: k], to: l) }
-        }
+        let (live, count) = liveRows { basis.isBasic($0) }
         try basis.factor(rows: live, live: count, columns: kind.count)
         releaseDropped()
+    }
+
+    /// The rows by id, each restricted to the columns `keep` takes (a row that is not live:
+    /// empty), and how many are live: what an elimination factors.
+    private func liveRows(keeping keep: (Int) -> Bool) -> (rows: SparseLists<Entry>, live: Int) {
+        var out = SparseLists<Entry>(), live = 0
+        out.reserve(lists: rows.listCount, entries: rows.liveCount)
+        for i in 0..<rows.listCount {
+            let l = out.appendList()
+            guard rowLive[i] else { continue }
+            live += 1
+            for k in rows.positions(i) where keep(rows[position: k].index) { out.append(rows[position: k], to: l) }
+        }
+        return (out, live)
     }
 
     /// Tombs and their rows, dropped before the factorization, are free once it is done.
@@ -735,21 +742,13 @@ public final class FactoredSolver {
     private func crash() throws(Unsatisfiable) {
         ambiguityCache = nil
         dropTombs()
-        var free = SparseLists<Entry>()
-        free.reserve(lists: rows.listCount, entries: rows.liveCount)
+        let (free, _) = liveRows { kind[$0] == .free }
         var rank = [Int](repeating: 0, count: rows.listCount)
-        for i in 0..<rows.listCount {
-            let l = free.appendList()
-            guard rowLive[i] else { continue }
+        for i in 0..<rows.listCount where rowLive[i] {
             var hasSlack = false, error: Int? = nil
             for k in rows.positions(i) {
-                let e = rows[position: k]
-                switch kind[e.index] {
-                case .free: free.append(e, to: l)
-                case .slack: hasSlack = true
-                case .error: if error == nil { error = e.index }
-                default: break
-                }
+                let j = rows[position: k].index
+                if kind[j] == .slack { hasSlack = true } else if kind[j] == .error && error == nil { error = j }
             }
             let level = error.map { levelIndex(costPriority[$0]) }
             // Required `==` (0), optional `==` by level (1…7), optional inequalities by level

@@ -54,9 +54,8 @@ struct SparseLists<Element> {
     /// Packed (no holes, no room to grow) into storage of its live size: for lists that are
     /// kept once built (a doubling array holds up to twice what is live).
     mutating func trim() {
-        if entries.count != liveCount { compact() }
+        if entries.capacity > liveCount { compact() }  // new storage of the live size
         // Copied through a buffer: `Array(x[...])` keeps x's storage when the slice is all of it.
-        if entries.capacity > liveCount { entries = entries.withUnsafeBufferPointer { Array($0) } }
         if spans.capacity > spans.count { spans = spans.withUnsafeBufferPointer { Array($0) } }
     }
 
