@@ -29,8 +29,7 @@ extension FactoredSolver {
             let e = newColumn(.error, priority: Self.brokenPriority)
             appendToRow(r, e, a)
             for k in reduced.indices {
-                let d = (k == level ? 1 : 0) - duals[k][r] * a
-                if d != 0 { reduced[k][e] = d }
+                setReducedCost(k, e, (k == level ? 1 : 0) - duals[k][r] * a)
             }
             checkCandidate(e)
         }
@@ -60,7 +59,7 @@ extension FactoredSolver {
                 // Its cost stays while it is basic, so the duals stay consistent; once
                 // nonbasic the artificial is deleted.
                 kind[e] = .fixed
-                for k in reduced.indices { reduced[k][e] = 0 }
+                for k in reduced.indices { setReducedCost(k, e, 0) }
                 candidates.remove(e)
                 if basis.isBasic(e) { setValue(e, value[e]) }  // off zero: an infeasible artificial
                 pendingFixed.append(e)

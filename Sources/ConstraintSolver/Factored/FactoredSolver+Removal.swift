@@ -18,6 +18,7 @@ extension FactoredSolver {
                 basis.btran(CollectionOfOne((basis.stepOfColumn[t], -1.0)), into: &rowWork)
                 for j in dualDelta(level, rho()) { checkCandidate(j) }
                 costPriority[t] = 0
+                setReducedCost(level, t, 0)
             }
             kind[t] = .free
             infeasible.remove(t)
@@ -26,14 +27,14 @@ extension FactoredSolver {
         } else {
             tomb = newColumn(.free)
             appendToRow(r, tomb, 1)
-            for k in reduced.indices { let y = duals[k][r]; if y != 0 { reduced[k][tomb] = -y } }
+            for k in reduced.indices { let y = duals[k][r]; if y != 0 { setReducedCost(k, tomb, -y) } }
             try enterTomb(tomb, row: r)
         }
         tombs.insert(tomb)
         for j in logicals where j != tomb && !basis.isBasic(j) {
             rows.removeAll(in: r) { $0.index == j }
             columnRows.clear(j)
-            for k in reduced.indices { reduced[k][j] = 0 }
+            for k in reduced.indices { setReducedCost(k, j, 0) }
             candidates.remove(j)
             pendingFixed.removeAll { $0 == j }
             setValue(j, 0)

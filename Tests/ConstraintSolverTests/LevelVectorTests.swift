@@ -1,0 +1,33 @@
+import XCTest
+
+@testable import ConstraintSolver
+
+/// The hashed level vector against a dictionary under random reads, writes and updates,
+/// with per-entry defaults as the reduced costs use them (an unset entry reads its default).
+final class LevelVectorTests: XCTestCase {
+    func testRandomWritesMatchADictionary() {
+        var rng = SystemRandomNumberGenerator()
+        for round in 0..<20 {
+            var v = LevelVector()
+            var reference: [Int: Double] = [:]
+            // Half the ids default to 1 (an error of the level), half to 0.
+            func absent(_ i: Int) -> Double { i % 2 == 0 ? 1 : 0 }
+            let span = [50, 5_000, 100_000][round % 3]
+            for step in 0..<20_000 {
+                let i = Int.random(in: 0..<span, using: &rng)
+                switch Int.random(in: 0..<4, using: &rng) {
+                case 0:
+                    let x = [0, 1, Double(step)].randomElement(using: &rng)!
+                    v[i, default: absent(i)] = x
+                    reference[i] = x
+                case 1:
+                    v[i, default: absent(i)] -= 0.5
+                    reference[i] = (reference[i] ?? absent(i)) - 0.5
+                default:
+                    XCTAssertEqual(v[i, default: absent(i)], reference[i] ?? absent(i), "round \(round) step \(step)")
+                }
+            }
+            for i in 0..<min(span, 5_000) { XCTAssertEqual(v[i, default: absent(i)], reference[i] ?? absent(i)) }
+        }
+    }
+}
