@@ -1,3 +1,4 @@
+import Dispatch
 import XCTest
 import TestSupport
 @testable import ConstraintSolver
@@ -65,7 +66,7 @@ final class FactoredSolverTests: XCTestCase {
 
     /// v_i.x = v_{i-1}.x + v_{i-1}.w + 8 and v_i.w = v_{i-1}.w, v_0 pinned: the chain of
     /// `gen_workloads.py --chain`.
-    func chain(_ n: Int, batch: Bool) throws -> (FactoredSolver, [Variable], [Variable], ConstraintHandle, [ConstraintHandle]) {
+    static func chain(_ n: Int, batch: Bool) throws -> (FactoredSolver, [Variable], [Variable], ConstraintHandle, [ConstraintHandle]) {
         let s = FactoredSolver()
         let x = (0..<n).map { _ in s.addVariable() }, w = (0..<n).map { _ in s.addVariable() }
         var defs = [
@@ -82,8 +83,8 @@ final class FactoredSolverTests: XCTestCase {
 
     func testChainIsLinearAndSetConstantReportsExactlyWhatMoved() throws {
         for batch in [true, false] {
-            let (small, _, _, _, _) = try chain(500, batch: batch)
-            let (s, x, w, head, handles) = try chain(2000, batch: batch)
+            let (small, _, _, _, _) = try Self.chain(500, batch: batch)
+            let (s, x, w, head, handles) = try Self.chain(2000, batch: batch)
             XCTAssertEqual(s.value(x[1999]), 10 + 1999 * 28, accuracy: 1e-6)
             XCTAssertEqual(s.value(w[1999]), 20, accuracy: 1e-9)
             // Storage grows linearly: 4x the links, at most 4.5x the nonzeros.
@@ -98,6 +99,25 @@ final class FactoredSolverTests: XCTestCase {
             s.setConstant(handles[handles.count - 2], -9)
             XCTAssertEqual(s.takeChanges(), [x[1999]], "batch \(batch)")
             XCTAssertEqual(s.value(x[1999]), 15 + 1998 * 28 + 29, accuracy: 1e-6)
+        }
+    }
+
+    /// Work vectors are the running thread's, lent for an operation: engines at rest hold
+    /// none, and engines driven from several threads at once (each by one) stay right.
+    func testWorkVectorsAreLentByTheThreadAndNotKept() {
+        let lengths = [300, 301, 302, 303]
+        // Each thread writes its own slot: its last value, and whether the engine kept work vectors.
+        nonisolated(unsafe) let results = UnsafeMutableBufferPointer<(Double, Bool)>.allocate(capacity: lengths.count)
+        defer { results.deallocate() }
+        DispatchQueue.concurrentPerform(iterations: lengths.count) { t in
+            let (s, x, _, head, _) = try! Self.chain(lengths[t], batch: t % 2 == 0)
+            for step in 0..<200 { s.setConstant(head, -Double(10 + step % 7)) }
+            let kept = [s.columnWork, s.rowWork, s.extraWork, s.alphaWork].contains { !$0.values.isEmpty }
+            results[t] = (s.value(x[lengths[t] - 1]), kept)
+        }
+        for (t, n) in lengths.enumerated() {
+            XCTAssertEqual(results[t].0, Double(10 + 199 % 7 + (n - 1) * 28), accuracy: 1e-6, "thread \(t)")
+            XCTAssertFalse(results[t].1, "thread \(t): the engine kept work vectors")
         }
     }
 

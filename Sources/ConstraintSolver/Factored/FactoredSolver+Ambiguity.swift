@@ -83,13 +83,17 @@ extension FactoredSolver {
         return verdict
     }
 
-    public func ambiguousVariables() -> [Variable] { ambiguity().ambiguous }
+    public func ambiguousVariables() -> [Variable] { lendingWork { ambiguity().ambiguous } }
 
     /// Another optimal solution that moves the given ambiguous variables (Auto Layout's
     /// `exerciseAmbiguityInLayout`): the realised directions that move them are followed in
     /// turn, each at most `maxStep`, stopping where a restricted basic would turn negative.
     /// Only moved variables are returned; the engine is not changed.
     public func alternativeValues(for variables: [Variable], maxStep: Double = 20) -> [Variable: Double] {
+        lendingWork { alternatives(for: variables, maxStep: maxStep) }
+    }
+
+    private func alternatives(for variables: [Variable], maxStep: Double) -> [Variable: Double] {
         let verdict = ambiguity()
         let wanted = Set(variables.map { Int($0.id) })
         var values: [Int: Double] = [:]

@@ -5,29 +5,33 @@
 extension FactoredSolver: ConstraintEngine {
     @discardableResult
     public func add(_ definition: ConstraintDefinition) -> ConstraintHandle {
-        do { return try tryAdd(definition) } catch {
-            recover()
-            return lastAdded.last!
+        lendingWork {
+            do { return try tryAdd(definition) } catch {
+                recover()
+                return lastAdded.last!
+            }
         }
     }
 
     public func add(batch definitions: [ConstraintDefinition]) -> [ConstraintHandle] {
-        do { return try tryAdd(batch: definitions) } catch {
-            recover()
-            return lastAdded
+        lendingWork {
+            do { return try tryAdd(batch: definitions) } catch {
+                recover()
+                return lastAdded
+            }
         }
     }
 
     public func remove(_ handle: ConstraintHandle) {
-        do { try tryRemove(handle) } catch { recover() }
+        lendingWork { do { try tryRemove(handle) } catch { recover() } }
     }
 
     public func setConstant(_ handle: ConstraintHandle, _ constant: Double) {
-        do { try trySetConstant(handle, constant) } catch { recover() }
+        lendingWork { do { try trySetConstant(handle, constant) } catch { recover() } }
     }
 
     public func setPriority(_ handle: ConstraintHandle, _ priority: Double) {
-        do { try trySetPriority(handle, priority) } catch { recover() }
+        lendingWork { do { try trySetPriority(handle, priority) } catch { recover() } }
     }
 
     /// A fresh basis for every live row (the batch build's path).
@@ -61,10 +65,14 @@ extension FactoredSolver: ConstraintEngine {
     public var hasDiagnostics: Bool {
         if !broken.isEmpty { return true }
         if let cached = ambiguityCache?.ambiguous.isEmpty { return !cached }  // read in place, not copied out
-        return !ambiguity().ambiguous.isEmpty
+        return lendingWork { !ambiguity().ambiguous.isEmpty }
     }
 
     public func constraintsAffecting(_ v: Variable) -> [ConstraintHandle] {
+        lendingWork { affecting(v) }
+    }
+
+    private func affecting(_ v: Variable) -> [ConstraintHandle] {
         let j = v.symbol.index
         var out = Set<Int32>()
         if basis.isBasic(j) {

@@ -35,8 +35,10 @@ public final class FactoredSolver {
     var rhs: [Double] = []
 
     let basis = BasisFactor()
-    /// Scratch: a column B⁻¹·a, a row ρ = eᵀB⁻¹, and one more for bordering.
+    /// Scratch: a column B⁻¹·a, a row ρ = eᵀB⁻¹, and one more for bordering; held only
+    /// while an operation runs (`lendingWork`).
     var columnWork = WorkVector(), rowWork = WorkVector(), extraWork = WorkVector()
+    private var lentDepth = 0
 
     /// Levels, highest priority first; each with its duals (by row) and reduced costs (by
     /// column), the latter stored less each column's cost (`reducedCost`).
@@ -210,6 +212,26 @@ public final class FactoredSolver {
             rows: rowLive.reduce(0) { $0 + ($1 ? 1 : 0) }, columns: kind.count,
             rowNonzeros: rows.liveCount,
             factorNonzeros: basis.luNonzeros + basis.etaNonzeros, pivots: pivotCount, factorizations: factorizations)
+    }
+
+    /// Runs an operation on the running thread's work vectors (nested ones on the same).
+    func lendingWork<T>(_ body: () -> T) -> T {
+        if lentDepth > 0 { return body() }
+        let lent = WorkVectors.current
+        swapWork(lent)
+        lentDepth = 1
+        defer {
+            lentDepth = 0
+            swapWork(lent)
+        }
+        return body()
+    }
+
+    private func swapWork(_ w: WorkVectors) {
+        swap(&columnWork, &w.column)
+        swap(&rowWork, &w.row)
+        swap(&extraWork, &w.extra)
+        swap(&alphaWork, &w.alpha)
     }
 
     // MARK: Columns, rows and values

@@ -1,3 +1,5 @@
+import Glibc
+
 /// A sparse vector being computed, on dense storage: values by index, a stamp that says
 /// which entries are live, and the list of live indices. Reset is O(1) (the stamp moves on),
 /// so a solve that reaches five entries costs five, with no allocation once it has grown.
@@ -49,4 +51,25 @@ struct WorkVector {
         for i in pattern where abs(values[i]) > drop { out.append((i, values[i])) }
         return out
     }
+}
+
+/// The work vectors of an operation under way, lent by the thread running it: a session at
+/// rest holds none (sized to its system, they were 262 bytes a view of a 1,000-cell
+/// session). Each thread keeps one set, grown to the largest system it has solved.
+final class WorkVectors {
+    var column = WorkVector(), row = WorkVector(), extra = WorkVector(), alpha = WorkVector()
+
+    /// This thread's set.
+    static var current: WorkVectors {
+        if let p = pthread_getspecific(key) { return Unmanaged<WorkVectors>.fromOpaque(p).takeUnretainedValue() }
+        let set = WorkVectors()
+        pthread_setspecific(key, Unmanaged.passRetained(set).toOpaque())
+        return set
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { p in if let p { Unmanaged<WorkVectors>.fromOpaque(p).release() } }
+        return key
+    }()
 }
