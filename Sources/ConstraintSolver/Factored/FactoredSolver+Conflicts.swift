@@ -12,7 +12,7 @@ extension FactoredSolver {
         var support: [Int] = []
         for (r, v) in rho where abs(v) > 1e-9 {
             let h = handleOfRow[r]
-            guard let rec = records[h], rec.isRequired, !rec.isBroken else { continue }
+            guard let rec = records[h], rec.isRequired, !records.isBroken(h) else { continue }
             support.append(r)
         }
         guard !support.isEmpty else { throw Unsatisfiable(reason: "a certificate without a breakable row") }
@@ -33,7 +33,7 @@ extension FactoredSolver {
             }
             checkCandidate(e)
         }
-        records[h]!.conflicts = support.filter { $0 != r }.map { ConstraintHandle(raw: handleOfRow[$0]) }
+        records.conflicts[h] = support.filter { $0 != r }.map { ConstraintHandle(raw: handleOfRow[$0]) }
         broken.append(h)
         ambiguityCache = nil
     }
@@ -46,13 +46,13 @@ extension FactoredSolver {
     /// with a new conflict set. One whose conflict set is untouched still conflicts.
     func retryBroken(after trigger: Int32?, removedRow: Int? = nil) throws(Unsatisfiable) {
         for h in broken {
-            guard let rec = records[h], let conflicts = rec.conflicts else { continue }
+            guard let rec = records[h], let conflicts = records.conflicts[h] else { continue }
             let errors = rows[rec.row].map(\.index).filter { kind[$0] == .error && costPriority[$0] == Self.brokenPriority }
             let holds = errors.allSatisfy { value[$0] <= Self.eps }
             let involved =
                 trigger == nil || trigger == h
                 || conflicts.contains {
-                    $0.raw == trigger || records[$0.raw] == nil || records[$0.raw]!.isBroken
+                    $0.raw == trigger || records[$0.raw] == nil || records.isBroken($0.raw)
                 }
             guard holds || involved else { continue }
             for e in errors {
@@ -64,7 +64,7 @@ extension FactoredSolver {
                 if basis.isBasic(e) { setValue(e, value[e]) }  // off zero: an infeasible artificial
                 pendingFixed.append(e)
             }
-            records[h]!.conflicts = nil
+            records.conflicts[h] = nil
             broken.removeAll { $0 == h }
             if !holds {
                 preferredRow = rec.row
@@ -79,7 +79,7 @@ extension FactoredSolver {
     /// broken one), oldest first.
     public var brokenConstraints: [(constraint: ConstraintHandle, conflicts: [ConstraintHandle])] {
         broken.compactMap { h in
-            guard let c = records[h]?.conflicts else { return nil }
+            guard let c = records.conflicts[h] else { return nil }
             return (ConstraintHandle(raw: h), (c + [ConstraintHandle(raw: h)]).sorted())
         }
     }

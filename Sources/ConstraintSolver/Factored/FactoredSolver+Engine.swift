@@ -59,7 +59,7 @@ extension FactoredSolver: ConstraintEngine {
         guard let rec = records[handle.raw] else { return nil }
         var terms: [(variable: Variable, coefficient: Double)] = []
         for (j, a) in rows[rec.row] where isUser[j] { terms.append((Variable(symbol: Symbol(id: Int32(j), kind: .external)), a)) }
-        return ConstraintDefinition(LinearExpression(terms: terms, constant: rec.constant), rec.relation, priority: rec.priority)
+        return ConstraintDefinition(LinearExpression(terms: terms, constant: -rhs[rec.row]), rec.relation, priority: rec.priority)
     }
 
     public var hasDiagnostics: Bool {

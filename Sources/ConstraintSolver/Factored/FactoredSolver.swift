@@ -62,13 +62,12 @@ public final class FactoredSolver {
     var touchedList: [Int] = []
     var touchedBefore: [Double] = []
 
-    /// A constraint: its row (which holds its terms, as written) and what the row does not say.
-    /// Laid out widest first, the row as 32 bits: 32 bytes a record where it was 40.
+    /// A constraint: its row (which holds its terms, as written, and −constant as its
+    /// right-hand side) and what the row does not say. 16 bytes: the constant is the row's,
+    /// and the rare conflict sets are beside the table (`HandleTable.conflicts`); with both
+    /// inside, a record was 32.
     struct Record {
-        var constant: Double
         var priority: Double
-        /// Broken (required, demoted to the `broken` level to go on) with the others of its conflict.
-        var conflicts: [ConstraintHandle]? = nil
         private var rowID: Int32
         var relation: Relation
         var row: Int {
@@ -76,13 +75,11 @@ public final class FactoredSolver {
             set { rowID = Int32(newValue) }
         }
 
-        init(row: Int, constant: Double, relation: Relation, priority: Double) {
-            self.constant = constant
+        init(row: Int, relation: Relation, priority: Double) {
             self.priority = priority
             self.rowID = Int32(row)
             self.relation = relation
         }
-        var isBroken: Bool { conflicts != nil }
         var isRequired: Bool { priority >= Priority.required }
     }
     var records = HandleTable()
@@ -164,11 +161,8 @@ public final class FactoredSolver {
     /// by one sparse solve, then the dual simplex restores feasibility if a limit was crossed.
     func trySetConstant(_ handle: ConstraintHandle, _ constant: Double) throws(Unsatisfiable) {
         // Read and written in place: copying the record out would retain its terms array.
-        guard let (row, delta) = records[handle.raw].map({ ($0.row, constant - $0.constant) }),
-            delta != 0
-        else { return }
-        records[handle.raw]!.constant = constant
-        rhs[row] -= delta
+        guard let row = records[handle.raw]?.row, case let delta = constant + rhs[row], delta != 0 else { return }
+        rhs[row] = -constant
         basis.ftran(CollectionOfOne((row, -delta)), into: &columnWork)
         for k in columnWork.pattern {
             let dv = columnWork[k]
@@ -329,9 +323,7 @@ public final class FactoredSolver {
         }
         if indexingColumns { for (j, _) in rows[row] { columnRows.append(Int32(row), to: j) } }
         let h = records.insert(
-            Record(
-                row: row, constant: definition.expression.constant, relation: definition.relation,
-                priority: definition.priority))
+            Record(row: row, relation: definition.relation, priority: definition.priority))
         handleOfRow[row] = h
         ambiguityCache = nil
         return (ConstraintHandle(raw: h), row)
@@ -910,6 +902,11 @@ struct IndexQueue {
 struct HandleTable {
     private var slots: [FactoredSolver.Record?] = []
     private var free: [Int32] = []
+    /// Broken constraints (required, demoted to the `broken` level to go on), each with the
+    /// others of its conflict.
+    var conflicts: [Int32: [ConstraintHandle]] = [:]
+
+    func isBroken(_ h: Int32) -> Bool { conflicts[h] != nil }
 
     mutating func insert(_ r: FactoredSolver.Record) -> Int32 {
         if let h = free.popLast() { slots[Int(h)] = r; return h }
@@ -927,6 +924,7 @@ struct HandleTable {
         guard h >= 0, Int(h) < slots.count, let r = slots[Int(h)] else { return nil }
         slots[Int(h)] = nil
         free.append(h)
+        conflicts[h] = nil
         return r
     }
 
@@ -937,6 +935,7 @@ struct HandleTable {
         slots[Int(to)] = slots[Int(from)]
         slots[Int(from)] = nil
         free.append(from)
+        conflicts[to] = conflicts.removeValue(forKey: from)
     }
 
     var count: Int { slots.count - free.count }
