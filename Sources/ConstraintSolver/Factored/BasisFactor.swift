@@ -54,6 +54,11 @@ final class BasisFactor {
         stepOfRow.grow(to: n)
     }
 
+    func reserve(rows: Int, columns: Int) {
+        stepOfRow.reserveCapacity(rows)
+        stepOfColumn.reserveCapacity(columns)
+    }
+
     @inline(__always) func isBasic(_ column: Int) -> Bool { stepOfColumn[column] >= 0 }
 
     // MARK: Solves (in place on a work vector in step space)

@@ -16,6 +16,8 @@ struct IndexMap: RandomAccessCollection {
 
     mutating func append(_ id: Int) { raw.append(Int32(truncatingIfNeeded: id)) }
 
+    mutating func reserveCapacity(_ n: Int) { raw.reserveCapacity(n) }
+
     /// Grows to n entries, the new ones -1.
     mutating func grow(to n: Int) {
         if raw.count < n { raw.append(contentsOf: repeatElement(-1, count: n - raw.count)) }
