@@ -12,12 +12,34 @@
 /// The rows, L and U hold (index, value) entries; the columns only their rows' ids (the
 /// value is the row's): 4 bytes an entry where they were 16.
 struct SparseLists<Element> {
+    /// A list's place: 8 bytes, its capacity implied (a stored one made it 12, and the
+    /// engine of a 1,000-cell session keeps 200,000 spans).
     struct Span {
         var start: UInt32
-        var count: UInt32
-        var capacity: UInt32
+        /// The count, with `roomy` in its top bit: a list moved to the end with room to grow
+        /// has the power of two (at least 4) at or above its count as capacity, any other
+        /// list its count.
+        private var raw: UInt32
+        @inline(__always) private static var roomyBit: UInt32 { 1 << 31 }
+
+        init(start: UInt32, count: UInt32, roomy: Bool) {
+            self.start = start
+            self.raw = count | (roomy ? Self.roomyBit : 0)
+        }
+
+        @inline(__always) var count: UInt32 {
+            get { raw & ~Self.roomyBit }
+            set { raw = newValue | (raw & Self.roomyBit) }
+        }
+        @inline(__always) var capacity: UInt32 { raw & Self.roomyBit == 0 ? raw : Self.room(for: count) }
         /// Where the list's entries are in `entries`.
         @inline(__always) var range: Range<Int> { Int(start)..<Int(start + count) }
+
+        /// The room a moved list of `count` entries has: never more than it was given when
+        /// it moved (a power of two at or above the count then, which was no smaller).
+        @inline(__always) static func room(for count: UInt32) -> UInt32 {
+            count <= 4 ? 4 : 1 << (32 - (count - 1).leadingZeroBitCount)
+        }
     }
     private(set) var spans: [Span] = []
     private(set) var entries: [Element] = []
@@ -62,7 +84,7 @@ struct SparseLists<Element> {
     /// Adds a list holding `cells` (no room to grow unless it is last); returns its id.
     @discardableResult
     mutating func appendList(_ cells: some Collection<Element>) -> Int {
-        spans.append(Span(start: UInt32(entries.count), count: UInt32(cells.count), capacity: UInt32(cells.count)))
+        spans.append(Span(start: UInt32(entries.count), count: UInt32(cells.count), roomy: false))
         entries.append(contentsOf: cells)
         liveCount += cells.count
         return spans.count - 1
@@ -76,14 +98,15 @@ struct SparseLists<Element> {
         let end = Int(s.start + s.count)
         if s.count < s.capacity {
             entries[end] = e
-        } else if end == entries.count {  // the last span grows in place
+            s.count += 1
+        } else if end == entries.count {  // the last span grows in place, with no room beyond
             entries.append(e)
-            s.capacity += 1
+            s = Span(start: s.start, count: s.count + 1, roomy: false)
         } else {
-            s = moveToEnd(l, capacity: max(4, 2 * Int(s.count) + 1), filler: e)
+            s = moveToEnd(l, filler: e)
             entries[Int(s.start + s.count)] = e
+            s.count += 1
         }
-        s.count += 1
         spans[l] = s
         liveCount += 1
     }
@@ -93,7 +116,7 @@ struct SparseLists<Element> {
         var s = spans[l]
         liveCount += cells.count - Int(s.count)
         if cells.count > s.capacity {
-            s = Span(start: UInt32(entries.count), count: 0, capacity: UInt32(cells.count))
+            s = Span(start: UInt32(entries.count), count: 0, roomy: false)
             entries.append(contentsOf: cells)
         } else {
             var k = Int(s.start)
@@ -130,16 +153,17 @@ struct SparseLists<Element> {
         try spans.withUnsafeBufferPointer { s in try entries.withUnsafeBufferPointer { e in try body(s, e) } }
     }
 
-    private mutating func moveToEnd(_ l: Int, capacity: Int, filler: Element) -> Span {
+    private mutating func moveToEnd(_ l: Int, filler: Element) -> Span {
         compactIfSparse()
         let s = spans[l]
         let start = entries.count
+        let capacity = Int(Span.room(for: s.count + 1))
         // Grown geometrically: an exact reserve here reallocated the whole array at every move
         // (an elimination's fill-in moves lists all the time: chain_n1000's build 5 → 12 ms).
         if entries.capacity < start + capacity { entries.reserveCapacity(max(start + capacity, 2 * entries.capacity)) }
         for k in s.range { entries.append(entries[k]) }
         entries.append(contentsOf: repeatElement(filler, count: capacity - Int(s.count)))
-        let moved = Span(start: UInt32(start), count: s.count, capacity: UInt32(capacity))
+        let moved = Span(start: UInt32(start), count: s.count, roomy: true)
         spans[l] = moved
         return moved
     }
@@ -157,7 +181,7 @@ struct SparseLists<Element> {
                     for l in spans.indices {
                         let s = spans[l]
                         for k in s.range { (packed.baseAddress! + count).initialize(to: entries[k]); count += 1 }
-                        spans[l] = Span(start: UInt32(count) - s.count, count: s.count, capacity: s.count)
+                        spans[l] = Span(start: UInt32(count) - s.count, count: s.count, roomy: false)
                     }
                 }
             }
@@ -192,18 +216,18 @@ extension SparseLists where Element == Entry {
             var start: UInt32 = 0
             out.spans = counts.map { c in
                 defer { start += c }
-                return SparseLists<T>.Span(start: start, count: 0, capacity: c)
+                return SparseLists<T>.Span(start: start, count: c, roomy: false)
             }
             out.entries = Array(repeating: make(0, 0), count: Int(start))
             out.liveCount = Int(start)
-            out.spans.withUnsafeMutableBufferPointer { outSpans in
-                out.entries.withUnsafeMutableBufferPointer { outEntries in
-                    for (l, s) in spans.enumerated() {
-                        for k in s.range {
-                            let e = entries[k]
-                            outEntries[Int(outSpans[e.index].start + outSpans[e.index].count)] = make(l, e.value)
-                            outSpans[e.index].count += 1
-                        }
+            // Where each list's next entry goes (counts becomes the cursor).
+            for i in counts.indices { counts[i] = out.spans[i].start }
+            out.entries.withUnsafeMutableBufferPointer { outEntries in
+                for (l, s) in spans.enumerated() {
+                    for k in s.range {
+                        let e = entries[k]
+                        outEntries[Int(counts[e.index])] = make(l, e.value)
+                        counts[e.index] += 1
                     }
                 }
             }
