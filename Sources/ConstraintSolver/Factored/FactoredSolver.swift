@@ -145,7 +145,7 @@ public final class FactoredSolver {
         let length = definitions.reduce(0) { $0 + Self.rowLength($1) }
         rows.reserve(lists: rows.listCount + definitions.count, entries: rows.entries.count + length)
         reserve(columns: kind.count + length - definitions.reduce(0) { $0 + $1.expression.terms.count }, rows: rows.listCount + definitions.count)
-        let handles = definitions.map { newRow($0, indexingColumns: false).0 }
+        let handles = definitions.map { newRow($0, inBatch: true).0 }
         columnRows = rows.transposedIndices(lists: kind.count)
         lastAdded = handles
         try crash()
@@ -231,14 +231,16 @@ public final class FactoredSolver {
 
     // MARK: Columns, rows and values
 
-    func newColumn(_ k: Kind, priority: Double = 0) -> Int {
+    /// A new column (a reused id when one is free). A batch's (`inBatch`) gets its reduced
+    /// costs with all the others when the batch is done.
+    func newColumn(_ k: Kind, priority: Double = 0, inBatch: Bool = false) -> Int {
         if let j = freeColumns.popLast() {
             kind[j] = k
             costPriority[j] = priority
             columnRows.clear(j)
             value[j] = 0
             isUser[j] = false
-            for l in reduced.indices { setReducedCost(l, j, 0) }
+            if !inBatch { for l in reduced.indices { setReducedCost(l, j, 0) } }
             return j
         }
         let j = kind.count
@@ -249,7 +251,7 @@ public final class FactoredSolver {
         isUser.append(false)
         touched.append(false)
         basis.growColumns(to: kind.count)
-        if priority != 0, let l = levelPriority.firstIndex(of: priority) { setReducedCost(l, j, 0) }
+        if priority != 0 && !inBatch, let l = levelPriority.firstIndex(of: priority) { setReducedCost(l, j, 0) }
         return j
     }
 
@@ -298,9 +300,9 @@ public final class FactoredSolver {
         d.expression.terms.count + (d.relation == .equal ? 0 : 1) + (d.isRequired ? 0 : d.relation == .equal ? 2 : 1)
     }
 
-    /// A new row for the definition, with its slack and errors; `indexingColumns` false
-    /// leaves `columnRows` for the caller to rebuild.
-    func newRow(_ definition: ConstraintDefinition, indexingColumns: Bool = true) -> (ConstraintHandle, Int) {
+    /// A new row for the definition, with its slack and errors. A batch's row (`inBatch`)
+    /// leaves `columnRows` and the reduced costs to the batch, which makes them for all at once.
+    func newRow(_ definition: ConstraintDefinition, inBatch: Bool = false) -> (ConstraintHandle, Int) {
         rowScratch.removeAll(keepingCapacity: true)
         for (v, a) in definition.expression.terms where a != 0 {
             let j = v.symbol.index
@@ -322,8 +324,8 @@ public final class FactoredSolver {
             basis.growRows(to: rows.listCount)
         }
         switch definition.relation {
-        case .greaterOrEqual: rows.append((newColumn(.slack), -1), to: row)
-        case .lessOrEqual: rows.append((newColumn(.slack), 1), to: row)
+        case .greaterOrEqual: rows.append((newColumn(.slack, inBatch: inBatch), -1), to: row)
+        case .lessOrEqual: rows.append((newColumn(.slack, inBatch: inBatch), 1), to: row)
         case .equal: break
         }
         if !definition.isRequired {
@@ -331,13 +333,13 @@ public final class FactoredSolver {
             _ = levelIndex(p)
             switch definition.relation {
             case .equal:
-                rows.append((newColumn(.error, priority: p), -1), to: row)
-                rows.append((newColumn(.error, priority: p), 1), to: row)
-            case .greaterOrEqual: rows.append((newColumn(.error, priority: p), 1), to: row)
-            case .lessOrEqual: rows.append((newColumn(.error, priority: p), -1), to: row)
+                rows.append((newColumn(.error, priority: p, inBatch: inBatch), -1), to: row)
+                rows.append((newColumn(.error, priority: p, inBatch: inBatch), 1), to: row)
+            case .greaterOrEqual: rows.append((newColumn(.error, priority: p, inBatch: inBatch), 1), to: row)
+            case .lessOrEqual: rows.append((newColumn(.error, priority: p, inBatch: inBatch), -1), to: row)
             }
         }
-        if indexingColumns { for (j, _) in rows[row] { columnRows.append(Int32(row), to: j) } }
+        if !inBatch { for (j, _) in rows[row] { columnRows.append(Int32(row), to: j) } }
         let h = records.insert(
             Record(row: row, relation: definition.relation, priority: definition.priority))
         handleOfRow[row] = h
