@@ -111,13 +111,12 @@ extension LayoutDocument {
         let e = newEntry(entry)
         if extras.options != nil || extras.metrics != nil { groupExtras[e] = extras }
         for (k, (atom, _)) in made.enumerated() {
-            sequence += 1
             let a = newAtom(
                 Atom(
                     first: resolved[k].first, second: resolved[k].second, firstAttribute: atom.first.attribute,
                     secondAttribute: atom.second?.attribute ?? .left, relation: atom.relation, active: active,
                     origin: isGroup ? .member(e, Int32(k)) : .entry(e), multiplier: atom.multiplier,
-                    constant: atom.constant, priority: atom.priority, sequence: sequence))
+                    constant: atom.constant, priority: atom.priority))
             if isGroup { entries[Int(e)].members.append(a) } else { entries[Int(e)].atom = a }
             markDirty(atom: a)
             if active { churnAdded.append((a, atoms[Int(a)].shape)) }

@@ -76,11 +76,10 @@ extension LayoutDocument {
                 markDirty(atom: old)
                 return
             }
-            sequence += 1
             let a = newAtom(
                 Atom(
                     first: v, firstAttribute: wanted.attribute, relation: wanted.relation, origin: .implicit(v, kind),
-                    constant: wanted.constant, priority: wanted.priority, sequence: sequence))
+                    constant: wanted.constant, priority: wanted.priority))
             views[Int(v)].implicit[kind.rawValue] = a
             markDirty(atom: a)
         } else if old != noRef {

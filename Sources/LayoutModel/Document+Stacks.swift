@@ -63,10 +63,8 @@ extension LayoutDocument {
                 atoms[Int(a)].multiplier = w.multiplier; atoms[Int(a)].constant = w.constant; atoms[Int(a)].priority = w.priority
                 markDirty(atom: a)
             } else {
-                sequence += 1
                 var atom = w
                 atom.origin = .stack(s, Int32(n))
-                atom.sequence = sequence
                 let a = newAtom(atom)
                 markDirty(atom: a)
                 if n < state.atoms.count { state.atoms[n] = a } else { state.atoms.append(a) }
@@ -106,7 +104,7 @@ extension LayoutDocument {
             out.append(
                 Atom(
                     first: a, second: b, firstAttribute: aa, secondAttribute: ba, relation: r, origin: .stack(s, 0),
-                    multiplier: multiplier, constant: c, priority: priority, sequence: 0))
+                    multiplier: multiplier, constant: c, priority: priority))
         }
         let arranged = spec.arranged.compactMap { viewNamed[$0] }.filter { views[Int($0)].live && views[Int($0)].parent == s }
         let visible = arranged.filter { !views[Int($0)].spec.hidden }

@@ -35,7 +35,9 @@ public struct LayoutDocument {
     var freeViews: [ViewRef] = [], freeAtoms: [AtomRef] = [], freeEntries: [EntryRef] = []
     var freedViews: [ViewRef] = [], freedAtoms: [AtomRef] = [], freedEntries: [EntryRef] = []
     var nextAuto = 1
+    /// Creation numbers: views' and entries', and atoms' (kept in 32 bits: `newAtom`).
     var sequence = 0
+    var atomSequence: Int32 = 0
 
     // What the ops in progress touched (read by the session, cleared by `settle`).
     var dirtyAtoms: [AtomRef] = []
@@ -81,10 +83,22 @@ public struct LayoutDocument {
     }
 
     mutating func newAtom(_ atom: Atom) -> AtomRef {
+        var atom = atom
+        if atomSequence == .max { renumberAtoms() }
+        atomSequence += 1
+        atom.sequence = atomSequence
         liveAtoms += 1
         if let a = freeAtoms.popLast() { atoms[Int(a)] = atom; return a }
         atoms.append(atom)
         return AtomRef(atoms.count - 1)
+    }
+
+    /// The live atoms numbered again from 1, in their order: what 32-bit creation numbers
+    /// cost, once in two billion atoms made.
+    mutating func renumberAtoms() {
+        let order = atoms.indices.filter { atoms[$0].live }.sorted { atoms[$0].sequence < atoms[$1].sequence }
+        for (n, a) in order.enumerated() { atoms[a].sequence = Int32(n + 1) }
+        atomSequence = Int32(order.count)
     }
 
     mutating func freeAtom(_ a: AtomRef) {

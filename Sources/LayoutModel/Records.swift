@@ -47,23 +47,41 @@ enum AtomOrigin: Equatable {
 }
 
 /// One engine-level constraint of the document, explicit or implicit:
-/// `first relation multiplier × second + constant` at a priority.
+/// `first relation multiplier × second + constant` at a priority. Laid out so that the small
+/// fields fill the gaps: 56 bytes, where it was 64 (30,000 of them in a 1,000-cell session).
 struct Atom {
     var first: ViewRef
-    var second: ViewRef = noRef
+    var second: ViewRef
+    var origin: AtomOrigin
     var firstAttribute: Attribute
-    var secondAttribute: Attribute = .left
+    var secondAttribute: Attribute
     var relation: Relation
-    var active = true
+    var active: Bool
     var live = true
     /// Listed in the document's `dirtyAtoms` (at most once).
     var dirty = false
-    var origin: AtomOrigin
-    var multiplier = 1.0
-    var constant = 0.0
-    var priority = Priority.required
-    /// Creation order, so engine adds happen in document order.
-    var sequence: Int
+    /// Creation order (`Document.newAtom` numbers it), so engine adds happen in document order.
+    var sequence: Int32 = 0
+    var multiplier: Double
+    var constant: Double
+    var priority: Double
+
+    init(
+        first: ViewRef, second: ViewRef = noRef, firstAttribute: Attribute, secondAttribute: Attribute = .left,
+        relation: Relation, active: Bool = true, origin: AtomOrigin, multiplier: Double = 1, constant: Double = 0,
+        priority: Double = Priority.required
+    ) {
+        self.first = first
+        self.second = second
+        self.origin = origin
+        self.firstAttribute = firstAttribute
+        self.secondAttribute = secondAttribute
+        self.relation = relation
+        self.active = active
+        self.multiplier = multiplier
+        self.constant = constant
+        self.priority = priority
+    }
 
     var hasSecond: Bool { second != noRef }
 

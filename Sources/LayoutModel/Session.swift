@@ -298,7 +298,7 @@ public final class LayoutSession {
     private func translate() {
         let translator = Translator(document: document, variables: views)
         if links.count < document.atoms.count { links.append(contentsOf: repeatElement(.none, count: document.atoms.count - links.count)) }
-        var adds: [(sequence: Int, atom: AtomRef, output: Translator.Output)] = []
+        var adds: [(sequence: Int32, atom: AtomRef, output: Translator.Output)] = []
         adds.reserveCapacity(document.dirtyAtoms.count)
         for a in document.dirtyAtoms {
             let x = document.atoms[Int(a)]

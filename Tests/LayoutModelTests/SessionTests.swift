@@ -33,6 +33,26 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(doc["constraints"]?.array?.first?["constant"], .number(20))
     }
 
+    /// Atoms keep 32-bit creation numbers: at the limit the live ones are numbered again,
+    /// in the same order, and the layout goes on unchanged.
+    func testAtomCreationNumbersRenumberAtTheLimitKeepingTheirOrder() throws {
+        let s = session(card)
+        func order() -> [AtomRef] {
+            s.document.atoms.indices.filter { s.document.atoms[$0].live }
+                .sorted { s.document.atoms[$0].sequence < s.document.atoms[$1].sequence }.map { AtomRef($0) }
+        }
+        let before = order()
+        s.document.atomSequence = .max - 1
+        _ = try s.change(
+            #"{"ops":[{"op":"addConstraints","constraints":[{"id":"late1","expr":"badge.leading >= avatar.leading"},"#
+                + #"{"id":"late2","expr":"badge.bottom <= avatar.bottom"}]}]}"#)
+        let after = order()
+        XCTAssertEqual(Array(after.prefix(before.count)), before, "the earlier atoms keep their order")
+        XCTAssertEqual(after.count, before.count + 2)
+        XCTAssertLessThan(s.document.atomSequence, 1000, "numbered again from 1")
+        XCTAssertEqual(s.frame("badge"), R(30, 0, 10, 10))
+    }
+
     /// The history is a ring of `historyDepth` revisions: within it answers are incremental
     /// and exact, past it the answer is the full set (never a wrong incremental one).
     func testFramesSinceAcrossTheHistoryRing() throws {
