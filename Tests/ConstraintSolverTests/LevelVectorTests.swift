@@ -2,7 +2,7 @@ import XCTest
 
 @testable import ConstraintSolver
 
-/// The hashed level vector against a dictionary under random reads, writes and updates,
+/// The level vector against a dictionary under random reads, writes and updates,
 /// with per-entry defaults as the reduced costs use them (an unset entry reads its default).
 final class LevelVectorTests: XCTestCase {
     func testRandomWritesMatchADictionary() {

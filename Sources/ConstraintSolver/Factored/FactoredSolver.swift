@@ -412,9 +412,9 @@ public final class FactoredSolver {
     func dualDelta(_ level: Int, _ dy: [Entry]) -> Set<Int> {
         var touched: Set<Int> = []
         for (i, dv) in dy {
-            duals[level][i] += dv
+            duals[level].add(i, dv)
             for (j, a) in rows[i] where !basis.isBasic(j) {
-                reduced[level][j, default: cost(level, j)] -= dv * a
+                reduced[level].add(j, -dv * a, default: cost(level, j))
                 touched.insert(j)
             }
         }
@@ -442,8 +442,8 @@ public final class FactoredSolver {
                 let dq = reducedCost(k, q)
                 guard dq != 0 else { continue }
                 let theta = dq / aq
-                for (i, ri) in rho! { duals[k][i] += theta * ri }
-                for j in alphaWork.pattern where j != q { reduced[k][j, default: cost(k, j)] -= theta * alphaWork[j] }
+                for (i, ri) in rho! { duals[k].add(i, theta * ri) }
+                for j in alphaWork.pattern where j != q { reduced[k].add(j, -theta * alphaWork[j], default: cost(k, j)) }
                 setReducedCost(k, leaving, -theta)
             }
         }
@@ -873,7 +873,7 @@ public final class FactoredSolver {
                 setReducedCost(level, j, 0)
             }
             for (i, yi) in y {
-                for (j, a) in rows[i] where !basis.isBasic(j) { reduced[level][j, default: cost(level, j)] -= yi * a }
+                for (j, a) in rows[i] where !basis.isBasic(j) { reduced[level].add(j, -yi * a, default: cost(level, j)) }
             }
         }
         candidates.removeAll()
