@@ -16,9 +16,6 @@ extension FactoredSolver {
         meter.release("duals and reduced costs") {
             duals = []; reduced = []
         }
-        meter.release("work vectors") {
-            columnWork = WorkVector(); rowWork = WorkVector(); extraWork = WorkVector(); alphaWork = WorkVector()
-        }
         meter.release("basis (L, U, etas, step maps)") { basis.reset() }
         return meter.structures
     }

@@ -17,8 +17,7 @@ extension FactoredSolver {
                 let level = levelIndex(costPriority[t])
                 basis.btran(CollectionOfOne((basis.stepOfColumn[t], -1.0)), into: &rowWork)
                 for j in dualDelta(level, rho()) { checkCandidate(j) }
-                costPriority[t] = 0
-                setReducedCost(level, t, 0)
+                setCost(t, priority: 0)
             }
             kind[t] = .free
             infeasible.remove(t)

@@ -5,7 +5,7 @@
 /// 2,298 bytes a view instead of 3,326, and builds in 51 ms instead of 58
 /// (`layoutd-document-bench`, alternated).
 ///
-/// A list that outgrows its span moves to the end of the array with room to double,
+/// A list that outgrows its span moves to the end of the array with room to grow,
 /// leaving a hole; holes and spare room are squeezed out once they outweigh the live
 /// entries, so the storage stays within a small factor of what is live.
 ///
