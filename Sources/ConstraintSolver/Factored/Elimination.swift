@@ -51,10 +51,9 @@ struct Elimination {
         seen = Array(repeating: -1, count: rows.listCount)
     }
 
-    private func rowKey(_ i: Int) -> Int? {
-        guard rowCells.count(i) > 0 else { return nil }
-        return rowCells.count(i) << 4 | rank[i]
-    }
+    /// A row singleton's place in the order: rank, then id (the rows' key was count, rank,
+    /// id; only singletons are looked for by row, so only they are queued).
+    private func singletonKey(_ i: Int) -> Int? { rowCells.count(i) == 1 ? rank[i] : nil }
 
     private func position(of j: Int, inRow i: Int) -> Int? {
         for k in rowCells.positions(i) where rowCells[position: k].index == j { return k }
@@ -75,16 +74,19 @@ struct Elimination {
     }
 
     mutating func run() -> Factors {
-        var rowHeap = PairHeap(), colHeap = PairHeap()
-        for i in 0..<rowCells.listCount { if let key = rowKey(i) { rowHeap.push(key, i) } }
-        for j in columnCount.indices where columnCount[j] > 0 { colHeap.push(columnCount[j], j) }
+        var singletons = PairHeap()
+        for i in 0..<rowCells.listCount { if let key = singletonKey(i) { singletons.push(key, i) } }
+        // Built when a column is first looked for, from the counts then: the columns the
+        // singletons eliminate before that never enter it (their pushes and stale pops were
+        // a tenth of a 1,000-cell feed's elimination).
+        var colHeap: PairHeap? = nil
         var out = Factors()
         out.pivots.reserveCapacity(rowCells.listCount)
         // Scratch, reused by every pivot: a column's live rows, the pivot row.
         var column: [Entry] = [], prow: [Entry] = []
         while true {
             var pivot: (row: Int, column: Int)? = nil
-            if let (key, i) = rowHeap.top(where: { rowKey($0) }), key >> 4 == 1 {
+            if let (_, i) = singletons.top(where: { singletonKey($0) }) {
                 let (j, a) = rowCells[position: rowCells.positions(i).lowerBound]
                 liveRows(of: j, into: &column)
                 let cmax = column.reduce(0) { max($0, abs($1.value)) }
@@ -92,7 +94,8 @@ struct Elimination {
             }
             if pivot == nil {
                 let counts = columnCount
-                guard let (_, j) = colHeap.top(where: { counts[$0] > 0 ? counts[$0] : nil }) else { break }
+                if colHeap == nil { colHeap = PairHeap(counts.indices.filter { counts[$0] > 0 }.map { (counts[$0], $0) }) }
+                guard let (_, j) = colHeap!.top(where: { counts[$0] > 0 ? counts[$0] : nil }) else { break }
                 liveRows(of: j, into: &column)
                 let cmax = column.reduce(0) { max($0, abs($1.value)) }
                 var best: Int? = nil
@@ -113,6 +116,7 @@ struct Elimination {
             columnCount[j] = 0
             let l = out.multipliers.appendList()
             for (r2, a2) in column {
+                let wasSingleton = rowCells.count(r2) == 1
                 let m = a2 / pv
                 out.multipliers.append((r2, m), to: l)
                 // Row r2 loses column j and gains −m × the pivot row's other cells; a cell that
@@ -136,9 +140,10 @@ struct Elimination {
                     }
                 }
                 rowCells.removeAll(in: r2) { $0.index == j || $0.value == 0 }
-                if let key = rowKey(r2) { rowHeap.push(key, r2) }
+                // A row that stays a singleton is queued already.
+                if !wasSingleton, let key = singletonKey(r2) { singletons.push(key, r2) }
             }
-            for (c, _) in prow where c != j && columnCount[c] > 0 { colHeap.push(columnCount[c], c) }
+            if colHeap != nil { for (c, _) in prow where c != j && columnCount[c] > 0 { colHeap!.push(columnCount[c], c) } }
             let u = out.u.appendList()
             for e in prow where e.index != j { out.u.append(e, to: u) }
             out.pivots.append(Pivot(row: i, column: j, pivot: pv))
@@ -152,6 +157,9 @@ struct Elimination {
 struct PairHeap {
     private var heap = MinHeap()
     private static let shift = 32
+
+    init() {}
+    init(_ entries: [(key: Int, id: Int)]) { heap = MinHeap(entries.map { $0.key << Self.shift | $0.id }) }
 
     mutating func push(_ key: Int, _ id: Int) { heap.push(key << Self.shift | id) }
 

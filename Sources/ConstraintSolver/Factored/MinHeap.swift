@@ -4,7 +4,11 @@ struct MinHeap {
     private var items: [Int] = []
 
     init() {}
-    init(_ xs: some Sequence<Int>) { for x in xs { push(x) } }
+    /// Floyd's heap construction: O(n), where n pushes cost O(n log n).
+    init(_ xs: [Int]) {
+        items = xs
+        for i in stride(from: items.count / 2 - 1, through: 0, by: -1) { siftDown(from: i, items[i]) }
+    }
 
     var isEmpty: Bool { items.isEmpty }
     /// The smallest item, left in place.
@@ -27,18 +31,22 @@ struct MinHeap {
     mutating func pop() -> Int {
         let top = items[0]
         let last = items.removeLast()
-        if items.isEmpty { return top }
-        var i = 0
+        if !items.isEmpty { siftDown(from: 0, last) }
+        return top
+    }
+
+    /// Puts x at i's place or below, moving smaller children up.
+    private mutating func siftDown(from start: Int, _ x: Int) {
+        var i = start
         let n = items.count
         while true {
             let l = 2 * i + 1
             if l >= n { break }
             let c = l + 1 < n && items[l + 1] < items[l] ? l + 1 : l
-            if last <= items[c] { break }
+            if x <= items[c] { break }
             items[i] = items[c]
             i = c
         }
-        items[i] = last
-        return top
+        items[i] = x
     }
 }
