@@ -108,7 +108,9 @@ def main():
                 path = os.path.join(work, f"feed_{mode}_{n}.json")
                 subprocess.run([sys.executable, gen, "--cells", str(n), "--mode", mode, "--out", path], check=True)
                 body = open(path, "rb").read()
-                reps = args.reps if n <= 1000 else 1
+                # The same repetitions at every size: one cold run of 10,000 cells against the
+                # median of three warm 1,000s charged the growth with first-touch page faults.
+                reps = args.reps
                 row = {"document": f"{mode} {n}", "bytes": len(body)}
                 layout, create = [], []
                 for _ in range(reps):

@@ -6,7 +6,7 @@ extension LayoutDocument {
     /// A fresh server-given id (`c1`, `c2`…), never reused.
     mutating func autoID() -> String {
         while true {
-            let id = "c\(nextAuto)"
+            let id = Self.numbered("c", nextAuto)
             nextAuto += 1
             if !isTaken(id) { return id }
         }
@@ -102,7 +102,7 @@ extension LayoutDocument {
         resolved.reserveCapacity(made.count)
         for (k, (atom, ap)) in made.enumerated() {
             resolved.append(try check(atom, at: ap))
-            if entry.form == .visual, entryNamed["\(id).\(k)"] != nil { throw ap.fail("a constraint '\(id).\(k)' exists already") }
+            if entry.form == .visual, entryRef(Self.numbered(id + ".", k)) != nil { throw ap.fail("a constraint '\(id).\(k)' exists already") }
         }
         sequence += 1
         entry.sequence = sequence
@@ -201,10 +201,10 @@ extension LayoutDocument {
 
     /// The rules every atom obeys, and the views it names.
     private func check(_ atom: AtomicConstraint, at p: Pointer) throws(LayoutError) -> (first: ViewRef, second: ViewRef) {
-        guard let first = viewNamed[atom.first.view] else { throw p.fail("unknown view '\(atom.first.view)'") }
+        guard let first = viewRef(atom.first.view) else { throw p.fail("unknown view '\(atom.first.view)'") }
         var second = noRef
         if let s = atom.second {
-            guard let r = viewNamed[s.view] else { throw p.fail("unknown view '\(s.view)'") }
+            guard let r = viewRef(s.view) else { throw p.fail("unknown view '\(s.view)'") }
             second = r
         }
         if let why = atom.anchorRuleViolation() { throw p.fail(why) }
@@ -254,7 +254,7 @@ extension LayoutDocument {
 
     /// The atoms an op names: an entry (all its members) or a single atom.
     private func resolve(_ id: String, at p: Pointer) throws(LayoutError) -> [AtomRef] {
-        if let e = entryNamed[id] { return entries[Int(e)].liveMembers }
+        if let e = entryRef(id) { return entries[Int(e)].liveMembers }
         return [try atomID(id, at: p)]
     }
 
@@ -270,7 +270,7 @@ extension LayoutDocument {
 
     /// The single atom an op changes (a group id is refused: name a member).
     func single(_ id: String, at p: Pointer) throws(LayoutError) -> AtomRef {
-        guard let e = entryNamed[id] else { return try atomID(id, at: p) }
+        guard let e = entryRef(id) else { return try atomID(id, at: p) }
         let members = entries[Int(e)].liveMembers
         guard members.count == 1 else {
             throw p.fail("'\(id)' is a group of \(members.count) constraints: name one of them (\(members.first.map(atomName) ?? id))")
@@ -318,7 +318,7 @@ extension LayoutDocument {
     /// A set-constant member, checked. The usual case (a number, a named single
     /// constraint) is one hash and builds no pointer.
     private func resolveConstant(_ id: String, _ v: JSON, at p: Pointer) throws(LayoutError) -> (AtomRef, Double) {
-        if let n = v.number, abs(n) <= ViewSpec.maxMagnitude, let e = entryNamed[id], entries[Int(e)].form != .visual {
+        if let n = v.number, abs(n) <= ViewSpec.maxMagnitude, let e = entryRef(id), entries[Int(e)].form != .visual {
             return (entries[Int(e)].atom, n)
         }
         let n = try ViewSpec.number(v, at: p(id))

@@ -20,7 +20,7 @@ extension LayoutDocument {
     func checkStack(_ s: ViewRef, at p: Pointer) throws(LayoutError) {
         guard let stack = views[Int(s)].spec.stack else { return }
         for (k, id) in stack.arranged.enumerated() {
-            guard let v = viewNamed[id] else { throw p("stack")("arrangedSubviews")(k).fail("unknown view '\(id)'") }
+            guard let v = viewRef(id) else { throw p("stack")("arrangedSubviews")(k).fail("unknown view '\(id)'") }
             guard views[Int(v)].parent == s else {
                 throw p("stack")("arrangedSubviews")(k).fail("'\(id)' is not a child of the stack: an arranged view's parent is its stack")
             }
@@ -106,7 +106,7 @@ extension LayoutDocument {
                     first: a, second: b, firstAttribute: aa, secondAttribute: ba, relation: r, origin: .stack(s, 0),
                     multiplier: multiplier, constant: c, priority: priority))
         }
-        let arranged = spec.arranged.compactMap { viewNamed[$0] }.filter { views[Int($0)].live && views[Int($0)].parent == s }
+        let arranged = spec.arranged.compactMap { viewRef($0) }.filter { views[Int($0)].live && views[Int($0)].parent == s }
         let visible = arranged.filter { !views[Int($0)].spec.hidden }
         func intrinsic(_ v: ViewRef) -> Double? { horizontal ? views[Int(v)].intrinsicWidth : views[Int(v)].intrinsicHeight }
 

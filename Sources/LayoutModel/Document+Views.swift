@@ -37,7 +37,7 @@ extension LayoutDocument {
         var batch: [String: Int] = [:]
         batch.reserveCapacity(specs.count)
         for (k, (v, p)) in specs.enumerated() {
-            if viewNamed[v.id] != nil || batch[v.id] != nil { throw p("id").fail("a view '\(v.id)' exists already") }
+            if viewRef(v.id) != nil || batch[v.id] != nil { throw p("id").fail("a view '\(v.id)' exists already") }
             batch[v.id] = k
         }
         // Parents exist (in the session or the batch) and form no cycle: the first view whose
@@ -47,7 +47,7 @@ extension LayoutDocument {
         var path: [Int] = []
         for (k, (v, p)) in specs.enumerated() {
             guard let parent = v.parent else { sound[k] = true; continue }
-            guard viewNamed[parent] != nil || batch[parent] != nil else { throw p("parent").fail("unknown parent view '\(parent)'") }
+            guard viewRef(parent) != nil || batch[parent] != nil else { throw p("parent").fail("unknown parent view '\(parent)'") }
             var cur = k
             while !sound[cur] {
                 if onPath[cur] { throw p("parent").fail("the parent chain of '\(v.id)' loops") }
@@ -59,17 +59,25 @@ extension LayoutDocument {
             for u in path { sound[u] = true; onPath[u] = false }
             path.removeAll(keepingCapacity: true)
         }
+        // Each batch view's ref once made: a parent in the batch is found without a lookup
+        // (and a method call on the captured document here copied the whole document).
+        var made = [ViewRef](repeating: noRef, count: specs.count)
         func insert(_ k: Int) {
             let v = specs[k].0
-            if viewNamed[v.id] != nil { return }  // inserted already, as an earlier view's parent
+            if made[k] != noRef { return }  // inserted already, as an earlier view's parent
             var parent = noRef
             if let p = v.parent {
-                if let pk = batch[p] { insert(pk) }
-                parent = viewNamed[p]!
+                if let pk = batch[p] {
+                    insert(pk)
+                    parent = made[pk]
+                } else {
+                    parent = viewNamed.find(p) { views[Int($0)].spec.id }!
+                }
             }
             sequence += 1
             let r = insertRecord(ViewRecord(spec: v, parent: parent, sequence: sequence))
-            viewNamed[v.id] = r
+            made[k] = r
+            viewNamed.insert(r, named: v.id)
             liveViews += 1
             if v.hasText { textViews += 1; measureText(r) }
             markDirty(view: r)
@@ -77,9 +85,9 @@ extension LayoutDocument {
         }
         for k in specs.indices { insert(k) }
         // Stacks are checked once the whole batch is in (an arranged view may come after its stack).
-        for (v, p) in specs {
-            let r = viewNamed[v.id]!
-            if let parent = v.parent, let s = viewNamed[parent], views[Int(s)].spec.stack?.arranged.contains(v.id) == true { markStackDirty(s) }
+        for (k, (v, p)) in specs.enumerated() {
+            let r = made[k]
+            if let parent = v.parent, let s = viewRef(parent), views[Int(s)].spec.stack?.arranged.contains(v.id) == true { markStackDirty(s) }
             guard v.stack != nil else { continue }
             try checkStack(r, at: p)
             markStackDirty(r)
@@ -99,7 +107,7 @@ extension LayoutDocument {
     mutating func removeViews(_ ids: [String], at p: Pointer) throws(LayoutError) {
         var roots: [ViewRef] = []
         for (k, id) in ids.enumerated() {
-            guard let r = viewNamed[id] else { throw p(k).fail("unknown view '\(id)'") }
+            guard let r = viewRef(id) else { throw p(k).fail("unknown view '\(id)'") }
             roots.append(r)
         }
         // The views and all their descendants.
@@ -127,7 +135,7 @@ extension LayoutDocument {
         }
         for v in views.indices where gone[v] && views[v].live {
             views[v].live = false
-            viewNamed[views[v].spec.id] = nil
+            viewNamed.remove(ViewRef(v), named: views[v].spec.id)
             liveViews -= 1
             if views[v].spec.hasText { textViews -= 1 }
             if views[v].internalGuide { guideViews -= 1 }
@@ -137,7 +145,7 @@ extension LayoutDocument {
     }
 
     mutating func updateView(_ id: String, fields: [(key: String, value: JSON)], at p: Pointer) throws(LayoutError) {
-        guard let r = viewNamed[id] else { throw p("id").fail("unknown view '\(id)'") }
+        guard let r = viewRef(id) else { throw p("id").fail("unknown view '\(id)'") }
         var v = views[Int(r)].spec
         let before = v
         for (k, value) in fields where k != "id" && k != "op" {

@@ -19,10 +19,12 @@ public struct LayoutOptions: Equatable, Sendable {
 public struct LayoutDocument {
     public internal(set) var options = LayoutOptions()
     var views: [ViewRecord] = []
-    var viewNamed: [String: ViewRef] = [:]
+    /// View ids to views (the ids are the views' own: `viewRef`).
+    var viewNamed = NameTable()
     var atoms: [Atom] = []
     var entries: [Entry] = []
-    var entryNamed: [String: EntryRef] = [:]
+    /// Constraint entry ids to entries (`entryRef`).
+    var entryNamed = NameTable()
     /// The entries' `expr` and `visual` texts.
     var texts = StringPool()
     /// A VFL group's `options` and `metrics` as sent, when it had any.
@@ -55,7 +57,10 @@ public struct LayoutDocument {
 
     public init() {}
 
-    func view(_ id: String) -> ViewRecord? { viewNamed[id].map { views[Int($0)] } }
+    func viewRef(_ id: String) -> ViewRef? { viewNamed.find(id) { views[Int($0)].spec.id } }
+    func entryRef(_ id: String) -> EntryRef? { entryNamed.find(id) { entries[Int($0)].id } }
+
+    func view(_ id: String) -> ViewRecord? { viewRef(id).map { views[Int($0)] } }
 
     /// Room for a whole document's views and constraints, so the tables grow once.
     mutating func reserve(views n: Int, constraints m: Int) {
@@ -110,14 +115,14 @@ public struct LayoutDocument {
     mutating func newEntry(_ entry: Entry) -> EntryRef {
         let e: EntryRef
         if let r = freeEntries.popLast() { e = r; entries[Int(r)] = entry } else { entries.append(entry); e = EntryRef(entries.count - 1) }
-        entryNamed[entry.id] = e
+        entryNamed.insert(e, named: entry.id)
         return e
     }
 
     mutating func freeEntry(_ e: EntryRef) {
         entries[Int(e)].live = false
         if !groupExtras.isEmpty { groupExtras[e] = nil }
-        entryNamed[entries[Int(e)].id] = nil
+        entryNamed.remove(e, named: entries[Int(e)].id)
         texts.remove(entries[Int(e)].text)
         entries[Int(e)].text = .empty
         freedEntries.append(e)

@@ -38,7 +38,7 @@ public struct FittingRequest: Sendable {
 extension LayoutDocument {
     /// The fitted size of the request's view in this document.
     func fittingSize(_ r: FittingRequest, limits: SessionLimits) throws(LayoutError) -> (width: Double, height: Double) {
-        guard let root = viewNamed[r.view] else { throw Pointer()("view").fail("unknown view '\(r.view)'") }
+        guard let root = viewRef(r.view) else { throw Pointer()("view").fail("unknown view '\(r.view)'") }
         // The pull toward the target, under ids the document does not use.
         var width = "fitting#width", height = "fitting#height"
         while isTaken(width) || isTaken(height) { width += "#"; height += "#" }
@@ -90,7 +90,7 @@ extension LayoutSession {
 
     /// A view's current frame by id.
     func frame(of id: String) -> Rect? {
-        guard let r = document.viewNamed[id] else { return nil }
+        guard let r = document.viewRef(id) else { return nil }
         return views.reported(r)?.frame
     }
 }

@@ -26,7 +26,7 @@ extension LayoutSession {
     /// and any other the engine says the view's position or size depends on, each with its
     /// role, in the order they were added.
     public func explain(view: String, axis: Axis) throws(LayoutError) -> [ExplainedConstraint] {
-        guard let r = document.viewNamed[view], let vars = views[r] else { throw LayoutError(.invalid, "", "unknown view '\(view)'") }
+        guard let r = document.viewRef(view), let vars = views[r] else { throw LayoutError(.invalid, "", "unknown view '\(view)'") }
         let engineVars = axis == .horizontal ? [vars.x, vars.width] : [vars.y, vars.height]
         var determining = Set<AtomRef>()
         for v in engineVars { for h in solver.constraintsAffecting(v) { if let a = atom(ofHandle: h) { determining.insert(a) } } }

@@ -8,9 +8,9 @@ extension LayoutSession {
     public func releaseMeasuringFootprint(heap: @escaping () -> Int) -> [(structure: String, bytes: Int)] {
         var meter = FootprintMeter(heap: heap)
         meter.release("view records") { document.views = [] }
-        meter.release("view ids") { document.viewNamed = [:] }
+        meter.release("view ids") { document.viewNamed = NameTable() }
         meter.release("atoms") { document.atoms = [] }
-        meter.release("entry ids") { document.entryNamed = [:] }
+        meter.release("entry ids") { document.entryNamed = NameTable() }
         meter.release("entries (ids, text)") {
             document.entries = []; document.texts = StringPool(); document.groupExtras = [:]
         }

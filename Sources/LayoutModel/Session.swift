@@ -388,7 +388,7 @@ public final class LayoutSession {
         let removed =
             document.removedViews.isEmpty
             ? []
-            : Set(document.removedViews.map(document.viewName).filter { document.viewNamed[$0] == nil }).sorted()
+            : Set(document.removedViews.map(document.viewName).filter { document.viewRef($0) == nil }).sorted()
         if !removed.isEmpty {
             for v in removed { removals.append((stamp, v)) }
             if let first = removals.first, first.revision <= stamp - limits.historyDepth {
@@ -444,7 +444,7 @@ public final class LayoutSession {
             return FramesAnswer(revision: revision, frames: allFrames, removed: [], full: true)
         }
         let frames = views.all.filter { $0.revision > rev }.compactMap(\.reported).sorted { $0.id < $1.id }
-        let removed = Set(removals.filter { $0.revision > rev && document.viewNamed[$0.view] == nil }.map(\.view))
+        let removed = Set(removals.filter { $0.revision > rev && document.viewRef($0.view) == nil }.map(\.view))
         return FramesAnswer(revision: revision, frames: frames, removed: removed.sorted(), full: false)
     }
 

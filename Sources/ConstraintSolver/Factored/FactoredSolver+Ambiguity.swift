@@ -16,49 +16,67 @@ struct AmbiguityVerdict {
 extension FactoredSolver {
     func ambiguity(tolerance: Double = 1e-9) -> AmbiguityVerdict {
         if let cached = ambiguityCache { return cached }
-        // The blocking steps: artificials (equalities) and restricted basics at 0.
-        var blocking: [Int: Bool] = [:]  // step → equality (true) or ≥ 0 (false)
-        for k in 0..<basis.stepCount {
+        // The blocking steps: artificials (equalities) and restricted basics at 0. Flat arrays
+        // by step and column, not dictionaries and sets: the 1,000-cell feed's verdict 49 → 28 M
+        // instructions.
+        let steps = basis.stepCount
+        var blocking = [Int8](repeating: 0, count: steps)  // 0: none, 1: equality, 2: ≥ 0
+        var blockingSteps: [Int] = []
+        for k in 0..<steps {
             let v = basis.columnOfStep[k]
             if kind[v] == .fixed {
-                blocking[k] = true
+                blocking[k] = 1
             } else if (kind[v] == .slack || kind[v] == .error) && value[v] <= Self.eps {
-                blocking[k] = false
+                blocking[k] = 2
+            } else {
+                continue
             }
+            blockingSteps.append(k)
         }
         // A direction's entries at the blocking steps are all that decides whether it is
         // realised: (B⁻¹a_j)_z = (e_zᵀB⁻¹)·a_j, the pivot row of z at column j. Those rows are
         // local (a slack at 0 depends on its own few rows), where the columns B⁻¹a_j of a
         // stack's heights reach every cell below: computing every column made the verdicts
         // quadratic on stacked feeds (1,000 cells: 1,017,000 entries for 5,000 directions).
-        var blockers: [Int: [(step: Int, value: Double)]] = [:]
-        for (z, _) in blocking {
+        // Gathered as (column, step, value), then grouped by column (counting sort).
+        var found: [(column: Int32, step: Int32, value: Double)] = []
+        for z in blockingSteps {
             basis.btran(CollectionOfOne((z, 1.0)), into: &rowWork)
             pivotRow(rho())
-            for j in alphaWork.pattern where abs(alphaWork[j]) > tolerance { blockers[j, default: []].append((z, alphaWork[j])) }
+            for j in alphaWork.pattern where abs(alphaWork[j]) > tolerance { found.append((Int32(j), Int32(z), alphaWork[j])) }
         }
-        var ambiguous = Set<Int>()
+        var start = [Int32](repeating: 0, count: kind.count + 1)
+        for f in found { start[Int(f.column) + 1] += 1 }
+        for j in 0..<kind.count { start[j + 1] += start[j] }
+        var blockers = [(step: Int, value: Double)](repeating: (0, 0), count: found.count)
+        var fill = start
+        for f in found {
+            blockers[Int(fill[Int(f.column)])] = (Int(f.step), f.value)
+            fill[Int(f.column)] += 1
+        }
+        func blockersOf(_ j: Int) -> ArraySlice<(step: Int, value: Double)> { blockers[Int(start[j])..<Int(start[j + 1])] }
+        var isAmbiguous = [Bool](repeating: false, count: kind.count)
         var candidates: [(column: Int, sign: Double)] = []
         for j in kind.indices where !basis.isBasic(j) && kind[j] != .fixed && kind[j] != .dead {
             if columnRows[j].isEmpty {
-                if isUser[j] { ambiguous.insert(j) }
+                if isUser[j] { isAmbiguous[j] = true }
                 continue
             }
             guard lexSign(j) == 0 else { continue }
             for sign in kind[j] == .free ? [1.0, -1.0] : [1.0] { candidates.append((j, sign)) }
         }
-        var raised = Set<Int>()
+        var raised = [Bool](repeating: false, count: steps)
         var realised: [(column: Int, sign: Double)] = []
         while true {
             var rest: [(column: Int, sign: Double)] = []
             var progress = false
             for d in candidates {
-                let blocked = (blockers[d.column] ?? []).contains { z, a in
-                    blocking[z]! || (-d.sign * a < 0 && !raised.contains(z))
+                let blocked = blockersOf(d.column).contains { z, a in
+                    blocking[z] == 1 || (-d.sign * a < 0 && !raised[z])
                 }
                 if blocked { rest.append(d); continue }
                 realised.append(d)
-                for (z, a) in blockers[d.column] ?? [] where blocking[z] == false && -d.sign * a > tolerance { raised.insert(z) }
+                for (z, a) in blockersOf(d.column) where blocking[z] == 2 && -d.sign * a > tolerance { raised[z] = true }
                 progress = true
             }
             candidates = rest
@@ -70,14 +88,14 @@ extension FactoredSolver {
             basis.ftran(column(d.column), into: &columnWork)
             let entries = columnWork.entries()
             directions.append((d.column, d.sign, entries))
-            if isUser[d.column] { ambiguous.insert(d.column) }
+            if isUser[d.column] { isAmbiguous[d.column] = true }
             for (k, a) in entries where abs(a) > tolerance {
                 let v = basis.columnOfStep[k]
-                if isUser[v] { ambiguous.insert(v) }
+                if isUser[v] { isAmbiguous[v] = true }
             }
         }
         let verdict = AmbiguityVerdict(
-            ambiguous: ambiguous.sorted().map { Variable(symbol: Symbol(id: Int32($0), kind: .external)) },
+            ambiguous: isAmbiguous.indices.filter { isAmbiguous[$0] }.map { Variable(symbol: Symbol(id: Int32($0), kind: .external)) },
             directions: directions)
         ambiguityCache = verdict
         return verdict

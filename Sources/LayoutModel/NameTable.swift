@@ -1,0 +1,107 @@
+/// Ids to refs for the document's views and entries, the ids kept once, by their owner.
+/// An open-addressing table (linear probing) of one word a slot, the id's 32-bit hash above
+/// its ref; a lookup compares the id only where the hashes agree, asking the owner through
+/// `name`. A `[String: Int32]` held a second copy of every id and hashed it with SipHash:
+/// ~400 instructions a lookup, 56 M of the 1,000-cell feed's build, 97 bytes a view.
+///
+/// The hash is seeded per process (ids come from clients: a fixed hash would let one
+/// document make every id collide).
+struct NameTable {
+    /// 0: empty, 1: deleted, else hash << 32 | (ref + 2).
+    private var slots: [UInt64] = []
+    private(set) var count = 0
+    private var deleted = 0
+
+    private static let seed = UInt64.random(in: 1...UInt64.max)
+
+    static func hash(_ name: String) -> UInt32 {
+        var name = name
+        return name.withUTF8 { b in
+            // Eight bytes a step, multiplied and folded (wyhash's mix), then avalanched.
+            var h = seed ^ UInt64(b.count) &* 0x9E37_79B9_7F4A_7C15
+            var i = 0
+            let raw = UnsafeRawBufferPointer(b)
+            while i + 8 <= b.count {
+                h = mix(h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                i += 8
+            }
+            if i < b.count {
+                var tail: UInt64 = 0
+                for k in i..<b.count { tail |= UInt64(b[k]) << (8 * UInt64(k - i)) }
+                h = mix(h ^ tail)
+            }
+            h ^= h >> 33
+            h &*= 0xFF51_AFD7_ED55_8CCD
+            h ^= h >> 33
+            return UInt32(truncatingIfNeeded: h)
+        }
+    }
+
+    @inline(__always) private static func mix(_ x: UInt64) -> UInt64 {
+        let m = x.multipliedFullWidth(by: 0xA076_1D64_78BD_642F)
+        return m.high ^ m.low
+    }
+
+    private var mask: Int { slots.count - 1 }
+
+    @inline(__always) func find(_ name: String, name nameOf: (Int32) -> String) -> Int32? {
+        guard count > 0 else { return nil }
+        let h = Self.hash(name)
+        var i = Int(h) & mask
+        while true {
+            let s = slots[i]
+            if s == 0 { return nil }
+            if s != 1 && UInt32(truncatingIfNeeded: s >> 32) == h {
+                let ref = Int32(truncatingIfNeeded: s & 0xFFFF_FFFF) - 2
+                if nameOf(ref) == name { return ref }
+            }
+            i = (i + 1) & mask
+        }
+    }
+
+    /// Adds `ref` under `name`, which the table must not hold already.
+    mutating func insert(_ ref: Int32, named name: String) {
+        if (count + deleted + 1) * 4 > slots.count * 3 { rehash(to: count + 1) }
+        place(UInt64(Self.hash(name)) << 32 | UInt64(ref + 2))
+        count += 1
+    }
+
+    /// Forgets `ref`, held under `name`.
+    mutating func remove(_ ref: Int32, named name: String) {
+        guard count > 0 else { return }
+        let h = Self.hash(name)
+        let word = UInt64(h) << 32 | UInt64(ref + 2)
+        var i = Int(h) & mask
+        while slots[i] != 0 {
+            if slots[i] == word {
+                slots[i] = 1
+                count -= 1
+                deleted += 1
+                return
+            }
+            i = (i + 1) & mask
+        }
+    }
+
+    mutating func reserveCapacity(_ n: Int) {
+        if n * 4 > slots.count * 3 { rehash(to: n) }
+    }
+
+    private mutating func place(_ word: UInt64) {
+        var i = Int(word >> 32) & mask
+        while slots[i] > 1 { i = (i + 1) & mask }
+        if slots[i] == 1 { deleted -= 1 }
+        slots[i] = word
+    }
+
+    /// Room for n at most three quarters full; deleted slots are dropped. The stored hashes
+    /// place every entry again without asking for its name.
+    private mutating func rehash(to n: Int) {
+        var size = 8
+        while size * 3 < max(n, count) * 4 { size *= 2 }
+        let old = slots
+        slots = Array(repeating: 0, count: size)
+        deleted = 0
+        for w in old where w > 1 { place(w) }
+    }
+}

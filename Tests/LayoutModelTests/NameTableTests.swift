@@ -1,0 +1,56 @@
+import XCTest
+import TestSupport
+@testable import LayoutModel
+
+/// The ids table against a dictionary: random inserts, removals (tombstones) and lookups,
+/// through growth and reuse of refs, with ids short and long, ASCII and not.
+final class NameTableTests: XCTestCase {
+    func testAgreesWithADictionaryThroughGrowthAndRemovals() {
+        var rng = LCG(state: 7)
+        var table = NameTable()
+        var names: [Int32: String] = [:]  // ref → name, the owner's side
+        var byName: [String: Int32] = [:]
+        var live: [String] = []  // byName's keys, for picking one at random
+        var freeRefs: [Int32] = []
+        var nextRef: Int32 = 0
+        let alphabet = Array("abcxyz019._-é漢")
+        func randomName() -> String {
+            let n = Int.random(in: 1...(Bool.random(using: &rng) ? 6 : 40), using: &rng)
+            return String((0..<n).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &rng)] })
+        }
+        for step in 0..<20_000 {
+            switch Int.random(in: 0..<10, using: &rng) {
+            case 0..<5:
+                let name = randomName()
+                guard byName[name] == nil else { continue }
+                let ref = freeRefs.popLast() ?? { nextRef += 1; return nextRef - 1 }()
+                table.insert(ref, named: name)
+                names[ref] = name
+                byName[name] = ref
+                live.append(name)
+            case 5..<7:
+                guard !live.isEmpty else { continue }
+                let k = Int.random(in: 0..<live.count, using: &rng)
+                let name = live[k], ref = byName[name]!
+                live.swapAt(k, live.count - 1)
+                live.removeLast()
+                table.remove(ref, named: name)
+                names[ref] = nil
+                byName[name] = nil
+                freeRefs.append(ref)
+            default:
+                let name = Bool.random(using: &rng) && !live.isEmpty ? live[Int.random(in: 0..<live.count, using: &rng)] : randomName()
+                XCTAssertEqual(table.find(name) { names[$0]! }, byName[name], "step \(step): \(name)")
+            }
+            XCTAssertEqual(table.count, byName.count)
+        }
+        for (name, ref) in byName { XCTAssertEqual(table.find(name) { names[$0]! }, ref) }
+    }
+
+    func testNumberedNamesMatchInterpolation() {
+        for n in [0, 1, 9, 10, 99, 12_345, Int.max, -1, -907, Int.min] {
+            XCTAssertEqual(LayoutDocument.numbered("c", n), "c\(n)")
+            XCTAssertEqual(LayoutDocument.numbered("row-é.", n), "row-é.\(n)")
+        }
+    }
+}
