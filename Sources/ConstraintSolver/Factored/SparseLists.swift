@@ -90,8 +90,13 @@ struct SparseLists<Element> {
         return spans.count - 1
     }
 
+    /// An empty list (not `appendList(EmptyCollection())`: the generic append cost a new
+    /// column ~170 instructions).
     @discardableResult
-    mutating func appendList() -> Int { appendList(EmptyCollection()) }
+    mutating func appendList() -> Int {
+        spans.append(Span(start: UInt32(entries.count), count: 0, roomy: false))
+        return spans.count - 1
+    }
 
     mutating func append(_ e: Element, to l: Int) {
         var s = spans[l]
