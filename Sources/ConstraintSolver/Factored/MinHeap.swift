@@ -35,7 +35,9 @@ struct MinHeap {
         return top
     }
 
-    /// Puts x at i's place or below, moving smaller children up.
+    /// Puts x at i's place or below, moving smaller children up. Inlined: called, it made
+    /// a drag step's solves ~5% slower (`drag_n1000`, alternated).
+    @inline(__always)
     private mutating func siftDown(from start: Int, _ x: Int) {
         var i = start
         let n = items.count
