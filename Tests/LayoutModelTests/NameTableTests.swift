@@ -23,7 +23,8 @@ final class NameTableTests: XCTestCase {
             case 0..<5:
                 let name = randomName()
                 guard byName[name] == nil else { continue }
-                let ref = freeRefs.popLast() ?? { nextRef += 1; return nextRef - 1 }()
+                var ref = nextRef
+                if let reused = freeRefs.popLast() { ref = reused } else { nextRef += 1 }
                 table.insert(ref, named: name)
                 names[ref] = name
                 byName[name] = ref
