@@ -65,16 +65,13 @@ extension LayoutDocument {
         }
         // View ids have no '.': the view is everything before the first one.
         let dot = utf8.index(utf8.startIndex, offsetBy: firstDot)
-        if name[utf8.index(after: dot)...].hasPrefix("stack."),
-            let s = viewRef(String(name[..<dot])), let state = stacks[s]
-        {
-            let tail = name[utf8.index(after: dot)...].dropFirst(6)
+        let rest = name[utf8.index(after: dot)...]
+        if rest.hasPrefix("stack."), let s = viewRef(String(name[..<dot])), let state = stacks[s] {
+            let tail = rest.dropFirst(6)
             if let n = Int(tail), String(n) == tail, n >= 0, n < state.atoms.count, state.atoms[n] != noRef { return state.atoms[n] }
             return nil
         }
-        if let kind = ImplicitKind.named(name[utf8.index(after: dot)...]),
-            let v = viewRef(String(name[..<dot]))
-        {
+        if let kind = ImplicitKind.named(rest), let v = viewRef(String(name[..<dot])) {
             let a = views[Int(v)].implicit[kind.rawValue]
             return a == noRef ? nil : a
         }

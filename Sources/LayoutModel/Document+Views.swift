@@ -45,9 +45,16 @@ extension LayoutDocument {
         // sound (a set of names a view cost 2.7 K instructions, 1,000-cell feed).
         var sound = [Bool](repeating: false, count: specs.count), onPath = [Bool](repeating: false, count: specs.count)
         var path: [Int] = []
+        // Each view's parent: in the batch (its index), or in the session already (its ref).
+        var parentInBatch = [Int?](repeating: nil, count: specs.count)
+        var parentInSession = [ViewRef](repeating: noRef, count: specs.count)
         for (k, (v, p)) in specs.enumerated() {
             guard let parent = v.parent else { sound[k] = true; continue }
-            guard viewRef(parent) != nil || batch[parent] != nil else { throw p("parent").fail("unknown parent view '\(parent)'") }
+            parentInBatch[k] = batch[parent]
+            if parentInBatch[k] == nil {
+                guard let r = viewRef(parent) else { throw p("parent").fail("unknown parent view '\(parent)'") }
+                parentInSession[k] = r
+            }
             var cur = k
             while !sound[cur] {
                 if onPath[cur] { throw p("parent").fail("the parent chain of '\(v.id)' loops") }
@@ -59,20 +66,16 @@ extension LayoutDocument {
             for u in path { sound[u] = true; onPath[u] = false }
             path.removeAll(keepingCapacity: true)
         }
-        // Each batch view's ref once made: a parent in the batch is found without a lookup
-        // (and a method call on the captured document here copied the whole document).
+        // Each batch view's ref once made. No lookup in here: a method call on the document
+        // captured by this nested function copied the whole document.
         var made = [ViewRef](repeating: noRef, count: specs.count)
         func insert(_ k: Int) {
             let v = specs[k].0
             if made[k] != noRef { return }  // inserted already, as an earlier view's parent
-            var parent = noRef
-            if let p = v.parent {
-                if let pk = batch[p] {
-                    insert(pk)
-                    parent = made[pk]
-                } else {
-                    parent = viewNamed.find(p) { views[Int($0)].spec.id }!
-                }
+            var parent = parentInSession[k]
+            if let pk = parentInBatch[k] {
+                insert(pk)
+                parent = made[pk]
             }
             sequence += 1
             let r = insertRecord(ViewRecord(spec: v, parent: parent, sequence: sequence))
@@ -86,8 +89,8 @@ extension LayoutDocument {
         for k in specs.indices { insert(k) }
         // Stacks are checked once the whole batch is in (an arranged view may come after its stack).
         for (k, (v, p)) in specs.enumerated() {
-            let r = made[k]
-            if let parent = v.parent, let s = viewRef(parent), views[Int(s)].spec.stack?.arranged.contains(v.id) == true { markStackDirty(s) }
+            let r = made[k], s = views[Int(r)].parent
+            if s != noRef, views[Int(s)].spec.stack?.arranged.contains(v.id) == true { markStackDirty(s) }
             guard v.stack != nil else { continue }
             try checkStack(r, at: p)
             markStackDirty(r)

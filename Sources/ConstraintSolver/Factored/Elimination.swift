@@ -157,15 +157,18 @@ struct Elimination {
 /// deterministic. Entries go stale as keys change; `top` skips those.
 struct PairHeap {
     private var heap = MinHeap()
-    private static let shift = 32
+
+    /// (key, id) as one integer that orders as the pair does.
+    @inline(__always) static func packed(_ key: Int, _ id: Int) -> Int { key << 32 | id }
+    @inline(__always) static func unpacked(_ x: Int) -> (key: Int, id: Int) { (x >> 32, x & 0xFFFF_FFFF) }
 
     init() {}
-    init(_ entries: [(key: Int, id: Int)]) { heap = MinHeap(entries.map { $0.key << Self.shift | $0.id }) }
+    init(_ entries: [(key: Int, id: Int)]) { heap = MinHeap(entries.map { Self.packed($0.key, $0.id) }) }
 
-    mutating func push(_ key: Int, _ id: Int) { heap.push(key << Self.shift | id) }
+    mutating func push(_ key: Int, _ id: Int) { heap.push(Self.packed(key, id)) }
 
-    /// The smallest entry, stale or not.
-    var first: (key: Int, id: Int)? { heap.first.map { ($0 >> Self.shift, $0 & ((1 << Self.shift) - 1)) } }
+    /// The smallest entry, stale or not, packed.
+    var first: Int? { heap.first }
     mutating func dropFirst() { _ = heap.pop() }
 
     /// The smallest live entry, left in place (a pop and a push back took the elimination
@@ -173,7 +176,7 @@ struct PairHeap {
     /// its stored key must equal `current(id)`; stale ones above it are dropped.
     mutating func top(where current: (Int) -> Int?) -> (Int, Int)? {
         while let x = heap.first {
-            let key = x >> Self.shift, id = x & ((1 << Self.shift) - 1)
+            let (key, id) = Self.unpacked(x)
             if let now = current(id), now == key { return (key, id) }
             _ = heap.pop()
         }
@@ -186,10 +189,9 @@ struct PairHeap {
 /// later in a heap, the smaller head first. The start's 20,000 singletons of a 1,000-cell
 /// feed went through the heap before (its sifts were 3% of a `POST /v1/layout`).
 struct SingletonQueue {
-    private var initial: [Int]  // rank << 32 | id, ascending
+    private var initial: [Int]  // (rank, id) packed, ascending
     private var next = 0
     private var later = PairHeap()
-    private static let shift = 32
 
     init(rows: Int, key: (Int) -> Int?) {
         var count = [Int](repeating: 0, count: 17)
@@ -198,7 +200,7 @@ struct SingletonQueue {
         initial = [Int](repeating: 0, count: count[16])
         for i in 0..<rows {
             guard let r = key(i) else { continue }
-            initial[count[r]] = r << Self.shift | i
+            initial[count[r]] = PairHeap.packed(r, i)
             count[r] += 1
         }
     }
@@ -209,10 +211,9 @@ struct SingletonQueue {
     mutating func top(where current: (Int) -> Int?) -> (Int, Int)? {
         while true {
             let a = next < initial.count ? initial[next] : Int.max
-            let b = later.first.map { $0.key << Self.shift | $0.id } ?? Int.max
+            let b = later.first ?? Int.max
             if a == Int.max && b == Int.max { return nil }
-            let x = min(a, b)
-            let key = x >> Self.shift, id = x & ((1 << Self.shift) - 1)
+            let (key, id) = PairHeap.unpacked(min(a, b))
             if let now = current(id), now == key { return (key, id) }
             if a <= b { next += 1 } else { later.dropFirst() }
         }
