@@ -3,13 +3,15 @@ import Glibc
 /// A sparse vector being computed, on dense storage: values by index, a stamp that says
 /// which entries are live, and the list of live indices. Reset is O(1) (the stamp moves on),
 /// so a solve that reaches five entries costs five, with no allocation once it has grown.
-/// The stamp is a byte, cleared once every 255 resets (a memset): 32-bit stamps made the four
-/// work vectors 327 bytes a view of a session; a bit an index cleared through the pattern
-/// was smaller still but cost a chain's propagate 29% (`layoutd-bench`, chain_n1000).
+/// The stamp is 16 bits, cleared (a memset) once every 65,535 resets. Byte stamps were cleared
+/// every 255: a whole document's ambiguity verdict resets once a blocker, so that clearing
+/// grew as n² (stacked 10,000 cells: 218 of its 457 M instructions). The vectors are the
+/// thread's, lent to a session while it works, so their width costs a session nothing; a bit
+/// an index cleared through the pattern cost a chain's propagate 29% (`layoutd-bench`).
 struct WorkVector {
     private(set) var values: [Double] = []
-    private var stamps: [UInt8] = []
-    private var stamp: UInt8 = 1
+    private var stamps: [UInt16] = []
+    private var stamp: UInt16 = 1
     /// The live indices, in the order they were reached.
     private(set) var pattern: [Int] = []
 
@@ -20,8 +22,8 @@ struct WorkVector {
         }
         pattern.removeAll(keepingCapacity: true)
         stamp &+= 1
-        if stamp == 0 {  // wrapped: clear every stamp once in 255 resets
-            stamps.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        if stamp == 0 {  // wrapped: clear every stamp once in 65,535 resets
+            stamps.withUnsafeMutableBytes { _ = memset($0.baseAddress!, 0, $0.count) }
             stamp = 1
         }
     }
