@@ -37,8 +37,7 @@ extension LayoutDocument {
         var batch: [String: Int] = [:]
         batch.reserveCapacity(specs.count)
         for (k, (v, p)) in specs.enumerated() {
-            if viewRef(v.id) != nil || batch[v.id] != nil { throw p("id").fail("a view '\(v.id)' exists already") }
-            batch[v.id] = k
+            if viewRef(v.id) != nil || batch.updateValue(k, forKey: v.id) != nil { throw p("id").fail("a view '\(v.id)' exists already") }
         }
         // Parents exist (in the session or the batch) and form no cycle: the first view whose
         // chain through the batch comes back on itself is named. A chain walked once is marked
@@ -46,11 +45,11 @@ extension LayoutDocument {
         var sound = [Bool](repeating: false, count: specs.count), onPath = [Bool](repeating: false, count: specs.count)
         var path: [Int] = []
         // Each view's parent: in the batch (its index), or in the session already (its ref).
-        var parentInBatch = [Int?](repeating: nil, count: specs.count)
+        // Looked up once a view, before the walks that follow them.
+        let parentInBatch = specs.map { $0.0.parent.flatMap { batch[$0] } }
         var parentInSession = [ViewRef](repeating: noRef, count: specs.count)
         for (k, (v, p)) in specs.enumerated() {
             guard let parent = v.parent else { sound[k] = true; continue }
-            parentInBatch[k] = batch[parent]
             if parentInBatch[k] == nil {
                 guard let r = viewRef(parent) else { throw p("parent").fail("unknown parent view '\(parent)'") }
                 parentInSession[k] = r
@@ -60,7 +59,7 @@ extension LayoutDocument {
                 if onPath[cur] { throw p("parent").fail("the parent chain of '\(v.id)' loops") }
                 onPath[cur] = true
                 path.append(cur)
-                guard let up = specs[cur].0.parent.flatMap({ batch[$0] }) else { break }
+                guard let up = parentInBatch[cur] else { break }
                 cur = up
             }
             for u in path { sound[u] = true; onPath[u] = false }
