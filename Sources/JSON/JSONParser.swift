@@ -152,17 +152,20 @@ public struct JSONParser {
     private mutating func string() throws(JSONParseError) -> String {
         i += 1
         let start = i
-        // Fast path: no escapes.
+        // Fast path: no escapes. Only a string with a byte above ASCII is validated again (the
+        // scan for one was 5 M instructions of a 1,000-cell feed's 54 M parse).
+        var bits: UInt8 = 0
         while i < bytes.count {
             let c = bytes[i]
             if c == UInt8(ascii: "\"") {
                 let s = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
-                if !validUTF8(start, i) { throw JSONParseError(offset: start, message: "invalid UTF-8 in string") }
+                if bits >= 0x80 && !validUTF8(start, i) { throw JSONParseError(offset: start, message: "invalid UTF-8 in string") }
                 i += 1
                 return s
             }
             if c == UInt8(ascii: "\\") { break }
             if c < 0x20 { throw fail("control character in string") }
+            bits |= c
             i += 1
         }
         var out = [UInt8](UnsafeBufferPointer(rebasing: bytes[start..<i]))
