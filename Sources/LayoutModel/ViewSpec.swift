@@ -107,70 +107,70 @@ public struct ViewSpec: Equatable, Sendable {
     }
 
     /// Sets one field from JSON (also how `updateView` replaces fields).
-    mutating func apply(field k: String, _ value: JSON, at p: Pointer) throws(LayoutError) {
+    mutating func apply(field k: String, _ value: JSON, at p: @autoclosure () -> Pointer) throws(LayoutError) {
         switch k {
         case "parent":
             if value.isNull { parent = nil; return }
-            guard let s = value.string else { throw p.fail("parent must be a view id") }
+            guard let s = value.string else { throw p().fail("parent must be a view id") }
             parent = s
         case "kind":
-            guard let s = value.string, s == "view" || s == "guide" || s == "stack" else { throw p.fail("kind is \"view\", \"guide\" or \"stack\"") }
+            guard let s = value.string, s == "view" || s == "guide" || s == "stack" else { throw p().fail("kind is \"view\", \"guide\" or \"stack\"") }
             isGuide = s == "guide"
             isStack = s == "stack"
         case "frame":
             if value.isNull { frame = nil; return }
-            frame = try Self.rect(value, at: p)
+            frame = try Self.rect(value, at: p())
         case "intrinsicSize":
             if value.isNull { intrinsicWidth = nil; intrinsicHeight = nil; return }
-            guard let m = value.members else { throw p.fail("intrinsicSize must be an object") }
-            try Self.onlyKeys(m, ["width", "height"], at: p)
-            intrinsicWidth = try Self.optionalNumber(value["width"], at: p("width"), min: 0)
-            intrinsicHeight = try Self.optionalNumber(value["height"], at: p("height"), min: 0)
+            guard let m = value.members else { throw p().fail("intrinsicSize must be an object") }
+            try Self.onlyKeys(m, ["width", "height"], at: p())
+            intrinsicWidth = try Self.optionalNumber(value["width"], at: p()("width"), min: 0)
+            intrinsicHeight = try Self.optionalNumber(value["height"], at: p()("height"), min: 0)
         case "hugging":
-            let (h, v) = try Self.priorities(value, at: p, default: (250, 250))
+            let (h, v) = try Self.priorities(value, at: p(), default: (250, 250))
             hugging = (h, v)
         case "compressionResistance":
-            let (h, v) = try Self.priorities(value, at: p, default: (750, 750))
+            let (h, v) = try Self.priorities(value, at: p(), default: (750, 750))
             compression = (h, v)
         case "margins":
-            margins = try Self.insets(value, at: p, default: Insets.defaultMargins)
+            margins = try Self.insets(value, at: p(), default: Insets.defaultMargins)
         case "alignmentInsets":
-            alignmentInsets = try Self.insets(value, at: p, default: .zero)
+            alignmentInsets = try Self.insets(value, at: p(), default: .zero)
         case "baseline":
             if value.isNull { firstBaseline = nil; lastBaseline = nil; return }
-            guard let m = value.members else { throw p.fail("baseline must be an object") }
-            try Self.onlyKeys(m, ["first", "last"], at: p)
-            firstBaseline = try Self.optionalNumber(value["first"], at: p("first"), min: nil)
-            lastBaseline = try Self.optionalNumber(value["last"], at: p("last"), min: nil)
+            guard let m = value.members else { throw p().fail("baseline must be an object") }
+            try Self.onlyKeys(m, ["first", "last"], at: p())
+            firstBaseline = try Self.optionalNumber(value["first"], at: p()("first"), min: nil)
+            lastBaseline = try Self.optionalNumber(value["last"], at: p()("last"), min: nil)
         case "hidden":
-            guard let b = value.bool else { throw p.fail("hidden must be true or false") }
+            guard let b = value.bool else { throw p().fail("hidden must be true or false") }
             hidden = b
         case "text":
-            text = value.isNull ? nil : try TextContent.decode(value, at: p)
+            text = value.isNull ? nil : try TextContent.decode(value, at: p())
         case "stack":
-            stack = value.isNull ? nil : try StackSpec.decode(value, at: p)
+            stack = value.isNull ? nil : try StackSpec.decode(value, at: p())
         default:
-            throw p.fail("unknown view field '\(k)'")
+            throw p().fail("unknown view field '\(k)'")
         }
     }
 
     /// A stack is `kind: "stack"`, with its arrangement (default: an empty horizontal fill).
-    mutating func checkKind(at p: Pointer) throws(LayoutError) {
+    mutating func checkKind(at p: @autoclosure () -> Pointer) throws(LayoutError) {
         if isStack && stack == nil { stack = StackSpec() }
-        if !isStack && stack != nil { throw p("stack").fail("a stack arrangement needs \"kind\": \"stack\"") }
+        if !isStack && stack != nil { throw p()("stack").fail("a stack arrangement needs \"kind\": \"stack\"") }
     }
 
     /// A text's size is measured: an `intrinsicSize` beside it would say two things.
-    func checkText(at p: Pointer) throws(LayoutError) {
+    func checkText(at p: @autoclosure () -> Pointer) throws(LayoutError) {
         if text != nil && (intrinsicWidth != nil || intrinsicHeight != nil) {
-            throw p("text").fail("a view with text has its intrinsic size measured: remove intrinsicSize")
+            throw p()("text").fail("a view with text has its intrinsic size measured: remove intrinsicSize")
         }
     }
 
     /// A handful of allowed keys, searched in a list: a `Set` built from a literal for each
     /// object cost ~1,000 instructions (3,000 objects in the 1,000-cell feed).
-    static func onlyKeys(_ m: [(key: String, value: JSON)], _ allowed: [String], at p: Pointer) throws(LayoutError) {
-        for (k, _) in m where !allowed.contains(k) { throw p(k).fail("unknown field '\(k)'") }
+    static func onlyKeys(_ m: [(key: String, value: JSON)], _ allowed: [String], at p: @autoclosure () -> Pointer) throws(LayoutError) {
+        for (k, _) in m where !allowed.contains(k) { throw p()(k).fail("unknown field '\(k)'") }
     }
 
     /// Coordinates, sizes and constants stay within ±10⁷ points: far beyond any screen, and
@@ -178,53 +178,53 @@ public struct ViewSpec: Equatable, Sendable {
     static let maxMagnitude = 1e7
     static let maxMultiplier = 1e6
 
-    static func number(_ v: JSON?, at p: Pointer, limit: Double = maxMagnitude) throws(LayoutError) -> Double {
-        guard let n = v?.number else { throw p.fail(v == nil ? "a number is required" : "must be a number") }
-        guard abs(n) <= limit else { throw p.fail("\(n) is outside ±\(fmt(limit))") }
+    static func number(_ v: JSON?, at p: @autoclosure () -> Pointer, limit: Double = maxMagnitude) throws(LayoutError) -> Double {
+        guard let n = v?.number else { throw p().fail(v == nil ? "a number is required" : "must be a number") }
+        guard abs(n) <= limit else { throw p().fail("\(n) is outside ±\(fmt(limit))") }
         return n
     }
 
-    static func optionalNumber(_ v: JSON?, at p: Pointer, min: Double?) throws(LayoutError) -> Double? {
+    static func optionalNumber(_ v: JSON?, at p: @autoclosure () -> Pointer, min: Double?) throws(LayoutError) -> Double? {
         guard let v, !v.isNull else { return nil }
-        guard let n = v.number else { throw p.fail("must be a number or null") }
-        guard abs(n) <= maxMagnitude else { throw p.fail("\(n) is outside ±\(fmt(maxMagnitude))") }
-        if let min, n < min { throw p.fail("must be at least \(fmt(min))") }
+        guard let n = v.number else { throw p().fail("must be a number or null") }
+        guard abs(n) <= maxMagnitude else { throw p().fail("\(n) is outside ±\(fmt(maxMagnitude))") }
+        if let min, n < min { throw p().fail("must be at least \(fmt(min))") }
         return n
     }
 
-    static func rect(_ v: JSON, at p: Pointer) throws(LayoutError) -> Rect {
-        guard let m = v.members else { throw p.fail("frame must be an object with x, y, width, height") }
-        try onlyKeys(m, ["x", "y", "width", "height"], at: p)
-        let w = try number(v["width"], at: p("width")), h = try number(v["height"], at: p("height"))
-        if w < 0 { throw p("width").fail("width cannot be negative") }
-        if h < 0 { throw p("height").fail("height cannot be negative") }
-        return Rect(x: try number(v["x"], at: p("x")), y: try number(v["y"], at: p("y")), width: w, height: h)
+    static func rect(_ v: JSON, at p: @autoclosure () -> Pointer) throws(LayoutError) -> Rect {
+        guard let m = v.members else { throw p().fail("frame must be an object with x, y, width, height") }
+        try onlyKeys(m, ["x", "y", "width", "height"], at: p())
+        let w = try number(v["width"], at: p()("width")), h = try number(v["height"], at: p()("height"))
+        if w < 0 { throw p()("width").fail("width cannot be negative") }
+        if h < 0 { throw p()("height").fail("height cannot be negative") }
+        return Rect(x: try number(v["x"], at: p()("x")), y: try number(v["y"], at: p()("y")), width: w, height: h)
     }
 
-    static func priority(_ v: JSON?, at p: Pointer) throws(LayoutError) -> Double {
-        guard let n = v?.number else { throw p.fail("a priority is a number from 1 to 1000") }
-        guard n >= 1 && n <= Priority.required else { throw p.fail("a priority is from 1 to 1000, not \(fmt(n))") }
+    static func priority(_ v: JSON?, at p: @autoclosure () -> Pointer) throws(LayoutError) -> Double {
+        guard let n = v?.number else { throw p().fail("a priority is a number from 1 to 1000") }
+        guard n >= 1 && n <= Priority.required else { throw p().fail("a priority is from 1 to 1000, not \(fmt(n))") }
         return n
     }
 
-    static func priorities(_ v: JSON, at p: Pointer, default d: (Double, Double)) throws(LayoutError) -> (Double, Double) {
+    static func priorities(_ v: JSON, at p: @autoclosure () -> Pointer, default d: (Double, Double)) throws(LayoutError) -> (Double, Double) {
         if v.isNull { return d }
-        guard let m = v.members else { throw p.fail("must be an object with horizontal and/or vertical") }
-        try onlyKeys(m, ["horizontal", "vertical"], at: p)
-        let h = v["horizontal"].map { _ in 0 } != nil ? try priority(v["horizontal"], at: p("horizontal")) : d.0
-        let vv = v["vertical"].map { _ in 0 } != nil ? try priority(v["vertical"], at: p("vertical")) : d.1
+        guard let m = v.members else { throw p().fail("must be an object with horizontal and/or vertical") }
+        try onlyKeys(m, ["horizontal", "vertical"], at: p())
+        let h = v["horizontal"].map { _ in 0 } != nil ? try priority(v["horizontal"], at: p()("horizontal")) : d.0
+        let vv = v["vertical"].map { _ in 0 } != nil ? try priority(v["vertical"], at: p()("vertical")) : d.1
         return (h, vv)
     }
 
-    static func insets(_ v: JSON, at p: Pointer, default d: Insets) throws(LayoutError) -> Insets {
+    static func insets(_ v: JSON, at p: @autoclosure () -> Pointer, default d: Insets) throws(LayoutError) -> Insets {
         if v.isNull { return d }
-        guard let m = v.members else { throw p.fail("must be an object with top, left, bottom, right") }
-        try onlyKeys(m, ["top", "left", "bottom", "right"], at: p)
+        guard let m = v.members else { throw p().fail("must be an object with top, left, bottom, right") }
+        try onlyKeys(m, ["top", "left", "bottom", "right"], at: p())
         var out = d
-        if let t = v["top"] { out.top = try number(t, at: p("top")) }
-        if let t = v["left"] { out.left = try number(t, at: p("left")) }
-        if let t = v["bottom"] { out.bottom = try number(t, at: p("bottom")) }
-        if let t = v["right"] { out.right = try number(t, at: p("right")) }
+        if let t = v["top"] { out.top = try number(t, at: p()("top")) }
+        if let t = v["left"] { out.left = try number(t, at: p()("left")) }
+        if let t = v["bottom"] { out.bottom = try number(t, at: p()("bottom")) }
+        if let t = v["right"] { out.right = try number(t, at: p()("right")) }
         return out
     }
 }
