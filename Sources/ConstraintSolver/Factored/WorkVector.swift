@@ -3,15 +3,17 @@ import Glibc
 /// A sparse vector being computed, on dense storage: values by index, a stamp that says
 /// which entries are live, and the list of live indices. Reset is O(1) (the stamp moves on),
 /// so a solve that reaches five entries costs five, with no allocation once it has grown.
-/// The stamp is 16 bits, cleared (a memset) once every 65,535 resets. Byte stamps were cleared
-/// every 255: a whole document's ambiguity verdict resets once a blocker, so that clearing
-/// grew as n² (stacked 10,000 cells: 218 of its 457 M instructions). The vectors are the
-/// thread's, lent to a session while it works, so their width costs a session nothing; a bit
-/// an index cleared through the pattern cost a chain's propagate 29% (`layoutd-bench`).
+/// The stamp is a byte, cleared by memset once in 255 resets. A byte loop cleared them before
+/// (an instruction a byte), and a whole document's ambiguity verdict resets once a blocker: at
+/// 10,000 stacked cells that loop was 218 of the verdict's 457 M instructions, n² in the cells.
+/// A memset (`rep stosb`) writes tens of bytes a cycle, though callgrind still counts it a byte
+/// an instruction. 16-bit stamps, cleared once in 65,535, cost a chain's propagate 3% with the
+/// same instructions (`layoutd-bench` chain_n1000, 130–132 against 125–127 µs); a bit an index
+/// cleared through the pattern cost it 29%.
 struct WorkVector {
     private(set) var values: [Double] = []
-    private var stamps: [UInt16] = []
-    private var stamp: UInt16 = 1
+    private var stamps: [UInt8] = []
+    private var stamp: UInt8 = 1
     /// The live indices, in the order they were reached.
     private(set) var pattern: [Int] = []
 
@@ -22,7 +24,7 @@ struct WorkVector {
         }
         pattern.removeAll(keepingCapacity: true)
         stamp &+= 1
-        if stamp == 0 {  // wrapped: clear every stamp once in 65,535 resets
+        if stamp == 0 {  // wrapped: clear every stamp once in 255 resets
             stamps.withUnsafeMutableBytes { _ = memset($0.baseAddress!, 0, $0.count) }
             stamp = 1
         }
