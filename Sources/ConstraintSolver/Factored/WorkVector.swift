@@ -3,13 +3,9 @@ import Glibc
 /// A sparse vector being computed, on dense storage: values by index, a stamp that says
 /// which entries are live, and the list of live indices. Reset is O(1) (the stamp moves on),
 /// so a solve that reaches five entries costs five, with no allocation once it has grown.
-/// The stamp is a byte, cleared by memset once in 255 resets. A byte loop cleared them before
-/// (an instruction a byte), and a whole document's ambiguity verdict resets once a blocker: at
-/// 10,000 stacked cells that loop was 218 of the verdict's 457 M instructions, n² in the cells.
-/// A memset (`rep stosb`) writes tens of bytes a cycle, though callgrind still counts it a byte
-/// an instruction. 16-bit stamps, cleared once in 65,535, cost a chain's propagate 3% with the
-/// same instructions (`layoutd-bench` chain_n1000, 130–132 against 125–127 µs); a bit an index
-/// cleared through the pattern cost it 29%.
+/// The stamp is a byte, cleared once every 255 resets (a memset): 32-bit stamps made the four
+/// work vectors 327 bytes a view of a session; a bit an index cleared through the pattern
+/// was smaller still but cost a chain's propagate 29% (`layoutd-bench`, chain_n1000).
 struct WorkVector {
     private(set) var values: [Double] = []
     private var stamps: [UInt8] = []
@@ -25,7 +21,7 @@ struct WorkVector {
         pattern.removeAll(keepingCapacity: true)
         stamp &+= 1
         if stamp == 0 {  // wrapped: clear every stamp once in 255 resets
-            stamps.withUnsafeMutableBytes { _ = memset($0.baseAddress!, 0, $0.count) }
+            stamps.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
             stamp = 1
         }
     }
