@@ -114,7 +114,9 @@ public struct ViewSpec: Equatable, Sendable {
             guard let s = value.string else { throw p().fail("parent must be a view id") }
             parent = s
         case "kind":
-            guard let s = value.string, s == "view" || s == "guide" || s == "stack" else { throw p().fail("kind is \"view\", \"guide\" or \"stack\"") }
+            guard let s = value.string, s == "view" || s == "guide" || s == "stack" else {
+                throw p().fail("kind is \"view\", \"guide\" or \"stack\"")
+            }
             isGuide = s == "guide"
             isStack = s == "stack"
         case "frame":
