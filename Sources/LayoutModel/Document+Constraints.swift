@@ -201,8 +201,7 @@ extension LayoutDocument {
         }
     }
 
-    /// The rules every atom obeys, and the views it names.
-    /// The constraint's views by ref, once its views and numbers pass; `p` is built only for an error.
+    /// The rules every atom obeys, and the views it names (`p` is built only for an error).
     private func check(_ atom: AtomicConstraint, at p: @autoclosure () -> Pointer) throws(LayoutError) -> (first: ViewRef, second: ViewRef) {
         guard let first = viewRef(atom.first.view) else { throw p().fail("unknown view '\(atom.first.view)'") }
         var second = noRef

@@ -308,13 +308,14 @@ public final class LayoutSession {
             let x = document.atoms[Int(a)]
             guard x.live && x.active else { unlink(a); continue }
             let out = translator.translate(a)
-            let made = EngineLink(handle: nil, mirrored: out.sign > 0, base: out.base)
+            var made = EngineLink(handle: nil, mirrored: out.sign > 0, base: out.base)
             if let old = link(a)?.handle, let current = solver.definition(old), sameShape(current, out.definition) {
                 if current.priority != out.definition.priority { solver.setPriority(old, out.definition.priority) }
                 if current.expression.constant != out.definition.expression.constant {
                     solver.setConstant(old, out.definition.expression.constant)
                 }
-                links[Int(a)] = EngineLink(handle: old, mirrored: made.mirrored, base: made.base)
+                made.handle = old
+                links[Int(a)] = made
                 continue
             }
             unlink(a)
@@ -332,7 +333,8 @@ public final class LayoutSession {
             atomOfHandle.append(contentsOf: repeatElement(noRef, count: Int(top.raw) + 1 - atomOfHandle.count))
         }
         for (add, h) in zip(adds, handles) {
-            links[Int(add.atom)] = EngineLink(handle: h, mirrored: add.link.mirrored, base: add.link.base)
+            links[Int(add.atom)] = add.link
+            links[Int(add.atom)].handle = h
             atomOfHandle[Int(h.raw)] = add.atom
             linkCount += 1
         }
