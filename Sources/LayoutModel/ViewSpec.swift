@@ -157,15 +157,15 @@ public struct ViewSpec: Equatable, Sendable {
     }
 
     /// A stack is `kind: "stack"`, with its arrangement (default: an empty horizontal fill).
-    mutating func checkKind(at p: @autoclosure () -> Pointer) throws(LayoutError) {
+    mutating func checkKind(at p: Pointer) throws(LayoutError) {
         if isStack && stack == nil { stack = StackSpec() }
-        if !isStack && stack != nil { throw p()("stack").fail("a stack arrangement needs \"kind\": \"stack\"") }
+        if !isStack && stack != nil { throw p("stack").fail("a stack arrangement needs \"kind\": \"stack\"") }
     }
 
     /// A text's size is measured: an `intrinsicSize` beside it would say two things.
-    func checkText(at p: @autoclosure () -> Pointer) throws(LayoutError) {
+    func checkText(at p: Pointer) throws(LayoutError) {
         if text != nil && (intrinsicWidth != nil || intrinsicHeight != nil) {
-            throw p()("text").fail("a view with text has its intrinsic size measured: remove intrinsicSize")
+            throw p("text").fail("a view with text has its intrinsic size measured: remove intrinsicSize")
         }
     }
 
