@@ -236,19 +236,22 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     /// Puts `response` (or, when it is held, what its hold releases) where the suspended
-    /// connection's next callback finds it, then calls `then` (which resumes it).
+    /// connection's next callback finds it, then calls `then` (which resumes it). The
+    /// response's leftover is dropped only after that.
     private static func release(_ response: Response, into state: RequestState, then: @escaping @Sendable () -> Void) {
-        guard let hold = response.hold else {
-            state.offloaded.withLock { $0 = response }
-            then()
+        var ready = response
+        let leftover = ready.leftover
+        ready.leftover = nil
+        guard let hold = ready.hold else {
+            state.offloaded.withLock { [ready] in $0 = ready }
+            withExtendedLifetime(leftover, then)
             return
         }
-        var ready = response
         ready.hold = nil
         let released = ready
         hold { r in
             state.offloaded.withLock { $0 = r ?? released }
-            then()
+            withExtendedLifetime(leftover, then)
         }
     }
 

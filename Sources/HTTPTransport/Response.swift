@@ -10,6 +10,10 @@ public struct Response: Sendable {
     /// calls its release: with nil the answer goes as it is, with a response that one goes
     /// instead. A durable store holds an answer until its change is on disk.
     public var hold: (@Sendable (@escaping @Sendable (Response?) -> Void) -> Void)? = nil
+    /// What the handler leaves to free. An offloaded answer drops it on its worker after the
+    /// connection is resumed, so a large teardown (a one-shot layout's session and document)
+    /// runs while the answer is on the wire instead of before it.
+    public var leftover: (any Sendable)? = nil
 
     @inlinable public init(status: Int, contentType: String? = nil, headers: [(String, String)] = [], body: [UInt8] = []) {
         self.status = status

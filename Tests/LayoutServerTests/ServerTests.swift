@@ -419,6 +419,34 @@ final class ServerTests: XCTestCase {
         XCTAssertNotNil(gauge.flatMap { Double($0.split(separator: " ")[1]) }, "layoutd_heap_bytes is exported")
     }
 
+    /// An offloaded answer's leftover is freed after the answer is queued: a teardown that
+    /// takes a second does not hold the answer back, and it still runs.
+    func testAnOffloadedAnswersLeftoverIsFreedAfterTheAnswerGoes() throws {
+        final class SlowToFree: Sendable {
+            let freed: XCTestExpectation
+            init(_ freed: XCTestExpectation) { self.freed = freed }
+            deinit {
+                Thread.sleep(forTimeInterval: 1)
+                freed.fulfill()
+            }
+        }
+        let freed = expectation(description: "leftover freed")
+        var configuration = HTTPServerConfiguration()
+        configuration.port = 0
+        configuration.offloadBodyBytes = 1
+        let server = HTTPServer(configuration: configuration, refusal: { s, _, _ in Response(status: s) }) { _ in
+            var res = Response.json(200, Array(#"{"ok":true}"#.utf8))
+            res.leftover = SlowToFree(freed)
+            return res
+        }
+        try server.start()
+        defer { server.stop() }
+        let start = Date()
+        XCTAssertEqual(HTTPTestClient(port: server.port).request("POST", "/", json: "{}").status, 200)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 0.5, "the answer waited for its leftover's teardown")
+        wait(for: [freed], timeout: 10)
+    }
+
     /// Every body offloaded: the worker's copies of headers and query must answer as the
     /// connection itself would (gzip in and out, content type, revision checks).
     func testOffloadedRequestsAnswerAsInlineOnes() throws {
