@@ -8,10 +8,12 @@ public struct JSONParseError: Error, Sendable, Equatable {
 }
 
 /// A strict RFC 8259 parser over bytes: no Foundation on the request path.
-public struct JSONParser {
+public struct JSONParser: ~Copyable {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var i = 0
     private var depth = 0
+    private var members = ParseStack<(key: String, value: JSON)>()
+    private var items = ParseStack<JSON>()
     static let maxDepth = 256
 
     public static func parse(_ data: [UInt8]) throws(JSONParseError) -> JSON {
@@ -69,9 +71,9 @@ public struct JSONParser {
     private mutating func object() throws(JSONParseError) -> JSON {
         try enter()
         i += 1
-        var members: [(key: String, value: JSON)] = []
+        let mark = members.count
         skipSpace()
-        if i < bytes.count && bytes[i] == UInt8(ascii: "}") { i += 1; depth -= 1; return .object(members) }
+        if i < bytes.count && bytes[i] == UInt8(ascii: "}") { i += 1; depth -= 1; return .object([]) }
         while true {
             skipSpace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
@@ -80,11 +82,12 @@ public struct JSONParser {
             guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             i += 1
             skipSpace()
-            members.append((key, try value()))
+            let v = try value()
+            members.push((key, v))
             skipSpace()
             guard i < bytes.count else { throw fail("unexpected end of input") }
             if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-            if bytes[i] == UInt8(ascii: "}") { i += 1; depth -= 1; return .object(members) }
+            if bytes[i] == UInt8(ascii: "}") { i += 1; depth -= 1; return .object(members.pop(to: mark)) }
             throw fail("expected ',' or '}'")
         }
     }
@@ -92,16 +95,17 @@ public struct JSONParser {
     private mutating func array() throws(JSONParseError) -> JSON {
         try enter()
         i += 1
-        var items: [JSON] = []
+        let mark = items.count
         skipSpace()
-        if i < bytes.count && bytes[i] == UInt8(ascii: "]") { i += 1; depth -= 1; return .array(items) }
+        if i < bytes.count && bytes[i] == UInt8(ascii: "]") { i += 1; depth -= 1; return .array([]) }
         while true {
             skipSpace()
-            items.append(try value())
+            let v = try value()
+            items.push(v)
             skipSpace()
             guard i < bytes.count else { throw fail("unexpected end of input") }
             if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-            if bytes[i] == UInt8(ascii: "]") { i += 1; depth -= 1; return .array(items) }
+            if bytes[i] == UInt8(ascii: "]") { i += 1; depth -= 1; return .array(items.pop(to: mark)) }
             throw fail("expected ',' or ']'")
         }
     }

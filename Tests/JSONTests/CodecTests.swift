@@ -98,6 +98,37 @@ final class CodecTests: XCTestCase {
         }
     }
 
+    /// Objects and arrays open inside each other, more values in flight than the parser's
+    /// scratch first holds (it grows while outer values wait in it): each closes with its
+    /// own values in order. Every cut short of the end fails, dropping what was in flight.
+    func testInterleavedNestingKeepsEachValuesOwnMembers() throws {
+        var seed: UInt64 = 7
+        func next(_ n: UInt64) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % n)
+        }
+        func value(_ depth: Int) -> String {
+            switch depth > 2 ? next(3) : next(5) {
+            case 0: return "\(next(1000))"
+            case 1: return "\"a long string value \(next(1000)) that lives on the heap\""
+            case 2: return "null"
+            case 3: return "[" + (0..<(1 + next(depth == 0 ? 90 : 12))).map { _ in value(depth + 1) }.joined(separator: ",") + "]"
+            default:
+                return "{" + (0..<(1 + next(depth == 0 ? 90 : 12))).map { k in "\"member \(k) of many\":" + value(depth + 1) }.joined(separator: ",") + "}"
+            }
+        }
+        let text = "[" + (0..<20).map { _ in value(0) }.joined(separator: ",") + "]"
+        XCTAssertGreaterThan(text.utf8.count, 10_000)
+        let ours = try JSONParser.parse(text)
+        let theirs = try JSONSerialization.jsonObject(with: Data(text.utf8))
+        XCTAssertEqual(sorted(ours), foundation(theirs))
+        XCTAssertEqual(try JSONParser.parse(ours.serialized), ours, "members in the order sent")
+        let bytes = Array(text.utf8)
+        for cut in stride(from: 1, to: bytes.count, by: max(1, bytes.count / 200)) {
+            XCTAssertThrowsError(try JSONParser.parse(Array(bytes[..<cut])))
+        }
+    }
+
     func testInvalidInputRejectedLikeFoundation() {
         // Trailing commas: Foundation here accepts them, RFC 8259 (and this parser) does not.
         for text in ["[1,]", #"{"a":1,}"#] { XCTAssertThrowsError(try JSONParser.parse(text), text) }

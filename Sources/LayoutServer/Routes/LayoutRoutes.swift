@@ -80,6 +80,7 @@ final class LayoutRoutes: Sendable {
             count(result.diagnostics)
             var res = Response.json(201, WireFormat.change(result, session: box.id))
             res.headers.append(("Location", "/v1/sessions/\(box.id)"))
+            res.leftover = doc  // the parsed tree, freed after the answer is queued
             persistence?.hold(&res, until: ticket)
             return res
         }
