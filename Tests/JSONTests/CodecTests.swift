@@ -114,7 +114,8 @@ final class CodecTests: XCTestCase {
             case 2: return "null"
             case 3: return "[" + (0..<(1 + next(depth == 0 ? 90 : 12))).map { _ in value(depth + 1) }.joined(separator: ",") + "]"
             default:
-                return "{" + (0..<(1 + next(depth == 0 ? 90 : 12))).map { k in "\"member \(k) of many\":" + value(depth + 1) }.joined(separator: ",") + "}"
+                return "{" + (0..<(1 + next(depth == 0 ? 90 : 12))).map { k in "\"member \(k) of many\":" + value(depth + 1) }.joined(separator: ",")
+                    + "}"
             }
         }
         let text = "[" + (0..<20).map { _ in value(0) }.joined(separator: ",") + "]"
