@@ -98,9 +98,9 @@ final class CodecTests: XCTestCase {
         }
     }
 
-    /// Objects and arrays open inside each other, more values in flight than the parser's
-    /// scratch first holds (it grows while outer values wait in it): each closes with its
-    /// own values in order. Every cut short of the end fails, dropping what was in flight.
+    /// Objects and arrays open inside each other, some past the room the parser reserves
+    /// (they grow while outer ones wait): each closes with its own values, in order. Every
+    /// cut short of the end fails, dropping what was open.
     func testInterleavedNestingKeepsEachValuesOwnMembers() throws {
         var seed: UInt64 = 7
         func next(_ n: UInt64) -> Int {
