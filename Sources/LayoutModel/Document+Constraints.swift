@@ -108,9 +108,10 @@ extension LayoutDocument {
         let resolvedSingle = try single.map { (a) throws(LayoutError) in try check(a, at: atomPointer()) }
         var resolvedGroup: [(first: ViewRef, second: ViewRef)] = []
         resolvedGroup.reserveCapacity(group.count)
+        let memberPrefix = id + "."
         for (k, atom) in group.enumerated() {
             resolvedGroup.append(try check(atom, at: atomPointer()))
-            if entryRef(Self.numbered(id + ".", k)) != nil { throw atomPointer().fail("a constraint '\(id).\(k)' exists already") }
+            if entryRef(Self.numbered(memberPrefix, k)) != nil { throw atomPointer().fail("a constraint '\(id).\(k)' exists already") }
         }
         sequence += 1
         entry.sequence = sequence

@@ -514,13 +514,3 @@ public final class LayoutSession {
             pivots: e.pivots, broken: e.broken, priorityLevels: e.priorityLevels)
     }
 }
-
-extension LayoutSession {
-    /// The one-shot entry point of `POST /v1/layout`: document in, frames out, nothing kept.
-    public static func layout(_ json: JSON, limits: SessionLimits = SessionLimits()) throws(LayoutError) -> (
-        frames: [FrameEntry], diagnostics: [Diagnostic]
-    ) {
-        let s = try make(document: json, limits: limits)
-        return (s.allFrames, s.diagnostics())
-    }
-}

@@ -436,8 +436,9 @@ final class SessionTests: XCTestCase {
     }
 
     func testOneShotAndLimits() throws {
-        let out = try LayoutSession.layout(json(card))
-        XCTAssertEqual(out.frames.count, 4)
+        // A one-shot layout (`POST /v1/layout`) is a session made, read and dropped.
+        let out = try LayoutSession.make(document: json(card))
+        XCTAssertEqual(out.allFrames.count, 4)
         XCTAssertThrowsError(try LayoutSession(document: json(card), limits: SessionLimits(maxViews: 3))) {
             XCTAssertEqual(($0 as! LayoutError).kind, .limit)
         }

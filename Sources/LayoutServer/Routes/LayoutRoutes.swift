@@ -24,6 +24,7 @@ final class LayoutRoutes: Sendable {
             try checkMemoryBudget()
             let doc = try jsonBody(req)
             do throws(LayoutError) {
+                // One shot: a session made, read and dropped.
                 let session = try LayoutSession.make(document: doc, limits: configuration.layoutLimits)
                 let diagnostics = session.diagnostics()
                 count(diagnostics)
