@@ -23,8 +23,8 @@ final class SparseListsTests: XCTestCase {
             let l = Int.random(in: 0..<reference.count, using: &rng)
             switch op {
             case 5..<45:
-                lists.append((step, Double(l)), to: l)
-                reference[l].append((step, Double(l)))
+                lists.append(Entry(step, Double(l)), to: l)
+                reference[l].append(Entry(step, Double(l)))
             case 45..<60:
                 let cells = (0..<Int.random(in: 0...6)).map { Entry($0, -Double(step)) }
                 lists.replace(l, with: cells)
@@ -50,8 +50,27 @@ final class SparseListsTests: XCTestCase {
         }
         let t = lists.transposed(lists: 20_000)
         for (l, cells) in reference.enumerated() {
-            for (i, a) in cells { XCTAssertTrue(t[i].contains { $0.index == l && $0.value == a }) }
+            for e in cells { XCTAssertTrue(t[e.index].contains { $0.index == l && $0.value == e.value }) }
         }
         XCTAssertEqual(t.liveCount, lists.liveCount)
+    }
+
+    /// An entry keeps every index a list can hold and every value bit for bit (the value
+    /// is stored as two halves), in 12 bytes.
+    func testEntryKeepsIndexAndValueExactlyInTwelveBytes() {
+        XCTAssertEqual(MemoryLayout<Entry>.stride, 12)
+        var rng = SystemRandomNumberGenerator()
+        let specials: [Double] = [0, -0.0, 1, -1, .pi, .greatestFiniteMagnitude, -.leastNonzeroMagnitude, .infinity, 1e-300]
+        let values = specials + (0..<1000).map { _ in Double(bitPattern: rng.next()) }
+        for (n, v) in values.enumerated() where !v.isNaN {
+            let i = n % 2 == 0 ? Int(Int32.max) - n : n
+            var e = Entry(i, v)
+            XCTAssertEqual(e.index, i)
+            XCTAssertEqual(e.value.bitPattern, v.bitPattern)
+            e.value = -v
+            e.index = n
+            XCTAssertEqual(e.index, n)
+            XCTAssertEqual(e.value.bitPattern, (-v).bitPattern)
+        }
     }
 }

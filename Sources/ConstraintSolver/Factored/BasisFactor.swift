@@ -1,6 +1,3 @@
-/// An (index, value) entry of a sparse row or column.
-typealias Entry = (index: Int, value: Double)
-
 /// The basis B of the factored engine, kept as B = L·U·E₁…Eₜ and never inverted:
 /// a sparse LU in pivot steps (step k eliminated row `rowOfStep[k]` on the basic column
 /// `columnOfStep[k]`), then a product-form eta file for the basis changes since the last
@@ -66,7 +63,7 @@ final class BasisFactor {
     /// Loads a right-hand side given by row into `w` (by step).
     func load(rows rhs: some Sequence<Entry>, into w: inout WorkVector) {
         w.reset(size: stepCount)
-        for (r, v) in rhs { w.add(stepOfRow[r], v) }
+        for e in rhs { w.add(stepOfRow[e.index], e.value) }
     }
 
     /// w ← L⁻¹·w, steps ascending.
@@ -144,7 +141,8 @@ final class BasisFactor {
                     let xp = xp0 / etaPivotValue[j]
                     w.set(p, xp)
                     columns[j].withUnsafeBufferPointer { column in
-                        for (i, d) in column where w.add(i, -d * xp) {
+                        for e in column where w.add(e.index, -e.value * xp) {
+                            let i = e.index
                             byPivot[i].withUnsafeBufferPointer { for j2 in $0 where j2 > j { heap.push(j2) } }
                         }
                     }
@@ -166,7 +164,7 @@ final class BasisFactor {
             etaVisits += 1
             let p = etaPivot[j]
             var acc = 0.0
-            for (i, d) in etaColumn[j] where w.contains(i) { acc += w[i] * d }
+            for e in etaColumn[j] where w.contains(e.index) { acc += w[e.index] * e.value }
             let old = w[p]
             let new = (old - acc) / etaPivotValue[j]
             if new != old {
@@ -187,7 +185,7 @@ final class BasisFactor {
     /// dᵀ·B⁻¹ (d by step) into w, by step (row `rowOfStep[k]`).
     func btran(_ d: some Sequence<Entry>, into w: inout WorkVector) {
         w.reset(size: stepCount)
-        for (k, v) in d { w.add(k, v) }
+        for e in d { w.add(e.index, e.value) }
         etaBackward(&w)
         upperTransposed(&w)
         lowerTransposed(&w)
@@ -205,7 +203,7 @@ final class BasisFactor {
         columnOfStep[p] = entering
         etaSteps.insert(p)
         var entries: [Entry] = []
-        for i in column.pattern where i != p && abs(column[i]) > Self.drop { entries.append((i, column[i])) }
+        for i in column.pattern where i != p && abs(column[i]) > Self.drop { entries.append(Entry(i, column[i])) }
         appendEta(pivot: p, value: column[p], entries)
         if etaPivot.count > 2 * etaSteps.count + 8 && etaSteps.count <= 32 { compressEtas() }
         return leaving
@@ -222,7 +220,7 @@ final class BasisFactor {
         }
         etasByPivot[p].append(j)
         etasBySlot[p].append(j)
-        for (i, _) in entries { etasBySlot[i].append(j) }
+        for e in entries { etasBySlot[e.index].append(j) }
         etaNonzeros += entries.count + 1
     }
 
@@ -243,7 +241,7 @@ final class BasisFactor {
                 let p = etaPivot[j]
                 guard let vp = v[p], vp != 0 else { continue }
                 v[p] = etaPivotValue[j] * vp
-                for (i, d) in etaColumn[j] { v[i, default: 0] += d * vp }
+                for e in etaColumn[j] { v[e.index, default: 0] += e.value * vp }
             }
             columns[s] = v
         }
@@ -258,20 +256,20 @@ final class BasisFactor {
                     guard let xp0 = x[e.p], xp0 != 0 else { continue }
                     let xp = xp0 / e.value
                     x[e.p] = xp
-                    for (i, d) in e.entries { x[i, default: 0] -= d * xp }
+                    for eta in e.entries { x[eta.index, default: 0] -= eta.value * xp }
                 }
                 let size = abs(x[s] ?? 0)
                 if size > (best?.size ?? 0) { best = (s, x, size) }
             }
             guard let b = best, b.size > 1e-9 else { return }  // nothing replaced yet: the file stays as it was
-            let entries = b.eta.filter { $0.key != b.s && abs($0.value) > Self.drop }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+            let entries = b.eta.filter { $0.key != b.s && abs($0.value) > Self.drop }.sorted { $0.key < $1.key }.map { Entry($0.key, $0.value) }
             made.append((b.s, b.eta[b.s]!, entries))
             left.removeAll { $0 == b.s }
         }
         for j in etaPivot.indices {
             etasByPivot[etaPivot[j]] = []
             etasBySlot[etaPivot[j]] = []
-            for (i, _) in etaColumn[j] { etasBySlot[i] = [] }
+            for e in etaColumn[j] { etasBySlot[e.index] = [] }
         }
         etaPivot = []; etaColumn = []; etaPivotValue = []; etaNonzeros = 0
         for e in made { appendEta(pivot: e.p, value: e.value, e.entries) }
@@ -298,11 +296,11 @@ final class BasisFactor {
         columnOfStep.append(column)
         stepOfColumn[column] = m
         lcol.appendList()
-        for (k, lk) in l { lcol.append((m, lk), to: k) }
+        for e in l { lcol.append(Entry(m, e.value), to: e.index) }
         lrow.appendList(l)
         ucol.appendList(v)
         urow.appendList()
-        for (k, vk) in v { urow.append((m, vk), to: k) }
+        for e in v { urow.append(Entry(m, e.value), to: e.index) }
         udiag.append(s)
         if !etasByPivot.isEmpty {
             etasByPivot.append([])

@@ -69,7 +69,7 @@ struct Elimination {
             let i = Int(columnRows[position: k])
             guard seen[i] != stamp, let p = position(of: j, inRow: i) else { continue }
             seen[i] = stamp
-            out.append((i, rowCells[position: p].value))
+            out.append(Entry(i, rowCells[position: p].value))
         }
     }
 
@@ -86,7 +86,7 @@ struct Elimination {
         while true {
             var pivot: (row: Int, column: Int)? = nil
             if let (_, i) = singletons.top(where: { singletonKey($0) }) {
-                let (j, a) = rowCells[position: rowCells.positions(i).lowerBound]
+                let e = rowCells[position: rowCells.positions(i).lowerBound]; let (j, a) = (e.index, e.value)
                 liveRows(of: j, into: &column)
                 let cmax = column.reduce(0) { max($0, abs($1.value)) }
                 if abs(a) >= 0.01 * cmax { pivot = (i, j) }
@@ -98,7 +98,8 @@ struct Elimination {
                 liveRows(of: j, into: &column)
                 let cmax = column.reduce(0) { max($0, abs($1.value)) }
                 var best: Int? = nil
-                for (i, a) in column where abs(a) >= 0.1 * cmax {
+                for e in column where abs(e.value) >= 0.1 * cmax {
+                    let i = e.index
                     if let b = best, (rowCells.count(i), rank[i], i) >= (rowCells.count(b), rank[b], b) { continue }
                     best = i
                 }
@@ -109,20 +110,22 @@ struct Elimination {
             prow.append(contentsOf: rowCells[i])
             rowCells.clear(i)
             let pv = prow.first { $0.index == j }!.value
-            for (c, _) in prow { columnCount[c] -= 1 }
+            for e in prow { columnCount[e.index] -= 1 }
             // The rows to eliminate from: the choice's live rows of j, less the pivot row
             // (listing them again was 12 M instructions of the 1,000-cell feed's 102 M).
             column.removeAll { $0.index == i }
             columnRows.clear(j)
             columnCount[j] = 0
             let l = out.multipliers.appendList()
-            for (r2, a2) in column {
+            for e in column {
+                let (r2, a2) = (e.index, e.value)
                 let wasSingleton = rowCells.count(r2) == 1
                 let m = a2 / pv
-                out.multipliers.append((r2, m), to: l)
+                out.multipliers.append(Entry(r2, m), to: l)
                 // Row r2 loses column j and gains −m × the pivot row's other cells; a cell that
                 // cancels is zeroed here and dropped with j below (the order of the rest kept).
-                for (c, a) in prow where c != j {
+                for e in prow where e.index != j {
+                    let (c, a) = (e.index, e.value)
                     if let k = position(of: c, inRow: r2) {
                         let nv = rowCells[position: k].value - m * a
                         if abs(nv) < BasisFactor.drop {
@@ -134,7 +137,7 @@ struct Elimination {
                     } else {
                         let nv = -m * a
                         if abs(nv) >= BasisFactor.drop {
-                            rowCells.append((c, nv), to: r2)
+                            rowCells.append(Entry(c, nv), to: r2)
                             columnRows.append(Int32(r2), to: c)
                             columnCount[c] += 1
                         }
@@ -144,7 +147,7 @@ struct Elimination {
                 // A row that stays a singleton is queued already.
                 if !wasSingleton, let key = singletonKey(r2) { singletons.push(key, r2) }
             }
-            if colHeap != nil { for (c, _) in prow where c != j && columnCount[c] > 0 { colHeap!.push(columnCount[c], c) } }
+            if colHeap != nil { for e in prow where e.index != j && columnCount[e.index] > 0 { colHeap!.push(columnCount[e.index], e.index) } }
             let u = out.u.appendList()
             for e in prow where e.index != j { out.u.append(e, to: u) }
             out.pivots.append(Pivot(row: i, column: j, pivot: pv))

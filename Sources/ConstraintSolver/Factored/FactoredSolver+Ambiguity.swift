@@ -31,10 +31,10 @@ extension FactoredSolver {
             let equality = kind[v] == .fixed
             guard equality || ((kind[v] == .slack || kind[v] == .error) && value[v] <= Self.eps) else { continue }
             isEquality.append(equality)
-            basis.btran(CollectionOfOne((z, 1.0)), into: &rowWork)
+            basis.btran(CollectionOfOne(Entry(z, 1.0)), into: &rowWork)
             pivotRow(rho())
             let b = pivotRows.appendList()
-            for j in alphaWork.pattern where abs(alphaWork[j]) > tolerance { pivotRows.append((j, alphaWork[j]), to: b) }
+            for j in alphaWork.pattern where abs(alphaWork[j]) > tolerance { pivotRows.append(Entry(j, alphaWork[j]), to: b) }
         }
         // List j: the blockers of column j's direction, (blocker, value).
         let blockers = pivotRows.transposed(lists: kind.count)
@@ -54,12 +54,12 @@ extension FactoredSolver {
             var rest: [(column: Int, sign: Double)] = []
             var progress = false
             for d in candidates {
-                let blocked = blockers[d.column].contains { b, a in
-                    isEquality[b] || (-d.sign * a < 0 && !raised[b])
+                let blocked = blockers[d.column].contains { e in
+                    isEquality[e.index] || (-d.sign * e.value < 0 && !raised[e.index])
                 }
                 if blocked { rest.append(d); continue }
                 realised.append(d)
-                for (b, a) in blockers[d.column] where !isEquality[b] && -d.sign * a > tolerance { raised[b] = true }
+                for e in blockers[d.column] where !isEquality[e.index] && -d.sign * e.value > tolerance { raised[e.index] = true }
                 progress = true
             }
             candidates = rest
@@ -72,7 +72,8 @@ extension FactoredSolver {
             let entries = columnWork.entries()
             directions.append((d.column, d.sign, entries))
             if isUser[d.column] { isAmbiguous[d.column] = true }
-            for (k, a) in entries where abs(a) > tolerance {
+            for e in entries where abs(e.value) > tolerance {
+                let k = e.index
                 let v = basis.columnOfStep[k]
                 if isUser[v] { isAmbiguous[v] = true }
             }
@@ -107,7 +108,8 @@ extension FactoredSolver {
             guard moves else { continue }
             // Basics move by −t·sign·a; a restricted one must stay ≥ 0.
             var t = maxStep
-            for (k, a) in d.entries {
+            for e in d.entries {
+                let (k, a) = (e.index, e.value)
                 let v = basis.columnOfStep[k]
                 let rate = -d.sign * a
                 if kind[v] != .free && rate < -1e-12 { t = min(t, max(0, current(v)) / -rate) }
@@ -115,7 +117,8 @@ extension FactoredSolver {
             guard t > 1e-9 else { continue }
             followed.insert(d.column)
             values[d.column] = current(d.column) + d.sign * t
-            for (k, a) in d.entries {
+            for e in d.entries {
+                let (k, a) = (e.index, e.value)
                 let v = basis.columnOfStep[k]
                 values[v] = current(v) - d.sign * t * a
             }

@@ -10,7 +10,8 @@ extension FactoredSolver {
 
     func breakConstraint(certificate rho: [Entry]) throws(Unsatisfiable) {
         var support: [Int] = []
-        for (r, v) in rho where abs(v) > 1e-9 {
+        for e in rho where abs(e.value) > 1e-9 {
+            let r = e.index
             let h = handleOfRow[r]
             guard let rec = records[h], rec.isRequired, !records.isBroken(h) else { continue }
             support.append(r)

@@ -58,7 +58,7 @@ extension FactoredSolver: ConstraintEngine {
     public func definition(_ handle: ConstraintHandle) -> ConstraintDefinition? {
         guard let rec = records[handle.raw] else { return nil }
         var terms: [(variable: Variable, coefficient: Double)] = []
-        for (j, a) in rows[rec.row] where isUser[j] { terms.append((Variable(symbol: Symbol(id: Int32(j), kind: .external)), a)) }
+        for e in rows[rec.row] where isUser[e.index] { terms.append((Variable(symbol: Symbol(id: Int32(e.index), kind: .external)), e.value)) }
         return ConstraintDefinition(LinearExpression(terms: terms, constant: -rhs[rec.row]), rec.relation, priority: rec.priority)
     }
 
@@ -77,8 +77,8 @@ extension FactoredSolver: ConstraintEngine {
         var out = Set<Int32>()
         if basis.isBasic(j) {
             // The row of B⁻¹ for v: the rows whose right-hand sides (constants) move it.
-            basis.btran(CollectionOfOne((basis.stepOfColumn[j], 1.0)), into: &rowWork)
-            for (r, _) in rho() where records[handleOfRow[r]] != nil { out.insert(handleOfRow[r]) }
+            basis.btran(CollectionOfOne(Entry(basis.stepOfColumn[j], 1.0)), into: &rowWork)
+            for e in rho() where records[handleOfRow[e.index]] != nil { out.insert(handleOfRow[e.index]) }
         } else {
             for r in columnRows[j] where records[handleOfRow[Int(r)]] != nil { out.insert(handleOfRow[Int(r)]) }
         }

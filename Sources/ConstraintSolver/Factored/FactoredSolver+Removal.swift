@@ -15,7 +15,7 @@ extension FactoredSolver {
             // A logical of the row is basic: it becomes the tomb and nothing moves.
             if costPriority[t] != 0 {
                 let level = levelIndex(costPriority[t])
-                basis.btran(CollectionOfOne((basis.stepOfColumn[t], -1.0)), into: &rowWork)
+                basis.btran(CollectionOfOne(Entry(basis.stepOfColumn[t], -1.0)), into: &rowWork)
                 for j in dualDelta(level, rho()) { checkCandidate(j) }
                 setCost(t, priority: 0)
             }
@@ -53,7 +53,7 @@ extension FactoredSolver {
             // Unbounded only when the row's duals are rounding noise: then enter it as below.
             do { try primalStep(t); return } catch {}
         }
-        basis.ftran(CollectionOfOne((r, 1.0)), into: &columnWork)
+        basis.ftran(CollectionOfOne(Entry(r, 1.0)), into: &columnWork)
         var best: (step: Int, key: (Double, Double, Int))? = nil
         for k in columnWork.pattern {
             let a = columnWork[k], v = basis.columnOfStep[k]
@@ -89,7 +89,8 @@ extension FactoredSolver {
         for t in tombs.sorted() where basis.isBasic(t) {
             tombs.remove(t)
             let r = Int(columnRows[t].first!)
-            for (j, _) in rows[r] where j != t {
+            for e in rows[r] where e.index != t {
+                let j = e.index
                 columnRows.removeAll(in: j) { Int($0) == r }
                 // A removed view's variable waited for its last removed row to go.
                 if kind[j] == .dead && columnRows[j].isEmpty { releasedAtFactorization.columns.append(j) }

@@ -162,7 +162,7 @@ public final class FactoredSolver {
     func trySetConstant(_ handle: ConstraintHandle, _ constant: Double) throws(Unsatisfiable) {
         guard let row = records[handle.raw]?.row, case let delta = constant + rhs[row], delta != 0 else { return }
         rhs[row] = -constant
-        basis.ftran(CollectionOfOne((row, -delta)), into: &columnWork)
+        basis.ftran(CollectionOfOne(Entry(row, -delta)), into: &columnWork)
         for k in columnWork.pattern {
             let dv = columnWork[k]
             if abs(dv) <= BasisFactor.drop { continue }
@@ -290,7 +290,7 @@ public final class FactoredSolver {
 
     /// Column j's cells (row, coefficient), read from its rows.
     func column(_ j: Int) -> LazyMapSequence<ArraySlice<Int32>, Entry> {
-        columnRows[j].lazy.map { r in (Int(r), self.cell(Int(r), j)!) }
+        columnRows[j].lazy.map { r in Entry(Int(r), self.cell(Int(r), j)!) }
     }
 
     @inline(__always) func cell(_ row: Int, _ j: Int) -> Double? {
@@ -299,7 +299,7 @@ public final class FactoredSolver {
     }
 
     func appendToRow(_ row: Int, _ j: Int, _ a: Double) {
-        rows.append((j, a), to: row)
+        rows.append(Entry(j, a), to: row)
         columnRows.append(Int32(row), to: j)
     }
 
@@ -315,7 +315,7 @@ public final class FactoredSolver {
         rowScratch.removeAll(keepingCapacity: true)
         for (v, a) in definition.expression.terms where a != 0 {
             let j = v.symbol.index
-            if let k = rowScratch.firstIndex(where: { $0.index == j }) { rowScratch[k].value += a } else { rowScratch.append((j, a)) }
+            if let k = rowScratch.firstIndex(where: { $0.index == j }) { rowScratch[k].value += a } else { rowScratch.append(Entry(j, a)) }
         }
         rowScratch.removeAll { $0.value == 0 }
         let row: Int
@@ -333,8 +333,8 @@ public final class FactoredSolver {
             basis.growRows(to: rows.listCount)
         }
         switch definition.relation {
-        case .greaterOrEqual: rows.append((newColumn(.slack, inBatch: inBatch), -1), to: row)
-        case .lessOrEqual: rows.append((newColumn(.slack, inBatch: inBatch), 1), to: row)
+        case .greaterOrEqual: rows.append(Entry(newColumn(.slack, inBatch: inBatch), -1), to: row)
+        case .lessOrEqual: rows.append(Entry(newColumn(.slack, inBatch: inBatch), 1), to: row)
         case .equal: break
         }
         if !definition.isRequired {
@@ -342,13 +342,13 @@ public final class FactoredSolver {
             _ = levelIndex(p)
             switch definition.relation {
             case .equal:
-                rows.append((newColumn(.error, priority: p, inBatch: inBatch), -1), to: row)
-                rows.append((newColumn(.error, priority: p, inBatch: inBatch), 1), to: row)
-            case .greaterOrEqual: rows.append((newColumn(.error, priority: p, inBatch: inBatch), 1), to: row)
-            case .lessOrEqual: rows.append((newColumn(.error, priority: p, inBatch: inBatch), -1), to: row)
+                rows.append(Entry(newColumn(.error, priority: p, inBatch: inBatch), -1), to: row)
+                rows.append(Entry(newColumn(.error, priority: p, inBatch: inBatch), 1), to: row)
+            case .greaterOrEqual: rows.append(Entry(newColumn(.error, priority: p, inBatch: inBatch), 1), to: row)
+            case .lessOrEqual: rows.append(Entry(newColumn(.error, priority: p, inBatch: inBatch), -1), to: row)
             }
         }
-        if !inBatch { for (j, _) in rows[row] { columnRows.append(Int32(row), to: j) } }
+        if !inBatch { for e in rows[row] { columnRows.append(Int32(row), to: e.index) } }
         let h = records.insert(
             Record(row: row, relation: definition.relation, priority: definition.priority))
         handleOfRow[row] = h
@@ -405,24 +405,27 @@ public final class FactoredSolver {
     /// ρ by row (from the row work vector, by step).
     func rho() -> [Entry] {
         var out: [Entry] = []
-        for k in rowWork.pattern where abs(rowWork[k]) > BasisFactor.drop { out.append((basis.rowOfStep[k], rowWork[k])) }
+        for k in rowWork.pattern where abs(rowWork[k]) > BasisFactor.drop { out.append(Entry(basis.rowOfStep[k], rowWork[k])) }
         return out
     }
 
     /// ρᵀ·A over the nonbasic columns into `alphaWork`: the pivot row of the step ρ was taken for.
     func pivotRow(_ rho: [Entry]) {
         alphaWork.reset(size: kind.count)
-        for (i, ri) in rho {
-            for (j, a) in rows[i] where !basis.isBasic(j) { alphaWork.add(j, ri * a) }
+        for e in rho {
+            let (i, ri) = (e.index, e.value)
+            for e in rows[i] where !basis.isBasic(e.index) { alphaWork.add(e.index, ri * e.value) }
         }
     }
 
     /// Adds `dy` to a level's duals and updates the reduced costs it changes.
     func dualDelta(_ level: Int, _ dy: [Entry]) -> Set<Int> {
         var touched: Set<Int> = []
-        for (i, dv) in dy {
+        for e in dy {
+            let (i, dv) = (e.index, e.value)
             duals[level].add(i, dv)
-            for (j, a) in rows[i] where !basis.isBasic(j) {
+            for e in rows[i] where !basis.isBasic(e.index) {
+                let (j, a) = (e.index, e.value)
                 reduced[level].add(j, -dv * a, default: cost(level, j))
                 touched.insert(j)
             }
@@ -441,7 +444,7 @@ public final class FactoredSolver {
         if reduced.indices.contains(where: { reducedCost($0, q) != 0 }) {
             var rho = rho
             if rho == nil {
-                basis.btran(CollectionOfOne((p, 1.0)), into: &rowWork)
+                basis.btran(CollectionOfOne(Entry(p, 1.0)), into: &rowWork)
                 rho = self.rho()
                 pivotRow(rho!)
             }
@@ -451,7 +454,7 @@ public final class FactoredSolver {
                 let dq = reducedCost(k, q)
                 guard dq != 0 else { continue }
                 let theta = dq / aq
-                for (i, ri) in rho! { duals[k].add(i, theta * ri) }
+                for e in rho! { duals[k].add(e.index, theta * e.value) }
                 for j in alphaWork.pattern where j != q { reduced[k].add(j, -theta * alphaWork[j], default: cost(k, j)) }
                 setReducedCost(k, leaving, -theta)
             }
@@ -507,7 +510,7 @@ public final class FactoredSolver {
         let p = basis.stepOfColumn[leaving]
         let x = value[leaving]
         let needNegative = x < 0
-        basis.btran(CollectionOfOne((p, 1.0)), into: &rowWork)
+        basis.btran(CollectionOfOne(Entry(p, 1.0)), into: &rowWork)
         let rho = self.rho()
         pivotRow(rho)
         var best: Int? = nil
@@ -596,14 +599,15 @@ public final class FactoredSolver {
         let cells = rows[row]
         var delta = rhs[row]
         var r: [Entry] = []
-        for (j, a) in cells where basis.isBasic(j) {
+        for e in cells where basis.isBasic(e.index) {
+            let (j, a) = (e.index, e.value)
             delta -= a * value[j]
-            r.append((basis.stepOfColumn[j], a))
+            r.append(Entry(basis.stepOfColumn[j], a))
         }
         let fresh = cells.map(\.index).filter { !basis.isBasic($0) && columnRows[$0].count == 1 }.sorted()
         // l = U⁻ᵀ·(rᵀE⁻¹): the new row of L.
         rowWork.reset(size: basis.stepCount)
-        for (k, a) in r { rowWork.add(k, a) }
+        for e in r { rowWork.add(e.index, e.value) }
         basis.etaBackward(&rowWork)
         basis.upperTransposed(&rowWork)
         let l = rowWork.entries()
@@ -617,9 +621,10 @@ public final class FactoredSolver {
         basis.lowerTransposed(&rowWork)
         let z = rho()
         var abar: [Int: Double] = [:]
-        for (j, a) in cells where !basis.isBasic(j) { abar[j, default: 0] += a }
-        for (i, zi) in z {
-            for (j, a) in rows[i] where !basis.isBasic(j) { abar[j, default: 0] -= zi * a }
+        for e in cells where !basis.isBasic(e.index) { abar[e.index, default: 0] += e.value }
+        for e in z {
+            let (i, zi) = (e.index, e.value)
+            for e in rows[i] where !basis.isBasic(e.index) { abar[e.index, default: 0] -= zi * e.value }
         }
         var best: Int? = nil
         for (j, a) in abar where kind[j] == .free && abs(a) > 1e-7 {
@@ -649,22 +654,23 @@ public final class FactoredSolver {
         var z = z
         if z == nil && costPriority[q] != 0 {
             rowWork.reset(size: basis.stepCount)
-            for (k, v) in l { rowWork.add(k, v) }
+            for e in l { rowWork.add(e.index, e.value) }
             basis.lowerTransposed(&rowWork)
             z = rho()
         }
         basis.extend(row: row, column: q, l: l, v: [], diagonal: aq)
         setValue(q, delta / aq)
         var touchedColumns: Set<Int> = []
-        for (j, _) in cells where j != q && columnRows[j].count == 1 && costPriority[j] != 0 {
+        for e in cells where e.index != q && columnRows[e.index].count == 1 && costPriority[e.index] != 0 {
+            let j = e.index
             setReducedCost(levelIndex(costPriority[j]), j, 1)
             touchedColumns.insert(j)
         }
         if costPriority[q] != 0 {
             // A basic error: the duals change (y_row = c_q / a_q).
             let y = 1 / aq
-            var dy: [Entry] = z!.map { ($0.index, -$0.value * y) }
-            dy.append((row, y))
+            var dy: [Entry] = z!.map { Entry($0.index, -$0.value * y) }
+            dy.append(Entry(row, y))
             touchedColumns.formUnion(dualDelta(levelIndex(costPriority[q]), dy))
         }
         for j in touchedColumns { checkCandidate(j) }
@@ -679,14 +685,15 @@ public final class FactoredSolver {
         basis.lower(&extraWork)
         let v = extraWork.entries()
         var s = cell(row, q) ?? 0
-        for (k, lk) in l { s -= lk * extraWork[k] }
+        for e in l { s -= e.value * extraWork[e.index] }
         let t = delta / s
         moveBasics(by: t)
         basis.extend(row: row, column: q, l: l, v: v, diagonal: s)
         for k in reduced.indices { setReducedCost(k, q, 0) }
         candidates.remove(q)
         setValue(q, t)
-        for (j, _) in cells where j != q && columnRows[j].count == 1 && costPriority[j] != 0 {
+        for e in cells where e.index != q && columnRows[e.index].count == 1 && costPriority[e.index] != 0 {
+            let j = e.index
             setReducedCost(levelIndex(costPriority[j]), j, 1)
             checkCandidate(j)
         }
@@ -701,7 +708,7 @@ public final class FactoredSolver {
             for f in pendingFixed {
                 if basis.isBasic(f) {
                     let p = basis.stepOfColumn[f]
-                    basis.btran(CollectionOfOne((p, 1.0)), into: &rowWork)
+                    basis.btran(CollectionOfOne(Entry(p, 1.0)), into: &rowWork)
                     let rho = self.rho()
                     pivotRow(rho)
                     let options = alphaWork.pattern.filter { kind[$0] != .fixed && abs(alphaWork[$0]) > 1e-7 }
@@ -843,7 +850,7 @@ public final class FactoredSolver {
         basis.install(factors)
         factorizations += 1
         var rhsEntries: [Entry] = []
-        for i in 0..<rows.listCount where rowLive[i] && rhs[i] != 0 { rhsEntries.append((i, rhs[i])) }
+        for i in 0..<rows.listCount where rowLive[i] && rhs[i] != 0 { rhsEntries.append(Entry(i, rhs[i])) }
         basis.ftran(rhsEntries, into: &columnWork)
         // A negative basic slack or error swaps to its opposite-signed twin in the same row
         // (both are found in that row only, so only the step's diagonal changes).
@@ -866,14 +873,14 @@ public final class FactoredSolver {
         for k in 0..<basis.stepCount { setValue(basis.columnOfStep[k], columnWork[k]) }
         for level in levelPriority.indices {
             var cb: [Entry] = []
-            for k in 0..<basis.stepCount where costPriority[basis.columnOfStep[k]] == levelPriority[level] { cb.append((k, 1)) }
+            for k in 0..<basis.stepCount where costPriority[basis.columnOfStep[k]] == levelPriority[level] { cb.append(Entry(k, 1)) }
             var y: [Entry] = []
             if !cb.isEmpty {
                 basis.btran(cb, into: &rowWork)
                 y = rho()
             }
             var yd = LevelVector()
-            for (i, v) in y { yd[i] = v }
+            for e in y { yd[e.index] = e.value }
             duals[level] = yd
             // Unset, a column's reduced cost is its cost: 1 for a nonbasic error of the level in
             // some row, but 0 for a basic or rowless one.
@@ -881,8 +888,9 @@ public final class FactoredSolver {
             for j in kind.indices where costPriority[j] == levelPriority[level] && (basis.isBasic(j) || columnRows[j].isEmpty) {
                 setReducedCost(level, j, 0)
             }
-            for (i, yi) in y {
-                for (j, a) in rows[i] where !basis.isBasic(j) { reduced[level].add(j, -yi * a, default: cost(level, j)) }
+            for e in y {
+                let (i, yi) = (e.index, e.value)
+                for e in rows[i] where !basis.isBasic(e.index) { reduced[level].add(e.index, -yi * e.value, default: cost(level, e.index)) }
             }
         }
         candidates.removeAll()

@@ -10,7 +10,7 @@
 /// entries, so the storage stays within a small factor of what is live.
 ///
 /// The rows, L and U hold (index, value) entries; the columns only their rows' ids (the
-/// value is the row's): 4 bytes an entry where they were 16.
+/// value is the row's): 4 bytes an entry where an `Entry` is 12.
 struct SparseLists<Element> {
     /// A list's place: 8 bytes, its capacity implied (a stored one made it 12, and the
     /// engine of a 1,000-cell session keeps 200,000 spans).
@@ -206,7 +206,7 @@ extension SparseLists where Element == Entry {
 
     /// The transpose, `lists` lists (as many as this one has when nil): list i of the result
     /// holds (l, a) for each (i, a) in list l, in order of l. Packed, by counting.
-    func transposed(lists: Int? = nil) -> SparseLists<Entry> { transposed(lists: lists) { l, a in (l, a) } }
+    func transposed(lists: Int? = nil) -> SparseLists<Entry> { transposed(lists: lists) { l, a in Entry(l, a) } }
 
     /// The transpose's row ids alone: list i holds l for each (i, _) in list l, in order of l.
     func transposedIndices(lists: Int? = nil) -> SparseLists<Int32> { transposed(lists: lists) { l, _ in Int32(l) } }

@@ -45,10 +45,10 @@ struct WorkVector {
     }
 
     /// The live entries whose magnitude passes `drop`, as (index, value) pairs.
-    func entries(dropping drop: Double = BasisFactor.drop) -> [(index: Int, value: Double)] {
-        var out: [(index: Int, value: Double)] = []
+    func entries(dropping drop: Double = BasisFactor.drop) -> [Entry] {
+        var out: [Entry] = []
         out.reserveCapacity(pattern.count)
-        for i in pattern where abs(values[i]) > drop { out.append((i, values[i])) }
+        for i in pattern where abs(values[i]) > drop { out.append(Entry(i, values[i])) }
         return out
     }
 }
