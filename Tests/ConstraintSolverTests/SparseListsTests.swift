@@ -36,6 +36,8 @@ final class SparseListsTests: XCTestCase {
                 lists.clear(l)
                 reference[l] = []
             }
+            // Packed now and then: trailing empty lists lose their spans, and must still grow.
+            if step % 1_000 == 999 { lists.trim() }
             if step % 97 == 0 {
                 let live = reference.reduce(0) { $0 + $1.count }
                 // Holes are reclaimed once they outweigh the rest; a moved list has room to double.
@@ -44,6 +46,7 @@ final class SparseListsTests: XCTestCase {
             }
         }
         XCTAssertTrue(compactedOnce, "the run never reclaimed its holes")
+        XCTAssertEqual(lists.listCount, reference.count)
         for l in reference.indices {
             XCTAssertEqual(lists[l].map(\.index), reference[l].map(\.index), "list \(l)")
             XCTAssertEqual(lists[l].map(\.value), reference[l].map(\.value), "list \(l)")
@@ -53,6 +56,43 @@ final class SparseListsTests: XCTestCase {
             for e in cells { XCTAssertTrue(t[e.index].contains { $0.index == l && $0.value == e.value }) }
         }
         XCTAssertEqual(t.liveCount, lists.liveCount)
+    }
+
+    /// Empty lists at the end keep no span (U of a triangular basis is all empty), read as
+    /// empty, and grow like any other; a transpose keeps its count of lists.
+    func testTrailingEmptyListsKeepNoSpanAndStillGrow() {
+        var lists = SparseLists<Entry>()
+        lists.appendList([Entry(3, 1)])
+        for _ in 0..<1_000 { lists.appendList() }
+        lists.appendList(EmptyCollection())
+        XCTAssertEqual(lists.listCount, 1_002)
+        XCTAssertEqual(lists.spans.count, 1)
+        XCTAssertTrue(lists[1_001].isEmpty)
+        XCTAssertEqual(lists.count(500), 0)
+        lists.clear(700)
+        lists.removeAll(in: 800) { _ in true }
+        lists.replace(900, with: EmptyCollection())
+        XCTAssertEqual(lists.spans.count, 1)
+        lists.append(Entry(5, 2), to: 600)
+        lists.replace(601, with: [Entry(0, 4), Entry(7, 8)])
+        XCTAssertEqual(lists.spans.count, 602)
+        XCTAssertEqual(lists[600].map(\.index), [5])
+        XCTAssertEqual(lists[601].map(\.value), [4, 8])
+        XCTAssertEqual(lists[0].map(\.index), [3])
+        XCTAssertTrue(lists[599].isEmpty)
+        let t = lists.transposed(lists: 20)
+        XCTAssertEqual(t.listCount, 20)
+        XCTAssertEqual(t.spans.count, 8)  // lists 8…19 hold nothing
+        XCTAssertEqual(t[7].map(\.index), [601])
+        XCTAssertEqual(t[5].map(\.index), [600])
+        lists.clear(600)
+        lists.clear(601)
+        lists.trim()
+        XCTAssertEqual(lists.spans.count, 1)
+        XCTAssertEqual(lists.listCount, 1_002)
+        lists.append(Entry(9, 9), to: 1_001)
+        XCTAssertEqual(lists[1_001].map(\.index), [9])
+        XCTAssertEqual(lists.liveCount, 2)
     }
 
     /// An entry keeps every index a list can hold and every value bit for bit (the value

@@ -104,7 +104,7 @@ final class BasisFactor {
             if w.pattern.count * 8 > n {
                 for i in 0..<n {
                     let k = ascending ? i : n - 1 - i
-                    guard w.contains(k), let x = settle(k, &w) else { continue }
+                    guard w.contains(k), let x = settle(k, &w), k < spans.count else { continue }
                     for e in entries[spans[k].range] { w.add(e.index, -e.value * x) }
                 }
                 return
@@ -114,7 +114,7 @@ final class BasisFactor {
             for k in w.pattern { heap.push(sign * k) }
             while !heap.isEmpty {
                 let k = sign * heap.pop()
-                guard let x = settle(k, &w) else { continue }
+                guard let x = settle(k, &w), k < spans.count else { continue }
                 for e in entries[spans[k].range] where w.add(e.index, -e.value * x) { heap.push(sign * e.index) }
             }
         }

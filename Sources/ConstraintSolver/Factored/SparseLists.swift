@@ -41,7 +41,11 @@ struct SparseLists<Element> {
             count <= 4 ? 4 : 1 << (32 - (count - 1).leadingZeroBitCount)
         }
     }
+    /// The lists' places; lists past the last span are empty. A triangular basis (the crash's,
+    /// a layout's usual) has U diagonal: its two lists of 30,000 empty steps kept 96 bytes a
+    /// view of spans for nothing (1,000-cell feed).
     private(set) var spans: [Span] = []
+    private(set) var listCount = 0
     private(set) var entries: [Element] = []
     /// Entries in every list (the rest of `entries` is room to grow and holes).
     private(set) var liveCount = 0
@@ -57,15 +61,18 @@ struct SparseLists<Element> {
         entries.reserveCapacity(n)
     }
 
-    var listCount: Int { spans.count }
+    @inline(__always) subscript(l: Int) -> ArraySlice<Element> { entries[positions(l)] }
 
-    @inline(__always) subscript(l: Int) -> ArraySlice<Element> { entries[spans[l].range] }
-
-    @inline(__always) func count(_ l: Int) -> Int { Int(spans[l].count) }
+    @inline(__always) func count(_ l: Int) -> Int { l < spans.count ? Int(spans[l].count) : 0 }
 
     /// Where list l's entries are, as positions for `subscript(position:)`: valid until the
     /// next call that adds, replaces or removes (any of them may lay the lists out again).
-    @inline(__always) func positions(_ l: Int) -> Range<Int> { spans[l].range }
+    @inline(__always) func positions(_ l: Int) -> Range<Int> { l < spans.count ? spans[l].range : 0..<0 }
+
+    /// Spans for the empty lists up to l, so that l can grow.
+    private mutating func materialize(through l: Int) {
+        while spans.count <= l { spans.append(Span(start: UInt32(entries.count), count: 0, roomy: false)) }
+    }
 
     /// The entry at a position (no slice: a loop over positions retains nothing).
     @inline(__always) subscript(position k: Int) -> Element {
@@ -77,28 +84,34 @@ struct SparseLists<Element> {
     /// kept once built (a doubling array holds up to twice what is live).
     mutating func trim() {
         if entries.capacity > liveCount { compact() }  // new storage of the live size
-        // Copied through a buffer: `Array(x[...])` keeps x's storage when the slice is all of it.
-        if spans.capacity > spans.count { spans = spans.withUnsafeBufferPointer { Array($0) } }
+        // Trailing empty lists keep no span. Copied through a buffer: `Array(x[...])` keeps x's
+        // storage when the slice is all of it.
+        let kept = (spans.lastIndex { $0.count > 0 } ?? -1) + 1
+        if spans.capacity > kept { spans = spans.withUnsafeBufferPointer { Array($0[..<kept]) } }
     }
 
     /// Adds a list holding `cells` (no room to grow unless it is last); returns its id.
     @discardableResult
     mutating func appendList(_ cells: some Collection<Element>) -> Int {
+        listCount += 1
+        if cells.isEmpty { return listCount - 1 }
+        materialize(through: listCount - 2)
         spans.append(Span(start: UInt32(entries.count), count: UInt32(cells.count), roomy: false))
         entries.append(contentsOf: cells)
         liveCount += cells.count
-        return spans.count - 1
+        return listCount - 1
     }
 
     /// An empty list (not `appendList(EmptyCollection())`: the generic append cost a new
     /// column ~170 instructions).
     @discardableResult
     mutating func appendList() -> Int {
-        spans.append(Span(start: UInt32(entries.count), count: 0, roomy: false))
-        return spans.count - 1
+        listCount += 1
+        return listCount - 1
     }
 
     mutating func append(_ e: Element, to l: Int) {
+        if l >= spans.count { materialize(through: l) }
         var s = spans[l]
         let end = Int(s.start + s.count)
         if s.count < s.capacity {
@@ -118,6 +131,10 @@ struct SparseLists<Element> {
 
     /// List l's contents become `cells` (in place when they fit).
     mutating func replace(_ l: Int, with cells: some Collection<Element>) {
+        if l >= spans.count {
+            if cells.isEmpty { return }
+            materialize(through: l)
+        }
         var s = spans[l]
         liveCount += cells.count - Int(s.count)
         if cells.count > s.capacity {
@@ -133,6 +150,7 @@ struct SparseLists<Element> {
     }
 
     mutating func removeAll(in l: Int, where drop: (Element) -> Bool) {
+        guard l < spans.count else { return }
         var s = spans[l]
         let start = Int(s.start)
         var kept = start
@@ -147,12 +165,14 @@ struct SparseLists<Element> {
     }
 
     mutating func clear(_ l: Int) {
+        guard l < spans.count else { return }
         liveCount -= Int(spans[l].count)
         spans[l].count = 0
         compactIfSparse()
     }
 
-    /// The spans and entries as buffers, for loops that visit many lists.
+    /// The spans and entries as buffers, for loops that visit many lists (a list past the last
+    /// span is empty).
     @inline(__always)
     func withBuffers<R>(_ body: (UnsafeBufferPointer<Span>, UnsafeBufferPointer<Element>) throws -> R) rethrows -> R {
         try spans.withUnsafeBufferPointer { s in try entries.withUnsafeBufferPointer { e in try body(s, e) } }
@@ -213,16 +233,19 @@ extension SparseLists where Element == Entry {
 
     private func transposed<T>(lists: Int?, _ make: (Int, Double) -> T) -> SparseLists<T> {
         var out = SparseLists<T>()
-        var next = [UInt32](repeating: 0, count: lists ?? spans.count)
-        out.spans.reserveCapacity(next.count)
+        var next = [UInt32](repeating: 0, count: lists ?? listCount)
         // Buffers, not slices: a slice a list was a retain and a release (34 → 21 M
         // instructions on the 1,000-cell feed).
         withBuffers { spans, entries in
             next.withUnsafeMutableBufferPointer { next in
                 for s in spans { for k in s.range { next[entries[k].index] += 1 } }
-                // Each list's start; `next` becomes where its next entry goes.
+                // Each list's start; `next` becomes where its next entry goes. Trailing empty
+                // lists get no span.
                 var start: UInt32 = 0
-                for i in next.indices {
+                out.listCount = next.count
+                let kept = (next.lastIndex { $0 > 0 } ?? -1) + 1
+                out.spans.reserveCapacity(kept)
+                for i in 0..<kept {
                     out.spans.append(SparseLists<T>.Span(start: start, count: next[i], roomy: false))
                     (next[i], start) = (start, start + next[i])
                 }
