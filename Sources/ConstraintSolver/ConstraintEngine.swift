@@ -10,7 +10,7 @@ public protocol ConstraintEngine: AnyObject {
     @discardableResult
     func add(_ definition: ConstraintDefinition) -> ConstraintHandle
     /// A whole document at once: the engine may build it in one batch.
-    func add(batch definitions: [ConstraintDefinition]) -> [ConstraintHandle]
+    func add(batch: ConstraintBatch) -> [ConstraintHandle]
     func remove(_ handle: ConstraintHandle)
     func setConstant(_ handle: ConstraintHandle, _ constant: Double)
     func setPriority(_ handle: ConstraintHandle, _ priority: Double)
@@ -44,9 +44,11 @@ extension ConstraintEngine {
         takeChanges(into: &out)
         return out
     }
+
+    public func add(batch definitions: [ConstraintDefinition]) -> [ConstraintHandle] { add(batch: ConstraintBatch(definitions)) }
 }
 
 extension Solver: ConstraintEngine {
-    public func add(batch definitions: [ConstraintDefinition]) -> [ConstraintHandle] { definitions.map { add($0) } }
+    public func add(batch: ConstraintBatch) -> [ConstraintHandle] { (0..<batch.count).map { add(batch[$0]) } }
     public var recoveries: Int { 0 }
 }

@@ -28,29 +28,52 @@ struct Translator {
         var sign: Double
     }
 
-    private struct Linear {
+    /// A row's terms go to a sink: a definition's own array, or the batch a whole document
+    /// is written into.
+    private struct Linear: TermSink {
         var terms: [(variable: Variable, coefficient: Double)] = []
-        var constant = 0.0
         mutating func add(_ v: Variable, _ c: Double) {
             if let i = terms.firstIndex(where: { $0.variable == v }) { terms[i].coefficient += c } else { terms.append((v, c)) }
         }
     }
 
+    /// What a row is besides its terms.
+    private struct Row {
+        var constant: Double
+        var relation: Relation
+        var priority: Double
+        var base, sign: Double
+    }
+
     func translate(_ a: AtomRef) -> Output {
+        var e = Linear()
+        e.terms.reserveCapacity(4)
+        let row = write(a, to: &e)
+        if e.terms.contains(where: { $0.coefficient == 0 }) { e.terms.removeAll { $0.coefficient == 0 } }
+        let def = ConstraintDefinition(LinearExpression(terms: e.terms, constant: row.constant), row.relation, priority: row.priority)
+        return Output(definition: def, base: row.base, sign: row.sign)
+    }
+
+    /// Atom a as the batch's next constraint; its base and sign (see `Output`).
+    func translate(_ a: AtomRef, into batch: inout ConstraintBatch) -> (base: Double, sign: Double) {
+        let row = write(a, to: &batch)
+        batch.close(constant: row.constant, relation: row.relation, priority: row.priority)
+        return (row.base, row.sign)
+    }
+
+    /// Atom a's terms into `out`, and the rest of its row.
+    private func write(_ a: AtomRef, to out: inout some TermSink) -> Row {
         let x = document.atoms[Int(a)]
         if case .implicit(_, let kind) = x.origin, let k = kind.frameComponent {
-            let v = variables[x.first]!.component(k)
-            return Output(
-                definition: ConstraintDefinition(LinearExpression(terms: [(v, 1)], constant: -x.constant), .equal, priority: x.priority),
-                base: 0, sign: -1)
+            out.add(variables[x.first]!.component(k), 1)
+            return Row(constant: -x.constant, relation: .equal, priority: x.priority, base: 0, sign: -1)
         }
         let direction = document.options.layoutDirection
         let mirrored = direction == .rtl && (x.firstAttribute.isDirectional || (x.hasSecond && x.secondAttribute.isDirectional))
         let space = x.hasSecond ? commonAncestor(x.first, x.second) : noRef
-        var e = Linear()
-        e.terms.reserveCapacity(4)
-        add(x.first, x.firstAttribute.resolved(direction), in: space, times: 1, to: &e)
-        if x.hasSecond { add(x.second, x.secondAttribute.resolved(direction), in: space, times: -x.multiplier, to: &e) }
+        var base = 0.0
+        add(x.first, x.firstAttribute.resolved(direction), in: space, times: 1, to: &out, constant: &base)
+        if x.hasSecond { add(x.second, x.secondAttribute.resolved(direction), in: space, times: -x.multiplier, to: &out, constant: &base) }
         var relation: Relation
         switch x.relation {
         case .equal: relation = .equal
@@ -59,10 +82,7 @@ struct Translator {
         }
         // first = m·second + c, mirrored for rtl: -first = m·(-second) + c.
         let sign: Double = mirrored ? 1 : -1
-        let base = e.constant
-        if e.terms.contains(where: { $0.coefficient == 0 }) { e.terms.removeAll { $0.coefficient == 0 } }
-        let def = ConstraintDefinition(LinearExpression(terms: e.terms, constant: base + sign * x.constant), relation, priority: x.priority)
-        return Output(definition: def, base: base, sign: sign)
+        return Row(constant: base + sign * x.constant, relation: relation, priority: x.priority, base: base, sign: sign)
     }
 
     private func parent(_ v: ViewRef) -> ViewRef { document.views[Int(v)].parent }
@@ -84,8 +104,11 @@ struct Translator {
         return u
     }
 
-    /// Adds `k ×` an attribute of `view` in the coordinate space of `space` (`noRef`: global) to `out`.
-    private func add(_ view: ViewRef, _ attr: Attribute, in space: ViewRef, times k: Double, to out: inout Linear) {
+    /// Adds `k ×` an attribute of `view` in the coordinate space of `space` (`noRef`: global)
+    /// to `out`, its constant part to `constant`.
+    private func add(
+        _ view: ViewRef, _ attr: Attribute, in space: ViewRef, times k: Double, to out: inout some TermSink, constant: inout Double
+    ) {
         let vars = variables[view]!
         // Read in place, not through a copy of the whole spec.
         let ins = document.views[Int(view)].spec.alignmentInsets, m = document.views[Int(view)].spec.margins
@@ -103,23 +126,30 @@ struct Translator {
         let (lo, hi) = horizontal ? (ins.left, ins.right) : (ins.top, ins.bottom)
         let (marginLo, marginHi) = horizontal ? (m.left, m.right) : (m.top, m.bottom)
         switch attr {
-        case .left, .top: out.constant += lo * k
-        case .right, .bottom: out.add(size, k); out.constant -= hi * k
-        case .centerX, .centerY: out.add(size, 0.5 * k); out.constant += ((lo - hi) / 2) * k
-        case .leftMargin, .topMargin: out.constant += (lo + marginLo) * k
-        case .rightMargin, .bottomMargin: out.add(size, k); out.constant -= (hi + marginHi) * k
-        case .centerXWithinMargins, .centerYWithinMargins: out.add(size, 0.5 * k); out.constant += (((lo + marginLo) - (hi + marginHi)) / 2) * k
-        case .width, .height: out.add(size, k); out.constant -= (lo + hi) * k
+        case .left, .top: constant += lo * k
+        case .right, .bottom: out.add(size, k); constant -= hi * k
+        case .centerX, .centerY: out.add(size, 0.5 * k); constant += ((lo - hi) / 2) * k
+        case .leftMargin, .topMargin: constant += (lo + marginLo) * k
+        case .rightMargin, .bottomMargin: out.add(size, k); constant -= (hi + marginHi) * k
+        case .centerXWithinMargins, .centerYWithinMargins: out.add(size, 0.5 * k); constant += (((lo + marginLo) - (hi + marginHi)) / 2) * k
+        case .width, .height: out.add(size, k); constant -= (lo + hi) * k
         case .firstBaseline, .lastBaseline:
             // Offsets from the alignment rect's top; without one, its bottom.
             let record = document.views[Int(view)]
             if let b = attr == .firstBaseline ? record.firstBaseline : record.lastBaseline {
-                out.constant += (lo + b) * k
+                constant += (lo + b) * k
             } else {
-                out.add(size, k); out.constant -= hi * k
+                out.add(size, k); constant -= hi * k
             }
         case .leading, .trailing, .leadingMargin, .trailingMargin:
             preconditionFailure("directional attributes are resolved before translation")
         }
     }
 }
+
+/// Where a row's terms are written.
+protocol TermSink {
+    mutating func add(_ v: Variable, _ c: Double)
+}
+
+extension ConstraintBatch: TermSink {}

@@ -104,6 +104,34 @@ final class FactoredSolverTests: XCTestCase {
 
     /// Work vectors are the running thread's, lent for an operation: engines at rest hold
     /// none, and engines driven from several threads at once (each by one) stay right.
+    /// An add whose simplex fails (a cycling one, injected here) rebuilds the basis and still
+    /// answers with the handles it made, batch or single: the recovery's rebuild is a batch
+    /// of its own, and the handles read after it were empty (a single add then trapped).
+    func testAFailedAddRecoversAndAnswersItsHandles() {
+        let s = FactoredSolver()
+        let x = s.addVariable(), y = s.addVariable()
+        s.injectedFailures = 1
+        let handles = s.add(batch: [
+            ConstraintDefinition(LinearExpression([(x, 1)], constant: -10), .equal),
+            ConstraintDefinition(LinearExpression([(y, 1), (x, -1)], constant: -5), .greaterOrEqual),
+            ConstraintDefinition(LinearExpression([(y, 1)], constant: -100), .equal, priority: 500)
+        ])
+        XCTAssertEqual(s.recoveries, 1)
+        XCTAssertEqual(handles.count, 3)
+        XCTAssertEqual(Set(handles).count, 3)
+        for h in handles { XCTAssertNotNil(s.definition(h)) }
+        XCTAssertEqual(s.value(x), 10, accuracy: 1e-9)
+        XCTAssertEqual(s.value(y), 100, accuracy: 1e-9)
+        s.injectedFailures = 1
+        let h = s.add(ConstraintDefinition(LinearExpression([(y, 1)], constant: -50), .lessOrEqual))
+        XCTAssertEqual(s.recoveries, 2)
+        XCTAssertFalse(handles.contains(h))
+        XCTAssertEqual(s.definition(h)?.relation, .lessOrEqual)
+        XCTAssertEqual(s.value(y), 50, accuracy: 1e-9)
+        s.remove(h)
+        XCTAssertEqual(s.value(y), 100, accuracy: 1e-9)
+    }
+
     func testWorkVectorsAreLentByTheThreadAndNotKept() {
         let lengths = [300, 301, 302, 303]
         // Each thread writes its own slot: its last value, and whether the engine kept work vectors.

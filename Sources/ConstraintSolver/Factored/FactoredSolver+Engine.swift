@@ -7,17 +7,19 @@ extension FactoredSolver: ConstraintEngine {
     public func add(_ definition: ConstraintDefinition) -> ConstraintHandle {
         lendingWork {
             do { return try tryAdd(definition) } catch {
+                let made = lastAdded  // the recovery's rebuild is a batch of its own: it resets them
                 recover()
-                return lastAdded.last!
+                return made.last!
             }
         }
     }
 
-    public func add(batch definitions: [ConstraintDefinition]) -> [ConstraintHandle] {
+    public func add(batch: ConstraintBatch) -> [ConstraintHandle] {
         lendingWork {
-            do { return try tryAdd(batch: definitions) } catch {
+            do { return try tryAdd(batch: batch) } catch {
+                let made = lastAdded
                 recover()
-                return lastAdded
+                return made
             }
         }
     }
@@ -39,7 +41,7 @@ extension FactoredSolver: ConstraintEngine {
     private func recover() {
         recoveries += 1
         preferredRow = nil
-        _ = try? tryAdd(batch: [])
+        _ = try? tryAdd(batch: ConstraintBatch())
     }
 
     public func removeVariable(_ v: Variable) {

@@ -109,6 +109,8 @@ public final class FactoredSolver {
     /// Operations that failed inside (cycling on ill-scaled rows, say) and rebuilt the basis.
     public internal(set) var recoveries = 0
     public private(set) var factorizations = 0
+    /// Fault injection, for tests: the next this many solves fail as a cycling simplex does.
+    var injectedFailures = 0
     var refactorMinimum = 2000
 
     public init() {}
@@ -138,13 +140,15 @@ public final class FactoredSolver {
 
     /// Adds many constraints at once (a whole document): order-independent, one
     /// factorization. Replaces the current basis, so it costs O(whole system).
-    func tryAdd(batch definitions: [ConstraintDefinition]) throws(Unsatisfiable) -> [ConstraintHandle] {
+    func tryAdd(batch: ConstraintBatch) throws(Unsatisfiable) -> [ConstraintHandle] {
         for j in value.indices where value[j] != 0 { mark(j) }
         // The rows first (their storage reserved once), then every column's list at once from
         // them, packed: appending to thousands of column lists in turn moved each as it grew.
-        let (length, terms) = definitions.reduce((0, 0)) { ($0.0 + Self.rowLength($1), $0.1 + $1.expression.terms.count) }
-        reserve(rows: definitions.count, entries: length, columns: length - terms)
-        let handles = definitions.map { newRow($0, inBatch: true).0 }
+        let extra = (0..<batch.count).reduce(0) { $0 + Self.extraColumns(batch.relation($1), batch.priority($1)) }
+        reserve(rows: batch.count, entries: batch.terms.count + extra, columns: extra)
+        let handles = (0..<batch.count).map { i in
+            newRow(batch.terms(i), constant: batch.constant(i), batch.relation(i), priority: batch.priority(i), inBatch: true).0
+        }
         columnRows = rows.transposedIndices(lists: kind.count)
         lastAdded = handles
         try crash()
@@ -303,17 +307,26 @@ public final class FactoredSolver {
         columnRows.append(Int32(row), to: j)
     }
 
-    /// The cells `newRow` writes for a definition (at most: equal terms merge): its terms, a
-    /// slack for an inequality, errors for an optional row (two for `==`).
-    static func rowLength(_ d: ConstraintDefinition) -> Int {
-        d.expression.terms.count + (d.relation == .equal ? 0 : 1) + (d.isRequired ? 0 : d.relation == .equal ? 2 : 1)
+    /// The columns `newRow` makes beside a constraint's terms: a slack for an inequality,
+    /// errors for an optional row (two for `==`).
+    static func extraColumns(_ relation: Relation, _ priority: Double) -> Int {
+        (relation == .equal ? 0 : 1) + (priority >= Priority.required ? 0 : relation == .equal ? 2 : 1)
     }
 
-    /// A new row for the definition, with its slack and errors. A batch's row (`inBatch`)
+    func newRow(_ definition: ConstraintDefinition) -> (ConstraintHandle, Int) {
+        let e = definition.expression
+        return newRow(e.terms, constant: e.constant, definition.relation, priority: definition.priority, inBatch: false)
+    }
+
+    /// A new row for a constraint, with its slack and errors. A batch's row (`inBatch`)
     /// leaves `columnRows` and the reduced costs to the batch, which makes them for all at once.
-    func newRow(_ definition: ConstraintDefinition, inBatch: Bool = false) -> (ConstraintHandle, Int) {
+    func newRow(
+        _ terms: some Collection<(variable: Variable, coefficient: Double)>, constant: Double, _ relation: Relation,
+        priority: Double, inBatch: Bool
+    ) -> (ConstraintHandle, Int) {
+        let isRequired = priority >= Priority.required
         rowScratch.removeAll(keepingCapacity: true)
-        for (v, a) in definition.expression.terms where a != 0 {
+        for (v, a) in terms where a != 0 {
             let j = v.symbol.index
             if let k = rowScratch.firstIndex(where: { $0.index == j }) { rowScratch[k].value += a } else { rowScratch.append(Entry(j, a)) }
         }
@@ -323,24 +336,24 @@ public final class FactoredSolver {
             row = r
             rows.replace(r, with: rowScratch)
             rowLive[r] = true
-            rhs[r] = -definition.expression.constant
+            rhs[r] = -constant
         } else {
             row = rows.listCount
             rows.appendList(rowScratch)
             rowLive.append(true)
-            rhs.append(-definition.expression.constant)
+            rhs.append(-constant)
             handleOfRow.append(-1)
             basis.growRows(to: rows.listCount)
         }
-        switch definition.relation {
+        switch relation {
         case .greaterOrEqual: rows.append(Entry(newColumn(.slack, inBatch: inBatch), -1), to: row)
         case .lessOrEqual: rows.append(Entry(newColumn(.slack, inBatch: inBatch), 1), to: row)
         case .equal: break
         }
-        if !definition.isRequired {
-            let p = definition.priority
+        if !isRequired {
+            let p = priority
             _ = levelIndex(p)
-            switch definition.relation {
+            switch relation {
             case .equal:
                 rows.append(Entry(newColumn(.error, priority: p, inBatch: inBatch), -1), to: row)
                 rows.append(Entry(newColumn(.error, priority: p, inBatch: inBatch), 1), to: row)
@@ -350,7 +363,7 @@ public final class FactoredSolver {
         }
         if !inBatch { for e in rows[row] { columnRows.append(Int32(row), to: e.index) } }
         let h = records.insert(
-            Record(row: row, relation: definition.relation, priority: definition.priority))
+            Record(row: row, relation: relation, priority: priority))
         handleOfRow[row] = h
         ambiguityCache = nil
         return (ConstraintHandle(raw: h), row)
@@ -564,6 +577,10 @@ public final class FactoredSolver {
     }
 
     func solve() throws(Unsatisfiable) {
+        if injectedFailures > 0 {
+            injectedFailures -= 1
+            throw Unsatisfiable(reason: "injected")
+        }
         var steps = 0
         // Ill-scaled rows can make rounding noise look like progress and the simplex cycle:
         // a bounded number of steps, then the caller rebuilds the basis (`recover`).
