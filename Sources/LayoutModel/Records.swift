@@ -133,12 +133,12 @@ struct ViewRecord {
     var dirty = false
     /// Insets, margins or baselines changed: every atom naming the view is re-translated.
     var restyled = false
+    /// A stack's spacer guide: in the engine, never reported nor written.
+    var internalGuide = false
     /// Insertion order: the document's view order.
     var sequence: Int
     /// Its implicit atoms by `ImplicitKind`, `noRef` where it has none.
     var implicit = SIMD8<Int32>(repeating: noRef)
-    /// A stack's spacer guide: in the engine, never reported nor written.
-    var internalGuide = false
     /// A text view's measurements, boxed (most views have no text): on its natural lines
     /// (its intrinsic width), and at the width the layout gave it (`wrapWidth`, nil when it
     /// was not narrower).

@@ -6,8 +6,16 @@ import ConstraintSolver
 public struct ViewSpec: Equatable, Sendable {
     public var id: String
     public var parent: String?
-    public var intrinsicWidth: Double?
-    public var intrinsicHeight: Double?
+    /// Nil as NaN (a number the contract cannot carry): 8 bytes each where an optional took 16.
+    private var intrinsic = (width: Double.nan, height: Double.nan)
+    public var intrinsicWidth: Double? {
+        get { intrinsic.width.isNaN ? nil : intrinsic.width }
+        set { intrinsic.width = newValue ?? .nan }
+    }
+    public var intrinsicHeight: Double? {
+        get { intrinsic.height.isNaN ? nil : intrinsic.height }
+        set { intrinsic.height = newValue ?? .nan }
+    }
     public var hugging = (h: 250.0, v: 250.0)
     public var compression = (h: 750.0, v: 750.0)
     public var isGuide = false
