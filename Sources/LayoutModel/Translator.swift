@@ -28,8 +28,8 @@ struct Translator {
         var sign: Double
     }
 
-    /// A row's terms go to a sink: a definition's own array, or the batch a whole document
-    /// is written into.
+    /// The terms of a definition made on its own (a change to a built engine); a whole
+    /// document's go straight into its batch.
     private struct Linear: TermSink {
         var terms: [(variable: Variable, coefficient: Double)] = []
         mutating func add(_ v: Variable, _ c: Double) {
