@@ -58,15 +58,6 @@ public struct ConstraintBatch: Sendable {
         priorities.append(priority)
     }
 
-    /// Drops every constraint, keeping the storage.
-    public mutating func removeAll() {
-        terms.removeAll(keepingCapacity: true)
-        ends.removeAll(keepingCapacity: true)
-        constants.removeAll(keepingCapacity: true)
-        relations.removeAll(keepingCapacity: true)
-        priorities.removeAll(keepingCapacity: true)
-    }
-
     /// Constraint i's terms.
     public func terms(_ i: Int) -> ArraySlice<(variable: Variable, coefficient: Double)> {
         terms[(i == 0 ? 0 : Int(ends[i - 1]))..<Int(ends[i])]

@@ -28,9 +28,6 @@ final class ConstraintBatchTests: XCTestCase {
         XCTAssertEqual([batch.priority(0), batch.priority(1), batch.priority(2)], [1000, 250, 750])
         XCTAssertEqual(batch[1].expression.terms.map(\.coefficient), [1])
         XCTAssertEqual(batch[1].priority, 250)
-        batch.removeAll()
-        XCTAssertEqual(batch.count, 0)
-        XCTAssertTrue(batch.terms.isEmpty)
     }
 
     func testABatchOfDefinitionsGivesThemBackAsTheyWere() {

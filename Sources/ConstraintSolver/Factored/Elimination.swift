@@ -86,7 +86,8 @@ struct Elimination {
         while true {
             var pivot: (row: Int, column: Int)? = nil
             if let (_, i) = singletons.top(where: { singletonKey($0) }) {
-                let e = rowCells[position: rowCells.positions(i).lowerBound]; let (j, a) = (e.index, e.value)
+                let only = rowCells[position: rowCells.positions(i).lowerBound]
+                let (j, a) = (only.index, only.value)
                 liveRows(of: j, into: &column)
                 let cmax = column.reduce(0) { max($0, abs($1.value)) }
                 if abs(a) >= 0.01 * cmax { pivot = (i, j) }
@@ -117,8 +118,8 @@ struct Elimination {
             columnRows.clear(j)
             columnCount[j] = 0
             let l = out.multipliers.appendList()
-            for e in column {
-                let (r2, a2) = (e.index, e.value)
+            for below in column {
+                let (r2, a2) = (below.index, below.value)
                 let wasSingleton = rowCells.count(r2) == 1
                 let m = a2 / pv
                 out.multipliers.append(Entry(r2, m), to: l)

@@ -7,9 +7,8 @@ extension FactoredSolver: ConstraintEngine {
     public func add(_ definition: ConstraintDefinition) -> ConstraintHandle {
         lendingWork {
             do { return try tryAdd(definition) } catch {
-                let made = lastAdded  // the recovery's rebuild is a batch of its own: it resets them
                 recover()
-                return made.last!
+                return lastAdded.last!
             }
         }
     }
@@ -17,9 +16,8 @@ extension FactoredSolver: ConstraintEngine {
     public func add(batch: ConstraintBatch) -> [ConstraintHandle] {
         lendingWork {
             do { return try tryAdd(batch: batch) } catch {
-                let made = lastAdded
                 recover()
-                return made
+                return lastAdded
             }
         }
     }
@@ -38,10 +36,14 @@ extension FactoredSolver: ConstraintEngine {
 
     /// A fresh basis for every live row (the batch build's path).
     /// Counted (`recoveries`): the layout model falls back to the solved form when it sees one.
+    /// The handles the failed add made stay its answer: the rebuild is a batch of its own,
+    /// which would leave none.
     private func recover() {
         recoveries += 1
         preferredRow = nil
+        let made = lastAdded
         _ = try? tryAdd(batch: ConstraintBatch())
+        lastAdded = made
     }
 
     public func removeVariable(_ v: Variable) {

@@ -324,7 +324,6 @@ public final class FactoredSolver {
         _ terms: some Collection<(variable: Variable, coefficient: Double)>, constant: Double, _ relation: Relation,
         priority: Double, inBatch: Bool
     ) -> (ConstraintHandle, Int) {
-        let isRequired = priority >= Priority.required
         rowScratch.removeAll(keepingCapacity: true)
         for (v, a) in terms where a != 0 {
             let j = v.symbol.index
@@ -350,15 +349,14 @@ public final class FactoredSolver {
         case .lessOrEqual: rows.append(Entry(newColumn(.slack, inBatch: inBatch), 1), to: row)
         case .equal: break
         }
-        if !isRequired {
-            let p = priority
-            _ = levelIndex(p)
+        if priority < Priority.required {
+            _ = levelIndex(priority)
             switch relation {
             case .equal:
-                rows.append(Entry(newColumn(.error, priority: p, inBatch: inBatch), -1), to: row)
-                rows.append(Entry(newColumn(.error, priority: p, inBatch: inBatch), 1), to: row)
-            case .greaterOrEqual: rows.append(Entry(newColumn(.error, priority: p, inBatch: inBatch), 1), to: row)
-            case .lessOrEqual: rows.append(Entry(newColumn(.error, priority: p, inBatch: inBatch), -1), to: row)
+                rows.append(Entry(newColumn(.error, priority: priority, inBatch: inBatch), -1), to: row)
+                rows.append(Entry(newColumn(.error, priority: priority, inBatch: inBatch), 1), to: row)
+            case .greaterOrEqual: rows.append(Entry(newColumn(.error, priority: priority, inBatch: inBatch), 1), to: row)
+            case .lessOrEqual: rows.append(Entry(newColumn(.error, priority: priority, inBatch: inBatch), -1), to: row)
             }
         }
         if !inBatch { for e in rows[row] { columnRows.append(Int32(row), to: e.index) } }
@@ -425,22 +423,19 @@ public final class FactoredSolver {
     /// ρᵀ·A over the nonbasic columns into `alphaWork`: the pivot row of the step ρ was taken for.
     func pivotRow(_ rho: [Entry]) {
         alphaWork.reset(size: kind.count)
-        for e in rho {
-            let (i, ri) = (e.index, e.value)
-            for e in rows[i] where !basis.isBasic(e.index) { alphaWork.add(e.index, ri * e.value) }
+        for r in rho {
+            for e in rows[r.index] where !basis.isBasic(e.index) { alphaWork.add(e.index, r.value * e.value) }
         }
     }
 
     /// Adds `dy` to a level's duals and updates the reduced costs it changes.
     func dualDelta(_ level: Int, _ dy: [Entry]) -> Set<Int> {
         var touched: Set<Int> = []
-        for e in dy {
-            let (i, dv) = (e.index, e.value)
-            duals[level].add(i, dv)
-            for e in rows[i] where !basis.isBasic(e.index) {
-                let (j, a) = (e.index, e.value)
-                reduced[level].add(j, -dv * a, default: cost(level, j))
-                touched.insert(j)
+        for d in dy {
+            duals[level].add(d.index, d.value)
+            for e in rows[d.index] where !basis.isBasic(e.index) {
+                reduced[level].add(e.index, -d.value * e.value, default: cost(level, e.index))
+                touched.insert(e.index)
             }
         }
         return touched
@@ -639,9 +634,8 @@ public final class FactoredSolver {
         let z = rho()
         var abar: [Int: Double] = [:]
         for e in cells where !basis.isBasic(e.index) { abar[e.index, default: 0] += e.value }
-        for e in z {
-            let (i, zi) = (e.index, e.value)
-            for e in rows[i] where !basis.isBasic(e.index) { abar[e.index, default: 0] -= zi * e.value }
+        for r in z {
+            for e in rows[r.index] where !basis.isBasic(e.index) { abar[e.index, default: 0] -= r.value * e.value }
         }
         var best: Int? = nil
         for (j, a) in abar where kind[j] == .free && abs(a) > 1e-7 {
@@ -905,9 +899,10 @@ public final class FactoredSolver {
             for j in kind.indices where costPriority[j] == levelPriority[level] && (basis.isBasic(j) || columnRows[j].isEmpty) {
                 setReducedCost(level, j, 0)
             }
-            for e in y {
-                let (i, yi) = (e.index, e.value)
-                for e in rows[i] where !basis.isBasic(e.index) { reduced[level].add(e.index, -yi * e.value, default: cost(level, e.index)) }
+            for r in y {
+                for e in rows[r.index] where !basis.isBasic(e.index) {
+                    reduced[level].add(e.index, -r.value * e.value, default: cost(level, e.index))
+                }
             }
         }
         candidates.removeAll()
