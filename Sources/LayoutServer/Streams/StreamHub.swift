@@ -53,14 +53,16 @@ final class StreamHub: Sendable {
         }
         guard try layout.store.get(id) != nil else { throw Problem(404, "no session '\(id)'") }
         let timed = try LayoutRoutes.timingRequested(req)
-        let now = monotonicNanos()
-        let claimed = slots.withLock { s in
+        // The clock is read under the lock: read before it, a concurrent handshake's later
+        // claim could go in first, and `now - claim` overflowed (the soak's debug server trapped).
+        let now: UInt64? = slots.withLock { s in
+            let now = monotonicNanos()
             s.claims.removeAll { now - $0 > Self.claimTTL }
-            guard s.open.count + s.claims.count < configuration.maxStreams else { return false }
+            guard s.open.count + s.claims.count < configuration.maxStreams else { return nil }
             s.claims.append(now)
-            return true
+            return now
         }
-        guard claimed else {
+        guard let now else {
             throw Problem(503, "the server keeps at most \(configuration.maxStreams) open streams", headers: [("Retry-After", "1")])
         }
         var response = Response(status: 101, headers: [("Upgrade", "websocket"), ("Sec-WebSocket-Accept", WebSocketHandshake.accept(key))])
