@@ -34,9 +34,15 @@ public protocol ConstraintEngine: AnyObject {
     var recoveries: Int { get }
     /// Rows and columns only, for a gauge kept around every change.
     var tableauSize: (rows: Int, columns: Int) { get }
+    /// Releases what the engine can make again when a change needs it: for a session kept
+    /// after its build, whose next change is most often a set-constant that needs none of it.
+    func compact()
 }
 
 extension ConstraintEngine {
+    /// Nothing to release by default (the solved form keeps no such caches).
+    public func compact() {}
+
     /// The variables whose value moved (beyond 1e-9) since the last call, found from what
     /// the changes touched, never by scanning every variable.
     public func takeChanges() -> [Variable] {

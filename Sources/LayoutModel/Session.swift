@@ -384,6 +384,10 @@ public final class LayoutSession {
         return [.churn(constraints: back.map { document.atomName($0.atom) }, views: views)]
     }
 
+    /// For a session kept after its build: the engine releases what it can make again when a
+    /// change needs it (most often the next change is a set-constant, which needs none of it).
+    public func compact() { solver.compact() }
+
     /// Collects the frames that changed (from the engine's changed variables, never by
     /// diffing every frame), stamps them with the new revision and moves the revision on.
     private func finish(added: [String], countRevision: Bool) -> ChangeResult {

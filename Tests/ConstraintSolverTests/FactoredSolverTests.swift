@@ -258,6 +258,9 @@ final class FactoredSolverOperationTests: XCTestCase {
             _ = s.takeChanges()
             for step in 0..<8 {
                 let old = vars.map { s.value($0) }
+                // Compacted now and then, as a kept session is: packed levels and no L by row
+                // until a change needs them again.
+                if Int.random(in: 0..<3, using: &rng) == 0 { s.compact() }
                 let k = Int.random(in: 0..<live.count, using: &rng)
                 switch Int.random(in: 0..<4, using: &rng) {
                 case 0 where live.count > 1:

@@ -3,7 +3,8 @@ import XCTest
 @testable import ConstraintSolver
 
 /// The level vector against a dictionary under random reads, writes and updates,
-/// with per-entry defaults as the reduced costs use them (an unset entry reads its default).
+/// with per-entry defaults as the reduced costs use them (an unset entry reads its default),
+/// packed now and then as a built session's levels are.
 final class LevelVectorTests: XCTestCase {
     func testRandomWritesMatchADictionary() {
         var rng = SystemRandomNumberGenerator()
@@ -23,10 +24,15 @@ final class LevelVectorTests: XCTestCase {
                 case 1:
                     v[i, default: absent(i)] -= 0.5
                     reference[i] = (reference[i] ?? absent(i)) - 0.5
+                case 2 where step % 500 == 0:
+                    // Packed (a quiet level), read, then written again: the first write unpacks.
+                    v.pack()
                 default:
                     XCTAssertEqual(v[i, default: absent(i)], reference[i] ?? absent(i), "round \(round) step \(step)")
                 }
             }
+            for i in 0..<min(span, 5_000) { XCTAssertEqual(v[i, default: absent(i)], reference[i] ?? absent(i)) }
+            v.pack()
             for i in 0..<min(span, 5_000) { XCTAssertEqual(v[i, default: absent(i)], reference[i] ?? absent(i)) }
         }
     }

@@ -21,6 +21,10 @@ final class BasisFactor {
     /// received from earlier steps. U by row (later steps) and by column (earlier steps).
     private var lcol = SparseLists<Entry>()
     private var lrow = SparseLists<Entry>()
+    /// L by row is the transpose of L by column, made by the first transposed solve after a
+    /// factorization or `dropTransposedL`: a built session that only moves constants (a drag)
+    /// never needs it.
+    private var lrowMade = false
     private var urow = SparseLists<Entry>()
     private var ucol = SparseLists<Entry>()
     private var udiag: [Double] = []
@@ -76,7 +80,10 @@ final class BasisFactor {
     func upperTransposed(_ w: inout WorkVector) { triangular(&w, urow, ascending: true, dividing: true, skipBelow: Self.drop) }
 
     /// w ← L⁻ᵀ·w, steps descending (the result is by step: row `rowOfStep[k]`).
-    func lowerTransposed(_ w: inout WorkVector) { triangular(&w, lrow, ascending: false, dividing: false, skipBelow: Self.drop) }
+    func lowerTransposed(_ w: inout WorkVector) {
+        if !lrowMade { (lrow, lrowMade) = (lcol.transposed(), true) }
+        triangular(&w, lrow, ascending: false, dividing: false, skipBelow: Self.drop)
+    }
 
     /// One triangular solve in place: each live step k, in order, is final when visited
     /// (divided by U's diagonal when `dividing`) and scatters into the later steps of
@@ -297,7 +304,7 @@ final class BasisFactor {
         stepOfColumn[column] = m
         lcol.appendList()
         for e in l { lcol.append(Entry(m, e.value), to: e.index) }
-        lrow.appendList(l)
+        if lrowMade { lrow.appendList(l) }
         ucol.appendList(v)
         urow.appendList()
         for e in v { urow.append(Entry(m, e.value), to: e.index) }
@@ -339,7 +346,7 @@ final class BasisFactor {
         urow = factors.u
         urow.mapIndices { stepOfColumn[$0] }
         urow.trim()
-        lrow = lcol.transposed()
+        (lrow, lrowMade) = (SparseLists<Entry>(), false)
         ucol = urow.transposed()
         luNonzeros = pivots.count + lcol.liveCount + urow.liveCount
         etaPivot = []; etaColumn = []; etaPivotValue = []; etaNonzeros = 0; etaVisits = 0; etaSteps = []
@@ -352,10 +359,32 @@ final class BasisFactor {
         for col in columnOfStep { stepOfColumn[col] = -1 }
         for r in rowOfStep { stepOfRow[r] = -1 }
         rowOfStep = IndexMap(); columnOfStep = IndexMap()
-        lcol = SparseLists<Entry>(); lrow = SparseLists<Entry>(); urow = SparseLists<Entry>(); ucol = SparseLists<Entry>(); udiag = []
+        lcol = SparseLists<Entry>(); (lrow, lrowMade) = (SparseLists<Entry>(), false); urow = SparseLists<Entry>(); ucol = SparseLists<Entry>();
+        udiag = []
         etaPivot = []; etaColumn = []; etaPivotValue = []; etasByPivot = []; etasBySlot = []; etaSteps = []
         etaNonzeros = 0; luNonzeros = 0; etaVisits = 0
     }
 }
 
 struct SingularBasis: Error {}
+
+extension BasisFactor {
+    /// Releases L by row, which the next transposed solve makes again.
+    func dropTransposedL() { (lrow, lrowMade) = (SparseLists<Entry>(), false) }
+
+    /// Each part released in turn, for the footprint (the basis is empty afterwards).
+    func releaseMeasuringFootprint(_ meter: inout FootprintMeter) {
+        meter.release("basis: L by column") { lcol = SparseLists<Entry>() }
+        meter.release("basis: L by row") { lrow = SparseLists<Entry>() }
+        meter.release("basis: U") {
+            urow = SparseLists<Entry>(); ucol = SparseLists<Entry>()
+        }
+        meter.release("basis: U diagonal") { udiag = [] }
+        meter.release("basis: etas") {
+            etaPivot = []; etaColumn = []; etaPivotValue = []; etasByPivot = []; etasBySlot = []; etaSteps = []
+        }
+        meter.release("basis: step maps") {
+            rowOfStep = IndexMap(); columnOfStep = IndexMap(); stepOfRow = IndexMap(); stepOfColumn = IndexMap()
+        }
+    }
+}

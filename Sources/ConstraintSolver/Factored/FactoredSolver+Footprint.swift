@@ -5,18 +5,21 @@ extension FactoredSolver {
     @_spi(Benchmarks)
     public func releaseMeasuringFootprint(heap: @escaping () -> Int) -> [(structure: String, bytes: Int)] {
         var meter = FootprintMeter(heap: heap)
-        meter.release("rows") {
-            rows = SparseLists<Entry>(); rowLive = []; rhs = []; handleOfRow = []
+        meter.release("rows: cells") { rows = SparseLists<Entry>() }
+        meter.release("rows: right-hand sides, handles") {
+            rowLive = []; rhs = []; handleOfRow = []
         }
         meter.release("columns") { columnRows = SparseLists<Int32>() }
         meter.release("records") { records = HandleTable() }
-        meter.release("column state") {
-            kind = []; costPriority = []; value = []; isUser = []; touched = []; touchedList = []; touchedBefore = []
+        meter.release("column state: values") { value = [] }
+        meter.release("column state: cost priorities") { costPriority = [] }
+        meter.release("column state: kinds, flags, touched") {
+            kind = []; isUser = []; touched = []; touchedList = []; touchedBefore = []
         }
         meter.release("duals and reduced costs") {
             duals = []; reduced = []
         }
-        meter.release("basis (L, U, etas, step maps)") { basis.reset() }
+        basis.releaseMeasuringFootprint(&meter)
         return meter.structures
     }
 }

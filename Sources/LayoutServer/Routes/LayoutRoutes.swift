@@ -56,6 +56,7 @@ final class LayoutRoutes: Sendable {
             do throws(LayoutError) { session = try LayoutSession.make(document: doc, limits: configuration.sessionLimits) } catch {
                 throw Problem(error)
             }
+            session.compact()
             let nanos = monotonicNanos() - t0
             metrics.solveTime.recordNanoseconds(Int64(nanos))
             // With replicas on one store, the id's lease first: the session is this replica's.

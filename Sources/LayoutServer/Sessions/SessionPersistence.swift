@@ -206,6 +206,7 @@ final class SessionPersistence: Sendable {
             // and nothing after the gap may replay.
             _ = writer.write(.truncate(session: id, after: session.revision, epoch: lease.epoch))
         }
+        session.compact()
         metrics.sessionsRestored.increment()
         metrics.restoreTime.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - t0))
         logger.debug("session restored", metadata: ["session": "\(id)", "revision": "\(session.revision)", "journal": "\(replayed)"])
