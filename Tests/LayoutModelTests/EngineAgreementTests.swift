@@ -95,6 +95,45 @@ final class EngineAgreementTests: XCTestCase {
         XCTAssertEqual(compared, 1600)
     }
 
+    /// A kept session is compacted after its build (`compact`: packed levels, no L by row, no
+    /// column lists until a change needs them): it answers every later change exactly as a
+    /// session that was not, frames and diagnostics bit for bit.
+    func testACompactedSessionAnswersExactlyAsOneThatWasNot() throws {
+        var rng = LCG(state: 2511)
+        var changes = 0
+        for round in 0..<150 {
+            let (doc, ids) = randomDocument(&rng)
+            let json = try JSONParser.parse(doc)
+            let kept = try LayoutSession(document: json, limits: SessionLimits(engine: .factored))
+            let plain = try LayoutSession(document: json, limits: SessionLimits(engine: .factored))
+            kept.compact()
+            var live = ids
+            for step in 0..<6 {
+                let id = live.randomElement(using: &rng)!
+                let body: String
+                switch Int.random(in: 0..<4, using: &rng) {
+                case 0 where live.count > 1:
+                    body = #"{"ops":[{"op":"removeConstraints","ids":["\#(id)"]}]}"#
+                    live.removeAll { $0 == id }
+                case 1:
+                    let extra = "x\(step)"
+                    body =
+                        #"{"ops":[{"op":"addConstraints","constraints":[{"id":"\#(extra)","expr":"v0.width >= \#(Int.random(in: 5...50, using: &rng)) @750"}]}]}"#
+                    live.append(extra)
+                default:
+                    body = #"{"ops":[{"op":"setConstant","id":"\#(id)","constant":\#(Int.random(in: -30...90, using: &rng))}]}"#
+                }
+                let a = try kept.apply(changes: JSONParser.parse(body)), b = try plain.apply(changes: JSONParser.parse(body))
+                XCTAssertEqual(a.frames.map(\.frame), b.frames.map(\.frame), "round \(round) step \(step): \(body)")
+                XCTAssertEqual("\(a.diagnostics)", "\(b.diagnostics)", "round \(round) step \(step)")
+                XCTAssertEqual(kept.allFrames.map(\.frame), plain.allFrames.map(\.frame), "round \(round) step \(step)")
+                if step == 2 { kept.compact(); plain.compact() }  // compacted again after changes: still alike
+                changes += 1
+            }
+        }
+        XCTAssertEqual(changes, 900)
+    }
+
     /// Exercising ambiguity finds another valid layout on either engine: Saturn and its ring
     /// move together, the ring still centred on Saturn, and nothing is kept. (The factored
     /// engine followed a free column both ways, which cancelled out: an empty answer.)

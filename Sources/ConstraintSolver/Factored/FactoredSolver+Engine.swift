@@ -97,11 +97,15 @@ extension FactoredSolver: ConstraintEngine {
 
     public var tableauSize: (rows: Int, columns: Int) { (basis.stepCount, kind.count) }
 
-    /// The levels packed (dense again at their first write, a pivot's) and L by row dropped
-    /// (made again by the first transposed solve): a 1,000-cell session's duals and reduced
-    /// costs 176 → 17 bytes a view, and L by row's 127 (`layoutd-document-bench --footprint`).
+    /// The levels packed (dense again at their first write, a pivot's), L by row and the
+    /// column lists dropped (made again at their first use): a 1,000-cell session's duals and
+    /// reduced costs 176 → 17 bytes a view, L by row's 127 and the columns' 143
+    /// (`layoutd-document-bench --footprint`). Right after a batch build each is made again as
+    /// it was (a batch's column lists are the rows' transpose too), so a session compacted then
+    /// answers exactly as one that was not.
     public func compact() {
         for k in duals.indices { duals[k].pack(); reduced[k].pack() }
         basis.dropTransposedL()
+        dropColumnLists()
     }
 }

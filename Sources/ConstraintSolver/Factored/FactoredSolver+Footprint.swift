@@ -5,11 +5,12 @@ extension FactoredSolver {
     @_spi(Benchmarks)
     public func releaseMeasuringFootprint(heap: @escaping () -> Int) -> [(structure: String, bytes: Int)] {
         var meter = FootprintMeter(heap: heap)
+        // The columns first: a write to the rows makes dropped column lists again.
+        meter.release("columns") { columnRows = SparseLists<Int32>() }
         meter.release("rows: cells") { rows = SparseLists<Entry>() }
         meter.release("rows: right-hand sides, handles") {
             rowLive = []; rhs = []; handleOfRow = []
         }
-        meter.release("columns") { columnRows = SparseLists<Int32>() }
         meter.release("records") { records = HandleTable() }
         meter.release("column state: values") { value = [] }
         meter.release("column state: cost priorities") { costPriority = [] }

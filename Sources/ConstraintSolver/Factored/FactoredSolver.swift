@@ -24,13 +24,40 @@ public final class FactoredSolver {
     var kind: [Kind] = []
     /// The priority of an error column's level (0: no cost).
     var costPriority: [Double] = []
-    /// Each column's rows, by id (its coefficients are in the rows: `column(_:)`).
-    var columnRows = SparseLists<Int32>()
+    /// Each column's rows, by id (its coefficients are in the rows: `column(_:)`): the
+    /// transpose of `rows`, which `compact` drops and the first use (or write to the rows)
+    /// makes again.
+    var columnRows: SparseLists<Int32> {
+        _read {
+            if !columnListsMade { makeColumnLists() }
+            yield columnLists
+        }
+        _modify {
+            if !columnListsMade { makeColumnLists() }
+            yield &columnLists
+        }
+    }
+    private var columnLists = SparseLists<Int32>()
+    private var columnListsMade = true
+
+    private func makeColumnLists() { (columnLists, columnListsMade) = (rowLists.transposedIndices(lists: kind.count), true) }
+
+    /// Drops the column lists (`columnRows` makes them again from the rows).
+    func dropColumnLists() { (columnLists, columnListsMade) = (SparseLists<Int32>(), false) }
     var value: [Double] = []
     var isUser: [Bool] = []
 
     // Rows, by id (a dropped row's id is reused): coefficients by column and right-hand side.
-    var rows = SparseLists<Entry>()
+    // Written only once the column lists exist, so that the lists made again are the rows'
+    // transpose before the write, which the write then keeps up to date as always.
+    var rows: SparseLists<Entry> {
+        _read { yield rowLists }
+        _modify {
+            if !columnListsMade { makeColumnLists() }
+            yield &rowLists
+        }
+    }
+    private var rowLists = SparseLists<Entry>()
     var rowLive: [Bool] = []
     var rhs: [Double] = []
 
@@ -149,7 +176,7 @@ public final class FactoredSolver {
         let handles = (0..<batch.count).map { i in
             newRow(batch.terms(i), constant: batch.constant(i), batch.relation(i), priority: batch.priority(i), inBatch: true).0
         }
-        columnRows = rows.transposedIndices(lists: kind.count)
+        (columnLists, columnListsMade) = (rows.transposedIndices(lists: kind.count), true)
         lastAdded = handles
         try crash()
         try solve()
@@ -246,9 +273,9 @@ public final class FactoredSolver {
             isUser[j] = false
         } else {
             j = kind.count
+            columnRows.appendList()  // first: made again, the lists number `kind.count`
             kind.append(k)
             costPriority.append(0)
-            columnRows.appendList()
             value.append(0)
             isUser.append(false)
             touched.append(false)

@@ -172,6 +172,9 @@ final class SessionPersistence: Sendable {
         do {
             let json = try JSONParser.parse(stored.document)
             session = try LayoutSession.make(document: json, limits: limits)
+            // As the session was when it was made: compacted before its changes, so the replay
+            // takes the same steps.
+            session.compact()
         } catch {
             logger.error("a stored session's document does not build", metadata: ["session": "\(id)", "error": "\(error)"])
             throw Problem(503, "the stored session \(id) cannot be rebuilt", headers: [("Retry-After", "60")])
@@ -206,7 +209,6 @@ final class SessionPersistence: Sendable {
             // and nothing after the gap may replay.
             _ = writer.write(.truncate(session: id, after: session.revision, epoch: lease.epoch))
         }
-        session.compact()
         metrics.sessionsRestored.increment()
         metrics.restoreTime.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - t0))
         logger.debug("session restored", metadata: ["session": "\(id)", "revision": "\(session.revision)", "journal": "\(replayed)"])
