@@ -25,19 +25,18 @@ struct LevelVector {
     }
 
     /// Entry i, `absent` where unset; writing `absent` to an unset entry stores nothing.
+    /// Packed, `values` is empty: the packed form is looked at only past its end, so a dense
+    /// vector pays no branch for it (one in front cost the drag workload's pricing and pivots
+    /// 0.8 M instructions, 2.6% of its drag phase).
     subscript(i: Int, default absent: Double) -> Double {
-        get {
-            if isPacked { return packedValue(i, default: absent) }
-            guard i < values.count else { return absent }
+        @inline(__always) get {
+            guard i < values.count else { return isPacked ? packedValue(i, default: absent) : absent }
             let v = values[i]
             return v.isNaN ? absent : v
         }
-        set {
-            if isPacked {
-                if newValue == absent && packedValue(i, default: .nan).isNaN { return }
-                unpack()
-            }
+        @inline(__always) set {
             if i >= values.count {
+                if isPacked && writeUnpacking(i, newValue, default: absent) { return }
                 if newValue == absent { return }
                 values.append(contentsOf: repeatElement(.nan, count: i + 1 - values.count))
             } else if values[i].isNaN && newValue == absent {
@@ -75,7 +74,16 @@ struct LevelVector {
         values = []
     }
 
-    private func packedValue(_ i: Int, default absent: Double) -> Double {
+    /// A write to a packed vector: true when done (nothing to store, or stored once unpacked).
+    @inline(never) private mutating func writeUnpacking(_ i: Int, _ newValue: Double, default absent: Double) -> Bool {
+        if newValue == absent && packedValue(i, default: .nan).isNaN { return true }
+        unpack()
+        guard i < values.count else { return false }
+        values[i] = newValue
+        return true
+    }
+
+    @inline(never) private func packedValue(_ i: Int, default absent: Double) -> Double {
         let w = i >> 6
         guard w < setBits.count else { return absent }
         let word = setBits[w], bit = UInt64(1) << UInt64(i & 63)
