@@ -11,9 +11,11 @@ extension LayoutSession {
         meter.release("view ids") { document.viewNamed = NameTable() }
         meter.release("atoms") { document.atoms = [] }
         meter.release("entry ids") { document.entryNamed = NameTable() }
-        meter.release("entries (ids, text)") {
-            document.entries = []; document.texts = StringPool(); document.groupExtras = [:]
+        meter.release("entries: VFL options and metrics") {
+            document.groupExtras = [:]; document.lastGroupExtras = nil
         }
+        meter.release("entries: texts") { document.texts = StringPool() }
+        meter.release("entries (ids, VFL members)") { document.entries = [] }
         meter.release("stacks") { document.stacks = [:] }
         meter.release("document scratch") {
             document.dirtyAtoms = []; document.dirtyViews = []; document.freeViews = []; document.freeAtoms = []
