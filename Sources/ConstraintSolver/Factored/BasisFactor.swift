@@ -346,7 +346,7 @@ final class BasisFactor {
         urow = factors.u
         urow.mapIndices { stepOfColumn[$0] }
         urow.trim()
-        (lrow, lrowMade) = (SparseLists<Entry>(), false)
+        dropTransposedL()
         ucol = urow.transposed()
         luNonzeros = pivots.count + lcol.liveCount + urow.liveCount
         etaPivot = []; etaColumn = []; etaPivotValue = []; etaNonzeros = 0; etaVisits = 0; etaSteps = []
@@ -359,8 +359,8 @@ final class BasisFactor {
         for col in columnOfStep { stepOfColumn[col] = -1 }
         for r in rowOfStep { stepOfRow[r] = -1 }
         rowOfStep = IndexMap(); columnOfStep = IndexMap()
-        lcol = SparseLists<Entry>(); (lrow, lrowMade) = (SparseLists<Entry>(), false); urow = SparseLists<Entry>(); ucol = SparseLists<Entry>();
-        udiag = []
+        lcol = SparseLists<Entry>(); urow = SparseLists<Entry>(); ucol = SparseLists<Entry>(); udiag = []
+        dropTransposedL()
         etaPivot = []; etaColumn = []; etaPivotValue = []; etasByPivot = []; etasBySlot = []; etaSteps = []
         etaNonzeros = 0; luNonzeros = 0; etaVisits = 0
     }

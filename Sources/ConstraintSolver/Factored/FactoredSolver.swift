@@ -176,7 +176,7 @@ public final class FactoredSolver {
         let handles = (0..<batch.count).map { i in
             newRow(batch.terms(i), constant: batch.constant(i), batch.relation(i), priority: batch.priority(i), inBatch: true).0
         }
-        (columnLists, columnListsMade) = (rows.transposedIndices(lists: kind.count), true)
+        makeColumnLists()
         lastAdded = handles
         try crash()
         try solve()

@@ -17,7 +17,8 @@ struct LevelVector {
     private var setBefore: [UInt32] = []
     private var setValues: [Double] = []
     private var packedCount = 0
-    private(set) var isPacked = false
+    /// Only a vector with ids is packed, so it has a word of bits.
+    private var isPacked: Bool { !setBits.isEmpty }
 
     subscript(i: Int) -> Double {
         get { self[i, default: 0] }
@@ -70,7 +71,7 @@ struct LevelVector {
                 k += 1
             }
         }
-        (setBits, setBefore, setValues, packedCount, isPacked) = (bits, before, kept, values.count, true)
+        (setBits, setBefore, setValues, packedCount) = (bits, before, kept, values.count)
         values = []
     }
 
@@ -102,6 +103,6 @@ struct LevelVector {
                 rest &= rest - 1
             }
         }
-        (values, setBits, setBefore, setValues, packedCount, isPacked) = (dense, [], [], [], 0, false)
+        (values, setBits, setBefore, setValues, packedCount) = (dense, [], [], [], 0)
     }
 }
