@@ -50,6 +50,8 @@ public struct ConstraintDefinition: Sendable {
 /// The solver's name for an added constraint; stable until removed.
 public struct ConstraintHandle: Hashable, Comparable, Sendable {
     public let raw: Int32
+    /// A handle the engine gave, from its `raw` (a caller may store handles packed).
+    public init(raw: Int32) { self.raw = raw }
     public static func < (a: ConstraintHandle, b: ConstraintHandle) -> Bool { a.raw < b.raw }
 }
 

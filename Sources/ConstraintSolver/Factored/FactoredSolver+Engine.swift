@@ -63,7 +63,13 @@ extension FactoredSolver: ConstraintEngine {
         guard let rec = records[handle.raw] else { return nil }
         var terms: [(variable: Variable, coefficient: Double)] = []
         for e in rows[rec.row] where isUser[e.index] { terms.append((Variable(symbol: Symbol(id: Int32(e.index), kind: .external)), e.value)) }
-        return ConstraintDefinition(LinearExpression(terms: terms, constant: -rhs[rec.row]), rec.relation, priority: rec.priority)
+        return ConstraintDefinition(LinearExpression(terms: terms, constant: -rhs[rec.row]), rec.relation, priority: priority(of: rec))
+    }
+
+    /// A record's priority: required, else its row's error columns' cost.
+    func priority(of rec: Record) -> Double {
+        if rec.isRequired { return Priority.required }
+        return rows[rec.row].first { kind[$0.index] == .error }.map { costPriority[$0.index] } ?? Priority.required
     }
 
     public var hasDiagnostics: Bool {

@@ -13,7 +13,7 @@ extension FactoredSolver {
         }
         meter.release("records") { records = HandleTable() }
         meter.release("column state: values") { value = [] }
-        meter.release("column state: cost priorities") { costPriority = [] }
+        meter.release("column state: cost priorities") { costPriority = CostPriorities() }
         meter.release("column state: kinds, flags, touched") {
             kind = []; isUser = []; touched = []; touchedList = []; touchedBefore = []
         }

@@ -23,7 +23,7 @@ public final class FactoredSolver {
     // Columns, by id. A user variable is a free column.
     var kind: [Kind] = []
     /// The priority of an error column's level (0: no cost).
-    var costPriority: [Double] = []
+    var costPriority = CostPriorities()
     /// Each column's rows, by id (its coefficients are in the rows: `column(_:)`): the
     /// transpose of `rows`, which `compact` drops and the first use (or write to the rows)
     /// makes again.
@@ -90,24 +90,35 @@ public final class FactoredSolver {
     var touchedBefore: [Double] = []
 
     /// A constraint: its row (which holds its terms, as written, and −constant as its
-    /// right-hand side) and what the row does not say. 16 bytes: the constant is the row's,
-    /// and the rare conflict sets are beside the table (`HandleTable.conflicts`); with both
-    /// inside, a record was 32.
-    struct Record {
-        var priority: Double
-        private var rowID: Int32
-        var relation: Relation
-        var row: Int {
-            get { Int(rowID) }
-            set { rowID = Int32(newValue) }
-        }
+    /// right-hand side) and what the row does not say, in 4 bytes: the row (bits 0–28), the
+    /// relation (29–30) and whether it is required (31). An optional constraint's priority is
+    /// its error columns' cost (`priority(of:)`); the conflict sets are beside the table
+    /// (`HandleTable.conflicts`). With the priority inside, a record was 16 bytes.
+    struct Record: Equatable {
+        private let bits: UInt32
+        static let rowBits: UInt32 = (1 << 29) - 1
+        /// An empty slot of the table (no row has this id).
+        static let none = Record(bits: .max)
 
-        init(row: Int, relation: Relation, priority: Double) {
-            self.priority = priority
-            self.rowID = Int32(row)
-            self.relation = relation
+        private init(bits: UInt32) { self.bits = bits }
+        init(row: Int, relation: Relation, required: Bool) {
+            let code: UInt32 =
+                switch relation {
+                case .equal: 0
+                case .lessOrEqual: 1
+                case .greaterOrEqual: 2
+                }
+            bits = UInt32(row) & Self.rowBits | code << 29 | (required ? 1 << 31 : 0)
         }
-        var isRequired: Bool { priority >= Priority.required }
+        var row: Int { Int(bits & Self.rowBits) }
+        var relation: Relation {
+            switch bits >> 29 & 3 {
+            case 0: .equal
+            case 1: .lessOrEqual
+            default: .greaterOrEqual
+            }
+        }
+        var isRequired: Bool { bits >> 31 != 0 }
     }
     var records = HandleTable()
     /// The handles the add under way made (what a failed add still answers with).
@@ -388,7 +399,7 @@ public final class FactoredSolver {
         }
         if !inBatch { for e in rows[row] { columnRows.append(Int32(row), to: e.index) } }
         let h = records.insert(
-            Record(row: row, relation: relation, priority: priority))
+            Record(row: row, relation: relation, required: priority >= Priority.required))
         handleOfRow[row] = h
         ambiguityCache = nil
         return (ConstraintHandle(raw: h), row)
@@ -974,7 +985,7 @@ struct IndexQueue {
 /// hashed table cost a probe per set-constant, and handles that only grow would grow the
 /// table with a long session's churn).
 struct HandleTable {
-    private var slots: [FactoredSolver.Record?] = []
+    private var slots: [FactoredSolver.Record] = []
     private var free: [Int32] = []
     /// Broken constraints (required, demoted to the `broken` level to go on), each with the
     /// others of its conflict.
@@ -989,14 +1000,14 @@ struct HandleTable {
     }
 
     subscript(h: Int32) -> FactoredSolver.Record? {
-        get { h >= 0 && Int(h) < slots.count ? slots[Int(h)] : nil }
-        _modify { yield &slots[Int(h)] }
+        guard h >= 0 && Int(h) < slots.count, case let r = slots[Int(h)], r != .none else { return nil }
+        return r
     }
 
     @discardableResult
     mutating func removeValue(forKey h: Int32) -> FactoredSolver.Record? {
-        guard h >= 0, Int(h) < slots.count, let r = slots[Int(h)] else { return nil }
-        slots[Int(h)] = nil
+        guard let r = self[h] else { return nil }
+        slots[Int(h)] = .none
         free.append(h)
         conflicts[h] = nil
         return r
@@ -1007,7 +1018,7 @@ struct HandleTable {
         guard from != to else { return }
         free.removeAll { $0 == to }
         slots[Int(to)] = slots[Int(from)]
-        slots[Int(from)] = nil
+        slots[Int(from)] = .none
         free.append(from)
         conflicts[to] = conflicts.removeValue(forKey: from)
     }
