@@ -61,19 +61,6 @@ public struct SessionLimits: Sendable {
 /// One engine and one document, changed together. Not thread-safe: the server serialises
 /// each session's requests.
 public final class LayoutSession {
-    /// An atom's constraint in the engine. The engine constant is `base + sign × constant`,
-    /// so a set-constant needs no re-translation.
-    struct EngineLink {
-        var handle: ConstraintHandle?
-        /// An rtl-mirrored constraint: the sign is +1 (else -1). A flag, so that a link
-        /// is 16 bytes (it was 32 with a Double sign and an optional around the struct).
-        var mirrored: Bool
-        var base: Double
-        var sign: Double { mirrored ? 1 : -1 }
-        static let none = EngineLink(handle: nil, mirrored: false, base: 0)
-        init(handle: ConstraintHandle?, mirrored: Bool, base: Double) { self.handle = handle; self.mirrored = mirrored; self.base = base }
-    }
-
     public let solver: any ConstraintEngine
     /// Which engine `solver` is.
     public let engineKind: EngineKind
@@ -87,10 +74,8 @@ public final class LayoutSession {
     var viewOfVariable = VariableOwners()
     /// By `AtomRef`: each atom's constraint in the engine (nil while inactive). Its terms
     /// are the engine's to keep: a second copy here was 0.2 KB a view.
-    var links: [EngineLink] = []
+    var links = EngineLinks()
     var linkCount = 0
-    /// By handle: the atom it stands for (`noRef` where none).
-    var atomOfHandle: [AtomRef] = []
     /// Views removed, by revision (rare: only ops remove views). Kept for the last
     /// `historyDepth` revisions, the window in which `frames(since:)` answers incrementally.
     var removals: [(revision: Int, view: String)] = []
@@ -152,14 +137,17 @@ public final class LayoutSession {
     }
 
     /// The current frames of every view, in document order.
-    public var allFrames: [FrameEntry] { document.viewOrder.compactMap { views.reported($0) } }
+    public var allFrames: [FrameEntry] { document.viewOrder.compactMap(reportedEntry) }
 
-    func atom(ofHandle h: ConstraintHandle) -> AtomRef? {
-        Int(h.raw) < atomOfHandle.count && atomOfHandle[Int(h.raw)] != noRef ? atomOfHandle[Int(h.raw)] : nil
+    /// A view's last reported frame, with its id.
+    func reportedEntry(_ v: ViewRef) -> FrameEntry? {
+        views.reported(v).map { FrameEntry(id: document.viewName(v), frame: $0.frame, hidden: $0.hidden) }
     }
 
+    func atom(ofHandle h: ConstraintHandle) -> AtomRef? { links.atom(ofHandle: h) }
+
     /// An atom's link, when it has a constraint in the engine (its `handle` is then set).
-    func link(_ a: AtomRef) -> EngineLink? { Int(a) < links.count && links[Int(a)].handle != nil ? links[Int(a)] : nil }
+    func link(_ a: AtomRef) -> EngineLink? { links.handle(a) != nil ? links[a] : nil }
 
     // MARK: Changes
 
@@ -286,8 +274,7 @@ public final class LayoutSession {
     private func unlink(_ a: AtomRef) {
         guard let old = link(a) else { return }
         solver.remove(old.handle!)
-        atomOfHandle[Int(old.handle!.raw)] = noRef
-        links[Int(a)] = .none
+        links[a] = .none
         linkCount -= 1
     }
 
@@ -296,7 +283,7 @@ public final class LayoutSession {
     /// `finish` writes to the table (a copy alive then would copy every slot).
     private func translate() {
         let translator = Translator(document: document, variables: views)
-        if links.count < document.atoms.count { links.append(contentsOf: repeatElement(.none, count: document.atoms.count - links.count)) }
+        links.grow(to: document.atoms.count)
         if linkCount == 0 { return translateAll(translator) }
         // A change to a built engine: an atom whose row keeps its shape keeps its constraint
         // (its constant and priority set in place); the others go in one at a time, in
@@ -316,7 +303,7 @@ public final class LayoutSession {
                     solver.setConstant(old, out.definition.expression.constant)
                 }
                 made.handle = old
-                links[Int(a)] = made
+                links[a] = made
                 continue
             }
             unlink(a)
@@ -333,13 +320,10 @@ public final class LayoutSession {
 
     /// Links atoms to the handles the engine gave them.
     private func record(_ handles: [ConstraintHandle], of atoms: [AtomRef], links made: [EngineLink]) {
-        if let top = handles.max(), Int(top.raw) >= atomOfHandle.count {
-            atomOfHandle.append(contentsOf: repeatElement(noRef, count: Int(top.raw) + 1 - atomOfHandle.count))
-        }
         for (k, a) in atoms.enumerated() {
-            links[Int(a)] = made[k]
-            links[Int(a)].handle = handles[k]
-            atomOfHandle[Int(handles[k].raw)] = a
+            var link = made[k]
+            link.handle = handles[k]
+            links[a] = link
             linkCount += 1
         }
     }
@@ -386,7 +370,10 @@ public final class LayoutSession {
 
     /// For a session kept after its build: the engine releases what it can make again when a
     /// change needs it (most often the next change is a set-constant, which needs none of it).
-    public func compact() { solver.compact() }
+    public func compact() {
+        solver.compact()
+        links.compact()
+    }
 
     /// Collects the frames that changed (from the engine's changed variables, never by
     /// diffing every frame), stamps them with the new revision and moves the revision on.
@@ -412,13 +399,14 @@ public final class LayoutSession {
             let frame = currentFrame(views.variables(ofSlot: s))
             if !touched, views.isReported(s) {
                 // Only variables moved (a set-constant): the view keeps its hidden flag.
-                if let entry = views.move(s, to: frame, at: stamp) { frames.append(entry) }
+                if views.move(s, to: frame, at: stamp) { frames.append(reportedEntry(s)!) }
                 continue
             }
             let record = document.views[Int(s)]
             guard record.live, !record.internalGuide else { continue }
-            let entry = FrameEntry(id: record.spec.id, frame: frame, hidden: record.spec.hidden)
-            if views.report(s, entry, at: stamp) { frames.append(entry) }
+            if views.report(s, frame, hidden: record.spec.hidden, at: stamp) {
+                frames.append(FrameEntry(id: record.spec.id, frame: frame, hidden: record.spec.hidden))
+            }
         }
         if frames.count > 1 { frames.sort { $0.id < $1.id } }
         // A view removed and added again in one change is not removed.
@@ -480,7 +468,7 @@ public final class LayoutSession {
         guard let rev, rev > 0, rev >= revision - limits.historyDepth, rev >= historyFloor else {
             return FramesAnswer(revision: revision, frames: allFrames, removed: [], full: true)
         }
-        let frames = views.all.filter { $0.revision > rev }.compactMap(\.reported).sorted { $0.id < $1.id }
+        let frames = views.changed(since: rev).compactMap(reportedEntry).sorted { $0.id < $1.id }
         let removed = Set(removals.filter { $0.revision > rev && document.viewRef($0.view) == nil }.map(\.view))
         return FramesAnswer(revision: revision, frames: frames, removed: removed.sorted(), full: false)
     }
@@ -522,7 +510,7 @@ public final class LayoutSession {
     /// The engine's constraints in the order they were added, and how many variables they
     /// name (four a view): what an engine-only build of this document adds (benchmarks).
     public var engineConstraints: (variables: Int, definitions: [ConstraintDefinition]) {
-        let handles = links.compactMap(\.handle).sorted()
+        let handles = links.handles.sorted()
         return (4 * views.count, handles.map { solver.definition($0)! })
     }
 

@@ -1,0 +1,79 @@
+import ConstraintSolver
+
+/// An atom's constraint in the engine. The engine constant is `base + sign × constant`,
+/// so a set-constant needs no re-translation.
+struct EngineLink {
+    var handle: ConstraintHandle?
+    /// An rtl-mirrored constraint: the sign is +1 (else -1).
+    var mirrored: Bool
+    var base: Double
+    var sign: Double { mirrored ? 1 : -1 }
+    static let none = EngineLink(handle: nil, mirrored: false, base: 0)
+    init(handle: ConstraintHandle?, mirrored: Bool, base: Double) { self.handle = handle; self.mirrored = mirrored; self.base = base }
+}
+
+/// The links by `AtomRef`, in 4 bytes an atom: the handle with the mirrored flag in its top
+/// bit, and the rare nonzero bases (insets, margins, baselines) beside them. As an array of
+/// `EngineLink`s, 16 bytes an atom were 96 bytes a view of a 1,000-cell session.
+///
+/// The inverse (the atom of each handle, for diagnostics) is made when first asked for and
+/// dropped by `compact`: a kept session that breaks nothing never needs it (24 bytes a view).
+struct EngineLinks {
+    private var raw: [UInt32] = []
+    private var bases: [AtomRef: Double] = [:]
+    private var atomOf: [AtomRef] = []
+    private var atomOfMade = true
+    private static let mirroredBit: UInt32 = 1 << 31
+    private static let noHandle: UInt32 = ~mirroredBit
+
+    var count: Int { raw.count }
+
+    /// Unlinked atoms up to n.
+    mutating func grow(to n: Int) {
+        if raw.count < n { raw.append(contentsOf: repeatElement(Self.noHandle, count: n - raw.count)) }
+    }
+
+    subscript(a: AtomRef) -> EngineLink {
+        get {
+            let r = raw[Int(a)]
+            let h = r & ~Self.mirroredBit
+            return EngineLink(
+                handle: h == Self.noHandle ? nil : ConstraintHandle(raw: Int32(h)), mirrored: r & Self.mirroredBit != 0,
+                base: bases.isEmpty ? 0 : bases[a] ?? 0)
+        }
+        set {
+            if atomOfMade {
+                if let old = handle(a) { atomOf[Int(old.raw)] = noRef }
+                if let new = newValue.handle { setAtom(a, of: new) }
+            }
+            raw[Int(a)] = (newValue.handle.map { UInt32($0.raw) } ?? Self.noHandle) | (newValue.mirrored ? Self.mirroredBit : 0)
+            if newValue.base != 0 { bases[a] = newValue.base } else if !bases.isEmpty { bases[a] = nil }
+        }
+    }
+
+    /// The atom's handle, if it is linked.
+    func handle(_ a: AtomRef) -> ConstraintHandle? {
+        guard Int(a) < raw.count, case let h = raw[Int(a)] & ~Self.mirroredBit, h != Self.noHandle else { return nil }
+        return ConstraintHandle(raw: Int32(h))
+    }
+
+    /// Every linked atom's handle.
+    var handles: [ConstraintHandle] { raw.indices.compactMap { handle(AtomRef($0)) } }
+
+    /// The atom a handle stands for.
+    mutating func atom(ofHandle h: ConstraintHandle) -> AtomRef? {
+        if !atomOfMade {
+            atomOfMade = true
+            for a in raw.indices { if let h = handle(AtomRef(a)) { setAtom(AtomRef(a), of: h) } }
+        }
+        return Int(h.raw) < atomOf.count && atomOf[Int(h.raw)] != noRef ? atomOf[Int(h.raw)] : nil
+    }
+
+    /// Drops the inverse (`atom(ofHandle:)` makes it again).
+    mutating func compact() { (atomOf, atomOfMade) = ([], false) }
+
+    private mutating func setAtom(_ a: AtomRef, of h: ConstraintHandle) {
+        if Int(h.raw) >= atomOf.count { atomOf.append(contentsOf: repeatElement(noRef, count: Int(h.raw) + 1 - atomOf.count)) }
+        atomOf[Int(h.raw)] = a
+    }
+}
