@@ -115,7 +115,7 @@ extension LayoutDocument {
         }
         sequence += 1
         entry.sequence = sequence
-        entry.text = texts.add(text)
+        if entry.form == .visual { entry.text = texts.add(text) }
         let e = newEntry(entry)
         if extras.options != nil || extras.metrics != nil {
             // Groups mostly repeat their neighbours' options: equal, they share its arrays (a
@@ -125,7 +125,9 @@ extension LayoutDocument {
             lastGroupExtras = extras
         }
         if let single, let resolvedSingle {
-            entries[Int(e)].atom = addAtom(single, resolvedSingle, active: active, origin: .entry(e))
+            let a = addAtom(single, resolvedSingle, active: active, origin: .entry(e))
+            entries[Int(e)].atom = a
+            if entry.form == .expression { entries[Int(e)].text = keep(expr: text, of: a) }
         }
         for (k, atom) in group.enumerated() {
             entries[Int(e)].members.append(addAtom(atom, resolvedGroup[k], active: active, origin: .member(e, Int32(k))))

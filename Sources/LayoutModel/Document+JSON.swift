@@ -50,7 +50,7 @@ extension LayoutDocument {
                 cs.append(explicitJSON(entry.atom))
             case .expression:
                 if entry.stale { cs.append(explicitJSON(entry.atom)); continue }
-                var m: [(key: String, value: JSON)] = [("id", .string(entry.id)), ("expr", .string(texts[entry.text]))]
+                var m: [(key: String, value: JSON)] = [("id", .string(entry.id)), ("expr", .string(exprText(e)))]
                 if !atoms[Int(entry.atom)].active { m.append(("active", .bool(false))) }
                 cs.append(.object(m))
             case .visual:

@@ -25,8 +25,10 @@ public struct LayoutDocument {
     var entries: [Entry] = []
     /// Constraint entry ids to entries (`entryRef`).
     var entryNamed = NameTable()
-    /// The entries' `expr` and `visual` texts.
+    /// The entries' `expr` and `visual` texts (an `expr` that renders as sent is not kept:
+    /// `keep(expr:of:)`).
     var texts = StringPool()
+    var exprScratch: [UInt8] = []
     /// A VFL group's `options` and `metrics` as sent, when it had any.
     var groupExtras: [EntryRef: (options: JSON?, metrics: JSON?)] = [:]
     /// The last group's, which the next equal one shares.

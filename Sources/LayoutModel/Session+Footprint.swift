@@ -19,13 +19,13 @@ extension LayoutSession {
         meter.release("stacks") { document.stacks = [:] }
         meter.release("document scratch") {
             document.dirtyAtoms = []; document.dirtyViews = []; document.freeViews = []; document.freeAtoms = []
-            document.freeEntries = []
+            document.freeEntries = []; document.exprScratch = []
         }
         meter.release("frames and variables") {
             views = ViewTable(); viewOfVariable = VariableOwners()
         }
         meter.release("engine links") {
-            links = []; atomOfHandle = []
+            links = EngineLinks()
         }
         meter.release("session scratch") {
             movedScratch = []; carriedMoves = []; slotScratch = []; removals = []; lastChurn = []

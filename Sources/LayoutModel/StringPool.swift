@@ -7,6 +7,8 @@ struct StringPool {
         var start: UInt32
         var count: UInt32
         static let empty = Ref(start: 0, count: 0)
+        /// Not in the pool: its owner makes the string (`LayoutDocument.exprText`).
+        static let rendered = Ref(start: .max, count: 0)
     }
 
     private var bytes: [UInt8] = []
@@ -38,11 +40,13 @@ struct StringPool {
     mutating func remove(_ r: Ref) { holes += Int(r.count) }
 
     subscript(r: Ref) -> String {
-        bytes.withUnsafeBufferPointer { String(decoding: $0[Int(r.start)..<Int(r.start + r.count)], as: UTF8.self) }
+        guard r.count > 0 else { return "" }
+        return bytes.withUnsafeBufferPointer { String(decoding: $0[Int(r.start)..<Int(r.start + r.count)], as: UTF8.self) }
     }
 
     /// String `r` copied into `other`: its ref there.
     func copy(_ r: Ref, into other: inout StringPool) -> Ref {
-        bytes.withUnsafeBufferPointer { other.add(UnsafeBufferPointer(rebasing: $0[Int(r.start)..<Int(r.start + r.count)])) }
+        guard r.count > 0 else { return r }
+        return bytes.withUnsafeBufferPointer { other.add(UnsafeBufferPointer(rebasing: $0[Int(r.start)..<Int(r.start + r.count)])) }
     }
 }
