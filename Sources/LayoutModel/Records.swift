@@ -157,6 +157,20 @@ struct Entry {
     var liveMembers: [AtomRef] { form == .visual ? members.filter { $0 != noRef } : [atom] }
 }
 
+/// A view's implicit atoms by `ImplicitKind`: eight refs, 4-byte aligned (a `SIMD8` aligned
+/// the whole record to 16 bytes, 8 of them padding).
+struct ImplicitAtoms {
+    private var refs: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32) = (noRef, noRef, noRef, noRef, noRef, noRef, noRef, noRef)
+
+    subscript(k: Int) -> AtomRef {
+        get { withUnsafeBytes(of: refs) { $0.load(fromByteOffset: 4 * k, as: Int32.self) } }
+        set {
+            precondition(k >= 0 && k < 8)
+            withUnsafeMutableBytes(of: &refs) { $0.storeBytes(of: newValue, toByteOffset: 4 * k, as: Int32.self) }
+        }
+    }
+}
+
 /// One view (or layout guide) of the document.
 struct ViewRecord {
     var spec: ViewSpec
@@ -171,7 +185,7 @@ struct ViewRecord {
     /// Insertion order: the document's view order.
     var sequence: Int
     /// Its implicit atoms by `ImplicitKind`, `noRef` where it has none.
-    var implicit = SIMD8<Int32>(repeating: noRef)
+    var implicit = ImplicitAtoms()
     /// A text view's measurements, boxed (most views have no text): on its natural lines
     /// (its intrinsic width), and at the width the layout gave it (`wrapWidth`, nil when it
     /// was not narrower).

@@ -16,8 +16,27 @@ public struct ViewSpec: Equatable, Sendable {
         get { intrinsic.height.isNaN ? nil : intrinsic.height }
         set { intrinsic.height = newValue ?? .nan }
     }
-    public var hugging = (h: 250.0, v: 250.0)
-    public var compression = (h: 750.0, v: 750.0)
+    /// Hugging and compression resistance (h, v, h, v), as floats: priorities are almost
+    /// always floats exactly (250, 750, 999.5); one that is not keeps all four, exact, in the
+    /// rare fields (16 bytes a view).
+    private var priorities: (Float, Float, Float, Float) = (250, 250, 750, 750)
+    public var hugging: (h: Double, v: Double) {
+        get { rare?.value.exactPriorities?.hugging ?? (Double(priorities.0), Double(priorities.1)) }
+        set { setPriorities(newValue, compression) }
+    }
+    public var compression: (h: Double, v: Double) {
+        get { rare?.value.exactPriorities?.compression ?? (Double(priorities.2), Double(priorities.3)) }
+        set { setPriorities(hugging, newValue) }
+    }
+    private mutating func setPriorities(_ hugging: (h: Double, v: Double), _ compression: (h: Double, v: Double)) {
+        priorities = (Float(hugging.h), Float(hugging.v), Float(compression.h), Float(compression.v))
+        let exact =
+            Double(priorities.0) == hugging.h && Double(priorities.1) == hugging.v && Double(priorities.2) == compression.h
+            && Double(priorities.3) == compression.v
+        if !exact || rare?.value.exactPriorities != nil {
+            rareFields.exactPriorities = exact ? nil : Priorities(hugging: hugging, compression: compression)
+        }
+    }
     public var isGuide = false
     public var hidden = false
     /// `kind` said "stack" (the arrangement may come in its own field).
@@ -34,7 +53,13 @@ public struct ViewSpec: Equatable, Sendable {
         var lastBaseline: Double?
         var text: TextContent?
         var stack: StackSpec?
+        var exactPriorities: Priorities?
         static let defaults = Rare()
+    }
+
+    struct Priorities: Equatable, Sendable {
+        var hugging, compression: (h: Double, v: Double)
+        static func == (a: Self, b: Self) -> Bool { a.hugging == b.hugging && a.compression == b.compression }
     }
 
     private var rareFields: Rare {

@@ -34,4 +34,27 @@ final class AtomLayoutTests: XCTestCase {
             }
         }
     }
+
+    /// Hugging and compression resistance are kept as floats; a priority that is not a float
+    /// exactly keeps all four exact beside them, until every one is a float again.
+    func testViewPrioritiesReadBackExactly() {
+        var v = ViewSpec(id: "a")
+        XCTAssertTrue(v.hugging == (250, 250) && v.compression == (750, 750))
+        v.hugging.h = 250.1
+        XCTAssertTrue(v.hugging == (250.1, 250) && v.compression == (750, 750))
+        v.compression = (999.5, 0.1)
+        XCTAssertTrue(v.hugging == (250.1, 250) && v.compression == (999.5, 0.1))
+        v.hugging.h = 251
+        XCTAssertTrue(v.hugging == (251, 250) && v.compression == (999.5, 0.1))
+        v.compression.v = 1
+        XCTAssertTrue(v.hugging == (251, 250) && v.compression == (999.5, 1))
+        XCTAssertEqual(v, { var w = ViewSpec(id: "a"); w.hugging = (251, 250); w.compression = (999.5, 1); return w }())
+        v.hugging = (250, 250)
+        v.compression = (750, 750)
+        XCTAssertEqual(v, ViewSpec(id: "a"), "back to the defaults")
+        XCTAssertEqual(MemoryLayout<ViewSpec>.stride, 80)
+        var r = ImplicitAtoms()
+        for k in 0..<8 { XCTAssertEqual(r[k], noRef); r[k] = Int32(10 + k) }
+        XCTAssertEqual((0..<8).map { r[$0] }, (10..<18).map { Int32($0) })
+    }
 }

@@ -9,13 +9,13 @@ extension FactoredSolver {
         meter.release("columns") { columnRows = SparseLists<Int32>() }
         meter.release("rows: cells") { rows = SparseLists<Entry>() }
         meter.release("rows: right-hand sides, handles") {
-            rowLive = []; rhs = []; handleOfRow = []
+            rowLive = BitVector(); rhs = []; handleOfRow = []
         }
         meter.release("records") { records = HandleTable() }
         meter.release("column state: values") { value = [] }
         meter.release("column state: cost priorities") { costPriority = CostPriorities() }
         meter.release("column state: kinds, flags, touched") {
-            kind = []; isUser = []; touched = []; touchedList = []; touchedBefore = []
+            kind = []; isUser = BitVector(); touched = BitVector(); touchedList = []; touchedBefore = []
         }
         meter.release("duals and reduced costs") {
             duals = []; reduced = []

@@ -45,7 +45,7 @@ public final class FactoredSolver {
     /// Drops the column lists (`columnRows` makes them again from the rows).
     func dropColumnLists() { (columnLists, columnListsMade) = (SparseLists<Int32>(), false) }
     var value: [Double] = []
-    var isUser: [Bool] = []
+    var isUser = BitVector()
 
     // Rows, by id (a dropped row's id is reused): coefficients by column and right-hand side.
     // Written only once the column lists exist, so that the lists made again are the rows'
@@ -58,7 +58,7 @@ public final class FactoredSolver {
         }
     }
     private var rowLists = SparseLists<Entry>()
-    var rowLive: [Bool] = []
+    var rowLive = BitVector()
     var rhs: [Double] = []
 
     let basis = BasisFactor()
@@ -85,7 +85,7 @@ public final class FactoredSolver {
     var pendingFixed: [Int] = []
 
     /// The columns the current change wrote, each with its value before (the changed set).
-    var touched: [Bool] = []
+    var touched = BitVector()
     var touchedList: [Int] = []
     var touchedBefore: [Double] = []
 
@@ -244,7 +244,7 @@ public final class FactoredSolver {
 
     public var factorStats: FactorStats {
         FactorStats(
-            rows: rowLive.reduce(0) { $0 + ($1 ? 1 : 0) }, columns: kind.count,
+            rows: (0..<rowLive.count).reduce(0) { $0 + (rowLive[$1] ? 1 : 0) }, columns: kind.count,
             rowNonzeros: rows.liveCount,
             factorNonzeros: basis.luNonzeros + basis.etaNonzeros, pivots: pivotCount, factorizations: factorizations)
     }
