@@ -113,8 +113,7 @@ extension LayoutDocument {
             resolvedGroup.append(try check(atom, at: atomPointer()))
             if entryRef(Self.numbered(memberPrefix, k)) != nil { throw atomPointer().fail("a constraint '\(id).\(k)' exists already") }
         }
-        sequence += 1
-        entry.sequence = sequence
+        entry.sequence = newEntrySequence()
         if entry.form == .visual { entry.text = texts.add(text) }
         let e = newEntry(entry)
         if extras.options != nil || extras.metrics != nil {

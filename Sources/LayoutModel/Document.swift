@@ -41,9 +41,11 @@ public struct LayoutDocument {
     var freeViews: [ViewRef] = [], freeAtoms: [AtomRef] = [], freeEntries: [EntryRef] = []
     var freedViews: [ViewRef] = [], freedAtoms: [AtomRef] = [], freedEntries: [EntryRef] = []
     var nextAuto = 1
-    /// Creation numbers: views' and entries', and atoms' (kept in 32 bits: `newAtom`).
+    /// Creation numbers: views', and entries' and atoms' (kept in 32 bits: `newAtom`,
+    /// `newEntrySequence`).
     var sequence = 0
     var atomSequence: Int32 = 0
+    var entrySequence: Int32 = 0
 
     // What the ops in progress touched (read by the session, cleared by `settle`).
     var dirtyAtoms: [AtomRef] = []
@@ -108,6 +110,18 @@ public struct LayoutDocument {
         let order = atoms.indices.filter { atoms[$0].live }.sorted { atoms[$0].sequence < atoms[$1].sequence }
         for (n, a) in order.enumerated() { atoms[a].sequence = Int32(n + 1) }
         atomSequence = Int32(order.count)
+    }
+
+    /// The next entry's creation number; the live entries are numbered again from 1, in
+    /// their order, once in two billion.
+    mutating func newEntrySequence() -> Int32 {
+        if entrySequence == .max {
+            let order = entries.indices.filter { entries[$0].live }.sorted { entries[$0].sequence < entries[$1].sequence }
+            for (n, e) in order.enumerated() { entries[e].sequence = Int32(n + 1) }
+            entrySequence = Int32(order.count)
+        }
+        entrySequence += 1
+        return entrySequence
     }
 
     mutating func freeAtom(_ a: AtomRef) {

@@ -139,7 +139,9 @@ struct Entry {
     var id: String
     /// A VFL group's atoms by position (`group.k`), `noRef` once removed.
     var members: [AtomRef] = []
-    var sequence: Int
+    /// Creation order (`LayoutDocument.newEntrySequence`), in 32 bits like an atom's: with the
+    /// 4-byte text ref, an entry is 40 bytes where it was 48.
+    var sequence: Int32
     /// The `expr` or `visual` text as sent, in the document's `texts` (a VFL group's
     /// `options` and `metrics`, rare, are in the document's `groupExtras`).
     var text = StringPool.Ref.empty
@@ -152,7 +154,7 @@ struct Entry {
     /// An `expr` entry whose constant or priority changed: listed in the explicit form.
     var stale = false
 
-    init(id: String, form: Form, sequence: Int) { self.id = id; self.form = form; self.sequence = sequence }
+    init(id: String, form: Form, sequence: Int32) { self.id = id; self.form = form; self.sequence = sequence }
 
     var liveMembers: [AtomRef] { form == .visual ? members.filter { $0 != noRef } : [atom] }
 }

@@ -2,13 +2,16 @@
 /// entries. A String each was a 32-byte header and a malloc: on the 1,000-cell feed, ~270
 /// bytes a view for ~165 bytes of text. Removing a string leaves a hole; once holes outweigh
 /// the live bytes, the owner copies what it still names into a new pool (`copy(_:into:)`).
+///
+/// Each string is its length (LEB128) and its bytes; a ref is where it starts, 4 bytes (a
+/// start and a count were 8 in every entry: 19 bytes a view).
 struct StringPool {
     struct Ref: Equatable {
-        var start: UInt32
-        var count: UInt32
-        static let empty = Ref(start: 0, count: 0)
+        fileprivate var start: UInt32
+        static let empty = Ref(start: .max - 1)
         /// Not in the pool: its owner makes the string (`LayoutDocument.exprText`).
-        static let rendered = Ref(start: .max, count: 0)
+        static let rendered = Ref(start: .max)
+        var isInPool: Bool { start < .max - 1 }
     }
 
     private var bytes: [UInt8] = []
@@ -27,7 +30,14 @@ struct StringPool {
 
     mutating func add(_ b: UnsafeBufferPointer<UInt8>) -> Ref {
         guard !b.isEmpty else { return .empty }
-        let r = Ref(start: UInt32(bytes.count), count: UInt32(b.count))
+        precondition(bytes.count < Int(Ref.empty.start) - b.count - 5, "a string pool holds less than 4 GB")
+        let r = Ref(start: UInt32(bytes.count))
+        var n = b.count
+        while n >= 0x80 {
+            bytes.append(UInt8(n & 0x7F) | 0x80)
+            n >>= 7
+        }
+        bytes.append(UInt8(n))
         bytes.append(contentsOf: b)
         return r
     }
@@ -37,16 +47,35 @@ struct StringPool {
         if bytes.capacity > bytes.count + bytes.count / 8 { bytes = bytes.withUnsafeBufferPointer { Array($0) } }
     }
 
-    mutating func remove(_ r: Ref) { holes += Int(r.count) }
+    /// Where string r's bytes are, its length prefix included from `start`.
+    private func span(_ r: Ref) -> (start: Int, text: Range<Int>) {
+        var k = Int(r.start)
+        var n = 0
+        var shift = 0
+        while true {
+            let b = bytes[k]
+            k += 1
+            n |= Int(b & 0x7F) << shift
+            if b < 0x80 { break }
+            shift += 7
+        }
+        return (Int(r.start), k..<k + n)
+    }
+
+    mutating func remove(_ r: Ref) {
+        guard r.isInPool else { return }
+        let s = span(r)
+        holes += s.text.upperBound - s.start
+    }
 
     subscript(r: Ref) -> String {
-        guard r.count > 0 else { return "" }
-        return bytes.withUnsafeBufferPointer { String(decoding: $0[Int(r.start)..<Int(r.start + r.count)], as: UTF8.self) }
+        guard r.isInPool else { return "" }
+        return bytes.withUnsafeBufferPointer { String(decoding: $0[span(r).text], as: UTF8.self) }
     }
 
     /// String `r` copied into `other`: its ref there.
     func copy(_ r: Ref, into other: inout StringPool) -> Ref {
-        guard r.count > 0 else { return r }
-        return bytes.withUnsafeBufferPointer { other.add(UnsafeBufferPointer(rebasing: $0[Int(r.start)..<Int(r.start + r.count)])) }
+        guard r.isInPool else { return r }
+        return bytes.withUnsafeBufferPointer { other.add(UnsafeBufferPointer(rebasing: $0[span(r).text])) }
     }
 }

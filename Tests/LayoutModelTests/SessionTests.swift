@@ -33,8 +33,8 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(doc["constraints"]?.array?.first?["constant"], .number(20))
     }
 
-    /// Atoms keep 32-bit creation numbers: at the limit the live ones are numbered again,
-    /// in the same order, and the layout goes on unchanged.
+    /// Atoms and entries keep 32-bit creation numbers: at the limit the live ones are
+    /// numbered again, in the same order, and the layout goes on unchanged.
     func testAtomCreationNumbersRenumberAtTheLimitKeepingTheirOrder() throws {
         let s = session(card)
         func order() -> [AtomRef] {
@@ -42,7 +42,9 @@ final class SessionTests: XCTestCase {
                 .sorted { s.document.atoms[$0].sequence < s.document.atoms[$1].sequence }.map { AtomRef($0) }
         }
         let before = order()
+        let entriesBefore = s.document.liveEntries.map { s.document.entries[Int($0)].id }
         s.document.atomSequence = .max - 1
+        s.document.entrySequence = .max - 1
         _ = try s.change(
             #"{"ops":[{"op":"addConstraints","constraints":[{"id":"late1","expr":"badge.leading >= avatar.leading"},"#
                 + #"{"id":"late2","expr":"badge.bottom <= avatar.bottom"}]}]}"#)
@@ -50,6 +52,8 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(Array(after.prefix(before.count)), before, "the earlier atoms keep their order")
         XCTAssertEqual(after.count, before.count + 2)
         XCTAssertLessThan(s.document.atomSequence, 1000, "numbered again from 1")
+        XCTAssertEqual(s.document.liveEntries.map { s.document.entries[Int($0)].id }, entriesBefore + ["late1", "late2"])
+        XCTAssertLessThan(s.document.entrySequence, 1000, "numbered again from 1")
         XCTAssertEqual(s.frame("badge"), R(30, 0, 10, 10))
     }
 
