@@ -116,13 +116,7 @@ extension LayoutDocument {
         entry.sequence = newEntrySequence()
         if entry.form == .visual { entry.text = texts.add(text) }
         let e = newEntry(entry)
-        if extras.options != nil || extras.metrics != nil {
-            // Groups mostly repeat their neighbours' options: equal, they share its arrays (a
-            // 1,000-cell feed's `["alignAllTop"]` a group was 49 bytes a view, shared 21).
-            if let last = lastGroupExtras, last.options == extras.options, last.metrics == extras.metrics { extras = last }
-            groupExtras[e] = extras
-            lastGroupExtras = extras
-        }
+        if extras.options != nil || extras.metrics != nil { groupExtras[e] = extras }
         if let single, let resolvedSingle {
             let a = addAtom(single, resolvedSingle, active: active, origin: .entry(e))
             entries[Int(e)].atom = a

@@ -30,9 +30,7 @@ public struct LayoutDocument {
     var texts = StringPool()
     var exprScratch: [UInt8] = []
     /// A VFL group's `options` and `metrics` as sent, when it had any.
-    var groupExtras: [EntryRef: (options: JSON?, metrics: JSON?)] = [:]
-    /// The last group's, which the next equal one shares.
-    var lastGroupExtras: (options: JSON?, metrics: JSON?)? = nil
+    var groupExtras = GroupExtras()
     var liveViews = 0, liveAtoms = 0
     /// Live views with text: when 0 (most documents) a change does no text work at all.
     var textViews = 0

@@ -12,7 +12,7 @@ extension LayoutSession {
         meter.release("atoms") { document.atoms = [] }
         meter.release("entry ids") { document.entryNamed = NameTable() }
         meter.release("entries: VFL options and metrics") {
-            document.groupExtras = [:]; document.lastGroupExtras = nil
+            document.groupExtras = GroupExtras()
         }
         meter.release("entries: texts") { document.texts = StringPool() }
         meter.release("entries (ids, VFL members)") { document.entries = [] }
