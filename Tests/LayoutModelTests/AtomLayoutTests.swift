@@ -48,7 +48,11 @@ final class AtomLayoutTests: XCTestCase {
         XCTAssertTrue(v.hugging == (251, 250) && v.compression == (999.5, 0.1))
         v.compression.v = 1
         XCTAssertTrue(v.hugging == (251, 250) && v.compression == (999.5, 1))
-        XCTAssertEqual(v, { var w = ViewSpec(id: "a"); w.hugging = (251, 250); w.compression = (999.5, 1); return w }())
+        XCTAssertEqual(
+            v,
+            {
+                var w = ViewSpec(id: "a"); w.hugging = (251, 250); w.compression = (999.5, 1); return w
+            }())
         v.hugging = (250, 250)
         v.compression = (750, 750)
         XCTAssertEqual(v, ViewSpec(id: "a"), "back to the defaults")

@@ -14,7 +14,7 @@ final class ExprTextTests: XCTestCase {
         // Kept as sent: not the usual way, or not integers.
         "a.top  == b.bottom", "a.top == b.bottom + 12.0", "a.top == b.bottom + 0", "a.top == b.bottom - 0", "a.width == 2 * b.width",
         "a.width == b.width * 2", "a.top == b.bottom + 1.5", "a.top == b.bottom @750.5", "a.width == 40 @1000", "a.width==40",
-        "a.width == 1e3",
+        "a.width == 1e3"
     ]
 
     func testTextsComeBackAsSent() throws {
