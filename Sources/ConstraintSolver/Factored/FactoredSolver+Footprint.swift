@@ -15,7 +15,7 @@ extension FactoredSolver {
         meter.release("column state: values") { value = [] }
         meter.release("column state: cost priorities") { costPriority = CostPriorities() }
         meter.release("column state: kinds, flags, touched") {
-            kind = []; isUser = BitVector(); touched = BitVector(); touchedList = []; touchedBefore = []
+            kind = []; isUser = BitVector(); touched = []; touchedList = []; touchedBefore = []
         }
         meter.release("duals and reduced costs") {
             duals = []; reduced = []

@@ -85,7 +85,7 @@ public final class FactoredSolver {
     var pendingFixed: [Int] = []
 
     /// The columns the current change wrote, each with its value before (the changed set).
-    var touched = BitVector()
+    var touched: [Bool] = []
     var touchedList: [Int] = []
     var touchedBefore: [Double] = []
 
