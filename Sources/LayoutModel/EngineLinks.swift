@@ -16,13 +16,14 @@ struct EngineLink {
 /// bit, and the rare nonzero bases (insets, margins, baselines) beside them. As an array of
 /// `EngineLink`s, 16 bytes an atom were 96 bytes a view of a 1,000-cell session.
 ///
-/// The inverse (the atom of each handle, for diagnostics) is made when first asked for and
-/// dropped by `compact`: a kept session that breaks nothing never needs it (24 bytes a view).
+/// The inverse (the atom of each handle, for diagnostics) is made when first asked for,
+/// kept up to date from then on, and dropped by `compact`: a build that breaks nothing
+/// never makes it (24 bytes a view, 3 M instructions of the 1,000-cell feed's build).
 struct EngineLinks {
     private var raw: [UInt32] = []
     private var bases: [AtomRef: Double] = [:]
     private var atomOf: [AtomRef] = []
-    private var atomOfMade = true
+    private var atomOfMade = false
     private static let mirroredBit: UInt32 = 1 << 31
     private static let noHandle: UInt32 = ~mirroredBit
 
