@@ -24,32 +24,33 @@ struct EngineLinks {
     private var bases: [AtomRef: Double] = [:]
     private var atomOf: [AtomRef] = []
     private var atomOfMade = false
+    /// Atoms with a handle.
+    private(set) var linkedCount = 0
     private static let mirroredBit: UInt32 = 1 << 31
     private static let noHandle: UInt32 = ~mirroredBit
-
-    var count: Int { raw.count }
 
     /// Unlinked atoms up to n.
     mutating func grow(to n: Int) {
         if raw.count < n { raw.append(contentsOf: repeatElement(Self.noHandle, count: n - raw.count)) }
     }
 
-    subscript(a: AtomRef) -> EngineLink {
-        get {
-            let r = raw[Int(a)]
-            let h = r & ~Self.mirroredBit
-            return EngineLink(
-                handle: h == Self.noHandle ? nil : ConstraintHandle(raw: Int32(h)), mirrored: r & Self.mirroredBit != 0,
-                base: bases.isEmpty ? 0 : bases[a] ?? 0)
+    /// The atom's link, when it has a handle (one read of its word: a set-constant's path).
+    func link(_ a: AtomRef) -> EngineLink? {
+        guard Int(a) < raw.count, case let r = raw[Int(a)], case let h = r & ~Self.mirroredBit, h != Self.noHandle else { return nil }
+        return EngineLink(
+            handle: ConstraintHandle(raw: Int32(h)), mirrored: r & Self.mirroredBit != 0, base: bases.isEmpty ? 0 : bases[a] ?? 0)
+    }
+
+    /// Links atom a (`.none`: unlinks it); `grow` made room for it.
+    mutating func set(_ a: AtomRef, _ newValue: EngineLink) {
+        let old = handle(a)
+        linkedCount += (newValue.handle == nil ? 0 : 1) - (old == nil ? 0 : 1)
+        if atomOfMade {
+            if let old { atomOf[Int(old.raw)] = noRef }
+            if let new = newValue.handle { setAtom(a, of: new) }
         }
-        set {
-            if atomOfMade {
-                if let old = handle(a) { atomOf[Int(old.raw)] = noRef }
-                if let new = newValue.handle { setAtom(a, of: new) }
-            }
-            raw[Int(a)] = (newValue.handle.map { UInt32($0.raw) } ?? Self.noHandle) | (newValue.mirrored ? Self.mirroredBit : 0)
-            if newValue.base != 0 { bases[a] = newValue.base } else if !bases.isEmpty { bases[a] = nil }
-        }
+        raw[Int(a)] = (newValue.handle.map { UInt32($0.raw) } ?? Self.noHandle) | (newValue.mirrored ? Self.mirroredBit : 0)
+        if newValue.base != 0 { bases[a] = newValue.base } else if !bases.isEmpty { bases[a] = nil }
     }
 
     /// The atom's handle, if it is linked.

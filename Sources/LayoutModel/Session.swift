@@ -75,7 +75,6 @@ public final class LayoutSession {
     /// By `AtomRef`: each atom's constraint in the engine (nil while inactive). Its terms
     /// are the engine's to keep: a second copy here was 0.2 KB a view.
     var links = EngineLinks()
-    var linkCount = 0
     /// Views removed, by revision (rare: only ops remove views). Kept for the last
     /// `historyDepth` revisions, the window in which `frames(since:)` answers incrementally.
     var removals: [(revision: Int, view: String)] = []
@@ -147,7 +146,7 @@ public final class LayoutSession {
     func atom(ofHandle h: ConstraintHandle) -> AtomRef? { links.atom(ofHandle: h) }
 
     /// An atom's link, when it has a constraint in the engine (its `handle` is then set).
-    func link(_ a: AtomRef) -> EngineLink? { links.handle(a) != nil ? links[a] : nil }
+    func link(_ a: AtomRef) -> EngineLink? { links.link(a) }
 
     // MARK: Changes
 
@@ -274,8 +273,7 @@ public final class LayoutSession {
     private func unlink(_ a: AtomRef) {
         guard let old = link(a) else { return }
         solver.remove(old.handle!)
-        links[a] = .none
-        linkCount -= 1
+        links.set(a, .none)
     }
 
     /// Brings the engine's constraints in step with the atoms the change touched. A
@@ -284,7 +282,7 @@ public final class LayoutSession {
     private func translate() {
         let translator = Translator(document: document, variables: views)
         links.grow(to: document.atoms.count)
-        if linkCount == 0 { return translateAll(translator) }
+        if links.linkedCount == 0 { return translateAll(translator) }
         // A change to a built engine: an atom whose row keeps its shape keeps its constraint
         // (its constant and priority set in place); the others go in one at a time, in
         // document order, each link beside its definition.
@@ -303,7 +301,7 @@ public final class LayoutSession {
                     solver.setConstant(old, out.definition.expression.constant)
                 }
                 made.handle = old
-                links[a] = made
+                links.set(a, made)
                 continue
             }
             unlink(a)
@@ -323,8 +321,7 @@ public final class LayoutSession {
         for (k, a) in atoms.enumerated() {
             var link = made[k]
             link.handle = handles[k]
-            links[a] = link
-            linkCount += 1
+            links.set(a, link)
         }
     }
 
@@ -399,7 +396,9 @@ public final class LayoutSession {
             let frame = currentFrame(views.variables(ofSlot: s))
             if !touched, views.isReported(s) {
                 // Only variables moved (a set-constant): the view keeps its hidden flag.
-                if views.move(s, to: frame, at: stamp) { frames.append(reportedEntry(s)!) }
+                if let hidden = views.move(s, to: frame, at: stamp) {
+                    frames.append(FrameEntry(id: document.viewName(s), frame: frame, hidden: hidden))
+                }
                 continue
             }
             let record = document.views[Int(s)]

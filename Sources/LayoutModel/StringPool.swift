@@ -47,8 +47,8 @@ struct StringPool {
         if bytes.capacity > bytes.count + bytes.count / 8 { bytes = bytes.withUnsafeBufferPointer { Array($0) } }
     }
 
-    /// Where string r's bytes are, its length prefix included from `start`.
-    private func span(_ r: Ref) -> (start: Int, text: Range<Int>) {
+    /// Where string r's bytes are, after its length (which starts at `r.start`).
+    private func span(_ r: Ref) -> Range<Int> {
         var k = Int(r.start)
         var n = 0
         var shift = 0
@@ -59,23 +59,22 @@ struct StringPool {
             if b < 0x80 { break }
             shift += 7
         }
-        return (Int(r.start), k..<k + n)
+        return k..<k + n
     }
 
     mutating func remove(_ r: Ref) {
         guard r.isInPool else { return }
-        let s = span(r)
-        holes += s.text.upperBound - s.start
+        holes += span(r).upperBound - Int(r.start)
     }
 
     subscript(r: Ref) -> String {
         guard r.isInPool else { return "" }
-        return bytes.withUnsafeBufferPointer { String(decoding: $0[span(r).text], as: UTF8.self) }
+        return bytes.withUnsafeBufferPointer { String(decoding: $0[span(r)], as: UTF8.self) }
     }
 
     /// String `r` copied into `other`: its ref there.
     func copy(_ r: Ref, into other: inout StringPool) -> Ref {
         guard r.isInPool else { return r }
-        return bytes.withUnsafeBufferPointer { other.add(UnsafeBufferPointer(rebasing: $0[span(r).text])) }
+        return bytes.withUnsafeBufferPointer { other.add(UnsafeBufferPointer(rebasing: $0[span(r)])) }
     }
 }

@@ -37,13 +37,13 @@ struct ViewTable {
     func isReported(_ s: ViewRef) -> Bool { slots[Int(s)].isReported }
 
     /// A reported view whose variables moved (its hidden flag is as reported): stamped with
-    /// `revision`; false if the frame is what was reported. The hidden flag is the slot's.
-    mutating func move(_ s: ViewRef, to frame: Rect, at revision: Int) -> Bool {
+    /// `revision`, its hidden flag the answer; nil if the frame is what was reported.
+    mutating func move(_ s: ViewRef, to frame: Rect, at revision: Int) -> Bool? {
         Self.update(&slots[Int(s)]) { slot in
-            guard slot.frame != frame else { return false }
+            guard slot.frame != frame else { return nil }
             slot.frame = frame
             slot.revision = revision
-            return true
+            return slot.isHidden
         }
     }
 

@@ -20,5 +20,8 @@ struct BitVector {
         count += 1
     }
 
+    /// How many are set.
+    var trueCount: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
+
     mutating func reserveCapacity(_ n: Int) { words.reserveCapacity((n + 63) >> 6) }
 }

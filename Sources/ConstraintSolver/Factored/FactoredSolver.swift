@@ -244,7 +244,7 @@ public final class FactoredSolver {
 
     public var factorStats: FactorStats {
         FactorStats(
-            rows: (0..<rowLive.count).reduce(0) { $0 + (rowLive[$1] ? 1 : 0) }, columns: kind.count,
+            rows: rowLive.trueCount, columns: kind.count,
             rowNonzeros: rows.liveCount,
             factorNonzeros: basis.luNonzeros + basis.etaNonzeros, pivots: pivotCount, factorizations: factorizations)
     }
