@@ -10,7 +10,9 @@ import JSON
 // the heap a built session holds (glibc's count before the parse and after the session is
 // built and the parsed tree freed: what a server keeps); and the factored-basis engine's
 // batch build of the same constraints, with its heap (and with --footprint, the session's heap
-// by structure, its engine's included, and the separate engine's, bytes a view). One JSON line per file.
+// by structure, its engine's included, and the separate engine's, bytes a view); and a
+// one-shot layout as `POST /v1/layout` makes it (parse, build, diagnostics, every frame in
+// document order, all of it freed) over that engine alone. One JSON line per file.
 
 var reps = 3
 var footprint = false
@@ -40,6 +42,7 @@ for path in files {
     guard let data = FileManager.default.contents(atPath: path) else { fatalError("cannot read \(path)") }
     let bytes = [UInt8](data)
     var parse: [Double] = [], build: [Double] = [], engineOnly: [Double] = [], factoredOnly: [Double] = [], heap = 0, factoredHeap = 0
+    var oneShot: [Double] = [], oneShotTeardown: [Double] = []
     var views = 0, constraints = 0
     var structures: [(structure: String, bytes: Int)] = [], modelStructures: [(structure: String, bytes: Int)] = []
     for _ in 0..<reps {
@@ -83,6 +86,21 @@ for path in files {
         withExtendedLifetime((definitions, batch)) {}
         parse.append(ms(parseNanos)); build.append(ms(buildNanos)); engineOnly.append(SessionLimits().engine == .solved ? ms(t5 - t4) : -1);
         factoredOnly.append(ms(t7 - t6))
+        // One shot, as the route: answered from the frames and diagnostics; the session and the
+        // tree are freed after the answer (the route frees them once it is queued), timed apart.
+        let layoutLimits = SessionLimits(maxViews: 1 << 30, maxConstraints: 1 << 30, engine: .factored, factoredFromViews: nil)
+        let t8 = now()
+        var leftover: (JSON, LayoutSession)? = try {
+            let json = try JSONParser.parse(bytes)
+            let s = try LayoutSession.make(document: json, limits: layoutLimits, oneShot: true)
+            let answer = (s.allFrames, s.diagnostics())
+            precondition(answer.0.count == views, "a one-shot layout answers every view")
+            return (json, s)
+        }()
+        let t9 = now()
+        leftover = nil
+        oneShot.append(ms(t9 - t8)); oneShotTeardown.append(ms(now() - t9))
+        withExtendedLifetime(leftover) {}
         if footprint { modelStructures = session.releaseMeasuringFootprint { Int(layoutd_heap_in_use()) } }
         withExtendedLifetime(session) {}
         withExtendedLifetime(solver) {}
@@ -95,7 +113,9 @@ for path in files {
             + #""parse_ms":\#(median(parse)),"session_build_ms":\#(median(build)),"engine_only_ms":\#(median(engineOnly)),"#
             + #""build_over_engine":\#((median(build) / median(engineOnly) * 100).rounded() / 100),"#
             + #""session_heap_bytes_per_view":\#(heap / max(1, views)),"#
-            + #""factored_engine_ms":\#(median(factoredOnly)),"factored_engine_heap_bytes_per_view":\#(factoredHeap / max(1, views))"#
+            + #""factored_engine_ms":\#(median(factoredOnly)),"factored_engine_heap_bytes_per_view":\#(factoredHeap / max(1, views)),"#
+            + #""one_shot_layout_ms":\#(median(oneShot)),"one_shot_over_engine":\#((median(oneShot) / median(factoredOnly) * 100).rounded() / 100),"#
+            + #""one_shot_teardown_ms":\#(median(oneShotTeardown))"#
             + (footprint
                 ? #","session_bytes_per_view_by_structure":{"#
                     + modelStructures.map { #""\#($0.structure)":\#($0.bytes / max(1, views))"# }.joined(separator: ",") + "}"

@@ -120,7 +120,7 @@ extension LayoutDocument {
         if let single, let resolvedSingle {
             let a = addAtom(single, resolvedSingle, active: active, origin: .entry(e))
             entries[Int(e)].atom = a
-            if entry.form == .expression { entries[Int(e)].text = keep(expr: text, of: a) }
+            if entry.form == .expression { entries[Int(e)].text = keepsExprTexts ? keep(expr: text, of: a) : .rendered }
         }
         for (k, atom) in group.enumerated() {
             entries[Int(e)].members.append(addAtom(atom, resolvedGroup[k], active: active, origin: .member(e, Int32(k))))

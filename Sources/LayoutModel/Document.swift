@@ -29,6 +29,8 @@ public struct LayoutDocument {
     /// `keep(expr:of:)`).
     var texts = StringPool()
     var exprScratch: [UInt8] = []
+    /// False for a one-shot layout's document, which is never given back.
+    var keepsExprTexts = true
     /// A VFL group's `options` and `metrics` as sent, when it had any.
     var groupExtras = GroupExtras()
     var liveViews = 0, liveAtoms = 0

@@ -85,26 +85,32 @@ public final class LayoutSession {
     var carriedMoves: [Variable] = []
     var slotScratch: [Int32] = []
 
-    /// Builds a session from a layout document (the body of `POST /v1/sessions`).
-    public init(document json: JSON, limits: SessionLimits = SessionLimits()) throws(LayoutError) {
+    /// Builds a session from a layout document (the body of `POST /v1/sessions`). A
+    /// `oneShot` session is read once and dropped (`POST /v1/layout`): its document keeps
+    /// no `expr` texts, which only a kept session gives back (21 M instructions of the
+    /// 1,000-cell feed's build rendered each text to see whether it needed keeping).
+    public init(document json: JSON, limits: SessionLimits = SessionLimits(), oneShot: Bool = false) throws(LayoutError) {
         self.limits = limits
         engineKind = limits.engine(forViews: json["views"]?.array?.count ?? 0)
         solver = engineKind.make()
         var doc = LayoutDocument()
-        let added = try Self.load(json, into: &doc)
-        try commit(doc, added: added, countRevision: false)
+        doc.keepsExprTexts = !oneShot
+        _ = try Self.load(json, into: &doc)
+        try commit(doc, added: [], countRevision: false, collect: false)
     }
 
     /// Builds on the engine the limits name; if the factored basis had to recover (rows so
     /// ill-scaled that its simplex cycled: one random extreme document in 500 seen), builds
     /// again on the solved form, so an answer is never worse than the solved form's.
-    public static func make(document json: JSON, limits: SessionLimits = SessionLimits()) throws(LayoutError) -> LayoutSession {
-        let s = try LayoutSession(document: json, limits: limits)
+    public static func make(document json: JSON, limits: SessionLimits = SessionLimits(), oneShot: Bool = false) throws(LayoutError)
+        -> LayoutSession
+    {
+        let s = try LayoutSession(document: json, limits: limits, oneShot: oneShot)
         guard s.solver.recoveries > 0, s.engineKind != .solved else { return s }
         var fallback = limits
         fallback.engine = .solved
         fallback.factoredFromViews = nil
-        return try LayoutSession(document: json, limits: fallback)
+        return try LayoutSession(document: json, limits: fallback, oneShot: oneShot)
     }
 
     // MARK: Restoring from a store
@@ -199,7 +205,7 @@ public final class LayoutSession {
 
     /// Makes `doc` the session's document and brings the engine in step with what its ops touched.
     @discardableResult
-    private func commit(_ doc: LayoutDocument, added: [String], countRevision: Bool) throws(LayoutError) -> ChangeResult {
+    private func commit(_ doc: LayoutDocument, added: [String], countRevision: Bool, collect: Bool = true) throws(LayoutError) -> ChangeResult {
         if doc.viewCount > limits.maxViews {
             throw LayoutError(.limit, "", "the session would have \(doc.viewCount) views; the limit is \(limits.maxViews)")
         }
@@ -229,7 +235,7 @@ public final class LayoutSession {
         }
         lastChurn = churn()
         settleText(changed: document.dirtyViews)
-        return finish(added: added, countRevision: countRevision)
+        return finish(added: added, countRevision: countRevision, collect: collect)
     }
 
     /// Wraps text to the widths the engine gave (a label whose preferredMaxLayoutWidth is its
@@ -374,7 +380,10 @@ public final class LayoutSession {
 
     /// Collects the frames that changed (from the engine's changed variables, never by
     /// diffing every frame), stamps them with the new revision and moves the revision on.
-    private func finish(added: [String], countRevision: Bool) -> ChangeResult {
+    /// A build that answers with every frame (`collect` false) only records them: its
+    /// caller reads `allFrames` in document order, so the list sorted by id would be
+    /// thrown away.
+    private func finish(added: [String], countRevision: Bool, collect: Bool = true) -> ChangeResult {
         // The views to look at, by slot: those owning a variable that moved, and those the
         // change touched. Sorted and de-duplicated in a kept buffer (a set-constant moves a few).
         solver.takeChanges(into: &movedScratch)
@@ -403,7 +412,7 @@ public final class LayoutSession {
             }
             let record = document.views[Int(s)]
             guard record.live, !record.internalGuide else { continue }
-            if views.report(s, frame, hidden: record.spec.hidden, at: stamp) {
+            if views.report(s, frame, hidden: record.spec.hidden, at: stamp), collect {
                 frames.append(FrameEntry(id: record.spec.id, frame: frame, hidden: record.spec.hidden))
             }
         }
@@ -428,7 +437,7 @@ public final class LayoutSession {
         lastChurn = []
         return ChangeResult(
             revision: revision, frames: frames, removed: removed,
-            diagnostics: churn.isEmpty ? diagnostics() : diagnostics() + churn, added: added)
+            diagnostics: !collect ? [] : churn.isEmpty ? diagnostics() : diagnostics() + churn, added: added)
     }
 
     /// A view's frame with some variables overridden (another valid layout, for

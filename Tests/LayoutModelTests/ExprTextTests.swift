@@ -37,4 +37,20 @@ final class ExprTextTests: XCTestCase {
         XCTAssertEqual(s.document.texts.copy(.rendered, into: &other), .rendered)
         XCTAssertEqual(other.byteCount, 0)
     }
+
+    /// A one-shot layout's document keeps no text (nothing gives it back) and answers as a
+    /// kept session does: same frames in the same order, same diagnostics.
+    func testAOneShotKeepsNoTextAndAnswersAsAKeptSession() throws {
+        let constraints = Self.texts.enumerated().map { #"{"id":"x\#($0.offset)","expr":"\#($0.element)"}"# }
+        let doc = json(
+            #"{"views":[{"id":"root","frame":{"x":0,"y":0,"width":320,"height":480}},{"id":"a","parent":"root"},"#
+                + #"{"id":"b","parent":"root"},{"id":"row_1-x","parent":"root"}],"constraints":[\#(constraints.joined(separator: ","))]}"#)
+        let kept = try LayoutSession.make(document: doc)
+        let oneShot = try LayoutSession.make(document: doc, oneShot: true)
+        XCTAssertGreaterThan(kept.document.texts.byteCount, 0, "the kept session keeps the texts not written the usual way")
+        XCTAssertEqual(oneShot.document.texts.byteCount, 0)
+        XCTAssertEqual(oneShot.allFrames, kept.allFrames)
+        XCTAssertEqual(oneShot.diagnostics(), kept.diagnostics())
+        XCTAssertFalse(kept.diagnostics().isEmpty, "the texts conflict: the diagnostics compared are not empty")
+    }
 }

@@ -25,7 +25,7 @@ final class LayoutRoutes: Sendable {
             let doc = try jsonBody(req)
             do throws(LayoutError) {
                 // One shot: a session made, read and dropped.
-                let session = try LayoutSession.make(document: doc, limits: configuration.layoutLimits)
+                let session = try LayoutSession.make(document: doc, limits: configuration.layoutLimits, oneShot: true)
                 let diagnostics = session.diagnostics()
                 count(diagnostics)
                 var res = Response.json(200, WireFormat.layout(session.allFrames, diagnostics))
