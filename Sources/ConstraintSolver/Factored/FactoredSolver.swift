@@ -38,7 +38,7 @@ public final class FactoredSolver {
         }
     }
     private var columnLists = SparseLists<Int32>()
-    private var columnListsMade = true
+    private(set) var columnListsMade = true
 
     private func makeColumnLists() { (columnLists, columnListsMade) = (rowLists.transposedIndices(lists: kind.count), true) }
 
