@@ -158,12 +158,29 @@ public struct JSONParser {
         let start = i
         // Fast path: no escapes. Only a string with a byte above ASCII needs validating; the
         // scan that looked for one was 5 M instructions of a 1,000-cell feed's 54 M parse.
+        // Eight plain bytes at a time first (none a quote, a backslash, a control character or
+        // beyond ASCII), then byte by byte from the first word that has one; the index is a
+        // local, not the parser's field (the scan was 12.3 of the parse's 41.5 M instructions).
+        var k = start
+        let n = bytes.count
+        if let base = bytes.baseAddress {
+            while k + 8 <= n {
+                let w = UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self)
+                let quote = w ^ 0x2222_2222_2222_2222, backslash = w ^ 0x5C5C_5C5C_5C5C_5C5C
+                // A byte of zero in x sets its high bit in (x - 1…) & ~x; below 0x20 likewise.
+                let special =
+                    (quote &- 0x0101_0101_0101_0101) & ~quote | (backslash &- 0x0101_0101_0101_0101) & ~backslash
+                    | (w &- 0x2020_2020_2020_2020) & ~w | w
+                if special & 0x8080_8080_8080_8080 != 0 { break }
+                k += 8
+            }
+        }
         var bits: UInt8 = 0
-        while i < bytes.count {
-            let c = bytes[i]
+        while k < n {
+            let c = bytes[k]
             if c == UInt8(ascii: "\"") {
-                let text = UnsafeBufferPointer(rebasing: bytes[start..<i])
-                i += 1
+                let text = UnsafeBufferPointer(rebasing: bytes[start..<k])
+                i = k + 1
                 if bits < 0x80 { return String(decoding: text, as: UTF8.self) }
                 guard let s = String(validating: text, as: UTF8.self) else {
                     throw JSONParseError(offset: start, message: "invalid UTF-8 in string")
@@ -171,10 +188,11 @@ public struct JSONParser {
                 return s
             }
             if c == UInt8(ascii: "\\") { break }
-            if c < 0x20 { throw fail("control character in string") }
+            if c < 0x20 { i = k; throw fail("control character in string") }
             bits |= c
-            i += 1
+            k += 1
         }
+        i = k
         var out = [UInt8](UnsafeBufferPointer(rebasing: bytes[start..<i]))
         while i < bytes.count {
             let c = bytes[i]

@@ -143,4 +143,26 @@ final class CodecTests: XCTestCase {
         XCTAssertThrowsError(try JSONParser.parse(String(repeating: "[", count: 300) + String(repeating: "]", count: 300)))
         XCTAssertThrowsError(try JSONParser.parse([0x22, 0xff, 0x22]), "invalid UTF-8")
     }
+
+    /// Strings are scanned eight bytes at a time until a word holds a quote, a backslash, a
+    /// control character or a byte beyond ASCII: each at every place of strings up to 40
+    /// bytes reads as Foundation reads it, and a control character is reported where it is.
+    func testEverySpecialByteAtEveryPlaceOfAString() throws {
+        let specials = [#"\""#, #"\\"#, #"\n"#, #"\u00e9"#, "é", "日", "😀", "~", "\u{7f}"]
+        for length in 0..<40 {
+            for place in 0...length {
+                let head = String(repeating: "a", count: place), tail = String(repeating: "b", count: length - place)
+                for special in specials {
+                    let text = "[\"" + head + special + tail + "\", \"x\"]"
+                    let ours = try JSONParser.parse(text)
+                    let theirs = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+                    XCTAssertEqual(ours, foundation(theirs), text)
+                }
+                let bad = Array(("[\"" + head).utf8) + [0x09] + Array((tail + "\"]").utf8)
+                XCTAssertThrowsError(try JSONParser.parse(bad)) { XCTAssertEqual(($0 as? JSONParseError)?.offset, 2 + place, "\(length) \(place)") }
+                let invalid = Array(("[\"" + head).utf8) + [0xC3] + Array((tail + "\"]").utf8)
+                XCTAssertThrowsError(try JSONParser.parse(invalid), "\(length) \(place): a lone lead byte")
+            }
+        }
+    }
 }
