@@ -4,6 +4,18 @@ import JSON
 import ConstraintSolver
 
 final class SessionTests: XCTestCase {
+    /// Each constraint field is found at its place in `fieldOrder`, and nothing else is: not
+    /// a name of the same length and first letter, not a prefix, not another case.
+    func testEveryConstraintFieldIsFoundAtItsPlace() {
+        for (k, name) in LayoutDocument.fieldOrder.enumerated() {
+            XCTAssertEqual(LayoutDocument.field(name), k, name)
+            XCTAssertNil(LayoutDocument.field(String(name.dropLast()) + "x"), name)
+            XCTAssertNil(LayoutDocument.field(name.uppercased()), name)
+            XCTAssertNil(LayoutDocument.field(String(name.dropLast())), name)
+        }
+        for other in ["", "x", "views", "second ", "optionz", "priorit", "multiplie"] { XCTAssertNil(LayoutDocument.field(other), other) }
+    }
+
     let card = """
         {"views":[{"id":"card","frame":{"x":0,"y":0,"width":375,"height":120}},
                   {"id":"avatar","parent":"card"},
