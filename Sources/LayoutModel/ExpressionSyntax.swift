@@ -143,6 +143,8 @@ public enum ExpressionSyntax {
 /// What the expression tokenizer reads: ASCII bytes or Characters, classified alike.
 protocol TokenUnit: Equatable {
     var isDigit: Bool { get }
+    /// The value of an ASCII digit (0…9), else nil.
+    var asciiDigit: Int64? { get }
     var isLetter: Bool { get }
     static func string(_ s: ArraySlice<Self>) -> String
     static func unit(_ c: Unicode.Scalar) -> Self
@@ -168,6 +170,7 @@ extension TokenUnit {
 extension UInt8: TokenUnit {
     static func unit(_ c: Unicode.Scalar) -> UInt8 { UInt8(ascii: c) }
     var isDigit: Bool { self &- 48 < 10 }
+    var asciiDigit: Int64? { self &- 48 < 10 ? Int64(self &- 48) : nil }
     var isLetter: Bool { (self | 0x20) &- 97 < 26 }
     static func string(_ s: ArraySlice<UInt8>) -> String { String(decoding: s, as: UTF8.self) }
 }
@@ -175,5 +178,6 @@ extension UInt8: TokenUnit {
 extension Character: TokenUnit {
     static func unit(_ c: Unicode.Scalar) -> Character { Character(c) }
     var isDigit: Bool { isNumber }
+    var asciiDigit: Int64? { asciiValue?.asciiDigit }
     static func string(_ s: ArraySlice<Character>) -> String { String(s) }
 }

@@ -273,7 +273,14 @@ private struct Parser<U: TokenUnit> {
         while true {
             let pos = i
             var relation = Relation.equal
-            if i + 1 < c.count, let r = Relation(rawValue: U.string(c[i...i + 1])) { relation = r; i += 2 }
+            if i + 1 < c.count, c[i + 1] == U.equal {
+                switch c[i] {
+                case U.equal: relation = .equal; i += 2
+                case U.less: relation = .lessOrEqual; i += 2
+                case U.greater: relation = .greaterOrEqual; i += 2
+                default: break
+                }
+            }
             let object: Object
             if let ch = peek, ch.isDigit || ch == U.unit("-") || ch == U.unit("+") || ch == U.unit(".") {
                 object = .constant(try number())
@@ -322,6 +329,19 @@ private struct Parser<U: TokenUnit> {
         let start = i
         if peek == U.unit("-") || peek == U.unit("+") { i += 1 }
         while let ch = peek, ch.isDigit || ch == U.unit(".") { i += 1 }
+        // An integer of at most 15 ASCII digits is exact as Int64 and as Double: no string
+        // and no `Double(String)`, which was ~900 instructions a number of a format.
+        let negative = start < i && c[start] == U.minus
+        let digits = negative || (start < i && c[start] == U.plus) ? start + 1 : start
+        if digits < i && i - digits <= 15 {
+            var v: Int64 = 0
+            var k = digits
+            while k < i, let d = c[k].asciiDigit {
+                v = v * 10 + d
+                k += 1
+            }
+            if k == i { return negative ? -Double(v) : Double(v) }
+        }
         guard let v = Double(U.string(c[start..<i])) else { throw fail("invalid number", at: start) }
         return v
     }

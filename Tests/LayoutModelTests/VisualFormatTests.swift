@@ -1,5 +1,6 @@
 import XCTest
 import JSON
+import ConstraintSolver
 @testable import LayoutModel
 
 /// Examples from Apple's Visual Format Language documentation, with exact frames.
@@ -17,6 +18,25 @@ final class VisualFormatTests: XCTestCase {
         return session(
             #"{"views":[{"id":"root","frame":{"x":0,"y":0,"width":400,"height":100}},\#(vs)],"constraints":[\#(cs.joined(separator: ","))]}"#,
             file: file, line: line)
+    }
+
+    /// A format's numbers read as `Double(String)` reads them, integers by their own path:
+    /// signs, leading zeros, fifteen digits and more, fractions; and the relations.
+    func testNumbersAndRelationsReadAsDoubleReadsThem() throws {
+        let numbers = ["0", "7", "007", "+5", "-5", "-0", "999999999999999", "1234567890123456", "12345678901234567", "1.5", "0.25", "5.", ".5"]
+        for n in numbers {
+            for (op, relation) in [("", Relation.equal), ("==", .equal), ("<=", .lessOrEqual), (">=", .greaterOrEqual)] {
+                let format = "H:[a(\(op)\(n))]"
+                let parsed = try VisualFormat.parse(format, options: [], metrics: [:], superview: "|")
+                XCTAssertEqual(parsed.constraints.first?.constant, Double(n), format)
+                XCTAssertEqual(parsed.constraints.first?.relation, relation, format)
+                let spaced = try VisualFormat.parse("H:[a]-\(n.hasPrefix("-") || n.hasPrefix("+") ? "(\(n))" : n)-[b]", options: [], metrics: [:], superview: "|")
+                XCTAssertEqual(spaced.constraints.first?.constant, Double(n), format)
+            }
+        }
+        // Non-ASCII digits are digits to the scan and numbers to no one: an error, as before.
+        XCTAssertThrowsError(try VisualFormat.parse("H:[a(٣)]", options: [], metrics: [:], superview: "|"))
+        XCTAssertThrowsError(try VisualFormat.parse("H:[a(=<5)]", options: [], metrics: [:], superview: "|"))
     }
 
     func testStandardSpace() {
