@@ -30,7 +30,8 @@ final class VisualFormatTests: XCTestCase {
                 let parsed = try VisualFormat.parse(format, options: [], metrics: [:], superview: "|")
                 XCTAssertEqual(parsed.constraints.first?.constant, Double(n), format)
                 XCTAssertEqual(parsed.constraints.first?.relation, relation, format)
-                let spaced = try VisualFormat.parse("H:[a]-\(n.hasPrefix("-") || n.hasPrefix("+") ? "(\(n))" : n)-[b]", options: [], metrics: [:], superview: "|")
+                let connection = n.hasPrefix("-") || n.hasPrefix("+") ? "(\(n))" : n
+                let spaced = try VisualFormat.parse("H:[a]-\(connection)-[b]", options: [], metrics: [:], superview: "|")
                 XCTAssertEqual(spaced.constraints.first?.constant, Double(n), format)
             }
         }
