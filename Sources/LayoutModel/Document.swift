@@ -41,6 +41,8 @@ public struct LayoutDocument {
     var freeViews: [ViewRef] = [], freeAtoms: [AtomRef] = [], freeEntries: [EntryRef] = []
     var freedViews: [ViewRef] = [], freedAtoms: [AtomRef] = [], freedEntries: [EntryRef] = []
     var nextAuto = 1
+    /// True once a constraint was given an id shaped like a server-given one (`autoID`).
+    var autoShapedIDs = false
     /// Creation numbers: views', and entries' and atoms' (kept in 32 bits: `newAtom`,
     /// `newEntrySequence`).
     var sequence = 0

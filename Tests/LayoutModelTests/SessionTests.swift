@@ -370,6 +370,22 @@ final class SessionTests: XCTestCase {
         XCTAssertThrowsError(try s.change(#"{"ops":[{"op":"addViews","views":[{"id":"a.b"}]}]}"#))
     }
 
+    /// A server-given id skips one a client gave, whether it came before or after it, in the
+    /// document or in a later change; ids only like them (`c`, `cx`, `c.1`) take nothing.
+    func testServerIdsSkipTheClientsOwn() throws {
+        let s = session(
+            #"{"views":[{"id":"v","frame":{"x":0,"y":0,"width":10,"height":10}},{"id":"w","parent":"v"}],"constraints":["#
+                + #"{"id":"c","expr":"w.width == 1"},{"id":"cx","expr":"w.width == 1"},{"expr":"w.width == 1"},"#
+                + #"{"id":"c3","expr":"w.height == 1"},{"expr":"w.height == 1"},{"expr":"w.height == 1"}]}"#)
+        XCTAssertEqual(s.document.entryOrder, ["c", "cx", "c1", "c3", "c2", "c4"])
+        let r = try s.change(
+            #"{"ops":[{"op":"addConstraints","constraints":[{"id":"c6","expr":"w.height == 2"},{"expr":"w.height == 2"},{"expr":"w.height == 2"}]}]}"#
+        )
+        XCTAssertEqual(r.added, ["c6", "c5", "c7"])
+        XCTAssertTrue(LayoutDocument.isAutoShaped("c0x"))
+        for id in ["c", "cx", "c.1", "x1", "", "C1"] { XCTAssertFalse(LayoutDocument.isAutoShaped(id), id) }
+    }
+
     func testRTLMirrorsLeadingAndTrailing() throws {
         let doc = { (dir: String) in
             """
