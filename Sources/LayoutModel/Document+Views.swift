@@ -28,7 +28,10 @@ extension LayoutDocument {
         guard let arr = json.array else { throw p.fail("views must be an array") }
         var specs: [(ViewSpec, Pointer)] = []
         specs.reserveCapacity(arr.count)
-        for (i, x) in arr.enumerated() { specs.append((try ViewSpec.decode(x, at: p(i)), p(i))) }
+        for (i, x) in arr.enumerated() {
+            let at = p(i)
+            specs.append((try ViewSpec.decode(x, at: at), at))
+        }
         try addViews(specs)
     }
 
