@@ -14,6 +14,15 @@ extension LayoutDocument {
         }
     }
 
+    /// Whether `id` could name a VFL group's member (`row.0`): digits after its last dot.
+    static func isMemberShaped(_ id: String) -> Bool {
+        var id = id
+        return id.withUTF8 { b in
+            guard let dot = b.lastIndex(of: UInt8(ascii: ".")), dot + 1 < b.count else { return false }
+            return b[(dot + 1)...].allSatisfy { $0 &- 48 < 10 }
+        }
+    }
+
     /// Whether `id` could be a server-given id: `c` and a digit first.
     static func isAutoShaped(_ id: String) -> Bool {
         var bytes = id.utf8.makeIterator()
@@ -85,6 +94,7 @@ extension LayoutDocument {
             guard !isTaken(s) else { throw p("id").fail("a constraint '\(s)' exists already") }
             id = s
             if Self.isAutoShaped(s) { autoShapedIDs = true }
+            if Self.isMemberShaped(s) { memberShapedIDs = true }
         } else {
             id = autoID()
         }
@@ -139,7 +149,9 @@ extension LayoutDocument {
             let memberPrefix = id + "."
             for (k, atom) in group.enumerated() {
                 resolvedGroup.append(try check(atom, at: atomPointer()))
-                if entryRef(Self.numbered(memberPrefix, k)) != nil { throw atomPointer().fail("a constraint '\(id).\(k)' exists already") }
+                if memberShapedIDs, entryRef(Self.numbered(memberPrefix, k)) != nil {
+                    throw atomPointer().fail("a constraint '\(id).\(k)' exists already")
+                }
             }
         }
         entry.sequence = newEntrySequence()
@@ -212,17 +224,16 @@ extension LayoutDocument {
         do { parsed = try VisualFormat.parse(format, options: options, metrics: metrics, superview: VisualFormat.superviewToken) } catch {
             throw p("visual").fail("\(error.message) at position \(error.position) of the format")
         }
-        // The views share one parent, which `|` stands for.
-        var parent: String?? = .none
+        // The views share one parent, which `|` stands for (compared by ref: copies of the
+        // views' records were ~1,000 instructions a format).
+        var shared: ViewRef? = nil
         for name in parsed.views {
-            guard let v = view(name) else { throw p("visual").fail("unknown view '\(name)' in the format") }
-            if case .some(let existing) = parent, existing != v.spec.parent {
-                throw p("visual").fail("the views of a format must share one parent ('\(name)' does not)")
-            }
-            parent = .some(v.spec.parent)
+            guard let r = viewRef(name) else { throw p("visual").fail("unknown view '\(name)' in the format") }
+            let up = views[Int(r)].parent
+            if let shared, shared != up { throw p("visual").fail("the views of a format must share one parent ('\(name)' does not)") }
+            shared = up
         }
-        let sv: String?
-        if case .some(let x) = parent { sv = x } else { sv = nil }
+        let sv: String? = shared.flatMap { $0 == noRef ? nil : views[Int($0)].spec.id }
         if parsed.usesSuperview && sv == nil { throw p("visual").fail("'|' stands for the views' parent, but they have none") }
         return parsed.constraints.map { a in
             var a = a

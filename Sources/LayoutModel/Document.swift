@@ -41,8 +41,10 @@ public struct LayoutDocument {
     var freeViews: [ViewRef] = [], freeAtoms: [AtomRef] = [], freeEntries: [EntryRef] = []
     var freedViews: [ViewRef] = [], freedAtoms: [AtomRef] = [], freedEntries: [EntryRef] = []
     var nextAuto = 1
-    /// True once a constraint was given an id shaped like a server-given one (`autoID`).
-    var autoShapedIDs = false
+    /// True once a constraint was given an id shaped like a server-given one (`autoID`), or
+    /// like a VFL group's member (`row.0`): until then neither kind of name can be taken, and
+    /// none is looked up.
+    var autoShapedIDs = false, memberShapedIDs = false
     /// Creation numbers: views', and entries' and atoms' (kept in 32 bits: `newAtom`,
     /// `newEntrySequence`).
     var sequence = 0

@@ -386,6 +386,22 @@ final class SessionTests: XCTestCase {
         for id in ["c", "cx", "c.1", "x1", "", "C1"] { XCTAssertFalse(LayoutDocument.isAutoShaped(id), id) }
     }
 
+    /// A VFL group's members are named `id.k`: one a client gave first is refused, and ids
+    /// only like them (`row`, `row.x`, `row.`) take nothing.
+    func testAGroupsMemberNamesAreRefusedWhenTaken() throws {
+        let views = #"{"views":[{"id":"v","frame":{"x":0,"y":0,"width":100,"height":10}},{"id":"a","parent":"v"},{"id":"b","parent":"v"}],"#
+        XCTAssertThrowsError(
+            try LayoutSession(document: json(views + #""constraints":[{"id":"g.1","expr":"a.width == 1"},{"id":"g","visual":"H:|[a]-[b]|"}]}"#))
+        ) {
+            XCTAssertEqual(($0 as? LayoutError)?.pointer, "/constraints/1/visual")
+            XCTAssertEqual(($0 as? LayoutError)?.detail, "a constraint 'g.1' exists already")
+        }
+        let s = session(views + #""constraints":[{"id":"g.x","expr":"a.width == 1"},{"id":"g","visual":"H:|[a]-[b]|"}]}"#)
+        XCTAssertEqual(s.document.entryOrder, ["g.x", "g"])
+        XCTAssertTrue(LayoutDocument.isMemberShaped("row.12"))
+        for id in ["row", "row.x", "row.", "row.1x", "12"] { XCTAssertFalse(LayoutDocument.isMemberShaped(id), id) }
+    }
+
     func testRTLMirrorsLeadingAndTrailing() throws {
         let doc = { (dir: String) in
             """
