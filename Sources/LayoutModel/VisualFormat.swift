@@ -26,13 +26,13 @@ public struct VisualFormat {
     static let edgeSpace = 20.0
     public static let superviewToken = "|"
 
-    /// An ASCII format is read as bytes, any other as Characters (positions stay in
-    /// characters): reading every format as Characters was 7% of decoding a document.
+    /// An ASCII format is read as bytes, any other (or one with a CR) as Characters (positions
+    /// stay in characters): reading every format as Characters was 7% of decoding a document.
     public static func parse(
         _ format: String, options: [String], metrics: [String: Double], superview: String, printing: Bool = false
     ) throws(Failure) -> Parsed {
         let bytes = Array(format.utf8)
-        if bytes.allSatisfy({ $0 < 0x80 }) {
+        if bytesAreCharacters(bytes) {
             var p = Parser(c: bytes, metrics: metrics)
             return try p.run(options: options, superview: superview, printing: printing)
         }

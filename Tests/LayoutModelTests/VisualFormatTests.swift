@@ -40,6 +40,15 @@ final class VisualFormatTests: XCTestCase {
         XCTAssertThrowsError(try VisualFormat.parse("H:[a(=<5)]", options: [], metrics: [:], superview: "|"))
     }
 
+    /// A CR LF is one Character: a format with one is read as Characters, and an error is
+    /// placed in characters, not past the end (the vfl fuzz target's finding).
+    func testAnErrorAfterACRLFIsPlacedInCharacters() {
+        let format = "V:[\r\na]-(84"
+        XCTAssertThrowsError(try VisualFormat.parse(format, options: [], metrics: [:], superview: "|")) {
+            XCTAssertEqual(($0 as? SyntaxError)?.position, format.count)
+        }
+    }
+
     func testStandardSpace() {
         let s = layout(["button", "textField"], [("|-[button]-[textField]", [], "{}")])
         XCTAssertEqual(s.frame("button"), R(20, 20, 60, 30))
