@@ -138,33 +138,19 @@ private struct QuickParser {
         return Anchor(view: String(decoding: UnsafeBufferPointer(rebasing: b[start..<dot]), as: UTF8.self), attribute: a)
     }
 
-    /// A decimal of at most 15 digits with at most one dot (digits on both sides of it when it
-    /// has one after the first digit): M / 10ᵏ with M and 10ᵏ exact, so one division rounds it
-    /// exactly as `Double(String)` does. Anything longer or with an exponent: nil.
+    /// A decimal (`exactDecimal`) of digits and at most one dot; one followed by another dot or
+    /// an exponent: nil.
     mutating func number() -> Double? {
         skipSpaces()
-        var mantissa: Int64 = 0, digits = 0, fraction = 0
+        let start = i
         var seenDot = false
-        while i < b.count {
-            let c = b[i]
-            if c.isDigit {
-                digits += 1
-                guard digits <= 15 else { return nil }
-                mantissa = mantissa * 10 + Int64(c &- 48)
-                if seenDot { fraction += 1 }
-            } else if c == UInt8(ascii: ".") && !seenDot {
-                seenDot = true
-            } else {
-                break
-            }
+        while i < b.count, b[i].isDigit || (b[i] == UInt8(ascii: ".") && !seenDot) {
+            if b[i] == UInt8(ascii: ".") { seenDot = true }
             i += 1
         }
-        guard digits > 0, !seenDot || fraction > 0 else { return nil }
         if i < b.count, b[i] == UInt8(ascii: ".") || b[i] | 0x20 == UInt8(ascii: "e") { return nil }
-        return Double(mantissa) / Self.powersOfTen[fraction]
+        return exactDecimal(b[start..<i])
     }
-
-    static let powersOfTen: [Double] = (0...15).map { k in (0..<k).reduce(1.0) { r, _ in r * 10 } }
 }
 
 extension Attribute {

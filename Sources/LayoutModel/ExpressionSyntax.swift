@@ -145,6 +145,34 @@ public enum ExpressionSyntax {
 /// an error past its end, found by the vfl fuzz target).
 func bytesAreCharacters(_ bytes: some Sequence<UInt8>) -> Bool { bytes.allSatisfy { $0 < 0x80 && $0 != 0x0D } }
 
+/// `[+|-]digits[.digits]` of at most 15 ASCII digits, with a digit after its dot if it has
+/// one: M / 10ᵏ with M and 10ᵏ exact, so one division rounds it exactly as `Double(String)`
+/// does, with no string made. Anything else (longer, an exponent, another script): nil.
+func exactDecimal<C: Collection>(_ units: C) -> Double? where C.Element: TokenUnit {
+    var k = units.startIndex
+    let negative = k != units.endIndex && units[k] == .minus
+    if negative || (k != units.endIndex && units[k] == .plus) { k = units.index(after: k) }
+    var mantissa: Int64 = 0, digits = 0, fraction = 0, seenDot = false
+    while k != units.endIndex {
+        if let d = units[k].asciiDigit {
+            digits += 1
+            guard digits <= 15 else { return nil }
+            mantissa = mantissa * 10 + d
+            if seenDot { fraction += 1 }
+        } else if units[k] == .dot && !seenDot {
+            seenDot = true
+        } else {
+            return nil
+        }
+        k = units.index(after: k)
+    }
+    guard digits > 0, !seenDot || fraction > 0 else { return nil }
+    let v = Double(mantissa) / powersOfTen[fraction]
+    return negative ? -v : v
+}
+
+private let powersOfTen: [Double] = (0...15).map { k in (0..<k).reduce(1.0) { r, _ in r * 10 } }
+
 /// What the expression tokenizer reads: ASCII bytes or Characters, classified alike.
 protocol TokenUnit: Equatable {
     var isDigit: Bool { get }

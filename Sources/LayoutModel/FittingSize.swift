@@ -77,7 +77,7 @@ extension LayoutSession {
         let r = try FittingRequest.decode(request, allowing: ["document"])
         guard let doc = request["document"], !doc.isNull else { throw Pointer()("document").fail("document is the layout document") }
         var document = LayoutDocument()
-        do { _ = try load(doc, into: &document) } catch { throw error.under("/document") }
+        do { try load(doc, into: &document) } catch { throw error.under("/document") }
         if document.viewCount > limits.maxViews || document.constraintCount > limits.maxConstraints {
             throw LayoutError(
                 .limit, "/document",

@@ -95,7 +95,7 @@ public final class LayoutSession {
         solver = engineKind.make()
         var doc = LayoutDocument()
         doc.keepsExprTexts = !oneShot
-        _ = try Self.load(json, into: &doc)
+        try Self.load(json, into: &doc)
         try commit(doc, added: [], countRevision: false, collect: false)
     }
 
@@ -156,17 +156,16 @@ public final class LayoutSession {
 
     // MARK: Changes
 
-    static func load(_ json: JSON, into doc: inout LayoutDocument) throws(LayoutError) -> [String] {
+    static func load(_ json: JSON, into doc: inout LayoutDocument) throws(LayoutError) {
         let p = Pointer()
         guard let members = json.members else { throw LayoutError(.invalid, "", "a layout document is a JSON object") }
         for (k, _) in members where !["options", "views", "constraints"].contains(k) { throw p(k).fail("unknown document field '\(k)'") }
         if let o = json["options"], !o.isNull { try doc.setOptions(o, at: p("options")) }
         doc.reserve(views: json["views"]?.array?.count ?? 0, constraints: json["constraints"]?.array?.count ?? 0)
         if let v = json["views"], !v.isNull { try doc.addViews(v, at: p("views")) }
-        var added: [String] = []
-        if let c = json["constraints"], !c.isNull { try doc.addConstraints(c, at: p("constraints"), added: &added) }
+        var ids: [String] = []  // what a change answers with; a document's build answers with frames
+        if let c = json["constraints"], !c.isNull { try doc.addConstraints(c, at: p("constraints"), added: &ids) }
         doc.texts.trim()
-        return added
     }
 
     /// Applies `{baseRevision?, ops: [...]}` all or nothing.
