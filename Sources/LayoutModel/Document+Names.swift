@@ -41,19 +41,26 @@ extension LayoutDocument {
 
     /// An atom named from its origin (a group's member, a view's implicit constraint), not an entry.
     private func derivedAtom(named name: String) -> AtomRef? {
-        // Every derived name has a dot: one pass finds the first and the last (a generic
-        // `firstIndex(of:)` on the UTF-8 view cost ~200 instructions a call).
-        var firstDot = -1, lastDot = -1, offset = 0
+        // Every derived name has a dot: one pass over the bytes finds the first and the last,
+        // whether digits alone follow the last (a member) and the byte after the first (an
+        // implicit or stack name starts `frame.`, `hugging.`, `compression.` or `stack.`).
+        // A client's own dotted id (`cell0.top`) is refused here without building a string
+        // (~2,800 instructions an id through `Int(tail)` and `ImplicitKind.named`).
+        var firstDot = -1, lastDot = -1, offset = 0, afterFirst: UInt8 = 0, digitsAfterLast = false
         for c in name.utf8 {
             if c == UInt8(ascii: ".") {
                 if firstDot < 0 { firstDot = offset }
                 lastDot = offset
+                digitsAfterLast = false
+            } else {
+                if offset == firstDot + 1 && firstDot >= 0 { afterFirst = c }
+                digitsAfterLast = lastDot >= 0 && (offset == lastDot + 1 || digitsAfterLast) && c &- 48 < 10
             }
             offset += 1
         }
         guard firstDot >= 0 else { return nil }
         let utf8 = name.utf8
-        if lastDot > 0 {
+        if lastDot > 0 && digitsAfterLast {
             let dot = utf8.index(utf8.startIndex, offsetBy: lastDot)
             let tail = name[utf8.index(after: dot)...]
             if let k = Int(tail), String(k) == tail, k >= 0,
@@ -62,6 +69,10 @@ extension LayoutDocument {
             {
                 return entries[Int(e)].members[k]
             }
+        }
+        switch afterFirst {
+        case UInt8(ascii: "s"), UInt8(ascii: "f"), UInt8(ascii: "h"), UInt8(ascii: "c"): break
+        default: return nil
         }
         // View ids have no '.': the view is everything before the first one.
         let dot = utf8.index(utf8.startIndex, offsetBy: firstDot)

@@ -402,6 +402,34 @@ final class SessionTests: XCTestCase {
         for id in ["row", "row.x", "row.", "row.1x", "12"] { XCTAssertFalse(LayoutDocument.isMemberShaped(id), id) }
     }
 
+    /// Every kind of derived name is taken while its atom lives; any other dotted id is free.
+    func testDerivedNamesAreTakenAndOtherDottedIdsAreFree() throws {
+        let views = #"""
+            {"views":[{"id":"v","frame":{"x":0,"y":0,"width":100,"height":10}},{"id":"a","parent":"v","intrinsicSize":{"width":5,"height":5}},
+              {"id":"s","parent":"v","kind":"stack","stack":{"arrangedSubviews":["b"]}},{"id":"b","parent":"s"}],
+            """#
+        let constraints = #"{"id":"g","visual":"H:|[a]"},{"expr":"b.width == 1"}"#
+        for taken in ["v.frame.x", "v.frame.height", "a.hugging.h", "a.compression.v", "g.0"] {
+            XCTAssertThrowsError(
+                try LayoutSession(document: json(views + #""constraints":["# + constraints + #",{"id":"\#(taken)","expr":"a.height == 1"}]}"#)),
+                taken
+            ) {
+                XCTAssertEqual(($0 as? LayoutError)?.detail, "a constraint '\(taken)' exists already", taken)
+            }
+        }
+        let free = ["a.top", "v.frame", "a.hugging.x", "a.frame.x", "g.1", "g.01", "b.stack.0", "s.stack.9", "x.", ".", "g.0x"]
+        let entries = free.map { #"{"id":"\#($0)","expr":"a.height >= 1"}"# }.joined(separator: ",")
+        let s = session(views + #""constraints":["# + constraints + "," + entries + "]}")
+        XCTAssertEqual(s.document.entryOrder, ["g", "c1"] + free)
+        XCTAssertNotNil(s.document.atomNamed("g.0"))
+        XCTAssertNotNil(s.document.atomNamed("s.stack.0"))
+        XCTAssertNotNil(s.document.atomNamed("v.frame.width"))
+        // A stack's constraints are made once its document is loaded: taken from then on.
+        XCTAssertThrowsError(try s.change(#"{"ops":[{"op":"addConstraints","constraints":[{"id":"s.stack.0","expr":"a.height == 1"}]}]}"#)) {
+            XCTAssertEqual(($0 as? LayoutError)?.detail, "a constraint 's.stack.0' exists already")
+        }
+    }
+
     func testRTLMirrorsLeadingAndTrailing() throws {
         let doc = { (dir: String) in
             """

@@ -16,6 +16,22 @@ struct AmbiguityVerdict {
 extension FactoredSolver {
     func ambiguity(tolerance: Double = 1e-9) -> AmbiguityVerdict {
         if let cached = ambiguityCache { return cached }
+        // The directions to decide: movable nonbasic columns with a zero reduced cost at
+        // every level (a column in no row moves alone: its variable is ambiguous outright).
+        var isAmbiguous = [Bool](repeating: false, count: kind.count)
+        var candidates: [(column: Int, sign: Double)] = []
+        var candidateCells = SparseLists<Entry>()  // list j: a candidate column's cells, (row, value)
+        for j in kind.indices where !basis.isBasic(j) && kind[j] != .fixed && kind[j] != .dead {
+            if columnRows[j].isEmpty {
+                if isUser[j] { isAmbiguous[j] = true }
+                continue
+            }
+            guard lexSign(j) == 0 else { continue }
+            for sign in kind[j] == .free ? [1.0, -1.0] : [1.0] { candidates.append((j, sign)) }
+            for e in column(j) { candidateCells.append(e, to: j) }
+        }
+        // List r: the candidates' cells in row r, (column, value).
+        let cellsOfRow = candidateCells.transposed(lists: rows.listCount)
         // The blocking steps: artificials (equalities) and restricted basics at 0, numbered
         // as found (flat arrays, not dictionaries and sets: the 1,000-cell feed's verdict
         // 49 → 29 M instructions).
@@ -25,29 +41,28 @@ extension FactoredSolver {
         // local (a slack at 0 depends on its own few rows), where the columns B⁻¹a_j of a
         // stack's heights reach every cell below: computing every column made the verdicts
         // quadratic on stacked feeds (1,000 cells: 1,017,000 entries for 5,000 directions).
-        var pivotRows = SparseLists<Entry>()  // list b: blocker b's pivot row, (column, value)
-        for z in 0..<basis.stepCount {
+        // Only the candidates' entries of a pivot row are made, from their own cells (the
+        // whole row, over every nonbasic column, was a third of the 1,000-cell feed's verdict).
+        var pivotRows = SparseLists<Entry>()  // list b: blocker b's pivot row at the candidates, (column, value)
+        for z in 0..<basis.stepCount where !candidates.isEmpty {
             let v = basis.columnOfStep[z]
             let equality = kind[v] == .fixed
             guard equality || ((kind[v] == .slack || kind[v] == .error) && value[v] <= Self.eps) else { continue }
             isEquality.append(equality)
             basis.btran(CollectionOfOne(Entry(z, 1.0)), into: &rowWork)
-            pivotRow(rho())
+            alphaWork.reset(size: kind.count)
+            for k in rowWork.pattern where abs(rowWork[k]) > BasisFactor.drop {
+                let rho = rowWork[k]
+                for q in cellsOfRow.positions(basis.rowOfStep[k]) {
+                    let e = cellsOfRow[position: q]
+                    alphaWork.add(e.index, rho * e.value)
+                }
+            }
             let b = pivotRows.appendList()
             for j in alphaWork.pattern where abs(alphaWork[j]) > tolerance { pivotRows.append(Entry(j, alphaWork[j]), to: b) }
         }
         // List j: the blockers of column j's direction, (blocker, value).
         let blockers = pivotRows.transposed(lists: kind.count)
-        var isAmbiguous = [Bool](repeating: false, count: kind.count)
-        var candidates: [(column: Int, sign: Double)] = []
-        for j in kind.indices where !basis.isBasic(j) && kind[j] != .fixed && kind[j] != .dead {
-            if columnRows[j].isEmpty {
-                if isUser[j] { isAmbiguous[j] = true }
-                continue
-            }
-            guard lexSign(j) == 0 else { continue }
-            for sign in kind[j] == .free ? [1.0, -1.0] : [1.0] { candidates.append((j, sign)) }
-        }
         var raised = [Bool](repeating: false, count: isEquality.count)
         var realised: [(column: Int, sign: Double)] = []
         while true {
