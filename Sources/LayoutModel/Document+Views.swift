@@ -26,21 +26,21 @@ extension LayoutDocument {
     /// Decodes and adds a `views` array: the one path of a document's views and the addViews op.
     mutating func addViews(_ json: JSON, at p: Pointer) throws(LayoutError) {
         guard let arr = json.array else { throw p.fail("views must be an array") }
-        var specs: [(ViewSpec, Pointer)] = []
+        var specs: [ViewSpec] = []
         specs.reserveCapacity(arr.count)
-        for (i, x) in arr.enumerated() {
-            let at = p(i)
-            specs.append((try ViewSpec.decode(x, at: at), at))
-        }
-        try addViews(specs)
+        for (i, x) in arr.enumerated() { specs.append(try ViewSpec.decode(x, at: p(i))) }
+        try addViews(specs, at: p)
     }
 
-    /// Adds views given in any order (a parent may come after its child in the list).
-    mutating func addViews(_ specs: [(ViewSpec, Pointer)]) throws(LayoutError) {
+    /// Adds views given in any order (a parent may come after its child in the list); view k's
+    /// errors point at `p(k)`. Specs in a plain array, a pointer built only for an error: an
+    /// array of (spec, pointer) pairs was copied through the runtime's generic tuple copy, and a
+    /// pointer a view was an allocation (~1,600 instructions a view, 1,000-cell feed).
+    mutating func addViews(_ specs: [ViewSpec], at p: Pointer) throws(LayoutError) {
         var batch: [String: Int] = [:]
         batch.reserveCapacity(specs.count)
-        for (k, (v, p)) in specs.enumerated() {
-            if viewRef(v.id) != nil || batch.updateValue(k, forKey: v.id) != nil { throw p("id").fail("a view '\(v.id)' exists already") }
+        for (k, v) in specs.enumerated() {
+            if viewRef(v.id) != nil || batch.updateValue(k, forKey: v.id) != nil { throw p(k)("id").fail("a view '\(v.id)' exists already") }
         }
         // Parents exist (in the session or the batch) and form no cycle: the first view whose
         // chain through the batch comes back on itself is named. A chain walked once is marked
@@ -49,17 +49,17 @@ extension LayoutDocument {
         var path: [Int] = []
         // Each view's parent: in the batch (its index), or in the session already (its ref).
         // Looked up once a view, before the walks that follow them.
-        let parentInBatch = specs.map { $0.0.parent.flatMap { batch[$0] } }
+        let parentInBatch = specs.map { $0.parent.flatMap { batch[$0] } }
         var parentInSession = [ViewRef](repeating: noRef, count: specs.count)
-        for (k, (v, p)) in specs.enumerated() {
+        for (k, v) in specs.enumerated() {
             guard let parent = v.parent else { sound[k] = true; continue }
             if parentInBatch[k] == nil {
-                guard let r = viewRef(parent) else { throw p("parent").fail("unknown parent view '\(parent)'") }
+                guard let r = viewRef(parent) else { throw p(k)("parent").fail("unknown parent view '\(parent)'") }
                 parentInSession[k] = r
             }
             var cur = k
             while !sound[cur] {
-                if onPath[cur] { throw p("parent").fail("the parent chain of '\(v.id)' loops") }
+                if onPath[cur] { throw p(k)("parent").fail("the parent chain of '\(v.id)' loops") }
                 onPath[cur] = true
                 path.append(cur)
                 guard let up = parentInBatch[cur] else { break }
@@ -72,7 +72,6 @@ extension LayoutDocument {
         // captured by this nested function copied the whole document.
         var made = [ViewRef](repeating: noRef, count: specs.count)
         func insert(_ k: Int) {
-            let v = specs[k].0
             if made[k] != noRef { return }  // inserted already, as an earlier view's parent
             var parent = parentInSession[k]
             if let pk = parentInBatch[k] {
@@ -80,21 +79,21 @@ extension LayoutDocument {
                 parent = made[pk]
             }
             sequence += 1
-            let r = insertRecord(ViewRecord(spec: v, parent: parent, sequence: sequence))
+            let r = insertRecord(ViewRecord(spec: specs[k], parent: parent, sequence: sequence))
             made[k] = r
-            viewNamed.insert(r, named: v.id)
+            viewNamed.insert(r, named: specs[k].id)
             liveViews += 1
-            if v.hasText { textViews += 1; measureText(r) }
+            if specs[k].hasText { textViews += 1; measureText(r) }
             markDirty(view: r)
             syncImplicit(r, isNew: true)
         }
         for k in specs.indices { insert(k) }
         // Stacks are checked once the whole batch is in (an arranged view may come after its stack).
-        for (k, (v, p)) in specs.enumerated() {
+        for (k, v) in specs.enumerated() {
             let r = made[k], s = views[Int(r)].parent
             if s != noRef, views[Int(s)].spec.stack?.arranged.contains(v.id) == true { markStackDirty(s) }
             guard v.stack != nil else { continue }
-            try checkStack(r, at: p)
+            try checkStack(r, at: p(k))
             markStackDirty(r)
         }
     }

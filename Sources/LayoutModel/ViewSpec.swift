@@ -128,19 +128,20 @@ public struct ViewSpec: Equatable, Sendable {
         }
     }
 
-    /// Decodes a whole view object.
-    static func decode(_ json: JSON, at p: Pointer) throws(LayoutError) -> ViewSpec {
-        guard let members = json.members else { throw p.fail("a view must be an object") }
-        guard let idv = json["id"] else { throw p("id").fail("a view needs an id") }
+    /// Decodes a whole view object (its pointer made only for an error: one a view was an
+    /// allocation, 5,000 in the 1,000-cell feed).
+    static func decode(_ json: JSON, at p: @autoclosure () -> Pointer) throws(LayoutError) -> ViewSpec {
+        guard let members = json.members else { throw p().fail("a view must be an object") }
+        guard let idv = json["id"] else { throw p()("id").fail("a view needs an id") }
         guard let id = idv.string, validID(id) else {
-            throw p("id").fail("a view id is 1…128 letters, digits, '_' or '-' (no '.')")
+            throw p()("id").fail("a view id is 1…128 letters, digits, '_' or '-' (no '.')")
         }
         var v = ViewSpec(id: id)
         for (k, value) in members where k != "id" {
-            try v.apply(field: k, value, at: p(k))
+            try v.apply(field: k, value, at: p()(k))
         }
-        try v.checkText(at: p)
-        try v.checkKind(at: p)
+        try v.checkText(at: p())
+        try v.checkKind(at: p())
         return v
     }
 
@@ -195,15 +196,15 @@ public struct ViewSpec: Equatable, Sendable {
     }
 
     /// A stack is `kind: "stack"`, with its arrangement (default: an empty horizontal fill).
-    mutating func checkKind(at p: Pointer) throws(LayoutError) {
+    mutating func checkKind(at p: @autoclosure () -> Pointer) throws(LayoutError) {
         if isStack && stack == nil { stack = StackSpec() }
-        if !isStack && stack != nil { throw p("stack").fail("a stack arrangement needs \"kind\": \"stack\"") }
+        if !isStack && stack != nil { throw p()("stack").fail("a stack arrangement needs \"kind\": \"stack\"") }
     }
 
     /// A text's size is measured: an `intrinsicSize` beside it would say two things.
-    func checkText(at p: Pointer) throws(LayoutError) {
+    func checkText(at p: @autoclosure () -> Pointer) throws(LayoutError) {
         if text != nil && (intrinsicWidth != nil || intrinsicHeight != nil) {
-            throw p("text").fail("a view with text has its intrinsic size measured: remove intrinsicSize")
+            throw p()("text").fail("a view with text has its intrinsic size measured: remove intrinsicSize")
         }
     }
 

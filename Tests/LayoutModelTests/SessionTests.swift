@@ -262,6 +262,16 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(unknown?.pointer, "/views/2/parent")
         XCTAssertEqual(unknown?.detail, "unknown parent view 'nope'")
         XCTAssertNil(error(#"{"id":"v3","parent":"v2"},{"id":"v2","parent":"v1"},{"id":"v1","parent":"root"},{"id":"root"}"#))
+        let twice = error(#"{"id":"r"},{"id":"a","parent":"r"},{"id":"a"}"#)
+        XCTAssertEqual(twice?.pointer, "/views/2/id")
+        XCTAssertEqual(twice?.detail, "a view 'a' exists already")
+        XCTAssertEqual(error(#"{"id":"r"},{"id":"a","hidden":1}"#)?.pointer, "/views/1/hidden")
+        XCTAssertEqual(error(#"{"id":"r"},{"id":"a","kind":"view","stack":{}}"#)?.pointer, "/views/1/stack")
+        // An op's batch points into the op.
+        let s = session(#"{"views":[{"id":"r"}]}"#)
+        XCTAssertThrowsError(try s.change(#"{"ops":[{"op":"addViews","views":[{"id":"b","parent":"r"},{"id":"r"}]}]}"#)) {
+            XCTAssertEqual(($0 as? LayoutError)?.pointer, "/ops/0/views/1/id")
+        }
     }
 
     func testRemovingViewRemovesSubtreeAndNamingConstraintsVFLRemainderListed() throws {
