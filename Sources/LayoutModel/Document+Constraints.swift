@@ -66,7 +66,9 @@ extension LayoutDocument {
         for (i, x) in arr.enumerated() { added.append(try addConstraint(x, at: p(i))) }
     }
 
-    mutating func addConstraint(_ json: JSON, at p: Pointer) throws(LayoutError) -> String {
+    /// Its pointer is made only for an error (one a constraint was an allocation and a free).
+    mutating func addConstraint(_ json: JSON, at pointer: @autoclosure () -> Pointer) throws(LayoutError) -> String {
+        var p: Pointer { pointer() }
         guard let members = json.members else { throw p.fail("a constraint must be an object") }
         var idValue: JSON? = nil, activeValue: JSON? = nil, first: JSON? = nil, expr: JSON? = nil, visual: JSON? = nil
         var present: UInt16 = 0  // which fields came, by their place in `fieldOrder`
@@ -144,8 +146,8 @@ extension LayoutDocument {
         func atomPointer() -> Pointer { atomKey.map { p($0) } ?? p }
         let resolvedSingle = try single.map { (a) throws(LayoutError) in try check(a, at: atomPointer()) }
         var resolvedGroup: [(first: ViewRef, second: ViewRef)] = []
-        resolvedGroup.reserveCapacity(group.count)
         if !group.isEmpty {
+            resolvedGroup.reserveCapacity(group.count)
             let memberPrefix = id + "."
             for (k, atom) in group.enumerated() {
                 resolvedGroup.append(try check(atom, at: atomPointer()))

@@ -80,6 +80,7 @@ public struct LayoutDocument {
         entryNamed.reserveCapacity(entryNamed.count + m)
         atoms.reserveCapacity(atoms.count + m + 4 * n)  // intrinsic sizes add up to four per view
         dirtyAtoms.reserveCapacity(dirtyAtoms.count + m + 4 * n)
+        churnAdded.reserveCapacity(churnAdded.count + m + 4 * n)
         dirtyViews.reserveCapacity(dirtyViews.count + n)
     }
 
