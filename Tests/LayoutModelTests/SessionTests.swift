@@ -412,6 +412,12 @@ final class SessionTests: XCTestCase {
         for id in ["row", "row.x", "row.", "row.1x", "12"] { XCTAssertFalse(LayoutDocument.isMemberShaped(id), id) }
     }
 
+    func testNumberedNamesAreThePrefixAndTheDecimalDigits() {
+        for (prefix, n) in [("c", 0), ("c", 7), ("c", 1_234_567), ("row.", 12), ("", -5), ("é.", Int.max), ("x", Int.min)] {
+            XCTAssertEqual(LayoutDocument.numbered(prefix, n), "\(prefix)\(n)")
+        }
+    }
+
     /// Every kind of derived name is taken while its atom lives; any other dotted id is free.
     func testDerivedNamesAreTakenAndOtherDottedIdsAreFree() throws {
         let views = #"""
