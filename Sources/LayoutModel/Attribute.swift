@@ -85,26 +85,14 @@ public struct AtomicConstraint: Hashable, Sendable {
 
     /// The anchor rules of typed layout anchors; a reason when broken.
     func anchorRuleViolation() -> String? {
-        let a = first.attribute
-        guard let s = second, multiplier != 0 else {
-            if !a.isDimension {
-                return multiplier == 0 && second != nil
-                    ? "a multiplier of 0 leaves the location \(first) with only a constant"
-                    : "the location \(first) needs a second item: a location cannot be given only a constant"
-            }
-            return nil
+        guard let rule = AnchorRule.broken(first.attribute, second?.attribute, multiplier: multiplier) else { return nil }
+        switch rule {
+        case .locationTimesZero: return "a multiplier of 0 leaves the location \(first) with only a constant"
+        case .locationAlone: return "the location \(first) needs a second item: a location cannot be given only a constant"
+        case .locationToDimension: return "\(first) and \(second!): a location cannot be related to a dimension"
+        case .otherAxis: return "\(first) and \(second!): a location cannot be related to a location of the other axis"
+        case .mixedDirections: return "\(first) and \(second!): leading/trailing cannot be mixed with left/right in one constraint"
         }
-        let b = s.attribute
-        if a.isDimension != b.isDimension {
-            return "\(first) and \(s): a location cannot be related to a dimension"
-        }
-        if !a.isDimension && a.axis != b.axis {
-            return "\(first) and \(s): a location cannot be related to a location of the other axis"
-        }
-        if (a.isDirectional && b.isAbsoluteHorizontal) || (a.isAbsoluteHorizontal && b.isDirectional) {
-            return "\(first) and \(s): leading/trailing cannot be mixed with left/right in one constraint"
-        }
-        return nil
     }
 
     public var description: String {
@@ -123,4 +111,22 @@ public struct AtomicConstraint: Hashable, Sendable {
 
 func fmt(_ v: Double) -> String {
     v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
+}
+
+/// The anchor rules of typed layout anchors: a location needs a second item (times a nonzero
+/// multiplier) of its own kind and axis, and leading/trailing never meet left/right.
+enum AnchorRule {
+    case locationAlone, locationTimesZero, locationToDimension, otherAxis, mixedDirections
+
+    /// The rule a constraint between these attributes breaks, if any (`b` nil: no second item).
+    static func broken(_ a: Attribute, _ b: Attribute?, multiplier: Double) -> AnchorRule? {
+        guard let b, multiplier != 0 else {
+            if !a.isDimension { return multiplier == 0 && b != nil ? .locationTimesZero : .locationAlone }
+            return nil
+        }
+        if a.isDimension != b.isDimension { return .locationToDimension }
+        if !a.isDimension && a.axis != b.axis { return .otherAxis }
+        if (a.isDirectional && b.isAbsoluteHorizontal) || (a.isAbsoluteHorizontal && b.isDirectional) { return .mixedDirections }
+        return nil
+    }
 }

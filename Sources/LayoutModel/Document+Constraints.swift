@@ -111,6 +111,7 @@ extension LayoutDocument {
         // An explicit or `expr` entry makes one constraint, a VFL entry a group: no array and
         // no pointer a constraint unless it fails (they were 13 M of the 1,000-cell feed's 141 M).
         var single: AtomicConstraint? = nil
+        var resolvedSingle: ConstraintParts<ViewRef>? = nil  // the single atom, checked
         var group: [AtomicConstraint] = []
         var atomKey: String? = nil  // where a made constraint's error points: the entry, expr or visual
         var entry = Entry(id: id, form: .explicit, sequence: 0)
@@ -128,8 +129,11 @@ extension LayoutDocument {
                 throw p(k).fail("'\(k)' does not go with 'expr': write it into the expression")
             }
             guard let expr = expr.string else { throw p("expr").fail("expr must be a string") }
-            do { single = try ExpressionSyntax.parse(expr) } catch {
-                throw p("expr").fail("\(error.message) at position \(error.position) of the expression")
+            resolvedSingle = quickExpression(expr)
+            if resolvedSingle == nil {
+                do { single = try ExpressionSyntax.parse(expr) } catch {
+                    throw p("expr").fail("\(error.message) at position \(error.position) of the expression")
+                }
             }
             atomKey = "expr"
             entry.form = .expression
@@ -144,13 +148,13 @@ extension LayoutDocument {
             text = json["visual"]?.string ?? ""
         }
         func atomPointer() -> Pointer { atomKey.map { p($0) } ?? p }
-        let resolvedSingle = try single.map { (a) throws(LayoutError) in try check(a, at: atomPointer()) }
-        var resolvedGroup: [(first: ViewRef, second: ViewRef)] = []
+        if let single { resolvedSingle = try checked(single, at: atomPointer()) }
+        var resolvedGroup: [ConstraintParts<ViewRef>] = []
         if !group.isEmpty {
             resolvedGroup.reserveCapacity(group.count)
             let memberPrefix = id + "."
             for (k, atom) in group.enumerated() {
-                resolvedGroup.append(try check(atom, at: atomPointer()))
+                resolvedGroup.append(try checked(atom, at: atomPointer()))
                 if memberShapedIDs, entryRef(Self.numbered(memberPrefix, k)) != nil {
                     throw atomPointer().fail("a constraint '\(id).\(k)' exists already")
                 }
@@ -160,8 +164,8 @@ extension LayoutDocument {
         if entry.form == .visual { entry.text = texts.add(text) }
         let e = newEntry(entry)
         if extras.options != nil || extras.metrics != nil { groupExtras[e] = extras }
-        if let single, let resolvedSingle {
-            let a = addAtom(single, resolvedSingle, active: active, origin: .entry(e))
+        if let resolvedSingle {
+            let a = addAtom(resolvedSingle, active: active, origin: .entry(e))
             entries[Int(e)].atom = a
             if entry.form == .expression { entries[Int(e)].text = keepsExprTexts ? keep(expr: text, of: a) : .rendered }
         }
@@ -169,7 +173,7 @@ extension LayoutDocument {
             // Made whole, then stored: appended in place, the list grew by doubling.
             var members: [AtomRef] = []
             members.reserveCapacity(group.count)
-            for (k, atom) in group.enumerated() { members.append(addAtom(atom, resolvedGroup[k], active: active, origin: .member(e, Int32(k)))) }
+            for (k, parts) in resolvedGroup.enumerated() { members.append(addAtom(parts, active: active, origin: .member(e, Int32(k)))) }
             entries[Int(e)].members = members
         }
         return id
@@ -251,12 +255,12 @@ extension LayoutDocument {
     }
 
     /// The rules every atom obeys, and the views it names (`p` is built only for an error).
-    private func check(_ atom: AtomicConstraint, at p: @autoclosure () -> Pointer) throws(LayoutError) -> (first: ViewRef, second: ViewRef) {
+    private func checked(_ atom: AtomicConstraint, at p: @autoclosure () -> Pointer) throws(LayoutError) -> ConstraintParts<ViewRef> {
         guard let first = viewRef(atom.first.view) else { throw p().fail("unknown view '\(atom.first.view)'") }
-        var second = noRef
+        var second: (view: ViewRef, attribute: Attribute)? = nil
         if let s = atom.second {
             guard let r = viewRef(s.view) else { throw p().fail("unknown view '\(s.view)'") }
-            second = r
+            second = (r, s.attribute)
         }
         if let why = atom.anchorRuleViolation() { throw p().fail(why) }
         guard abs(atom.constant) <= ViewSpec.maxMagnitude else {
@@ -266,18 +270,32 @@ extension LayoutDocument {
             throw p().fail("the multiplier \(atom.multiplier) is outside ±\(fmt(ViewSpec.maxMultiplier))")
         }
         guard atom.priority >= 1 && atom.priority <= Priority.required else { throw p().fail("a priority is from 1 to 1000") }
-        return (first, second)
+        return ConstraintParts(
+            first: first, firstAttribute: atom.first.attribute, relation: atom.relation, second: second,
+            multiplier: atom.multiplier, constant: atom.constant, priority: atom.priority)
+    }
+
+    /// An `expr` read straight into the views' refs, when the quick parse reads it and it keeps
+    /// every rule `checked` asks; else nil, and the whole way (tokens, names, `checked`) gives
+    /// the constraint or its error. No string a view and no copy of a named constraint: ~500
+    /// instructions an expression (11,000 in the 1,000-cell feed).
+    private func quickExpression(_ text: String) -> ConstraintParts<ViewRef>? {
+        let parts = views.withUnsafeBufferPointer { ExpressionSyntax.parts(text, names: ViewNames(table: viewNamed, views: $0)) }
+        guard let c = parts,
+            AnchorRule.broken(c.firstAttribute, c.second?.attribute, multiplier: c.multiplier) == nil,
+            abs(c.constant) <= ViewSpec.maxMagnitude, abs(c.multiplier) <= ViewSpec.maxMultiplier,
+            c.priority >= 1 && c.priority <= Priority.required
+        else { return nil }
+        return c
     }
 
     /// A checked constraint of a new entry into the atoms, dirty (and, when active, counted for churn).
-    private mutating func addAtom(
-        _ atom: AtomicConstraint, _ views: (first: ViewRef, second: ViewRef), active: Bool, origin: AtomOrigin
-    ) -> AtomRef {
+    private mutating func addAtom(_ c: ConstraintParts<ViewRef>, active: Bool, origin: AtomOrigin) -> AtomRef {
         let a = newAtom(
             Atom(
-                first: views.first, second: views.second, firstAttribute: atom.first.attribute,
-                secondAttribute: atom.second?.attribute ?? .left, relation: atom.relation, active: active,
-                origin: origin, multiplier: atom.multiplier, constant: atom.constant, priority: atom.priority))
+                first: c.first, second: c.second?.view ?? noRef, firstAttribute: c.firstAttribute,
+                secondAttribute: c.second?.attribute ?? .left, relation: c.relation, active: active,
+                origin: origin, multiplier: c.multiplier, constant: c.constant, priority: c.priority))
         markDirty(atom: a)
         if active { churnAdded.append((a, atoms[Int(a)].shape)) }
         return a

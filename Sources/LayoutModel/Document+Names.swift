@@ -126,3 +126,13 @@ extension LayoutDocument {
         entries.indices.filter { entries[$0].live }.sorted { entries[$0].sequence < entries[$1].sequence }.map { EntryRef($0) }
     }
 }
+
+/// A document's views by the bytes of their ids, for the quick `expr` parse: a view's ref
+/// with no string made.
+struct ViewNames: QuickNames {
+    let table: NameTable
+    /// The document's records, lent for one parse (an array here was retained at each name).
+    let views: UnsafeBufferPointer<ViewRecord>
+
+    func view(_ name: UnsafeBufferPointer<UInt8>) -> ViewRef? { table.find(bytes: name) { views[Int($0)].spec.id } }
+}

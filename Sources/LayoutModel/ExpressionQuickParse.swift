@@ -8,21 +8,53 @@ import ConstraintSolver
 /// position. The tokenizer's path cost 7.4 K instructions an expression (1,000-cell feed).
 extension ExpressionSyntax {
     static func parseQuickly(_ text: String) -> AtomicConstraint? {
+        guard let c = parts(text, names: StringNames()) else { return nil }
+        return AtomicConstraint(
+            first: Anchor(view: c.first, attribute: c.firstAttribute), relation: c.relation,
+            second: c.second.map { Anchor(view: $0.view, attribute: $0.attribute) }, multiplier: c.multiplier,
+            constant: c.constant, priority: c.priority)
+    }
+
+    /// The quick parse, its views named by `names` (nil where `names` knows a view not).
+    static func parts<N: QuickNames>(_ text: String, names: N) -> ConstraintParts<N.View>? {
         var text = text
         return text.withUTF8 { bytes in
-            var parser = QuickParser(bytes: bytes)
+            var parser = QuickParser(bytes: bytes, names: names)
             return parser.parse()
         }
     }
 }
 
-private struct QuickParser {
+/// What the quick parser makes of a view's name, from its bytes: a `String`, or the view's
+/// ref in a document (no string at all).
+protocol QuickNames {
+    associatedtype View
+    func view(_ name: UnsafeBufferPointer<UInt8>) -> View?
+}
+
+private struct StringNames: QuickNames {
+    func view(_ name: UnsafeBufferPointer<UInt8>) -> String? { String(decoding: name, as: UTF8.self) }
+}
+
+/// A constraint's parts, its views as names or as refs: `first relation multiplier × second + constant`.
+struct ConstraintParts<View> {
+    var first: View
+    var firstAttribute: Attribute
+    var relation: Relation
+    var second: (view: View, attribute: Attribute)?
+    var multiplier: Double
+    var constant: Double
+    var priority: Double
+}
+
+private struct QuickParser<Names: QuickNames> {
     let b: UnsafeBufferPointer<UInt8>
+    let names: Names
     var i = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>) { b = bytes }
+    init(bytes: UnsafeBufferPointer<UInt8>, names: Names) { (b, self.names) = (bytes, names) }
 
-    mutating func parse() -> AtomicConstraint? {
+    mutating func parse() -> ConstraintParts<Names.View>? {
         guard let first = anchor() else { return nil }
         skipSpaces()
         guard i + 1 < b.count, b[i + 1] == UInt8(ascii: "=") else { return nil }
@@ -34,7 +66,7 @@ private struct QuickParser {
         default: return nil
         }
         i += 2
-        var second: Anchor? = nil
+        var second: (view: Names.View, attribute: Attribute)? = nil
         var multiplier = 1.0, constant = 0.0, priority = Priority.required
         var sign = 1.0
         var expectTerm = true
@@ -63,7 +95,7 @@ private struct QuickParser {
                 continue
             }
             var coefficient = sign
-            var item: Anchor? = nil
+            var item: (view: Names.View, attribute: Attribute)? = nil
             if c.isDigit || c == UInt8(ascii: ".") {
                 guard let n = number() else { return nil }
                 coefficient *= n
@@ -95,7 +127,9 @@ private struct QuickParser {
             expectTerm = false
         }
         guard !expectTerm else { return nil }
-        return AtomicConstraint(first: first, relation: relation, second: second, multiplier: multiplier, constant: constant, priority: priority)
+        return ConstraintParts(
+            first: first.view, firstAttribute: first.attribute, relation: relation, second: second, multiplier: multiplier,
+            constant: constant, priority: priority)
     }
 
     mutating func skipSpaces() {
@@ -116,7 +150,7 @@ private struct QuickParser {
 
     /// An item as the tokenizer reads it (a letter or `_`, then letters, digits, `_`, `.`, and
     /// `-` before a letter or digit), split at its last dot.
-    mutating func anchor() -> Anchor? {
+    mutating func anchor() -> (view: Names.View, attribute: Attribute)? {
         skipSpaces()
         guard i < b.count, b[i].isLetter || b[i] == UInt8(ascii: "_") else { return nil }
         let start = i
@@ -134,8 +168,10 @@ private struct QuickParser {
                 break
             }
         }
-        guard dot > start, let a = Attribute(bytes: UnsafeBufferPointer(rebasing: b[dot + 1..<i])) else { return nil }
-        return Anchor(view: String(decoding: UnsafeBufferPointer(rebasing: b[start..<dot]), as: UTF8.self), attribute: a)
+        guard dot > start, let a = Attribute(bytes: UnsafeBufferPointer(rebasing: b[dot + 1..<i])),
+            let view = names.view(UnsafeBufferPointer(rebasing: b[start..<dot]))
+        else { return nil }
+        return (view, a)
     }
 
     /// A decimal (`exactDecimal`) of digits and at most one dot; one followed by another dot or

@@ -16,25 +16,28 @@ struct NameTable {
 
     static func hash(_ name: String) -> UInt32 {
         var name = name
-        return name.withUTF8 { b in
-            // Eight bytes a step, multiplied and folded (wyhash's mix), then avalanched.
-            var h = seed ^ UInt64(b.count) &* 0x9E37_79B9_7F4A_7C15
-            var i = 0
-            let raw = UnsafeRawBufferPointer(b)
-            while i + 8 <= b.count {
-                h = mix(h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-                i += 8
-            }
-            if i < b.count {
-                var tail: UInt64 = 0
-                for k in i..<b.count { tail |= UInt64(b[k]) << (8 * UInt64(k - i)) }
-                h = mix(h ^ tail)
-            }
-            h ^= h >> 33
-            h &*= 0xFF51_AFD7_ED55_8CCD
-            h ^= h >> 33
-            return UInt32(truncatingIfNeeded: h)
+        return name.withUTF8 { hash(bytes: $0) }
+    }
+
+    /// A name's hash from its UTF-8 bytes.
+    static func hash(bytes b: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        // Eight bytes a step, multiplied and folded (wyhash's mix), then avalanched.
+        var h = seed ^ UInt64(b.count) &* 0x9E37_79B9_7F4A_7C15
+        var i = 0
+        let raw = UnsafeRawBufferPointer(b)
+        while i + 8 <= b.count {
+            h = mix(h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            i += 8
         }
+        if i < b.count {
+            var tail: UInt64 = 0
+            for k in i..<b.count { tail |= UInt64(b[k]) << (8 * UInt64(k - i)) }
+            h = mix(h ^ tail)
+        }
+        h ^= h >> 33
+        h &*= 0xFF51_AFD7_ED55_8CCD
+        h ^= h >> 33
+        return UInt32(truncatingIfNeeded: h)
     }
 
     @inline(__always) private static func mix(_ x: UInt64) -> UInt64 {
@@ -46,14 +49,31 @@ struct NameTable {
 
     @inline(__always) func find(_ name: String, name nameOf: (Int32) -> String) -> Int32? {
         guard count > 0 else { return nil }
-        let h = Self.hash(name)
+        return probe(Self.hash(name)) { nameOf($0) == name }
+    }
+
+    /// The ref held under the name these UTF-8 bytes spell (an `expr`'s view, read in place).
+    @inline(__always) func find(bytes: UnsafeBufferPointer<UInt8>, name nameOf: (Int32) -> String) -> Int32? {
+        guard count > 0 else { return nil }
+        return probe(Self.hash(bytes: bytes)) { ref in
+            var name = nameOf(ref)
+            guard name.utf8.count == bytes.count else { return false }
+            return name.withUTF8 { n in
+                for k in 0..<n.count where n[k] != bytes[k] { return false }
+                return true
+            }
+        }
+    }
+
+    /// The ref under hash h whose name `matches`, asked only where the hashes agree.
+    @inline(__always) private func probe(_ h: UInt32, matches: (Int32) -> Bool) -> Int32? {
         var i = Int(h) & mask
         while true {
             let s = slots[i]
             if s == 0 { return nil }
             if s != 1 && UInt32(truncatingIfNeeded: s >> 32) == h {
                 let ref = Int32(truncatingIfNeeded: s & 0xFFFF_FFFF) - 2
-                if nameOf(ref) == name { return ref }
+                if matches(ref) { return ref }
             }
             i = (i + 1) & mask
         }

@@ -205,6 +205,34 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(ok.frame("i"), R(0, 0, 14, 7))
     }
 
+    /// An `expr` read straight into refs makes the constraint the tokenizing parser makes; one
+    /// that breaks a rule or names an unknown view takes the whole way to its error.
+    func testAnExpressionReadInPlaceIsTheOneTokensRead() throws {
+        let views = #"{"views":[{"id":"a"},{"id":"b","parent":"a"},{"id":"b-2","parent":"a"}],"#
+        let exprs = [
+            "b.width == 2 * a.height + 5 @750", "b.centerX == a.centerX * 0.5 - 3", "b.top >= a.bottom + 1.25",
+            "b.width <= a.width / 4", "b.height == 12", "b.lastBaseline == b-2.firstBaseline", "b.leading == a.leadingMargin - -2",
+            "b.width == 10000000", "b.width == a.width * 1000000"
+        ]
+        let doc = views + #""constraints":["# + exprs.enumerated().map { #"{"id":"e\#($0)","expr":"\#($1)"}"# }.joined(separator: ",") + "]}"
+        let s = session(doc)
+        for (k, e) in exprs.enumerated() {
+            XCTAssertEqual(s.document.constraint(named: "e\(k)"), try ExpressionSyntax.parseTokens(e), e)
+        }
+        let bad = [
+            ("b.width == nope.width", "unknown view 'nope'"), ("nope.width == 1", "unknown view 'nope'"),
+            ("b.width == 10000001", "the constant 10000001.0 is outside ±10000000"),
+            ("b.width == a.width * 1000001", "the multiplier 1000001.0 is outside ±1000000"),
+            ("b.left == 4", "the location b.left needs a second item: a location cannot be given only a constant")
+        ]
+        for (e, detail) in bad {
+            XCTAssertThrowsError(try LayoutSession(document: json(views + #""constraints":[{"expr":"b.width == 1"},{"expr":"\#(e)"}]}"#)), e) {
+                XCTAssertEqual(($0 as? LayoutError)?.pointer, "/constraints/1/expr", e)
+                XCTAssertEqual(($0 as? LayoutError)?.detail, detail, e)
+            }
+        }
+    }
+
     func testExprSyntax() throws {
         let a = try ExpressionSyntax.parse(
             "a.x == b.y * 2 + 8 @750".replacingOccurrences(of: ".x", with: ".centerX").replacingOccurrences(of: ".y", with: ".centerX"))
