@@ -380,6 +380,7 @@ public final class LayoutSession {
     public func compact() {
         solver.compact()
         links.compact()
+        document.trim()
     }
 
     /// Collects the frames that changed (from the engine's changed variables, never by

@@ -440,6 +440,22 @@ final class SessionTests: XCTestCase {
         for id in ["row", "row.x", "row.", "row.1x", "12"] { XCTAssertFalse(LayoutDocument.isMemberShaped(id), id) }
     }
 
+    /// A kept session holds its records without the room its build reserved by estimate.
+    func testACompactedSessionsRecordsHoldNoSpareRoom() throws {
+        let views = (0..<100).map { #"{"id":"v\#($0)"\#($0 == 0 ? "" : #","parent":"v0""#)}"# }
+        let constraints = (1..<100).map { #"{"expr":"v\#($0).width == 10"}"# }
+        let s = session(#"{"views":["# + views.joined(separator: ",") + #"],"constraints":["# + constraints.joined(separator: ",") + "]}")
+        XCTAssertGreaterThan(s.document.atoms.capacity, 2 * s.document.atoms.count, "a build reserves four atoms a view")
+        s.compact()
+        for (what, count, capacity) in [
+            ("atoms", s.document.atoms.count, s.document.atoms.capacity), ("views", s.document.views.count, s.document.views.capacity),
+            ("entries", s.document.entries.count, s.document.entries.capacity)
+        ] {
+            XCTAssertLessThanOrEqual(capacity, count + count / 32 + 16, what)
+        }
+        XCTAssertEqual(try s.change(#"{"ops":[{"op":"setConstant","id":"c1","constant":20}]}"#).frames.first?.frame.width, 20)
+    }
+
     func testNumberedNamesAreThePrefixAndTheDecimalDigits() {
         for (prefix, n) in [("c", 0), ("c", 7), ("c", 1_234_567), ("row.", 12), ("", -5), ("é.", Int.max), ("x", Int.min)] {
             XCTAssertEqual(LayoutDocument.numbered(prefix, n), "\(prefix)\(n)")
