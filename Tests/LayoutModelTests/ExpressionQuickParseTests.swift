@@ -7,6 +7,15 @@ import XCTest
 /// accepts, the tokenizing parser accepts as the same constraint, and the quick parser takes
 /// the common forms (else every expression pays for tokens again).
 final class ExpressionQuickParseTests: XCTestCase {
+    /// Every attribute's name spells it, and no near miss spells one.
+    func testAttributesAreReadFromTheirNamesBytes() {
+        func read(_ s: String) -> Attribute? { Array(s.utf8).withUnsafeBufferPointer { Attribute(bytes: $0) } }
+        for a in Attribute.allCases { XCTAssertEqual(read(a.rawValue), a, a.rawValue) }
+        for miss in ["", "x", "to", "tops", "Top", "lefT", "centerZ", "centerXWithinMarginz", "widths", "hight", "trailingMargins", "lastbaseline"] {
+            XCTAssertNil(read(miss), miss)
+        }
+    }
+
     func testQuickParserTakesTheCommonForms() throws {
         for e in [
             "a.left == b.left + 8", "card.width == 2 * icon.height @750", "title.top >= avatar.bottom - 12.5",
