@@ -113,6 +113,17 @@ func fmt(_ v: Double) -> String {
     v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
 }
 
+/// A constraint's parts, its views as names or as refs: `first relation multiplier × second + constant`.
+struct ConstraintParts<View> {
+    var first: View
+    var firstAttribute: Attribute
+    var relation: Relation
+    var second: (view: View, attribute: Attribute)?
+    var multiplier: Double
+    var constant: Double
+    var priority: Double
+}
+
 /// The anchor rules of typed layout anchors: a location needs a second item (times a nonzero
 /// multiplier) of its own kind and axis, and leading/trailing never meet left/right.
 enum AnchorRule {

@@ -277,7 +277,7 @@ extension LayoutDocument {
 
     /// An `expr` read straight into the views' refs, when the quick parse reads it and it keeps
     /// every rule `checked` asks; else nil, and the whole way (tokens, names, `checked`) gives
-    /// the constraint or its error. No string a view and no copy of a named constraint: ~500
+    /// the constraint or its error. No string a view and no copy of a named constraint: ~450
     /// instructions an expression (11,000 in the 1,000-cell feed).
     private func quickExpression(_ text: String) -> ConstraintParts<ViewRef>? {
         let parts = views.withUnsafeBufferPointer { ExpressionSyntax.parts(text, names: ViewNames(table: viewNamed, views: $0)) }

@@ -36,17 +36,6 @@ private struct StringNames: QuickNames {
     func view(_ name: UnsafeBufferPointer<UInt8>) -> String? { String(decoding: name, as: UTF8.self) }
 }
 
-/// A constraint's parts, its views as names or as refs: `first relation multiplier × second + constant`.
-struct ConstraintParts<View> {
-    var first: View
-    var firstAttribute: Attribute
-    var relation: Relation
-    var second: (view: View, attribute: Attribute)?
-    var multiplier: Double
-    var constant: Double
-    var priority: Double
-}
-
 private struct QuickParser<Names: QuickNames> {
     let b: UnsafeBufferPointer<UInt8>
     let names: Names
