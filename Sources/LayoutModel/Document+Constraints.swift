@@ -262,30 +262,37 @@ extension LayoutDocument {
             guard let r = viewRef(s.view) else { throw p().fail("unknown view '\(s.view)'") }
             second = (r, s.attribute)
         }
-        if let why = atom.anchorRuleViolation() { throw p().fail(why) }
-        guard abs(atom.constant) <= ViewSpec.maxMagnitude else {
-            throw p().fail("the constant \(atom.constant) is outside ±\(fmt(ViewSpec.maxMagnitude))")
-        }
-        guard abs(atom.multiplier) <= ViewSpec.maxMultiplier else {
-            throw p().fail("the multiplier \(atom.multiplier) is outside ±\(fmt(ViewSpec.maxMultiplier))")
-        }
-        guard atom.priority >= 1 && atom.priority <= Priority.required else { throw p().fail("a priority is from 1 to 1000") }
-        return ConstraintParts(
+        let parts = ConstraintParts(
             first: first, firstAttribute: atom.first.attribute, relation: atom.relation, second: second,
             multiplier: atom.multiplier, constant: atom.constant, priority: atom.priority)
+        switch Self.brokenRule(parts) {
+        case nil: return parts
+        case .anchor?: throw p().fail(atom.anchorRuleViolation()!)  // the same AnchorRule said so
+        case .constant?: throw p().fail("the constant \(atom.constant) is outside ±\(fmt(ViewSpec.maxMagnitude))")
+        case .multiplier?: throw p().fail("the multiplier \(atom.multiplier) is outside ±\(fmt(ViewSpec.maxMultiplier))")
+        case .priority?: throw p().fail("a priority is from 1 to 1000")
+        }
+    }
+
+    private enum BrokenRule { case anchor, constant, multiplier, priority }
+
+    /// The first rule a constraint breaks, in the order its error names them: the anchor rules,
+    /// then the limits of its constant, multiplier and priority (a NaN breaks its limit).
+    private static func brokenRule(_ c: ConstraintParts<ViewRef>) -> BrokenRule? {
+        if AnchorRule.broken(c.firstAttribute, c.second?.attribute, multiplier: c.multiplier) != nil { return .anchor }
+        if !(abs(c.constant) <= ViewSpec.maxMagnitude) { return .constant }
+        if !(abs(c.multiplier) <= ViewSpec.maxMultiplier) { return .multiplier }
+        if !(c.priority >= 1 && c.priority <= Priority.required) { return .priority }
+        return nil
     }
 
     /// An `expr` read straight into the views' refs, when the quick parse reads it and it keeps
-    /// every rule `checked` asks; else nil, and the whole way (tokens, names, `checked`) gives
-    /// the constraint or its error. No string a view and no copy of a named constraint: ~450
-    /// instructions an expression (11,000 in the 1,000-cell feed).
+    /// every rule; else nil, and the whole way (tokens, names, `checked`) gives the constraint
+    /// or its error. No string a view and no copy of a named constraint: ~450 instructions an
+    /// expression (11,000 in the 1,000-cell feed).
     private func quickExpression(_ text: String) -> ConstraintParts<ViewRef>? {
         let parts = views.withUnsafeBufferPointer { ExpressionSyntax.parts(text, names: ViewNames(table: viewNamed, views: $0)) }
-        guard let c = parts,
-            AnchorRule.broken(c.firstAttribute, c.second?.attribute, multiplier: c.multiplier) == nil,
-            abs(c.constant) <= ViewSpec.maxMagnitude, abs(c.multiplier) <= ViewSpec.maxMultiplier,
-            c.priority >= 1 && c.priority <= Priority.required
-        else { return nil }
+        guard let c = parts, Self.brokenRule(c) == nil else { return nil }
         return c
     }
 

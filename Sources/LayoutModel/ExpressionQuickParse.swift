@@ -206,8 +206,7 @@ extension Attribute {
         case (20, UInt8(ascii: "c")): candidate = b[6] == UInt8(ascii: "X") ? .centerXWithinMargins : .centerYWithinMargins
         default: return nil
         }
-        var name = candidate.rawValue
-        guard name.withUTF8({ n in (0..<n.count).allSatisfy { n[$0] == b[$0] } }) else { return nil }
+        guard candidate.rawValue.isSpelled(by: b) else { return nil }
         self = candidate
     }
 }

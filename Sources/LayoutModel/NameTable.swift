@@ -55,14 +55,7 @@ struct NameTable {
     /// The ref held under the name these UTF-8 bytes spell (an `expr`'s view, read in place).
     @inline(__always) func find(bytes: UnsafeBufferPointer<UInt8>, name nameOf: (Int32) -> String) -> Int32? {
         guard count > 0 else { return nil }
-        return probe(Self.hash(bytes: bytes)) { ref in
-            var name = nameOf(ref)
-            guard name.utf8.count == bytes.count else { return false }
-            return name.withUTF8 { n in
-                for k in 0..<n.count where n[k] != bytes[k] { return false }
-                return true
-            }
-        }
+        return probe(Self.hash(bytes: bytes)) { nameOf($0).isSpelled(by: bytes) }
     }
 
     /// The ref under hash h whose name `matches`, asked only where the hashes agree.
@@ -123,5 +116,18 @@ struct NameTable {
         slots = Array(repeating: 0, count: size)
         deleted = 0
         for w in old where w > 1 { place(w) }
+    }
+}
+
+extension String {
+    /// Whether these UTF-8 bytes are this string's, compared in place (`elementsEqual` on the
+    /// UTF-8 view walked its indices).
+    @inline(__always) func isSpelled(by bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard utf8.count == bytes.count else { return false }
+        var s = self
+        return s.withUTF8 { n in
+            for k in 0..<n.count where n[k] != bytes[k] { return false }
+            return true
+        }
     }
 }

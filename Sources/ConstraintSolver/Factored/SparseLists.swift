@@ -239,18 +239,7 @@ extension SparseLists where Element == Entry {
         withBuffers { spans, entries in
             next.withUnsafeMutableBufferPointer { next in
                 for s in spans { for k in s.range { next[entries[k].index] += 1 } }
-                // Each list's start; `next` becomes where its next entry goes. Trailing empty
-                // lists get no span.
-                var start: UInt32 = 0
-                out.listCount = next.count
-                let kept = (next.lastIndex { $0 > 0 } ?? -1) + 1
-                out.spans.reserveCapacity(kept)
-                for i in 0..<kept {
-                    out.spans.append(SparseLists<T>.Span(start: start, count: next[i], roomy: false))
-                    (next[i], start) = (start, start + next[i])
-                }
-                out.entries = Array(repeating: make(0, 0), count: Int(start))
-                out.liveCount = Int(start)
+                out.layOut(next, filler: make(0, 0))
                 out.entries.withUnsafeMutableBufferPointer { outEntries in
                     for (l, s) in spans.enumerated() {
                         for k in s.range {
@@ -263,5 +252,43 @@ extension SparseLists where Element == Entry {
             }
         }
         return out
+    }
+}
+
+extension SparseLists {
+    /// `items` in `lists` lists, item n in list `keys[n]`, each list in the order given.
+    /// Packed, by counting.
+    init(grouping items: [Element], by keys: [Int32], lists: Int) {
+        var next = [UInt32](repeating: 0, count: lists)
+        guard let filler = items.first else {
+            listCount = lists
+            return
+        }
+        next.withUnsafeMutableBufferPointer { next in
+            for k in keys { next[Int(k)] += 1 }
+            layOut(next, filler: filler)
+            entries.withUnsafeMutableBufferPointer { out in
+                for (n, k) in keys.enumerated() {
+                    out[Int(next[Int(k)])] = items[n]
+                    next[Int(k)] += 1
+                }
+            }
+        }
+    }
+
+    /// Packed spans for lists of `counts[i]` entries (trailing empty lists get none), the
+    /// entries `filler` until the caller places them; each count becomes its list's start,
+    /// where its first entry goes.
+    fileprivate mutating func layOut(_ counts: UnsafeMutableBufferPointer<UInt32>, filler: Element) {
+        var start: UInt32 = 0
+        listCount = counts.count
+        let kept = (counts.lastIndex { $0 > 0 } ?? -1) + 1
+        spans.reserveCapacity(kept)
+        for i in 0..<kept {
+            spans.append(Span(start: start, count: counts[i], roomy: false))
+            (counts[i], start) = (start, start + counts[i])
+        }
+        entries = Array(repeating: filler, count: Int(start))
+        liveCount = Int(start)
     }
 }
