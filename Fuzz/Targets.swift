@@ -43,14 +43,33 @@ enum Checks {
 
     /// A document builds, or is refused with a pointer into it; a built one writes a
     /// document that builds the same frames.
+    /// The body read in place builds what its tree builds (or leaves it to the tree).
     static func document(_ bytes: [UInt8]) {
-        guard let json = try? JSONParser.parse(bytes) else { return }
+        let read: Result<LayoutSession?, LayoutError> = Result { () throws(LayoutError) in
+            try LayoutSession.make(documentBytes: bytes, limits: limits)
+        }
+        guard let json = try? JSONParser.parse(bytes) else {
+            if case .success(.some) = read { violated("a body that is not JSON was read") }
+            return
+        }
         let session: LayoutSession
         do {
             session = try LayoutSession.make(document: json, limits: limits)
         } catch {
             if !Pointer.resolves(error.pointer, in: json) { violated("pointer \(error.pointer) is not in the document (\(error.detail))") }
+            if case .success(.some) = read { violated("a body the tree refuses was read") }
+            if case .failure(let e) = read, e != error { violated("the paths refuse differently: \(e) against \(error)") }
             return
+        }
+        switch read {
+        case .success(let s?):
+            if s.document.json != session.document.json || s.allFrames != session.allFrames || s.diagnostics() != session.diagnostics()
+                || s.nextAutoID != session.nextAutoID
+            {
+                violated("the body read in place builds another session")
+            }
+        case .failure(let e): violated("the tree builds what the bytes' path refused: \(e)")
+        case .success(nil): break
         }
         let again: LayoutSession
         do { again = try LayoutSession.make(document: session.document.json, limits: limits) } catch {

@@ -254,3 +254,104 @@ public struct JSONParser {
         return v
     }
 }
+
+// MARK: Reading in place
+
+/// A pull reader over the same grammar: the document path walks a body's objects and arrays
+/// in place, builds only what it keeps, and takes a `JSON` tree of just the values it hands
+/// to the general decoders. Any error, or a shape the caller does not read in place (a name
+/// with an escape), throws: the caller then parses the whole body, which answers it exactly.
+extension JSONParser {
+    /// Where the reader is, to come back to (an element read again as a tree).
+    public struct Mark { fileprivate let i, depth: Int }
+
+    public static func reading<R, E: Error>(_ data: [UInt8], _ body: (inout JSONParser) throws(E) -> R) throws(E) -> R {
+        try data.withUnsafeBufferPointer { (buf) throws(E) -> R in
+            var p = JSONParser(bytes: buf)
+            return try body(&p)
+        }
+    }
+
+    public var mark: Mark { Mark(i: i, depth: depth) }
+    public mutating func rewind(to m: Mark) { i = m.i; depth = m.depth }
+    /// Bytes left after the reader's place: what sizes a guess of what is to come.
+    public var remaining: Int { bytes.count - i }
+
+    /// The next byte after any space, nil at the end.
+    public mutating func peek() -> UInt8? {
+        skipSpace()
+        return i < bytes.count ? bytes[i] : nil
+    }
+
+    /// Takes `{`; true when a member follows (an empty object's `}` is taken too).
+    public mutating func beginObject() throws(JSONParseError) -> Bool {
+        guard peek() == UInt8(ascii: "{") else { throw fail("expected an object") }
+        try enter()
+        i += 1
+        if peek() == UInt8(ascii: "}") { i += 1; depth -= 1; return false }
+        return true
+    }
+
+    /// Takes `[`; true when an element follows.
+    public mutating func beginArray() throws(JSONParseError) -> Bool {
+        guard peek() == UInt8(ascii: "[") else { throw fail("expected an array") }
+        try enter()
+        i += 1
+        if peek() == UInt8(ascii: "]") { i += 1; depth -= 1; return false }
+        return true
+    }
+
+    /// A member's name and its `:`, as the body's own bytes (valid until `reading` returns).
+    /// A name with an escape or beyond ASCII throws: no name the reader compares has one.
+    public mutating func key() throws(JSONParseError) -> UnsafeBufferPointer<UInt8> {
+        guard peek() == UInt8(ascii: "\"") else { throw fail("expected a member name") }
+        let start = i + 1
+        var k = start
+        while k < bytes.count {
+            let c = bytes[k]
+            if c == UInt8(ascii: "\"") { break }
+            if c == UInt8(ascii: "\\") || c < 0x20 || c >= 0x80 { throw fail("a name read in place is plain ASCII") }
+            k += 1
+        }
+        guard k < bytes.count else { throw fail("unterminated string") }
+        i = k + 1
+        guard peek() == UInt8(ascii: ":") else { throw fail("expected ':'") }
+        i += 1
+        return UnsafeBufferPointer(rebasing: bytes[start..<k])
+    }
+
+    /// After a member's value: true at `,` (another member follows), false at `}`.
+    public mutating func nextMember() throws(JSONParseError) -> Bool {
+        switch peek() {
+        case UInt8(ascii: ","): i += 1; return true
+        case UInt8(ascii: "}"): i += 1; depth -= 1; return false
+        default: throw fail("expected ',' or '}'")
+        }
+    }
+
+    /// After an element: true at `,`, false at `]`.
+    public mutating func nextElement() throws(JSONParseError) -> Bool {
+        switch peek() {
+        case UInt8(ascii: ","): i += 1; return true
+        case UInt8(ascii: "]"): i += 1; depth -= 1; return false
+        default: throw fail("expected ',' or ']'")
+        }
+    }
+
+    /// The next value, whole, as a tree.
+    public mutating func readValue() throws(JSONParseError) -> JSON {
+        skipSpace()
+        return try value()
+    }
+
+    /// The next value, which must be a string.
+    public mutating func readString() throws(JSONParseError) -> String {
+        guard peek() == UInt8(ascii: "\"") else { throw fail("expected a string") }
+        return try string()
+    }
+
+    /// Only space is left.
+    public mutating func finish() throws(JSONParseError) {
+        if peek() != nil { throw fail("unexpected data after the JSON value") }
+    }
+}

@@ -87,19 +87,8 @@ extension LayoutDocument {
         }
         /// The first of `keys` that came, in the order given (what the error names).
         func firstPresent(_ keys: [String]) -> String? { keys.first { present & (1 << Self.fieldOrder.firstIndex(of: $0)!) != 0 } }
-        var id: String
-        if let idv = idValue, !idv.isNull {
-            // Counted in Unicode scalars, as JSON Schema's maxLength counts (utf8.count is O(1) and decides most).
-            guard let s = idv.string, !s.isEmpty, s.utf8.count <= 160 || s.unicodeScalars.count <= 160 else {
-                throw p("id").fail("a constraint id is a string of 1…160 characters")
-            }
-            guard !isTaken(s) else { throw p("id").fail("a constraint '\(s)' exists already") }
-            id = s
-            if Self.isAutoShaped(s) { autoShapedIDs = true }
-            if Self.isMemberShaped(s) { memberShapedIDs = true }
-        } else {
-            id = autoID()
-        }
+        // A sent id that is not a string is refused as the empty one is.
+        let id = try claimID(idValue.flatMap { $0.isNull ? nil : $0.string ?? "" }, at: p)
         var active = true
         if let a = activeValue {
             guard let b = a.bool else { throw p("active").fail("active must be true or false") }
@@ -129,15 +118,8 @@ extension LayoutDocument {
                 throw p(k).fail("'\(k)' does not go with 'expr': write it into the expression")
             }
             guard let expr = expr.string else { throw p("expr").fail("expr must be a string") }
-            resolvedSingle = quickExpression(expr)
-            if resolvedSingle == nil {
-                do { single = try ExpressionSyntax.parse(expr) } catch {
-                    throw p("expr").fail("\(error.message) at position \(error.position) of the expression")
-                }
-            }
-            atomKey = "expr"
-            entry.form = .expression
-            text = expr
+            try addExpression(expr, id: id, active: active, at: p)
+            return id
         } else {
             if present & Self.notWithVisual != 0, let k = firstPresent(["first", "relation", "second", "multiplier", "constant", "priority"]) {
                 throw p(k).fail("'\(k)' does not go with 'visual'")
@@ -164,11 +146,7 @@ extension LayoutDocument {
         if entry.form == .visual { entry.text = texts.add(text) }
         let e = newEntry(entry)
         if extras.options != nil || extras.metrics != nil { groupExtras[e] = extras }
-        if let resolvedSingle {
-            let a = addAtom(resolvedSingle, active: active, origin: .entry(e))
-            entries[Int(e)].atom = a
-            if entry.form == .expression { entries[Int(e)].text = keepsExprTexts ? keep(expr: text, of: a) : .rendered }
-        }
+        if let resolvedSingle { entries[Int(e)].atom = addAtom(resolvedSingle, active: active, origin: .entry(e)) }
         if !group.isEmpty {
             // Made whole, then stored: appended in place, the list grew by doubling.
             var members: [AtomRef] = []
@@ -177,6 +155,38 @@ extension LayoutDocument {
             entries[Int(e)].members = members
         }
         return id
+    }
+
+    /// A constraint's id: the one sent (nil: none), checked and taken, or a fresh server-given one.
+    mutating func claimID(_ sent: String?, at p: @autoclosure () -> Pointer) throws(LayoutError) -> String {
+        guard let s = sent else { return autoID() }
+        // Counted in Unicode scalars, as JSON Schema's maxLength counts (utf8.count is O(1) and decides most).
+        guard !s.isEmpty, s.utf8.count <= 160 || s.unicodeScalars.count <= 160 else {
+            throw p()("id").fail("a constraint id is a string of 1…160 characters")
+        }
+        guard !isTaken(s) else { throw p()("id").fail("a constraint '\(s)' exists already") }
+        if Self.isAutoShaped(s) { autoShapedIDs = true }
+        if Self.isMemberShaped(s) { memberShapedIDs = true }
+        return s
+    }
+
+    /// An `expr` entry, its id taken: read on the quick path straight into the views' refs,
+    /// else parsed whole (which names any error's place in the expression).
+    mutating func addExpression(_ expr: String, id: String, active: Bool, at p: @autoclosure () -> Pointer) throws(LayoutError) {
+        let parts: ConstraintParts<ViewRef>
+        if let quick = quickExpression(expr) {
+            parts = quick
+        } else {
+            let single: AtomicConstraint
+            do { single = try ExpressionSyntax.parse(expr) } catch {
+                throw p()("expr").fail("\(error.message) at position \(error.position) of the expression")
+            }
+            parts = try checked(single, at: p()("expr"))
+        }
+        let e = newEntry(Entry(id: id, form: .expression, sequence: newEntrySequence()))
+        let a = addAtom(parts, active: active, origin: .entry(e))
+        entries[Int(e)].atom = a
+        entries[Int(e)].text = keepsExprTexts ? keep(expr: expr, of: a) : .rendered
     }
 
     private static func explicit(_ json: JSON, at p: Pointer) throws(LayoutError) -> AtomicConstraint {

@@ -84,13 +84,16 @@ public struct LayoutDocument {
         dirtyViews.reserveCapacity(dirtyViews.count + n)
     }
 
-    /// The record arrays at their size, for a document kept after its build: the build
-    /// reserves room by an estimate (four implicit atoms a view), which a kept session held
-    /// unused (1,000-cell feed: 2,000 atoms, 19 bytes a view).
+    /// The record arrays and name tables at their size, for a document kept after its build:
+    /// the build reserves room by an estimate (four implicit atoms a view; a body read in
+    /// place guesses its entries from its bytes), which a kept session held unused (1,000-cell
+    /// feed: 2,000 atoms, 19 bytes a view; entry names, 26).
     mutating func trim() {
         Self.trim(&views)
         Self.trim(&atoms)
         Self.trim(&entries)
+        viewNamed.trim()
+        entryNamed.trim()
     }
 
     /// Copied through a buffer: `Array(a)` would keep a's storage.

@@ -10,6 +10,8 @@ struct NameTable {
     /// 0: empty, 1: deleted, else hash << 32 | (ref + 2).
     private var slots: [UInt64] = []
     private(set) var count = 0
+    /// How many names fit before the table grows.
+    var capacity: Int { slots.count * 3 / 4 }
     private var deleted = 0
 
     private static let seed = UInt64.random(in: 1...UInt64.max)
@@ -98,6 +100,13 @@ struct NameTable {
 
     mutating func reserveCapacity(_ n: Int) {
         if n * 4 > slots.count * 3 { rehash(to: n) }
+    }
+
+    /// At the size its names need, for a table kept after a build that reserved by estimate.
+    mutating func trim() {
+        var size = 8
+        while size * 3 < count * 4 { size *= 2 }
+        if slots.count > size { rehash(to: count) }
     }
 
     private mutating func place(_ word: UInt64) {

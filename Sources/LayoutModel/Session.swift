@@ -89,13 +89,18 @@ public final class LayoutSession {
     /// `oneShot` session is read once and dropped (`POST /v1/layout`): its document keeps
     /// no `expr` texts, which only a kept session gives back (21 M instructions of the
     /// 1,000-cell feed's build rendered each text to see whether it needed keeping).
-    public init(document json: JSON, limits: SessionLimits = SessionLimits(), oneShot: Bool = false) throws(LayoutError) {
-        self.limits = limits
-        engineKind = limits.engine(forViews: json["views"]?.array?.count ?? 0)
-        solver = engineKind.make()
+    public convenience init(document json: JSON, limits: SessionLimits = SessionLimits(), oneShot: Bool = false) throws(LayoutError) {
         var doc = LayoutDocument()
         doc.keepsExprTexts = !oneShot
         try Self.load(json, into: &doc)
+        try self.init(built: consume doc, viewsSent: json["views"]?.array?.count ?? 0, limits: limits)
+    }
+
+    /// A session on a document already decoded; the number of views sent picks the engine.
+    private init(built doc: consuming LayoutDocument, viewsSent: Int, limits: SessionLimits) throws(LayoutError) {
+        self.limits = limits
+        engineKind = limits.engine(forViews: viewsSent)
+        solver = engineKind.make()
         try commit(consume doc, added: [], countRevision: false, collect: false)
     }
 
@@ -111,6 +116,25 @@ public final class LayoutSession {
         fallback.engine = .solved
         fallback.factoredFromViews = nil
         return try LayoutSession(document: json, limits: fallback, oneShot: oneShot)
+    }
+
+    /// Builds from the body's bytes, read in place (`LayoutDocument.read`); nil when the
+    /// body needs the tree's path, which the caller then takes (and which answers any error).
+    public static func make(documentBytes body: [UInt8], limits: SessionLimits = SessionLimits(), oneShot: Bool = false)
+        throws(LayoutError) -> LayoutSession?
+    {
+        func built(_ limits: SessionLimits) throws(LayoutError) -> LayoutSession? {
+            var doc = LayoutDocument()
+            doc.keepsExprTexts = !oneShot
+            guard let viewsSent = LayoutDocument.read(body, into: &doc) else { return nil }
+            return try LayoutSession(built: consume doc, viewsSent: viewsSent, limits: limits)
+        }
+        guard let s = try built(limits) else { return nil }
+        guard s.solver.recoveries > 0, s.engineKind != .solved else { return s }
+        var fallback = limits
+        fallback.engine = .solved
+        fallback.factoredFromViews = nil
+        return try built(fallback)
     }
 
     // MARK: Restoring from a store

@@ -48,6 +48,20 @@ final class NameTableTests: XCTestCase {
         for (name, ref) in byName { XCTAssertEqual(table.find(name) { names[$0]! }, ref) }
     }
 
+    /// A table reserved by a generous guess is brought to its names' size, every name found.
+    func testATrimmedTableKeepsItsNamesAtTheirSize() {
+        var table = NameTable()
+        table.reserveCapacity(10_000)
+        let names = (0..<100).map { "entry\($0)" }
+        for (k, n) in names.enumerated() { table.insert(Int32(k), named: n) }
+        table.remove(7, named: names[7])
+        XCTAssertGreaterThanOrEqual(table.capacity, 10_000)
+        table.trim()
+        XCTAssertLessThan(table.capacity, 200)
+        XCTAssertGreaterThanOrEqual(table.capacity, 99)
+        for (k, n) in names.enumerated() { XCTAssertEqual(table.find(n) { names[Int($0)] }, k == 7 ? nil : Int32(k), n) }
+    }
+
     func testNumberedNamesMatchInterpolation() {
         for n in [0, 1, 9, 10, 99, 12_345, Int.max, -1, -907, Int.min] {
             XCTAssertEqual(LayoutDocument.numbered("c", n), "c\(n)")

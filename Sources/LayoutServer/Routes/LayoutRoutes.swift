@@ -22,17 +22,16 @@ final class LayoutRoutes: Sendable {
     func register(_ r: inout RouteTable) {
         r.on("POST", "/v1/layout") { [self] req throws(Problem) in
             try checkMemoryBudget()
-            let doc = try jsonBody(req)
-            do throws(LayoutError) {
-                // One shot: a session made, read and dropped.
-                let session = try LayoutSession.make(document: doc, limits: configuration.layoutLimits, oneShot: true)
+            // One shot: a session made, read and dropped.
+            let (session, doc) = try documentSession(req, limits: configuration.layoutLimits, oneShot: true)
+            do {
                 let diagnostics = session.diagnostics()
                 count(diagnostics)
                 var res = Response.json(200, WireFormat.layout(session.allFrames, diagnostics))
                 // Freed after the answer is queued: 2–3 ms sooner for 1,000 cells (BENCHMARKS §4).
                 res.leftover = Discarded(session: session, document: doc)
                 return res
-            } catch { throw Problem(error) }
+            }
         }
         r.on("POST", "/v1/fitting-size") { [self] req throws(Problem) in
             try checkMemoryBudget()
@@ -45,17 +44,17 @@ final class LayoutRoutes: Sendable {
         r.on("POST", "/v1/sessions") { [self] req throws(Problem) in
             try checkMemoryBudget()
             try persistence?.checkWritable()
-            let doc = try jsonBody(req)
+            try checkJSONMedia(req)
             var proposed: String? = nil
             if configuration.trustSessionIDHeader, let h = req.header("X-Layoutd-Session-Id") {
-                guard SessionStore.isValidID(h) else { throw Problem(400, "X-Layoutd-Session-Id is 32 lowercase hex digits") }
+                guard SessionStore.isValidID(h) else {
+                    _ = try jsonBody(req)  // a body that is not JSON is answered first, as it always was
+                    throw Problem(400, "X-Layoutd-Session-Id is 32 lowercase hex digits")
+                }
                 proposed = h
             }
-            let session: LayoutSession
             let t0 = monotonicNanos()
-            do throws(LayoutError) { session = try LayoutSession.make(document: doc, limits: configuration.sessionLimits) } catch {
-                throw Problem(error)
-            }
+            let (session, doc) = try documentSession(req, limits: configuration.sessionLimits, oneShot: false)
             session.compact()
             let nanos = monotonicNanos() - t0
             metrics.solveTime.recordNanoseconds(Int64(nanos))
@@ -82,7 +81,7 @@ final class LayoutRoutes: Sendable {
             count(result.diagnostics)
             var res = Response.json(201, WireFormat.change(result, session: box.id))
             res.headers.append(("Location", "/v1/sessions/\(box.id)"))
-            res.leftover = doc  // the parsed tree, freed after the answer is queued
+            res.leftover = doc  // a parsed tree, if one was made: freed after the answer is queued
             persistence?.hold(&res, until: ticket)
             return res
         }
@@ -272,8 +271,32 @@ final class LayoutRoutes: Sendable {
     }
 }
 
+/// A layout document's session: read from the body's bytes in place (no tree of it), or, when
+/// the body has what only the tree's path reads or is wrong, built from the parsed tree, which
+/// answers exactly as it always has. The tree, if one was made, goes with the answer.
+func documentSession(_ req: Request, limits: SessionLimits, oneShot: Bool) throws(Problem) -> (LayoutSession, JSON?) {
+    try checkJSONMedia(req)
+    let read: LayoutSession?
+    do throws(LayoutError) { read = try LayoutSession.make(documentBytes: req.body, limits: limits, oneShot: oneShot) } catch {
+        throw Problem(error)
+    }
+    if let read { return (read, nil) }
+    let doc = try jsonBody(req)
+    do throws(LayoutError) { return (try LayoutSession.make(document: doc, limits: limits, oneShot: oneShot), doc) } catch {
+        throw Problem(error)
+    }
+}
+
 /// The request body as JSON: 415 unless it says JSON, 400 unless it is JSON.
 func jsonBody(_ req: Request) throws(Problem) -> JSON {
+    try checkJSONMedia(req)
+    do { return try JSONParser.parse(req.body) } catch {
+        throw Problem(400, "the body is not JSON: \(error.message) at byte \(error.offset)", pointer: "")
+    }
+}
+
+/// 415 unless the body says it is JSON.
+func checkJSONMedia(_ req: Request) throws(Problem) {
     // The common spelling is checked in place; anything else is parsed below.
     if !req.header("Content-Type", is: "application/json") {
         guard let header = req.header("Content-Type") else {
@@ -284,14 +307,11 @@ func jsonBody(_ req: Request) throws(Problem) -> JSON {
             throw Problem(415, "send the body as application/json, not \(media)")
         }
     }
-    do { return try JSONParser.parse(req.body) } catch {
-        throw Problem(400, "the body is not JSON: \(error.message) at byte \(error.offset)", pointer: "")
-    }
 }
 
 /// A one-shot layout's session and document, handed to the transport only to be freed.
 /// Unchecked: the answer holds the only references, and the worker only drops them.
 private struct Discarded: @unchecked Sendable {
     let session: LayoutSession
-    let document: JSON
+    let document: JSON?
 }

@@ -170,8 +170,11 @@ final class SessionPersistence: Sendable {
         guard let stored else { return nil }
         let session: LayoutSession
         do {
-            let json = try JSONParser.parse(stored.document)
-            session = try LayoutSession.make(document: json, limits: limits)
+            if let read = try LayoutSession.make(documentBytes: stored.document, limits: limits) {
+                session = read
+            } else {
+                session = try LayoutSession.make(document: JSONParser.parse(stored.document), limits: limits)
+            }
             // As the session was when it was made: compacted before its changes, so the replay
             // takes the same steps.
             session.compact()

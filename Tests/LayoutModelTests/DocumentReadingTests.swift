@@ -1,0 +1,128 @@
+import XCTest
+import JSON
+@testable import LayoutModel
+
+/// A body read in place builds the session the parsed tree builds, or is left to the tree.
+final class DocumentReadingTests: XCTestCase {
+    /// The bytes' session and the tree's: the same document, frames, diagnostics and ids; or,
+    /// when the bytes' path refuses (a limit), the same error. Returns whether it was read.
+    @discardableResult
+    func agree(_ text: String, limits: SessionLimits = SessionLimits(), oneShot: Bool = false, file: StaticString = #filePath, line: UInt = #line)
+        -> Bool
+    {
+        let bytes = Array(text.utf8)
+        let read: Result<LayoutSession?, LayoutError> = Result { () throws(LayoutError) in
+            try LayoutSession.make(documentBytes: bytes, limits: limits, oneShot: oneShot)
+        }
+        guard let tree = try? JSONParser.parse(bytes) else {
+            if case .success(.some) = read { XCTFail("a body that is not JSON was read", file: file, line: line) }
+            return false
+        }
+        let built: Result<LayoutSession, LayoutError> = Result { () throws(LayoutError) in
+            try LayoutSession.make(document: tree, limits: limits, oneShot: oneShot)
+        }
+        switch (read, built) {
+        case (.success(nil), _): return false
+        case (.success(let s?), .success(let t)):
+            XCTAssertEqual(s.document.json, t.document.json, file: file, line: line)
+            XCTAssertEqual(s.allFrames, t.allFrames, file: file, line: line)
+            XCTAssertEqual(s.diagnostics(), t.diagnostics(), file: file, line: line)
+            XCTAssertEqual(s.nextAutoID, t.nextAutoID, file: file, line: line)
+            XCTAssertEqual(s.engineKind, t.engineKind, file: file, line: line)
+        case (.failure(let e), .failure(let f)): XCTAssertEqual(e, f, file: file, line: line)
+        default: XCTFail("the paths disagree: \(read) against \(built)", file: file, line: line)
+        }
+        return true
+    }
+
+    /// The feed's shape (ids, parents, intrinsic sizes, hugging, `expr` with and without
+    /// ids, VFL with options) is read in place, one-shot and kept.
+    func testAFeedIsReadInPlaceAsTheTreeBuildsIt() {
+        var views = [#"{"id":"root","frame":{"x":0,"y":0,"width":375,"height":1000}}"#]
+        var constraints: [String] = []
+        for i in 0..<4 {
+            views += [
+                #"{"id":"cell\#(i)","parent":"root"}"#, #"{"id":"avatar\#(i)","parent":"cell\#(i)"}"#,
+                #"{"id":"title\#(i)","parent":"cell\#(i)","intrinsicSize":{"width":90,"height":20}}"#,
+                #"{"id":"date\#(i)","parent":"cell\#(i)","intrinsicSize":{"width":48,"height":16},"hugging":{"horizontal":750,"vertical":250}}"#
+            ]
+            let top = i == 0 ? "root.top" : "cell\(i - 1).bottom"
+            constraints += [
+                #"{"id":"cell\#(i).top","expr":"cell\#(i).top == \#(top)"}"#, #"{"expr":"cell\#(i).leading == root.leading"}"#,
+                #"{"expr":"cell\#(i).width == root.width"}"#,
+                #"{"id":"cell\#(i).row","visual":"H:|-12-[avatar\#(i)(40)]-10-[title\#(i)]-(>=8)-[date\#(i)]-12-|","options":["alignAllTop"]}"#,
+                #"{"expr":"avatar\#(i).height == avatar\#(i).width"}"#, #"{"expr":"avatar\#(i).top == cell\#(i).top + 12"}"#,
+                #"{"expr":"cell\#(i).bottom >= avatar\#(i).bottom + 12"}"#
+            ]
+        }
+        let doc = #"{"views":[\#(views.joined(separator: ",\n"))],"constraints":[\#(constraints.joined(separator: ", "))]}"#
+        XCTAssertTrue(agree(doc))
+        XCTAssertTrue(agree(doc, oneShot: true))
+        XCTAssertTrue(agree(" \n" + doc + "\n "))
+        // Its tables sized by a guess from the bytes left, a kept session holds no spare room.
+        let s = try! XCTUnwrap(LayoutSession.make(documentBytes: Array(doc.utf8)))
+        XCTAssertGreaterThan(s.document.atoms.capacity, s.document.atoms.count, "the build reserves by estimate")
+        s.compact()
+        for (what, count, capacity) in [
+            ("atoms", s.document.atoms.count, s.document.atoms.capacity), ("entries", s.document.entries.count, s.document.entries.capacity)
+        ] {
+            XCTAssertLessThanOrEqual(capacity, count + count / 32 + 16, what)
+        }
+    }
+
+    /// Every field the tree's path reads, in any order within an object, and what it does with
+    /// repeats inside a view (the first id counts; a later field replaces an earlier one).
+    func testEveryFieldAndOrderAgree() {
+        XCTAssertTrue(
+            agree(
+                #"""
+                {"options":{"layoutDirection":"rtl"},
+                 "views":[{"parent":null,"id":"r","frame":{"x":0,"y":0,"width":300,"height":200},"margins":{"top":4}},
+                          {"kind":"guide","id":"g","parent":"r"},
+                          {"id":"s","parent":"r","kind":"stack","stack":{"axis":"vertical","arrangedSubviews":["a","b"],"spacing":4}},
+                          {"id":"a","id":"ignored","parent":"s","intrinsicSize":{"width":10},"intrinsicSize":{"height":5}},
+                          {"id":"b","parent":"s","hidden":false,"compressionResistance":{"vertical":999.5},"baseline":{"first":3}},
+                          {"id":"t","parent":"r","text":{"string":"Hello, world","font":{"family":"DejaVu Sans","size":15}}},
+                          {"id":"\u0078y","parent":"r"}],
+                 "constraints":[{"expr":"r.leading == g.leading", "id":"late"},{"id":null,"expr":"g.width == 10"},
+                                {"expr":"g.top == r.top","active":false},{"first":"g.height","constant":5},
+                                {"id":"é1","expr":"xy.width == 20"},{"expr":"xy.height == 2 * xy.width @750"},
+                                {"expr":"xy.top == r.top + 1","expr":"ignored"}]}
+                """#))
+        XCTAssertTrue(agree(#"{"constraints":[],"views":[{"id":"r"}]}"#) == false, "constraints before views are the tree's")
+        XCTAssertTrue(agree(#"{}"#))
+        XCTAssertTrue(agree(#"{"views":[],"constraints":[]}"#))
+    }
+
+    /// Whatever is wrong is the tree's to answer: the reader builds nothing from it.
+    func testWrongBodiesAreLeftToTheTree() {
+        for bad in [
+            #"{"views":[{"id":"a"}],"constraints":[{"expr":"a.width == "}]}"#,
+            #"{"views":[{"id":"a"}],"constraints":[{"expr":"b.width == 1"}]}"#,
+            #"{"views":[{"id":"a"},{"id":"a"}]}"#,
+            #"{"views":[{"id":"a.b"}]}"#,
+            #"{"views":[{"id":"a","parent":"nobody"}]}"#,
+            #"{"views":[{"id":"a","frame":{"x":0}}]}"#,
+            #"{"views":[{"id":"a"}],"constraints":[{"expr":"a.width == 1"},{"id":"c2","expr":"a.height == 1"},{"id":"c2","expr":"a.top == 1"}]}"#,
+            #"{"views":[{"id":"a"}],"views":[]}"#,
+            #"{"views":[{"id":"a"}],"extra":1}"#,
+            #"{"views":[{"id":"a"}]} x"#,
+            #"{"views":[{"id":"a"}],"constraints":[{"expr":"a.width == 1"}]"#,
+            #"{"views":[{"id":"a"}],"constraints":[{"expr":"a.width == 1"}],}"#,
+            #"{"views":[{"id":1}]}"#,
+            #"[]"#
+        ] {
+            let bytes = Array(bad.utf8)
+            XCTAssertNil(try LayoutSession.make(documentBytes: bytes), bad)
+            agree(bad)
+        }
+    }
+
+    /// A limit is a build's refusal, the same from both paths.
+    func testLimitsRefuseAsTheTreesPathDoes() {
+        let doc = #"{"views":[{"id":"a"},{"id":"b"}],"constraints":[{"expr":"a.width == 1"},{"expr":"b.width == 1"}]}"#
+        XCTAssertTrue(agree(doc, limits: SessionLimits(maxViews: 1)))
+        XCTAssertTrue(agree(doc, limits: SessionLimits(maxConstraints: 1)))
+        XCTAssertThrowsError(try LayoutSession.make(documentBytes: Array(doc.utf8), limits: SessionLimits(maxViews: 1)))
+    }
+}
