@@ -183,10 +183,28 @@ extension LayoutDocument {
             }
             parts = try checked(single, at: p()("expr"))
         }
+        let e = addExpressionEntry(parts, id: id, active: active)
+        if keepsExprTexts { entries[Int(e)].text = keep(expr: expr, of: entries[Int(e)].atom) }
+    }
+
+    /// The same from a body's bytes (plain ASCII, read in place): the quick path takes them
+    /// without a `String` (one an entry, allocated and freed: 1,000-cell feed, 11,000); what
+    /// it does not take goes the `String` way, which names any error.
+    mutating func addExpression(bytes expr: UnsafeBufferPointer<UInt8>, id: String, active: Bool, at p: @autoclosure () -> Pointer)
+        throws(LayoutError)
+    {
+        guard let parts = quickExpression(bytes: expr) else {
+            return try addExpression(String(decoding: expr, as: UTF8.self), id: id, active: active, at: p())
+        }
+        let e = addExpressionEntry(parts, id: id, active: active)
+        if keepsExprTexts { entries[Int(e)].text = keep(expr: expr, of: entries[Int(e)].atom) }
+    }
+
+    /// An `expr` entry and its atom, its text not yet kept (`.rendered`).
+    private mutating func addExpressionEntry(_ parts: ConstraintParts<ViewRef>, id: String, active: Bool) -> EntryRef {
         let e = newEntry(Entry(id: id, form: .expression, sequence: newEntrySequence()))
-        let a = addAtom(parts, active: active, origin: .entry(e))
-        entries[Int(e)].atom = a
-        entries[Int(e)].text = keepsExprTexts ? keep(expr: expr, of: a) : .rendered
+        entries[Int(e)].atom = addAtom(parts, active: active, origin: .entry(e))
+        return e
     }
 
     private static func explicit(_ json: JSON, at p: Pointer) throws(LayoutError) -> AtomicConstraint {
@@ -301,7 +319,12 @@ extension LayoutDocument {
     /// or its error. No string a view and no copy of a named constraint: ~450 instructions an
     /// expression (11,000 in the 1,000-cell feed).
     private func quickExpression(_ text: String) -> ConstraintParts<ViewRef>? {
-        let parts = views.withUnsafeBufferPointer { ExpressionSyntax.parts(text, names: ViewNames(table: viewNamed, views: $0)) }
+        var text = text
+        return text.withUTF8 { quickExpression(bytes: $0) }
+    }
+
+    private func quickExpression(bytes: UnsafeBufferPointer<UInt8>) -> ConstraintParts<ViewRef>? {
+        let parts = views.withUnsafeBufferPointer { ExpressionSyntax.parts(bytes: bytes, names: ViewNames(table: viewNamed, views: $0)) }
         guard let c = parts, Self.brokenRule(c) == nil else { return nil }
         return c
     }

@@ -8,19 +8,23 @@ import Glibc
 extension LayoutDocument {
     /// Text `expr` for atom a: `.rendered` if the atom renders to it, else its place in the pool.
     mutating func keep(expr: String, of a: AtomRef) -> StringPool.Ref {
+        var expr = expr
+        return expr.withUTF8 { keep(expr: $0, of: a) }
+    }
+
+    mutating func keep(expr sent: UnsafeBufferPointer<UInt8>, of a: AtomRef) -> StringPool.Ref {
         // The scratch is taken out while rendering: rendering into a field of self would
         // copy the document each time (1.8 M instructions of the 1,000-cell feed's load).
         var scratch = exprScratch
         exprScratch = []
         scratch.removeAll(keepingCapacity: true)
-        var expr = expr
         let same =
             render(a, into: &scratch)
-            && expr.withUTF8 { sent in
-                scratch.withUnsafeBufferPointer { $0.count == sent.count && memcmp($0.baseAddress!, sent.baseAddress!, sent.count) == 0 }
+            && scratch.withUnsafeBufferPointer {
+                $0.count == sent.count && (sent.isEmpty || memcmp($0.baseAddress!, sent.baseAddress!, sent.count) == 0)
             }
         exprScratch = scratch
-        return same ? .rendered : texts.add(expr)
+        return same ? .rendered : texts.add(sent)
     }
 
     /// An `expr` entry's text, as sent.

@@ -18,10 +18,12 @@ extension ExpressionSyntax {
     /// The quick parse, its views named by `names` (nil where `names` knows a view not).
     static func parts<N: QuickNames>(_ text: String, names: N) -> ConstraintParts<N.View>? {
         var text = text
-        return text.withUTF8 { bytes in
-            var parser = QuickParser(bytes: bytes, names: names)
-            return parser.parse()
-        }
+        return text.withUTF8 { parts(bytes: $0, names: names) }
+    }
+
+    static func parts<N: QuickNames>(bytes: UnsafeBufferPointer<UInt8>, names: N) -> ConstraintParts<N.View>? {
+        var parser = QuickParser(bytes: bytes, names: names)
+        return parser.parse()
     }
 }
 

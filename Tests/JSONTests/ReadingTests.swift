@@ -54,6 +54,24 @@ final class ReadingTests: XCTestCase {
         }
     }
 
+    /// A plain ASCII string is the body's own bytes; any other value leaves the reader where it was.
+    func testPlainStringsAreTheBodysBytes() throws {
+        let text = #"["a.top == b.top + 12 long enough for words","x\"y","é",7,"",""#
+        try JSONParser.reading(Array(text.utf8)) { r throws in
+            XCTAssertTrue(try r.beginArray())
+            XCTAssertEqual(r.readPlainString().map { String(decoding: $0, as: UTF8.self) }, "a.top == b.top + 12 long enough for words")
+            for expected: JSON in [.string("x\"y"), .string("é"), .number(7)] {
+                XCTAssertTrue(try r.nextElement())
+                XCTAssertNil(r.readPlainString())
+                XCTAssertEqual(try r.readValue(), expected)
+            }
+            XCTAssertTrue(try r.nextElement())
+            XCTAssertEqual(r.readPlainString()?.count, 0)
+            XCTAssertTrue(try r.nextElement())
+            XCTAssertNil(r.readPlainString(), "unterminated")
+        }
+    }
+
     /// Back at a mark, the reader reads the same value again, at the same depth.
     func testARewoundReaderReadsTheValueAgain() throws {
         let text = #"[{"a":[1,2],"b":"c"},3]"#

@@ -87,11 +87,29 @@ final class DocumentReadingTests: XCTestCase {
                  "constraints":[{"expr":"r.leading == g.leading", "id":"late"},{"id":null,"expr":"g.width == 10"},
                                 {"expr":"g.top == r.top","active":false},{"first":"g.height","constant":5},
                                 {"id":"é1","expr":"xy.width == 20"},{"expr":"xy.height == 2 * xy.width @750"},
-                                {"expr":"xy.top == r.top + 1","expr":"ignored"}]}
+                                {"expr":"xy.top == r.top + 1","expr":"ignored"},
+                                {"expr":"xy.left  >=  r.left+2.50"},{"expr":"xy.bottom <= r.bottom - \u0031"},{"expr":"xy.right <= r.right"}]}
                 """#))
         XCTAssertTrue(agree(#"{"constraints":[],"views":[{"id":"r"}]}"#) == false, "constraints before views are the tree's")
         XCTAssertTrue(agree(#"{}"#))
         XCTAssertTrue(agree(#"{"views":[],"constraints":[]}"#))
+    }
+
+    /// A view's objects of numbers, read in place or from their tree, land the same; those out
+    /// of bounds are refused by the tree's path.
+    func testAViewsNumbersAgreeWithTheirTree() {
+        for field in [
+            #""frame":{"height":4,"width":3,"y":-2,"x":1}"#, #""frame":{"x":0,"y":0,"width":-1,"height":1}"#,
+            #""frame":{"x":0,"y":0,"width":1}"#, #""frame":{"x":0,"y":0,"width":1,"height":1,"x":5}"#,
+            #""frame":{"x":1e8,"y":0,"width":1,"height":1}"#,
+            #""frame":null"#, #""intrinsicSize":{"width":10}"#, #""intrinsicSize":{"height":0.5,"width":1e7}"#, #""intrinsicSize":{"width":null}"#,
+            #""intrinsicSize":{}"#, #""intrinsicSize":{"width":-1}"#, #""intrinsicSize":{"depth":1}"#, #""hugging":{"vertical":1}"#,
+            #""hugging":{"horizontal":1000,"vertical":999.25}"#, #""hugging":{"horizontal":0}"#, #""hugging":{}"#,
+            #""compressionResistance":{"horizontal":751.123456789}"#, #""compressionResistance":{"vertical":"high"}"#,
+            #""compressionResistance":{"vertical":1001}"#, #""intrinsicSize":{"width":10},"intrinsicSize":{"height":3}"#
+        ] {
+            agree(#"{"views":[{"id":"r","frame":{"x":0,"y":0,"width":100,"height":100}},{"id":"a","parent":"r",\#(field)}]}"#)
+        }
     }
 
     /// Whatever is wrong is the tree's to answer: the reader builds nothing from it.
