@@ -62,7 +62,11 @@ extension LayoutDocument {
     private mutating func readViews(_ r: inout JSONParser) throws -> Int {
         var specs: [ViewSpec] = []
         if try r.beginArray() {
-            repeat { specs.append(try Self.readView(&r)) } while try r.nextElement()
+            // Each read into its place in the list (a spec returned and appended was copied twice).
+            repeat {
+                specs.append(ViewSpec(id: ""))
+                try Self.readView(&r, into: &specs[specs.count - 1])
+            } while try r.nextElement()
         }
         reserve(views: specs.count, constraints: r.remaining / Self.bytesPerConstraint)
         try addViews(specs, at: Pointer()("views"))
@@ -72,8 +76,7 @@ extension LayoutDocument {
     /// A view: its id and parent read in place, any other field decoded from its small tree
     /// by `ViewSpec.apply`. As the tree's path reads it, the first id counts and the others
     /// are passed over.
-    private static func readView(_ r: inout JSONParser) throws -> ViewSpec {
-        var spec = ViewSpec(id: "")
+    private static func readView(_ r: inout JSONParser, into spec: inout ViewSpec) throws {
         var hasID = false
         guard try r.beginObject() else { throw GiveUp() }
         repeat {
@@ -94,7 +97,6 @@ extension LayoutDocument {
         guard hasID, ViewSpec.validID(spec.id) else { throw GiveUp() }
         try spec.checkText(at: Pointer())
         try spec.checkKind(at: Pointer())
-        return spec
     }
 
     /// A view's frame, intrinsic size, hugging or compression resistance, read in place when

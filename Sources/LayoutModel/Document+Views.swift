@@ -39,8 +39,11 @@ extension LayoutDocument {
     mutating func addViews(_ specs: [ViewSpec], at p: Pointer) throws(LayoutError) {
         var batch: [String: Int] = [:]
         batch.reserveCapacity(specs.count)
-        for (k, v) in specs.enumerated() {
-            if viewRef(v.id) != nil || batch.updateValue(k, forKey: v.id) != nil { throw p(k)("id").fail("a view '\(v.id)' exists already") }
+        // Fields read in place, by index: a `(k, v)` loop copied each spec (its strings and box
+        // retained and released), three loops a view.
+        for k in specs.indices {
+            let id = specs[k].id
+            if viewRef(id) != nil || batch.updateValue(k, forKey: id) != nil { throw p(k)("id").fail("a view '\(id)' exists already") }
         }
         // Parents exist (in the session or the batch) and form no cycle: the first view whose
         // chain through the batch comes back on itself is named. A chain walked once is marked
@@ -51,15 +54,15 @@ extension LayoutDocument {
         // Looked up once a view, before the walks that follow them.
         let parentInBatch = specs.map { $0.parent.flatMap { batch[$0] } }
         var parentInSession = [ViewRef](repeating: noRef, count: specs.count)
-        for (k, v) in specs.enumerated() {
-            guard let parent = v.parent else { sound[k] = true; continue }
+        for k in specs.indices {
+            guard let parent = specs[k].parent else { sound[k] = true; continue }
             if parentInBatch[k] == nil {
                 guard let r = viewRef(parent) else { throw p(k)("parent").fail("unknown parent view '\(parent)'") }
                 parentInSession[k] = r
             }
             var cur = k
             while !sound[cur] {
-                if onPath[cur] { throw p(k)("parent").fail("the parent chain of '\(v.id)' loops") }
+                if onPath[cur] { throw p(k)("parent").fail("the parent chain of '\(specs[k].id)' loops") }
                 onPath[cur] = true
                 path.append(cur)
                 guard let up = parentInBatch[cur] else { break }
@@ -89,10 +92,10 @@ extension LayoutDocument {
         }
         for k in specs.indices { insert(k) }
         // Stacks are checked once the whole batch is in (an arranged view may come after its stack).
-        for (k, v) in specs.enumerated() {
+        for k in specs.indices {
             let r = made[k], s = views[Int(r)].parent
-            if s != noRef, views[Int(s)].spec.stack?.arranged.contains(v.id) == true { markStackDirty(s) }
-            guard v.stack != nil else { continue }
+            if s != noRef, views[Int(s)].spec.stack != nil, views[Int(s)].spec.stack!.arranged.contains(specs[k].id) { markStackDirty(s) }
+            guard specs[k].stack != nil else { continue }
             try checkStack(r, at: p(k))
             markStackDirty(r)
         }
