@@ -99,18 +99,13 @@ extension LayoutDocument {
         }
         // An explicit or `expr` entry makes one constraint, a VFL entry a group: no array and
         // no pointer a constraint unless it fails (they were 13 M of the 1,000-cell feed's 141 M).
-        var single: AtomicConstraint? = nil
-        var resolvedSingle: ConstraintParts<ViewRef>? = nil  // the single atom, checked
-        var group: [AtomicConstraint] = []
-        var atomKey: String? = nil  // where a made constraint's error points: the entry, expr or visual
-        var entry = Entry(id: id, form: .explicit, sequence: 0)
-        var text = ""
-        var extras: (options: JSON?, metrics: JSON?) = (nil, nil)
         if first != nil {
             if present & Self.notWithFirst != 0, let k = firstPresent(["expr", "visual", "options", "metrics"]) {
                 throw p(k).fail("'\(k)' does not go with 'first'")
             }
-            single = try Self.explicit(json, at: p)
+            let parts = try checked(try Self.explicit(json, at: p), at: p)
+            let e = newEntry(Entry(id: id, form: .explicit, sequence: newEntrySequence()))
+            entries[Int(e)].atom = addAtom(parts, active: active, origin: .entry(e))
         } else if let expr {
             if present & Self.notWithExpr != 0,
                 let k = firstPresent(["first", "relation", "second", "multiplier", "constant", "priority", "options", "metrics"])
@@ -119,42 +114,41 @@ extension LayoutDocument {
             }
             guard let expr = expr.string else { throw p("expr").fail("expr must be a string") }
             try addExpression(expr, id: id, active: active, at: p)
-            return id
         } else {
             if present & Self.notWithVisual != 0, let k = firstPresent(["first", "relation", "second", "multiplier", "constant", "priority"]) {
                 throw p(k).fail("'\(k)' does not go with 'visual'")
             }
-            group = try self.visual(json, extras: &extras, at: p)
-            atomKey = "visual"
-            entry.form = .visual
-            text = json["visual"]?.string ?? ""
-        }
-        func atomPointer() -> Pointer { atomKey.map { p($0) } ?? p }
-        if let single { resolvedSingle = try checked(single, at: atomPointer()) }
-        var resolvedGroup: [ConstraintParts<ViewRef>] = []
-        if !group.isEmpty {
-            resolvedGroup.reserveCapacity(group.count)
-            let memberPrefix = id + "."
-            for (k, atom) in group.enumerated() {
-                resolvedGroup.append(try checked(atom, at: atomPointer()))
-                if memberShapedIDs, entryRef(Self.numbered(memberPrefix, k)) != nil {
-                    throw atomPointer().fail("a constraint '\(id).\(k)' exists already")
-                }
-            }
-        }
-        entry.sequence = newEntrySequence()
-        if entry.form == .visual { entry.text = texts.add(text) }
-        let e = newEntry(entry)
-        if extras.options != nil || extras.metrics != nil { groupExtras[e] = extras }
-        if let resolvedSingle { entries[Int(e)].atom = addAtom(resolvedSingle, active: active, origin: .entry(e)) }
-        if !group.isEmpty {
-            // Made whole, then stored: appended in place, the list grew by doubling.
-            var members: [AtomRef] = []
-            members.reserveCapacity(group.count)
-            for (k, parts) in resolvedGroup.enumerated() { members.append(addAtom(parts, active: active, origin: .member(e, Int32(k)))) }
-            entries[Int(e)].members = members
+            let v = try Self.visualFields(json, at: p)
+            try addVisual(v.format, options: v.options, metrics: v.metrics, extras: v.extras, id: id, active: active, at: p)
         }
         return id
+    }
+
+    /// A VFL entry, its id taken: its group of constraints, each checked, under one entry.
+    mutating func addVisual(
+        _ format: String, options: [String], metrics: [String: Double], extras: GroupExtras.Pair, id: String, active: Bool,
+        at p: @autoclosure () -> Pointer
+    ) throws(LayoutError) {
+        let group = try visual(format, options: options, metrics: metrics, at: p())
+        var resolved: [ConstraintParts<ViewRef>] = []
+        resolved.reserveCapacity(group.count)
+        let memberPrefix = id + "."
+        for (k, atom) in group.enumerated() {
+            resolved.append(try checked(atom, at: p()("visual")))
+            if memberShapedIDs, entryRef(Self.numbered(memberPrefix, k)) != nil {
+                throw p()("visual").fail("a constraint '\(id).\(k)' exists already")
+            }
+        }
+        var entry = Entry(id: id, form: .visual, sequence: newEntrySequence())
+        entry.text = texts.add(format)
+        let e = newEntry(entry)
+        if extras.options != nil || extras.metrics != nil { groupExtras[e] = extras }
+        guard !resolved.isEmpty else { return }
+        // Made whole, then stored: appended in place, the list grew by doubling.
+        var members: [AtomRef] = []
+        members.reserveCapacity(resolved.count)
+        for (k, parts) in resolved.enumerated() { members.append(addAtom(parts, active: active, origin: .member(e, Int32(k)))) }
+        entries[Int(e)].members = members
     }
 
     /// A constraint's id: the one sent (nil: none), checked and taken, or a fresh server-given one.
@@ -235,11 +229,13 @@ extension LayoutDocument {
     }
 
     /// A VFL entry's constraints, its parent standing for `|`; its options and metrics go into `extras`.
-    private func visual(
-        _ json: JSON, extras: inout (options: JSON?, metrics: JSON?),
-        at p: Pointer
-    ) throws(LayoutError) -> [AtomicConstraint] {
+    /// A VFL entry's format, options and metrics from its tree, and the options and metrics as
+    /// sent (kept to write the document back).
+    private static func visualFields(_ json: JSON, at p: Pointer) throws(LayoutError)
+        -> (format: String, options: [String], metrics: [String: Double], extras: GroupExtras.Pair)
+    {
         guard let format = json["visual"]?.string else { throw p("visual").fail("visual must be a string") }
+        var extras: GroupExtras.Pair = (nil, nil)
         var options: [String] = []
         if let o = json["options"], !o.isNull {
             guard let arr = o.array else { throw p("options").fail("options must be an array of strings") }
@@ -259,6 +255,14 @@ extension LayoutDocument {
             }
             extras.metrics = m
         }
+        return (format, options, metrics, extras)
+    }
+
+    /// A format's constraints, `|` made the views' shared parent.
+    private func visual(_ format: String, options: [String], metrics: [String: Double], at pointer: @autoclosure () -> Pointer)
+        throws(LayoutError) -> [AtomicConstraint]
+    {
+        var p: Pointer { pointer() }
         let parsed: VisualFormat.Parsed
         do { parsed = try VisualFormat.parse(format, options: options, metrics: metrics, superview: VisualFormat.superviewToken) } catch {
             throw p("visual").fail("\(error.message) at position \(error.position) of the format")

@@ -165,11 +165,47 @@ extension LayoutDocument {
             let start = r.mark
             if let entry = try Self.readExpressionEntry(&r) {
                 try addExpression(bytes: entry.expr, id: try claimID(entry.id, at: Pointer()), active: true, at: Pointer())
-            } else {
-                r.rewind(to: start)
-                _ = try addConstraint(try r.readValue(), at: Pointer())
+                continue
             }
+            r.rewind(to: start)
+            if let entry = try Self.readVisualEntry(&r) {
+                // The options as sent, for the document written back: the tree's path keeps its array.
+                let sent: JSON? = entry.options.map { .array($0.map { .string($0) }) }
+                try addVisual(
+                    entry.format, options: entry.options ?? [], metrics: [:], extras: (sent, nil), id: try claimID(entry.id, at: Pointer()),
+                    active: true, at: Pointer())
+                continue
+            }
+            r.rewind(to: start)
+            _ = try addConstraint(try r.readValue(), at: Pointer())
         } while try r.nextElement()
+    }
+
+    /// `{"visual": "…"}` with perhaps a string id and an array of string options (any order),
+    /// else nil, the reader left somewhere inside the entry.
+    private static func readVisualEntry(_ r: inout JSONParser) throws -> (id: String?, format: String, options: [String]?)? {
+        guard try r.beginObject() else { return nil }
+        var id: String? = nil, format: String? = nil, options: [String]? = nil
+        repeat {
+            let k = try r.key()
+            if format == nil && k.spells("visual") && r.peek() == UInt8(ascii: "\"") {
+                format = try r.readString()
+            } else if id == nil && k.spells("id") && r.peek() == UInt8(ascii: "\"") {
+                id = try r.readString()
+            } else if options == nil && k.spells("options") && r.peek() == UInt8(ascii: "[") {
+                var list: [String] = []
+                if try r.beginArray() {
+                    repeat {
+                        guard r.peek() == UInt8(ascii: "\"") else { return nil }
+                        list.append(try r.readString())
+                    } while try r.nextElement()
+                }
+                options = list
+            } else {
+                return nil
+            }
+        } while try r.nextMember()
+        return format.map { (id, $0, options) }
     }
 
     /// `{"expr": "…"}` or `{"id": "…", "expr": "…"}` (either order), the expression plain

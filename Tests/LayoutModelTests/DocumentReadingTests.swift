@@ -112,6 +112,24 @@ final class DocumentReadingTests: XCTestCase {
         }
     }
 
+    /// A VFL entry read in place, or from its tree, makes the same group, options kept as sent.
+    func testVisualEntriesAgreeWithTheirTree() {
+        for entry in [
+            #"{"visual":"H:|-[a]-[b]-|"}"#, #"{"options":["alignAllTop"],"id":"row","visual":"H:|-[a]-[b]-|"}"#,
+            #"{"visual":"H:|-[a]-[b]-|","options":[]}"#, #"{"visual":"V:|-[a(20)]-(>=8)-[b(==a@750)]","id":"col"}"#,
+            #"{"visual":"H:|-[a]-(m)-[b]-|","metrics":{"m":3}}"#, #"{"visual":"H:|-[a]-[b]-|","options":null}"#,
+            #"{"visual":"H:|-[a]-[b]-|","options":[1]}"#, #"{"visual":"H:|-[a]-[b]-|","id":null}"#,
+            #"{"visual":"H:|-[a]-[b]-|","visual":"H:[a]"}"#, #"{"visual":"H:|-[a]-[b]-|","options":["alignAllLeft"]}"#,
+            #"{"visual":"H:|-[a]-[nobody]-|"}"#, #"{"id":"a.0","expr":"a.width == 1"},{"id":"a","visual":"H:[a]-[b]"}"#,
+            #"{"visual":"H:|-[a]-[b]-|","active":false}"#, #"{"visual":"H:|-[a]-[b]-|","options":["alignAllTop"],"options":[]}"#
+        ] {
+            agree(
+                #"{"views":[{"id":"r","frame":{"x":0,"y":0,"width":100,"height":100}},{"id":"a","parent":"r"},{"id":"b","parent":"r"}],"#
+                    + #""constraints":[\#(entry)]}"#)
+        }
+        XCTAssertTrue(agree(#"{"views":[{"id":"a"},{"id":"b"}],"constraints":[{"id":"row","visual":"H:[a]-[b]","options":["alignAllTop"]}]}"#))
+    }
+
     /// Whatever is wrong is the tree's to answer: the reader builds nothing from it.
     func testWrongBodiesAreLeftToTheTree() {
         for bad in [
