@@ -6,11 +6,11 @@ extension LayoutDocument {
     /// A fresh server-given id (`c1`, `c2`…), never reused. Only an entry can hold such a
     /// name (derived ones have a dot), and only one given as shaped like it (`autoShapedIDs`):
     /// until one is, nothing is looked up (~600 instructions an id, 10,000 in the 1,000-cell feed).
-    mutating func autoID() -> String {
+    mutating func autoID() -> EntryID {
         while true {
             let id = Self.numbered("c", nextAuto)
             nextAuto += 1
-            if !autoShapedIDs || !isTaken(id) { return id }
+            if !autoShapedIDs || !isTaken(id) { return EntryID(name: id, number: autoShapedIDs ? nil : nextAuto - 1) }
         }
     }
 
@@ -104,7 +104,7 @@ extension LayoutDocument {
                 throw p(k).fail("'\(k)' does not go with 'first'")
             }
             let parts = try checked(try Self.explicit(json, at: p), at: p)
-            let e = newEntry(Entry(id: id, form: .explicit, sequence: newEntrySequence()))
+            let e = newEntry(Entry(id: id.name, form: .explicit, sequence: newEntrySequence()), number: id.number)
             entries[Int(e)].atom = addAtom(parts, active: active, origin: .entry(e))
         } else if let expr {
             if present & Self.notWithExpr != 0,
@@ -121,27 +121,27 @@ extension LayoutDocument {
             let v = try Self.visualFields(json, at: p)
             try addVisual(v.format, options: v.options, metrics: v.metrics, extras: v.extras, id: id, active: active, at: p)
         }
-        return id
+        return id.name
     }
 
     /// A VFL entry, its id taken: its group of constraints, each checked, under one entry.
     mutating func addVisual(
-        _ format: String, options: [String], metrics: [String: Double], extras: GroupExtras.Pair, id: String, active: Bool,
+        _ format: String, options: [String], metrics: [String: Double], extras: GroupExtras.Pair, id: EntryID, active: Bool,
         at p: @autoclosure () -> Pointer
     ) throws(LayoutError) {
         let group = try visual(format, options: options, metrics: metrics, at: p())
         var resolved: [ConstraintParts<ViewRef>] = []
         resolved.reserveCapacity(group.count)
-        let memberPrefix = id + "."
+        let memberPrefix = id.name + "."
         for (k, atom) in group.enumerated() {
             resolved.append(try checked(atom, at: p()("visual")))
             if memberShapedIDs, entryRef(Self.numbered(memberPrefix, k)) != nil {
-                throw p()("visual").fail("a constraint '\(id).\(k)' exists already")
+                throw p()("visual").fail("a constraint '\(id.name).\(k)' exists already")
             }
         }
-        var entry = Entry(id: id, form: .visual, sequence: newEntrySequence())
+        var entry = Entry(id: id.name, form: .visual, sequence: newEntrySequence())
         entry.text = texts.add(format)
-        let e = newEntry(entry)
+        let e = newEntry(entry, number: id.number)
         if extras.options != nil || extras.metrics != nil { groupExtras[e] = extras }
         guard !resolved.isEmpty else { return }
         // Made whole, then stored: appended in place, the list grew by doubling.
@@ -152,7 +152,7 @@ extension LayoutDocument {
     }
 
     /// A constraint's id: the one sent (nil: none), checked and taken, or a fresh server-given one.
-    mutating func claimID(_ sent: String?, at p: @autoclosure () -> Pointer) throws(LayoutError) -> String {
+    mutating func claimID(_ sent: String?, at p: @autoclosure () -> Pointer) throws(LayoutError) -> EntryID {
         guard let s = sent else { return autoID() }
         // Counted in Unicode scalars, as JSON Schema's maxLength counts (utf8.count is O(1) and decides most).
         guard !s.isEmpty, s.utf8.count <= 160 || s.unicodeScalars.count <= 160 else {
@@ -161,12 +161,12 @@ extension LayoutDocument {
         guard !isTaken(s) else { throw p()("id").fail("a constraint '\(s)' exists already") }
         if Self.isAutoShaped(s) { autoShapedIDs = true }
         if Self.isMemberShaped(s) { memberShapedIDs = true }
-        return s
+        return EntryID(name: s, number: nil)
     }
 
     /// An `expr` entry, its id taken: read on the quick path straight into the views' refs,
     /// else parsed whole (which names any error's place in the expression).
-    mutating func addExpression(_ expr: String, id: String, active: Bool, at p: @autoclosure () -> Pointer) throws(LayoutError) {
+    mutating func addExpression(_ expr: String, id: EntryID, active: Bool, at p: @autoclosure () -> Pointer) throws(LayoutError) {
         let parts: ConstraintParts<ViewRef>
         if let quick = quickExpression(expr) {
             parts = quick
@@ -184,7 +184,7 @@ extension LayoutDocument {
     /// The same from a body's bytes (plain ASCII, read in place): the quick path takes them
     /// without a `String` (one an entry, allocated and freed: 1,000-cell feed, 11,000); what
     /// it does not take goes the `String` way, which names any error.
-    mutating func addExpression(bytes expr: UnsafeBufferPointer<UInt8>, id: String, active: Bool, at p: @autoclosure () -> Pointer)
+    mutating func addExpression(bytes expr: UnsafeBufferPointer<UInt8>, id: EntryID, active: Bool, at p: @autoclosure () -> Pointer)
         throws(LayoutError)
     {
         guard let parts = quickExpression(bytes: expr) else {
@@ -195,8 +195,8 @@ extension LayoutDocument {
     }
 
     /// An `expr` entry and its atom, its text not yet kept (`.rendered`).
-    private mutating func addExpressionEntry(_ parts: ConstraintParts<ViewRef>, id: String, active: Bool) -> EntryRef {
-        let e = newEntry(Entry(id: id, form: .expression, sequence: newEntrySequence()))
+    private mutating func addExpressionEntry(_ parts: ConstraintParts<ViewRef>, id: EntryID, active: Bool) -> EntryRef {
+        let e = newEntry(Entry(id: id.name, form: .expression, sequence: newEntrySequence()), number: id.number)
         entries[Int(e)].atom = addAtom(parts, active: active, origin: .entry(e))
         return e
     }

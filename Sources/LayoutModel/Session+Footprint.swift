@@ -10,7 +10,7 @@ extension LayoutSession {
         meter.release("view records") { document.views = [] }
         meter.release("view ids") { document.viewNamed = NameTable() }
         meter.release("atoms") { document.atoms = [] }
-        meter.release("entry ids") { document.entryNamed = NameTable() }
+        meter.release("entry ids") { (document.entryNamed, document.autoEntries) = (NameTable(), []) }
         meter.release("entries: VFL options and metrics") {
             document.groupExtras = GroupExtras()
         }

@@ -456,6 +456,31 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(try s.change(#"{"ops":[{"op":"setConstant","id":"c1","constant":20}]}"#).frames.first?.frame.width, 20)
     }
 
+    /// The server's ids are found by their number, ids clients give by name, and one client id
+    /// shaped like the server's sends every later one to the table; removing and adding again
+    /// finds the right one each time.
+    func testServerIdsAreFoundByNumberAndClientIdsByName() throws {
+        for (id, n) in [("c0", 0), ("c7", 7), ("c123456789", 123_456_789)] { XCTAssertEqual(LayoutDocument.autoNumber(id), n, id) }
+        for id in ["", "c", "c01", "c00", "C1", "c1x", "c1234567890", "d1", "c-1", "cé"] { XCTAssertNil(LayoutDocument.autoNumber(id), id) }
+        let s = session(
+            #"{"views":[{"id":"r","frame":{"x":0,"y":0,"width":100,"height":100}},{"id":"a","parent":"r"}],"#
+                + #""constraints":[{"expr":"a.width == 10"},{"expr":"a.height == 5"},{"expr":"a.left == r.left"}]}"#)
+        XCTAssertEqual(s.document.autoEntries.filter { $0 != noRef }.count, 3)
+        XCTAssertEqual(try s.setConstants(json(#"{"c2": 7}"#)).frames.first?.frame.height, 7)
+        _ = try s.change(#"{"ops":[{"op":"removeConstraints","ids":["c1"]}]}"#)
+        XCTAssertNil(s.document.entryRef("c1"))
+        let r = try s.change(
+            #"{"ops":[{"op":"addConstraints","constraints":[{"id":"c1","expr":"a.width == 3"},{"id":"c05","expr":"a.top == r.top + 1"},{"expr":"a.width >= 1"}]}]}"#
+        )
+        XCTAssertEqual(r.added, ["c1", "c05", "c4"])
+        XCTAssertEqual(s.frame("a"), R(0, 1, 3, 7))
+        XCTAssertEqual(try s.setConstants(json(#"{"c1": 4, "c05": 2, "c3": 6}"#)).frames.first?.frame, R(6, 2, 4, 7))
+        XCTAssertThrowsError(try s.change(#"{"ops":[{"op":"addConstraints","constraints":[{"id":"c4","expr":"a.width >= 2"}]}]}"#))
+        _ = try s.change(#"{"ops":[{"op":"removeConstraints","ids":["c2","c05"]}]}"#)
+        XCTAssertEqual(s.document.entryOrder, ["c3", "c1", "c4"])
+        for id in ["c3", "c1", "c4"] { XCTAssertEqual(s.document.entryRef(id).map { s.document.entries[Int($0)].id }, id) }
+    }
+
     func testNumberedNamesAreThePrefixAndTheDecimalDigits() {
         for (prefix, n) in [("c", 0), ("c", 7), ("c", 1_234_567), ("row.", 12), ("", -5), ("é.", Int.max), ("x", Int.min)] {
             XCTAssertEqual(LayoutDocument.numbered(prefix, n), "\(prefix)\(n)")
