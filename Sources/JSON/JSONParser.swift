@@ -296,19 +296,19 @@ extension JSONParser {
 
     /// Takes `{`; true when a member follows (an empty object's `}` is taken too).
     @inlinable public mutating func beginObject() throws(JSONParseError) -> Bool {
-        guard peek() == UInt8(ascii: "{") else { throw fail("expected an object") }
-        try enter()
-        i += 1
-        if peek() == UInt8(ascii: "}") { i += 1; depth -= 1; return false }
-        return true
+        try begin(UInt8(ascii: "{"), UInt8(ascii: "}"), "expected an object")
     }
 
     /// Takes `[`; true when an element follows.
     @inlinable public mutating func beginArray() throws(JSONParseError) -> Bool {
-        guard peek() == UInt8(ascii: "[") else { throw fail("expected an array") }
+        try begin(UInt8(ascii: "["), UInt8(ascii: "]"), "expected an array")
+    }
+
+    @inlinable mutating func begin(_ open: UInt8, _ close: UInt8, _ expected: String) throws(JSONParseError) -> Bool {
+        guard peek() == open else { throw fail(expected) }
         try enter()
         i += 1
-        if peek() == UInt8(ascii: "]") { i += 1; depth -= 1; return false }
+        if peek() == close { i += 1; depth -= 1; return false }
         return true
     }
 
@@ -333,19 +333,19 @@ extension JSONParser {
 
     /// After a member's value: true at `,` (another member follows), false at `}`.
     @inlinable public mutating func nextMember() throws(JSONParseError) -> Bool {
-        switch peek() {
-        case UInt8(ascii: ","): i += 1; return true
-        case UInt8(ascii: "}"): i += 1; depth -= 1; return false
-        default: throw fail("expected ',' or '}'")
-        }
+        try next(UInt8(ascii: "}"), "expected ',' or '}'")
     }
 
     /// After an element: true at `,`, false at `]`.
     @inlinable public mutating func nextElement() throws(JSONParseError) -> Bool {
+        try next(UInt8(ascii: "]"), "expected ',' or ']'")
+    }
+
+    @inlinable mutating func next(_ close: UInt8, _ expected: String) throws(JSONParseError) -> Bool {
         switch peek() {
         case UInt8(ascii: ","): i += 1; return true
-        case UInt8(ascii: "]"): i += 1; depth -= 1; return false
-        default: throw fail("expected ',' or ']'")
+        case close: i += 1; depth -= 1; return false
+        default: throw fail(expected)
         }
     }
 
