@@ -304,8 +304,8 @@ extension JSONParser {
         try begin(UInt8(ascii: "["), UInt8(ascii: "]"), "expected an array")
     }
 
-    @inlinable mutating func begin(_ open: UInt8, _ close: UInt8, _ expected: String) throws(JSONParseError) -> Bool {
-        guard peek() == open else { throw fail(expected) }
+    @inlinable @inline(__always) mutating func begin(_ open: UInt8, _ close: UInt8, _ expected: StaticString) throws(JSONParseError) -> Bool {
+        guard peek() == open else { throw fail(expected.description) }
         try enter()
         i += 1
         if peek() == close { i += 1; depth -= 1; return false }
@@ -341,11 +341,11 @@ extension JSONParser {
         try next(UInt8(ascii: "]"), "expected ',' or ']'")
     }
 
-    @inlinable mutating func next(_ close: UInt8, _ expected: String) throws(JSONParseError) -> Bool {
+    @inlinable @inline(__always) mutating func next(_ close: UInt8, _ expected: StaticString) throws(JSONParseError) -> Bool {
         switch peek() {
         case UInt8(ascii: ","): i += 1; return true
         case close: i += 1; depth -= 1; return false
-        default: throw fail(expected)
+        default: throw fail(expected.description)
         }
     }
 
