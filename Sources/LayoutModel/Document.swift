@@ -72,9 +72,12 @@ public struct LayoutDocument {
     public init() {}
 
     func viewRef(_ id: String) -> ViewRef? { viewNamed.find(id) { views[Int($0)].spec.id } }
+    /// The table first: a set-constant names its constraint by the client's id, and pays
+    /// nothing for the server's ids.
     func entryRef(_ id: String) -> EntryRef? {
-        if let n = Self.autoNumber(id), n < autoEntries.count, autoEntries[n] != noRef { return autoEntries[n] }
-        return entryNamed.find(id) { entries[Int($0)].id }
+        if let e = entryNamed.find(id, name: { entries[Int($0)].id }) { return e }
+        guard !autoEntries.isEmpty, let n = Self.autoNumber(id), n < autoEntries.count, autoEntries[n] != noRef else { return nil }
+        return autoEntries[n]
     }
 
     /// n, for an id written as `numbered("c", n)` (no sign, no leading zero, nine digits at most).
