@@ -32,6 +32,10 @@ public final class StoreWriter: @unchecked Sendable {
     private var oldestQueuedAt: UInt64 = 0
     private var issued: Ticket = 0
     private var resolved: Ticket = 0
+    /// The last ticket the writer has taken (its batch is being written): a waiter for one of
+    /// those needs no hurry. Setting `urgent` for it left the flag set after that batch, and
+    /// the next relaxed set-constant was written at once instead of after the interval.
+    private var taken: Ticket = 0
     private var failedRanges: [ClosedRange<Ticket>] = []
     /// Tickets of writes the store refused one by one (fenced: their session's lease moved
     /// on), the latest few thousand; a waiter looks its ticket up once, when it resolves.
@@ -217,7 +221,7 @@ public final class StoreWriter: @unchecked Sendable {
     public func wait(_ ticket: Ticket) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        if ticket > resolved { urgent = true; condition.broadcast() }
+        if ticket > taken { urgent = true; condition.broadcast() }
         while resolved < ticket { condition.wait() }
         return !isFailed(ticket)
     }
@@ -295,6 +299,7 @@ public final class StoreWriter: @unchecked Sendable {
             queue = []
             for case .constants(let c) in batch { c.close() }
             urgent = false
+            taken = issued
             let failing = failure
             condition.unlock()
 
