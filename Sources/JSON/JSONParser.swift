@@ -315,20 +315,10 @@ extension JSONParser {
     /// A member's name and its `:`, as the body's own bytes (valid until `reading` returns).
     /// A name with an escape or beyond ASCII throws: no name the reader compares has one.
     @inlinable public mutating func key() throws(JSONParseError) -> UnsafeBufferPointer<UInt8> {
-        guard peek() == UInt8(ascii: "\"") else { throw fail("expected a member name") }
-        let start = i + 1
-        var k = start
-        while k < bytes.count {
-            let c = bytes[k]
-            if c == UInt8(ascii: "\"") { break }
-            if c == UInt8(ascii: "\\") || c < 0x20 || c >= 0x80 { throw fail("a name read in place is plain ASCII") }
-            k += 1
-        }
-        guard k < bytes.count else { throw fail("unterminated string") }
-        i = k + 1
+        guard let name = readPlainString() else { throw fail("expected a member name of plain ASCII") }
         guard peek() == UInt8(ascii: ":") else { throw fail("expected ':'") }
         i += 1
-        return UnsafeBufferPointer(rebasing: bytes[start..<k])
+        return name
     }
 
     /// After a member's value: true at `,` (another member follows), false at `}`.

@@ -168,30 +168,33 @@ extension LayoutDocument {
     /// else parsed whole (which names any error's place in the expression).
     mutating func addExpression(_ expr: String, id: EntryID, active: Bool, at p: @autoclosure () -> Pointer) throws(LayoutError) {
         let parts: ConstraintParts<ViewRef>
-        if let quick = quickExpression(expr) {
-            parts = quick
-        } else {
-            let single: AtomicConstraint
-            do { single = try ExpressionSyntax.parse(expr) } catch {
-                throw p()("expr").fail("\(error.message) at position \(error.position) of the expression")
-            }
-            parts = try checked(single, at: p()("expr"))
-        }
+        if let quick = quickExpression(expr) { parts = quick } else { parts = try parsedExpression(expr, at: p()) }
         let e = addExpressionEntry(parts, id: id, active: active)
         if keepsExprTexts { entries[Int(e)].text = keep(expr: expr, of: entries[Int(e)].atom) }
     }
 
     /// The same from a body's bytes (plain ASCII, read in place): the quick path takes them
-    /// without a `String` (one an entry, allocated and freed: 1,000-cell feed, 11,000); what
-    /// it does not take goes the `String` way, which names any error.
+    /// without a `String` (one an entry, allocated and freed: 1,000-cell feed, 11,000).
     mutating func addExpression(bytes expr: UnsafeBufferPointer<UInt8>, id: EntryID, active: Bool, at p: @autoclosure () -> Pointer)
         throws(LayoutError)
     {
-        guard let parts = quickExpression(bytes: expr) else {
-            return try addExpression(String(decoding: expr, as: UTF8.self), id: id, active: active, at: p())
+        let parts: ConstraintParts<ViewRef>
+        if let quick = quickExpression(bytes: expr) {
+            parts = quick
+        } else {
+            parts = try parsedExpression(String(decoding: expr, as: UTF8.self), at: p())
         }
         let e = addExpressionEntry(parts, id: id, active: active)
         if keepsExprTexts { entries[Int(e)].text = keep(expr: expr, of: entries[Int(e)].atom) }
+    }
+
+    /// An expression the quick path does not take, tokenized: its error names its place in the text.
+    private func parsedExpression(_ expr: String, at p: @autoclosure () -> Pointer) throws(LayoutError) -> ConstraintParts<ViewRef> {
+        let single: AtomicConstraint
+        do { single = try ExpressionSyntax.parse(expr) } catch {
+            throw p()("expr").fail("\(error.message) at position \(error.position) of the expression")
+        }
+        return try checked(single, at: p()("expr"))
     }
 
     /// An `expr` entry and its atom, its text not yet kept (`.rendered`).

@@ -4,9 +4,9 @@ import Glibc
 
 /// A document read from the request's bytes in place, without a `JSON` tree of it: the tree
 /// was a `String` a key and an array an object (the parse, 38 M instructions of the 1,000-cell
-/// feed's one-shot layout, and as much again to free it). Views and `expr` entries are read
-/// where they lie; any other field or entry is taken as a small tree and goes through the
-/// decoders the tree's path uses, so both paths share every rule.
+/// feed's one-shot layout, and as much again to free it). Views, `expr` and VFL entries are
+/// read where they lie; any other field or entry is taken as a small tree and goes through
+/// the decoders the tree's path uses, so both paths share every rule.
 ///
 /// The reader answers no errors: on any (bad JSON, a bad field, keys out of the usual order
 /// or repeated) it gives up, and the caller parses the whole body and builds from the
@@ -55,8 +55,8 @@ extension LayoutDocument {
         return viewsSent
     }
 
-    /// What an entry takes in a body, at the least, by measure (the 1,000-cell feed's, pretty
-    /// printed: 58): it sizes the tables for the constraints still to come.
+    /// What an entry takes in a body, a little under the 1,000-cell feed's 54 bytes (compact
+    /// JSON): it sizes the tables for the constraints still to come (a kept session trims them).
     private static let bytesPerConstraint = 40
 
     private mutating func readViews(_ r: inout JSONParser) throws -> Int {
@@ -163,36 +163,43 @@ extension LayoutDocument {
         guard try r.beginArray() else { return }
         repeat {
             let start = r.mark
-            if let entry = try Self.readExpressionEntry(&r) {
-                try addExpression(bytes: entry.expr, id: try claimID(entry.id, at: Pointer()), active: true, at: Pointer())
-                continue
-            }
-            r.rewind(to: start)
-            if let entry = try Self.readVisualEntry(&r) {
+            switch try Self.readEntry(&r) {
+            case .expression(let id, let expr)?:
+                try addExpression(bytes: expr, id: try claimID(id, at: Pointer()), active: true, at: Pointer())
+            case .visual(let id, let format, let options)?:
                 // The options as sent, for the document written back: the tree's path keeps its array.
-                let sent: JSON? = entry.options.map { .array($0.map { .string($0) }) }
+                let sent: JSON? = options.map { .array($0.map { .string($0) }) }
                 try addVisual(
-                    entry.format, options: entry.options ?? [], metrics: [:], extras: (sent, nil), id: try claimID(entry.id, at: Pointer()),
-                    active: true, at: Pointer())
-                continue
+                    format, options: options ?? [], metrics: [:], extras: (sent, nil), id: try claimID(id, at: Pointer()), active: true,
+                    at: Pointer())
+            case nil:
+                r.rewind(to: start)
+                _ = try addConstraint(try r.readValue(), at: Pointer())
             }
-            r.rewind(to: start)
-            _ = try addConstraint(try r.readValue(), at: Pointer())
         } while try r.nextElement()
     }
 
-    /// `{"visual": "…"}` with perhaps a string id and an array of string options (any order),
-    /// else nil, the reader left somewhere inside the entry.
-    private static func readVisualEntry(_ r: inout JSONParser) throws -> (id: String?, format: String, options: [String]?)? {
+    /// The entries read in place: an `expr` (plain ASCII: the body's own bytes) or a VFL
+    /// format with string `options`, each with perhaps a string id.
+    private enum ReadEntry {
+        case expression(id: String?, expr: UnsafeBufferPointer<UInt8>)
+        case visual(id: String?, format: String, options: [String]?)
+    }
+
+    /// One of those in one pass over its members, else nil, the reader left somewhere inside it.
+    private static func readEntry(_ r: inout JSONParser) throws -> ReadEntry? {
         guard try r.beginObject() else { return nil }
-        var id: String? = nil, format: String? = nil, options: [String]? = nil
+        var id: String? = nil, expr: UnsafeBufferPointer<UInt8>? = nil, format: String? = nil, options: [String]? = nil
         repeat {
             let k = try r.key()
-            if format == nil && k.spells("visual") && r.peek() == UInt8(ascii: "\"") {
-                format = try r.readString()
-            } else if id == nil && k.spells("id") && r.peek() == UInt8(ascii: "\"") {
+            if id == nil && k.spells("id") && r.peek() == UInt8(ascii: "\"") {
                 id = try r.readString()
-            } else if options == nil && k.spells("options") && r.peek() == UInt8(ascii: "[") {
+            } else if expr == nil && format == nil && k.spells("expr") {
+                guard let text = r.readPlainString() else { return nil }
+                expr = text
+            } else if format == nil && expr == nil && k.spells("visual") && r.peek() == UInt8(ascii: "\"") {
+                format = try r.readString()
+            } else if options == nil && expr == nil && k.spells("options") && r.peek() == UInt8(ascii: "[") {
                 var list: [String] = []
                 if try r.beginArray() {
                     repeat {
@@ -205,27 +212,8 @@ extension LayoutDocument {
                 return nil
             }
         } while try r.nextMember()
-        return format.map { (id, $0, options) }
-    }
-
-    /// `{"expr": "…"}` or `{"id": "…", "expr": "…"}` (either order), the expression plain
-    /// ASCII (the body's own bytes), else nil, the reader left somewhere inside the entry.
-    private static func readExpressionEntry(_ r: inout JSONParser) throws -> (id: String?, expr: UnsafeBufferPointer<UInt8>)? {
-        guard try r.beginObject() else { return nil }
-        var id: String? = nil, expr: UnsafeBufferPointer<UInt8>? = nil
-        repeat {
-            let k = try r.key()
-            guard r.peek() == UInt8(ascii: "\"") else { return nil }
-            if expr == nil && k.spells("expr") {
-                guard let text = r.readPlainString() else { return nil }
-                expr = text
-            } else if id == nil && k.spells("id") {
-                id = try r.readString()
-            } else {
-                return nil
-            }
-        } while try r.nextMember()
-        return expr.map { (id, $0) }
+        if let expr, options == nil { return .expression(id: id, expr: expr) }
+        return format.map { .visual(id: id, format: $0, options: options) }
     }
 }
 

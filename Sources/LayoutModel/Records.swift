@@ -133,7 +133,6 @@ struct Atom {
     }
 }
 
-/// A document-level constraint as the client sent it: one atom, or a VFL group of them.
 /// An entry's id as claimed: a client's, or one the server gave (`c7`) with its number, by
 /// which it is found while no client id is shaped like the server's (`autoEntries`).
 struct EntryID {
@@ -141,6 +140,7 @@ struct EntryID {
     var number: Int?
 }
 
+/// A document-level constraint as the client sent it: one atom, or a VFL group of them.
 struct Entry {
     enum Form: UInt8 { case explicit, expression, visual }
     var id: String

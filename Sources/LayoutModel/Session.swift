@@ -110,31 +110,55 @@ public final class LayoutSession {
     public static func make(document json: JSON, limits: SessionLimits = SessionLimits(), oneShot: Bool = false) throws(LayoutError)
         -> LayoutSession
     {
-        let s = try LayoutSession(document: json, limits: limits, oneShot: oneShot)
+        try recovering(limits) { limits throws(LayoutError) in try LayoutSession(document: json, limits: limits, oneShot: oneShot) }!
+    }
+
+    /// `build` on the limits' engine, and again on the solved form when the factored basis
+    /// had to recover; nil when `build` gives nil.
+    private static func recovering(_ limits: SessionLimits, _ build: (SessionLimits) throws(LayoutError) -> LayoutSession?)
+        throws(LayoutError) -> LayoutSession?
+    {
+        guard let s = try build(limits) else { return nil }
         guard s.solver.recoveries > 0, s.engineKind != .solved else { return s }
         var fallback = limits
         fallback.engine = .solved
         fallback.factoredFromViews = nil
-        return try LayoutSession(document: json, limits: fallback, oneShot: oneShot)
+        return try build(fallback)
     }
 
     /// Builds from the body's bytes, read in place (`LayoutDocument.read`); nil when the
-    /// body needs the tree's path, which the caller then takes (and which answers any error).
+    /// body needs the tree's path (`make(body:)` takes it then, and it answers any error).
     public static func make(documentBytes body: [UInt8], limits: SessionLimits = SessionLimits(), oneShot: Bool = false)
         throws(LayoutError) -> LayoutSession?
     {
-        func built(_ limits: SessionLimits) throws(LayoutError) -> LayoutSession? {
+        try recovering(limits) { limits throws(LayoutError) in
             var doc = LayoutDocument()
             doc.keepsExprTexts = !oneShot
             guard let viewsSent = LayoutDocument.read(body, into: &doc) else { return nil }
             return try LayoutSession(built: consume doc, viewsSent: viewsSent, limits: limits)
         }
-        guard let s = try built(limits) else { return nil }
-        guard s.solver.recoveries > 0, s.engineKind != .solved else { return s }
-        var fallback = limits
-        fallback.engine = .solved
-        fallback.factoredFromViews = nil
-        return try built(fallback)
+    }
+
+    /// Why a request body built no session.
+    public enum BodyError: Error {
+        case notJSON(JSONParseError)
+        case refused(LayoutError)
+    }
+
+    /// A request body's session: read in place, else built from the parsed tree, which names
+    /// whatever is wrong exactly as it always has. The tree, when one was made, is returned
+    /// for the caller to free when it likes (after the answer).
+    public static func make(body: [UInt8], limits: SessionLimits = SessionLimits(), oneShot: Bool = false) throws(BodyError)
+        -> (session: LayoutSession, tree: JSON?)
+    {
+        do throws(LayoutError) {
+            if let s = try make(documentBytes: body, limits: limits, oneShot: oneShot) { return (s, nil) }
+        } catch {
+            throw .refused(error)
+        }
+        let tree: JSON
+        do { tree = try JSONParser.parse(body) } catch { throw .notJSON(error) }
+        do throws(LayoutError) { return (try make(document: tree, limits: limits, oneShot: oneShot), tree) } catch { throw .refused(error) }
     }
 
     // MARK: Restoring from a store

@@ -22,16 +22,15 @@ final class LayoutRoutes: Sendable {
     func register(_ r: inout RouteTable) {
         r.on("POST", "/v1/layout") { [self] req throws(Problem) in
             try checkMemoryBudget()
+            try checkJSONMedia(req)
             // One shot: a session made, read and dropped.
             let (session, doc) = try documentSession(req, limits: configuration.layoutLimits, oneShot: true)
-            do {
-                let diagnostics = session.diagnostics()
-                count(diagnostics)
-                var res = Response.json(200, WireFormat.layout(session.allFrames, diagnostics))
-                // Freed after the answer is queued: 2–3 ms sooner for 1,000 cells (BENCHMARKS §4).
-                res.leftover = Discarded(session: session, document: doc)
-                return res
-            }
+            let diagnostics = session.diagnostics()
+            count(diagnostics)
+            var res = Response.json(200, WireFormat.layout(session.allFrames, diagnostics))
+            // Freed after the answer is queued: 2–3 ms sooner for 1,000 cells (BENCHMARKS §4).
+            res.leftover = Discarded(session: session, document: doc)
+            return res
         }
         r.on("POST", "/v1/fitting-size") { [self] req throws(Problem) in
             try checkMemoryBudget()
@@ -271,28 +270,26 @@ final class LayoutRoutes: Sendable {
     }
 }
 
-/// A layout document's session: read from the body's bytes in place (no tree of it), or, when
-/// the body has what only the tree's path reads or is wrong, built from the parsed tree, which
-/// answers exactly as it always has. The tree, if one was made, goes with the answer.
+/// A layout document's session (`LayoutSession.make(body:)`: read in place, else from the
+/// tree, which then goes with the answer to be freed): 400 or the document's problem. The
+/// media type is the caller's to check first.
 func documentSession(_ req: Request, limits: SessionLimits, oneShot: Bool) throws(Problem) -> (LayoutSession, JSON?) {
-    try checkJSONMedia(req)
-    let read: LayoutSession?
-    do throws(LayoutError) { read = try LayoutSession.make(documentBytes: req.body, limits: limits, oneShot: oneShot) } catch {
-        throw Problem(error)
-    }
-    if let read { return (read, nil) }
-    let doc = try jsonBody(req)
-    do throws(LayoutError) { return (try LayoutSession.make(document: doc, limits: limits, oneShot: oneShot), doc) } catch {
-        throw Problem(error)
+    do throws(LayoutSession.BodyError) { return try LayoutSession.make(body: req.body, limits: limits, oneShot: oneShot) } catch {
+        switch error {
+        case .notJSON(let e): throw notJSON(e)
+        case .refused(let e): throw Problem(e)
+        }
     }
 }
 
 /// The request body as JSON: 415 unless it says JSON, 400 unless it is JSON.
 func jsonBody(_ req: Request) throws(Problem) -> JSON {
     try checkJSONMedia(req)
-    do { return try JSONParser.parse(req.body) } catch {
-        throw Problem(400, "the body is not JSON: \(error.message) at byte \(error.offset)", pointer: "")
-    }
+    do { return try JSONParser.parse(req.body) } catch { throw notJSON(error) }
+}
+
+private func notJSON(_ error: JSONParseError) -> Problem {
+    Problem(400, "the body is not JSON: \(error.message) at byte \(error.offset)", pointer: "")
 }
 
 /// 415 unless the body says it is JSON.

@@ -170,11 +170,7 @@ final class SessionPersistence: Sendable {
         guard let stored else { return nil }
         let session: LayoutSession
         do {
-            if let read = try LayoutSession.make(documentBytes: stored.document, limits: limits) {
-                session = read
-            } else {
-                session = try LayoutSession.make(document: JSONParser.parse(stored.document), limits: limits)
-            }
+            session = try LayoutSession.make(body: stored.document, limits: limits).session
             // As the session was when it was made: compacted before its changes, so the replay
             // takes the same steps.
             session.compact()
