@@ -89,7 +89,17 @@ final class ConnectionGuard: @unchecked Sendable {
         let clock = Clock(fd: fd, client: a, viaProxy: viaProxy, deadline: Self.now() + requestTimeoutMs)
         open.withLock { s in
             s.clocks[ObjectIdentifier(clock)] = clock
-            if let a { s.perClient[a, default: 0] += 1 }
+            guard let a else { return }
+            let held = s.perClient[a, default: 0]
+            s.perClient[a] = held + 1
+            // `admits` only reads the count: two of a peer's connections accepted at once by
+            // libmicrohttpd's threads can both pass it (CI saw 5 open under a cap of 4). The
+            // count here is the one that holds; a connection over it is cut at once.
+            if held >= perClientLimit {
+                clock.expired.store(true, ordering: .relaxed)
+                Glibc.shutdown(fd, Int32(Glibc.SHUT_RDWR))
+                refused.add(1, ordering: .relaxed)
+            }
         }
         return clock
     }
