@@ -129,12 +129,8 @@ extension LayoutDocument {
         _ format: String, options: [String], metrics: [String: Double], extras: GroupExtras.Pair, id: EntryID, active: Bool,
         at p: @autoclosure () -> Pointer
     ) throws(LayoutError) {
-        let group = try visual(format, options: options, metrics: metrics, at: p())
-        var resolved: [ConstraintParts<ViewRef>] = []
-        resolved.reserveCapacity(group.count)
         let memberPrefix = id.name + "."
-        for (k, atom) in group.enumerated() {
-            resolved.append(try checked(atom, at: p()("visual")))
+        let resolved = try visual(format, options: options, metrics: metrics, at: p()) { k throws(LayoutError) in
             if memberShapedIDs, entryRef(Self.numbered(memberPrefix, k)) != nil {
                 throw p()("visual").fail("a constraint '\(id.name).\(k)' exists already")
             }
@@ -261,32 +257,72 @@ extension LayoutDocument {
         return (format, options, metrics, extras)
     }
 
-    /// A format's constraints, `|` made the views' shared parent.
-    private func visual(_ format: String, options: [String], metrics: [String: Double], at pointer: @autoclosure () -> Pointer)
-        throws(LayoutError) -> [AtomicConstraint]
-    {
-        var p: Pointer { pointer() }
-        let parsed: VisualFormat.Parsed
-        do { parsed = try VisualFormat.parse(format, options: options, metrics: metrics, superview: VisualFormat.superviewToken) } catch {
-            throw p("visual").fail("\(error.message) at position \(error.position) of the format")
+    /// A format's constraints on the views' refs, `|` made the views' shared parent, each
+    /// checked in turn and then passed to `each` with its place in the group. The names are
+    /// looked up from the format's bytes, once a slot (an ASCII format; another is read as
+    /// Characters, its names as strings).
+    private func visual(
+        _ format: String, options: [String], metrics: [String: Double], at pointer: @autoclosure () -> Pointer,
+        each: (Int) throws(LayoutError) -> Void
+    ) throws(LayoutError) -> [ConstraintParts<ViewRef>] {
+        func failing(_ error: SyntaxError) -> LayoutError {
+            pointer()("visual").fail("\(error.message) at position \(error.position) of the format")
         }
-        // The views share one parent, which `|` stands for (compared by ref: copies of the
-        // views' records were ~1,000 instructions a format).
+        let bytes = Array(format.utf8)
+        guard bytesAreCharacters(bytes) else {
+            let shape: VisualShape<Character>
+            do { shape = try VisualShape(Array(format), options: options, metrics: metrics) } catch { throw failing(error) }
+            return try visual(shape, refs: shape.names.indices.map { viewRef(shape.name(Int32($0))) ?? noRef }, at: pointer(), each: each)
+        }
+        let shape: VisualShape<UInt8>
+        do { shape = try VisualShape(bytes, options: options, metrics: metrics) } catch { throw failing(error) }
+        let refs = shape.text.withUnsafeBufferPointer { b in
+            views.withUnsafeBufferPointer { v in
+                let names = ViewNames(table: viewNamed, views: v)
+                return shape.names.map { names.view(UnsafeBufferPointer(rebasing: b[$0])) ?? noRef }
+            }
+        }
+        return try visual(shape, refs: refs, at: pointer(), each: each)
+    }
+
+    /// A format's constraints, its views' refs by slot (`noRef`: no such view) given.
+    private func visual<U>(
+        _ shape: VisualShape<U>, refs: [ViewRef], at pointer: @autoclosure () -> Pointer, each: (Int) throws(LayoutError) -> Void
+    ) throws(LayoutError) -> [ConstraintParts<ViewRef>] {
+        var p: Pointer { pointer()("visual") }
+        // The views share one parent, which `|` stands for.
         var shared: ViewRef? = nil
-        for name in parsed.views {
-            guard let r = viewRef(name) else { throw p("visual").fail("unknown view '\(name)' in the format") }
+        for slot in shape.views {
+            let r = refs[Int(slot)]
+            guard r != noRef else { throw p.fail("unknown view '\(shape.name(slot))' in the format") }
             let up = views[Int(r)].parent
-            if let shared, shared != up { throw p("visual").fail("the views of a format must share one parent ('\(name)' does not)") }
+            if let shared, shared != up { throw p.fail("the views of a format must share one parent ('\(shape.name(slot))' does not)") }
             shared = up
         }
-        let sv: String? = shared.flatMap { $0 == noRef ? nil : views[Int($0)].spec.id }
-        if parsed.usesSuperview && sv == nil { throw p("visual").fail("'|' stands for the views' parent, but they have none") }
-        return parsed.constraints.map { a in
-            var a = a
-            if a.first.view == VisualFormat.superviewToken { a.first.view = sv! }
-            if a.second?.view == VisualFormat.superviewToken { a.second!.view = sv! }
-            return a
+        let parent = shared ?? noRef
+        if shape.usesSuperview && parent == noRef { throw p.fail("'|' stands for the views' parent, but they have none") }
+        func ref(_ slot: Int32) -> ViewRef { slot == VisualShape<U>.superview ? parent : refs[Int(slot)] }
+        var out: [ConstraintParts<ViewRef>] = []
+        out.reserveCapacity(shape.constraints.count)
+        for (k, c) in shape.constraints.enumerated() {
+            let parts = ConstraintParts(
+                first: ref(c.first), firstAttribute: c.firstAttribute, relation: c.relation,
+                second: c.second.map { (view: ref($0.view), attribute: $0.attribute) }, multiplier: c.multiplier, constant: c.constant,
+                priority: c.priority)
+            if parts.first == noRef || parts.second?.view == noRef || Self.brokenRule(parts) != nil {
+                // The error, worded by the checks every atom goes through.
+                func named(_ slot: Int32) -> String { slot == VisualShape<U>.superview ? viewName(parent) : shape.name(slot) }
+                let atom = AtomicConstraint(
+                    first: Anchor(view: named(c.first), attribute: c.firstAttribute), relation: c.relation,
+                    second: c.second.map { Anchor(view: named($0.view), attribute: $0.attribute) }, multiplier: c.multiplier,
+                    constant: c.constant, priority: c.priority)
+                out.append(try checked(atom, at: p))
+            } else {
+                out.append(parts)
+            }
+            try each(k)
         }
+        return out
     }
 
     /// The rules every atom obeys, and the views it names (`p` is built only for an error).

@@ -33,11 +33,9 @@ public struct VisualFormat {
     ) throws(Failure) -> Parsed {
         let bytes = Array(format.utf8)
         if bytesAreCharacters(bytes) {
-            var p = Parser(c: bytes, metrics: metrics)
-            return try p.run(options: options, superview: superview, printing: printing)
+            return try VisualShape(bytes, options: options, metrics: metrics).parsed(superview: superview, printing: printing)
         }
-        var p = Parser(c: Array(format), metrics: metrics)
-        return try p.run(options: options, superview: superview, printing: printing)
+        return try VisualShape(Array(format), options: options, metrics: metrics).parsed(superview: superview, printing: printing)
     }
 
     static func alignment(_ option: String) -> Attribute? {
@@ -57,30 +55,71 @@ public struct VisualFormat {
     }
 }
 
-/// The parser, over ASCII bytes or Characters.
-private struct Parser<U: TokenUnit> {
+/// A format read once, each view it names kept as its name's place in the text (a slot):
+/// its constraints name views by slot, which `parsed` turns into strings and a document into
+/// its views' refs with no string made (`LayoutDocument.visual`). A string a name, an array a
+/// predicate list and a second copy of the constraints to put the refs in were ~12 K
+/// instructions a format (1,000 in the 1,000-cell feed).
+struct VisualShape<U: TokenUnit> {
     typealias Failure = VisualFormat.Failure
-    typealias Parsed = VisualFormat.Parsed
-    private struct Predicate { var relation: Relation; var object: Object; var priority: Double; var position: Int }
-    private enum Object { case constant(Double), view(String) }
-    private enum Item { case superview, view(String, [Predicate]) }
+    /// The slot `|` stands for: the views' shared parent.
+    static var superview: Int32 { -1 }
 
-    private let c: [U]
-    private var i = 0
+    let text: [U]
+    private(set) var axis = Axis.horizontal
+    /// Every view named (laid out, or in a predicate), by slot: its name's place in `text`.
+    private(set) var names: [Range<Int>] = []
+    /// The views laid out, in order, by slot.
+    private(set) var views: [Int32] = []
+    private(set) var usesSuperview = false
+    /// The constraints, views by slot.
+    private(set) var constraints: [ConstraintParts<Int32>] = []
+
+    fileprivate struct Predicate { var relation: Relation; var object: Object; var priority: Double; var position: Int }
+    fileprivate enum Object { case constant(Double), view(Int32) }
+    /// A view: its slot and its predicates' range in `predicates`.
+    fileprivate enum Item { case superview, view(Int32, Range<Int>) }
+    /// Between two items: the standard space, flush, or spaced by predicates.
+    fileprivate enum Connection { case standard, flush, spaced(Range<Int>) }
+    private var items: [Item] = []
+    private var connections: [Connection] = []
+    private var predicates: [Predicate] = []
     private let metrics: [String: Double]
+    private var i = 0
 
-    init(c: [U], metrics: [String: Double]) { self.c = c; self.metrics = metrics }
+    init(_ text: [U], options: [String], metrics: [String: Double]) throws(Failure) {
+        self.text = text
+        self.metrics = metrics
+        try run(options: options)
+    }
+
+    /// The name in a slot.
+    func name(_ slot: Int32) -> String { U.string(text[names[Int(slot)]]) }
+
+    /// The constraints with their views' names, `|` called `superview`.
+    func parsed(superview sv: String, printing: Bool) throws(Failure) -> VisualFormat.Parsed {
+        func named(_ slot: Int32) -> String { slot == Self.superview ? sv : name(slot) }
+        return VisualFormat.Parsed(
+            axis: axis,
+            constraints: constraints.map { c in
+                AtomicConstraint(
+                    first: Anchor(view: named(c.first), attribute: c.firstAttribute), relation: c.relation,
+                    second: c.second.map { Anchor(view: named($0.view), attribute: $0.attribute) }, multiplier: c.multiplier,
+                    constant: c.constant, priority: c.priority)
+            },
+            views: views.map(name), usesSuperview: usesSuperview, canonical: printing ? canonical() : nil)
+    }
 
     private func fail(_ m: String, at pos: Int? = nil) -> Failure { Failure(position: pos ?? i, message: m) }
-    private var peek: U? { i < c.count ? c[i] : nil }
+    private var peek: U? { i < text.count ? text[i] : nil }
 
-    mutating func expect(_ ch: Unicode.Scalar) throws(Failure) {
+    private mutating func expect(_ ch: Unicode.Scalar) throws(Failure) {
         guard peek == U.unit(ch) else { throw fail(peek == nil ? "expected '\(ch)' but the format ended" : "expected '\(ch)'") }
         i += 1
     }
 
-    mutating func run(options: [String], superview sv: String, printing: Bool) throws(Failure) -> Parsed {
-        var axis = Axis.horizontal
+    private mutating func run(options: [String]) throws(Failure) {
+        let c = text
         if c.count >= 2 && c[1] == U.unit(":") {
             switch c[0] {
             case U.unit("H"): axis = .horizontal
@@ -89,22 +128,20 @@ private struct Parser<U: TokenUnit> {
             }
             i = 2
         }
-        // Items and the connections between them.
-        // Room for the usual format at once: each array grown from empty was an allocation a
-        // doubling (~1,900 instructions a format, 1,000 in the 1,000-cell feed).
-        var items: [(Item, Int)] = []
-        var connections: [[Predicate]?] = []  // nil: standard space; []: flush
+        // Items and the connections between them, at the usual format's size at once (each
+        // array grown from empty was an allocation a doubling).
         items.reserveCapacity(8)
         connections.reserveCapacity(8)
-        if peek == U.unit("|") { items.append((.superview, i)); i += 1; connections.append(try connection()) }
+        predicates.reserveCapacity(8)
+        names.reserveCapacity(8)
+        if peek == U.unit("|") { items.append(.superview); i += 1; connections.append(try connection()) }
         while true {
-            let start = i
             guard peek == U.unit("[") else { throw fail(items.isEmpty ? "expected '[' or '|' to start the format" : "expected '[' to start a view") }
-            items.append((try view(), start))
+            items.append(try view())
             if peek == nil { break }
             let conn = try connection()
             if peek == U.unit("|") {
-                items.append((.superview, i)); i += 1
+                items.append(.superview); i += 1
                 connections.append(conn)
                 guard peek == nil else { throw fail("nothing may follow the closing '|'") }
                 break
@@ -129,90 +166,69 @@ private struct Parser<U: TokenUnit> {
             }
         }
 
-        var out: [AtomicConstraint] = []
-        var names: [String] = []
-        out.reserveCapacity(items.count * (1 + alignments.count) + 2)
-        names.reserveCapacity(items.count)
-        for (k, (item, _)) in items.enumerated() {
-            if case .view(let name, let preds) = item {
-                names.append(name)
-                for p in preds {
+        func atom(_ first: Int32, _ a: Attribute, _ relation: Relation, _ second: (Int32, Attribute)?, _ constant: Double, _ priority: Double)
+            -> ConstraintParts<Int32>
+        {
+            ConstraintParts(
+                first: first, firstAttribute: a, relation: relation, second: second.map { (view: $0.0, attribute: $0.1) }, multiplier: 1,
+                constant: constant, priority: priority)
+        }
+        constraints.reserveCapacity(items.count * (1 + alignments.count) + 2)
+        views.reserveCapacity(items.count)
+        for k in items.indices {
+            let item = items[k]
+            if case .view(let slot, let preds) = item {
+                views.append(slot)
+                for p in predicates[preds] {
                     switch p.object {
-                    case .constant(let v):
-                        out.append(
-                            AtomicConstraint(
-                                first: Anchor(view: name, attribute: size), relation: p.relation, second: nil, multiplier: 1, constant: v,
-                                priority: p.priority))
-                    case .view(let other):
-                        out.append(
-                            AtomicConstraint(
-                                first: Anchor(view: name, attribute: size), relation: p.relation, second: Anchor(view: other, attribute: size),
-                                multiplier: 1, constant: 0, priority: p.priority))
+                    case .constant(let v): constraints.append(atom(slot, size, p.relation, nil, v, p.priority))
+                    case .view(let other): constraints.append(atom(slot, size, p.relation, (other, size), 0, p.priority))
                     }
                 }
+            } else {
+                usesSuperview = true
             }
             guard k + 1 < items.count else { break }
-            let next = items[k + 1].0
-            let conn = connections[k]
-            let touchesEdge: Bool
-            if case .superview = item { touchesEdge = true } else if case .superview = next { touchesEdge = true } else { touchesEdge = false }
-            let preds =
-                conn ?? [
-                    Predicate(
-                        relation: .equal, object: .constant(touchesEdge ? VisualFormat.edgeSpace : VisualFormat.siblingSpace),
-                        priority: Priority.required, position: 0)
-                ]
-            let flush = conn?.isEmpty == true ? [Predicate(relation: .equal, object: .constant(0), priority: Priority.required, position: 0)] : preds
-            for p in flush {
+            let next = items[k + 1]
+            func space(_ p: Predicate) throws(Failure) {
                 guard case .constant(let space) = p.object else { throw fail("a connection's predicate is a number or a metric", at: p.position) }
                 switch (item, next) {
                 case (.superview, .view(let b, _)):
-                    out.append(
-                        AtomicConstraint(
-                            first: Anchor(view: b, attribute: leadingAttr), relation: p.relation, second: Anchor(view: sv, attribute: leadingAttr),
-                            constant: space, priority: p.priority))
+                    constraints.append(atom(b, leadingAttr, p.relation, (Self.superview, leadingAttr), space, p.priority))
                 case (.view(let a, _), .superview):
-                    out.append(
-                        AtomicConstraint(
-                            first: Anchor(view: sv, attribute: trailingAttr), relation: p.relation, second: Anchor(view: a, attribute: trailingAttr),
-                            constant: space, priority: p.priority))
-                case (.view(let a, _), .view(let b, _)):
-                    out.append(
-                        AtomicConstraint(
-                            first: Anchor(view: b, attribute: leadingAttr), relation: p.relation, second: Anchor(view: a, attribute: trailingAttr),
-                            constant: space, priority: p.priority))
-                default:
-                    break
+                    constraints.append(atom(Self.superview, trailingAttr, p.relation, (a, trailingAttr), space, p.priority))
+                case (.view(let a, _), .view(let b, _)): constraints.append(atom(b, leadingAttr, p.relation, (a, trailingAttr), space, p.priority))
+                default: break
                 }
+            }
+            switch connections[k] {
+            case .standard:
+                let touchesEdge: Bool
+                if case .superview = item { touchesEdge = true } else if case .superview = next { touchesEdge = true } else { touchesEdge = false }
+                let gap = touchesEdge ? VisualFormat.edgeSpace : VisualFormat.siblingSpace
+                try space(Predicate(relation: .equal, object: .constant(gap), priority: Priority.required, position: 0))
+            case .flush: try space(Predicate(relation: .equal, object: .constant(0), priority: Priority.required, position: 0))
+            case .spaced(let preds): for p in predicates[preds] { try space(p) }
             }
         }
         for a in alignments {
-            for k in 1..<max(1, names.count) {
-                out.append(
-                    AtomicConstraint(first: Anchor(view: names[k], attribute: a), relation: .equal, second: Anchor(view: names[k - 1], attribute: a)))
-            }
+            for k in 1..<max(1, views.count) { constraints.append(atom(views[k], a, .equal, (views[k - 1], a), 0, Priority.required)) }
         }
-        let usesSuperview = items.contains {
-            if case .superview = $0.0 { return true }; return false
-        }
-        return Parsed(
-            axis: axis, constraints: out, views: names, usesSuperview: usesSuperview,
-            canonical: printing ? Self.canonical(axis, items.map(\.0), connections) : nil)
     }
 
-    private static func canonical(_ axis: Axis, _ items: [Item], _ connections: [[Predicate]?]) -> String? {
+    private func canonical() -> String? {
         func number(_ v: Double) -> String? {
             if v == v.rounded() && abs(v) < 1e15 { return String(Int64(v)) }
             let s = String(v)
             return s.contains("e") || !v.isFinite ? nil : s
         }
-        func predicates(_ ps: [Predicate]) -> String? {
+        func printed(_ ps: Range<Int>) -> String? {
             var parts: [String] = []
-            for p in ps {
+            for p in predicates[ps] {
                 var s = p.relation.rawValue
                 switch p.object {
                 case .constant(let v): guard let n = number(v) else { return nil }; s += n
-                case .view(let name): s += name
+                case .view(let slot): s += name(slot)
                 }
                 if p.priority != Priority.required { guard let n = number(p.priority) else { return nil }; s += "@" + n }
                 parts.append(s)
@@ -223,19 +239,25 @@ private struct Parser<U: TokenUnit> {
         for (k, item) in items.enumerated() {
             switch item {
             case .superview: out += "|"
-            case .view(let name, let ps):
-                out += "[" + name
-                if !ps.isEmpty { guard let p = predicates(ps) else { return nil }; out += p }
+            case .view(let slot, let ps):
+                out += "[" + name(slot)
+                if !ps.isEmpty { guard let p = printed(ps) else { return nil }; out += p }
                 out += "]"
             }
             guard k < connections.count, k + 1 < items.count else { continue }
             switch connections[k] {
-            case nil: out += "-"
-            case let ps? where ps.isEmpty: break
-            case let ps?: guard let p = predicates(ps) else { return nil }; out += "-" + p + "-"
+            case .standard: out += "-"
+            case .flush: break
+            case .spaced(let ps): guard let p = printed(ps) else { return nil }; out += "-" + p + "-"
             }
         }
         return out
+    }
+
+    /// A name's slot.
+    private mutating func slot(_ r: Range<Int>) -> Int32 {
+        names.append(r)
+        return Int32(names.count - 1)
     }
 
     /// `[name(predicates)?]`: the name runs to `(` or `]`, so ids with `-` work.
@@ -243,44 +265,45 @@ private struct Parser<U: TokenUnit> {
         try expect("[")
         let start = i
         while let ch = peek, ch != U.unit("(") && ch != U.unit("]") { i += 1 }
-        let name = U.string(c[start..<i])
-        guard !name.isEmpty else { throw fail("a view needs a name", at: start) }
-        var preds: [Predicate] = []
+        guard i > start else { throw fail("a view needs a name", at: start) }
+        let name = slot(start..<i)
+        var preds = predicates.count..<predicates.count
         if peek == U.unit("(") { preds = try predicateList(allowViews: true) }
         try expect("]")
         return .view(name, preds)
     }
 
-    /// After a view or the leading `|`: nil for the standard space, [] for flush, else predicates.
-    private mutating func connection() throws(Failure) -> [Predicate]? {
+    /// After a view or the leading `|`: the standard space, flush, or predicates.
+    private mutating func connection() throws(Failure) -> Connection {
         guard peek == U.unit("-") else {
             guard peek == U.unit("[") || peek == U.unit("|") else {
                 throw fail(peek == nil ? "the format ended where a view was expected" : "expected '-', '[' or '|'")
             }
-            return []
+            return .flush
         }
         i += 1
-        if peek == U.unit("[") || peek == U.unit("|") { return nil }
-        var preds: [Predicate]
+        if peek == U.unit("[") || peek == U.unit("|") { return .standard }
+        let preds: Range<Int>
         if peek == U.unit("(") {
             preds = try predicateList(allowViews: false)
         } else {
             let pos = i
             let v = try constantOrMetric(signed: false)
-            preds = [Predicate(relation: .equal, object: .constant(v), priority: Priority.required, position: pos)]
+            predicates.append(Predicate(relation: .equal, object: .constant(v), priority: Priority.required, position: pos))
+            preds = predicates.count - 1..<predicates.count
         }
         try expect("-")
-        return preds
+        return .spaced(preds)
     }
 
-    private mutating func predicateList(allowViews: Bool) throws(Failure) -> [Predicate] {
+    private mutating func predicateList(allowViews: Bool) throws(Failure) -> Range<Int> {
         try expect("(")
-        var out: [Predicate] = []
+        let first = predicates.count
         while true {
             let pos = i
             var relation = Relation.equal
-            if i + 1 < c.count, c[i + 1] == U.equal {
-                switch c[i] {
+            if i + 1 < text.count, text[i + 1] == U.equal {
+                switch text[i] {
                 case U.equal: relation = .equal; i += 2
                 case U.less: relation = .lessOrEqual; i += 2
                 case U.greater: relation = .greaterOrEqual; i += 2
@@ -294,12 +317,12 @@ private struct Parser<U: TokenUnit> {
                 let nameStart = i
                 let name = identifier(allowDash: allowViews)
                 guard !name.isEmpty else { throw fail("expected a number, a metric or a view name") }
-                if let m = metrics[name] {
+                if let m = metric(name) {
                     object = .constant(m)
                 } else if allowViews {
-                    object = .view(name)
+                    object = .view(slot(name))
                 } else {
-                    throw fail("unknown metric '\(name)'", at: nameStart)
+                    throw fail("unknown metric '\(U.string(text[name]))'", at: nameStart)
                 }
             }
             var priority = Priority.required
@@ -309,26 +332,29 @@ private struct Parser<U: TokenUnit> {
                 priority = try constantOrMetric(signed: false)
                 guard priority >= 1 && priority <= Priority.required else { throw fail("a priority is from 1 to 1000", at: ppos) }
             }
-            out.append(Predicate(relation: relation, object: object, priority: priority, position: pos))
+            predicates.append(Predicate(relation: relation, object: object, priority: priority, position: pos))
             if peek == U.unit(",") { i += 1; continue }
             try expect(")")
-            return out
+            return first..<predicates.count
         }
     }
+
+    /// The metric a name is, if any (no string made when there are no metrics).
+    private func metric(_ name: Range<Int>) -> Double? { metrics.isEmpty ? nil : metrics[U.string(text[name])] }
 
     private mutating func constantOrMetric(signed: Bool) throws(Failure) -> Double {
         if let ch = peek, ch.isDigit || ch == U.unit(".") || (signed && ch == U.unit("-")) { return try number() }
         let start = i
         let name = identifier(allowDash: false)
         guard !name.isEmpty else { throw fail("expected a number or a metric name") }
-        guard let m = metrics[name] else { throw fail("unknown metric '\(name)'", at: start) }
+        guard let m = metric(name) else { throw fail("unknown metric '\(U.string(text[name]))'", at: start) }
         return m
     }
 
-    private mutating func identifier(allowDash: Bool) -> String {
+    private mutating func identifier(allowDash: Bool) -> Range<Int> {
         let start = i
         while let ch = peek, ch.isLetter || ch.isDigit || ch == U.unit("_") || (allowDash && ch == U.unit("-") && i > start) { i += 1 }
-        return U.string(c[start..<i])
+        return start..<i
     }
 
     private mutating func number() throws(Failure) -> Double {
@@ -336,8 +362,8 @@ private struct Parser<U: TokenUnit> {
         if peek == U.unit("-") || peek == U.unit("+") { i += 1 }
         while let ch = peek, ch.isDigit || ch == U.unit(".") { i += 1 }
         // The usual number without a string and `Double(String)`, ~900 instructions a number.
-        if let v = exactDecimal(c[start..<i]) { return v }
-        guard let v = Double(U.string(c[start..<i])) else { throw fail("invalid number", at: start) }
+        if let v = exactDecimal(text[start..<i]) { return v }
+        guard let v = Double(U.string(text[start..<i])) else { throw fail("invalid number", at: start) }
         return v
     }
 }
