@@ -130,7 +130,11 @@ extension LayoutDocument {
         at p: @autoclosure () -> Pointer
     ) throws(LayoutError) {
         let memberPrefix = id.name + "."
-        let resolved = try visual(format, options: options, metrics: metrics, at: p()) { k throws(LayoutError) in
+        // The kept shape taken out while it is read into (so its arrays are not shared).
+        var shape = formatScratch
+        formatScratch = VisualShape()
+        defer { formatScratch = shape }
+        let resolved = try visual(format, options: options, metrics: metrics, into: &shape, at: p()) { k throws(LayoutError) in
             if memberShapedIDs, entryRef(Self.numbered(memberPrefix, k)) != nil {
                 throw p()("visual").fail("a constraint '\(id.name).\(k)' exists already")
             }
@@ -262,7 +266,7 @@ extension LayoutDocument {
     /// looked up from the format's bytes, once a slot (an ASCII format; another is read as
     /// Characters, its names as strings).
     private func visual(
-        _ format: String, options: [String], metrics: [String: Double], at pointer: @autoclosure () -> Pointer,
+        _ format: String, options: [String], metrics: [String: Double], into shape: inout VisualShape, at pointer: @autoclosure () -> Pointer,
         each: (Int) throws(LayoutError) -> Void
     ) throws(LayoutError) -> [ConstraintParts<ViewRef>] {
         func failing(_ error: SyntaxError) -> LayoutError {
@@ -270,38 +274,39 @@ extension LayoutDocument {
         }
         let bytes = Array(format.utf8)
         guard bytesAreCharacters(bytes) else {
-            let shape: VisualShape<Character>
-            do { shape = try VisualShape(Array(format), options: options, metrics: metrics) } catch { throw failing(error) }
-            return try visual(shape, refs: shape.names.indices.map { viewRef(shape.name(Int32($0))) ?? noRef }, at: pointer(), each: each)
+            let characters = Array(format)
+            do { try shape.read(characters, options: options, metrics: metrics) } catch { throw failing(error) }
+            let refs = shape.names.indices.map { viewRef(shape.name(Int32($0), in: characters)) ?? noRef }
+            return try visual(shape, characters, refs: refs, at: pointer(), each: each)
         }
-        let shape: VisualShape<UInt8>
-        do { shape = try VisualShape(bytes, options: options, metrics: metrics) } catch { throw failing(error) }
-        let refs = shape.text.withUnsafeBufferPointer { b in
+        do { try shape.read(bytes, options: options, metrics: metrics) } catch { throw failing(error) }
+        var refs = [ViewRef](repeating: noRef, count: shape.names.count)
+        bytes.withUnsafeBufferPointer { b in
             views.withUnsafeBufferPointer { v in
                 let names = ViewNames(table: viewNamed, views: v)
-                return shape.names.map { names.view(UnsafeBufferPointer(rebasing: b[$0])) ?? noRef }
+                for (k, name) in shape.names.enumerated() { refs[k] = names.view(UnsafeBufferPointer(rebasing: b[name])) ?? noRef }
             }
         }
-        return try visual(shape, refs: refs, at: pointer(), each: each)
+        return try visual(shape, bytes, refs: refs, at: pointer(), each: each)
     }
 
     /// A format's constraints, its views' refs by slot (`noRef`: no such view) given.
-    private func visual<U>(
-        _ shape: VisualShape<U>, refs: [ViewRef], at pointer: @autoclosure () -> Pointer, each: (Int) throws(LayoutError) -> Void
+    private func visual<U: TokenUnit>(
+        _ shape: VisualShape, _ text: [U], refs: [ViewRef], at pointer: @autoclosure () -> Pointer, each: (Int) throws(LayoutError) -> Void
     ) throws(LayoutError) -> [ConstraintParts<ViewRef>] {
         var p: Pointer { pointer()("visual") }
         // The views share one parent, which `|` stands for.
         var shared: ViewRef? = nil
         for slot in shape.views {
             let r = refs[Int(slot)]
-            guard r != noRef else { throw p.fail("unknown view '\(shape.name(slot))' in the format") }
+            guard r != noRef else { throw p.fail("unknown view '\(shape.name(slot, in: text))' in the format") }
             let up = views[Int(r)].parent
-            if let shared, shared != up { throw p.fail("the views of a format must share one parent ('\(shape.name(slot))' does not)") }
+            if let shared, shared != up { throw p.fail("the views of a format must share one parent ('\(shape.name(slot, in: text))' does not)") }
             shared = up
         }
         let parent = shared ?? noRef
         if shape.usesSuperview && parent == noRef { throw p.fail("'|' stands for the views' parent, but they have none") }
-        func ref(_ slot: Int32) -> ViewRef { slot == VisualShape<U>.superview ? parent : refs[Int(slot)] }
+        func ref(_ slot: Int32) -> ViewRef { slot == VisualShape.superview ? parent : refs[Int(slot)] }
         var out: [ConstraintParts<ViewRef>] = []
         out.reserveCapacity(shape.constraints.count)
         for (k, c) in shape.constraints.enumerated() {
@@ -311,7 +316,7 @@ extension LayoutDocument {
                 priority: c.priority)
             if parts.first == noRef || parts.second?.view == noRef || Self.brokenRule(parts) != nil {
                 // The error, worded by the checks every atom goes through.
-                func named(_ slot: Int32) -> String { slot == VisualShape<U>.superview ? viewName(parent) : shape.name(slot) }
+                func named(_ slot: Int32) -> String { slot == VisualShape.superview ? viewName(parent) : shape.name(slot, in: text) }
                 let atom = AtomicConstraint(
                     first: Anchor(view: named(c.first), attribute: c.firstAttribute), relation: c.relation,
                     second: c.second.map { Anchor(view: named($0.view), attribute: $0.attribute) }, multiplier: c.multiplier,

@@ -33,6 +33,8 @@ public struct LayoutDocument {
     /// `keep(expr:of:)`).
     var texts = StringPool()
     var exprScratch: [UInt8] = []
+    /// The room each VFL format is read into (`VisualShape.read`).
+    var formatScratch = VisualShape()
     /// False for a one-shot layout's document, which is never given back.
     var keepsExprTexts = true
     /// A VFL group's `options` and `metrics` as sent, when it had any.

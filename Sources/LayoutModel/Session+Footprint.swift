@@ -19,7 +19,7 @@ extension LayoutSession {
         meter.release("stacks") { document.stacks = [:] }
         meter.release("document scratch") {
             document.dirtyAtoms = []; document.dirtyViews = []; document.freeViews = []; document.freeAtoms = []
-            document.freeEntries = []; document.exprScratch = []
+            document.freeEntries = []; document.exprScratch = []; document.formatScratch = VisualShape()
         }
         meter.release("frames and variables") {
             views = ViewTable(); viewOfVariable = VariableOwners()

@@ -33,9 +33,10 @@ public struct VisualFormat {
     ) throws(Failure) -> Parsed {
         let bytes = Array(format.utf8)
         if bytesAreCharacters(bytes) {
-            return try VisualShape(bytes, options: options, metrics: metrics).parsed(superview: superview, printing: printing)
+            return try VisualShape(bytes, options: options, metrics: metrics).parsed(bytes, superview: superview, printing: printing)
         }
-        return try VisualShape(Array(format), options: options, metrics: metrics).parsed(superview: superview, printing: printing)
+        let characters = Array(format)
+        return try VisualShape(characters, options: options, metrics: metrics).parsed(characters, superview: superview, printing: printing)
     }
 
     static func alignment(_ option: String) -> Attribute? {
@@ -59,21 +60,22 @@ public struct VisualFormat {
 /// its constraints name views by slot, which `parsed` turns into strings and a document into
 /// its views' refs with no string made (`LayoutDocument.visual`). A string a name, an array a
 /// predicate list and a second copy of the constraints to put the refs in were ~12 K
-/// instructions a format (1,000 in the 1,000-cell feed).
-struct VisualShape<U: TokenUnit> {
+/// instructions a format (1,000 in the 1,000-cell feed). Not generic over the text's units
+/// (the reader is): a generic shape was copied and destroyed through its type's metadata,
+/// ~700 instructions each time.
+struct VisualShape {
     typealias Failure = VisualFormat.Failure
     /// The slot `|` stands for: the views' shared parent.
-    static var superview: Int32 { -1 }
+    static let superview: Int32 = -1
 
-    let text: [U]
-    private(set) var axis = Axis.horizontal
-    /// Every view named (laid out, or in a predicate), by slot: its name's place in `text`.
-    private(set) var names: [Range<Int>] = []
+    fileprivate(set) var axis = Axis.horizontal
+    /// Every view named (laid out, or in a predicate), by slot: its name's place in the text.
+    fileprivate(set) var names: [Range<Int>] = []
     /// The views laid out, in order, by slot.
-    private(set) var views: [Int32] = []
-    private(set) var usesSuperview = false
+    fileprivate(set) var views: [Int32] = []
+    fileprivate(set) var usesSuperview = false
     /// The constraints, views by slot.
-    private(set) var constraints: [ConstraintParts<Int32>] = []
+    fileprivate(set) var constraints: [ConstraintParts<Int32>] = []
 
     fileprivate struct Predicate { var relation: Relation; var object: Object; var priority: Double; var position: Int }
     fileprivate enum Object { case constant(Double), view(Int32) }
@@ -81,24 +83,32 @@ struct VisualShape<U: TokenUnit> {
     fileprivate enum Item { case superview, view(Int32, Range<Int>) }
     /// Between two items: the standard space, flush, or spaced by predicates.
     fileprivate enum Connection { case standard, flush, spaced(Range<Int>) }
-    private var items: [Item] = []
-    private var connections: [Connection] = []
-    private var predicates: [Predicate] = []
-    private let metrics: [String: Double]
-    private var i = 0
+    fileprivate var items: [Item] = []
+    fileprivate var connections: [Connection] = []
+    fileprivate var predicates: [Predicate] = []
 
-    init(_ text: [U], options: [String], metrics: [String: Double]) throws(Failure) {
-        self.text = text
-        self.metrics = metrics
-        try run(options: options)
+    init() {}
+
+    /// The format in `text` read (ASCII bytes, or Characters).
+    init<U: TokenUnit>(_ text: [U], options: [String], metrics: [String: Double]) throws(Failure) {
+        try read(text, options: options, metrics: metrics)
     }
 
-    /// The name in a slot.
-    func name(_ slot: Int32) -> String { U.string(text[names[Int(slot)]]) }
+    /// The format in `text` read into this shape's room: a document reads each of its formats
+    /// into one kept shape (seven arrays made and freed a format were ~2.5 K instructions).
+    mutating func read<U: TokenUnit>(_ text: [U], options: [String], metrics: [String: Double]) throws(Failure) {
+        var reader = ShapeReader(text: text, metrics: metrics)
+        swap(&reader.shape, &self)
+        defer { swap(&reader.shape, &self) }
+        try reader.run(options: options)
+    }
+
+    /// The name in a slot of the format read from `text`.
+    func name<U: TokenUnit>(_ slot: Int32, in text: [U]) -> String { U.string(text[names[Int(slot)]]) }
 
     /// The constraints with their views' names, `|` called `superview`.
-    func parsed(superview sv: String, printing: Bool) throws(Failure) -> VisualFormat.Parsed {
-        func named(_ slot: Int32) -> String { slot == Self.superview ? sv : name(slot) }
+    func parsed<U: TokenUnit>(_ text: [U], superview sv: String, printing: Bool) -> VisualFormat.Parsed {
+        func named(_ slot: Int32) -> String { slot == Self.superview ? sv : name(slot, in: text) }
         return VisualFormat.Parsed(
             axis: axis,
             constraints: constraints.map { c in
@@ -107,8 +117,58 @@ struct VisualShape<U: TokenUnit> {
                     second: c.second.map { Anchor(view: named($0.view), attribute: $0.attribute) }, multiplier: c.multiplier,
                     constant: c.constant, priority: c.priority)
             },
-            views: views.map(name), usesSuperview: usesSuperview, canonical: printing ? canonical() : nil)
+            views: views.map { name($0, in: text) }, usesSuperview: usesSuperview, canonical: printing ? canonical(text) : nil)
     }
+
+    private func canonical<U: TokenUnit>(_ text: [U]) -> String? {
+        func number(_ v: Double) -> String? {
+            if v == v.rounded() && abs(v) < 1e15 { return String(Int64(v)) }
+            let s = String(v)
+            return s.contains("e") || !v.isFinite ? nil : s
+        }
+        func printed(_ ps: Range<Int>) -> String? {
+            var parts: [String] = []
+            for p in predicates[ps] {
+                var s = p.relation.rawValue
+                switch p.object {
+                case .constant(let v): guard let n = number(v) else { return nil }; s += n
+                case .view(let slot): s += name(slot, in: text)
+                }
+                if p.priority != Priority.required { guard let n = number(p.priority) else { return nil }; s += "@" + n }
+                parts.append(s)
+            }
+            return "(" + parts.joined(separator: ",") + ")"
+        }
+        var out = axis == .horizontal ? "H:" : "V:"
+        for (k, item) in items.enumerated() {
+            switch item {
+            case .superview: out += "|"
+            case .view(let slot, let ps):
+                out += "[" + name(slot, in: text)
+                if !ps.isEmpty { guard let p = printed(ps) else { return nil }; out += p }
+                out += "]"
+            }
+            guard k < connections.count, k + 1 < items.count else { continue }
+            switch connections[k] {
+            case .standard: out += "-"
+            case .flush: break
+            case .spaced(let ps): guard let p = printed(ps) else { return nil }; out += "-" + p + "-"
+            }
+        }
+        return out
+    }
+}
+
+/// The parser, over ASCII bytes or Characters, into a shape.
+private struct ShapeReader<U: TokenUnit> {
+    typealias Failure = VisualFormat.Failure
+    typealias Predicate = VisualShape.Predicate
+    let text: [U]
+    let metrics: [String: Double]
+    var shape = VisualShape()
+    private var i = 0
+
+    init(text: [U], metrics: [String: Double]) { (self.text, self.metrics) = (text, metrics) }
 
     private func fail(_ m: String, at pos: Int? = nil) -> Failure { Failure(position: pos ?? i, message: m) }
     private var peek: U? { i < text.count ? text[i] : nil }
@@ -118,35 +178,44 @@ struct VisualShape<U: TokenUnit> {
         i += 1
     }
 
-    private mutating func run(options: [String]) throws(Failure) {
+    mutating func run(options: [String]) throws(Failure) {
         let c = text
+        shape.axis = .horizontal
+        shape.usesSuperview = false
         if c.count >= 2 && c[1] == U.unit(":") {
             switch c[0] {
-            case U.unit("H"): axis = .horizontal
-            case U.unit("V"): axis = .vertical
+            case U.unit("H"): shape.axis = .horizontal
+            case U.unit("V"): shape.axis = .vertical
             default: throw fail("the orientation is H: or V:", at: 0)
             }
             i = 2
         }
+        let axis = shape.axis
         // Items and the connections between them, at the usual format's size at once (each
         // array grown from empty was an allocation a doubling).
-        items.reserveCapacity(8)
-        connections.reserveCapacity(8)
-        predicates.reserveCapacity(8)
-        names.reserveCapacity(8)
-        if peek == U.unit("|") { items.append(.superview); i += 1; connections.append(try connection()) }
+        shape.items.removeAll(keepingCapacity: true)
+        shape.connections.removeAll(keepingCapacity: true)
+        shape.predicates.removeAll(keepingCapacity: true)
+        shape.names.removeAll(keepingCapacity: true)
+        shape.items.reserveCapacity(8)
+        shape.connections.reserveCapacity(8)
+        shape.predicates.reserveCapacity(8)
+        shape.names.reserveCapacity(8)
+        if peek == U.unit("|") { shape.items.append(.superview); i += 1; shape.connections.append(try connection()) }
         while true {
-            guard peek == U.unit("[") else { throw fail(items.isEmpty ? "expected '[' or '|' to start the format" : "expected '[' to start a view") }
-            items.append(try view())
+            guard peek == U.unit("[") else {
+                throw fail(shape.items.isEmpty ? "expected '[' or '|' to start the format" : "expected '[' to start a view")
+            }
+            shape.items.append(try view())
             if peek == nil { break }
             let conn = try connection()
             if peek == U.unit("|") {
-                items.append(.superview); i += 1
-                connections.append(conn)
+                shape.items.append(.superview); i += 1
+                shape.connections.append(conn)
                 guard peek == nil else { throw fail("nothing may follow the closing '|'") }
                 break
             }
-            connections.append(conn)
+            shape.connections.append(conn)
         }
 
         // Attributes along the axis.
@@ -173,20 +242,23 @@ struct VisualShape<U: TokenUnit> {
                 first: first, firstAttribute: a, relation: relation, second: second.map { (view: $0.0, attribute: $0.1) }, multiplier: 1,
                 constant: constant, priority: priority)
         }
-        constraints.reserveCapacity(items.count * (1 + alignments.count) + 2)
-        views.reserveCapacity(items.count)
+        shape.constraints.removeAll(keepingCapacity: true)
+        shape.views.removeAll(keepingCapacity: true)
+        shape.constraints.reserveCapacity(shape.items.count * (1 + alignments.count) + 2)
+        shape.views.reserveCapacity(shape.items.count)
+        let items = shape.items, connections = shape.connections, predicates = shape.predicates
         for k in items.indices {
             let item = items[k]
             if case .view(let slot, let preds) = item {
-                views.append(slot)
+                shape.views.append(slot)
                 for p in predicates[preds] {
                     switch p.object {
-                    case .constant(let v): constraints.append(atom(slot, size, p.relation, nil, v, p.priority))
-                    case .view(let other): constraints.append(atom(slot, size, p.relation, (other, size), 0, p.priority))
+                    case .constant(let v): shape.constraints.append(atom(slot, size, p.relation, nil, v, p.priority))
+                    case .view(let other): shape.constraints.append(atom(slot, size, p.relation, (other, size), 0, p.priority))
                     }
                 }
             } else {
-                usesSuperview = true
+                shape.usesSuperview = true
             }
             guard k + 1 < items.count else { break }
             let next = items[k + 1]
@@ -194,10 +266,11 @@ struct VisualShape<U: TokenUnit> {
                 guard case .constant(let space) = p.object else { throw fail("a connection's predicate is a number or a metric", at: p.position) }
                 switch (item, next) {
                 case (.superview, .view(let b, _)):
-                    constraints.append(atom(b, leadingAttr, p.relation, (Self.superview, leadingAttr), space, p.priority))
+                    shape.constraints.append(atom(b, leadingAttr, p.relation, (VisualShape.superview, leadingAttr), space, p.priority))
                 case (.view(let a, _), .superview):
-                    constraints.append(atom(Self.superview, trailingAttr, p.relation, (a, trailingAttr), space, p.priority))
-                case (.view(let a, _), .view(let b, _)): constraints.append(atom(b, leadingAttr, p.relation, (a, trailingAttr), space, p.priority))
+                    shape.constraints.append(atom(VisualShape.superview, trailingAttr, p.relation, (a, trailingAttr), space, p.priority))
+                case (.view(let a, _), .view(let b, _)):
+                    shape.constraints.append(atom(b, leadingAttr, p.relation, (a, trailingAttr), space, p.priority))
                 default: break
                 }
             }
@@ -212,69 +285,32 @@ struct VisualShape<U: TokenUnit> {
             }
         }
         for a in alignments {
-            for k in 1..<max(1, views.count) { constraints.append(atom(views[k], a, .equal, (views[k - 1], a), 0, Priority.required)) }
+            let views = shape.views
+            for k in 1..<max(1, views.count) { shape.constraints.append(atom(views[k], a, .equal, (views[k - 1], a), 0, Priority.required)) }
         }
-    }
-
-    private func canonical() -> String? {
-        func number(_ v: Double) -> String? {
-            if v == v.rounded() && abs(v) < 1e15 { return String(Int64(v)) }
-            let s = String(v)
-            return s.contains("e") || !v.isFinite ? nil : s
-        }
-        func printed(_ ps: Range<Int>) -> String? {
-            var parts: [String] = []
-            for p in predicates[ps] {
-                var s = p.relation.rawValue
-                switch p.object {
-                case .constant(let v): guard let n = number(v) else { return nil }; s += n
-                case .view(let slot): s += name(slot)
-                }
-                if p.priority != Priority.required { guard let n = number(p.priority) else { return nil }; s += "@" + n }
-                parts.append(s)
-            }
-            return "(" + parts.joined(separator: ",") + ")"
-        }
-        var out = axis == .horizontal ? "H:" : "V:"
-        for (k, item) in items.enumerated() {
-            switch item {
-            case .superview: out += "|"
-            case .view(let slot, let ps):
-                out += "[" + name(slot)
-                if !ps.isEmpty { guard let p = printed(ps) else { return nil }; out += p }
-                out += "]"
-            }
-            guard k < connections.count, k + 1 < items.count else { continue }
-            switch connections[k] {
-            case .standard: out += "-"
-            case .flush: break
-            case .spaced(let ps): guard let p = printed(ps) else { return nil }; out += "-" + p + "-"
-            }
-        }
-        return out
     }
 
     /// A name's slot.
     private mutating func slot(_ r: Range<Int>) -> Int32 {
-        names.append(r)
-        return Int32(names.count - 1)
+        shape.names.append(r)
+        return Int32(shape.names.count - 1)
     }
 
     /// `[name(predicates)?]`: the name runs to `(` or `]`, so ids with `-` work.
-    private mutating func view() throws(Failure) -> Item {
+    private mutating func view() throws(Failure) -> VisualShape.Item {
         try expect("[")
         let start = i
         while let ch = peek, ch != U.unit("(") && ch != U.unit("]") { i += 1 }
         guard i > start else { throw fail("a view needs a name", at: start) }
         let name = slot(start..<i)
-        var preds = predicates.count..<predicates.count
+        var preds = shape.predicates.count..<shape.predicates.count
         if peek == U.unit("(") { preds = try predicateList(allowViews: true) }
         try expect("]")
         return .view(name, preds)
     }
 
     /// After a view or the leading `|`: the standard space, flush, or predicates.
-    private mutating func connection() throws(Failure) -> Connection {
+    private mutating func connection() throws(Failure) -> VisualShape.Connection {
         guard peek == U.unit("-") else {
             guard peek == U.unit("[") || peek == U.unit("|") else {
                 throw fail(peek == nil ? "the format ended where a view was expected" : "expected '-', '[' or '|'")
@@ -289,8 +325,8 @@ struct VisualShape<U: TokenUnit> {
         } else {
             let pos = i
             let v = try constantOrMetric(signed: false)
-            predicates.append(Predicate(relation: .equal, object: .constant(v), priority: Priority.required, position: pos))
-            preds = predicates.count - 1..<predicates.count
+            shape.predicates.append(Predicate(relation: .equal, object: .constant(v), priority: Priority.required, position: pos))
+            preds = shape.predicates.count - 1..<shape.predicates.count
         }
         try expect("-")
         return .spaced(preds)
@@ -298,7 +334,7 @@ struct VisualShape<U: TokenUnit> {
 
     private mutating func predicateList(allowViews: Bool) throws(Failure) -> Range<Int> {
         try expect("(")
-        let first = predicates.count
+        let first = shape.predicates.count
         while true {
             let pos = i
             var relation = Relation.equal
@@ -310,7 +346,7 @@ struct VisualShape<U: TokenUnit> {
                 default: break
                 }
             }
-            let object: Object
+            let object: VisualShape.Object
             if let ch = peek, ch.isDigit || ch == U.unit("-") || ch == U.unit("+") || ch == U.unit(".") {
                 object = .constant(try number())
             } else {
@@ -332,10 +368,10 @@ struct VisualShape<U: TokenUnit> {
                 priority = try constantOrMetric(signed: false)
                 guard priority >= 1 && priority <= Priority.required else { throw fail("a priority is from 1 to 1000", at: ppos) }
             }
-            predicates.append(Predicate(relation: relation, object: object, priority: priority, position: pos))
+            shape.predicates.append(Predicate(relation: relation, object: object, priority: priority, position: pos))
             if peek == U.unit(",") { i += 1; continue }
             try expect(")")
-            return first..<predicates.count
+            return first..<shape.predicates.count
         }
     }
 

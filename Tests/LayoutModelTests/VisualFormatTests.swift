@@ -77,6 +77,21 @@ final class VisualFormatTests: XCTestCase {
         XCTAssertEqual(s.frame("bottomField"), R(0, 60, 400, 40))
     }
 
+    /// A document reads its formats one after another into one kept shape: nothing of one
+    /// format (its axis, a `|`, its views) carries into the next.
+    func testEachFormatIsReadAfreshInADocument() {
+        let s = session(
+            """
+            {"views":[{"id":"root","frame":{"x":0,"y":0,"width":400,"height":300}},{"id":"a","parent":"root"},{"id":"b","parent":"root"},
+              {"id":"x","frame":{"x":0,"y":0,"width":10,"height":10}},{"id":"y","intrinsicSize":{"width":5,"height":5}}],
+             "constraints":[{"visual":"V:|-[a(30)]-[b(==a)]-(>=0)-|"},{"visual":"|-10-[a(50)]-[b(==a)]"},{"visual":"[x]-3-[y]"},
+              {"expr":"y.top == x.top"}]}
+            """)
+        XCTAssertEqual(s.frame("a"), R(10, 20, 50, 30))
+        XCTAssertEqual(s.frame("b"), R(68, 58, 50, 30))
+        XCTAssertEqual(s.frame("y"), R(13, 0, 5, 5))
+    }
+
     func testFlushViews() {
         let s = layout(["maroonView", "blueView"], [("|[maroonView][blueView]", [], "{}")])
         XCTAssertEqual(s.frame("maroonView"), R(0, 20, 60, 30))
