@@ -434,6 +434,18 @@ final class SessionTests: XCTestCase {
             XCTAssertEqual(($0 as? LayoutError)?.pointer, "/constraints/1/visual")
             XCTAssertEqual(($0 as? LayoutError)?.detail, "a constraint 'g.1' exists already")
         }
+        // Errors are named in member order: a taken id before a later member's broken rule,
+        // and a broken rule before a later member's taken id. (H:|[a]-[b(==zz)]|: 0 is a's
+        // leading, 1 b's leading, 2 b's width, which names no view zz.)
+        for (taken, detail) in [("g.0", "a constraint 'g.0' exists already"), ("g.2", "unknown view 'zz'")] {
+            XCTAssertThrowsError(
+                try LayoutSession(
+                    document: json(views + #""constraints":[{"id":"\#(taken)","expr":"a.width == 1"},{"id":"g","visual":"H:|[a]-[b(==zz)]|"}]}"#))
+            ) {
+                XCTAssertEqual(($0 as? LayoutError)?.pointer, "/constraints/1/visual")
+                XCTAssertEqual(($0 as? LayoutError)?.detail, detail)
+            }
+        }
         let s = session(views + #""constraints":[{"id":"g.x","expr":"a.width == 1"},{"id":"g","visual":"H:|[a]-[b]|"}]}"#)
         XCTAssertEqual(s.document.entryOrder, ["g.x", "g"])
         XCTAssertTrue(LayoutDocument.isMemberShaped("row.12"))
