@@ -42,6 +42,8 @@ final class NameTableTests: XCTestCase {
             default:
                 let name = Bool.random(using: &rng) && !live.isEmpty ? live[Int.random(in: 0..<live.count, using: &rng)] : randomName()
                 XCTAssertEqual(table.find(name) { names[$0]! }, byName[name], "step \(step): \(name)")
+                let byBytes = Array(name.utf8).withUnsafeBufferPointer { b in table.find(bytes: b) { names[$0]! } }
+                XCTAssertEqual(byBytes, byName[name], "step \(step), by bytes: \(name)")
             }
             XCTAssertEqual(table.count, byName.count)
         }
