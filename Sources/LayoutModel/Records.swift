@@ -227,6 +227,7 @@ struct ViewRecord {
     var firstBaseline: Double? { spec.firstBaseline ?? measured?.firstBaseline }
     var lastBaseline: Double? { spec.lastBaseline ?? measured?.lastBaseline }
     /// The size its hugging and compression resistance hold it to.
-    var intrinsicWidth: Double? { spec.hasText ? natural?.width : spec.intrinsicWidth }
-    var intrinsicHeight: Double? { spec.hasText ? measured?.height : spec.intrinsicHeight }
+    /// (Inlined, and the text's presence read from its flag: a call copied the whole record.)
+    @inline(__always) var intrinsicWidth: Double? { spec.hasText ? natural?.width : spec.intrinsicWidth }
+    @inline(__always) var intrinsicHeight: Double? { spec.hasText ? measured?.height : spec.intrinsicHeight }
 }
