@@ -52,7 +52,8 @@ extension LayoutDocument {
         var path: [Int] = []
         // Each view's parent: in the batch (its index), or in the session already (its ref).
         // Looked up once a view, before the walks that follow them.
-        let parentInBatch = specs.map { $0.parent.flatMap { batch[$0] } }
+        var parentInBatch = [Int?](repeating: nil, count: specs.count)
+        for k in specs.indices { if let parent = specs[k].parent { parentInBatch[k] = batch[parent] } }
         var parentInSession = [ViewRef](repeating: noRef, count: specs.count)
         for k in specs.indices {
             guard let parent = specs[k].parent else { sound[k] = true; continue }
