@@ -145,9 +145,9 @@ extension LayoutDocument {
         }
         if let broken { throw broken }
         var entry = Entry(id: id.name, form: .visual, sequence: newEntrySequence())
-        entry.text = texts.add(format)
+        if keepsSentText { entry.text = texts.add(format) }
         let e = newEntry(entry, number: id.number)
-        if extras.options != nil || extras.metrics != nil { groupExtras[e] = extras }
+        if keepsSentText && (extras.options != nil || extras.metrics != nil) { groupExtras[e] = extras }
         guard !resolved.isEmpty else { return }
         // Made whole, then stored: appended in place, the list grew by doubling.
         var members: [AtomRef] = []
@@ -175,7 +175,7 @@ extension LayoutDocument {
         let parts: ConstraintParts<ViewRef>
         if let quick = quickExpression(expr) { parts = quick } else { parts = try parsedExpression(expr, at: p()) }
         let e = addExpressionEntry(parts, id: id, active: active)
-        if keepsExprTexts { entries[Int(e)].text = keep(expr: expr, of: entries[Int(e)].atom) }
+        if keepsSentText { entries[Int(e)].text = keep(expr: expr, of: entries[Int(e)].atom) }
     }
 
     /// The same from a body's bytes (plain ASCII, read in place): the quick path takes them
@@ -190,7 +190,7 @@ extension LayoutDocument {
             parts = try parsedExpression(String(decoding: expr, as: UTF8.self), at: p())
         }
         let e = addExpressionEntry(parts, id: id, active: active)
-        if keepsExprTexts { entries[Int(e)].text = keep(expr: expr, of: entries[Int(e)].atom) }
+        if keepsSentText { entries[Int(e)].text = keep(expr: expr, of: entries[Int(e)].atom) }
     }
 
     /// An expression the quick path does not take, tokenized: its error names its place in the text.

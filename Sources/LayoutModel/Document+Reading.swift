@@ -168,7 +168,7 @@ extension LayoutDocument {
                 try addExpression(bytes: expr, id: try claimID(id, at: Pointer()), active: true, at: Pointer())
             case .visual(let id, let format, let options)?:
                 // The options as sent, for the document written back: the tree's path keeps its array.
-                let sent: JSON? = options.map { .array($0.map { .string($0) }) }
+                let sent: JSON? = keepsSentText ? options.map { .array($0.map { .string($0) }) } : nil
                 try addVisual(
                     format, options: options ?? [], metrics: [:], extras: (sent, nil), id: try claimID(id, at: Pointer()), active: true,
                     at: Pointer())

@@ -35,8 +35,9 @@ public struct LayoutDocument {
     var exprScratch: [UInt8] = []
     /// The room each VFL format is read into (`VisualShape.read`).
     var formatScratch = VisualShape()
-    /// False for a one-shot layout's document, which is never given back.
-    var keepsExprTexts = true
+    /// False for a one-shot layout's document, which is never given back: it keeps no text
+    /// as sent (an `expr`'s, a VFL format) and no VFL group's `options` and `metrics`.
+    var keepsSentText = true
     /// A VFL group's `options` and `metrics` as sent, when it had any.
     var groupExtras = GroupExtras()
     var liveViews = 0, liveAtoms = 0

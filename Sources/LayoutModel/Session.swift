@@ -91,7 +91,7 @@ public final class LayoutSession {
     /// 1,000-cell feed's build rendered each text to see whether it needed keeping).
     public convenience init(document json: JSON, limits: SessionLimits = SessionLimits(), oneShot: Bool = false) throws(LayoutError) {
         var doc = LayoutDocument()
-        doc.keepsExprTexts = !oneShot
+        doc.keepsSentText = !oneShot
         try Self.load(json, into: &doc)
         try self.init(built: consume doc, viewsSent: json["views"]?.array?.count ?? 0, limits: limits)
     }
@@ -133,7 +133,7 @@ public final class LayoutSession {
     {
         try recovering(limits) { limits throws(LayoutError) in
             var doc = LayoutDocument()
-            doc.keepsExprTexts = !oneShot
+            doc.keepsSentText = !oneShot
             guard let viewsSent = LayoutDocument.read(body, into: &doc) else { return nil }
             return try LayoutSession(built: consume doc, viewsSent: viewsSent, limits: limits)
         }
