@@ -389,7 +389,7 @@ extension LayoutDocument {
                 secondAttribute: c.second?.attribute ?? .left, relation: c.relation, active: active,
                 origin: origin, multiplier: c.multiplier, constant: c.constant, priority: c.priority))
         markDirty(atom: a)
-        if active && notesChurn { churnAdded.append((a, atoms[Int(a)].shape)) }
+        if active && isBuilt { churnAdded.append((a, atoms[Int(a)].shape)) }
         return a
     }
 

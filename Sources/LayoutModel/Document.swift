@@ -64,10 +64,11 @@ public struct LayoutDocument {
     var removedViews: [ViewRef] = []
     var churnRemoved: [(atom: AtomRef, shape: Atom.Shape)] = []
     var churnAdded: [(atom: AtomRef, shape: Atom.Shape)] = []
-    /// False until the first change is taken: a document being built removes nothing, so
-    /// there is no churn to find (a shape noted an atom was ~1.8 M instructions of the
-    /// 1,000-cell feed's build).
-    var notesChurn = false
+    /// False while the document is built from a body, until the session has translated it:
+    /// every atom is new (none is listed dirty: the build translates them all) and nothing
+    /// is removed (no churn is noted). Listing and noting each atom was ~2.5 M
+    /// instructions of the 1,000-cell feed's build.
+    var isBuilt = false
     var restyledViews: [ViewRef] = []
     /// Stack views by ref: the constraints and guides each made; and those to make again.
     var stacks: [ViewRef: StackState] = [:]
@@ -110,7 +111,6 @@ public struct LayoutDocument {
         entries.reserveCapacity(entries.count + m)
         entryNamed.reserveCapacity(entryNamed.count + m)
         atoms.reserveCapacity(atoms.count + m + 4 * n)  // intrinsic sizes add up to four per view
-        dirtyAtoms.reserveCapacity(dirtyAtoms.count + m + 4 * n)
         dirtyViews.reserveCapacity(dirtyViews.count + n)
     }
 
@@ -135,7 +135,7 @@ public struct LayoutDocument {
     // MARK: Bookkeeping
 
     mutating func markDirty(atom a: AtomRef) {
-        guard !atoms[Int(a)].dirty else { return }
+        guard isBuilt, !atoms[Int(a)].dirty else { return }
         atoms[Int(a)].dirty = true
         dirtyAtoms.append(a)
     }
@@ -240,7 +240,6 @@ public struct LayoutDocument {
         removedViews.removeAll()
         churnAdded.removeAll()
         churnRemoved.removeAll()
-        notesChurn = true
         freeViews += freedViews; freeAtoms += freedAtoms; freeEntries += freedEntries
         freedViews.removeAll(); freedAtoms.removeAll(); freedEntries.removeAll()
     }

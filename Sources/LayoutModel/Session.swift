@@ -281,6 +281,8 @@ public final class LayoutSession {
             viewOfVariable[vars.height.id] = .init(slot: v, axis: .vertical)
         }
         translate()
+        // Built: from here on (text rewrapped below included) a changed atom is listed dirty.
+        document.isBuilt = true
         for v in document.removedViews {
             guard let vars = views.remove(v) else { continue }
             for x in [vars.x, vars.y, vars.width, vars.height] { solver.removeVariable(x); viewOfVariable[x.id] = nil }
@@ -388,7 +390,9 @@ public final class LayoutSession {
     /// make and free, cost the 1,000-cell feed's session build 440 → 422 M instructions
     /// (callgrind) and 49.3–49.9 → 46.2–47.8 ms (`layoutd-document-bench`, alternated).
     private func translateAll(_ translator: Translator) {
-        var atoms = document.dirtyAtoms.filter { document.atoms[Int($0)].live && document.atoms[Int($0)].active }
+        // A document being built lists no dirty atoms: all of them are new.
+        let live = { (a: AtomRef) in self.document.atoms[Int(a)].live && self.document.atoms[Int(a)].active }
+        var atoms = document.isBuilt ? document.dirtyAtoms.filter(live) : document.atoms.indices.lazy.map { AtomRef($0) }.filter(live)
         if atoms.indices.dropFirst().contains(where: { document.atoms[Int(atoms[$0 - 1])].sequence > document.atoms[Int(atoms[$0])].sequence }) {
             atoms.sort { document.atoms[Int($0)].sequence < document.atoms[Int($1)].sequence }
         }
