@@ -37,13 +37,19 @@ extension LayoutDocument {
     /// array of (spec, pointer) pairs was copied through the runtime's generic tuple copy, and a
     /// pointer a view was an allocation (~1,600 instructions a view, 1,000-cell feed).
     mutating func addViews(_ specs: [ViewSpec], at p: Pointer) throws(LayoutError) {
-        var batch: [String: Int] = [:]
+        // The batch's ids in a table of the specs' own (a `[String: Int]` hashed each id with
+        // SipHash twice, ~360 instructions a view). Fields read in place, by index: a `(k, v)`
+        // loop copied each spec (its strings and box retained and released), three loops a view.
+        var batch = NameTable()
         batch.reserveCapacity(specs.count)
-        // Fields read in place, by index: a `(k, v)` loop copied each spec (its strings and box
-        // retained and released), three loops a view.
-        for k in specs.indices {
-            let id = specs[k].id
-            if viewRef(id) != nil || batch.updateValue(k, forKey: id) != nil { throw p(k)("id").fail("a view '\(id)' exists already") }
+        try specs.withUnsafeBufferPointer { (specs) throws(LayoutError) in
+            for k in specs.indices {
+                let id = specs[k].id
+                if viewRef(id) != nil || batch.find(id, name: { specs[Int($0)].id }) != nil {
+                    throw p(k)("id").fail("a view '\(id)' exists already")
+                }
+                batch.insert(Int32(k), named: id)
+            }
         }
         // Parents exist (in the session or the batch) and form no cycle: the first view whose
         // chain through the batch comes back on itself is named. A chain walked once is marked
@@ -53,7 +59,11 @@ extension LayoutDocument {
         // Each view's parent: in the batch (its index), or in the session already (its ref).
         // Looked up once a view, before the walks that follow them.
         var parentInBatch = [Int?](repeating: nil, count: specs.count)
-        for k in specs.indices { if let parent = specs[k].parent { parentInBatch[k] = batch[parent] } }
+        specs.withUnsafeBufferPointer { specs in
+            for k in specs.indices {
+                if let parent = specs[k].parent, let b = batch.find(parent, name: { specs[Int($0)].id }) { parentInBatch[k] = Int(b) }
+            }
+        }
         var parentInSession = [ViewRef](repeating: noRef, count: specs.count)
         for k in specs.indices {
             guard let parent = specs[k].parent else { sound[k] = true; continue }
@@ -69,8 +79,9 @@ extension LayoutDocument {
                 guard let up = parentInBatch[cur] else { break }
                 cur = up
             }
-            for u in path { sound[u] = true; onPath[u] = false }
-            path.removeAll(keepingCapacity: true)
+            // Emptied from its end (a path is a view or two; removeAll(keepingCapacity:) is
+            // the generic replaceSubrange, ~80 instructions however short).
+            while let u = path.popLast() { sound[u] = true; onPath[u] = false }
         }
         // Each batch view's ref once made. No lookup in here: a method call on the document
         // captured by this nested function copied the whole document.
