@@ -161,59 +161,66 @@ extension LayoutDocument {
     /// again as a tree and added as the tree's path adds it.
     private mutating func readConstraints(_ r: inout JSONParser) throws {
         guard try r.beginArray() else { return }
+        var entry = ReadEntry()
         repeat {
             let start = r.mark
-            switch try Self.readEntry(&r) {
-            case .expression(let id, let expr)?:
-                try addExpression(bytes: expr, id: try claimID(id, at: Pointer()), active: true, at: Pointer())
-            case .visual(let id, let format, let options)?:
-                // The options as sent, for the document written back: the tree's path keeps its array.
-                let sent: JSON? = keepsSentText ? options.map { .array($0.map { .string($0) }) } : nil
-                try addVisual(
-                    format, options: options ?? [], metrics: [:], extras: (sent, nil), id: try claimID(id, at: Pointer()), active: true,
-                    at: Pointer())
-            case nil:
+            guard try Self.readEntry(&r, into: &entry) else {
                 r.rewind(to: start)
                 _ = try addConstraint(try r.readValue(), at: Pointer())
+                continue
+            }
+            if let expr = entry.expr {
+                try addExpression(bytes: expr, id: try claimID(entry.id, at: Pointer()), active: true, at: Pointer())
+            } else if let format = entry.format {
+                // The options as sent, for the document written back: the tree's path keeps its array.
+                let sent: JSON? = keepsSentText ? entry.options.map { .array($0.map { .string($0) }) } : nil
+                try addVisual(
+                    format, options: entry.options ?? [], metrics: [:], extras: (sent, nil), id: try claimID(entry.id, at: Pointer()),
+                    active: true, at: Pointer())
             }
         } while try r.nextElement()
     }
 
     /// The entries read in place: an `expr` (plain ASCII: the body's own bytes) or a VFL
-    /// format with string `options`, each with perhaps a string id.
-    private enum ReadEntry {
-        case expression(id: String?, expr: UnsafeBufferPointer<UInt8>)
-        case visual(id: String?, format: String, options: [String]?)
+    /// format with string `options`, each with perhaps a string id. Read into one kept
+    /// record (an enum returned a time was destroyed twice an entry, ~160 instructions).
+    private struct ReadEntry {
+        var id: String?
+        var expr: UnsafeBufferPointer<UInt8>?
+        var format: String?
+        var options: [String]?
     }
 
-    /// One of those in one pass over its members, else nil, the reader left somewhere inside it.
-    private static func readEntry(_ r: inout JSONParser) throws -> ReadEntry? {
-        guard try r.beginObject() else { return nil }
-        var id: String? = nil, expr: UnsafeBufferPointer<UInt8>? = nil, format: String? = nil, options: [String]? = nil
+    /// One of those in one pass over its members, else false, the reader left somewhere inside it.
+    private static func readEntry(_ r: inout JSONParser, into e: inout ReadEntry) throws -> Bool {
+        e.id = nil
+        e.expr = nil
+        e.format = nil
+        e.options = nil
+        guard try r.beginObject() else { return false }
         repeat {
             let k = try r.key()
-            if id == nil && k.spells("id") && r.peek() == UInt8(ascii: "\"") {
-                id = try r.readString()
-            } else if expr == nil && format == nil && k.spells("expr") {
-                guard let text = r.readPlainString() else { return nil }
-                expr = text
-            } else if format == nil && expr == nil && k.spells("visual") && r.peek() == UInt8(ascii: "\"") {
-                format = try r.readString()
-            } else if options == nil && expr == nil && k.spells("options") && r.peek() == UInt8(ascii: "[") {
+            if e.id == nil && k.spells("id") && r.peek() == UInt8(ascii: "\"") {
+                e.id = try r.readString()
+            } else if e.expr == nil && e.format == nil && k.spells("expr") {
+                guard let text = r.readPlainString() else { return false }
+                e.expr = text
+            } else if e.format == nil && e.expr == nil && k.spells("visual") && r.peek() == UInt8(ascii: "\"") {
+                e.format = try r.readString()
+            } else if e.options == nil && e.expr == nil && k.spells("options") && r.peek() == UInt8(ascii: "[") {
                 var list: [String] = []
                 if try r.beginArray() {
                     repeat {
-                        guard r.peek() == UInt8(ascii: "\"") else { return nil }
+                        guard r.peek() == UInt8(ascii: "\"") else { return false }
                         list.append(try r.readString())
                     } while try r.nextElement()
                 }
-                options = list
+                e.options = list
             } else {
-                return nil
+                return false
             }
         } while try r.nextMember()
-        if let expr, options == nil { return .expression(id: id, expr: expr) }
-        return format.map { .visual(id: id, format: $0, options: options) }
+        return e.expr != nil ? e.options == nil : e.format != nil
     }
 }
 
