@@ -190,7 +190,7 @@ public struct LayoutDocument {
         let free = freeEntries.popLast()
         let e = free ?? EntryRef(entries.count)
         if let n = number {
-            if n >= autoEntries.count { autoEntries.append(contentsOf: repeatElement(noRef, count: n + 1 - autoEntries.count)) }
+            autoEntries.grow(toInclude: n, with: noRef)
             autoEntries[n] = e
         } else {
             entryNamed.insert(e, named: entry.id)

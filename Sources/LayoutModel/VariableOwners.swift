@@ -20,7 +20,7 @@ struct VariableOwners {
             let i = Int(id)
             if i >= owners.count {
                 guard newValue != nil else { return }
-                owners.append(contentsOf: repeatElement(Self.none, count: i + 1 - owners.count))
+                owners.grow(toInclude: i, with: Self.none)
             }
             owners[i] = newValue.map { UInt32($0.slot) << 1 | ($0.axis == .horizontal ? 0 : 1) } ?? Self.none
         }

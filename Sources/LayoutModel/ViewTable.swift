@@ -71,7 +71,7 @@ struct ViewTable {
     mutating func add(_ v: ViewRef, _ variables: ViewVariables) {
         // Absent slots hold any variables (never read): these.
         let absent = Slot(variables: variables, flags: 0)
-        if Int(v) >= slots.count { slots.append(contentsOf: repeatElement(absent, count: Int(v) + 1 - slots.count)) }
+        slots.grow(toInclude: Int(v), with: absent)
         slots[Int(v)] = Slot(variables: variables)
         count += 1
     }
