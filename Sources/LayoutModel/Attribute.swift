@@ -16,7 +16,8 @@ public enum Attribute: String, Sendable, CaseIterable {
         }
     }
 
-    public var isDimension: Bool { self == .width || self == .height }
+    /// (Inlined, as is `resolved`: a call each, twice an atom in the translation.)
+    @inline(__always) public var isDimension: Bool { self == .width || self == .height }
 
     /// leading/trailing (and their margins) follow the layout direction.
     public var isDirectional: Bool {
@@ -29,7 +30,7 @@ public enum Attribute: String, Sendable, CaseIterable {
     }
 
     /// The absolute attribute a directional one stands for in a direction.
-    func resolved(_ d: LayoutDirection) -> Attribute {
+    @inline(__always) func resolved(_ d: LayoutDirection) -> Attribute {
         switch (self, d) {
         case (.leading, .ltr): return .left
         case (.trailing, .ltr): return .right

@@ -286,8 +286,7 @@ extension LayoutDocument {
         do { try shape.read(bytes, options: options, metrics: metrics) } catch { throw failing(error) }
         var refs = [ViewRef](repeating: noRef, count: shape.names.count)
         bytes.withUnsafeBufferPointer { b in
-            views.withUnsafeBufferPointer { v in
-                let names = ViewNames(table: viewNamed, views: v)
+            ViewNames.lending(self) { names in
                 for (k, name) in shape.names.enumerated() { refs[k] = names.view(UnsafeBufferPointer(rebasing: b[name])) ?? noRef }
             }
         }
@@ -376,7 +375,7 @@ extension LayoutDocument {
     }
 
     private func quickExpression(bytes: UnsafeBufferPointer<UInt8>) -> ConstraintParts<ViewRef>? {
-        let parts = views.withUnsafeBufferPointer { ExpressionSyntax.parts(bytes: bytes, names: ViewNames(table: viewNamed, views: $0)) }
+        let parts = ViewNames.lending(self) { ExpressionSyntax.parts(bytes: bytes, names: $0) }
         guard let c = parts, Self.brokenRule(c) == nil else { return nil }
         return c
     }

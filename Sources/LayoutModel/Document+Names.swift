@@ -133,9 +133,15 @@ extension LayoutDocument {
 /// A document's views by the bytes of their ids, for the quick `expr` parse: a view's ref
 /// with no string made.
 struct ViewNames: QuickNames {
-    let table: NameTable
-    /// The document's records, lent for one parse (an array here was retained at each name).
+    /// The ids table and the document's records, lent for one parse (an array here was
+    /// retained at each name).
+    let table: NameTable.Lookup
     let views: UnsafeBufferPointer<ViewRecord>
 
-    func view(_ name: UnsafeBufferPointer<UInt8>) -> ViewRef? { table.find(bytes: name) { views[Int($0)].spec.id } }
+    @inline(__always) func view(_ name: UnsafeBufferPointer<UInt8>) -> ViewRef? { table.find(bytes: name) { views[Int($0)].spec.id } }
+
+    /// The document's names lent to `body`.
+    static func lending<R>(_ document: LayoutDocument, _ body: (ViewNames) -> R) -> R {
+        document.viewNamed.withLookup { table in document.views.withUnsafeBufferPointer { body(ViewNames(table: table, views: $0)) } }
+    }
 }

@@ -67,8 +67,30 @@ struct NameTable {
         return probe(Self.hash(bytes: bytes)) { nameOf($0).isSpelled(by: bytes) }
     }
 
-    /// The ref under hash h whose name `matches`, asked only where the hashes agree.
+    /// The table's slots lent to `body` as a `Lookup`, which holds no reference: a parse that
+    /// looks up every name it reads (a lookup through the table retained its slots, and the
+    /// parser holding a copy of the table was destroyed an expression, ~100 instructions).
+    func withLookup<R>(_ body: (Lookup) -> R) -> R { slots.withUnsafeBufferPointer { body(Lookup(slots: $0, count: count)) } }
+
+    /// Lookups into a table's slots, valid inside `withLookup`.
+    struct Lookup {
+        let slots: UnsafeBufferPointer<UInt64>
+        let count: Int
+
+        /// As `NameTable.find(bytes:name:)`.
+        @inline(__always) func find(bytes: UnsafeBufferPointer<UInt8>, name nameOf: (Int32) -> String) -> Int32? {
+            guard count > 0 else { return nil }
+            return NameTable.probe(slots, NameTable.hash(bytes: bytes)) { nameOf($0).isSpelled(by: bytes) }
+        }
+    }
+
     @inline(__always) private func probe(_ h: UInt32, matches: (Int32) -> Bool) -> Int32? {
+        slots.withUnsafeBufferPointer { Self.probe($0, h, matches: matches) }
+    }
+
+    /// The ref under hash h whose name `matches`, asked only where the hashes agree.
+    @inline(__always) private static func probe(_ slots: UnsafeBufferPointer<UInt64>, _ h: UInt32, matches: (Int32) -> Bool) -> Int32? {
+        let mask = slots.count - 1
         var i = Int(h) & mask
         while true {
             let s = slots[i]

@@ -24,7 +24,8 @@ struct ViewTable {
     private var slots: [Slot] = []
     private(set) var count = 0
 
-    subscript(v: ViewRef) -> ViewVariables? { Int(v) < slots.count && slots[Int(v)].isPresent ? slots[Int(v)].variables : nil }
+    /// A view's variables (inlined: a call, twice an atom in the translation).
+    @inline(__always) subscript(v: ViewRef) -> ViewVariables? { Int(v) < slots.count && slots[Int(v)].isPresent ? slots[Int(v)].variables : nil }
 
     /// The view's last reported frame and hidden flag.
     func reported(_ v: ViewRef) -> (frame: Rect, hidden: Bool)? {
