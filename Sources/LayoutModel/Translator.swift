@@ -96,6 +96,12 @@ struct Translator {
     /// The nearest common ancestor (a view counts as its own ancestor); `noRef` when the
     /// views are in different trees, which then share the global space.
     func commonAncestor(_ a: ViewRef, _ b: ViewRef) -> ViewRef {
+        // Most constraints tie a view to itself, a sibling or its parent: no walk to the root
+        // for their depths (~100 instructions an atom).
+        let (pa, pb) = (parent(a), parent(b))
+        if a == b || a == pb { return a }
+        if b == pa { return b }
+        if pa == pb { return pa }
         var (u, w) = (a, b)
         var (du, dw) = (depth(a), depth(b))
         while du > dw { u = parent(u); du -= 1 }
