@@ -129,7 +129,6 @@ extension LayoutDocument {
         _ format: String, options: [String], metrics: [String: Double], extras: GroupExtras.Pair, id: EntryID, active: Bool,
         at p: @autoclosure () -> Pointer
     ) throws(LayoutError) {
-        let memberPrefix = id.name + "."
         // The kept shape taken out while it is read into (so its arrays are not shared).
         var shape = formatScratch
         formatScratch = VisualShape()
@@ -139,6 +138,7 @@ extension LayoutDocument {
         // here, not by a closure given to `visual`: one that read the document copied it whole
         // for the call, ~1,400 instructions a format.)
         if memberShapedIDs {
+            let memberPrefix = id.name + "."
             for k in resolved.indices where entryRef(Self.numbered(memberPrefix, k)) != nil {
                 throw p()("visual").fail("a constraint '\(id.name).\(k)' exists already")
             }

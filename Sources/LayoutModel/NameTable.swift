@@ -61,10 +61,10 @@ struct NameTable {
         return probe(Self.hash(name)) { nameOf($0) == name }
     }
 
-    /// The ref held under the name these UTF-8 bytes spell (an `expr`'s view, read in place).
-    @inline(__always) func find(bytes: UnsafeBufferPointer<UInt8>, name nameOf: (Int32) -> String) -> Int32? {
-        guard count > 0 else { return nil }
-        return probe(Self.hash(bytes: bytes)) { nameOf($0).isSpelled(by: bytes) }
+    /// The ref held under the name these UTF-8 bytes spell (one lookup; a parse lends a
+    /// `Lookup` for all of its names).
+    func find(bytes: UnsafeBufferPointer<UInt8>, name nameOf: (Int32) -> String) -> Int32? {
+        withLookup { $0.find(bytes: bytes, name: nameOf) }
     }
 
     /// The table's slots lent to `body` as a `Lookup`, which holds no reference: a parse that
@@ -77,7 +77,7 @@ struct NameTable {
         let slots: UnsafeBufferPointer<UInt64>
         let count: Int
 
-        /// As `NameTable.find(bytes:name:)`.
+        /// The ref held under the name these UTF-8 bytes spell (an `expr`'s view, read in place).
         @inline(__always) func find(bytes: UnsafeBufferPointer<UInt8>, name nameOf: (Int32) -> String) -> Int32? {
             guard count > 0 else { return nil }
             return NameTable.probe(slots, NameTable.hash(bytes: bytes)) { nameOf($0).isSpelled(by: bytes) }

@@ -3,9 +3,7 @@ extension Array {
     /// (a whole document) grew it past 4,096: a session at rest does not hold a build's worth
     /// of scratch (81 bytes a view of the 1,000-cell feed).
     mutating func clearScratch() { removeAll(keepingCapacity: capacity <= 4096) }
-}
 
-extension Array {
     /// Grown with `filler` until index i exists, one element at a time: indices mostly come
     /// in order, one past the end, and appending a `repeatElement` is the generic
     /// `append(contentsOf:)`, ~90 instructions however few it adds.
