@@ -232,8 +232,8 @@ public struct JSONParser {
         throw fail("unterminated string")
     }
 
-    /// Where the first eight-byte word from k with a quote, a backslash, a control character
-    /// or a byte beyond ASCII starts (or the last whole word's end): a string's plain run.
+    /// Where the first quote, backslash, control character or byte beyond ASCII from k is,
+    /// read eight bytes a word (or the last whole word's end): a string's plain run.
     @inlinable func plainWords(from start: Int) -> Int {
         guard let base = bytes.baseAddress else { return start }
         var k = start
@@ -244,7 +244,11 @@ public struct JSONParser {
             let special =
                 (quote &- 0x0101_0101_0101_0101) & ~quote | (backslash &- 0x0101_0101_0101_0101) & ~backslash
                 | (w &- 0x2020_2020_2020_2020) & ~w | w
-            if special & 0x8080_8080_8080_8080 != 0 { break }
+            // The lowest flagged byte is exact (a borrow only runs up from a flagged byte): the
+            // scan resumes at it, not at its word (a word's tail byte by byte was ~1.5 M
+            // instructions of the 1,000-cell feed's 40,000 strings).
+            let flags = special & 0x8080_8080_8080_8080
+            if flags != 0 { return k + flags.trailingZeroBitCount >> 3 }
             k += 8
         }
         return k

@@ -378,11 +378,7 @@ public final class LayoutSession {
 
     /// Links atoms to the handles the engine gave them.
     private func record(_ handles: [ConstraintHandle], of atoms: [AtomRef], links made: [EngineLink]) {
-        for (k, a) in atoms.enumerated() {
-            var link = made[k]
-            link.handle = handles[k]
-            links.set(a, link)
-        }
+        links.link(atoms, to: handles, made: made)
     }
 
     /// The whole document into an empty engine: every live atom written, in document order,
