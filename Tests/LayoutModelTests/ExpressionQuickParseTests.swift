@@ -16,6 +16,13 @@ final class ExpressionQuickParseTests: XCTestCase {
         }
     }
 
+    /// The name scan's one-mask test is the tokenizer's letter, digit or `_`, byte for byte.
+    func testWordBytesAreLettersDigitsAndUnderscore() {
+        for b in UInt8.min...UInt8.max {
+            XCTAssertEqual(b.isWordByte, b.isLetter || b.isDigit || b == UInt8(ascii: "_"), "byte \(b)")
+        }
+    }
+
     func testQuickParserTakesTheCommonForms() throws {
         for e in [
             "a.left == b.left + 8", "card.width == 2 * icon.height @750", "title.top >= avatar.bottom - 12.5",
