@@ -15,15 +15,18 @@ struct NameTable {
     var capacity: Int { slots.count * 3 / 4 }
     private var deleted = 0
 
-    private static let seed = UInt64.random(in: 1...UInt64.max)
+    private static let processSeed = UInt64.random(in: 1...UInt64.max)
+    /// The process's seed, held by the table: read from the static, it was a `swift_once`
+    /// a hash (49,000 in the 1,000-cell feed, ~0.5 M instructions).
+    private let seed = processSeed
 
-    static func hash(_ name: String) -> UInt32 {
+    func hash(_ name: String) -> UInt32 {
         var name = name
-        return name.withUTF8 { hash(bytes: $0) }
+        return name.withUTF8 { Self.hash(bytes: $0, seed: seed) }
     }
 
     /// A name's hash from its UTF-8 bytes.
-    static func hash(bytes b: UnsafeBufferPointer<UInt8>) -> UInt32 {
+    static func hash(bytes b: UnsafeBufferPointer<UInt8>, seed: UInt64) -> UInt32 {
         // Eight bytes a step, multiplied and folded (wyhash's mix), then avalanched. The last
         // 1…8 bytes are read as one word, overlapping the one before (as wyhash reads a short
         // key): byte by byte, a name's tail was ~50 of its ~140 instructions.
@@ -58,7 +61,7 @@ struct NameTable {
 
     @inline(__always) func find(_ name: String, name nameOf: (Int32) -> String) -> Int32? {
         guard count > 0 else { return nil }
-        return probe(Self.hash(name)) { nameOf($0) == name }
+        return probe(hash(name)) { nameOf($0) == name }
     }
 
     /// The ref held under the name these UTF-8 bytes spell (one lookup; a parse lends a
@@ -70,17 +73,18 @@ struct NameTable {
     /// The table's slots lent to `body` as a `Lookup`, which holds no reference: a parse that
     /// looks up every name it reads (a lookup through the table retained its slots, and the
     /// parser holding a copy of the table was destroyed an expression, ~100 instructions).
-    func withLookup<R>(_ body: (Lookup) -> R) -> R { slots.withUnsafeBufferPointer { body(Lookup(slots: $0, count: count)) } }
+    func withLookup<R>(_ body: (Lookup) -> R) -> R { slots.withUnsafeBufferPointer { body(Lookup(slots: $0, count: count, seed: seed)) } }
 
     /// Lookups into a table's slots, valid inside `withLookup`.
     struct Lookup {
         let slots: UnsafeBufferPointer<UInt64>
         let count: Int
+        let seed: UInt64
 
         /// The ref held under the name these UTF-8 bytes spell (an `expr`'s view, read in place).
         @inline(__always) func find(bytes: UnsafeBufferPointer<UInt8>, name nameOf: (Int32) -> String) -> Int32? {
             guard count > 0 else { return nil }
-            return NameTable.probe(slots, NameTable.hash(bytes: bytes)) { nameOf($0).isSpelled(by: bytes) }
+            return NameTable.probe(slots, NameTable.hash(bytes: bytes, seed: seed)) { nameOf($0).isSpelled(by: bytes) }
         }
     }
 
@@ -106,14 +110,14 @@ struct NameTable {
     /// Adds `ref` under `name`, which the table must not hold already.
     mutating func insert(_ ref: Int32, named name: String) {
         if (count + deleted + 1) * 4 > slots.count * 3 { rehash(to: count + 1) }
-        place(UInt64(Self.hash(name)) << 32 | UInt64(ref + 2))
+        place(UInt64(hash(name)) << 32 | UInt64(ref + 2))
         count += 1
     }
 
     /// Forgets `ref`, held under `name`.
     mutating func remove(_ ref: Int32, named name: String) {
         guard count > 0 else { return }
-        let h = Self.hash(name)
+        let h = hash(name)
         let word = UInt64(h) << 32 | UInt64(ref + 2)
         var i = Int(h) & mask
         while slots[i] != 0 {
