@@ -8,9 +8,12 @@ extension LayoutDocument {
     /// until one is, nothing is looked up (~600 instructions an id, 10,000 in the 1,000-cell feed).
     mutating func autoID() -> EntryID {
         while true {
-            let id = Self.numbered("c", nextAuto)
+            let n = nextAuto
             nextAuto += 1
-            if !autoShapedIDs || !isTaken(id) { return EntryID(name: id, number: autoShapedIDs ? nil : nextAuto - 1) }
+            // Found by number, it needs no string (an entry spells it when asked).
+            if !autoShapedIDs && n <= Entry.maxNumber { return EntryID(name: "", number: n) }
+            let id = Self.numbered("c", n)
+            if !autoShapedIDs || !isTaken(id) { return EntryID(name: id, number: nil) }
         }
     }
 
@@ -104,7 +107,7 @@ extension LayoutDocument {
                 throw p(k).fail("'\(k)' does not go with 'first'")
             }
             let parts = try checked(try Self.explicit(json, at: p), at: p)
-            let e = newEntry(Entry(id: id.name, form: .explicit, sequence: newEntrySequence()), number: id.number)
+            let e = newEntry(Entry(id: id, form: .explicit, sequence: newEntrySequence()))
             entries[Int(e)].atom = addAtom(parts, active: active, origin: .entry(e))
         } else if let expr {
             if present & Self.notWithExpr != 0,
@@ -121,7 +124,7 @@ extension LayoutDocument {
             let v = try Self.visualFields(json, at: p)
             try addVisual(v.format, options: v.options, metrics: v.metrics, extras: v.extras, id: id, active: active, at: p)
         }
-        return id.name
+        return id.string
     }
 
     /// A VFL entry, its id taken: its group of constraints, each checked, under one entry.
@@ -138,15 +141,15 @@ extension LayoutDocument {
         // here, not by a closure given to `visual`: one that read the document copied it whole
         // for the call, ~1,400 instructions a format.)
         if memberShapedIDs {
-            let memberPrefix = id.name + "."
+            let memberPrefix = id.string + "."
             for k in resolved.indices where entryRef(Self.numbered(memberPrefix, k)) != nil {
-                throw p()("visual").fail("a constraint '\(id.name).\(k)' exists already")
+                throw p()("visual").fail("a constraint '\(id.string).\(k)' exists already")
             }
         }
         if let broken { throw broken }
-        var entry = Entry(id: id.name, form: .visual, sequence: newEntrySequence())
+        var entry = Entry(id: id, form: .visual, sequence: newEntrySequence())
         if keepsSentText { entry.text = texts.add(format) }
-        let e = newEntry(entry, number: id.number)
+        let e = newEntry(entry)
         if keepsSentText && (extras.options != nil || extras.metrics != nil) { groupExtras[e] = extras }
         guard !resolved.isEmpty else { return }
         // Made whole, then stored: appended in place, the list grew by doubling.
@@ -204,7 +207,7 @@ extension LayoutDocument {
 
     /// An `expr` entry and its atom, its text not yet kept (`.rendered`).
     private mutating func addExpressionEntry(_ parts: ConstraintParts<ViewRef>, id: EntryID, active: Bool) -> EntryRef {
-        let e = newEntry(Entry(id: id.name, form: .expression, sequence: newEntrySequence()), number: id.number)
+        let e = newEntry(Entry(id: id, form: .expression, sequence: newEntrySequence()))
         entries[Int(e)].atom = addAtom(parts, active: active, origin: .entry(e))
         return e
     }

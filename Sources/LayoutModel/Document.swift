@@ -183,13 +183,13 @@ public struct LayoutDocument {
         freedAtoms.append(a)
     }
 
-    /// `number`: the server's number in the entry's id (`c7`), when the server gave it.
+    /// An entry with a server number is found by it, any other by its name.
     /// Taken, not copied (a copy and the caller's destroy were ~130 instructions an entry;
     /// `__owned`: `consuming` crashed this compiler, signal 11).
-    mutating func newEntry(_ entry: __owned Entry, number: Int? = nil) -> EntryRef {
+    mutating func newEntry(_ entry: __owned Entry) -> EntryRef {
         let free = freeEntries.popLast()
         let e = free ?? EntryRef(entries.count)
-        if let n = number {
+        if let n = entry.autoNumber {
             autoEntries.grow(toInclude: n, with: noRef)
             autoEntries[n] = e
         } else {
@@ -202,7 +202,7 @@ public struct LayoutDocument {
     mutating func freeEntry(_ e: EntryRef) {
         entries[Int(e)].live = false
         if !groupExtras.isEmpty { groupExtras[e] = nil }
-        if let n = Self.autoNumber(entries[Int(e)].id), n < autoEntries.count, autoEntries[n] == e {
+        if let n = entries[Int(e)].autoNumber, n < autoEntries.count, autoEntries[n] == e {
             autoEntries[n] = noRef
         } else {
             entryNamed.remove(e, named: entries[Int(e)].id)

@@ -133,17 +133,23 @@ struct Atom {
     }
 }
 
-/// An entry's id as claimed: a client's, or one the server gave (`c7`) with its number, by
+/// An entry's id as claimed: a client's, or one the server gave (`c7`) by its number, by
 /// which it is found while no client id is shaped like the server's (`autoEntries`).
 struct EntryID {
+    /// The client's id (or a server-given one that is not found by number); empty with a number.
     var name: String
     var number: Int?
+    /// The id as the client reads it.
+    var string: String { number.map { LayoutDocument.numbered("c", $0) } ?? name }
 }
 
 /// A document-level constraint as the client sent it: one atom, or a VFL group of them.
 struct Entry {
     enum Form: UInt8 { case explicit, expression, visual }
-    var id: String
+    /// The id as sent; empty for a server-given id kept as its number (`id` spells it when
+    /// asked: made for every unnamed constraint, they were ~4 M instructions of the
+    /// 1,000-cell feed's 10,000).
+    private var name: String
     /// A VFL group's atoms by position (`group.k`), `noRef` once removed.
     var members: [AtomRef] = []
     /// Creation order (`LayoutDocument.newEntrySequence`), in 32 bits like an atom's: with the
@@ -154,14 +160,47 @@ struct Entry {
     var text = StringPool.Ref.empty
     /// The atom of an explicit or `expr` entry.
     var atom: AtomRef = noRef
-    var form: Form
-    var live = true
-    /// A VFL group that lost members or whose members differ is listed as its remaining constraints.
-    var edited = false
-    /// An `expr` entry whose constant or priority changed: listed in the explicit form.
-    var stale = false
+    /// The form (2 bits), live, edited and stale, and the server's number above them (0:
+    /// none) in one word, so the number costs an entry no room (40 bytes).
+    private var bits: UInt32
 
-    init(id: String, form: Form, sequence: Int32) { self.id = id; self.form = form; self.sequence = sequence }
+    private static let numberShift: UInt32 = 5
+    /// The largest server number an entry holds (a larger one is kept as its name).
+    static let maxNumber = Int(UInt32.max >> numberShift)
+
+    @inline(__always) init(id: EntryID, form: Form, sequence: Int32) {
+        if let n = id.number, n > 0, n <= Self.maxNumber {
+            (name, bits) = ("", UInt32(n) << Self.numberShift | 4 | UInt32(form.rawValue))
+        } else {
+            (name, bits) = (id.string, 4 | UInt32(form.rawValue))
+        }
+        self.sequence = sequence
+    }
+
+    var id: String { autoNumber.map { LayoutDocument.numbered("c", $0) } ?? name }
+    /// The server's number of a server-given id found by number.
+    var autoNumber: Int? { bits >> Self.numberShift == 0 ? nil : Int(bits >> Self.numberShift) }
+
+    var form: Form {
+        get { Form(rawValue: UInt8(bits & 3))! }
+        set { bits = bits & ~3 | UInt32(newValue.rawValue) }
+    }
+    var live: Bool {
+        get { bits & 4 != 0 }
+        set { set(4, newValue) }
+    }
+    /// A VFL group that lost members or whose members differ is listed as its remaining constraints.
+    var edited: Bool {
+        get { bits & 8 != 0 }
+        set { set(8, newValue) }
+    }
+    /// An `expr` entry whose constant or priority changed: listed in the explicit form.
+    var stale: Bool {
+        get { bits & 16 != 0 }
+        set { set(16, newValue) }
+    }
+
+    private mutating func set(_ bit: UInt32, _ on: Bool) { bits = on ? bits | bit : bits & ~bit }
 
     var liveMembers: [AtomRef] { form == .visual ? members.filter { $0 != noRef } : [atom] }
 }

@@ -408,6 +408,22 @@ final class SessionTests: XCTestCase {
         XCTAssertThrowsError(try s.change(#"{"ops":[{"op":"addViews","views":[{"id":"a.b"}]}]}"#))
     }
 
+    /// A server-given id is kept as its number while it fits in an entry, and as its name
+    /// beyond: either way it reads, finds, changes and goes the same.
+    func testServerIdsAcrossTheLargestNumberAnEntryHolds() throws {
+        let s = session(#"{"views":[{"id":"v","frame":{"x":0,"y":0,"width":10,"height":10}},{"id":"w","parent":"v"}]}"#)
+        s.restore(revision: 1, nextAutoID: Entry.maxNumber)
+        let r = try s.change(#"{"ops":[{"op":"addConstraints","constraints":[{"expr":"w.width == 1"},{"expr":"w.height == 1"}]}]}"#)
+        let (held, named) = ("c\(Entry.maxNumber)", "c\(Entry.maxNumber + 1)")
+        XCTAssertEqual(r.added, [held, named])
+        XCTAssertEqual(s.document.entryOrder, [held, named])
+        _ = try s.change(#"{"ops":[{"op":"setConstant","id":"\#(held)","constant":4},{"op":"setConstant","id":"\#(named)","constant":6}]}"#)
+        XCTAssertEqual(s.frame("w"), R(0, 0, 4, 6))
+        _ = try s.change(#"{"ops":[{"op":"removeConstraints","ids":["\#(held)","\#(named)"]}]}"#)
+        XCTAssertEqual(s.document.entryOrder, [])
+        XCTAssertThrowsError(try s.change(#"{"ops":[{"op":"removeConstraints","ids":["\#(held)"]}]}"#))
+    }
+
     /// A server-given id skips one a client gave, whether it came before or after it, in the
     /// document or in a later change; ids only like them (`c`, `cx`, `c.1`) take nothing.
     func testServerIdsSkipTheClientsOwn() throws {
