@@ -387,6 +387,38 @@ final class FactoredSolverOperationTests: XCTestCase {
         XCTAssertGreaterThan(seen, 2)
     }
 
+    /// The verdict's row of B⁻¹ read from two rows is the solve's, wherever it applies.
+    func testInverseRowFromTwoRowsIsTheSolves() {
+        var applied = 0, solvedInstead = 0
+        for (round, system, batch) in Self.ambiguitySystems(rounds: 0..<300) {
+            let s = FactoredSolver()
+            let vars = (0..<system.variables).map { _ in s.addVariable() }
+            if batch {
+                _ = s.add(batch: system.constraints.map { definition($0, vars) })
+            } else {
+                for c in system.constraints { s.add(definition(c, vars)) }
+            }
+            var rho: [Entry] = [], w = WorkVector()
+            for z in 0..<s.basis.stepCount {
+                guard s.inverseRowFromTwoRows(of: s.basis.columnOfStep[z], into: &rho) else {
+                    XCTAssertTrue(rho.isEmpty)
+                    solvedInstead += 1
+                    continue
+                }
+                applied += 1
+                s.basis.btran(CollectionOfOne(Entry(z, 1.0)), into: &w)
+                var solved: [Int: Double] = [:], local: [Int: Double] = [:]
+                for k in w.pattern { solved[s.basis.rowOfStep[k], default: 0] += w[k] }
+                for e in rho { local[e.index, default: 0] += e.value }
+                for r in Set(solved.keys).union(local.keys) {
+                    XCTAssertEqual(local[r] ?? 0, solved[r] ?? 0, accuracy: 1e-9, "round \(round) step \(z) row \(r)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(applied, 150)
+        XCTAssertGreaterThan(solvedInstead, 100)
+    }
+
     /// The random systems of the ambiguity tests, each with whether it is added as one batch.
     private static func ambiguitySystems(rounds: Range<Int>) -> [(Int, SmallSystem, Bool)] {
         var rng = LCG(state: 4242)

@@ -52,19 +52,22 @@ extension FactoredSolver {
         // flat arrays grouped once (the whole row over every nonbasic column, and sparse lists
         // grown by column, were 8 of the 1,000-cell feed's 27 M instructions).
         var hitColumns: [Int32] = [], hits: [Entry] = []  // by candidate column u: (blocker, value)
+        var rho: [Entry] = []  // the blocker's row of B⁻¹, by constraint row
         for z in 0..<basis.stepCount where !candidates.isEmpty {
             let v = basis.columnOfStep[z]
             let equality = kind[v] == .fixed
             guard equality || ((kind[v] == .slack || kind[v] == .error) && value[v] <= Self.eps) else { continue }
             let b = isEquality.count
             isEquality.append(equality)
-            basis.btran(CollectionOfOne(Entry(z, 1.0)), into: &rowWork)
+            if !inverseRowFromTwoRows(of: v, into: &rho) {
+                basis.btran(CollectionOfOne(Entry(z, 1.0)), into: &rowWork)
+                for k in rowWork.pattern where abs(rowWork[k]) > BasisFactor.drop { rho.append(Entry(basis.rowOfStep[k], rowWork[k])) }
+            }
             alphaWork.reset(size: columns.count)
-            for k in rowWork.pattern where abs(rowWork[k]) > BasisFactor.drop {
-                let rho = rowWork[k]
-                for q in cellsOfRow.positions(basis.rowOfStep[k]) {
+            for e in rho {
+                for q in cellsOfRow.positions(e.index) {
                     let c = cellsOfRow[position: q]
-                    alphaWork.add(c.index, rho * c.value)
+                    alphaWork.add(c.index, e.value * c.value)
                 }
             }
             for u in alphaWork.pattern where abs(alphaWork[u]) > tolerance {
@@ -113,6 +116,42 @@ extension FactoredSolver {
             directions: directions)
         ambiguityCache = verdict
         return verdict
+    }
+
+    /// Basic column v's row of B⁻¹ (by constraint row) into `out` (emptied first), where two
+    /// rows show it: v in one row r only, with at most one other basic x there, and x the only
+    /// basic of another row r′ (a size's hugging beside its compression resistance). Then
+    /// y = (e_r − (a_rx / a_r′x)·e_r′) / a_rv has yᵀB = e_vᵀ: that row exactly, with no solve.
+    /// False (out empty) for any other shape. Five of the 1,000-cell feed's 6,000 blockers
+    /// have it; their solves were ~8 of the verdict's 17.8 M instructions.
+    func inverseRowFromTwoRows(of v: Int, into out: inout [Entry]) -> Bool {
+        out.clear()
+        guard columnRows.count(v) == 1, let r32 = columnRows[v].first else { return false }
+        let r = Int(r32)
+        var av = 0.0, x = -1, ax = 0.0
+        for c in rows[r] {
+            if c.index == v {
+                av = c.value
+            } else if basis.isBasic(c.index) {
+                guard x < 0 else { return false }
+                (x, ax) = (c.index, c.value)
+            }
+        }
+        guard av != 0 else { return false }
+        out.append(Entry(r, 1 / av))
+        guard x >= 0 else { return true }
+        for r2 in columnRows[x] where Int(r2) != r {
+            var a2 = 0.0, alone = true
+            for c in rows[Int(r2)] {
+                if c.index == x { a2 = c.value } else if basis.isBasic(c.index) { alone = false; break }
+            }
+            if alone && a2 != 0 {
+                out.append(Entry(Int(r2), -(ax / a2) / av))
+                return true
+            }
+        }
+        out.clear()
+        return false
     }
 
     public func ambiguousVariables() -> [Variable] { lendingWork { ambiguity().ambiguous } }
