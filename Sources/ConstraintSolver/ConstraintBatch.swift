@@ -9,6 +9,9 @@ public struct ConstraintBatch: Sendable {
     /// record (four arrays were four appends a constraint: ~90 instructions, 30,000
     /// constraints in the 1,000-cell feed).
     private var rows: [Row] = []
+    /// Where the constraint being written starts in `terms` (kept: read from the last row's
+    /// end, an optional, it was ~15 instructions of every term's `add`).
+    private var start = 0
 
     private struct Row {
         var end: Int32
@@ -34,15 +37,16 @@ public struct ConstraintBatch: Sendable {
         rows.reserveCapacity(constraints)
     }
 
-    /// Where the constraint being written starts in `terms`.
-    private var start: Int { Int(rows.last?.end ?? 0) }
-
     /// Adds `c·v` to the constraint being written (the one `close` will finish), merged
     /// with a term of the same variable it has already.
     public mutating func add(_ v: Variable, _ c: Double) {
-        for k in start..<terms.count where terms[k].variable == v {
-            terms[k].coefficient += c
-            return
+        var k = start
+        while k < terms.count {
+            if terms[k].variable == v {
+                terms[k].coefficient += c
+                return
+            }
+            k += 1
         }
         terms.append((v, c))
     }
@@ -50,15 +54,15 @@ public struct ConstraintBatch: Sendable {
     /// Finishes the constraint being written: its terms are those added since the last
     /// close (less any that cancelled to 0).
     public mutating func close(constant: Double, relation: Relation, priority: Double) {
-        let start = start
-        if (start..<terms.count).contains(where: { terms[$0].coefficient == 0 }) {
-            terms.replaceSubrange(start..., with: terms[start...].filter { $0.coefficient != 0 })
-        }
+        var k = start
+        while k < terms.count && terms[k].coefficient != 0 { k += 1 }
+        if k < terms.count { terms.replaceSubrange(start..., with: terms[start...].filter { $0.coefficient != 0 }) }
         end(constant: constant, relation: relation, priority: priority)
     }
 
     private mutating func end(constant: Double, relation: Relation, priority: Double) {
         rows.append(Row(end: Int32(terms.count), relation: relation, constant: constant, priority: priority))
+        start = terms.count
     }
 
     /// Constraint i's terms.
