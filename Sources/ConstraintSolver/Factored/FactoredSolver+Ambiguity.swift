@@ -126,10 +126,13 @@ extension FactoredSolver {
     /// have it; their solves were ~8 of the verdict's 17.8 M instructions.
     func inverseRowFromTwoRows(of v: Int, into out: inout [Entry]) -> Bool {
         out.clear()
-        guard columnRows.count(v) == 1, let r32 = columnRows[v].first else { return false }
-        let r = Int(r32)
+        // Read by position: a row or a column list as a slice was a retain and a release.
+        let vRows = columnRows.positions(v)
+        guard vRows.count == 1 else { return false }
+        let r = Int(columnRows[position: vRows.lowerBound])
         var av = 0.0, x = -1, ax = 0.0
-        for c in rows[r] {
+        for q in rows.positions(r) {
+            let c = rows[position: q]
             if c.index == v {
                 av = c.value
             } else if basis.isBasic(c.index) {
@@ -140,13 +143,16 @@ extension FactoredSolver {
         guard av != 0 else { return false }
         out.append(Entry(r, 1 / av))
         guard x >= 0 else { return true }
-        for r2 in columnRows[x] where Int(r2) != r {
+        for p in columnRows.positions(x) {
+            let r2 = Int(columnRows[position: p])
+            guard r2 != r else { continue }
             var a2 = 0.0, alone = true
-            for c in rows[Int(r2)] {
+            for q in rows.positions(r2) {
+                let c = rows[position: q]
                 if c.index == x { a2 = c.value } else if basis.isBasic(c.index) { alone = false; break }
             }
             if alone && a2 != 0 {
-                out.append(Entry(Int(r2), -(ax / a2) / av))
+                out.append(Entry(r2, -(ax / a2) / av))
                 return true
             }
         }
