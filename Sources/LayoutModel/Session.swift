@@ -386,12 +386,28 @@ public final class LayoutSession {
     /// make and free, cost the 1,000-cell feed's session build 440 → 422 M instructions
     /// (callgrind) and 49.3–49.9 → 46.2–47.8 ms (`layoutd-document-bench`, alternated).
     private func translateAll(_ translator: Translator) {
-        // A document being built lists no dirty atoms: all of them are new.
-        let live = { (a: AtomRef) in self.document.atoms[Int(a)].live && self.document.atoms[Int(a)].active }
-        var atoms = document.isBuilt ? document.dirtyAtoms.filter(live) : document.atoms.indices.lazy.map { AtomRef($0) }.filter(live)
-        if atoms.indices.dropFirst().contains(where: { document.atoms[Int(atoms[$0 - 1])].sequence > document.atoms[Int(atoms[$0])].sequence }) {
-            atoms.sort { document.atoms[Int($0)].sequence < document.atoms[Int($1)].sequence }
+        // A document being built lists no dirty atoms: all of them are new. The live ones
+        // and whether they are in creation order, in one pass over the records in place
+        // (a closure reading each through the document was ~80 instructions an atom).
+        var atoms: [AtomRef] = []
+        var ordered = true
+        document.atoms.withUnsafeBufferPointer { records in
+            var last = Int32.min
+            func take(_ a: AtomRef) {
+                let x = records[Int(a)]
+                guard x.live && x.active else { return }
+                if x.sequence < last { ordered = false }
+                last = x.sequence
+                atoms.append(a)
+            }
+            if document.isBuilt {
+                for a in document.dirtyAtoms { take(a) }
+            } else {
+                atoms.reserveCapacity(records.count)
+                for a in records.indices { take(AtomRef(a)) }
+            }
         }
+        if !ordered { atoms.sort { document.atoms[Int($0)].sequence < document.atoms[Int($1)].sequence } }
         var batch = ConstraintBatch()
         batch.reserveCapacity(constraints: atoms.count, terms: 3 * atoms.count)
         var made: [EngineLink] = []
