@@ -84,9 +84,6 @@ public final class LayoutSession {
     /// Variables moved during the text passes of a change, before `finish` takes the rest.
     var carriedMoves: [Variable] = []
     var slotScratch: [Int32] = []
-    /// The change being committed is the session's first views: each is dirty, and owns
-    /// every variable that moved (`finish` reads no owners).
-    private var freshBuild = false
 
     /// Builds a session from a layout document (the body of `POST /v1/sessions`). A
     /// `oneShot` session is read once and dropped (`POST /v1/layout`): its document keeps
@@ -269,7 +266,7 @@ public final class LayoutSession {
         }
         document = consume doc
         document.prepare()
-        freshBuild = views.count == 0
+        let fresh = views.count == 0
         let newViews = document.viewCount - views.count
         if newViews > 0 {
             views.reserveCapacity(views.count + newViews)
@@ -293,7 +290,7 @@ public final class LayoutSession {
         }
         lastChurn = churn()
         settleText(changed: document.dirtyViews)
-        return finish(added: added, countRevision: countRevision, collect: collect)
+        return finish(added: added, countRevision: countRevision, collect: collect, fresh: fresh)
     }
 
     /// Wraps text to the widths the engine gave (a label whose preferredMaxLayoutWidth is its
@@ -457,7 +454,9 @@ public final class LayoutSession {
     /// caller reads `allFrames` in document order, so the list sorted by id would be
     /// thrown away. Its diagnostics are still made here, before a kept session is compacted:
     /// made after, they build again what the compaction dropped (+270 bytes a view).
-    private func finish(added: [String], countRevision: Bool, collect: Bool = true) -> ChangeResult {
+    /// `fresh`: the change brought the session's first views, each dirty and owning every
+    /// variable that moved (no owner is looked up).
+    private func finish(added: [String], countRevision: Bool, collect: Bool = true, fresh: Bool = false) -> ChangeResult {
         // The views to look at, by slot: those owning a variable that moved, and those the
         // change touched. Sorted and de-duplicated in a kept buffer (a set-constant moves a few).
         solver.takeChanges(into: &movedScratch)
@@ -468,7 +467,7 @@ public final class LayoutSession {
         slotScratch.removeAll(keepingCapacity: true)
         // A first build's moved variables are all its views' (25,000 owners looked up and
         // sorted with the views, ~1 M instructions of the 1,000-cell feed).
-        if !freshBuild { for v in movedScratch { if let owner = viewOfVariable[v.id] { slotScratch.append(owner.slot) } } }
+        if !fresh { for v in movedScratch { if let owner = viewOfVariable[v.id] { slotScratch.append(owner.slot) } } }
         let touched = !document.dirtyViews.isEmpty
         for v in document.dirtyViews where views[v] != nil { slotScratch.append(v) }  // none: removed
         if slotScratch.indices.dropFirst().contains(where: { slotScratch[$0 - 1] > slotScratch[$0] }) { slotScratch.sort() }
