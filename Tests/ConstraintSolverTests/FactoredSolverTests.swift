@@ -391,13 +391,7 @@ final class FactoredSolverOperationTests: XCTestCase {
     func testInverseRowFromTwoRowsIsTheSolves() {
         var applied = 0, solvedInstead = 0
         for (round, system, batch) in Self.ambiguitySystems(rounds: 0..<300) {
-            let s = FactoredSolver()
-            let vars = (0..<system.variables).map { _ in s.addVariable() }
-            if batch {
-                _ = s.add(batch: system.constraints.map { definition($0, vars) })
-            } else {
-                for c in system.constraints { s.add(definition(c, vars)) }
-            }
+            let (s, _) = built(system, batch: batch)
             var rho: [Entry] = [], w = WorkVector()
             for z in 0..<s.basis.stepCount {
                 guard s.inverseRowFromTwoRows(of: s.basis.columnOfStep[z], into: &rho) else {
@@ -428,9 +422,8 @@ final class FactoredSolverOperationTests: XCTestCase {
         }
     }
 
-    /// Compares one system's ambiguous variables with the reference; counts the ambiguous
-    /// ones and those compared.
-    private func checkAmbiguity(_ system: SmallSystem, batch: Bool, round: Int) -> (ambiguous: Int, compared: Int) {
+    /// A solver holding the system, added as one batch or a constraint at a time.
+    private func built(_ system: SmallSystem, batch: Bool) -> (FactoredSolver, [Variable]) {
         let s = FactoredSolver()
         let vars = (0..<system.variables).map { _ in s.addVariable() }
         if batch {
@@ -438,6 +431,13 @@ final class FactoredSolverOperationTests: XCTestCase {
         } else {
             for c in system.constraints { s.add(definition(c, vars)) }
         }
+        return (s, vars)
+    }
+
+    /// Compares one system's ambiguous variables with the reference; counts the ambiguous
+    /// ones and those compared.
+    private func checkAmbiguity(_ system: SmallSystem, batch: Bool, round: Int) -> (ambiguous: Int, compared: Int) {
+        let (s, vars) = built(system, batch: batch)
         guard let ranges = system.referenceRanges() else { return (0, 0) }
         let ours = Set(s.ambiguousVariables().map(\.id))
         var ambiguous = 0, compared = 0
