@@ -193,10 +193,12 @@ extension LayoutDocument {
 
     /// One of those in one pass over its members, else false, the reader left somewhere inside it.
     private static func readEntry(_ r: inout JSONParser, into e: inout ReadEntry) throws -> Bool {
-        e.id = nil
+        // Emptied only where set: assigning nil over nil still releases (the runtime's calls
+        // were ~1 M instructions of the 1,000-cell feed's 12,000 entries).
+        if e.id != nil { e.id = nil }
         e.expr = nil
-        e.format = nil
-        e.options = nil
+        if e.format != nil { e.format = nil }
+        if e.options != nil { e.options = nil }
         guard try r.beginObject() else { return false }
         repeat {
             let k = try r.key()
