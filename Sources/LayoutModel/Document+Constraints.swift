@@ -12,7 +12,7 @@ extension LayoutDocument {
             nextAuto += 1
             // Found by number, it needs no string (an entry spells it when asked).
             if !autoShapedIDs && n <= Entry.maxNumber { return EntryID(name: "", number: n) }
-            let id = Self.numbered("c", n)
+            let id = Self.serverID(n)
             if !autoShapedIDs || !isTaken(id) { return EntryID(name: id, number: nil) }
         }
     }

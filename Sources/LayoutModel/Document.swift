@@ -88,7 +88,10 @@ public struct LayoutDocument {
         return autoEntries[n]
     }
 
-    /// n, for an id written as `numbered("c", n)` (no sign, no leading zero, nine digits at most).
+    /// The server's id numbered n (`c7`).
+    static func serverID(_ n: Int) -> String { numbered("c", n) }
+
+    /// n, for an id written as `serverID(n)` (no sign, no leading zero, nine digits at most).
     static func autoNumber(_ id: String) -> Int? {
         var id = id
         return id.withUTF8 { b in

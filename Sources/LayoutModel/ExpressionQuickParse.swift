@@ -153,7 +153,7 @@ private struct QuickParser<Names: QuickNames> {
             } else if c == UInt8(ascii: ".") {
                 dot = i
                 i += 1
-            } else if c == UInt8(ascii: "-") && i + 1 < b.count && b[i + 1].isWordByte && b[i + 1] != UInt8(ascii: "_") {
+            } else if c == UInt8(ascii: "-") && i + 1 < b.count && (b[i + 1].isLetter || b[i + 1].isDigit) {
                 i += 1
             } else {
                 break

@@ -140,7 +140,7 @@ struct EntryID {
     var name: String
     var number: Int?
     /// The id as the client reads it.
-    var string: String { number.map { LayoutDocument.numbered("c", $0) } ?? name }
+    var string: String { number.map(LayoutDocument.serverID) ?? name }
 }
 
 /// A document-level constraint as the client sent it: one atom, or a VFL group of them.
@@ -168,16 +168,15 @@ struct Entry {
     /// The largest server number an entry holds (a larger one is kept as its name).
     static let maxNumber = Int(UInt32.max >> numberShift)
 
+    /// `autoID` gives a number only where it fits (1…`maxNumber`).
     @inline(__always) init(id: EntryID, form: Form, sequence: Int32) {
-        if let n = id.number, n > 0, n <= Self.maxNumber {
-            (name, bits) = ("", UInt32(n) << Self.numberShift | 4 | UInt32(form.rawValue))
-        } else {
-            (name, bits) = (id.string, 4 | UInt32(form.rawValue))
-        }
+        assert(id.number.map { $0 > 0 && $0 <= Self.maxNumber } ?? true, "a server number beyond an entry's field")
+        let number = UInt32(id.number ?? 0)
+        (name, bits) = (id.name, number << Self.numberShift | 4 | UInt32(form.rawValue))
         self.sequence = sequence
     }
 
-    var id: String { autoNumber.map { LayoutDocument.numbered("c", $0) } ?? name }
+    var id: String { autoNumber.map(LayoutDocument.serverID) ?? name }
     /// The server's number of a server-given id found by number.
     var autoNumber: Int? { bits >> Self.numberShift == 0 ? nil : Int(bits >> Self.numberShift) }
 
