@@ -4,20 +4,24 @@
 /// `ConstraintDefinition` a constraint, each with an array of its terms to allocate, fill,
 /// read once and free.
 public struct ConstraintBatch: Sendable {
-    public private(set) var terms: [(variable: Variable, coefficient: Double)] = []
+    public var terms: [(variable: Variable, coefficient: Double)] { termStore }
+    @usableFromInline var termStore: [(variable: Variable, coefficient: Double)] = []
     /// Per constraint: where its terms end, its constant, relation and priority, in one
     /// record (four arrays were four appends a constraint: ~90 instructions, 30,000
     /// constraints in the 1,000-cell feed).
-    private var rows: [Row] = []
+    @usableFromInline var rows: [Row] = []
     /// Where the constraint being written starts in `terms` (kept: read from the last row's
     /// end, an optional, it was ~15 instructions of every term's `add`).
-    private var start = 0
+    @usableFromInline var start = 0
 
-    private struct Row {
-        var end: Int32
-        var relation: Relation
-        var constant: Double
-        var priority: Double
+    @usableFromInline struct Row: Sendable {
+        @usableFromInline var end: Int32
+        @usableFromInline var relation: Relation
+        @usableFromInline var constant: Double
+        @usableFromInline var priority: Double
+        @usableFromInline init(end: Int32, relation: Relation, constant: Double, priority: Double) {
+            (self.end, self.relation, self.constant, self.priority) = (end, relation, constant, priority)
+        }
     }
 
     public init() {}
@@ -25,7 +29,7 @@ public struct ConstraintBatch: Sendable {
     public init(_ definitions: [ConstraintDefinition]) {
         reserveCapacity(constraints: definitions.count, terms: definitions.reduce(0) { $0 + $1.expression.terms.count })
         for d in definitions {  // as they are: their terms neither merged nor filtered
-            terms.append(contentsOf: d.expression.terms)
+            termStore.append(contentsOf: d.expression.terms)
             end(constant: d.expression.constant, relation: d.relation, priority: d.priority)
         }
     }
@@ -33,36 +37,37 @@ public struct ConstraintBatch: Sendable {
     public var count: Int { rows.count }
 
     public mutating func reserveCapacity(constraints: Int, terms: Int) {
-        self.terms.reserveCapacity(terms)
+        termStore.reserveCapacity(terms)
         rows.reserveCapacity(constraints)
     }
 
     /// Adds `c·v` to the constraint being written (the one `close` will finish), merged
-    /// with a term of the same variable it has already.
-    public mutating func add(_ v: Variable, _ c: Double) {
+    /// with a term of the same variable it has already. Inlined where a document is
+    /// translated, with `close`: two calls a term were ~2 M of the 1,000-cell feed's 5 M here.
+    @inlinable @inline(__always) public mutating func add(_ v: Variable, _ c: Double) {
         var k = start
-        while k < terms.count {
-            if terms[k].variable == v {
-                terms[k].coefficient += c
+        while k < termStore.count {
+            if termStore[k].variable == v {
+                termStore[k].coefficient += c
                 return
             }
             k += 1
         }
-        terms.append((v, c))
+        termStore.append((v, c))
     }
 
-    /// Finishes the constraint being written: its terms are those added since the last
+    /// Finishes the constraint being written: its termStore are those added since the last
     /// close (less any that cancelled to 0).
-    public mutating func close(constant: Double, relation: Relation, priority: Double) {
+    @inlinable @inline(__always) public mutating func close(constant: Double, relation: Relation, priority: Double) {
         var k = start
-        while k < terms.count && terms[k].coefficient != 0 { k += 1 }
-        if k < terms.count { terms.replaceSubrange(start..., with: terms[start...].filter { $0.coefficient != 0 }) }
+        while k < termStore.count && termStore[k].coefficient != 0 { k += 1 }
+        if k < termStore.count { termStore.replaceSubrange(start..., with: termStore[start...].filter { $0.coefficient != 0 }) }
         end(constant: constant, relation: relation, priority: priority)
     }
 
-    private mutating func end(constant: Double, relation: Relation, priority: Double) {
-        rows.append(Row(end: Int32(terms.count), relation: relation, constant: constant, priority: priority))
-        start = terms.count
+    @inlinable mutating func end(constant: Double, relation: Relation, priority: Double) {
+        rows.append(Row(end: Int32(termStore.count), relation: relation, constant: constant, priority: priority))
+        start = termStore.count
     }
 
     /// Constraint i's terms.

@@ -276,10 +276,7 @@ public final class LayoutSession {
         for v in document.dirtyViews where document.views[Int(v)].live && views[v] == nil {
             let vars = ViewVariables(x: solver.addVariable(), y: solver.addVariable(), width: solver.addVariable(), height: solver.addVariable())
             views.add(v, vars)
-            viewOfVariable[vars.x.id] = .init(slot: v, axis: .horizontal)
-            viewOfVariable[vars.width.id] = .init(slot: v, axis: .horizontal)
-            viewOfVariable[vars.y.id] = .init(slot: v, axis: .vertical)
-            viewOfVariable[vars.height.id] = .init(slot: v, axis: .vertical)
+            viewOfVariable.own(vars, by: v)
         }
         translate()
         // Built: from here on (text rewrapped below included) a changed atom is listed dirty.
