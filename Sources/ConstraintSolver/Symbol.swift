@@ -1,6 +1,6 @@
 /// A tableau symbol. The kind lives in the low two bits so rows can sort and
 /// compare symbols as plain integers; the id (upper bits) indexes per-symbol arrays.
-struct Symbol: Hashable, Comparable, Sendable {
+@usableFromInline struct Symbol: Hashable, Comparable, Sendable {
     enum Kind: UInt32 {
         case external = 0  // a user variable: unrestricted
         case slack = 1  // inequality marker (and the artificial variable): >= 0
@@ -8,7 +8,7 @@ struct Symbol: Hashable, Comparable, Sendable {
         case dummy = 3  // required-equality marker: always 0, never pivots
     }
 
-    let raw: UInt32
+    @usableFromInline let raw: UInt32
 
     init(id: Int32, kind: Kind) { raw = UInt32(id) << 2 | kind.rawValue }
     private init(raw: UInt32) { self.raw = raw }
@@ -17,7 +17,7 @@ struct Symbol: Hashable, Comparable, Sendable {
     static let invalid = Symbol(raw: .max)
     var isValid: Bool { raw != .max }
 
-    var id: Int32 { Int32(bitPattern: raw >> 2) }
+    @inlinable var id: Int32 { Int32(bitPattern: raw >> 2) }
     var index: Int { Int(raw >> 2) }
     var kind: Kind { Kind(rawValue: raw & 3)! }
     var isExternal: Bool { raw & 3 == 0 }
@@ -27,5 +27,5 @@ struct Symbol: Hashable, Comparable, Sendable {
     /// A restricted basic row must keep a non-negative constant.
     var isRestricted: Bool { raw & 3 != 0 }
 
-    static func < (a: Symbol, b: Symbol) -> Bool { a.raw < b.raw }
+    @usableFromInline static func < (a: Symbol, b: Symbol) -> Bool { a.raw < b.raw }
 }

@@ -44,6 +44,8 @@ public struct ViewSpec: Equatable, Sendable {
     /// The fields most views leave at their defaults, behind one pointer (nil while all are
     /// defaults): 360 → 104 bytes a view.
     private var rare: Boxed<Rare>?
+    /// Every rare field at its default (no insets, the default margins, no baselines).
+    var rareDefaults: Bool { rare == nil }
 
     struct Rare: Equatable, Sendable {
         var frame: Rect?
