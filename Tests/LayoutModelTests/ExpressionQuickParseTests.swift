@@ -23,6 +23,26 @@ final class ExpressionQuickParseTests: XCTestCase {
         }
     }
 
+    /// The word-at-a-time name scan against a byte-by-byte one, on random bytes weighted to
+    /// names and to every byte it could mistake for one (below 0x20, DEL, 0x80 and up).
+    func testNameRunIsTheByteScan() {
+        let alphabet: [UInt8] = Array("aZz09_..-@ [`{".utf8) + [0x0E, 0x10, 0x19, 0x1F, 0x7F, 0x80, 0xC3, 0xFF, 0x5F, 0x2F, 0x3A]
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let n = Int.random(in: 0...24, using: &rng)
+            let bytes = (0..<n).map { _ in Bool.random(using: &rng) ? alphabet.randomElement(using: &rng)! : UInt8.random(in: 0...255, using: &rng) }
+            let from = Int.random(in: 0...n, using: &rng)
+            bytes.withUnsafeBufferPointer { b in
+                let (end, dot) = b.nameRun(from: from)
+                var k = from
+                while k < n && (b[k].isWordByte || b[k] == UInt8(ascii: ".")) { k += 1 }
+                // It stops where the byte scan does, or earlier within the last word's bytes.
+                XCTAssert(end == k || (end < k && end + 8 > n), "\(bytes) from \(from): \(end), scan \(k)")
+                XCTAssertEqual(dot, b[from..<end].lastIndex(of: UInt8(ascii: ".")) ?? -1, "\(bytes) from \(from)")
+            }
+        }
+    }
+
     func testQuickParserTakesTheCommonForms() throws {
         for e in [
             "a.left == b.left + 8", "card.width == 2 * icon.height @750", "title.top >= avatar.bottom - 12.5",
