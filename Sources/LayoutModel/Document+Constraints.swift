@@ -133,10 +133,11 @@ extension LayoutDocument {
         at p: @autoclosure () -> Pointer
     ) throws(LayoutError) {
         // The kept shape taken out while it is read into (so its arrays are not shared).
-        var shape = formatScratch
-        formatScratch = VisualShape()
-        defer { formatScratch = shape }
-        let (resolved, broken) = try visual(format, options: options, metrics: metrics, into: &shape, at: p())
+        var shape = VisualShape()
+        swap(&shape, &formatScratch)
+        defer { swap(&shape, &formatScratch) }
+        let broken = try visual(format, options: options, metrics: metrics, into: &shape, at: p())
+        let resolved = shape.resolved
         // A member's id taken already is named before any later member's broken rule. (Checked
         // here, not by a closure given to `visual`: one that read the document copied it whole
         // for the call, ~1,400 instructions a format.)
@@ -275,32 +276,43 @@ extension LayoutDocument {
     /// Characters, its names as strings).
     private func visual(
         _ format: String, options: [String], metrics: [String: Double], into shape: inout VisualShape, at pointer: @autoclosure () -> Pointer
-    ) throws(LayoutError) -> (atoms: [ConstraintParts<ViewRef>], broken: LayoutError?) {
+    ) throws(LayoutError) -> LayoutError? {
         func failing(_ error: SyntaxError) -> LayoutError {
             pointer()("visual").fail("\(error.message) at position \(error.position) of the format")
         }
-        let bytes = Array(format.utf8)
+        // The format's bytes in the shape's kept room (an array made a format was ~1 K instructions).
+        var bytes: [UInt8] = []
+        swap(&bytes, &shape.formatBytes)
+        defer { swap(&bytes, &shape.formatBytes) }
+        bytes.removeAll(keepingCapacity: true)
+        bytes.append(contentsOf: format.utf8)
         guard bytesAreCharacters(bytes) else {
             let characters = Array(format)
             do { try shape.read(characters, options: options, metrics: metrics) } catch { throw failing(error) }
-            let refs = shape.names.indices.map { viewRef(shape.name(Int32($0), in: characters)) ?? noRef }
-            return try visual(shape, characters, refs: refs, at: pointer())
+            shape.refs = shape.names.indices.map { viewRef(shape.name(Int32($0), in: characters)) ?? noRef }
+            return try visual(&shape, characters, at: pointer())
         }
         do { try shape.read(bytes, options: options, metrics: metrics) } catch { throw failing(error) }
-        var refs = [ViewRef](repeating: noRef, count: shape.names.count)
+        var refs: [ViewRef] = []  // the shape's kept room, filled
+        swap(&refs, &shape.refs)
+        refs.removeAll(keepingCapacity: true)
         bytes.withUnsafeBufferPointer { b in
             ViewNames.lending(self) { names in
-                for (k, name) in shape.names.enumerated() { refs[k] = names.view(UnsafeBufferPointer(rebasing: b[name])) ?? noRef }
+                for name in shape.names { refs.append(names.view(UnsafeBufferPointer(rebasing: b[name])) ?? noRef) }
             }
         }
-        return try visual(shape, bytes, refs: refs, at: pointer())
+        swap(&refs, &shape.refs)
+        return try visual(&shape, bytes, at: pointer())
     }
 
-    /// A format's constraints, its views' refs by slot (`noRef`: no such view) given: those
-    /// before the first that breaks a rule, and that one's error.
+    /// A format's constraints into `shape.resolved`, its views' refs by slot (`noRef`: no
+    /// such view) in `shape.refs`: those before the first that breaks a rule, and that one's
+    /// error. (Both lists are the shape's kept room: two arrays made a format were ~1.5 K
+    /// instructions.)
     private func visual<U: TokenUnit>(
-        _ shape: VisualShape, _ text: [U], refs: [ViewRef], at pointer: @autoclosure () -> Pointer
-    ) throws(LayoutError) -> (atoms: [ConstraintParts<ViewRef>], broken: LayoutError?) {
+        _ shape: inout VisualShape, _ text: [U], at pointer: @autoclosure () -> Pointer
+    ) throws(LayoutError) -> LayoutError? {
+        let refs = shape.refs
         var p: Pointer { pointer()("visual") }
         // The views share one parent, which `|` stands for.
         var shared: ViewRef? = nil
@@ -315,6 +327,9 @@ extension LayoutDocument {
         if shape.usesSuperview && parent == noRef { throw p.fail("'|' stands for the views' parent, but they have none") }
         func ref(_ slot: Int32) -> ViewRef { slot == VisualShape.superview ? parent : refs[Int(slot)] }
         var out: [ConstraintParts<ViewRef>] = []
+        swap(&out, &shape.resolved)
+        defer { swap(&out, &shape.resolved) }
+        out.removeAll(keepingCapacity: true)
         out.reserveCapacity(shape.constraints.count)
         for c in shape.constraints {
             let parts = ConstraintParts(
@@ -328,12 +343,12 @@ extension LayoutDocument {
                     first: Anchor(view: named(c.first), attribute: c.firstAttribute), relation: c.relation,
                     second: c.second.map { Anchor(view: named($0.view), attribute: $0.attribute) }, multiplier: c.multiplier,
                     constant: c.constant, priority: c.priority)
-                do { out.append(try checked(atom, at: p)) } catch { return (out, error) }
+                do { out.append(try checked(atom, at: p)) } catch { return error }
             } else {
                 out.append(parts)
             }
         }
-        return (out, nil)
+        return nil
     }
 
     /// The rules every atom obeys, and the views it names (`p` is built only for an error).

@@ -167,7 +167,8 @@ func exactDecimal<C: Collection>(_ units: C) -> Double? where C.Element: TokenUn
         k = units.index(after: k)
     }
     guard digits > 0, !seenDot || fraction > 0 else { return nil }
-    let v = Double(mantissa) / powersOfTen[fraction]
+    // A whole number (most are) reads no table: a global's first-use check and a division saved.
+    let v = fraction == 0 ? Double(mantissa) : Double(mantissa) / powersOfTen[fraction]
     return negative ? -v : v
 }
 

@@ -86,6 +86,13 @@ struct VisualShape {
     fileprivate var items: [Item] = []
     fileprivate var connections: [Connection] = []
     fileprivate var predicates: [Predicate] = []
+    /// The options' alignments, in order (kept, as the arrays above are).
+    fileprivate var alignments: [Attribute] = []
+    /// Room for a format's bytes, its views' refs by slot and its constraints on them, kept
+    /// for the next (`LayoutDocument.visual`).
+    var formatBytes: [UInt8] = []
+    var refs: [ViewRef] = []
+    var resolved: [ConstraintParts<ViewRef>] = []
 
     init() {}
 
@@ -222,18 +229,23 @@ private struct ShapeReader<U: TokenUnit> {
         var leadingAttr: Attribute = axis == .horizontal ? .leading : .top
         var trailingAttr: Attribute = axis == .horizontal ? .trailing : .bottom
         let size: Attribute = axis == .horizontal ? .width : .height
-        var alignments: [Attribute] = []
+        shape.alignments.removeAll(keepingCapacity: true)
         for o in options {
+            // Alignments first: most options are one (three direction compares each were ~70
+            // instructions an option).
+            if let a = VisualFormat.alignment(o) {
+                guard a.axis != axis else { throw fail("\(o) aligns along the format's own axis (\(axis == .horizontal ? "H" : "V"):)", at: 0) }
+                shape.alignments.append(a)
+                continue
+            }
             switch o {
             case "directionLeadingToTrailing": break
             case "directionLeftToRight": if axis == .horizontal { leadingAttr = .left; trailingAttr = .right }
             case "directionRightToLeft": if axis == .horizontal { leadingAttr = .right; trailingAttr = .left }
-            default:
-                guard let a = VisualFormat.alignment(o) else { throw fail("unknown option '\(o)'", at: 0) }
-                guard a.axis != axis else { throw fail("\(o) aligns along the format's own axis (\(axis == .horizontal ? "H" : "V"):)", at: 0) }
-                alignments.append(a)
+            default: throw fail("unknown option '\(o)'", at: 0)
             }
         }
+        let alignments = shape.alignments
 
         func atom(_ first: Int32, _ a: Attribute, _ relation: Relation, _ second: (Int32, Attribute)?, _ constant: Double, _ priority: Double)
             -> ConstraintParts<Int32>
