@@ -96,13 +96,20 @@ extension LayoutDocument {
             sequence += 1
             let r = insertRecord(ViewRecord(spec: specs[k], parent: parent, sequence: sequence))
             made[k] = r
-            viewNamed.insert(r, named: specs[k].id)
             liveViews += 1
             if specs[k].hasText { textViews += 1; measureText(r) }
             markDirty(view: r)
             syncImplicit(r, isNew: true)
         }
         for k in specs.indices { insert(k) }
+        // A first batch whose parents came before their children has its views' refs in list
+        // order: its table of ids is the document's, taken whole (each id hashed and placed
+        // again was ~300 instructions a view).
+        if viewNamed.count == 0 && made.indices.allSatisfy({ made[$0] == ViewRef($0) }) {
+            viewNamed = batch
+        } else {
+            for k in specs.indices { viewNamed.insert(made[k], named: specs[k].id) }
+        }
         // Stacks are checked once the whole batch is in (an arranged view may come after its stack).
         for k in specs.indices {
             let r = made[k], s = views[Int(r)].parent

@@ -290,6 +290,23 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(unknown?.pointer, "/views/2/parent")
         XCTAssertEqual(unknown?.detail, "unknown parent view 'nope'")
         XCTAssertNil(error(#"{"id":"v3","parent":"v2"},{"id":"v2","parent":"v1"},{"id":"v1","parent":"root"},{"id":"root"}"#))
+        // Children before their parents (refs not in list order) or after (the batch's table of
+        // ids taken whole): either way each id names its own view, in a first batch and a later one.
+        for views in [
+            #"{"id":"v2","parent":"v1"},{"id":"v1","parent":"root"},{"id":"root","frame":{"x":0,"y":0,"width":100,"height":100}}"#,
+            #"{"id":"root","frame":{"x":0,"y":0,"width":100,"height":100}},{"id":"v1","parent":"root"},{"id":"v2","parent":"v1"}"#
+        ] {
+            let s = session(
+                #"{"views":[\#(views)],"constraints":[{"expr":"v1.left == root.left + 10"},{"expr":"v1.top == root.top + 20"},"#
+                    + #"{"expr":"v1.width == 50"},{"expr":"v1.height == 30"},{"expr":"v2.left == v1.left + 5"},"#
+                    + #"{"expr":"v2.top == v1.top + 1"},{"expr":"v2.width == 7"},{"expr":"v2.height == 8"}]}"#)
+            XCTAssertEqual(s.frame("v1"), R(10, 20, 50, 30), views)
+            XCTAssertEqual(s.frame("v2"), R(5, 1, 7, 8), views)
+            _ = try s.change(#"{"ops":[{"op":"addViews","views":[{"id":"v4","parent":"v3"},{"id":"v3","parent":"v2"}]}]}"#)
+            XCTAssertNotNil(s.document.viewRef("v4"))
+            XCTAssertEqual(s.document.views[Int(s.document.viewRef("v4")!)].parent, s.document.viewRef("v3"))
+            XCTAssertEqual(s.document.views[Int(s.document.viewRef("v3")!)].parent, s.document.viewRef("v2"))
+        }
         let twice = error(#"{"id":"r"},{"id":"a","parent":"r"},{"id":"a"}"#)
         XCTAssertEqual(twice?.pointer, "/views/2/id")
         XCTAssertEqual(twice?.detail, "a view 'a' exists already")
