@@ -65,7 +65,12 @@ public struct ConstraintBatch: Sendable {
         end(constant: constant, relation: relation, priority: priority)
     }
 
-    @inlinable mutating func end(constant: Double, relation: Relation, priority: Double) {
+    /// Adds `c·v` as a term of its own, unmerged: for a writer that knows no other term of the
+    /// constraint has `v` and `c` is not 0 (the quick path of a document's translation).
+    @inlinable @inline(__always) public mutating func append(_ v: Variable, _ c: Double) { termStore.append((v, c)) }
+
+    /// Finishes the constraint being written, its terms as they are (`append`'s: none to drop).
+    @inlinable @inline(__always) public mutating func end(constant: Double, relation: Relation, priority: Double) {
         rows.append(Row(end: Int32(termStore.count), relation: relation, constant: constant, priority: priority))
         start = termStore.count
     }

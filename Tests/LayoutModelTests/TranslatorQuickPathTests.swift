@@ -1,0 +1,58 @@
+import ConstraintSolver
+import XCTest
+
+@testable import LayoutModel
+
+/// The translation's quick path (straight into a batch) against its general path (merged
+/// terms, insets, margins, baselines, mirroring) on random documents: every atom's row the same.
+final class TranslatorQuickPathTests: XCTestCase {
+    func testQuickPathWritesTheGeneralPathsRows() throws {
+        var rng = SystemRandomNumberGenerator()
+        let horizontal = ["left", "right", "centerX", "leftMargin", "rightMargin", "centerXWithinMargins"]
+        let directional = ["leading", "trailing", "leadingMargin", "trailingMargin"]
+        let vertical = ["top", "bottom", "centerY", "topMargin", "bottomMargin", "centerYWithinMargins", "firstBaseline", "lastBaseline"]
+        var quick = 0, checked = 0
+        for _ in 0..<60 {
+            let dir = Bool.random(using: &rng) ? "rtl" : "ltr"
+            var views = [#"{"id":"v0","frame":{"x":0,"y":0,"width":300,"height":200}}"#]
+            for k in 1..<9 {
+                var fields = #""id":"v\#(k)","parent":"v\#(Int.random(in: 0..<k, using: &rng))""#
+                if Int.random(in: 0..<4, using: &rng) == 0 { fields += #","alignmentInsets":{"top":1,"left":2,"bottom":3,"right":4}"# }
+                if Int.random(in: 0..<4, using: &rng) == 0 { fields += #","margins":{"top":5,"left":6,"bottom":7,"right":9}"# }
+                if Int.random(in: 0..<4, using: &rng) == 0 { fields += #","baseline":{"first":11,"last":13}"# }
+                views.append("{\(fields)}")
+            }
+            let s = session(#"{"options":{"layoutDirection":"\#(dir)"},"views":[\#(views.joined(separator: ","))],"constraints":[]}"#)
+            for n in 0..<60 {
+                let family = [horizontal, directional, vertical, ["width", "height"]].randomElement(using: &rng)!
+                let a = "v\(Int.random(in: 1..<9, using: &rng)).\(family.randomElement(using: &rng)!)"
+                let b = "v\(Int.random(in: 0..<9, using: &rng)).\(family.randomElement(using: &rng)!)"
+                let m = [1, 1, 0.5, 2, -1, 0].randomElement(using: &rng)!
+                let rel = ["==", "<=", ">="].randomElement(using: &rng)!
+                let expr = Bool.random(using: &rng) ? "\(a) \(rel) \(m) * \(b) + 3 @\(Int.random(in: 1...1000, using: &rng))" : "\(a) \(rel) 17"
+                _ = try? s.change(#"{"ops":[{"op":"addConstraints","constraints":[{"id":"c\#(n)x","expr":"\#(expr)"}]}]}"#)
+            }
+            let translator = Translator(document: s.document, variables: s.views)
+            for a in s.document.atoms.indices where s.document.atoms[a].live {
+                let general = translator.translate(AtomRef(a))
+                var batch = ConstraintBatch()
+                let (base, sign) = translator.translate(AtomRef(a), into: &batch)
+                let row = batch[0]
+                XCTAssertEqual(
+                    Dictionary(uniqueKeysWithValues: row.expression.terms.map { ($0.variable.id, $0.coefficient) }),
+                    Dictionary(uniqueKeysWithValues: general.definition.expression.terms.map { ($0.variable.id, $0.coefficient) }),
+                    s.document.describe(AtomRef(a)))
+                XCTAssertEqual(row.expression.constant, general.definition.expression.constant, s.document.describe(AtomRef(a)))
+                XCTAssertEqual(row.relation, general.definition.relation)
+                XCTAssertEqual(row.priority, general.definition.priority)
+                XCTAssertEqual(base, general.base)
+                XCTAssertEqual(sign, general.sign)
+                checked += 1
+                if base == 0 && sign == -1 { quick += 1 }
+            }
+        }
+        print("translator quick path: \(quick) of \(checked) atoms")
+        XCTAssertGreaterThan(checked, 1000)
+        XCTAssertGreaterThan(quick, checked / 4, "the quick path's atoms are among them")
+    }
+}
