@@ -130,13 +130,13 @@ extension LayoutDocument {
     /// A VFL entry, its id taken: its group of constraints, each checked, under one entry.
     mutating func addVisual(
         _ format: String, options: [String], metrics: [String: Double], extras: GroupExtras.Pair, id: EntryID, active: Bool,
-        at p: @autoclosure () -> Pointer
+        memo: NameMemo? = nil, at p: @autoclosure () -> Pointer
     ) throws(LayoutError) {
         // The kept shape taken out while it is read into (so its arrays are not shared).
         var shape = VisualShape()
         swap(&shape, &formatScratch)
         defer { swap(&shape, &formatScratch) }
-        let broken = try visual(format, options: options, metrics: metrics, into: &shape, at: p())
+        let broken = try visual(format, options: options, metrics: metrics, into: &shape, memo: memo, at: p())
         let resolved = shape.resolved
         // A member's id taken already is named before any later member's broken rule. (Checked
         // here, not by a closure given to `visual`: one that read the document copied it whole
@@ -184,11 +184,12 @@ extension LayoutDocument {
 
     /// The same from a body's bytes (plain ASCII, read in place): the quick path takes them
     /// without a `String` (one an entry, allocated and freed: 1,000-cell feed, 11,000).
-    mutating func addExpression(bytes expr: UnsafeBufferPointer<UInt8>, id: EntryID, active: Bool, at p: @autoclosure () -> Pointer)
-        throws(LayoutError)
-    {
+    mutating func addExpression(
+        bytes expr: UnsafeBufferPointer<UInt8>, id: EntryID, active: Bool, memo: NameMemo? = nil,
+        at p: @autoclosure () -> Pointer
+    ) throws(LayoutError) {
         let parts: ConstraintParts<ViewRef>
-        if let quick = quickExpression(bytes: expr) {
+        if let quick = quickExpression(bytes: expr, memo: memo) {
             parts = quick
         } else {
             parts = try parsedExpression(String(decoding: expr, as: UTF8.self), at: p())
@@ -275,7 +276,8 @@ extension LayoutDocument {
     /// looked up from the format's bytes, once a slot (an ASCII format; another is read as
     /// Characters, its names as strings).
     private func visual(
-        _ format: String, options: [String], metrics: [String: Double], into shape: inout VisualShape, at pointer: @autoclosure () -> Pointer
+        _ format: String, options: [String], metrics: [String: Double], into shape: inout VisualShape, memo: NameMemo?,
+        at pointer: @autoclosure () -> Pointer
     ) throws(LayoutError) -> LayoutError? {
         func failing(_ error: SyntaxError) -> LayoutError {
             pointer()("visual").fail("\(error.message) at position \(error.position) of the format")
@@ -297,7 +299,7 @@ extension LayoutDocument {
         swap(&refs, &shape.refs)
         refs.removeAll(keepingCapacity: true)
         bytes.withUnsafeBufferPointer { b in
-            ViewNames.lending(self) { names in
+            ViewNames.lending(self, memo: memo) { names in
                 for name in shape.names { refs.append(names.view(UnsafeBufferPointer(rebasing: b[name])) ?? noRef) }
             }
         }
@@ -392,8 +394,8 @@ extension LayoutDocument {
         return text.withUTF8 { quickExpression(bytes: $0) }
     }
 
-    private func quickExpression(bytes: UnsafeBufferPointer<UInt8>) -> ConstraintParts<ViewRef>? {
-        let parts = ViewNames.lending(self) { ExpressionSyntax.parts(bytes: bytes, names: $0) }
+    private func quickExpression(bytes: UnsafeBufferPointer<UInt8>, memo: NameMemo? = nil) -> ConstraintParts<ViewRef>? {
+        let parts = ViewNames.lending(self, memo: memo) { ExpressionSyntax.parts(bytes: bytes, names: $0) }
         guard let c = parts, Self.brokenRule(c) == nil else { return nil }
         return c
     }

@@ -137,11 +137,16 @@ struct ViewNames: QuickNames {
     /// retained at each name).
     let table: NameTable.Lookup
     let views: UnsafeBufferPointer<ViewRecord>
+    /// The reader's memo of names looked up last, if it keeps one.
+    var memo: NameMemo? = nil
 
-    @inline(__always) func view(_ name: UnsafeBufferPointer<UInt8>) -> ViewRef? { table.find(bytes: name) { views[Int($0)].spec.id } }
+    @inline(__always) func view(_ name: UnsafeBufferPointer<UInt8>) -> ViewRef? {
+        guard let memo else { return table.find(bytes: name) { views[Int($0)].spec.id } }
+        return memo.view(name) { b in table.find(bytes: b) { views[Int($0)].spec.id } }
+    }
 
     /// The document's names lent to `body`.
-    static func lending<R>(_ document: LayoutDocument, _ body: (ViewNames) -> R) -> R {
-        document.viewNamed.withLookup { table in document.views.withUnsafeBufferPointer { body(ViewNames(table: table, views: $0)) } }
+    static func lending<R>(_ document: LayoutDocument, memo: NameMemo? = nil, _ body: (ViewNames) -> R) -> R {
+        document.viewNamed.withLookup { table in document.views.withUnsafeBufferPointer { body(ViewNames(table: table, views: $0, memo: memo)) } }
     }
 }

@@ -162,6 +162,9 @@ extension LayoutDocument {
     private mutating func readConstraints(_ r: inout JSONParser) throws {
         guard try r.beginArray() else { return }
         var entry = ReadEntry()
+        // The views stay as they are while the constraints are read: one memo of their names.
+        let memo = NameMemo()
+        defer { memo.deallocate() }
         repeat {
             let start = r.mark
             guard try Self.readEntry(&r, into: &entry) else {
@@ -170,13 +173,13 @@ extension LayoutDocument {
                 continue
             }
             if let expr = entry.expr {
-                try addExpression(bytes: expr, id: try claimID(entry.id, at: Pointer()), active: true, at: Pointer())
+                try addExpression(bytes: expr, id: try claimID(entry.id, at: Pointer()), active: true, memo: memo, at: Pointer())
             } else if let format = entry.format {
                 // The options as sent, for the document written back: the tree's path keeps its array.
                 let sent: JSON? = keepsSentText ? entry.options.map { .array($0.map { .string($0) }) } : nil
                 try addVisual(
                     format, options: entry.options ?? [], metrics: [:], extras: (sent, nil), id: try claimID(entry.id, at: Pointer()),
-                    active: true, at: Pointer())
+                    active: true, memo: memo, at: Pointer())
             }
         } while try r.nextElement()
     }
