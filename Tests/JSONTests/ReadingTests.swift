@@ -72,6 +72,34 @@ final class ReadingTests: XCTestCase {
         }
     }
 
+    /// Strings of every length around a word (the first word's path and the loop's), each
+    /// with a byte that makes it not plain at every place: plain ones are their own bytes and
+    /// the reader goes past them; others are nil, the reader not moved.
+    func testPlainStringsAcrossTheirFirstWord() throws {
+        for n in 0...20 {
+            for bad in [nil, 0x5C, 0x0A, 0xC3] as [UInt8?] {
+                for at in 0..<max(1, n) {
+                    var body = Array("[\"".utf8) + Array(repeating: UInt8(ascii: "a"), count: n)
+                    if let bad, n > 0 { body[2 + at] = bad }
+                    body += Array("\",1]".utf8)
+                    let plain = bad == nil || n == 0
+                    try JSONParser.reading(body) { r throws in
+                        XCTAssertTrue(try r.beginArray())
+                        let before = r.remaining
+                        let got = r.readPlainString()
+                        XCTAssertEqual(got.map(Array.init), plain ? Array(body[2..<(2 + n)]) : nil, "\(n) \(String(describing: bad)) at \(at)")
+                        if plain {
+                            XCTAssertTrue(try r.nextElement())
+                            XCTAssertEqual(try r.readNumber(), 1)
+                        } else {
+                            XCTAssertEqual(r.remaining, before, "not moved")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// Back at a mark, the reader reads the same value again, at the same depth.
     func testARewoundReaderReadsTheValueAgain() throws {
         let text = #"[{"a":[1,2],"b":"c"},3]"#
