@@ -363,8 +363,16 @@ extension JSONParser {
         return try value()
     }
 
-    /// The next value, which must be a string.
-    public mutating func readString() throws(JSONParseError) -> String {
+    /// The next value, which must be a string. A plain one (an id, a name) is copied from the
+    /// bytes `readPlainString` finds, inline: through `string`'s own scan it was ~110
+    /// instructions more (14,000 strings in the 1,000-cell feed).
+    @inlinable public mutating func readString() throws(JSONParseError) -> String {
+        if let b = readPlainString() {
+            return String(unsafeUninitializedCapacity: b.count) {
+                _ = $0.initialize(fromContentsOf: b)
+                return b.count
+            }
+        }
         guard peek() == UInt8(ascii: "\"") else { throw fail("expected a string") }
         return try string()
     }
