@@ -270,7 +270,7 @@ public final class LayoutSession {
         let newViews = document.viewCount - views.count
         if newViews > 0 {
             views.reserveCapacity(views.count + newViews)
-            viewOfVariable.reserveCapacity(viewOfVariable.count + 4 * newViews)
+            viewOfVariable.cover(upTo: viewOfVariable.count + 4 * newViews)
         }
         // New views are dirty, in the order they were added: their variables come in that order.
         for v in document.dirtyViews where document.views[Int(v)].live && views[v] == nil {

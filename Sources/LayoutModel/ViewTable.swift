@@ -70,11 +70,12 @@ struct ViewTable {
     mutating func reserveCapacity(_ n: Int) { slots.reserveCapacity(n) }
 
     mutating func add(_ v: ViewRef, _ variables: ViewVariables) {
-        // Absent slots hold any variables (never read): these.
-        let absent = Slot(variables: variables, flags: 0)
-        slots.grow(toInclude: Int(v), with: absent)
-        slots[Int(v)] = Slot(variables: variables)
         count += 1
+        // The next slot (a build's views come in order): appended, not grown then written.
+        if Int(v) == slots.count { return slots.append(Slot(variables: variables)) }
+        // Absent slots hold any variables (never read): these.
+        slots.grow(toInclude: Int(v), with: Slot(variables: variables, flags: 0))
+        slots[Int(v)] = Slot(variables: variables)
     }
 
     /// Forgets a view; its variables, for the engine to drop.
