@@ -122,14 +122,28 @@ extension LayoutDocument {
                 throw p(k).fail("'\(k)' does not go with 'visual'")
             }
             let v = try Self.visualFields(json, at: p)
-            try addVisual(v.format, options: v.options, metrics: v.metrics, extras: v.extras, id: id, active: active, at: p)
+            try addVisual(.string(v.format), options: v.options, metrics: v.metrics, extras: v.extras, id: id, active: active, at: p)
         }
         return id.string
     }
 
+    /// A VFL format as sent: a string, or a body's own plain ASCII bytes (read in place, no
+    /// string made unless the document keeps its text: ~1 K instructions a format).
+    enum FormatText {
+        case string(String)
+        case ascii(UnsafeBufferPointer<UInt8>)
+
+        var string: String {
+            switch self {
+            case .string(let s): s
+            case .ascii(let b): String(decoding: b, as: UTF8.self)
+            }
+        }
+    }
+
     /// A VFL entry, its id taken: its group of constraints, each checked, under one entry.
     mutating func addVisual(
-        _ format: String, options: [String], metrics: [String: Double], extras: GroupExtras.Pair, id: EntryID, active: Bool,
+        _ format: FormatText, options: [String], metrics: [String: Double], extras: GroupExtras.Pair, id: EntryID, active: Bool,
         memo: NameMemo? = nil, at p: @autoclosure () -> Pointer
     ) throws(LayoutError) {
         // The kept shape taken out while it is read into (so its arrays are not shared).
@@ -149,7 +163,7 @@ extension LayoutDocument {
         }
         if let broken { throw broken }
         var entry = Entry(id: id, form: .visual, sequence: newEntrySequence())
-        if keepsSentText { entry.text = texts.add(format) }
+        if keepsSentText { entry.text = texts.add(format.string) }
         let e = newEntry(entry)
         if keepsSentText && (extras.options != nil || extras.metrics != nil) { groupExtras[e] = extras }
         guard !resolved.isEmpty else { return }
@@ -276,7 +290,7 @@ extension LayoutDocument {
     /// looked up from the format's bytes, once a slot (an ASCII format; another is read as
     /// Characters, its names as strings).
     private func visual(
-        _ format: String, options: [String], metrics: [String: Double], into shape: inout VisualShape, memo: NameMemo?,
+        _ format: FormatText, options: [String], metrics: [String: Double], into shape: inout VisualShape, memo: NameMemo?,
         at pointer: @autoclosure () -> Pointer
     ) throws(LayoutError) -> LayoutError? {
         func failing(_ error: SyntaxError) -> LayoutError {
@@ -287,9 +301,12 @@ extension LayoutDocument {
         swap(&bytes, &shape.formatBytes)
         defer { swap(&bytes, &shape.formatBytes) }
         bytes.removeAll(keepingCapacity: true)
-        bytes.append(contentsOf: format.utf8)
+        switch format {
+        case .string(let s): bytes.append(contentsOf: s.utf8)
+        case .ascii(let b): bytes.append(contentsOf: b)
+        }
         guard bytesAreCharacters(bytes) else {
-            let characters = Array(format)
+            let characters = Array(format.string)
             do { try shape.read(characters, options: options, metrics: metrics) } catch { throw failing(error) }
             shape.refs = shape.names.indices.map { viewRef(shape.name(Int32($0), in: characters)) ?? noRef }
             return try visual(&shape, characters, at: pointer())

@@ -175,22 +175,24 @@ extension LayoutDocument {
                 try addExpression(bytes: expr, id: try claimID(entry.id, at: Pointer()), active: true, memo: memo, at: Pointer())
             } else if let format = entry.format {
                 // The options as sent, for the document written back: the tree's path keeps its array.
-                let sent: JSON? = keepsSentText ? entry.options.map { .array($0.map { .string($0) }) } : nil
+                let sent: JSON? = keepsSentText && entry.hasOptions ? .array(entry.options.map { .string($0) }) : nil
                 try addVisual(
-                    format, options: entry.options ?? [], metrics: [:], extras: (sent, nil), id: try claimID(entry.id, at: Pointer()),
+                    .ascii(format), options: entry.options, metrics: [:], extras: (sent, nil), id: try claimID(entry.id, at: Pointer()),
                     active: true, memo: memo, at: Pointer())
             }
         } while try r.nextElement()
     }
 
-    /// The entries read in place: an `expr` (plain ASCII: the body's own bytes) or a VFL
-    /// format with string `options`, each with perhaps a string id. Read into one kept
-    /// record (an enum returned a time was destroyed twice an entry, ~160 instructions).
+    /// The entries read in place: an `expr` or a VFL format (plain ASCII: the body's own
+    /// bytes) with string `options`, each with perhaps a string id. Read into one kept
+    /// record (an enum returned a time was destroyed twice an entry, ~160 instructions), its
+    /// list of options kept from entry to entry (one made and freed an entry, ~500).
     private struct ReadEntry {
         var id: String?
         var expr: UnsafeBufferPointer<UInt8>?
-        var format: String?
-        var options: [String]?
+        var format: UnsafeBufferPointer<UInt8>?
+        var options: [String] = []
+        var hasOptions = false
     }
 
     /// One of those in one pass over its members, else false, the reader left somewhere inside it.
@@ -199,8 +201,11 @@ extension LayoutDocument {
         // were ~1 M instructions of the 1,000-cell feed's 12,000 entries).
         if e.id != nil { e.id = nil }
         e.expr = nil
-        if e.format != nil { e.format = nil }
-        if e.options != nil { e.options = nil }
+        e.format = nil
+        if e.hasOptions {
+            e.options.removeAll(keepingCapacity: true)
+            e.hasOptions = false
+        }
         guard try r.beginObject() else { return false }
         repeat {
             let k = try r.key()
@@ -209,22 +214,22 @@ extension LayoutDocument {
             } else if e.expr == nil && e.format == nil && k.spells("expr") {
                 guard let text = r.readPlainString() else { return false }
                 e.expr = text
-            } else if e.format == nil && e.expr == nil && k.spells("visual") && r.peek() == UInt8(ascii: "\"") {
-                e.format = try r.readString()
-            } else if e.options == nil && e.expr == nil && k.spells("options") && r.peek() == UInt8(ascii: "[") {
-                var list: [String] = []
+            } else if e.format == nil && e.expr == nil && k.spells("visual") {
+                guard let text = r.readPlainString() else { return false }
+                e.format = text
+            } else if !e.hasOptions && e.expr == nil && k.spells("options") && r.peek() == UInt8(ascii: "[") {
+                e.hasOptions = true  // first: a list given up on halfway is emptied all the same
                 if try r.beginArray() {
                     repeat {
                         guard r.peek() == UInt8(ascii: "\"") else { return false }
-                        list.append(try r.readString())
+                        e.options.append(try r.readString())
                     } while try r.nextElement()
                 }
-                e.options = list
             } else {
                 return false
             }
         } while try r.nextMember()
-        return e.expr != nil ? e.options == nil : e.format != nil
+        return e.expr != nil ? !e.hasOptions : e.format != nil
     }
 }
 

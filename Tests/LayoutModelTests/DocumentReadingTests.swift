@@ -121,7 +121,12 @@ final class DocumentReadingTests: XCTestCase {
             #"{"visual":"H:|-[a]-[b]-|","options":[1]}"#, #"{"visual":"H:|-[a]-[b]-|","id":null}"#,
             #"{"visual":"H:|-[a]-[b]-|","visual":"H:[a]"}"#, #"{"visual":"H:|-[a]-[b]-|","options":["alignAllLeft"]}"#,
             #"{"visual":"H:|-[a]-[nobody]-|"}"#, #"{"id":"a.0","expr":"a.width == 1"},{"id":"a","visual":"H:[a]-[b]"}"#,
-            #"{"visual":"H:|-[a]-[b]-|","active":false}"#, #"{"visual":"H:|-[a]-[b]-|","options":["alignAllTop"],"options":[]}"#
+            #"{"visual":"H:|-[a]-[b]-|","active":false}"#, #"{"visual":"H:|-[a]-[b]-|","options":["alignAllTop"],"options":[]}"#,
+            // Options of an entry left to its tree are not the next entry's.
+            #"{"visual":"H:|-[a]-[b]-|","options":["alignAllTop"],"active":true},{"visual":"V:|-[a]-[b]"}"#,
+            #"{"options":["alignAllTop"],"expr":"a.width == 3"},{"visual":"V:|-[a]-[b]"}"#,
+            // A format with an escape is the tree's; the next is read in place.
+            #"{"visual":"H:|-[a]-\u005bb]-|"},{"visual":"V:|-[a]-[b]"}"#
         ] {
             agree(
                 #"{"views":[{"id":"r","frame":{"x":0,"y":0,"width":100,"height":100}},{"id":"a","parent":"r"},{"id":"b","parent":"r"}],"#
