@@ -108,6 +108,7 @@ extension LayoutDocument {
         if viewNamed.count == 0 && made.indices.allSatisfy({ made[$0] == ViewRef($0) }) {
             viewNamed = batch
         } else {
+            viewNamed.reserveCapacity(viewNamed.count + specs.count)
             for k in specs.indices { viewNamed.insert(made[k], named: specs[k].id) }
         }
         // Stacks are checked once the whole batch is in (an arranged view may come after its stack).

@@ -110,7 +110,8 @@ public struct LayoutDocument {
     /// Room for a whole document's views and constraints, so the tables grow once.
     mutating func reserve(views n: Int, constraints m: Int) {
         views.reserveCapacity(views.count + n)
-        viewNamed.reserveCapacity(viewNamed.count + n)
+        // A first batch's table of ids becomes the document's (`addViews`): none made here.
+        if viewNamed.count > 0 { viewNamed.reserveCapacity(viewNamed.count + n) }
         entries.reserveCapacity(entries.count + m)
         entryNamed.reserveCapacity(entryNamed.count + m)
         atoms.reserveCapacity(atoms.count + m + 4 * n)  // intrinsic sizes add up to four per view

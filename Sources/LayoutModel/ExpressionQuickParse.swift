@@ -99,10 +99,14 @@ private struct QuickParser<Names: QuickNames> {
                 item = a
             }
             if item != nil {
-                if consume(UInt8(ascii: "*")) {
+                // `*` or `/` next, spaces looked past once (the loop skips them anyway).
+                skipSpaces()
+                if i < b.count && b[i] == UInt8(ascii: "*") {
+                    i += 1
                     guard let n = number() else { return nil }
                     coefficient *= n
-                } else if consume(UInt8(ascii: "/")) {
+                } else if i < b.count && b[i] == UInt8(ascii: "/") {
+                    i += 1
                     guard let n = number(), n != 0 else { return nil }
                     coefficient /= n
                 }
