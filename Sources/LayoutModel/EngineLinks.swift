@@ -53,21 +53,31 @@ struct EngineLinks {
         if newValue.base != 0 { bases[a] = newValue.base } else if !bases.isEmpty { bases[a] = nil }
     }
 
-    /// Links each atom to its handle, `made[k]` giving atom k's sign and base. Words written
-    /// in place: a `set` an atom was ~100 instructions (30,000 atoms in the 1,000-cell feed).
-    mutating func link(_ atoms: [AtomRef], to handles: [ConstraintHandle], made: [EngineLink]) {
+    /// Links each atom to its handle, plain (not mirrored, base 0) but for those `unusual`
+    /// lists by index: most are plain (the translation's quick path), and a link made an atom
+    /// to be read back was ~20 instructions of each (30,000 atoms in the 1,000-cell feed).
+    /// Words written in place: a `set` an atom was ~100 instructions.
+    mutating func link(_ atoms: [AtomRef], to handles: [ConstraintHandle], plainBut unusual: [(k: Int, link: EngineLink)]) {
         guard !atomOfMade else {
+            var made = [EngineLink](repeating: EngineLink(handle: nil, mirrored: false, base: 0), count: atoms.count)
+            for u in unusual { made[u.k] = u.link }
             for k in atoms.indices { set(atoms[k], EngineLink(handle: handles[k], mirrored: made[k].mirrored, base: made[k].base)) }
             return
         }
         var added = 0
+        let clearBases = !bases.isEmpty
         raw.withUnsafeMutableBufferPointer { raw in
             for k in atoms.indices {
-                let a = atoms[k], m = made[k]
+                let a = atoms[k]
                 if raw[Int(a)] & ~Self.mirroredBit == Self.noHandle { added += 1 }
-                raw[Int(a)] = UInt32(handles[k].raw) | (m.mirrored ? Self.mirroredBit : 0)
-                if m.base != 0 { bases[a] = m.base } else if !bases.isEmpty { bases[a] = nil }
+                raw[Int(a)] = UInt32(handles[k].raw)
+                if clearBases { bases[a] = nil }
             }
+        }
+        for u in unusual {
+            let a = atoms[u.k]
+            if u.link.mirrored { raw[Int(a)] |= Self.mirroredBit }
+            if u.link.base != 0 { bases[a] = u.link.base }
         }
         linkedCount += added
     }

@@ -371,12 +371,8 @@ public final class LayoutSession {
             adds = order.map { adds[$0] }
             definitions = order.map { definitions[$0] }
         }
-        record(definitions.map { solver.add($0) }, of: adds.map(\.atom), links: adds.map(\.link))
-    }
-
-    /// Links atoms to the handles the engine gave them.
-    private func record(_ handles: [ConstraintHandle], of atoms: [AtomRef], links made: [EngineLink]) {
-        links.link(atoms, to: handles, made: made)
+        let unusual = adds.indices.filter { adds[$0].link.mirrored || adds[$0].link.base != 0 }.map { (k: $0, link: adds[$0].link) }
+        links.link(adds.map(\.atom), to: definitions.map { solver.add($0) }, plainBut: unusual)
     }
 
     /// The whole document into an empty engine: every live atom written, in document order,
@@ -408,13 +404,14 @@ public final class LayoutSession {
         if !ordered { atoms.sort { document.atoms[Int($0)].sequence < document.atoms[Int($1)].sequence } }
         var batch = ConstraintBatch()
         batch.reserveCapacity(constraints: atoms.count, terms: 3 * atoms.count)
-        var made: [EngineLink] = []
-        made.reserveCapacity(atoms.count)
-        for a in atoms {
-            let (base, sign) = translator.translate(a, into: &batch)
-            made.append(EngineLink(handle: nil, mirrored: sign > 0, base: base))
+        // The links of the rows with a base or mirrored, by index: most have neither.
+        var unusual: [(k: Int, link: EngineLink)] = []
+        for k in atoms.indices {
+            let (base, sign) = translator.translate(atoms[k], into: &batch)
+            if base != 0 || sign > 0 { unusual.append((k, EngineLink(handle: nil, mirrored: sign > 0, base: base))) }
         }
-        record(batch.count > 1 ? solver.add(batch: batch) : (0..<batch.count).map { solver.add(batch[$0]) }, of: atoms, links: made)
+        let handles = batch.count > 1 ? solver.add(batch: batch) : (0..<batch.count).map { solver.add(batch[$0]) }
+        links.link(atoms, to: handles, plainBut: unusual)
     }
 
     private func sameShape(_ a: ConstraintDefinition, _ b: ConstraintDefinition) -> Bool {

@@ -1,4 +1,5 @@
 import ConstraintSolver
+import JSON
 import XCTest
 
 @testable import LayoutModel
@@ -54,5 +55,33 @@ final class TranslatorQuickPathTests: XCTestCase {
         print("translator quick path: \(quick) of \(checked) atoms")
         XCTAssertGreaterThan(checked, 1000)
         XCTAssertGreaterThan(quick, checked / 4, "the quick path's atoms are among them")
+    }
+}
+
+/// A set-constant after a whole-document build moves views as the document with that constant
+/// built anew would place them: links keep each row's base (insets) and mirroring (rtl).
+final class BatchLinkTests: XCTestCase {
+    func testSetConstantAfterABuildMatchesTheDocumentBuiltWithIt() throws {
+        for dir in ["ltr", "rtl"] {
+            func doc(_ lead: Int, _ top: Int, _ width: Int) -> String {
+                #"{"options":{"layoutDirection":"\#(dir)"},"views":[{"id":"r","frame":{"x":0,"y":0,"width":300,"height":200}},"#
+                    + #"{"id":"a","parent":"r","alignmentInsets":{"top":2,"left":3,"bottom":4,"right":5}},{"id":"b","parent":"r"}],"#
+                    + #""constraints":[{"id":"lead","expr":"a.leading == r.leading + \#(lead)"},{"id":"top","expr":"a.top == r.top + \#(top)"},"#
+                    + #"{"id":"w","expr":"a.width == \#(width)"},{"expr":"a.height == 30"},{"expr":"b.leading == a.trailing + 4"},"#
+                    + #"{"expr":"b.top == a.bottom"},{"expr":"b.width == 10"},{"expr":"b.height == 10"}]}"#
+            }
+            let fresh = session(doc(17, 9, 61))
+            // The set-constant path (a drag's: the link's base and sign, no translation) and a change's.
+            let s = session(doc(10, 20, 50))
+            _ = try s.setConstants(try JSONParser.parse(#"{"lead":17,"top":9,"w":61}"#))
+            let t = session(doc(10, 20, 50))
+            _ = try t.change(
+                #"{"ops":[{"op":"setConstant","id":"lead","constant":17},{"op":"setConstant","id":"top","constant":9},"#
+                    + #"{"op":"setConstant","id":"w","constant":61}]}"#)
+            for u in [s, t] {
+                XCTAssertEqual(u.frame("a"), fresh.frame("a"), dir)
+                XCTAssertEqual(u.frame("b"), fresh.frame("b"), dir)
+            }
+        }
     }
 }
