@@ -49,16 +49,12 @@ extension LayoutDocument {
         var firstDot = -1, lastDot = -1, afterFirst: UInt8 = 0, digitsAfterLast = false
         var bytes = name
         bytes.withUTF8 { b in
-            for (offset, c) in b.enumerated() {
-                if c == UInt8(ascii: ".") {
-                    if firstDot < 0 { firstDot = offset }
-                    lastDot = offset
-                    digitsAfterLast = false
-                } else {
-                    if offset == firstDot + 1 && firstDot >= 0 { afterFirst = c }
-                    digitsAfterLast = lastDot >= 0 && (offset == lastDot + 1 || digitsAfterLast) && c &- 48 < 10
-                }
-            }
+            // The dots found from either end (a loop keeping all four facts a byte was ~30
+            // instructions a byte: 2,000 sent ids in the 1,000-cell feed).
+            guard let first = b.firstIndex(of: UInt8(ascii: ".")), let last = b.lastIndex(of: UInt8(ascii: ".")) else { return }
+            (firstDot, lastDot) = (first, last)
+            if first + 1 < b.count { afterFirst = b[first + 1] }
+            digitsAfterLast = last + 1 < b.count && b[(last + 1)...].allSatisfy { $0 &- 48 < 10 }
         }
         guard firstDot >= 0 else { return nil }
         let utf8 = name.utf8
