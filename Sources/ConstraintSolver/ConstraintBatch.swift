@@ -56,7 +56,7 @@ public struct ConstraintBatch: Sendable {
         termStore.append((v, c))
     }
 
-    /// Finishes the constraint being written: its termStore are those added since the last
+    /// Finishes the constraint being written: its terms are those added since the last
     /// close (less any that cancelled to 0).
     @inlinable @inline(__always) public mutating func close(constant: Double, relation: Relation, priority: Double) {
         var k = start

@@ -170,13 +170,7 @@ public struct JSONParser {
             if c == UInt8(ascii: "\"") {
                 let text = UnsafeBufferPointer(rebasing: bytes[start..<k])
                 i = k + 1
-                if bits < 0x80 {
-                    // Copied in (and checked) as it is: `String(decoding:)` took the repairing
-                    // decoder's path, ~190 instructions a short id.
-                    return String(unsafeUninitializedCapacity: text.count) {
-                        _ = $0.initialize(fromContentsOf: text); return text.count
-                    }
-                }
+                if bits < 0x80 { return Self.asciiString(text) }
                 guard let s = String(validating: text, as: UTF8.self) else {
                     throw JSONParseError(offset: start, message: "invalid UTF-8 in string")
                 }
@@ -367,14 +361,18 @@ extension JSONParser {
     /// bytes `readPlainString` finds, inline: through `string`'s own scan it was ~110
     /// instructions more (14,000 strings in the 1,000-cell feed).
     @inlinable public mutating func readString() throws(JSONParseError) -> String {
-        if let b = readPlainString() {
-            return String(unsafeUninitializedCapacity: b.count) {
-                _ = $0.initialize(fromContentsOf: b)
-                return b.count
-            }
-        }
+        if let b = readPlainString() { return Self.asciiString(b) }
         guard peek() == UInt8(ascii: "\"") else { throw fail("expected a string") }
         return try string()
+    }
+
+    /// A string of these ASCII bytes, copied in as they are: `String(decoding:)` took the
+    /// repairing decoder's path, ~190 instructions a short id.
+    @inlinable @inline(__always) static func asciiString(_ b: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: b.count) {
+            _ = $0.initialize(fromContentsOf: b)
+            return b.count
+        }
     }
 
     /// The next value's bytes, when it is a string of plain ASCII (no escape, no control

@@ -100,10 +100,9 @@ struct Translator {
     /// An attribute the quick path takes, resolved.
     @inline(__always) private func quickAttribute(_ a: Attribute) -> Attribute? {
         switch a {
-        case .left, .top, .right, .bottom, .centerX, .centerY, .width, .height: a
         case .leading: leftToRight ? .left : nil
         case .trailing: leftToRight ? .right : nil
-        default: nil
+        default: Self.sizeShare(a) == nil ? nil : a
         }
     }
 
@@ -112,17 +111,31 @@ struct Translator {
         _ view: ViewRef, _ attr: Attribute, in space: ViewRef, times k: Double, into batch: inout ConstraintBatch
     ) {
         let horizontal = attr.axis == .horizontal
-        if !attr.isDimension && view != space {
-            var u = view
-            while u != noRef && u != space {
-                batch.append(horizontal ? variables[u]!.x : variables[u]!.y, k)
-                u = parent(u)
-            }
+        if !attr.isDimension { addOrigins(view, upTo: space, horizontal: horizontal, times: k) { batch.append($0, $1) } }
+        let share = Self.sizeShare(attr)!  // `quickAttribute` took only these
+        if share != 0 { batch.append(horizontal ? variables[view]!.width : variables[view]!.height, share * k) }
+    }
+
+    /// `k ×` the origins of the views from `view` up to `space` (not included) along an axis,
+    /// each to `put`: what places a location of `view` in `space`'s coordinates.
+    @inline(__always) private func addOrigins(
+        _ view: ViewRef, upTo space: ViewRef, horizontal: Bool, times k: Double, _ put: (Variable, Double) -> Void
+    ) {
+        var u = view
+        while u != noRef && u != space {
+            put(horizontal ? variables[u]!.x : variables[u]!.y, k)
+            u = parent(u)
         }
+    }
+
+    /// The share of its size an edge, center or size counts on a view with no insets (0 for
+    /// left and top: the origin alone); nil for any other attribute.
+    @inline(__always) private static func sizeShare(_ attr: Attribute) -> Double? {
         switch attr {
-        case .right, .bottom, .width, .height: batch.append(horizontal ? variables[view]!.width : variables[view]!.height, k)
-        case .centerX, .centerY: batch.append(horizontal ? variables[view]!.width : variables[view]!.height, 0.5 * k)
-        default: break  // left, top: the origin alone
+        case .left, .top: 0
+        case .right, .bottom, .width, .height: 1
+        case .centerX, .centerY: 0.5
+        default: nil
         }
     }
 
@@ -182,23 +195,13 @@ struct Translator {
     ) {
         let vars = variables[view]!
         let horizontal = attr.axis == .horizontal
-        if !attr.isDimension && view != space {
-            var u = view
-            while u != noRef && u != space {
-                out.add(horizontal ? variables[u]!.x : variables[u]!.y, k)
-                u = parent(u)
-            }
-        }
+        if !attr.isDimension { addOrigins(view, upTo: space, horizontal: horizontal, times: k) { out.add($0, $1) } }
         let size = horizontal ? vars.width : vars.height
         // Most views keep every inset and margin at its default: their attributes
         // need no spec read (the insets and margins loaded every time were ~20 instructions).
-        if document.views[Int(view)].spec.rareDefaults {
-            switch attr {
-            case .left, .top: return
-            case .right, .bottom, .width, .height: out.add(size, k); return
-            case .centerX, .centerY: out.add(size, 0.5 * k); return
-            default: break
-            }
+        if document.views[Int(view)].spec.rareDefaults, let share = Self.sizeShare(attr) {
+            if share != 0 { out.add(size, share * k) }
+            return
         }
         addAligned(view, attr, size: size, horizontal: horizontal, times: k, to: &out, constant: &constant)
     }
