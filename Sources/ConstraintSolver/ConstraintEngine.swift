@@ -19,6 +19,8 @@ public protocol ConstraintEngine: AnyObject {
 
     /// The variables whose value moved since the last call, sorted, into a kept buffer.
     func takeChanges(into out: inout [Variable])
+    /// Takes the changes without listing them: for a caller that reads every variable anyway.
+    func forgetChanges()
 
     /// Whether anything is ambiguous or broken (the common answer, no, should be cheap).
     var hasDiagnostics: Bool { get }
@@ -50,6 +52,8 @@ extension ConstraintEngine {
         takeChanges(into: &out)
         return out
     }
+
+    public func forgetChanges() { _ = takeChanges() }
 
     public func add(batch definitions: [ConstraintDefinition]) -> [ConstraintHandle] { add(batch: ConstraintBatch(definitions)) }
 }

@@ -176,6 +176,7 @@ public final class HTTPServer: @unchecked Sendable {
             if let cl = state.header("Content-Length"), !cl.isEmpty, cl.utf8.allSatisfy({ $0 &- 48 < 10 }) {
                 let n = Int(cl)
                 if (n ?? .max) > configuration.maxBodyBytes { return answerAtOnce(connection, state, tooLarge(n)) }
+                state.declaredLength = n ?? 0
             }
             return .YES
         }
@@ -197,6 +198,9 @@ public final class HTTPServer: @unchecked Sendable {
                     state.tooLarge = true
                     state.body = []
                 } else {
+                    // Room for the declared length at the first bytes (within the limit): a
+                    // 1 MB body grown by doubling was ~1 M instructions of copies.
+                    if state.body.isEmpty, state.declaredLength > n { state.body.reserveCapacity(state.declaredLength) }
                     upload!.withMemoryRebound(to: UInt8.self, capacity: n) { state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: n)) }
                 }
             }
@@ -330,6 +334,12 @@ public final class HTTPServer: @unchecked Sendable {
             clock(connection).map(connectionGuard.upgraded)
             let box = Unmanaged.passRetained(UpgradeBox(upgrade))
             mhdResponse = MHD_create_response_for_upgrade(upgradeHandler, box.toOpaque())
+        } else if r.body.count >= LentBody.minimumBytes {
+            // A large body is lent, not copied: libmicrohttpd releases it once sent.
+            let body = Unmanaged.passRetained(LentBody(r.body))
+            mhdResponse = MHD_create_response_from_buffer_with_free_callback_cls(
+                r.body.count, body.takeUnretainedValue().start, releaseBody, body.toOpaque())
+            if mhdResponse == nil { body.release() }
         } else {
             mhdResponse = r.body.withUnsafeBytes { b in
                 layoutd_mhd_response_copy(b.count, b.baseAddress)
@@ -341,5 +351,20 @@ public final class HTTPServer: @unchecked Sendable {
         let result = MHD_queue_response(connection, UInt32(r.status), mhdResponse)
         MHD_destroy_response(mhdResponse)
         return result
+    }
+}
+
+/// A response body libmicrohttpd reads in place until it calls `releaseBody`: a one-shot
+/// layout's 600 KB answer was copied in full (0.25 M instructions, callgrind).
+final class LentBody {
+    /// Below this a copy costs less than the lending.
+    static let minimumBytes = 16 * 1024
+    let bytes: [UInt8]
+    /// The array's storage: it stays where it is, the array held here and never changed.
+    let start: UnsafeMutableRawPointer
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        start = UnsafeMutableRawPointer(mutating: bytes.withUnsafeBytes { $0.baseAddress! })
     }
 }

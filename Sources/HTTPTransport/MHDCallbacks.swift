@@ -28,3 +28,7 @@ let upgradeHandler: MHD_UpgradeHandler = { cls, _, _, extra, extraSize, sock, ur
     }
     box.run(UpgradedConnection(socket: sock, handle: urh!, initial: initial))
 }
+
+let releaseBody: MHD_ContentReaderFreeCallback = { cls in
+    Unmanaged<LentBody>.fromOpaque(cls!).release()
+}

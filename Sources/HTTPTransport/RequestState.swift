@@ -11,6 +11,8 @@ import Synchronization
 final class RequestState: RequestValues, @unchecked Sendable {
     let connection: OpaquePointer
     var body: [UInt8] = []
+    /// The body's length as the request declared it (0: not declared), within the limit.
+    var declaredLength = 0
     var tooLarge = false
     var answered = false
     /// The connection's request clock, looked up once per request (a libmicrohttpd call).

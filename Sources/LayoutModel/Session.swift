@@ -190,7 +190,27 @@ public final class LayoutSession {
     }
 
     /// The current frames of every view, in document order.
-    public var allFrames: [FrameEntry] { document.viewOrder.compactMap(reportedEntry) }
+    public var allFrames: [FrameEntry] {
+        var out: [FrameEntry] = []
+        out.reserveCapacity(document.liveViews)
+        forEachFrame { out.append(FrameEntry(id: $0, frame: $1, hidden: $2)) }
+        return out
+    }
+
+    /// Every view's current frame in document order, one at a time: a whole answer is
+    /// written from here (the list first was ~1 M instructions of the 1,000-cell feed's
+    /// one-shot layout, callgrind).
+    public func forEachFrame(_ body: (_ id: String, _ frame: Rect, _ hidden: Bool) -> Void) {
+        func visit(_ v: ViewRef) {
+            if let r = views.reported(v) { body(document.viewName(v), r.frame, r.hidden) }
+        }
+        // No slot reused yet: slot order is document order, and no list is made.
+        if document.liveViews == document.views.count {
+            for v in document.views.indices { visit(ViewRef(v)) }
+        } else {
+            for v in document.viewOrder { visit(v) }
+        }
+    }
 
     /// A view's last reported frame, with its id.
     func reportedEntry(_ v: ViewRef) -> FrameEntry? {
@@ -453,7 +473,8 @@ public final class LayoutSession {
     private func finish(added: [String], countRevision: Bool, collect: Bool = true, fresh: Bool = false) -> ChangeResult {
         // The views to look at, by slot: those owning a variable that moved, and those the
         // change touched. Sorted and de-duplicated in a kept buffer (a set-constant moves a few).
-        solver.takeChanges(into: &movedScratch)
+        // A first build reports every view: which variables moved is not asked.
+        if fresh { solver.forgetChanges() } else { solver.takeChanges(into: &movedScratch) }
         if !carriedMoves.isEmpty {
             movedScratch += carriedMoves
             carriedMoves.removeAll(keepingCapacity: true)

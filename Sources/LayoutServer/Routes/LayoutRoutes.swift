@@ -27,7 +27,7 @@ final class LayoutRoutes: Sendable {
             let (session, doc) = try documentSession(req, limits: configuration.layoutLimits, oneShot: true)
             let diagnostics = session.diagnostics()
             count(diagnostics)
-            var res = Response.json(200, WireFormat.layout(session.allFrames, diagnostics))
+            var res = Response.json(200, WireFormat.layout(session, diagnostics))
             // Freed after the answer is queued: 2–3 ms sooner for 1,000 cells (BENCHMARKS §4).
             res.leftover = Discarded(session: session, document: doc)
             return res

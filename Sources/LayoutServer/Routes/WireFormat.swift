@@ -5,17 +5,31 @@ import LayoutModel
 enum WireFormat {
     static func frames(_ w: inout JSONWriter, _ frames: [FrameEntry]) {
         w.beginObject()
-        for f in frames {
-            w.key(f.id)
-            w.beginObject()
-            w.member("x", f.frame.x)
-            w.member("y", f.frame.y)
-            w.member("width", f.frame.width)
-            w.member("height", f.frame.height)
-            if f.hidden { w.key(plain: "hidden"); w.bool(true) }
-            w.endObject()
-        }
+        for f in frames { frame(&w, f.id, f.frame, hidden: f.hidden) }
         w.endObject()
+    }
+
+    /// Every frame of a session, written as the session hands them over (no list is made).
+    static func frames(_ w: inout JSONWriter, of session: LayoutSession) {
+        w.beginObject()
+        session.forEachFrame { frame(&w, $0, $1, hidden: $2) }
+        w.endObject()
+    }
+
+    /// `"id":{"x":…,"y":…,"width":…,"height":…[,"hidden":true]}` in one room check.
+    @inline(__always) static func frame(_ w: inout JSONWriter, _ id: String, _ f: Rect, hidden: Bool) {
+        w.member(id, room: 4 * JSONWriter.Cursor.numberRoom + 48) { c in
+            c.put("{\"x\":")
+            c.number(f.x)
+            c.put(",\"y\":")
+            c.number(f.y)
+            c.put(",\"width\":")
+            c.number(f.width)
+            c.put(",\"height\":")
+            c.number(f.height)
+            if hidden { c.put(",\"hidden\":true") }
+            c.put(UInt8(ascii: "}"))
+        }
     }
 
     static func strings(_ w: inout JSONWriter, _ xs: [String]) {
@@ -99,10 +113,11 @@ enum WireFormat {
         return w.bytes
     }
 
-    static func layout(_ frames: [FrameEntry], _ ds: [Diagnostic]) -> [UInt8] {
-        var w = JSONWriter()
+    /// A one-shot layout's answer: every frame of the session, and its diagnostics.
+    static func layout(_ session: LayoutSession, _ ds: [Diagnostic]) -> [UInt8] {
+        var w = JSONWriter(capacity: 256 + 80 * session.document.viewCount)
         w.beginObject()
-        w.key("frames"); self.frames(&w, frames)
+        w.key(plain: "frames"); frames(&w, of: session)
         w.key("diagnostics"); diagnostics(&w, ds)
         w.endObject()
         return w.bytes
