@@ -60,6 +60,47 @@ final class CodecTests: XCTestCase {
         }
     }
 
+    /// A member written through the cursor (a frame's shape) against the general path: keys
+    /// that need escaping, literals of every length the word stores take (and around them),
+    /// numbers of every kind.
+    func testCursorMemberMatchesTheGeneralPath() throws {
+        let literals: [StaticString] = [
+            "{", "[1", "abc", "true", "{\"x\":", ",\"y\":", "1234567", ",\"width\":", ",\"height\":", "0123456789abcdef",
+            "0123456789abcdefg", ",\"a-key-of-twenty\":"
+        ]
+        let keys = ["plain", "", "quo\"te", "back\\slash", "tab\t", "nul\u{0}", "été", "日本語のビュー", String(repeating: "k", count: 40)]
+        let numbers: [Double] = [0, -0.0, 7, -7, 99, 100, 1234.5, -1e-9, 8_999_999_999_999_998, 9.5e15, 1e300, .infinity, -.infinity, .nan]
+        for (i, k) in keys.enumerated() {
+            for (j, literal) in literals.enumerated() {
+                let v = numbers[(i + j) % numbers.count]
+                var fast = JSONWriter(capacity: 1)
+                fast.beginObject()
+                fast.member("first", 1)
+                fast.member(k, room: literal.utf8CodeUnitCount + JSONWriter.Cursor.numberRoom) { c in
+                    c.put(literal)
+                    c.number(v)
+                }
+                fast.endObject()
+                var number = JSONWriter()
+                number.number(v)
+                var general = JSONWriter(capacity: 1)
+                general.beginObject()
+                general.key("first"); general.number(1)
+                general.key(k)
+                general.raw(literal.withUTF8Buffer { Array($0) } + number.bytes)
+                general.endObject()
+                XCTAssertEqual(String(decoding: fast.bytes, as: UTF8.self), String(decoding: general.bytes, as: UTF8.self), "\(k) \(literal) \(v)")
+            }
+        }
+        // The key reads back as sent.
+        var w = JSONWriter()
+        w.beginObject()
+        for k in keys { w.member(k, room: 8) { $0.number(1) } }
+        w.endObject()
+        let back = try JSONParser.parse(w.bytes)
+        XCTAssertEqual(back.members?.map { $0.key }, keys)
+    }
+
     /// Integers go out two digits at a time: every digit count, both signs and the ends of
     /// Int's range must read as `String(v)` does.
     func testIntegersMatchStringFormatting() {

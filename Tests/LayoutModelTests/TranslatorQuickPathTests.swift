@@ -85,3 +85,29 @@ final class BatchLinkTests: XCTestCase {
         }
     }
 }
+
+/// A first build takes the engine's changes without listing them (`forgetChanges`): what
+/// the next change reports must be exactly what it moved, as after a build that listed them.
+final class FirstBuildChangesTests: XCTestCase {
+    func testASetConstantAfterAFirstBuildReportsExactlyTheViewsBelowIt() throws {
+        var views = [#"{"id":"r","frame":{"x":0,"y":0,"width":100,"height":1000}}"#]
+        var constraints: [String] = []
+        for i in 0..<10 {
+            views.append(#"{"id":"v\#(i)","parent":"r"}"#)
+            let above = i == 0 ? "r.top" : "v\(i - 1).bottom"
+            constraints += [
+                #"{"expr":"v\#(i).top == \#(above)"}"#, #"{"expr":"v\#(i).leading == r.leading"}"#,
+                #"{"expr":"v\#(i).width == 50"}"#, #"{"id":"h\#(i)","expr":"v\#(i).height == 10"}"#
+            ]
+        }
+        let doc = #"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(constraints.joined(separator: ","))]}"#
+        let built = try XCTUnwrap(LayoutSession.make(documentBytes: Array(doc.utf8)))
+        for s in [built, session(doc)] {
+            let moved = try s.setConstants(try JSONParser.parse(#"{"h5":25}"#))
+            XCTAssertEqual(moved.frames.map(\.id), ["v5", "v6", "v7", "v8", "v9"])
+            XCTAssertEqual(s.frame("v9"), R(0, 105, 50, 10))
+            let again = try s.setConstants(try JSONParser.parse(#"{"h0":12}"#))
+            XCTAssertEqual(again.frames.map(\.id), (0..<10).map { "v\($0)" })
+        }
+    }
+}

@@ -146,6 +146,48 @@ final class ServerTests: XCTestCase {
         XCTAssertEqual(f["title"], ["x": 60, "y": 18, "width": 120, "height": 20])
     }
 
+    /// A one-shot answer large enough to be lent to libmicrohttpd (not copied), its frames
+    /// written straight from the session: in document order, hidden flags kept, fractions
+    /// exact; the same bytes again on the kept-alive connection (the lent body is released
+    /// after it is sent, not before).
+    func testALargeOneShotAnswerIsWholeAndInDocumentOrder() throws {
+        let t = try TestServer()
+        let ids = (0..<800).map { "v\(($0 * 7919) % 800)-\($0)" }  // not in sorted order
+        var views = [#"{"id":"r","frame":{"x":0,"y":0,"width":101,"height":100000}}"#]
+        var constraints: [String] = []
+        for (i, id) in ids.enumerated() {
+            views.append(#"{"id":"\#(id)","parent":"r"\#(i == 7 ? #","hidden":true"# : "")}"#)
+            let above = i == 0 ? "r.top" : "\(ids[i - 1]).bottom"
+            constraints += [
+                #"{"expr":"\#(id).top == \#(above)"}"#, #"{"expr":"\#(id).centerX == r.centerX"}"#,
+                #"{"expr":"\#(id).width == 40"}"#, #"{"expr":"\#(id).height == 10"}"#
+            ]
+        }
+        let doc = #"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(constraints.joined(separator: ","))]}"#
+        let c = t.client()
+        let r = c.request("POST", "/v1/layout", json: doc)
+        XCTAssertEqual(r.status, 200, r.text)
+        XCTAssertGreaterThan(r.body.count, 32 * 1024)
+        let frames = try XCTUnwrap(r.object["frames"] as? [String: [String: Any]])
+        XCTAssertEqual(frames.count, ids.count + 1)
+        for (i, id) in ids.enumerated() {
+            let f = try XCTUnwrap(frames[id], id)
+            XCTAssertEqual(f["x"] as? Double, 30.5, id)
+            XCTAssertEqual(f["y"] as? Double, Double(10 * i), id)
+            XCTAssertEqual(f["width"] as? Double, 40, id)
+            XCTAssertEqual(f["height"] as? Double, 10, id)
+            XCTAssertEqual(f["hidden"] as? Bool, i == 7 ? true : nil, id)
+        }
+        // Document order: each id's key comes after the one before it.
+        let text = r.text
+        var at = text.startIndex
+        for id in ["r"] + ids {
+            let found = try XCTUnwrap(text.range(of: "\"\(id)\":{", range: at..<text.endIndex), id)
+            at = found.upperBound
+        }
+        XCTAssertEqual(c.request("POST", "/v1/layout", json: doc).body, r.body)
+    }
+
     func problem(_ r: HTTPTestClient.Reply, _ status: Int, pointer: String? = nil, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(r.status, status, r.text, file: file, line: line)
         XCTAssertEqual(r.headers["content-type"], "application/problem+json", file: file, line: line)
