@@ -12,7 +12,8 @@ import JSON
 // batch build of the same constraints, with its heap (and with --footprint, the session's heap
 // by structure, its engine's included, and the separate engine's, bytes a view); and a
 // one-shot layout as `POST /v1/layout` makes it (parse, build, diagnostics, every frame in
-// document order, all of it freed) over that engine alone. One JSON line per file.
+// document order, all of it freed) over that engine alone. One JSON line per file. The heap
+// keeps freed memory as layoutd does (`--heap-keep-mb`).
 
 var reps = 3
 var footprint = false
@@ -36,6 +37,10 @@ func now() -> UInt64 {
 
 func ms(_ ns: UInt64) -> Double { (Double(ns) / 1e4).rounded() / 100 }
 func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
+
+// The server's heap policy (`--heap-keep-mb`, default 128; LAYOUTD_HEAP_KEEP_MB as for the
+// server): freed memory kept for the next build.
+layoutd_heap_keep((ProcessInfo.processInfo.environment["LAYOUTD_HEAP_KEEP_MB"].flatMap { Int($0) } ?? 128) << 20)
 
 let limits = SessionLimits(maxViews: 1 << 30, maxConstraints: 1 << 30)
 for path in files {

@@ -125,13 +125,18 @@ public struct JSONWriter: ~Copyable {
     /// `member`s, each checking room and structure (1,000-cell feed, callgrind).
     public mutating func member(_ k: String, room: Int, _ value: (inout Cursor) -> Void) {
         separate()
-        var k = k
-        k.withUTF8 { name in
-            withCursor(room: Cursor.stringRoom(name.count) + 1 + room) { c in
-                c.string(name)
-                c.put(UInt8(ascii: ":"))
-                value(&c)
-            }
+        // Read where it is (a copy to take `withUTF8` was a retain and a release a frame).
+        if k.utf8.withContiguousStorageIfAvailable({ putMember($0, room: room, value) }) == nil {
+            var k = k
+            k.withUTF8 { putMember($0, room: room, value) }
+        }
+    }
+
+    private mutating func putMember(_ name: UnsafeBufferPointer<UInt8>, room: Int, _ value: (inout Cursor) -> Void) {
+        withCursor(room: Cursor.stringRoom(name.count) + 1 + room) { c in
+            c.string(name)
+            c.put(UInt8(ascii: ":"))
+            value(&c)
         }
     }
 
@@ -262,12 +267,12 @@ public struct JSONWriter: ~Copyable {
             put(UInt8(ascii: "\""))
             // Ids and keys rarely need escaping: copied and checked in one pass (no branch a
             // byte), escaped again from the start when one does.
-            var special = false
+            var special: UInt8 = 0
             for (i, c) in utf8.enumerated() {
                 p[i] = c
-                special = special || (c < 0x20) || (c == UInt8(ascii: "\"")) || (c == UInt8(ascii: "\\"))
+                special |= (c < 0x20 ? 1 : 0) | (c == UInt8(ascii: "\"") ? 1 : 0) | (c == UInt8(ascii: "\\") ? 1 : 0)
             }
-            if special {
+            if special != 0 {
                 for c in utf8 { escape(c) }
             } else {
                 p += utf8.count

@@ -57,6 +57,7 @@ public final class LayoutdServer: Sendable {
     public var isReady: Bool { state.ready.load(ordering: .relaxed) }
 
     public func start() throws {
+        MemoryBudget.keepFreedHeap(configuration.heapKeepBytes)
         let server = HTTPServer(configuration: configuration.http, refusal: { Problem($0, $1, headers: $2).response }) { [self] req in handle(&req) }
         try server.start()
         http.withLock { $0 = server }

@@ -28,6 +28,8 @@ public struct ServerConfiguration: Sendable {
     /// New sessions and one-shot layouts get 503 while the heap in use is past this
     /// (the executable sets it from the machine or container; none here).
     public var memoryBudget = MemoryBudget(limitBytes: 0)
+    /// Freed heap kept for reuse at each heap's top, bytes (0: the allocator's own policy).
+    public var heapKeepBytes = 128 << 20
     /// The engine sessions run on: the solved form (the cheaper set-constant, quadratic on
     /// dependent chains) or the factored basis (linear on chains and stacks)...
     public var sessionEngine = EngineKind.defaultKind

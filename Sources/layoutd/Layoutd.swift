@@ -60,6 +60,11 @@ struct Layoutd: ParsableCommand {
             "Heap in use, MiB, past which new sessions and one-shot layouts get 503 (0: none; default three quarters of the container's or machine's memory). Env: LAYOUTD_MEMORY_BUDGET_MB."
     )
     var memoryBudgetMb: Int = env("MEMORY_BUDGET_MB") ?? MemoryBudget.defaultLimitBytes() >> 20
+    @Option(
+        help:
+            "Freed heap kept for reuse, MiB at each heap's top, instead of returned to the kernel and faulted in again by the next request (0: the allocator's own policy). Env: LAYOUTD_HEAP_KEEP_MB."
+    )
+    var heapKeepMb: Int = env("HEAP_KEEP_MB") ?? defaults.heapKeepBytes >> 20
     @Option(help: "Sessions kept at once (429 beyond). Env: LAYOUTD_MAX_SESSIONS.") var maxSessions: Int =
         env("MAX_SESSIONS") ?? defaults.maxSessions
     @Option(help: "Idle seconds before a session is evicted. Env: LAYOUTD_SESSION_TTL.") var sessionTTL: Double =
@@ -138,6 +143,7 @@ struct Layoutd: ParsableCommand {
         }
         guard leaseMs >= 100 else { throw ValidationError("--lease-ms must be at least 100") }
         if let id = replica, id.isEmpty || id.count > 200 { throw ValidationError("--replica-id is 1 to 200 characters") }
+        guard heapKeepMb >= 0 else { throw ValidationError("--heap-keep-mb is 0 (the allocator's policy) or more") }
         guard memoryBudgetMb >= 0 else { throw ValidationError("--memory-budget-mb is 0 (none) or more") }
         guard sessionTTL > 0 else { throw ValidationError("--session-ttl must be positive") }
     }
@@ -162,6 +168,7 @@ struct Layoutd: ParsableCommand {
         c.http.offloadBodyBytes = offloadBytes
         c.maxSessions = maxSessions
         c.memoryBudget = MemoryBudget(limitBytes: memoryBudgetMb << 20)
+        c.heapKeepBytes = heapKeepMb << 20
         c.sessionTTLSeconds = sessionTTL
         c.maxViewsPerSession = maxViews
         c.maxConstraintsPerSession = maxConstraints

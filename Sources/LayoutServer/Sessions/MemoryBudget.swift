@@ -15,6 +15,13 @@ public struct MemoryBudget: Sendable {
 
     public static var heapInUse: Int { Int(layoutd_heap_in_use()) }
 
+    /// Keeps up to `bytes` of freed memory at each heap's top for the next request (0:
+    /// glibc's policy, which trimmed it at every free). A 1,000-cell one-shot layout frees
+    /// ~30 MB the next one allocates again: trimmed and faulted back in, it was 10,500 page
+    /// faults and ~10% of the request (BENCHMARKS §4). Memory kept this way is free: the
+    /// budget's count of bytes in use does not include it.
+    public static func keepFreedHeap(_ bytes: Int) { layoutd_heap_keep(max(0, bytes)) }
+
     var isSpent: Bool { limitBytes > 0 && Self.sampledHeapInUse() >= limitBytes }
 
     /// The heap in use, read at most every 50 ms: mallinfo2 walks every arena's free lists,
