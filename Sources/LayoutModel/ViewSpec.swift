@@ -207,7 +207,7 @@ public struct ViewSpec: Equatable, Sendable {
 
     /// A text's size is measured: an `intrinsicSize` beside it would say two things.
     func checkText(at p: @autoclosure () -> Pointer) throws(LayoutError) {
-        if text != nil && (intrinsicWidth != nil || intrinsicHeight != nil) {
+        if hasText && (intrinsicWidth != nil || intrinsicHeight != nil) {
             throw p()("text").fail("a view with text has its intrinsic size measured: remove intrinsicSize")
         }
     }
