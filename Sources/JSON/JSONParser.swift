@@ -368,7 +368,7 @@ extension JSONParser {
 
     /// A string of these ASCII bytes, copied in as they are: `String(decoding:)` took the
     /// repairing decoder's path, ~190 instructions a short id.
-    @inlinable @inline(__always) static func asciiString(_ b: UnsafeBufferPointer<UInt8>) -> String {
+    @inlinable @inline(__always) public static func asciiString(_ b: UnsafeBufferPointer<UInt8>) -> String {
         String(unsafeUninitializedCapacity: b.count) {
             _ = $0.initialize(fromContentsOf: b)
             return b.count

@@ -70,10 +70,11 @@ extension LayoutDocument {
         // feed's 5,001 specs were copied 14 times (0.66 M instructions).
         specs.reserveCapacity(min(r.remaining / Self.bytesPerView, Self.viewsReservedAtMost))
         if try r.beginArray() {
+            var parents = RecentParents()
             // Each read into its place in the list (a spec returned and appended was copied twice).
             repeat {
                 specs.append(Self.blankSpec)
-                try Self.readView(&r, into: &specs[specs.count - 1])
+                try Self.readView(&r, into: &specs[specs.count - 1], parents: &parents)
             } while try r.nextElement()
         }
         reserve(views: specs.count, constraints: r.remaining / Self.bytesPerConstraint)
@@ -84,16 +85,22 @@ extension LayoutDocument {
     /// A view: its id and parent read in place, any other field decoded from its small tree
     /// by `ViewSpec.apply`. As the tree's path reads it, the first id counts and the others
     /// are passed over.
-    private static func readView(_ r: inout JSONParser, into spec: inout ViewSpec) throws {
-        var hasID = false
+    private static func readView(_ r: inout JSONParser, into spec: inout ViewSpec, parents: inout RecentParents) throws {
+        var hasID = false, validID = false
         guard try r.beginObject() else { throw GiveUp() }
         repeat {
             let k = try r.key()
             if k.spells("id") {
-                let id = try r.readString()
-                if !hasID { spec.id = id; hasID = true }
+                // Checked on the body's bytes where it is plain (on the String, ~140
+                // instructions a view, it was copied to be read).
+                if let b = r.readPlainString() {
+                    if !hasID { (spec.id, hasID, validID) = (JSONParser.asciiString(b), true, ViewSpec.validID(bytes: b)) }
+                } else {
+                    let id = try r.readString()
+                    if !hasID { (spec.id, hasID, validID) = (id, true, ViewSpec.validID(id)) }
+                }
             } else if k.spells("parent") && r.peek() == UInt8(ascii: "\"") {
-                spec.parent = try r.readString()
+                if let b = r.readPlainString() { spec.parent = parents.name(b) } else { spec.parent = try r.readString() }
             } else {
                 let start = r.mark
                 if try !readNumbers(into: &spec, field: k, &r) {
@@ -102,7 +109,7 @@ extension LayoutDocument {
                 }
             }
         } while try r.nextMember()
-        guard hasID, ViewSpec.validID(spec.id) else { throw GiveUp() }
+        guard hasID, validID else { throw GiveUp() }
         try spec.checkText(at: Pointer())
         try spec.checkKind(at: Pointer())
     }
@@ -242,6 +249,27 @@ extension LayoutDocument {
     }
 }
 
+/// The two parent names read last, as the body's bytes and the `String` made of them: a
+/// cell's views name the same parent, the cells the same root, so four parents in five of
+/// the 1,000-cell feed are a copy of a name made already (a `String` each, ~150 instructions).
+/// Valid while the body is read.
+private struct RecentParents {
+    private var last: (bytes: UnsafeBufferPointer<UInt8>, name: String)?
+    private var before: (bytes: UnsafeBufferPointer<UInt8>, name: String)?
+
+    mutating func name(_ b: UnsafeBufferPointer<UInt8>) -> String {
+        if let l = last, b.spells(l.bytes) { return l.name }
+        if let p = before, b.spells(p.bytes) {
+            swap(&last, &before)
+            return p.name
+        }
+        let name = JSONParser.asciiString(b)
+        before = last
+        last = (b, name)
+        return name
+    }
+}
+
 extension UnsafeBufferPointer<UInt8> {
     /// Whether these bytes are `name`'s: a name from the program's constants, no `String` made.
     /// Compared a word at a time, the last word overlapping (short names: two halves, or their
@@ -251,9 +279,21 @@ extension UnsafeBufferPointer<UInt8> {
         let n = name.utf8CodeUnitCount
         guard count == n else { return false }
         guard n > 0 else { return true }
-        let a = UnsafeRawPointer(baseAddress!), b = UnsafeRawPointer(name.utf8Start)
+        return Self.sameBytes(UnsafeRawPointer(baseAddress!), UnsafeRawPointer(name.utf8Start), n)
+    }
+
+    /// Whether these bytes are `other`'s (compared as `spells` compares).
+    @inline(__always) func spells(_ other: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard count == other.count else { return false }
+        guard count > 0 else { return true }
+        return Self.sameBytes(UnsafeRawPointer(baseAddress!), UnsafeRawPointer(other.baseAddress!), count)
+    }
+
+    /// `n` (at least 1) bytes at `a` and at `b` the same.
+    @inline(__always) private static func sameBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int) -> Bool {
         func word(_ p: UnsafeRawPointer, _ at: Int) -> UInt64 { p.loadUnaligned(fromByteOffset: at, as: UInt64.self) }
         func half(_ p: UnsafeRawPointer, _ at: Int) -> UInt32 { p.loadUnaligned(fromByteOffset: at, as: UInt32.self) }
+        func byte(_ p: UnsafeRawPointer, _ at: Int) -> UInt8 { p.load(fromByteOffset: at, as: UInt8.self) }
         if n >= 8 {
             var i = 0
             while i + 8 < n {
@@ -263,6 +303,6 @@ extension UnsafeBufferPointer<UInt8> {
             return word(a, n - 8) == word(b, n - 8)
         }
         if n >= 4 { return half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4) }
-        return self[0] == name.utf8Start[0] && self[n >> 1] == name.utf8Start[n >> 1] && self[n - 1] == name.utf8Start[n - 1]
+        return byte(a, 0) == byte(b, 0) && byte(a, n >> 1) == byte(b, n >> 1) && byte(a, n - 1) == byte(b, n - 1)
     }
 }

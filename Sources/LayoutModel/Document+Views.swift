@@ -45,10 +45,9 @@ extension LayoutDocument {
         try specs.withUnsafeBufferPointer { (specs) throws(LayoutError) in
             for k in specs.indices {
                 let id = specs[k].id
-                if viewRef(id) != nil || batch.find(id, name: { specs[Int($0)].id }) != nil {
+                if viewRef(id) != nil || batch.insert(Int32(k), ifAbsent: id, name: { specs[Int($0)].id }) != nil {
                     throw p(k)("id").fail("a view '\(id)' exists already")
                 }
-                batch.insert(Int32(k), named: id)
             }
         }
         // Parents exist (in the session or the batch) and form no cycle: the first view whose
@@ -60,8 +59,18 @@ extension LayoutDocument {
         // Looked up once a view, before the walks that follow them.
         var parentInBatch = [Int?](repeating: nil, count: specs.count)
         specs.withUnsafeBufferPointer { specs in
+            // Siblings come together: a parent named as the view before named it is found once
+            // (hashed and found again, 0.4 M instructions of the 1,000-cell feed's 5,000 views).
+            var last: (parent: String, found: Int?)? = nil
             for k in specs.indices {
-                if let parent = specs[k].parent, let b = batch.find(parent, name: { specs[Int($0)].id }) { parentInBatch[k] = Int(b) }
+                guard let parent = specs[k].parent else { continue }
+                if let l = last, l.parent == parent {
+                    parentInBatch[k] = l.found
+                    continue
+                }
+                let found = batch.find(parent, name: { specs[Int($0)].id }).map(Int.init)
+                parentInBatch[k] = found
+                last = (parent, found)
             }
         }
         var parentInSession = [ViewRef](repeating: noRef, count: specs.count)

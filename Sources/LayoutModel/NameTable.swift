@@ -114,6 +114,17 @@ struct NameTable {
         count += 1
     }
 
+    /// Adds `ref` under `name` unless the table holds that name already: then the ref it
+    /// holds, and nothing is added (a find then an insert hashed the name twice).
+    mutating func insert(_ ref: Int32, ifAbsent name: String, name nameOf: (Int32) -> String) -> Int32? {
+        if (count + deleted + 1) * 4 > slots.count * 3 { rehash(to: count + 1) }
+        let h = hash(name)
+        if count > 0, let held = probe(h, matches: { nameOf($0) == name }) { return held }
+        place(UInt64(h) << 32 | UInt64(ref + 2))
+        count += 1
+        return nil
+    }
+
     /// Forgets `ref`, held under `name`.
     mutating func remove(_ ref: Int32, named name: String) {
         guard count > 0 else { return }

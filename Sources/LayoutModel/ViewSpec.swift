@@ -124,12 +124,14 @@ public struct ViewSpec: Equatable, Sendable {
     /// ~370 instructions an id, 5,000 ids in the 1,000-cell feed).
     static func validID(_ s: String) -> Bool {
         var s = s
-        return s.withUTF8 { b in
-            !b.isEmpty && b.count <= 128
-                && b.allSatisfy { c in
-                    (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c == 95 || c == 45
-                }
-        }
+        return s.withUTF8 { validID(bytes: $0) }
+    }
+
+    static func validID(bytes b: UnsafeBufferPointer<UInt8>) -> Bool {
+        !b.isEmpty && b.count <= 128
+            && b.allSatisfy { c in
+                (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c == 95 || c == 45
+            }
     }
 
     /// Decodes a whole view object (its pointer made only for an error: one a view was an

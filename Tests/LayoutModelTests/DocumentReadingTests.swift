@@ -135,6 +135,32 @@ final class DocumentReadingTests: XCTestCase {
         XCTAssertTrue(agree(#"{"views":[{"id":"a"},{"id":"b"}],"constraints":[{"id":"row","visual":"H:[a]-[b]","options":["alignAllTop"]}]}"#))
     }
 
+    /// Parents read in place come from a memo of the two named last: interleaved, prefixes
+    /// of one another, escaped (read by the tree's string path), and ids escaped or not, the
+    /// session is the tree's.
+    func testParentsAndIdsReadInPlaceAgreeWithTheTree() {
+        let parents = ["p1", "p10", "p1", "p2", "p10", "p2", "p2", "p1", #"p1\u0030"#, "p10", "p3", "p1"]
+        var views = [#"{"id":"root","frame":{"x":0,"y":0,"width":100,"height":100}}"#]
+        for p in ["p1", "p10", "p2", "p3"] { views.append(#"{"id":"\#(p)","parent":"root"}"#) }
+        for (k, p) in parents.enumerated() {
+            let id = k % 3 == 0 ? #"v\u00\#(String(48 + k % 10, radix: 16))x\#(k)"# : "v\(k)"
+            views.append(#"{"id":"\#(id)","parent":"\#(p)"}"#)
+        }
+        let doc = #"{"views":[\#(views.joined(separator: ","))]}"#
+        XCTAssertTrue(agree(doc))
+        let s = try! XCTUnwrap(LayoutSession.make(documentBytes: Array(doc.utf8)))
+        for (k, p) in parents.enumerated() {
+            let id = k % 3 == 0 ? "v\(k % 10)x\(k)" : "v\(k)"
+            let v = try! XCTUnwrap(s.document.viewRef(id), id)
+            XCTAssertEqual(s.document.views[Int(v)].spec.parent, p == "p1\\u0030" ? "p10" : p, id)
+        }
+        // An id that is not one (a dot), read plain and escaped: refused as the tree refuses it.
+        for bad in [#"{"views":[{"id":"a.b"}]}"#, #"{"views":[{"id":"a\u002eb"}]}"#, #"{"views":[{"id":"é"}]}"#] {
+            XCTAssertNil(try LayoutSession.make(documentBytes: Array(bad.utf8)), bad)
+            agree(bad)
+        }
+    }
+
     /// Whatever is wrong is the tree's to answer: the reader builds nothing from it.
     func testWrongBodiesAreLeftToTheTree() {
         for bad in [
