@@ -18,19 +18,10 @@ extension LayoutDocument {
     }
 
     /// Whether `id` could name a VFL group's member (`row.0`): digits after its last dot.
-    static func isMemberShaped(_ id: String) -> Bool {
-        var id = id
-        return id.withUTF8 { b in
-            guard let dot = b.lastIndex(of: UInt8(ascii: ".")), dot + 1 < b.count else { return false }
-            return b[(dot + 1)...].allSatisfy { $0 &- 48 < 10 }
-        }
-    }
+    static func isMemberShaped(_ id: String) -> Bool { IDShape(id).memberShaped }
 
     /// Whether `id` could be a server-given id: `c` and a digit first.
-    static func isAutoShaped(_ id: String) -> Bool {
-        var bytes = id.utf8.makeIterator()
-        return bytes.next() == UInt8(ascii: "c") && bytes.next().map { $0 &- 48 < 10 } == true
-    }
+    static func isAutoShaped(_ id: String) -> Bool { IDShape(id).autoShaped }
 
     /// A constraint's fields, numbered for the bit set `addConstraint` keeps of those that
     /// came (eight `json[key]` scans a constraint were 5% of decoding a document).
@@ -168,10 +159,9 @@ extension LayoutDocument {
         if keepsSentText && (extras.options != nil || extras.metrics != nil) { groupExtras[e] = extras }
         guard !resolved.isEmpty else { return }
         // Made whole, then stored: appended in place, the list grew by doubling.
-        var members: [AtomRef] = []
-        members.reserveCapacity(resolved.count)
-        for (k, parts) in resolved.enumerated() { members.append(addAtom(parts, active: active, origin: .member(e, Int32(k)))) }
-        entries[Int(e)].members = members
+        let first = groupMembers.count
+        for (k, parts) in resolved.enumerated() { groupMembers.append(addAtom(parts, active: active, origin: .member(e, Int32(k)))) }
+        setMembers(from: first, of: e)
     }
 
     /// A constraint's id: the one sent (nil: none), checked and taken, or a fresh server-given one.
@@ -181,9 +171,10 @@ extension LayoutDocument {
         guard !s.isEmpty, s.utf8.count <= 160 || s.unicodeScalars.count <= 160 else {
             throw p()("id").fail("a constraint id is a string of 1…160 characters")
         }
-        guard !isTaken(s) else { throw p()("id").fail("a constraint '\(s)' exists already") }
-        if Self.isAutoShaped(s) { autoShapedIDs = true }
-        if Self.isMemberShaped(s) { memberShapedIDs = true }
+        let shape = IDShape(s)
+        guard !isTaken(s, shape: shape) else { throw p()("id").fail("a constraint '\(s)' exists already") }
+        if shape.autoShaped { autoShapedIDs = true }
+        if shape.memberShaped { memberShapedIDs = true }
         return EntryID(name: s, number: nil)
     }
 
@@ -445,9 +436,9 @@ extension LayoutDocument {
         case .entry(let e):
             freeEntry(e)
         case .member(let e, let k):
-            entries[Int(e)].members[Int(k)] = noRef
+            groupMembers[Int(entries[Int(e)].membersAt) + Int(k)] = noRef
             entries[Int(e)].edited = true
-            if entries[Int(e)].members.allSatisfy({ $0 == noRef }) { freeEntry(e) }
+            if members(of: e).allSatisfy({ $0 == noRef }) { freeEntry(e) }
         case .implicit(let v, let kind):
             views[Int(v)].implicit[kind.rawValue] = noRef
         case .stack:
@@ -465,7 +456,7 @@ extension LayoutDocument {
 
     /// The atoms an op names: an entry (all its members) or a single atom.
     private func resolve(_ id: String, at p: Pointer) throws(LayoutError) -> [AtomRef] {
-        if let e = entryRef(id) { return entries[Int(e)].liveMembers }
+        if let e = entryRef(id) { return liveMembers(of: e) }
         return [try atomID(id, at: p)]
     }
 
@@ -482,7 +473,7 @@ extension LayoutDocument {
     /// The single atom an op changes (a group id is refused: name a member).
     func single(_ id: String, at p: Pointer) throws(LayoutError) -> AtomRef {
         guard let e = entryRef(id) else { return try atomID(id, at: p) }
-        let members = entries[Int(e)].liveMembers
+        let members = liveMembers(of: e)
         guard members.count == 1 else {
             throw p.fail("'\(id)' is a group of \(members.count) constraints: name one of them (\(members.first.map(atomName) ?? id))")
         }
@@ -568,7 +559,7 @@ extension LayoutDocument {
             if field != "active" { entries[Int(e)].stale = true }
             return
         }
-        if field != "active" || entries[Int(e)].liveMembers.contains(where: { atoms[Int($0)].active != (value.bool ?? true) }) {
+        if field != "active" || liveMembers(of: e).contains(where: { atoms[Int($0)].active != (value.bool ?? true) }) {
             entries[Int(e)].edited = true
         }
     }

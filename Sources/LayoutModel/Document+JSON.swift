@@ -42,7 +42,7 @@ extension LayoutDocument {
         for e in liveEntries {
             let entry = entries[Int(e)]
             if inside != nil {
-                let atomsOf = entry.form == .visual ? entry.liveMembers : [entry.atom]
+                let atomsOf = liveMembers(of: e)
                 guard atomsOf.allSatisfy(within) else { continue }
             }
             switch entry.form {
@@ -54,13 +54,13 @@ extension LayoutDocument {
                 if !atoms[Int(entry.atom)].active { m.append(("active", .bool(false))) }
                 cs.append(.object(m))
             case .visual:
-                if entry.edited { for a in entry.liveMembers { cs.append(explicitJSON(a)) }; continue }
+                if entry.edited { for a in liveMembers(of: e) { cs.append(explicitJSON(a)) }; continue }
                 var m: [(key: String, value: JSON)] = [("id", .string(entry.id)), ("visual", .string(texts[entry.text]))]
                 if let x = groupExtras[e] {
                     if let o = x.options { m.append(("options", o)) }
                     if let o = x.metrics { m.append(("metrics", o)) }
                 }
-                if let a = entry.liveMembers.first, !atoms[Int(a)].active { m.append(("active", .bool(false))) }
+                if let a = liveMembers(of: e).first, !atoms[Int(a)].active { m.append(("active", .bool(false))) }
                 cs.append(.object(m))
             }
         }

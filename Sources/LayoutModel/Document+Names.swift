@@ -39,23 +39,9 @@ extension LayoutDocument {
     }
 
     /// An atom named from its origin (a group's member, a view's implicit constraint), not an entry.
-    private func derivedAtom(named name: String) -> AtomRef? {
-        // Every derived name has a dot: one pass over the bytes finds the first and the last,
-        // whether digits alone follow the last (a member) and the byte after the first (an
-        // implicit or stack name starts `frame.`, `hugging.`, `compression.` or `stack.`).
-        // A client's own dotted id (`cell0.top`) is refused here without building a string
-        // (~2,800 instructions an id through `Int(tail)` and `ImplicitKind.named`).
-        // (Over the bytes in a buffer: iterating `utf8` was ~60 instructions a byte.)
-        var firstDot = -1, lastDot = -1, afterFirst: UInt8 = 0, digitsAfterLast = false
-        var bytes = name
-        bytes.withUTF8 { b in
-            // The dots found from either end (a loop keeping all four facts a byte was ~30
-            // instructions a byte: 2,000 sent ids in the 1,000-cell feed).
-            guard let first = b.firstIndex(of: UInt8(ascii: ".")), let last = b.lastIndex(of: UInt8(ascii: ".")) else { return }
-            (firstDot, lastDot) = (first, last)
-            if first + 1 < b.count { afterFirst = b[first + 1] }
-            digitsAfterLast = last + 1 < b.count && b[(last + 1)...].allSatisfy { $0 &- 48 < 10 }
-        }
+    private func derivedAtom(named name: String, shape: IDShape? = nil) -> AtomRef? {
+        let shape = shape ?? IDShape(name)
+        let (firstDot, lastDot, afterFirst, digitsAfterLast) = (shape.firstDot, shape.lastDot, shape.afterFirst, shape.digitsAfterLast)
         guard firstDot >= 0 else { return nil }
         let utf8 = name.utf8
         if lastDot > 0 && digitsAfterLast {
@@ -63,9 +49,9 @@ extension LayoutDocument {
             let tail = name[utf8.index(after: dot)...]
             if let k = Int(tail), String(k) == tail, k >= 0,
                 let e = entryRef(String(name[..<dot])), entries[Int(e)].form == .visual,
-                k < entries[Int(e)].members.count, entries[Int(e)].members[k] != noRef
+                k < Int(entries[Int(e)].memberCount), groupMembers[Int(entries[Int(e)].membersAt) + k] != noRef
             {
-                return entries[Int(e)].members[k]
+                return groupMembers[Int(entries[Int(e)].membersAt) + k]
             }
         }
         switch afterFirst {
@@ -88,7 +74,7 @@ extension LayoutDocument {
     }
 
     /// Whether `id` names a constraint already (an entry or an atom).
-    func isTaken(_ id: String) -> Bool { entryRef(id) != nil || derivedAtom(named: id) != nil }
+    func isTaken(_ id: String, shape: IDShape? = nil) -> Bool { entryRef(id) != nil || derivedAtom(named: id, shape: shape) != nil }
 
     func anchor(_ v: ViewRef, _ attribute: Attribute) -> Anchor { Anchor(view: viewName(v), attribute: attribute) }
 
@@ -116,7 +102,7 @@ extension LayoutDocument {
     func constraint(named name: String) -> AtomicConstraint? { atomNamed(name).map(constraint) }
 
     /// The names of an entry's live atoms.
-    func members(ofEntry name: String) -> [String]? { entryRef(name).map { entries[Int($0)].liveMembers.map(atomName) } }
+    func members(ofEntry name: String) -> [String]? { entryRef(name).map { liveMembers(of: $0).map(atomName) } }
 
     /// Live entries' ids, in document order.
     var entryOrder: [String] { liveEntries.map { entries[Int($0)].id } }
@@ -145,4 +131,34 @@ struct ViewNames: QuickNames {
     static func lending<R>(_ document: LayoutDocument, memo: NameMemo? = nil, _ body: (ViewNames) -> R) -> R {
         document.viewNamed.withLookup { table in document.views.withUnsafeBufferPointer { body(ViewNames(table: table, views: $0, memo: memo)) } }
     }
+}
+
+/// What an id's bytes say, read in one pass: every derived name has a dot, so its first and
+/// last dots, whether digits alone follow the last (a VFL member, `row.0`), the byte after the
+/// first (an implicit or stack name starts `frame.`, `hugging.`, `compression.` or `stack.`),
+/// and whether it starts as a server-given id does (`c` and a digit). A client's own dotted id
+/// (`cell0.top`) is refused as derived without building a string (~2,800 instructions an id
+/// through `Int(tail)` and `ImplicitKind.named`); read once for the three questions a sent id
+/// asks, where each read the bytes again (~300 instructions of the 1,000-cell feed's 2,000).
+struct IDShape {
+    var firstDot = -1, lastDot = -1
+    var afterFirst: UInt8 = 0
+    var digitsAfterLast = false
+    var autoShaped = false
+
+    init(_ id: String) {
+        var bytes = id
+        bytes.withUTF8 { b in
+            autoShaped = b.count >= 2 && b[0] == UInt8(ascii: "c") && b[1] &- 48 < 10
+            // The dots found from either end (a loop keeping all four facts a byte was ~30
+            // instructions a byte).
+            guard let first = b.firstIndex(of: UInt8(ascii: ".")), let last = b.lastIndex(of: UInt8(ascii: ".")) else { return }
+            (firstDot, lastDot) = (first, last)
+            if first + 1 < b.count { afterFirst = b[first + 1] }
+            digitsAfterLast = last + 1 < b.count && b[(last + 1)...].allSatisfy { $0 &- 48 < 10 }
+        }
+    }
+
+    /// Whether it could name a VFL group's member (`row.0`): digits after its last dot.
+    var memberShaped: Bool { digitsAfterLast }
 }

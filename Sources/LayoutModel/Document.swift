@@ -27,6 +27,10 @@ public struct LayoutDocument {
     /// server's own (`c7`), made while no client id looks like one, by their number. Hashing
     /// and placing 10,000 `c` ids was 2 M instructions of the 1,000-cell feed's build, and the
     /// table 21 bytes a view more.
+    /// Every VFL group's members, a slice a group (`Entry.membersAt`), and how many of them
+    /// belong to freed groups (repacked once they outnumber the rest).
+    var groupMembers: [AtomRef] = []
+    var deadMembers = 0
     var entryNamed = NameTable()
     var autoEntries: [EntryRef] = []
     /// The entries' `expr` and `visual` texts (an `expr` that renders as sent is not kept:
@@ -126,6 +130,7 @@ public struct LayoutDocument {
         Self.trim(&views)
         Self.trim(&atoms)
         Self.trim(&entries)
+        Self.trim(&groupMembers)
         viewNamed.trim()
         entryNamed.trim()
         Self.trim(&autoEntries)
@@ -203,8 +208,39 @@ public struct LayoutDocument {
         return e
     }
 
+    /// A VFL group's members by position, removed ones included (`noRef`).
+    func members(of e: EntryRef) -> ArraySlice<AtomRef> {
+        let at = Int(entries[Int(e)].membersAt)
+        return groupMembers[at..<at + Int(entries[Int(e)].memberCount)]
+    }
+
+    /// An entry's live atoms: its group's members, or its one atom.
+    func liveMembers(of e: EntryRef) -> [AtomRef] {
+        entries[Int(e)].form == .visual ? members(of: e).filter { $0 != noRef } : [entries[Int(e)].atom]
+    }
+
+    /// The members appended last, from `first` on, as entry e's group.
+    mutating func setMembers(from first: Int, of e: EntryRef) {
+        precondition(groupMembers.count < Int(UInt32.max), "a document's groups hold less than 4 G members")
+        entries[Int(e)].membersAt = UInt32(first)
+        entries[Int(e)].memberCount = UInt32(groupMembers.count - first)
+    }
+
     mutating func freeEntry(_ e: EntryRef) {
         entries[Int(e)].live = false
+        // A freed group's members are a hole until there are more holes than members.
+        deadMembers += Int(entries[Int(e)].memberCount)
+        entries[Int(e)].memberCount = 0
+        if deadMembers > 4096 && deadMembers > groupMembers.count / 2 {
+            var packed: [AtomRef] = []
+            packed.reserveCapacity(groupMembers.count - deadMembers)
+            for k in entries.indices where entries[k].memberCount > 0 {
+                let at = Int(entries[k].membersAt)
+                entries[k].membersAt = UInt32(packed.count)
+                packed.append(contentsOf: groupMembers[at..<at + Int(entries[k].memberCount)])
+            }
+            (groupMembers, deadMembers) = (packed, 0)
+        }
         if !groupExtras.isEmpty { groupExtras[e] = nil }
         if let n = entries[Int(e)].autoNumber, n < autoEntries.count, autoEntries[n] == e {
             autoEntries[n] = noRef

@@ -150,8 +150,11 @@ struct Entry {
     /// asked: made for every unnamed constraint, they were ~4 M instructions of the
     /// 1,000-cell feed's 10,000).
     private var name: String
-    /// A VFL group's atoms by position (`group.k`), `noRef` once removed.
-    var members: [AtomRef] = []
+    /// A VFL group's atoms by position (`group.k`), `noRef` once removed: its slice of the
+    /// document's `groupMembers` (`LayoutDocument.members(of:)`). An array an entry was a
+    /// release in each entry's teardown and an allocation a group (~0.8 M instructions of the
+    /// 1,000-cell feed's one-shot layout).
+    var membersAt: UInt32 = 0, memberCount: UInt32 = 0
     /// Creation order (`LayoutDocument.newEntrySequence`), in 32 bits like an atom's: with the
     /// 4-byte text ref, an entry is 40 bytes where it was 48.
     var sequence: Int32
@@ -200,8 +203,6 @@ struct Entry {
     }
 
     private mutating func set(_ bit: UInt32, _ on: Bool) { bits = on ? bits | bit : bits & ~bit }
-
-    var liveMembers: [AtomRef] { form == .visual ? members.filter { $0 != noRef } : [atom] }
 }
 
 /// A view's implicit atoms by `ImplicitKind`: eight refs, 4-byte aligned (a `SIMD8` aligned

@@ -15,7 +15,7 @@ extension LayoutSession {
             document.groupExtras = GroupExtras()
         }
         meter.release("entries: texts") { document.texts = StringPool() }
-        meter.release("entries (ids, VFL members)") { document.entries = [] }
+        meter.release("entries (ids, VFL members)") { (document.entries, document.groupMembers) = ([], []) }
         meter.release("stacks") { document.stacks = [:] }
         meter.release("document scratch") {
             document.dirtyAtoms = []; document.dirtyViews = []; document.freeViews = []; document.freeAtoms = []

@@ -484,7 +484,11 @@ public final class LayoutSession {
         // sorted with the views, ~1 M instructions of the 1,000-cell feed).
         if !fresh { for v in movedScratch { if let owner = viewOfVariable[v.id] { slotScratch.append(owner.slot) } } }
         let touched = !document.dirtyViews.isEmpty
-        for v in document.dirtyViews where views[v] != nil { slotScratch.append(v) }  // none: removed
+        if fresh {
+            slotScratch.append(contentsOf: document.dirtyViews)  // every one new (one copy, not an append a view)
+        } else {
+            for v in document.dirtyViews where views[v] != nil { slotScratch.append(v) }  // none: removed
+        }
         if slotScratch.indices.dropFirst().contains(where: { slotScratch[$0 - 1] > slotScratch[$0] }) { slotScratch.sort() }
         let stamp = countRevision ? revision + 1 : revision
         var frames: [FrameEntry] = []

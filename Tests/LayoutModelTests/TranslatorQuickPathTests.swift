@@ -111,3 +111,45 @@ final class FirstBuildChangesTests: XCTestCase {
         }
     }
 }
+
+/// VFL groups' members live in one list of the document, a slice a group: freed groups leave
+/// holes that are repacked once they outnumber the rest. Groups made before and after the
+/// repack must still be found by member, removed by member, and written back.
+final class GroupMembersTests: XCTestCase {
+    func testGroupsSurviveTheirNeighboursRemovalAndTheRepack() throws {
+        let s = session(
+            #"{"views":[{"id":"r","frame":{"x":0,"y":0,"width":300,"height":300}},{"id":"a","parent":"r"},{"id":"b","parent":"r"}],"#
+                + #""constraints":[{"id":"first","visual":"H:|-10-[a(20)]-5-[b(30)]"},{"expr":"b.top == r.top"},"#
+                + #"{"expr":"a.height == 10"},{"expr":"b.height == 10"}]}"#)
+        let firstMembers = try XCTUnwrap(s.document.members(ofEntry: "first"))
+        XCTAssertEqual(firstMembers, ["first.0", "first.1", "first.2", "first.3"])
+        // 3,000 groups of two members each, made and removed in batches: 6,000 dead members,
+        // repacked on the way.
+        for batch in 0..<6 {
+            let ids = (0..<500).map { "g\(batch)_\($0)" }
+            let add = ids.map { #"{"id":"\#($0)","visual":"H:[a]-(>=1@\#(100 + batch))-[b]-(>=0@\#(100 + batch))-|"}"# }
+            _ = try s.change(#"{"ops":[{"op":"addConstraints","constraints":[\#(add.joined(separator: ","))]}]}"#)
+            XCTAssertEqual(s.document.members(ofEntry: ids[7]), [ids[7] + ".0", ids[7] + ".1"])
+            let removed = ids.map { #""\#($0)""# }.joined(separator: ",")
+            _ = try s.change(#"{"ops":[{"op":"removeConstraints","ids":[\#(removed)]}]}"#)
+            XCTAssertNil(s.document.members(ofEntry: ids[7]))
+        }
+        XCTAssertLessThan(s.document.groupMembers.count, 6 * 1_000, "the dead members were repacked")
+        XCTAssertLessThan(s.document.deadMembers, 4097)
+        _ = try s.change(#"{"ops":[{"op":"addConstraints","constraints":[{"id":"last","visual":"V:|-7-[a]-(>=0)-|"}]}]}"#)
+        XCTAssertEqual(s.document.members(ofEntry: "first"), firstMembers)
+        XCTAssertEqual(s.document.members(ofEntry: "last"), ["last.0", "last.1"])
+        XCTAssertEqual(s.frame("a"), R(10, 7, 20, 10))
+        XCTAssertEqual(s.frame("b"), R(35, 0, 30, 10))
+        // Members found by name after the repack: a constant set through one moves its view.
+        _ = try s.change(#"{"ops":[{"op":"setConstant","id":"last.0","constant":12}]}"#)
+        XCTAssertEqual(s.frame("a"), R(10, 12, 20, 10))
+        // One member removed: the other stays, and the removed one is not found.
+        _ = try s.change(#"{"ops":[{"op":"removeConstraints","ids":["last.1"]}]}"#)
+        XCTAssertEqual(s.document.members(ofEntry: "last"), ["last.0"])
+        XCTAssertThrowsError(try s.change(#"{"ops":[{"op":"setConstant","id":"last.1","constant":1}]}"#))
+        let again = try LayoutSession(document: s.document.json)
+        XCTAssertEqual(again.allFrames, s.allFrames)
+        XCTAssertEqual(again.document.members(ofEntry: "first"), firstMembers)
+    }
+}
