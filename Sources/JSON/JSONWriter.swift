@@ -102,7 +102,7 @@ public struct JSONWriter: ~Copyable {
         commaBits &= ~1
     }
 
-    /// `"key":number`: one number member. Anything but an exact integer takes the general path.
+    /// `"key":number`: one number member.
     public mutating func member(_ k: StaticString, _ v: Double) {
         separate()
         putKey(k)
@@ -125,18 +125,21 @@ public struct JSONWriter: ~Copyable {
     /// `member`s, each checking room and structure (1,000-cell feed, callgrind).
     public mutating func member(_ k: String, room: Int, _ value: (inout Cursor) -> Void) {
         separate()
-        // Read where it is (a copy to take `withUTF8` was a retain and a release a frame).
-        if k.utf8.withContiguousStorageIfAvailable({ putMember($0, room: room, value) }) == nil {
-            var k = k
-            k.withUTF8 { putMember($0, room: room, value) }
+        Self.withUTF8(of: k) { name in
+            withCursor(room: Cursor.stringRoom(name.count) + 1 + room) { c in
+                c.string(name)
+                c.put(UInt8(ascii: ":"))
+                value(&c)
+            }
         }
     }
 
-    private mutating func putMember(_ name: UnsafeBufferPointer<UInt8>, room: Int, _ value: (inout Cursor) -> Void) {
-        withCursor(room: Cursor.stringRoom(name.count) + 1 + room) { c in
-            c.string(name)
-            c.put(UInt8(ascii: ":"))
-            value(&c)
+    /// A string's UTF-8 read where it is (a copy to take `withUTF8` was a retain and a
+    /// release a frame's id).
+    @inline(__always) private static func withUTF8(of s: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        if s.utf8.withContiguousStorageIfAvailable(body) == nil {
+            var s = s
+            s.withUTF8(body)
         }
     }
 
@@ -175,8 +178,7 @@ public struct JSONWriter: ~Copyable {
     private mutating func putInteger(_ n: Int64) { withCursor(room: Cursor.numberRoom) { $0.integer(n) } }
 
     private mutating func writeString(_ s: String) {
-        var s = s
-        s.withUTF8 { utf8 in withCursor(room: Cursor.stringRoom(utf8.count)) { $0.string(utf8) } }
+        Self.withUTF8(of: s) { utf8 in withCursor(room: Cursor.stringRoom(utf8.count)) { $0.string(utf8) } }
     }
 
     /// Where the writer stores bytes: a bare pointer, the room already reserved (each store
@@ -295,7 +297,6 @@ public struct JSONWriter: ~Copyable {
             }
         }
     }
-
 }
 
 extension JSON {

@@ -436,7 +436,7 @@ extension LayoutDocument {
         case .entry(let e):
             freeEntry(e)
         case .member(let e, let k):
-            groupMembers[Int(entries[Int(e)].membersAt) + Int(k)] = noRef
+            groupMembers[memberIndex(Int(k), of: e)] = noRef
             entries[Int(e)].edited = true
             if members(of: e).allSatisfy({ $0 == noRef }) { freeEntry(e) }
         case .implicit(let v, let kind):

@@ -49,9 +49,9 @@ extension LayoutDocument {
             let tail = name[utf8.index(after: dot)...]
             if let k = Int(tail), String(k) == tail, k >= 0,
                 let e = entryRef(String(name[..<dot])), entries[Int(e)].form == .visual,
-                k < Int(entries[Int(e)].memberCount), groupMembers[Int(entries[Int(e)].membersAt) + k] != noRef
+                k < Int(entries[Int(e)].memberCount), case let a = groupMembers[memberIndex(k, of: e)], a != noRef
             {
-                return groupMembers[Int(entries[Int(e)].membersAt) + k]
+                return a
             }
         }
         switch afterFirst {

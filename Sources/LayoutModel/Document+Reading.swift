@@ -93,12 +93,9 @@ extension LayoutDocument {
             if k.spells("id") {
                 // Checked on the body's bytes where it is plain (on the String, ~140
                 // instructions a view, it was copied to be read).
-                if let b = r.readPlainString() {
-                    if !hasID { (spec.id, hasID, validID) = (JSONParser.asciiString(b), true, ViewSpec.validID(bytes: b)) }
-                } else {
-                    let id = try r.readString()
-                    if !hasID { (spec.id, hasID, validID) = (id, true, ViewSpec.validID(id)) }
-                }
+                let plain = r.readPlainString()
+                let id = try plain.map(JSONParser.asciiString) ?? r.readString()
+                if !hasID { (spec.id, hasID, validID) = (id, true, plain.map(ViewSpec.validID(bytes:)) ?? ViewSpec.validID(id)) }
             } else if k.spells("parent") && r.peek() == UInt8(ascii: "\"") {
                 if let b = r.readPlainString() { spec.parent = parents.name(b) } else { spec.parent = try r.readString() }
             } else {

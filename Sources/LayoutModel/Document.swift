@@ -23,14 +23,14 @@ public struct LayoutDocument {
     var viewNamed = NameTable()
     var atoms: [Atom] = []
     var entries: [Entry] = []
-    /// Constraint entry ids to entries (`entryRef`): the ids clients gave, in a table; the
-    /// server's own (`c7`), made while no client id looks like one, by their number. Hashing
-    /// and placing 10,000 `c` ids was 2 M instructions of the 1,000-cell feed's build, and the
-    /// table 21 bytes a view more.
     /// Every VFL group's members, a slice a group (`Entry.membersAt`), and how many of them
     /// belong to freed groups (repacked once they outnumber the rest).
     var groupMembers: [AtomRef] = []
     var deadMembers = 0
+    /// Constraint entry ids to entries (`entryRef`): the ids clients gave, in a table; the
+    /// server's own (`c7`), made while no client id looks like one, by their number. Hashing
+    /// and placing 10,000 `c` ids was 2 M instructions of the 1,000-cell feed's build, and the
+    /// table 21 bytes a view more.
     var entryNamed = NameTable()
     var autoEntries: [EntryRef] = []
     /// The entries' `expr` and `visual` texts (an `expr` that renders as sent is not kept:
@@ -214,6 +214,9 @@ public struct LayoutDocument {
         return groupMembers[at..<at + Int(entries[Int(e)].memberCount)]
     }
 
+    /// Where member k of group e is in `groupMembers`.
+    func memberIndex(_ k: Int, of e: EntryRef) -> Int { Int(entries[Int(e)].membersAt) + k }
+
     /// An entry's live atoms: its group's members, or its one atom.
     func liveMembers(of e: EntryRef) -> [AtomRef] {
         entries[Int(e)].form == .visual ? members(of: e).filter { $0 != noRef } : [entries[Int(e)].atom]
@@ -231,16 +234,7 @@ public struct LayoutDocument {
         // A freed group's members are a hole until there are more holes than members.
         deadMembers += Int(entries[Int(e)].memberCount)
         entries[Int(e)].memberCount = 0
-        if deadMembers > 4096 && deadMembers > groupMembers.count / 2 {
-            var packed: [AtomRef] = []
-            packed.reserveCapacity(groupMembers.count - deadMembers)
-            for k in entries.indices where entries[k].memberCount > 0 {
-                let at = Int(entries[k].membersAt)
-                entries[k].membersAt = UInt32(packed.count)
-                packed.append(contentsOf: groupMembers[at..<at + Int(entries[k].memberCount)])
-            }
-            (groupMembers, deadMembers) = (packed, 0)
-        }
+        if deadMembers > 4096 && deadMembers > groupMembers.count / 2 { repackMembers() }
         if !groupExtras.isEmpty { groupExtras[e] = nil }
         if let n = entries[Int(e)].autoNumber, n < autoEntries.count, autoEntries[n] == e {
             autoEntries[n] = noRef
@@ -255,6 +249,17 @@ public struct LayoutDocument {
             for k in entries.indices { entries[k].text = texts.copy(entries[k].text, into: &packed) }
             texts = packed
         }
+    }
+
+    /// The live groups' members copied into a new list, holes left out.
+    private mutating func repackMembers() {
+        var packed: [AtomRef] = []
+        packed.reserveCapacity(groupMembers.count - deadMembers)
+        for k in entries.indices where entries[k].memberCount > 0 {
+            packed.append(contentsOf: members(of: EntryRef(k)))
+            entries[k].membersAt = UInt32(packed.count) - entries[k].memberCount
+        }
+        (groupMembers, deadMembers) = (packed, 0)
     }
 
     /// Before the session reads the change: atoms naming restyled views become dirty

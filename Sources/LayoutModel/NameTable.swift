@@ -108,21 +108,21 @@ struct NameTable {
     }
 
     /// Adds `ref` under `name`, which the table must not hold already.
-    mutating func insert(_ ref: Int32, named name: String) {
-        if (count + deleted + 1) * 4 > slots.count * 3 { rehash(to: count + 1) }
-        place(UInt64(hash(name)) << 32 | UInt64(ref + 2))
-        count += 1
-    }
+    mutating func insert(_ ref: Int32, named name: String) { add(ref, hash: hash(name)) }
 
     /// Adds `ref` under `name` unless the table holds that name already: then the ref it
     /// holds, and nothing is added (a find then an insert hashed the name twice).
     mutating func insert(_ ref: Int32, ifAbsent name: String, name nameOf: (Int32) -> String) -> Int32? {
-        if (count + deleted + 1) * 4 > slots.count * 3 { rehash(to: count + 1) }
         let h = hash(name)
         if count > 0, let held = probe(h, matches: { nameOf($0) == name }) { return held }
+        add(ref, hash: h)
+        return nil
+    }
+
+    private mutating func add(_ ref: Int32, hash h: UInt32) {
+        if (count + deleted + 1) * 4 > slots.count * 3 { rehash(to: count + 1) }
         place(UInt64(h) << 32 | UInt64(ref + 2))
         count += 1
-        return nil
     }
 
     /// Forgets `ref`, held under `name`.

@@ -225,10 +225,7 @@ public final class FactoredSolver {
             touched[j] = false
             if isUser[j] && abs(value[j] - old) > 1e-9 { out.append(Variable(symbol: Symbol(id: Int32(j), kind: .external))) }
         }
-        // A whole build touches every column: its lists are not kept for the small changes after.
-        let keep = touchedList.count <= 4096
-        touchedList.removeAll(keepingCapacity: keep)
-        touchedBefore.removeAll(keepingCapacity: keep)
+        dropTouchedLists()
         if out.count > 1 { out.sort() }
     }
 
@@ -242,6 +239,11 @@ public final class FactoredSolver {
         } else {
             for j in touchedList { touched[j] = false }
         }
+        dropTouchedLists()
+    }
+
+    /// A whole build touches every column: its lists are not kept for the small changes after.
+    private func dropTouchedLists() {
         let keep = touchedList.count <= 4096
         touchedList.removeAll(keepingCapacity: keep)
         touchedBefore.removeAll(keepingCapacity: keep)
