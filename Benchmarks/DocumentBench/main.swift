@@ -49,6 +49,7 @@ for path in files {
     var parse: [Double] = [], build: [Double] = [], engineOnly: [Double] = [], factoredOnly: [Double] = [], heap = 0, factoredHeap = 0
     var oneShot: [Double] = [], oneShotTeardown: [Double] = []
     var views = 0, constraints = 0
+    var factorStats: FactoredSolver.FactorStats? = nil
     var structures: [(structure: String, bytes: Int)] = [], modelStructures: [(structure: String, bytes: Int)] = []
     for _ in 0..<reps {
         let heapBefore = Int(layoutd_heap_in_use())
@@ -89,6 +90,7 @@ for path in files {
         _ = factored.takeChanges()
         let t7 = now()
         factoredHeap = Int(layoutd_heap_in_use()) - heapFactored
+        factorStats = factored.factorStats
         // The definitions live until here: freed right after their last use (the build), they
         // made the engine's heap read 588 bytes a view less than its structures hold.
         withExtendedLifetime((definitions, batch)) {}
@@ -122,7 +124,8 @@ for path in files {
             + #""session_heap_bytes_per_view":\#(heap / max(1, views)),"#
             + #""factored_engine_ms":\#(median(factoredOnly)),"factored_engine_heap_bytes_per_view":\#(factoredHeap / max(1, views)),"#
             + #""one_shot_layout_ms":\#(median(oneShot)),"one_shot_over_engine":\#((median(oneShot) / median(factoredOnly) * 100).rounded() / 100),"#
-            + #""one_shot_teardown_ms":\#(median(oneShotTeardown))"#
+            + #""one_shot_teardown_ms":\#(median(oneShotTeardown)),"#
+            + #""factored_pivots":\#(factorStats!.pivots),"factored_factorizations":\#(factorStats!.factorizations)"#
             + (footprint
                 ? #","session_bytes_per_view_by_structure":{"#
                     + modelStructures.map { #""\#($0.structure)":\#($0.bytes / max(1, views))"# }.joined(separator: ",") + "}"

@@ -12,7 +12,7 @@ struct StackState {
 extension LayoutDocument {
     /// A stack's arrangement changed, or one of its arranged views did: made again in `prepare`.
     mutating func markStackDirty(_ s: ViewRef) {
-        guard views[Int(s)].spec.stack != nil, !dirtyStacks.contains(s) else { return }
+        guard views[Int(s)].spec.stack != nil, dirtyStackSet.insert(s).inserted else { return }
         dirtyStacks.append(s)
     }
 
@@ -30,6 +30,7 @@ extension LayoutDocument {
     /// After a change's ops: each dirty stack's constraints made again.
     mutating func syncStacks() {
         while let s = dirtyStacks.popLast() {
+            dirtyStackSet.remove(s)
             if views[Int(s)].live && views[Int(s)].spec.stack != nil { syncStack(s) } else { dropStack(s) }
         }
     }

@@ -121,12 +121,16 @@ extension LayoutDocument {
             for k in specs.indices { viewNamed.insert(made[k], named: specs[k].id) }
         }
         // Stacks are checked once the whole batch is in (an arranged view may come after its stack).
+        for k in specs.indices where specs[k].stack != nil {
+            try checkStack(made[k], at: p(k))
+            markStackDirty(made[k])
+        }
+        // A view added to a stack made before: its stack is arranged again if it names it (a
+        // stack of this batch is marked already; asked of every child of a 10,000-row stack,
+        // the search of its arranged views was quadratic).
         for k in specs.indices {
-            let r = made[k], s = views[Int(r)].parent
-            if s != noRef, views[Int(s)].spec.stack != nil, views[Int(s)].spec.stack!.arranged.contains(specs[k].id) { markStackDirty(s) }
-            guard specs[k].stack != nil else { continue }
-            try checkStack(r, at: p(k))
-            markStackDirty(r)
+            let s = views[Int(made[k])].parent
+            if s != noRef, !dirtyStackSet.contains(s), views[Int(s)].spec.stack?.arranged.contains(specs[k].id) == true { markStackDirty(s) }
         }
     }
 

@@ -77,6 +77,8 @@ public struct LayoutDocument {
     /// Stack views by ref: the constraints and guides each made; and those to make again.
     var stacks: [ViewRef: StackState] = [:]
     var dirtyStacks: [ViewRef] = []
+    /// `dirtyStacks` as a set: whether a stack is in it, without a search.
+    var dirtyStackSet: Set<ViewRef> = []
 
     public var viewCount: Int { liveViews - guideViews }
     public var constraintCount: Int { liveAtoms }

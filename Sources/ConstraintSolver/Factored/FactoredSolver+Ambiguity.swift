@@ -16,6 +16,7 @@ struct AmbiguityVerdict {
 extension FactoredSolver {
     func ambiguity(tolerance: Double = 1e-9) -> AmbiguityVerdict {
         if let cached = ambiguityCache { return cached }
+        settleDependents()
         // The directions to decide: movable nonbasic columns with a zero reduced cost at
         // every level (a column in no row moves alone: its variable is ambiguous outright),
         // each column once in `columns` (u), its directions by sign in `candidates`.
@@ -23,7 +24,7 @@ extension FactoredSolver {
         var columns: [Int] = []
         var candidates: [(u: Int, sign: Double)] = []
         var cellRows: [Int32] = [], cells: [Entry] = []  // the candidates' cells: row, and (u, value)
-        for j in kind.indices where !basis.isBasic(j) && kind[j] != .fixed && kind[j] != .dead {
+        for j in kind.indices where !basis.isBasic(j) && kind[j] != .fixed && kind[j] != .dead && !dependents.contains(column: j) {
             if columnRows[j].isEmpty {
                 if isUser[j] { isAmbiguous[j] = true }
                 continue
@@ -140,6 +141,7 @@ extension FactoredSolver {
                 if isUser[v] { isAmbiguous[v] = true }
             }
         }
+        if !dependents.isEmpty { markMovedDependents(realised: directions, &isAmbiguous, tolerance: tolerance) }
         let verdict = AmbiguityVerdict(
             ambiguous: isAmbiguous.indices.filter { isAmbiguous[$0] }.map { Variable(symbol: Symbol(id: Int32($0), kind: .external)) },
             directions: directions)
@@ -189,6 +191,31 @@ extension FactoredSolver {
         return false
     }
 
+    /// The dependents moved by the realised directions or by a column in no row, found at
+    /// once: one move along all of them, each weighted apart (1 + n·φ mod 1), carried through
+    /// the dependents' rows. A variable that any of them moves moves in the sum but where
+    /// the weights cancel exactly, which distinct irrational ones do not. One direction at a
+    /// time, a chain's positions were walked once a direction: quadratic.
+    private func markMovedDependents(
+        realised directions: [(column: Int, sign: Double, entries: [Entry])], _ isAmbiguous: inout [Bool], tolerance: Double
+    ) {
+        var delta = [Double](repeating: 0, count: kind.count)
+        var n = 0.0
+        func weight() -> Double {
+            n += 1
+            return 1 + (n * 0.6180339887498949).truncatingRemainder(dividingBy: 1)
+        }
+        for d in directions {
+            let w = d.sign * weight()
+            delta[d.column] += w
+            for e in d.entries { delta[basis.columnOfStep[e.index]] -= w * e.value }
+        }
+        for j in kind.indices where isUser[j] && columnRows[j].isEmpty && !basis.isBasic(j) && !dependents.contains(column: j) {
+            delta[j] += weight()
+        }
+        dependentMoves(&delta, tolerance: tolerance, into: &isAmbiguous)
+    }
+
     public func ambiguousVariables() -> [Variable] { lendingWork { ambiguity().ambiguous } }
 
     /// Another optimal solution that moves the given ambiguous variables (Auto Layout's
@@ -205,10 +232,13 @@ extension FactoredSolver {
         var values: [Int: Double] = [:]
         func current(_ j: Int) -> Double { values[j] ?? value[j] }
         var followed = Set<Int>()
+        // A dependent moves with whatever it is computed from: every direction is followed.
+        let wantsDependent = wanted.contains { dependents.contains(column: $0) }
         for d in verdict.directions {
             // A free column is realised both ways; following both would cancel out.
             guard !followed.contains(d.column) else { continue }
-            let moves = wanted.contains(d.column) || d.entries.contains { wanted.contains(basis.columnOfStep[$0.index]) }
+            let moves =
+                wantsDependent || wanted.contains(d.column) || d.entries.contains { wanted.contains(basis.columnOfStep[$0.index]) }
             guard moves else { continue }
             // Basics move by −t·sign·a; a restricted one must stay ≥ 0.
             var t = maxStep
@@ -228,7 +258,17 @@ extension FactoredSolver {
             }
         }
         // A variable no constraint names moves freely.
-        for j in wanted where isUser[j] && columnRows[j].isEmpty && values[j] == nil { values[j] = value[j] + maxStep }
+        for j in wanted where isUser[j] && columnRows[j].isEmpty && values[j] == nil && !dependents.contains(column: j) {
+            values[j] = value[j] + maxStep
+        }
+        // Dependents follow what they are computed from.
+        if !dependents.isEmpty {
+            var delta = [Double](repeating: 0, count: kind.count)
+            for (j, v) in values { delta[j] = v - value[j] }
+            var moved = [Bool](repeating: false, count: kind.count)
+            dependentMoves(&delta, tolerance: 1e-9, into: &moved)
+            for j in moved.indices where moved[j] { values[j] = value[j] + delta[j] }
+        }
         var out: [Variable: Double] = [:]
         for (j, v) in values where isUser[j] && abs(v - value[j]) > 1e-9 { out[Variable(symbol: Symbol(id: Int32(j), kind: .external))] = v }
         return out

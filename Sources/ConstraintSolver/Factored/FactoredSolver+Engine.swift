@@ -5,7 +5,7 @@
 extension FactoredSolver: ConstraintEngine {
     @discardableResult
     public func add(_ definition: ConstraintDefinition) -> ConstraintHandle {
-        lendingWork {
+        operation {
             do { return try tryAdd(definition) } catch {
                 recover()
                 return lastAdded.last!
@@ -14,7 +14,7 @@ extension FactoredSolver: ConstraintEngine {
     }
 
     public func add(batch: ConstraintBatch) -> [ConstraintHandle] {
-        lendingWork {
+        operation {
             do { return try tryAdd(batch: batch) } catch {
                 recover()
                 return lastAdded
@@ -23,16 +23,19 @@ extension FactoredSolver: ConstraintEngine {
     }
 
     public func remove(_ handle: ConstraintHandle) {
-        lendingWork { do { try tryRemove(handle) } catch { recover() } }
+        operation { do { try tryRemove(handle) } catch { recover() } }
     }
 
     public func setConstant(_ handle: ConstraintHandle, _ constant: Double) {
-        lendingWork { do { try trySetConstant(handle, constant) } catch { recover() } }
+        operation { do { try trySetConstant(handle, constant) } catch { recover() } }
     }
 
     public func setPriority(_ handle: ConstraintHandle, _ priority: Double) {
-        lendingWork { do { try trySetPriority(handle, priority) } catch { recover() } }
+        operation { do { try trySetPriority(handle, priority) } catch { recover() } }
     }
+
+    /// A change on the thread's work vectors.
+    private func operation<T>(_ body: () -> T) -> T { lendingWork(body) }
 
     /// A fresh basis for every live row (the batch build's path).
     /// Counted (`recoveries`): the layout model falls back to the solved form when it sees one.
@@ -49,6 +52,7 @@ extension FactoredSolver: ConstraintEngine {
     public func removeVariable(_ v: Variable) {
         let j = v.symbol.index
         guard j < kind.count, isUser[j], columnRows[j].allSatisfy({ records[handleOfRow[Int($0)]] == nil }) else { return }
+        guard !dependents.contains(column: j), dependents.users.count(j) == 0 else { return }
         if basis.isBasic(j) { return }  // basic in a removed row not yet dropped: left as it is
         isUser[j] = false
         kind[j] = .dead
@@ -84,6 +88,11 @@ extension FactoredSolver: ConstraintEngine {
 
     private func affecting(_ v: Variable) -> [ConstraintHandle] {
         let j = v.symbol.index
+        if dependents.contains(column: j) { return dependentAffecting(j) { coreAffecting($0) }.sorted().map { ConstraintHandle(raw: $0) } }
+        return coreAffecting(j).sorted().map { ConstraintHandle(raw: $0) }
+    }
+
+    private func coreAffecting(_ j: Int) -> [Int32] {
         var out = Set<Int32>()
         if basis.isBasic(j) {
             // The row of B⁻¹ for v: the rows whose right-hand sides (constants) move it.
@@ -92,7 +101,7 @@ extension FactoredSolver: ConstraintEngine {
         } else {
             for r in columnRows[j] where records[handleOfRow[Int(r)]] != nil { out.insert(handleOfRow[Int(r)]) }
         }
-        return out.sorted().map { ConstraintHandle(raw: $0) }
+        return Array(out)
     }
 
     public var stats: SolverStats {

@@ -9,6 +9,7 @@ extension FactoredSolver {
         broken.removeAll { $0 == handle.raw }
         let r = rec.row
         handleOfRow[r] = -1  // the handle may be reused before the row is dropped
+        if dependents.contains(row: r) { return removeDependentRow(r) }
         let logicals = rows[r].map(\.index).filter { kind[$0] != .free && kind[$0] != .dead && columnRows[$0].count == 1 }.sorted()
         let tomb: Int
         if let t = logicals.first(where: { basis.isBasic($0) }) {

@@ -40,7 +40,15 @@ public final class FactoredSolver {
     private var columnLists = SparseLists<Int32>()
     private(set) var columnListsMade = true
 
-    private func makeColumnLists() { (columnLists, columnListsMade) = (rowLists.transposedIndices(lists: kind.count), true) }
+    /// A dependent's row is kept but named by no column (`FactoredSolver+Dependents`).
+    private func makeColumnLists() {
+        columnLists = dependents.isEmpty ? rowLists.transposedIndices(lists: kind.count) : rowLists.transposedIndices(lists: kind.count) { !dependents.contains(row: $0) }
+        columnListsMade = true
+    }
+
+    /// The column lists made now if `compact` dropped them: before a dependent's row joins
+    /// or leaves the rows they are made from.
+    func makeColumnListsIfDropped() { if !columnListsMade { makeColumnLists() } }
 
     /// Drops the column lists (`columnRows` makes them again from the rows).
     func dropColumnLists() { (columnLists, columnListsMade) = (SparseLists<Int32>(), false) }
@@ -136,6 +144,8 @@ public final class FactoredSolver {
     var freeColumns: [Int] = []
     var freeRows: [Int] = []
     var releasedAtFactorization: (columns: [Int], rows: [Int]) = ([], [])
+    /// Free variables computed from their one row outside the basis (`FactoredSolver+Dependents`).
+    var dependents = Dependents()
     /// The last ambiguity verdicts with their directions, until a pivot, a new or removed
     /// row, or a restricted basic reaching or leaving 0 makes them stale.
     var ambiguityCache: AmbiguityVerdict? = nil
@@ -161,11 +171,17 @@ public final class FactoredSolver {
         return Variable(symbol: Symbol(id: Int32(j), kind: .external))
     }
 
-    public func value(_ v: Variable) -> Double { value[v.symbol.index] }
+    public func value(_ v: Variable) -> Double {
+        settleDependents()
+        return value[v.symbol.index]
+    }
 
     /// Adds one constraint incrementally: the new row borders the factorization.
     func tryAdd(_ definition: ConstraintDefinition) throws(Unsatisfiable) -> ConstraintHandle {
         maybeRefactor()
+        if !dependents.isEmpty {
+            for (v, _) in definition.expression.terms where dependents.contains(column: v.symbol.index) { restoreDependent(v.symbol.index) }
+        }
         let (h, row) = newRow(definition)
         lastAdded = [h]
         preferredRow = row
@@ -180,6 +196,7 @@ public final class FactoredSolver {
     /// factorization. Replaces the current basis, so it costs O(whole system).
     func tryAdd(batch: ConstraintBatch) throws(Unsatisfiable) -> [ConstraintHandle] {
         for j in value.indices where value[j] != 0 { mark(j) }
+        restoreAllDependents()
         // The rows first (their storage reserved once), then every column's list at once from
         // them, packed: appending to thousands of column lists in turn moved each as it grew.
         let extra = (0..<batch.count).reduce(0) { $0 + Self.extraColumns(batch.relation($1), batch.priority($1)) }
@@ -189,6 +206,7 @@ public final class FactoredSolver {
         }
         makeColumnLists()
         lastAdded = handles
+        peelDependents()
         try crash()
         try solve()
         try cleanupArtificials()
@@ -203,6 +221,7 @@ public final class FactoredSolver {
     /// by one sparse solve, then the dual simplex restores feasibility if a limit was crossed.
     func trySetConstant(_ handle: ConstraintHandle, _ constant: Double) throws(Unsatisfiable) {
         guard let row = records[handle.raw]?.row, case let delta = constant + rhs[row], delta != 0 else { return }
+        if dependents.contains(row: row) { return setDependentConstant(row: row, constant) }
         rhs[row] = -constant
         basis.ftran(CollectionOfOne(Entry(row, -delta)), into: &columnWork)
         for k in columnWork.pattern {
@@ -220,6 +239,7 @@ public final class FactoredSolver {
     /// The user variables whose value moved (beyond 1e-9) since the last call, sorted, into a
     /// buffer the caller keeps (cleared first).
     public func takeChanges(into out: inout [Variable]) {
+        settleDependents()
         out.removeAll(keepingCapacity: true)
         for (j, old) in zip(touchedList, touchedBefore) {
             touched[j] = false
@@ -232,6 +252,7 @@ public final class FactoredSolver {
     /// A first build's caller reports every view: its 20,004 moved variables listed and
     /// sorted were ~4 M instructions of the 1,000-cell feed; forgotten, 0.1 M.
     public func forgetChanges() {
+        settleDependents()
         // A build touches most columns: the flags cleared whole (one fill) where one store a
         // column was 0.66 M instructions of the 1,000-cell feed.
         if touchedList.count * 4 > touched.count {
@@ -428,6 +449,7 @@ public final class FactoredSolver {
 
     func setValue(_ j: Int, _ v: Double) {
         mark(j)
+        if !dependents.isEmpty { dependents.noteWrite(j) }
         let old = value[j]
         value[j] = v
         let bad: Bool
@@ -935,7 +957,7 @@ public final class FactoredSolver {
         if swapped { basis.ftran(rhsEntries, into: &columnWork) }
         // Values and duals from scratch.
         infeasible.removeAll()
-        for j in value.indices where !basis.isBasic(j) && value[j] != 0 { setValue(j, 0) }
+        for j in value.indices where !basis.isBasic(j) && value[j] != 0 && !dependents.contains(column: j) { setValue(j, 0) }
         for k in 0..<basis.stepCount { setValue(basis.columnOfStep[k], columnWork[k]) }
         for level in levelPriority.indices {
             var cb: [Entry] = []

@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""Layout documents of the patterns real screens are made of, at any number of cells.
+
+Every family is the same screen: a feed of cells, each a 40x40 avatar beside a column of two
+labels (intrinsic sizes), 12 pt padding, written the ways apps write it:
+
+  independent     each cell pinned to the root on its own, its bottom at the content @750
+  chained         each cell's top at the previous cell's bottom, its bottom at the content @750
+  selfsizing50    chained; the cell compressed onto its content (`height == 0 @50` over two `>=`:
+                  a self-sizing table cell, systemLayoutSizeFitting's fitting priority)
+  selfsizing250   the same, compressed at 250
+  stack-ALIGN     a vertical stack of horizontal stacks aligned ALIGN (fill, top, center,
+                  bottom, firstBaseline, lastBaseline), each holding the avatar and a vertical
+                  stack of the two labels
+  stack-DIST      the same rows (aligned top) distributed DIST (fillEqually, fillProportionally,
+                  equalSpacing, equalCentering)
+  nested          four levels of stacks a cell (row, column, row of label and badge, ...)
+  labels-chained  chained cells each holding one wrapping label (numberOfLines 0)
+  labels-pinned   the same labels in cells pinned to the root
+  ambiguous       chained cells with nothing that sizes them: every height ambiguous
+  conflicting     the self-sizing feed where every cell's avatar is also asked to be 44 wide
+                  (required): one broken constraint a cell
+
+Deterministic: the same arguments give the same bytes. `python3 families.py FAMILY N` prints
+one document; `families.py --list` the families.
+"""
+import json
+import sys
+
+ROOT = {"id": "root", "frame": {"x": 0, "y": 0, "width": 375, "height": 10000000}}
+ALIGNMENTS = ["fill", "top", "center", "bottom", "firstBaseline", "lastBaseline"]
+DISTRIBUTIONS = ["fillEqually", "fillProportionally", "equalSpacing", "equalCentering"]
+
+
+def label(i, k, parent):
+    return {"id": f"l{k}_{i}", "parent": parent, "intrinsicSize": {"width": 90 + (i * 13 + k * 29) % 120, "height": 16 + 4 * k}}
+
+
+def content(i, c):
+    """The avatar and two labels of cell i, and their constraints inside cell c."""
+    a, t, s = f"a{i}", f"l1_{i}", f"l2_{i}"
+    views = [{"id": a, "parent": c}, label(i, 1, c), label(i, 2, c)]
+    cons = [
+        {"expr": f"{a}.leading == {c}.leading + 12"},
+        {"expr": f"{a}.top == {c}.top + 12"},
+        {"id": f"{a}.w", "expr": f"{a}.width == 40"},
+        {"expr": f"{a}.height == 40"},
+        {"expr": f"{t}.leading == {a}.trailing + 12"},
+        {"expr": f"{t}.top == {c}.top + 12"},
+        {"expr": f"{t}.trailing <= {c}.trailing - 12"},
+        {"expr": f"{s}.leading == {t}.leading"},
+        {"expr": f"{s}.top == {t}.bottom + 4"},
+        {"expr": f"{s}.trailing <= {c}.trailing - 12"},
+    ]
+    return views, cons
+
+
+def cells(n, top, bottom):
+    """n cells under the root: `top(i, c)` places cell c, `bottom(i, c)` sizes it."""
+    views, cons = [dict(ROOT)], []
+    for i in range(n):
+        c = f"cell{i}"
+        views.append({"id": c, "parent": "root"})
+        cons += [{"id": f"{c}.top", "expr": top(i, c)}, {"expr": f"{c}.leading == root.leading"}, {"expr": f"{c}.width == root.width"}]
+        v, k = content(i, c)
+        views += v
+        cons += k + bottom(i, c)
+    return {"views": views, "constraints": cons}
+
+
+def chained_top(i, c):
+    return f"{c}.top == root.top" if i == 0 else f"{c}.top == cell{i - 1}.bottom"
+
+
+def fits(i, c):
+    return [{"expr": f"{c}.bottom >= a{i}.bottom + 12"}, {"expr": f"{c}.bottom >= l2_{i}.bottom + 12"}]
+
+
+def pinned_bottom(i, c):
+    return fits(i, c) + [{"expr": f"{c}.bottom == l2_{i}.bottom + 12 @750"}]
+
+
+def compressed(priority):
+    return lambda i, c: fits(i, c) + [{"expr": f"{c}.height == 0 @{priority}"}]
+
+
+def stacks(n, alignment="top", distribution="fill"):
+    views = [dict(ROOT), {"id": "feed", "parent": "root", "kind": "stack",
+                          "stack": {"axis": "vertical", "arrangedSubviews": [f"row{i}" for i in range(n)]}}]
+    cons = [{"expr": "feed.top == root.top"}, {"expr": "feed.leading == root.leading"}, {"expr": "feed.trailing == root.trailing"}]
+    for i in range(n):
+        r, col, a = f"row{i}", f"col{i}", f"a{i}"
+        views += [
+            {"id": r, "parent": "feed", "kind": "stack",
+             "stack": {"axis": "horizontal", "alignment": alignment, "distribution": distribution, "spacing": 12,
+                       "arrangedSubviews": [a, col]}},
+            {"id": a, "parent": r, "intrinsicSize": {"width": 40, "height": 40}, "baseline": {"first": 30, "last": 30}},
+            {"id": col, "parent": r, "kind": "stack",
+             "stack": {"axis": "vertical", "spacing": 4, "alignment": "leading", "arrangedSubviews": [f"l1_{i}", f"l2_{i}"]}},
+            label(i, 1, col), label(i, 2, col),
+        ]
+    return {"views": views, "constraints": cons}
+
+
+def nested(n):
+    views = [dict(ROOT), {"id": "feed", "parent": "root", "kind": "stack",
+                          "stack": {"axis": "vertical", "spacing": 1, "arrangedSubviews": [f"row{i}" for i in range(n)]}}]
+    cons = [{"expr": "feed.top == root.top"}, {"expr": "feed.leading == root.leading"}, {"expr": "feed.trailing == root.trailing"}]
+    for i in range(n):
+        r, col, head, a, badge = f"row{i}", f"col{i}", f"head{i}", f"a{i}", f"badge{i}"
+        views += [
+            {"id": r, "parent": "feed", "kind": "stack",
+             "stack": {"axis": "horizontal", "alignment": "center", "spacing": 12, "arrangedSubviews": [a, col],
+                       "layoutMarginsRelativeArrangement": True}},
+            {"id": a, "parent": r, "intrinsicSize": {"width": 40, "height": 40}},
+            {"id": col, "parent": r, "kind": "stack",
+             "stack": {"axis": "vertical", "spacing": 4, "alignment": "fill", "arrangedSubviews": [head, f"l2_{i}"]}},
+            {"id": head, "parent": col, "kind": "stack",
+             "stack": {"axis": "horizontal", "spacing": 8, "alignment": "center", "arrangedSubviews": [f"l1_{i}", badge]}},
+            label(i, 1, head), {"id": badge, "parent": head, "intrinsicSize": {"width": 24, "height": 16},
+                                "hugging": {"horizontal": 750, "vertical": 250}},
+            label(i, 2, col),
+        ]
+    return {"views": views, "constraints": cons}
+
+
+WORDS = "the layout engine keeps a cache of every value and updates only what a change moves".split()
+
+
+def labelled(n, chained):
+    views, cons = [dict(ROOT)], []
+    for i in range(n):
+        c, t = f"cell{i}", f"t{i}"
+        words = 4 + (i * 7) % 17
+        text = " ".join(WORDS[(i + k) % len(WORDS)] for k in range(words))
+        views += [{"id": c, "parent": "root"},
+                  {"id": t, "parent": c, "text": {"string": text, "font": {"family": "DejaVu Sans", "size": 15}, "numberOfLines": 0}}]
+        top = chained_top(i, c) if chained else f"{c}.top == root.top + {i * 200}"
+        cons += [{"expr": top}, {"expr": f"{c}.leading == root.leading"}, {"expr": f"{c}.width == root.width"},
+                 {"expr": f"{t}.leading == {c}.leading + 16"}, {"expr": f"{t}.trailing == {c}.trailing - 16"},
+                 {"expr": f"{t}.top == {c}.top + 8"}, {"expr": f"{c}.bottom == {t}.bottom + 8"}]
+    return {"views": views, "constraints": cons}
+
+
+def conflicting(n):
+    doc = cells(n, chained_top, compressed(50))
+    doc["constraints"] += [{"id": f"a{i}.wide", "expr": f"a{i}.width == 44"} for i in range(n)]
+    return doc
+
+
+FAMILIES = {
+    "independent": lambda n: cells(n, lambda i, c: f"{c}.top == root.top + {i * 80}", pinned_bottom),
+    "chained": lambda n: cells(n, chained_top, pinned_bottom),
+    "selfsizing50": lambda n: cells(n, chained_top, compressed(50)),
+    "selfsizing250": lambda n: cells(n, chained_top, compressed(250)),
+    **{f"stack-{a}": (lambda a: lambda n: stacks(n, alignment=a))(a) for a in ALIGNMENTS},
+    **{f"stack-{d}": (lambda d: lambda n: stacks(n, distribution=d))(d) for d in DISTRIBUTIONS},
+    "nested": nested,
+    "labels-chained": lambda n: labelled(n, True),
+    "labels-pinned": lambda n: labelled(n, False),
+    "ambiguous": lambda n: cells(n, chained_top, lambda i, c: []),
+    "conflicting": conflicting,
+}
+
+
+def main():
+    if sys.argv[1:] == ["--list"]:
+        print("\n".join(FAMILIES))
+        return
+    if len(sys.argv) != 3 or sys.argv[1] not in FAMILIES:
+        sys.exit(__doc__)
+    sys.stdout.write(json.dumps(FAMILIES[sys.argv[1]](int(sys.argv[2])), separators=(",", ":")))
+
+
+if __name__ == "__main__":
+    main()
