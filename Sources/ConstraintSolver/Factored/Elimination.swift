@@ -51,9 +51,12 @@ struct Elimination {
         seen = Array(repeating: -1, count: rows.listCount)
     }
 
+    /// Added to a row's rank: the row pivots only where no other row can (never as a singleton).
+    static let deferred = 16
+
     /// A row singleton's place in the order: rank, then id (the rows' key was count, rank,
     /// id; only singletons are looked for by row, so only they are queued).
-    private func singletonKey(_ i: Int) -> Int? { rowCells.count(i) == 1 ? rank[i] : nil }
+    private func singletonKey(_ i: Int) -> Int? { rowCells.count(i) == 1 && rank[i] < Self.deferred ? rank[i] : nil }
 
     private func position(of j: Int, inRow i: Int) -> Int? {
         for k in rowCells.positions(i) where rowCells[position: k].index == j { return k }
@@ -101,7 +104,9 @@ struct Elimination {
                 var best: Int? = nil
                 for e in column where abs(e.value) >= 0.1 * cmax {
                     let i = e.index
-                    if let b = best, (rowCells.count(i), rank[i], i) >= (rowCells.count(b), rank[b], b) { continue }
+                    if let b = best,
+                        (rank[i] / Self.deferred, rowCells.count(i), rank[i], i) >= (rank[b] / Self.deferred, rowCells.count(b), rank[b], b)
+                    { continue }
                     best = i
                 }
                 pivot = (best!, j)

@@ -902,6 +902,12 @@ public final class FactoredSolver {
             // (9…15), required inequalities last (15): an optional inequality is tight at the
             // value it asks for, a required one is only a bound.
             rank[i] = (hasSlack ? 8 : 0) + (level.map { 1 + min($0, 6) } ?? (hasSlack ? 7 : 0))
+            // An optional `size == 0` (a stack's "as thin as its content" at 25, a fitting
+            // size's compression at 50) is almost never met: the content holds the size up.
+            // Taken first as the singleton it is, it made every containment row below it
+            // infeasible, a dual pivot each (8.5 a cell in a feed of stacks aligned top).
+            // Such a row waits until no other row can take its column.
+            if level != nil && !hasSlack && rhs[i] == 0 && free.count(i) == 1 { rank[i] += Elimination.deferred }
         }
         var elimination = Elimination(rows: free, columns: kind.count, rank: rank)
         var factors = elimination.run()
