@@ -8,7 +8,7 @@ WORKLOADS ?= /tmp/layoutd-workloads
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PKGS := libmicrohttpd-dev zlib1g-dev libsqlite3-dev libpq-dev pkg-config libharfbuzz-dev libfontconfig-dev libunibreak-dev fonts-dejavu-core
 
-.PHONY: deps test-deps lint format cluster-test bench-cluster api-fuzz fuzz-targets fuzz-replay soak build release run test bench bench-engine bench-streams bench-handler bench-document bench-store bench-text load fuzz clean
+.PHONY: deps test-deps lint format cluster-test bench-cluster api-fuzz fuzz-targets fuzz-replay soak build release run test bench bench-engine bench-streams bench-handler bench-document bench-growth bench-store bench-text load fuzz clean
 
 ## System packages, installed only when missing.
 deps:
@@ -114,6 +114,12 @@ bench-document: release
 	python3 Benchmarks/document/run_document.py $(DOCUMENT_ARGS)
 
 ## Labels at scale: a 1,000-cell feed of wrapping labels created, re-wrapped, one text changed (BENCHMARKS.md §7).
+## Each family of real layouts (self-sizing cells, stacks of every alignment and distribution,
+## labels, ambiguous and conflicting documents) at 1k, 2k, 4k cells, 10k for some: time and
+## heap per doubling, engine alone and one-shot (BENCHMARKS.md §10).
+bench-growth: release
+	python3 Benchmarks/growth/run_growth.py $(GROWTH_ARGS)
+
 bench-text: release
 	LAYOUTD_ENGINE=factored python3 Benchmarks/text/run_text.py
 	LAYOUTD_ENGINE=solved python3 Benchmarks/text/run_text.py

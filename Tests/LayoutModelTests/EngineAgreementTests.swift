@@ -53,7 +53,7 @@ final class EngineAgreementTests: XCTestCase {
         var frames: [String: Rect]
     }
 
-    func outcome(_ s: LayoutSession, _ diagnostics: [Diagnostic]) -> Outcome {
+    static func outcome(_ s: LayoutSession, _ diagnostics: [Diagnostic]) -> Outcome {
         var ambiguous = Set<String>(), broken = 0
         for d in diagnostics {
             switch d {
@@ -75,7 +75,7 @@ final class EngineAgreementTests: XCTestCase {
             let json = try JSONParser.parse(doc)
             let solved = try LayoutSession(document: json, limits: SessionLimits(engine: .solved))
             let factored = try LayoutSession(document: json, limits: SessionLimits(engine: .factored))
-            var a = outcome(solved, solved.diagnostics()), b = outcome(factored, factored.diagnostics())
+            var a = Self.outcome(solved, solved.diagnostics()), b = Self.outcome(factored, factored.diagnostics())
             // With a broken constraint, which one breaks may differ, and so what follows from
             // it: compare only the count.
             if a.broken > 0 || b.broken > 0 { a.frames = [:]; b.frames = [:]; a.ambiguous = []; b.ambiguous = [] }
@@ -85,7 +85,7 @@ final class EngineAgreementTests: XCTestCase {
                 let id = ids.randomElement(using: &rng)!
                 let body = try JSONParser.parse(#"{"\#(id)": \#(Int.random(in: -30...90, using: &rng))}"#)
                 let ra = try solved.setConstants(body), rb = try factored.setConstants(body)
-                var a = outcome(solved, ra.diagnostics), b = outcome(factored, rb.diagnostics)
+                var a = Self.outcome(solved, ra.diagnostics), b = Self.outcome(factored, rb.diagnostics)
                 if a.broken > 0 || b.broken > 0 { a.frames = [:]; b.frames = [:]; a.ambiguous = []; b.ambiguous = [] }
                 if a != b { disagreements.append("round \(round) set-constant \(id): \(a) vs \(b)\n\(doc)") }
                 compared += 1

@@ -106,7 +106,9 @@ struct Elimination {
                     let i = e.index
                     if let b = best,
                         (rank[i] / Self.deferred, rowCells.count(i), rank[i], i) >= (rank[b] / Self.deferred, rowCells.count(b), rank[b], b)
-                    { continue }
+                    {
+                        continue
+                    }
                     best = i
                 }
                 pivot = (best!, j)

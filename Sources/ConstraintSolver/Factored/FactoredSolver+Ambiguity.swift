@@ -258,7 +258,9 @@ extension FactoredSolver {
             }
         }
         // A variable no constraint names moves freely.
-        for j in wanted where isUser[j] && columnRows[j].isEmpty && values[j] == nil && !dependents.contains(column: j) {
+        // (Every one, when a wanted dependent may be computed from it.)
+        for j in wantsDependent ? Array(kind.indices) : Array(wanted)
+        where isUser[j] && columnRows[j].isEmpty && !basis.isBasic(j) && values[j] == nil && !dependents.contains(column: j) {
             values[j] = value[j] + maxStep
         }
         // Dependents follow what they are computed from.

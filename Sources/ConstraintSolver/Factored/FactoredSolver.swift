@@ -42,7 +42,9 @@ public final class FactoredSolver {
 
     /// A dependent's row is kept but named by no column (`FactoredSolver+Dependents`).
     private func makeColumnLists() {
-        columnLists = dependents.isEmpty ? rowLists.transposedIndices(lists: kind.count) : rowLists.transposedIndices(lists: kind.count) { !dependents.contains(row: $0) }
+        columnLists =
+            dependents.isEmpty
+            ? rowLists.transposedIndices(lists: kind.count) : rowLists.transposedIndices(lists: kind.count) { !dependents.contains(row: $0) }
         columnListsMade = true
     }
 
