@@ -15,15 +15,21 @@ import JSON
 // document order, all of it freed) over that engine alone. One JSON line per file. The heap
 // keeps freed memory as layoutd does (`--heap-keep-mb`).
 
+// --change NAME=FILE (any number): a `changes` body applied to a session kept from each file,
+// timed apart (`change_NAME_ms`: the median over reps, each on a session built afresh).
 var reps = 3
 var footprint = false
 var files: [String] = []
+var changes: [(name: String, body: [UInt8])] = []
 var args = CommandLine.arguments.dropFirst()
 while let a = args.popFirst() {
     if a == "--reps", let n = args.popFirst().flatMap({ Int($0) }) {
         reps = n
     } else if a == "--footprint" {
         footprint = true
+    } else if a == "--change", let spec = args.popFirst(), let eq = spec.firstIndex(of: "=") {
+        guard let data = FileManager.default.contents(atPath: String(spec[spec.index(after: eq)...])) else { fatalError("cannot read \(spec)") }
+        changes.append((String(spec[..<eq]), [UInt8](data)))
     } else {
         files.append(a)
     }
@@ -116,20 +122,39 @@ for path in files {
         if footprint { structures = factored.releaseMeasuringFootprint { Int(layoutd_heap_in_use()) } }
         withExtendedLifetime(factored) {}
     }
+    // Each change on a session of its own, built and compacted as the server keeps one.
+    var changeTimes: [(name: String, ms: Double, moved: Int)] = []
+    for change in changes {
+        var times: [Double] = [], moved = 0
+        for _ in 0..<reps {
+            guard let session = try LayoutSession.make(documentBytes: bytes, limits: limits) else { fatalError() }
+            session.compact()
+            let json = try JSONParser.parse(change.body)
+            let t0 = now()
+            let result = try session.apply(changes: json)
+            times.append(ms(now() - t0))
+            moved = result.frames.count
+        }
+        changeTimes.append((change.name, median(times), moved))
+    }
+    let changeFields = changeTimes.map { (c: (name: String, ms: Double, moved: Int)) -> String in
+        #","change_\#(c.name)_ms":\#(c.ms),"change_\#(c.name)_moved":\#(c.moved)"#
+    }.joined()
     let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-    print(
-        #"{"document":"\#(name)","views":\#(views),"engine_constraints":\#(constraints),"reps":\#(reps),"#
-            + #""parse_ms":\#(median(parse)),"session_build_ms":\#(median(build)),"engine_only_ms":\#(median(engineOnly)),"#
-            + #""build_over_engine":\#((median(build) / median(engineOnly) * 100).rounded() / 100),"#
-            + #""session_heap_bytes_per_view":\#(heap / max(1, views)),"#
-            + #""factored_engine_ms":\#(median(factoredOnly)),"factored_engine_heap_bytes_per_view":\#(factoredHeap / max(1, views)),"#
-            + #""one_shot_layout_ms":\#(median(oneShot)),"one_shot_over_engine":\#((median(oneShot) / median(factoredOnly) * 100).rounded() / 100),"#
-            + #""one_shot_teardown_ms":\#(median(oneShotTeardown)),"#
-            + #""factored_pivots":\#(factorStats!.pivots),"factored_factorizations":\#(factorStats!.factorizations)"#
-            + (footprint
-                ? #","session_bytes_per_view_by_structure":{"#
-                    + modelStructures.map { #""\#($0.structure)":\#($0.bytes / max(1, views))"# }.joined(separator: ",") + "}"
-                    + #","factored_engine_bytes_per_view_by_structure":{"#
-                    + structures.map { #""\#($0.structure)":\#($0.bytes / max(1, views))"# }.joined(separator: ",") + "}"
-                : "") + "}")
+    var line = #"{"document":"\#(name)","views":\#(views),"engine_constraints":\#(constraints),"reps":\#(reps),"#
+    line += #""parse_ms":\#(median(parse)),"session_build_ms":\#(median(build)),"engine_only_ms":\#(median(engineOnly)),"#
+    line += #""build_over_engine":\#((median(build) / median(engineOnly) * 100).rounded() / 100),"#
+    line += #""session_heap_bytes_per_view":\#(heap / max(1, views)),"#
+    line += #""factored_engine_ms":\#(median(factoredOnly)),"factored_engine_heap_bytes_per_view":\#(factoredHeap / max(1, views)),"#
+    line += #""one_shot_layout_ms":\#(median(oneShot)),"one_shot_over_engine":\#((median(oneShot) / median(factoredOnly) * 100).rounded() / 100),"#
+    line += #""one_shot_teardown_ms":\#(median(oneShotTeardown)),"#
+    line += #""factored_pivots":\#(factorStats!.pivots),"factored_factorizations":\#(factorStats!.factorizations)"#
+    line += changeFields
+    if footprint {
+        line += #","session_bytes_per_view_by_structure":{"#
+        line += modelStructures.map { #""\#($0.structure)":\#($0.bytes / max(1, views))"# }.joined(separator: ",") + "}"
+        line += #","factored_engine_bytes_per_view_by_structure":{"#
+        line += structures.map { #""\#($0.structure)":\#($0.bytes / max(1, views))"# }.joined(separator: ",") + "}"
+    }
+    print(line + "}")
 }

@@ -22,7 +22,8 @@ labels (intrinsic sizes), 12 pt padding, written the ways apps write it:
                   (required): one broken constraint a cell
 
 Deterministic: the same arguments give the same bytes. `python3 families.py FAMILY N` prints
-one document; `families.py --list` the families.
+one document; `families.py --list` the families; `families.py --changes FAMILY N` the changes
+(`changes`) a live session of it takes, by name.
 """
 import json
 import sys
@@ -136,7 +137,7 @@ def labelled(n, chained):
         views += [{"id": c, "parent": "root"},
                   {"id": t, "parent": c, "text": {"string": text, "font": {"family": "DejaVu Sans", "size": 15}, "numberOfLines": 0}}]
         top = chained_top(i, c) if chained else f"{c}.top == root.top + {i * 200}"
-        cons += [{"expr": top}, {"expr": f"{c}.leading == root.leading"}, {"expr": f"{c}.width == root.width"},
+        cons += [{"id": f"{c}.top", "expr": top}, {"expr": f"{c}.leading == root.leading"}, {"expr": f"{c}.width == root.width"},
                  {"expr": f"{t}.leading == {c}.leading + 16"}, {"expr": f"{t}.trailing == {c}.trailing - 16"},
                  {"expr": f"{t}.top == {c}.top + 8"}, {"expr": f"{c}.bottom == {t}.bottom + 8"}]
     return {"views": views, "constraints": cons}
@@ -163,9 +164,79 @@ FAMILIES = {
 }
 
 
+CELL_FORMS = {
+    "independent": (lambda i, c: f"{c}.top == root.top + {i * 80}", pinned_bottom),
+    "chained": (chained_top, pinned_bottom),
+    "selfsizing50": (chained_top, compressed(50)),
+    "selfsizing250": (chained_top, compressed(250)),
+    "ambiguous": (chained_top, lambda i, c: []),
+    "conflicting": (chained_top, compressed(50)),
+}
+
+
+def changes(name, n):
+    """`changes` bodies a live session of the family takes, each on the middle cell m: `grow`
+    (its second label 20 pt taller, or its text longer), `insert` (a new cell after it),
+    `remove` (it, the cell below re-hung), `constant` (its top's offset, where it has one)."""
+    m, new = n // 2, n
+    out = {}
+    if name in CELL_FORMS or name.startswith("labels"):
+        if name.startswith("labels"):
+            out["grow"] = {"op": "updateView", "id": f"t{m}",
+                           "text": {"string": " ".join(WORDS), "font": {"family": "DejaVu Sans", "size": 15}, "numberOfLines": 0}}
+            one = labelled(1, True)
+            rename = {"cell0": f"cell{new}", "t0": f"t{new}"}
+        else:
+            w, h = label(m, 2, "")["intrinsicSize"].values()
+            out["grow"] = {"op": "updateView", "id": f"l2_{m}", "intrinsicSize": {"width": w, "height": h + 20}}
+            top, bottom = CELL_FORMS[name]
+            one = cells(1, top, bottom)
+            rename = {"cell0": f"cell{new}", "a0": f"a{new}", "l1_0": f"l1_{new}", "l2_0": f"l2_{new}"}
+
+        def renamed(text):
+            for a, b in sorted(rename.items(), key=lambda kv: -len(kv[0])):
+                text = text.replace(a + ".", b + ".").replace(a + "\"", b + "\"")
+            return text
+        chained = name != "independent" and name != "labels-pinned"
+        body = json.loads(renamed(json.dumps(one)))
+        views = [v for v in body["views"] if v["id"] != "root"]
+        cons = [c for c in body["constraints"] if not c.get("id", "").endswith(".top")]
+        if chained:
+            cons += [{"id": f"cell{new}.top", "expr": f"cell{new}.top == cell{m}.bottom"}]
+            relink = [{"op": "removeConstraints", "ids": [f"cell{m + 1}.top"]},
+                      {"op": "addConstraints", "constraints": [{"id": f"cell{m + 1}.top", "expr": f"cell{m + 1}.top == cell{new}.bottom"}]}]
+        else:
+            cons += [{"id": f"cell{new}.top", "expr": f"cell{new}.top == root.top + {m * 80 + 40}"}]
+            relink = []
+        out["insert"] = [{"op": "addViews", "views": views}, {"op": "addConstraints", "constraints": cons}] + relink
+        out["remove"] = [{"op": "removeViews", "ids": [f"cell{m}"]}] + (
+            [{"op": "addConstraints", "constraints": [{"id": f"cell{m + 1}.top", "expr": f"cell{m + 1}.top == cell{m - 1}.bottom"}]}]
+            if chained else [])
+        if chained:
+            out["constant"] = {"op": "setConstant", "id": f"cell{m}.top", "constant": 8}
+    elif name.startswith("stack") or name == "nested":
+        w, h = label(m, 2, "")["intrinsicSize"].values()
+        out["grow"] = {"op": "updateView", "id": f"l2_{m}", "intrinsicSize": {"width": w, "height": h + 20}}
+        doc = FAMILIES[name](1)
+        rename = {"row0": f"row{new}", "col0": f"col{new}", "head0": f"head{new}", "badge0": f"badge{new}", "a0": f"a{new}",
+                  "l1_0": f"l1_{new}", "l2_0": f"l2_{new}"}
+        text = json.dumps([v for v in doc["views"] if v["id"] not in ("root", "feed")])
+        for a, b in sorted(rename.items(), key=lambda kv: -len(kv[0])):
+            text = text.replace(f'"{a}"', f'"{b}"')
+        feed = next(v for v in FAMILIES[name](n)["views"] if v["id"] == "feed")
+        arranged = feed["stack"]["arrangedSubviews"]
+        stack = dict(feed["stack"], arrangedSubviews=arranged[:m + 1] + [f"row{new}"] + arranged[m + 1:])
+        out["insert"] = [{"op": "addViews", "views": json.loads(text)}, {"op": "updateView", "id": "feed", "stack": stack}]
+        out["remove"] = [{"op": "removeViews", "ids": [f"row{m}"]}]
+    return {k: {"ops": v if isinstance(v, list) else [v]} for k, v in out.items()}
+
+
 def main():
     if sys.argv[1:] == ["--list"]:
         print("\n".join(FAMILIES))
+        return
+    if len(sys.argv) == 4 and sys.argv[1] == "--changes":
+        print(json.dumps(changes(sys.argv[2], int(sys.argv[3]))))
         return
     if len(sys.argv) != 3 or sys.argv[1] not in FAMILIES:
         sys.exit(__doc__)

@@ -216,7 +216,10 @@ extension LayoutDocument {
             views[Int(r)].restyled = true
             restyledViews.append(r)
         }
-        if v.text != before.text { measureText(r) }
+        if v.text != before.text {
+            measureText(r)
+            markDirty(view: r)  // so the session wraps it, at a width that may not move
+        }
         syncImplicit(r)
     }
 }

@@ -69,6 +69,24 @@ final class TextTests: XCTestCase {
         XCTAssertEqual(rebuilt.allFrames, s.allFrames)
     }
 
+    /// A longer text at the same width wraps: nothing moves the label's width, so only the
+    /// change itself can send it to be wrapped (it stayed on one line, its cell's height too).
+    func testALongerTextWrapsAtTheWidthItHas() throws {
+        let s = session(cell(width: 200))
+        _ = try s.change(
+            #"{"ops":[{"op":"updateView","id":"label","text":{"string":"Short","font":{"family":"DejaVu Sans","size":15},"numberOfLines":0}}]}"#)
+        let oneLine = s.frame("label")!.height
+        let long = "Ken Ferry liked your post about the layout engine and its cache"
+        let r = try s.change(
+            #"{"ops":[{"op":"updateView","id":"label","text":{"string":"\#(long)","font":{"family":"DejaVu Sans","size":15},"numberOfLines":0}}]}"#)
+        let width = s.frame("label")!.width
+        let wrapped = try TextMeasurer.shared.measure(long, style: style, width: width)
+        XCTAssertGreaterThan(wrapped.lines, 1)
+        XCTAssertEqual(s.frame("label")!.height, wrapped.height, accuracy: 1e-9)
+        XCTAssertGreaterThan(s.frame("label")!.height, oneLine)
+        XCTAssertTrue(r.frames.contains { $0.id == "label" })
+    }
+
     /// explain lists every constraint naming the view on the axis, each with its role.
     func testExplainGivesEveryConstraintItsRole() throws {
         let s = session(cell(width: 170))

@@ -1,0 +1,224 @@
+#!/usr/bin/env python3
+"""The `stack-top` screen of families.py laid out by Taffy and by Yoga, for comparison with layoutd.
+
+The screen: a root 375 pt wide; a vertical feed pinned to its top, leading and trailing, as tall
+as its content, of N rows with no spacing; each row a horizontal flex row (align-items
+flex-start, gap 12) of a 40x40 avatar (no grow, no shrink) and a vertical column (gap 4,
+align-items flex-start) of two labels, label k of cell i being (90 + (13i + 29k) % 120) x
+(16 + 4k). Every row is 48 tall, so row i sits at y = 48i; the script checks that and fails
+loudly if an engine disagrees.
+
+Engines:
+  taffy  Taffy through PyPI `stretchable` (Node, Style; Node.compute_layout). Required.
+  yoga   Yoga 1.19 through PyPI `poga`, using its binding of Yoga's C API (poga.libpoga_capi),
+         not the YogaKit-style PogaView/PogaLayout layer. Skipped with a note if not installed.
+
+Per engine and N, the minimum over --reps repetitions, each on a freshly built tree, of:
+  build_ms         creating the node tree (styles, nodes, children)
+  first_layout_ms  the first layout of the whole tree
+  relayout_ms      the layout again after the second label of cell N//2 grows 20 pt taller (its
+                   style changed outside the timing; both libraries mark the node and its
+                   ancestors dirty on a style change, which the script checks)
+Taffy's layout times are its own computation (stretchable's internal call, without the copy of
+every node's layout back into Python objects that Node.compute_layout adds: ~90% of that call);
+for Yoga nothing is read back inside the timing either. Yoga 1.19 has no gap, so the gaps are margins (avatar right 12, second
+label top 4), which lay out the same. Garbage collection is off inside the timed sections.
+
+Run: python3 -m pip install stretchable poga
+     python3 Benchmarks/growth/taffy_yoga.py --cells 1000 10000 --reps 5
+Prints one JSON line per engine per N.
+"""
+import argparse
+import gc
+import json
+import sys
+import time
+
+ROOT_WIDTH, ROOT_HEIGHT = 375, 10_000_000  # as families.ROOT
+ROW_HEIGHT = 48  # max(40, 20 + 4 + 24)
+GROWTH = 20
+
+
+def label_size(i, k):
+    """Width and height of label k (1 or 2) of cell i, as families.label."""
+    return 90 + (i * 13 + k * 29) % 120, 16 + 4 * k
+
+
+def timed(fn, *args):
+    gc.collect()
+    gc.disable()
+    try:
+        t = time.perf_counter()
+        result = fn(*args)
+        return (time.perf_counter() - t) * 1e3, result
+    finally:
+        gc.enable()
+
+
+def check(engine, what, got, want):
+    if got != want:
+        sys.exit(f"{engine}: {what} is {got}, expected {want}")
+
+
+# Taffy (stretchable)
+
+def taffy_run(n):
+    import stretchable as st
+    from stretchable.style import AlignItems, FlexDirection
+
+    def build():
+        # Labels get a fixed size (no measure function). A Style costs milliseconds to construct
+        # in stretchable (attrs validation), and is immutable, so each distinct one is made once.
+        styles = {}
+
+        def label_style(w, h):
+            if (w, h) not in styles:
+                styles[w, h] = st.Style(size=(w, h), flex_shrink=0)
+            return styles[w, h]
+
+        avatar = st.Style(size=(40, 40), flex_grow=0, flex_shrink=0)
+        col = st.Style(flex_direction=FlexDirection.COLUMN, gap=4, align_items=AlignItems.START)
+        row = st.Style(flex_direction=FlexDirection.ROW, gap=12, align_items=AlignItems.START)
+        feed = st.Node(flex_direction=FlexDirection.COLUMN, flex_shrink=0)
+        root = st.Node(feed, size=(ROOT_WIDTH, ROOT_HEIGHT), flex_direction=FlexDirection.COLUMN,
+                       align_items=AlignItems.STRETCH)
+        for i in range(n):
+            labels = st.Node(st.Node(style=label_style(*label_size(i, 1))),
+                             st.Node(style=label_style(*label_size(i, 2))), style=col)
+            feed.add(st.Node(st.Node(style=avatar), labels, style=row))
+        return root, feed
+
+    def compute_only():
+        # What Node.compute_layout does before it copies every node's layout back into Python
+        # objects (about 90% of its time here): Taffy's own computation, engine to engine.
+        # stretchable's internals (1.1.x), read from its source.
+        import stretchable.node as sn
+        if sn.USE_ROOT_CONTAINER and root.is_root:
+            space = sn.SizeAvailableSpace.default()
+            if root._container:
+                root._container.size = space
+            else:
+                root._container = sn.Container(root, space)
+            ptr = root._container._node_id
+        else:
+            ptr = root._node_id
+        ok = sn.taffylib.node_compute_layout_with_measure(
+            sn.taffy._ptr, ptr, sn.SizeAvailableSpace.default().to_dict(),
+            lambda kw, kh, aw, ah, ctx: sn._measure_callback(sn._node_refs, kw, kh, aw, ah, ctx))
+        check("taffy", "compute_layout succeeded", bool(ok), True)
+
+    build_ms, (root, feed) = timed(build)
+    first_ms, _ = timed(compute_only)
+    root.compute_layout()  # the copy-back, untimed, for the checks
+    last = feed[n - 1]
+    check("taffy", "last row y", last.border_box.y, ROW_HEIGHT * (n - 1))
+    l2 = last[1][1].border_box
+    check("taffy", "last cell's second label size", (l2.width, l2.height), label_size(n - 1, 2))
+
+    grown = feed[n // 2][1][1]
+    w, h = label_size(n // 2, 2)
+    grown.style = st.Style(size=(w, h + GROWTH), flex_shrink=0)  # set_style marks it dirty
+    check("taffy", "root dirty after the style change", root.is_dirty, True)
+    relayout_ms, _ = timed(compute_only)
+    root.compute_layout()
+    check("taffy", "last row y after growth", feed[n - 1].border_box.y, ROW_HEIGHT * (n - 1) + GROWTH)
+    check("taffy", "grown label height", grown.border_box.height, h + GROWTH)
+    # stretchable offers no way to free nodes: they stay in its process-wide Taffy tree.
+    return build_ms, first_ms, relayout_ms
+
+
+# Yoga (poga's binding of the Yoga C API)
+
+def yoga_run(n):
+    from poga import libpoga_capi as Y
+    config = Y.YGConfigNew()
+
+    def node(width=None, height=None):
+        nd = Y.YGNodeNewWithConfig(config)
+        if width is not None:
+            Y.YGNodeStyleSetWidth(nd, width)
+            Y.YGNodeStyleSetHeight(nd, height)
+        return nd
+
+    def build():
+        # Yoga's defaults: flex-direction column, align-items stretch, flex-shrink 0.
+        root = node(ROOT_WIDTH, ROOT_HEIGHT)
+        feed = node()
+        Y.YGNodeInsertChild(root, feed, 0)
+        rows, second_labels = [], []
+        for i in range(n):
+            row = node()
+            Y.YGNodeStyleSetFlexDirection(row, Y.YGFlexDirection.Row)
+            Y.YGNodeStyleSetAlignItems(row, Y.YGAlign.FlexStart)
+            avatar = node(40, 40)
+            Y.YGNodeStyleSetMargin(avatar, Y.YGEdge.Right, 12)  # the row's gap
+            col = node()
+            Y.YGNodeStyleSetAlignItems(col, Y.YGAlign.FlexStart)
+            l1, l2 = node(*label_size(i, 1)), node(*label_size(i, 2))
+            Y.YGNodeStyleSetMargin(l2, Y.YGEdge.Top, 4)  # the column's gap
+            Y.YGNodeInsertChild(col, l1, 0)
+            Y.YGNodeInsertChild(col, l2, 1)
+            Y.YGNodeInsertChild(row, avatar, 0)
+            Y.YGNodeInsertChild(row, col, 1)
+            Y.YGNodeInsertChild(feed, row, i)
+            rows.append(row)
+            second_labels.append(l2)
+        return root, rows, second_labels
+
+    def layout(root):
+        Y.YGNodeCalculateLayout(root, Y.YGUndefined, Y.YGUndefined, Y.YGDirection.LTR)
+
+    build_ms, (root, rows, second_labels) = timed(build)
+    try:
+        first_ms, _ = timed(layout, root)
+        check("yoga", "last row y", Y.YGNodeLayoutGetTop(rows[-1]), ROW_HEIGHT * (n - 1))
+        l2 = second_labels[-1]
+        check("yoga", "last cell's second label size",
+              (Y.YGNodeLayoutGetWidth(l2), Y.YGNodeLayoutGetHeight(l2)), label_size(n - 1, 2))
+
+        grown = second_labels[n // 2]
+        h = label_size(n // 2, 2)[1]
+        # A style setter marks the node and its ancestors dirty (YGNodeMarkDirty is only for
+        # nodes with a measure function).
+        Y.YGNodeStyleSetHeight(grown, h + GROWTH)
+        check("yoga", "root dirty after the style change", Y.YGNodeIsDirty(root), True)
+        relayout_ms, _ = timed(layout, root)
+        check("yoga", "last row y after growth", Y.YGNodeLayoutGetTop(rows[-1]), ROW_HEIGHT * (n - 1) + GROWTH)
+        check("yoga", "grown label height", Y.YGNodeLayoutGetHeight(grown), h + GROWTH)
+    finally:
+        Y.YGNodeFreeRecursive(root)
+        Y.YGConfigFree(config)
+    return build_ms, first_ms, relayout_ms
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cells", type=int, nargs="+", default=[1000, 10000])
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--engines", nargs="+", choices=["taffy", "yoga"], default=["taffy", "yoga"])
+    args = ap.parse_args()
+
+    try:
+        import stretchable  # noqa: F401
+    except ImportError:
+        sys.exit("taffy_yoga.py needs the PyPI package `stretchable` (Taffy): python3 -m pip install stretchable")
+    runs = {"taffy": taffy_run, "yoga": yoga_run}
+    if "yoga" in args.engines:
+        try:
+            import poga.libpoga_capi  # noqa: F401
+        except ImportError as e:
+            print(f"yoga skipped: poga is not importable ({e}); python3 -m pip install poga", file=sys.stderr)
+            del runs["yoga"]
+
+    for n in args.cells:
+        for engine in args.engines:
+            if engine not in runs:
+                continue
+            reps = [runs[engine](n) for _ in range(args.reps)]
+            best = [min(r[k] for r in reps) for k in range(3)]
+            print(json.dumps({"engine": engine, "cells": n, "build_ms": round(best[0], 3),
+                              "first_layout_ms": round(best[1], 3), "relayout_ms": round(best[2], 3)}), flush=True)
+
+
+if __name__ == "__main__":
+    main()
