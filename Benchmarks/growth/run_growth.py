@@ -3,7 +3,9 @@
 cells (10k for those named by --ten), in process by `layoutd-document-bench` on the factored
 engine, the engine alone (the batch build of the document's constraints) and the one-shot
 layout as `POST /v1/layout` makes it (read, build, diagnostics, every frame), with the heap a
-kept session holds. Prints a table: times (the best of --reps runs), the growth per doubling, and
+kept session holds; and the changes a kept session takes on its middle cell (`families.py
+--changes`: a label grows, a cell inserted, one removed, a set-constant), each with the number
+of views its answer lists (what moved: every cell below, on a chain). Prints a table: times (the best of --reps runs), the growth per doubling, and
 LINEAR or NOT LINEAR against --limit (2.3x per doubling by default; 10k is judged against
 11x of 1k). `make bench-growth`.
 """
@@ -19,15 +21,20 @@ sys.path.insert(0, HERE)
 import families  # noqa: E402
 
 
-def measure(bench, path, reps):
-    """The best of `reps` runs (each its own process): this machine's noise only adds time."""
+def measure(bench, path, reps, changes):
+    """The best of `reps` runs (each its own process): this machine's noise only adds time.
+    `changes`: name -> file of a `changes` body, each timed on a session kept from the document."""
     env = dict(os.environ, LAYOUTD_ENGINE="factored")
     best = None
+    args = [a for name, f in changes.items() for a in ("--change", f"{name}={f}")]
     for _ in range(reps):
-        out = subprocess.run([bench, "--reps", "1", path], env=env, check=True, capture_output=True, text=True).stdout
+        out = subprocess.run([bench, "--reps", "1", *args, path], env=env, check=True, capture_output=True, text=True).stdout
         d = json.loads(out.strip().splitlines()[-1])
         run = {"engine": d["factored_engine_ms"], "one_shot": d["one_shot_layout_ms"],
                "heap": d["session_heap_bytes_per_view"] * d["views"], "pivots": d["factored_pivots"]}
+        for name in changes:
+            run[name] = d[f"change_{name}_ms"]
+            run[name + "_moved"] = d[f"change_{name}_moved"]
         best = run if best is None else {k: min(best[k], run[k]) for k in run}
     return best
 
@@ -54,8 +61,14 @@ def main():
                 path = os.path.join(tmp, f"{name}_{n}.json")
                 with open(path, "w") as f:
                     json.dump(families.FAMILIES[name](n), f, separators=(",", ":"))
-                runs[n] = measure(args.bench, path, args.reps)
-                os.unlink(path)
+                changes = {}
+                for op, body in families.changes(name, n).items():
+                    changes[op] = os.path.join(tmp, f"{name}_{n}_{op}.json")
+                    with open(changes[op], "w") as f:
+                        json.dump(body, f)
+                runs[n] = measure(args.bench, path, args.reps, changes)
+                for f in [path, *changes.values()]:
+                    os.unlink(f)
             results[name] = runs
             worst = 0.0
             growth = {}
@@ -74,6 +87,11 @@ def main():
             else:
                 line += f"{'':>16}"
             print(line + ("  LINEAR" if verdict else "  NOT LINEAR"), flush=True)
+            ops = [op for op in families.changes(name, sizes[0]) if op in runs[sizes[0]]]
+            if ops:
+                print(f"{'':<24}  changes on the middle cell, ms (views answered): " + ";  ".join(
+                    f"{op} " + " ".join(f"{runs[n][op]:.2f}({runs[n][op + '_moved']})" for n in sizes)
+                    + f" x{max(runs[b][op] / max(runs[a][op], 1e-3) for a, b in zip(sizes, sizes[1:])):.1f}" for op in ops), flush=True)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)

@@ -1,8 +1,8 @@
 import ConstraintSolver
 /// Stack views: the constraints a stack makes for its arranged views (UIStackView's), kept
 /// in step with the stack and its views. Each is an atom of origin `.stack(stack, n)`,
-/// named `STACK.stack.n`, updated in place when the arrangement changes, so a change that
-/// keeps a constraint keeps its engine row. equalSpacing and equalCentering measure their
+/// named `STACK.stack.n` (n its slot in the stack's list), kept when the arrangement changes
+/// and it still relates the same, so a change keeps the engine rows it does not touch. equalSpacing and equalCentering measure their
 /// gaps with internal guides (UIStackView's spacer guides): views never reported or written.
 struct StackState {
     var atoms: [AtomRef] = []
@@ -42,35 +42,53 @@ extension LayoutDocument {
         for g in state.guides where views[Int(g)].live { removeGuide(g) }
     }
 
+    /// What a stack's constraint relates: a wanted one takes the atom that relates the same.
+    private struct Relating: Hashable {
+        var first: ViewRef, second: ViewRef
+        var firstAttribute: Attribute, secondAttribute: Attribute?
+        var relation: Relation
+        init(_ a: Atom) {
+            (first, second, firstAttribute, relation) = (a.first, a.second, a.firstAttribute, a.relation)
+            secondAttribute = a.second == noRef ? nil : a.secondAttribute
+        }
+    }
+
+    /// Each wanted constraint takes the atom that relates the same views and attributes (its
+    /// constant, multiplier or priority set in place), so inserting or removing an arranged
+    /// view keeps every other constraint, its engine row and its name; the atoms left over go
+    /// and the new ones take free slots. Matched by place in the list, every constraint past
+    /// an insertion changed: a row inserted in a 2,000-row stack re-added 2,000 engine rows.
     private mutating func syncStack(_ s: ViewRef) {
         var guides = stacks[s]?.guides ?? []
         let wanted = arrangement(of: s, guides: &guides)
-        // Constraints past the wanted ones go (removeAtom empties their slot in the state).
-        for a in (stacks[s]?.atoms ?? []).dropFirst(wanted.count) where a != noRef { removeAtom(a) }
+        var kept: [Relating: [AtomRef]] = [:]
+        for a in stacks[s]?.atoms ?? [] where a != noRef { kept[Relating(atoms[Int(a)]), default: []].append(a) }
+        var taken = [AtomRef](repeating: noRef, count: wanted.count)
+        for (n, w) in wanted.enumerated() {
+            let key = Relating(w)
+            if let a = kept[key]?.popLast() { taken[n] = a }
+        }
+        for leftovers in kept.values { for a in leftovers { removeAtom(a) } }  // removeAtom empties its slot
         var state = stacks[s] ?? StackState()
         state.guides = guides
-        state.atoms.removeLast(max(0, state.atoms.count - wanted.count))
+        var hole = 0
         for (n, w) in wanted.enumerated() {
-            if n < state.atoms.count, state.atoms[n] != noRef {
-                let a = state.atoms[n]
+            let a = taken[n]
+            guard a == noRef else {
                 let x = atoms[Int(a)]
-                guard
-                    x.first != w.first || x.firstAttribute != w.firstAttribute || x.relation != w.relation || x.second != w.second
-                        || (w.second != noRef && x.secondAttribute != w.secondAttribute) || x.multiplier != w.multiplier
-                        || x.constant != w.constant || x.priority != w.priority
-                else { continue }
-                atoms[Int(a)].first = w.first; atoms[Int(a)].firstAttribute = w.firstAttribute; atoms[Int(a)].relation = w.relation
-                atoms[Int(a)].second = w.second; atoms[Int(a)].secondAttribute = w.secondAttribute
+                guard x.multiplier != w.multiplier || x.constant != w.constant || x.priority != w.priority else { continue }
                 atoms[Int(a)].multiplier = w.multiplier; atoms[Int(a)].constant = w.constant; atoms[Int(a)].priority = w.priority
                 markDirty(atom: a)
-            } else {
-                var atom = w
-                atom.origin = .stack(s, Int32(n))
-                let a = newAtom(atom)
-                markDirty(atom: a)
-                if n < state.atoms.count { state.atoms[n] = a } else { state.atoms.append(a) }
+                continue
             }
+            while hole < state.atoms.count && state.atoms[hole] != noRef { hole += 1 }
+            var atom = w
+            atom.origin = .stack(s, Int32(hole))
+            let made = newAtom(atom)
+            markDirty(atom: made)
+            if hole < state.atoms.count { state.atoms[hole] = made } else { state.atoms.append(made) }
         }
+        while state.atoms.last == noRef { state.atoms.removeLast() }
         stacks[s] = state
     }
 

@@ -140,6 +140,28 @@ final class StackTests: XCTestCase {
         XCTAssertEqual(s.document.constraintCount, 4, "the root's fixed frame")
     }
 
+    /// A view inserted among a stack's arranged views changes only the constraints around it:
+    /// every other keeps its name (and its engine row), and the stack lays out as one built
+    /// with the view in place. By place in the list, every constraint past the insertion changed.
+    func testInsertingAnArrangedViewKeepsTheOtherConstraints() throws {
+        let s = session(row(distribution: "fill", alignment: "center"))
+        func names(_ view: String) throws -> Set<String> {
+            Set(try s.explain(view: view, axis: .horizontal).map(\.id) + s.explain(view: view, axis: .vertical).map(\.id))
+        }
+        let (a, c) = (try names("a"), try names("c"))
+        let r = try s.change(
+            #"{"ops":[{"op":"addViews","views":[{"id":"n","parent":"row","intrinsicSize":{"width":30,"height":10}}]},"#
+                + #"{"op":"updateView","id":"row","stack":{"distribution":"fill","alignment":"center","spacing":10,"arrangedSubviews":["a","n","b","c"]}}]}"#)
+        // c's constraints are all kept (b is still before it); of a's, only the gap to b went.
+        XCTAssertTrue(try names("c").isSuperset(of: c))
+        XCTAssertLessThanOrEqual(a.subtracting(try names("a")).count, 1, "the gap to b went (its slot may name the gap to n)")
+        XCTAssertTrue(r.frames.contains { $0.id == "n" })
+        let rebuilt = try LayoutSession(document: s.document.json)
+        XCTAssertEqual(rebuilt.allFrames, s.allFrames)
+        XCTAssertEqual(s.frame("n"), R(50, 15, 30, 10))
+        XCTAssertEqual(s.frame("c"), R(160, 0, 240, 40))
+    }
+
     func testBadStacksAreRefusedAtTheirPlace() {
         for (doc, pointer) in [
             (#"{"views":[{"id":"s","kind":"stack","stack":{"arrangedSubviews":["x"]}}]}"#, "/views/0/stack/arrangedSubviews/0"),
