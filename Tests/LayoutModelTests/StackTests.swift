@@ -151,7 +151,8 @@ final class StackTests: XCTestCase {
         let (a, c) = (try names("a"), try names("c"))
         let r = try s.change(
             #"{"ops":[{"op":"addViews","views":[{"id":"n","parent":"row","intrinsicSize":{"width":30,"height":10}}]},"#
-                + #"{"op":"updateView","id":"row","stack":{"distribution":"fill","alignment":"center","spacing":10,"arrangedSubviews":["a","n","b","c"]}}]}"#)
+                + #"{"op":"updateView","id":"row","stack":{"distribution":"fill","alignment":"center","spacing":10,"arrangedSubviews":["a","n","b","c"]}}]}"#
+        )
         // c's constraints are all kept (b is still before it); of a's, only the gap to b went.
         XCTAssertTrue(try names("c").isSuperset(of: c))
         XCTAssertLessThanOrEqual(a.subtracting(try names("a")).count, 1, "the gap to b went (its slot may name the gap to n)")
