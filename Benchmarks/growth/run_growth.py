@@ -39,6 +39,31 @@ def measure(bench, path, reps, changes):
     return best
 
 
+def side_by_side(args):
+    """The stack screen engine to engine, in one run: layoutd's factored engine building the
+    `stack-top` document and its session taking one label's growth, beside Taffy's and Yoga's
+    computation of the same screen (taffy_yoga.py: first layout, relayout after that label
+    grows)."""
+    sizes = [int(n) for n in args.taffy.split(",")]
+    out = subprocess.run([sys.executable, os.path.join(HERE, "taffy_yoga.py"), "--cells", *map(str, sizes), "--reps", str(args.reps)],
+                         check=True, capture_output=True, text=True).stdout
+    others = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    print(f"\n{'stack-top screen':<16}{'cells':>7}{'first ms':>10}{'relayout ms':>13}{'first / layoutd':>17}{'relayout / layoutd':>20}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in sizes:
+            path, grow = os.path.join(tmp, "doc.json"), os.path.join(tmp, "grow.json")
+            with open(path, "w") as f:
+                json.dump(families.FAMILIES["stack-top"](n), f)
+            with open(grow, "w") as f:
+                json.dump(families.changes("stack-top", n)["grow"], f)
+            ours = measure(args.bench, path, args.reps, {"grow": grow})
+            print(f"{'layoutd':<16}{n:>7}{ours['engine']:>10.1f}{ours['grow']:>13.2f}")
+            for o in others:
+                if o["cells"] == n:
+                    print(f"{o['engine']:<16}{n:>7}{o['first_layout_ms']:>10.1f}{o['relayout_ms']:>13.2f}"
+                          f"{o['first_layout_ms'] / ours['engine']:>17.2f}{o['relayout_ms'] / ours['grow']:>20.2f}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--bench", default=os.path.join(HERE, "../../.build/release/layoutd-document-bench"))
@@ -48,6 +73,7 @@ def main():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--limit", type=float, default=2.3)
     ap.add_argument("--json", help="also write every figure here")
+    ap.add_argument("--taffy", default="", help="cells (e.g. 1000,10000): the stack screen beside Taffy and Yoga (pip: stretchable, poga)")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     ten = set(args.ten.split(",")) if args.ten else set()
@@ -92,6 +118,8 @@ def main():
                 print(f"{'':<24}  changes on the middle cell, ms (views answered): " + ";  ".join(
                     f"{op} " + " ".join(f"{runs[n][op]:.2f}({runs[n][op + '_moved']})" for n in sizes)
                     + f" x{max(runs[b][op] / max(runs[a][op], 1e-3) for a, b in zip(sizes, sizes[1:])):.1f}" for op in ops), flush=True)
+    if args.taffy:
+        side_by_side(args)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)

@@ -64,7 +64,8 @@ extension LayoutDocument {
         var kept: [Relating: [AtomRef]] = [:]
         for a in stacks[s]?.atoms ?? [] where a != noRef { kept[Relating(atoms[Int(a)]), default: []].append(a) }
         var taken = [AtomRef](repeating: noRef, count: wanted.count)
-        for (n, w) in wanted.enumerated() {
+        // (A new stack has nothing to match: its first build hashes nothing.)
+        for (n, w) in wanted.enumerated() where !kept.isEmpty {
             let key = Relating(w)
             if let a = kept[key]?.popLast() { taken[n] = a }
         }

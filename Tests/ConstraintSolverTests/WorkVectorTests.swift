@@ -2,7 +2,7 @@ import XCTest
 
 @testable import ConstraintSolver
 
-/// The work vector against a dictionary over many resets: its byte stamp wraps every 255
+/// The work vector against a dictionary over many resets: its stamp wraps every period of
 /// resets, and an entry live before a wrap must not read as live after it. Every index is
 /// read around each wrap and every hundredth round; in the others, the entries written.
 final class WorkVectorTests: XCTestCase {
@@ -11,13 +11,14 @@ final class WorkVectorTests: XCTestCase {
         var w = WorkVector()
         var size = 8
         var mismatches: [String] = []
-        for round in 0..<2_000 {
-            if round % 1_000 == 0 { size += 50 }  // grows after the first wraps
+        let period = WorkVector.period
+        for round in 0..<(2 * period + 500) {
+            if round % (period + 250) == 0 { size += 50 }  // grows after the first wrap
             w.reset(size: size)
-            let nearWrap = (round % 255) < 3 || (round % 255) > 252
+            let nearWrap = (round % period) < 3 || (round % period) > period - 3
             var reference: [Int: Double] = [:]
             var order: [Int] = []
-            for _ in 0..<Int.random(in: 0...12, using: &rng) {
+            for _ in 0..<Int.random(in: 0...(nearWrap || round % 64 == 0 ? 12 : 2), using: &rng) {
                 // The top 20 indices are written only with the stamps a wrap comes back to, so
                 // a wrap that kept their stamps would show them live.
                 let i = Int.random(in: 0..<(nearWrap ? size : size - 20), using: &rng), v = Double(Int.random(in: -3...3, using: &rng))

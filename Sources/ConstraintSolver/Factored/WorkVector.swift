@@ -3,13 +3,18 @@ import Glibc
 /// A sparse vector being computed, on dense storage: values by index, a stamp that says
 /// which entries are live, and the list of live indices. Reset is O(1) (the stamp moves on),
 /// so a solve that reaches five entries costs five, with no allocation once it has grown.
-/// The stamp is a byte, cleared once every 255 resets (a memset): 32-bit stamps made the four
-/// work vectors 327 bytes a view of a session; a bit an index cleared through the pattern
-/// was smaller still but cost a chain's propagate 29% (`layoutd-bench`, chain_n1000).
+/// The stamp is 16 bits, every stamp cleared once in 65,535 resets (a memset of the vector):
+/// a byte's clear every 255 resets was a memset of every step per 255 solves, quadratic in a
+/// build that pivots a few times a cell (5% of a 10,000-row stack feed's instructions, 0.03%
+/// at 1,000). The vectors are the thread's, lent to an operation, not a session's memory. A
+/// bit an index cleared through the pattern cost a chain's propagate 29% (chain_n1000).
 struct WorkVector {
+    typealias Stamp = UInt16
+    /// Resets between two clears of every stamp.
+    static let period = Int(Stamp.max)
     private(set) var values: [Double] = []
-    private var stamps: [UInt8] = []
-    private var stamp: UInt8 = 1
+    private var stamps: [Stamp] = []
+    private var stamp: Stamp = 1
     /// The live indices, in the order they were reached.
     private(set) var pattern: [Int] = []
 
@@ -20,7 +25,7 @@ struct WorkVector {
         }
         pattern.clear()
         stamp &+= 1
-        if stamp == 0 {  // wrapped: clear every stamp once in 255 resets
+        if stamp == 0 {  // wrapped: every stamp cleared, once a period
             stamps.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
             stamp = 1
         }
