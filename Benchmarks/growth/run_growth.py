@@ -7,7 +7,8 @@ kept session holds; and the changes a kept session takes on its middle cell (`fa
 --changes`: a label grows, a cell inserted, one removed, a set-constant), each with the number
 of views its answer lists (what moved: every cell below, on a chain). Prints a table: times (the best of --reps runs), the growth per doubling, and
 LINEAR or NOT LINEAR against --limit (2.3x per doubling by default; 10k is judged against
-11x of 1k). `make bench-growth`.
+11x of 1k), by time, or with --instructions by the one-shot layout's instruction count, which
+this noisy machine does not disturb. `make bench-growth`.
 """
 import argparse
 import json
@@ -37,6 +38,29 @@ def measure(bench, path, reps, changes):
             run[name + "_moved"] = d[f"change_{name}_moved"]
         best = run if best is None else {k: min(best[k], run[k]) for k in run}
     return best
+
+
+ONE_SHOT = "$s11LayoutModel0A7SessionC4make13documentBytes6limits7oneShotACSgSays5UInt8VG_AA0C6LimitsVSbtAA0A5ErrorVYKFZ"
+
+
+def instructions(bench, path, tmp):
+    """The one-shot layout's instructions (callgrind, collecting inside the one-shot `make`
+    only: its second call, after the kept session's). Repeatable whatever the machine does.
+    valgrind reads no DWARF of this toolchain: a copy of the bench without it is counted."""
+    stripped = os.path.join(tmp, "bench-stripped")
+    if not os.path.exists(stripped):
+        subprocess.run(["cp", bench, stripped], check=True)
+        subprocess.run(["strip", "-g", stripped], check=True)
+    out = os.path.join(tmp, "callgrind")
+    subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", f"--toggle-collect={ONE_SHOT}",
+                    f"--dump-after={ONE_SHOT}", stripped, "--reps", "1", path],
+                   env=dict(os.environ, LAYOUTD_ENGINE="factored"), check=True, capture_output=True)
+    dumps = sorted((f for f in os.listdir(tmp) if f.startswith("callgrind.")), key=lambda f: int(f.split(".")[-1]))
+    with open(os.path.join(tmp, dumps[-1])) as f:
+        total = next(int(line.split()[1]) for line in f if line.startswith("totals:") or line.startswith("summary:"))
+    for f in dumps:
+        os.unlink(os.path.join(tmp, f))
+    return total
 
 
 def side_by_side(args):
@@ -73,6 +97,8 @@ def main():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--limit", type=float, default=2.3)
     ap.add_argument("--json", help="also write every figure here")
+    ap.add_argument("--instructions", action="store_true",
+                    help="also count the one-shot layout's instructions (valgrind; slow) and judge linearity by them")
     ap.add_argument("--taffy", default="", help="cells (e.g. 1000,10000): the stack screen beside Taffy and Yoga (pip: stretchable, poga)")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -93,6 +119,8 @@ def main():
                     with open(changes[op], "w") as f:
                         json.dump(body, f)
                 runs[n] = measure(args.bench, path, args.reps, changes)
+                if args.instructions:
+                    runs[n]["instructions"] = instructions(args.bench, path, tmp)
                 for f in [path, *changes.values()]:
                     os.unlink(f)
             results[name] = runs
@@ -112,6 +140,11 @@ def main():
                 verdict = verdict and r <= 11
             else:
                 line += f"{'':>16}"
+            if args.instructions:
+                counts = [runs[n]["instructions"] for n in sorted(runs)]
+                r = [b / a for a, b in zip(counts, counts[1:])]
+                line += "  one-shot instructions " + " ".join(f"{c / 1e6:.0f}M" for c in counts) + " x" + " ".join(f"{x:.2f}" for x in r)
+                verdict = max(r[:len(sizes) - 1]) <= args.limit and (10000 not in runs or counts[-1] / counts[0] <= 11)
             print(line + ("  LINEAR" if verdict else "  NOT LINEAR"), flush=True)
             ops = [op for op in families.changes(name, sizes[0]) if op in runs[sizes[0]]]
             if ops:

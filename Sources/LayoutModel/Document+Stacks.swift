@@ -69,7 +69,9 @@ extension LayoutDocument {
             let key = Relating(w)
             if let a = kept[key]?.popLast() { taken[n] = a }
         }
-        for leftovers in kept.values { for a in leftovers { removeAtom(a) } }  // removeAtom empties its slot
+        // In slot order, whatever the dictionary's: which engine rows and columns are freed first
+        // must not differ between processes (replicas answer alike).
+        for a in kept.values.joined().sorted() { removeAtom(a) }  // removeAtom empties its slot
         var state = stacks[s] ?? StackState()
         state.guides = guides
         var hole = 0

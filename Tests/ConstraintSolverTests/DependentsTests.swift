@@ -147,6 +147,28 @@ final class DependentsTests: XCTestCase {
         XCTAssertGreaterThan(orphaned, 20)
     }
 
+    /// A dependent computed from columns in no row, with signs that cancel in pairs and
+    /// weights that golden-ratio steps made cancel (w₁ + w₄ = w₂ + w₃): still ambiguous, and
+    /// another layout moves it.
+    func testADependentOfFreeColumnsWithMixedSignsIsAmbiguous() {
+        let s = FactoredSolver()
+        let (a, b, c, e, d) = (s.addVariable(), s.addVariable(), s.addVariable(), s.addVariable(), s.addVariable())
+        _ = s.add(batch: [ConstraintDefinition(LinearExpression([(d, 1), (a, -1), (e, -1), (b, 1), (c, 1)]), .equal)])
+        XCTAssertEqual(s.dependents.count, 1)
+        XCTAssertEqual(Set(s.ambiguousVariables()), Set([a, b, c, e, d]))
+        let other = s.alternativeValues(for: [d], maxStep: 10)
+        XCTAssertNotEqual(other[d] ?? s.value(d), s.value(d), accuracy: 1e-9)
+        // Many such columns at once: every dependent reported.
+        let t = FactoredSolver()
+        let free = (0..<64).map { _ in t.addVariable() }
+        let sums = (0..<32).map { _ in t.addVariable() }
+        _ = t.add(
+            batch: (0..<32).map { i in
+                ConstraintDefinition(LinearExpression([(sums[i], 1), (free[2 * i], -1), (free[2 * i + 1], 1)]), .equal)
+            })
+        XCTAssertEqual(Set(t.ambiguousVariables()), Set(free + sums))
+    }
+
     /// What moves a dependent is its row's constant and what moves its inputs, and another
     /// optimal layout moves it with them.
     func testConstraintsAffectingAndAlternativesReachDependents() throws {

@@ -24,8 +24,10 @@ struct Dependents {
     var users = SparseLists<Int32>()
     var isRow = BitVector()
     var count = 0
-    /// Columns written since the last settling that some dependent's row names.
+    /// Columns written since the last settling that some dependent's row names, and
+    /// dependents whose row's constant moved.
     var seeds: [Int] = []
+    var seedRanks: [Int] = []
     /// Every value to compute (after a build peeled them).
     var sweep = false
 
@@ -41,19 +43,26 @@ extension FactoredSolver {
     /// Peels every dependent the live rows hold (the batch build, before its crash): the
     /// free user columns named by one live row, that row a required, unbroken equality of
     /// user columns only, again until none is left.
+    /// The column lists are made again once, after: a row taken out of the list of every
+    /// column it names was a search of each (quadratic for a column a thousand rows name).
     func peelDependents() {
         var queue: [Int] = []
-        for j in kind.indices where isUser[j] && kind[j] == .free && columnRows.count(j) == 1 { queue.append(j) }
+        var rowsLeft = (0..<kind.count).map { columnRows.count($0) }  // live rows naming each column
+        for j in kind.indices where isUser[j] && kind[j] == .free && rowsLeft[j] == 1 { queue.append(j) }
         guard !queue.isEmpty else { return }
-        defer { dependents.sweep = !dependents.isEmpty }
         while let c = queue.popLast() {
-            guard !dependents.contains(column: c), columnRows.count(c) == 1 else { continue }
-            let r = Int(columnRows[c].first!)
-            guard rowLive[r], peelable(r) else { continue }
+            guard !dependents.contains(column: c), rowsLeft[c] == 1,
+                let r = columnRows[c].first(where: { rowLive[Int($0)] }).map(Int.init), peelable(r)
+            else { continue }
             peel(c, row: r)
-            for e in rows[r] where e.index != c && isUser[e.index] && kind[e.index] == .free && columnRows.count(e.index) == 1 {
-                queue.append(e.index)
+            for e in rows[r] {
+                rowsLeft[e.index] -= 1
+                if e.index != c && isUser[e.index] && kind[e.index] == .free && rowsLeft[e.index] == 1 { queue.append(e.index) }
             }
+        }
+        if !dependents.isEmpty {
+            dependents.sweep = true
+            makeColumnLists()
         }
     }
 
@@ -76,10 +85,7 @@ extension FactoredSolver {
         dependents.isRow[r] = true
         dependents.count += 1
         rowLive[r] = false
-        for e in rows[r] {
-            columnRows.removeAll(in: e.index) { Int($0) == r }
-            if e.index != c { dependents.users.append(Int32(d), to: e.index) }
-        }
+        for e in rows[r] where e.index != c { dependents.users.append(Int32(d), to: e.index) }
         ambiguityCache = nil
     }
 
@@ -111,12 +117,13 @@ extension FactoredSolver {
     /// sweeps them all. Read lazily, a change's many set-constants (a label settling its
     /// height in every cell of a chain) move the positions below them once, not once each.
     @inline(__always) func settleDependents() {
-        if !dependents.seeds.isEmpty || dependents.sweep { settleFromSeeds() }
+        if !dependents.seeds.isEmpty || !dependents.seedRanks.isEmpty || dependents.sweep { settleFromSeeds() }
     }
 
     private func settleFromSeeds() {
         defer {
             dependents.seeds.removeAll(keepingCapacity: dependents.seeds.count < 4096)
+            dependents.seedRanks.removeAll(keepingCapacity: dependents.seedRanks.count < 4096)
             dependents.sweep = false
         }
         if dependents.sweep || dependents.seeds.count * 4 > dependents.byRank.count {
@@ -129,6 +136,7 @@ extension FactoredSolver {
         }
         var heap = MinHeap()
         for j in dependents.seeds { for d in dependents.users[j] { heap.push(-Int(d)) } }
+        for d in dependents.seedRanks { heap.push(-d) }
         var last = Int.min
         while !heap.isEmpty {
             let d = -heap.pop()
@@ -143,12 +151,13 @@ extension FactoredSolver {
         }
     }
 
-    /// A set-constant on a dependent's row: its variable moves; `settleDependents` the rest.
+    /// A set-constant on a dependent's row: its variable, and what hangs from it, move when
+    /// next read (a stack's spacing changed is a set-constant on every gap of a chain: settled
+    /// each, they walked the chain below each).
     func setDependentConstant(row r: Int, _ constant: Double) {
-        settleDependents()  // its inputs
         rhs[r] = -constant
         let c = rows[r].first { dependents.contains(column: $0.index) && dependents.byRank[dependents.rank($0.index)].row == r }!.index
-        setValue(c, evaluate(rank: dependents.rank(c), rhs: true) { value[$0] })
+        dependents.seedRanks.append(dependents.rank(c))
     }
 
     /// A dependent's row removed: its variable is defined by nothing now, a column in no

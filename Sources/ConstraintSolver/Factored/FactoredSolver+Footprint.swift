@@ -17,6 +17,7 @@ extension FactoredSolver {
         meter.release("column state: kinds, flags, touched") {
             kind = []; isUser = BitVector(); touched = []; touchedList = []; touchedBefore = []
         }
+        meter.release("dependents") { dependents = Dependents() }
         meter.release("duals and reduced costs") {
             duals = []; reduced = []
         }

@@ -41,7 +41,7 @@ public final class FactoredSolver {
     private(set) var columnListsMade = true
 
     /// A dependent's row is kept but named by no column (`FactoredSolver+Dependents`).
-    private func makeColumnLists() {
+    func makeColumnLists() {
         columnLists =
             dependents.isEmpty
             ? rowLists.transposedIndices(lists: kind.count) : rowLists.transposedIndices(lists: kind.count) { !dependents.contains(row: $0) }
