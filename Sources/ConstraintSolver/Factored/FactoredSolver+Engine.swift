@@ -119,6 +119,7 @@ extension FactoredSolver: ConstraintEngine {
     /// it was (a batch's column lists are the rows' transpose too), so a session compacted then
     /// answers exactly as one that was not.
     public func compact() {
+        maybeRefactor()
         for k in duals.indices { duals[k].pack(); reduced[k].pack() }
         basis.dropTransposedL()
         dropColumnLists()

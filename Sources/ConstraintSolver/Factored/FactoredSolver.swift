@@ -162,6 +162,8 @@ public final class FactoredSolver {
     /// Fault injection, for tests: the next this many solves fail as a cycling simplex does.
     var injectedFailures = 0
     var refactorMinimum = 2000
+    /// A batch build's eta file is still to be factored away (`maybeRefactor`, `compact`).
+    var refactorPending = false
 
     public init() {}
 
@@ -214,8 +216,10 @@ public final class FactoredSolver {
         try cleanupArtificials()
         // Breaking the newest row of each certificate can break more than needed: retry each once.
         if !broken.isEmpty { try retryBroken(after: nil) }
-        // The build's pivots leave an eta file every later solve would walk: factor once more.
-        if basis.hasEtas { try? refactor() }
+        // The build's pivots leave an eta file every later solve would walk: factored once more
+        // before the next change or when the session is kept (`compact`), not for a one-shot
+        // layout that has no next change (a quarter of a 1,000-row stack feed's build).
+        refactorPending = basis.hasEtas
         return handles
     }
 
@@ -848,6 +852,11 @@ public final class FactoredSolver {
     static let visitsPerFactorNonzero = 32
 
     func maybeRefactor() {
+        if refactorPending {
+            refactorPending = false
+            try? refactor()
+            return
+        }
         if basis.etaNonzeros > max(refactorMinimum, basis.luNonzeros) || tombs.count > max(64, basis.stepCount / 4)
             || basis.etaVisits > max(refactorMinimum, Self.visitsPerFactorNonzero * basis.luNonzeros)
         {
@@ -857,7 +866,8 @@ public final class FactoredSolver {
 
     func refactor() throws(SingularBasis) {
         factorizations += 1
-        ambiguityCache = nil  // its directions are by step, and the steps are renumbered
+        // The verdict stays: the basis is the same, only its factors are new (its directions are
+        // columns, not steps). Dropped tombs' rows were vacuous.
         dropTombs()
         let (live, count) = liveRows { basis.isBasic($0) }
         try basis.factor(rows: live, live: count, columns: kind.count)
