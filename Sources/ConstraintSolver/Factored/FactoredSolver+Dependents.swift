@@ -28,6 +28,8 @@ struct Dependents {
     /// dependents whose row's constant moved.
     var seeds: [Int] = []
     var seedRanks: [Int] = []
+    /// Scratch of the settling, kept: a heap made each time was an allocation a drag step.
+    var heap = MinHeap()
     /// Every value to compute (after a build peeled them).
     var sweep = false
 
@@ -135,6 +137,9 @@ extension FactoredSolver {
             return
         }
         var heap = MinHeap()
+        swap(&heap, &dependents.heap)
+        defer { swap(&heap, &dependents.heap) }
+        heap.removeAll()
         for j in dependents.seeds { for d in dependents.users[j] { heap.push(-Int(d)) } }
         for d in dependents.seedRanks { heap.push(-d) }
         var last = Int.min
