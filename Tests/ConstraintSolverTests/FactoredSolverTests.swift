@@ -30,6 +30,17 @@ final class FactoredSolverTests: XCTestCase {
         for (a, b) in zip(ours, reference) { XCTAssertEqual(a, b, accuracy: 1e-6, "\(label): \(ours) vs \(reference)") }
     }
 
+    /// After an operation on a feasible system: optimal (`check`), the changed set exactly what
+    /// moved since `before`, nothing broken.
+    static func checkStep(_ s: FactoredSolver, _ vars: [Variable], _ system: SmallSystem, before old: [Double], _ label: String) {
+        let values = vars.map { s.value($0) }
+        check(system, values, label)
+        let moved = Set(s.takeChanges().map(\.id))
+        let really = Set(vars.indices.filter { abs(values[$0] - old[$0]) > 1e-9 }.map { vars[$0].id })
+        XCTAssertEqual(moved, really, "\(label): the changed set is what moved")
+        XCTAssertTrue(s.brokenConstraints.isEmpty, "\(label): the required part is feasible")
+    }
+
     func testRandomSystemsBatchAndIncrementalAgainstDenseReference() throws {
         var rng = LCG(state: 20261124)
         for round in 0..<400 {
@@ -279,13 +290,8 @@ final class FactoredSolverOperationTests: XCTestCase {
                 default:
                     continue
                 }
-                let values = vars.map { s.value($0) }
-                let system = SmallSystem(variables: base.variables, constraints: live.map(\.1))
-                FactoredSolverTests.check(system, values, "round \(round) step \(step)")
-                let moved = Set(s.takeChanges().map(\.id))
-                let really = Set(vars.indices.filter { abs(values[$0] - old[$0]) > 1e-9 }.map { vars[$0].id })
-                XCTAssertEqual(moved, really, "round \(round) step \(step): the changed set is what moved")
-                XCTAssertTrue(s.brokenConstraints.isEmpty, "round \(round): the required part is feasible")
+                FactoredSolverTests.checkStep(
+                    s, vars, SmallSystem(variables: base.variables, constraints: live.map(\.1)), before: old, "round \(round) step \(step)")
                 states += 1
             }
         }
