@@ -46,7 +46,10 @@ extension FactoredSolver {
     /// [0,0] artificials and the dual simplex either drives them to 0 or breaks it again
     /// with a new conflict set. One whose conflict set is untouched still conflicts.
     func retryBroken(after trigger: Int32?, removedRow: Int? = nil) throws(Unsatisfiable) {
-        for h in broken {
+        // Over a copy: the list changes as they are retried (removing from the list being
+        // iterated copied it at every removal).
+        let retried = broken
+        for h in retried {
             guard let rec = records[h], let conflicts = records.conflicts[h] else { continue }
             let errors = rows[rec.row].map(\.index).filter { kind[$0] == .error && costPriority[$0] == Self.brokenPriority }
             let holds = errors.allSatisfy { value[$0] <= Self.eps }

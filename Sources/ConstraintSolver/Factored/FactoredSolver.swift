@@ -798,34 +798,43 @@ public final class FactoredSolver {
     /// Drives [0,0] artificials out of the basis (or keeps one basic forever on a redundant
     /// row) and deletes their columns.
     func cleanupArtificials() throws(Unsatisfiable) {
+        // By index, every artificial in one pass: a loop over the list while removing from it
+        // copied the list at each removal, and one deletion a call left the rest pending
+        // (quadratic for a document with a broken constraint a cell: 4,000 cells, half the build).
         var again = true
         while again {
             again = false
-            for f in pendingFixed {
+            var i = 0
+            while i < pendingFixed.count {
+                let f = pendingFixed[i]
                 if basis.isBasic(f) {
                     let p = basis.stepOfColumn[f]
                     basis.btran(CollectionOfOne(Entry(p, 1.0)), into: &rowWork)
                     let rho = self.rho()
                     pivotRow(rho)
                     let options = alphaWork.pattern.filter { kind[$0] != .fixed && abs(alphaWork[$0]) > 1e-7 }
-                    if let j = options.max(by: { a, b in
-                        (lexSign(a) == 0 ? 1 : 0, abs(alphaWork[a]), -a) < (lexSign(b) == 0 ? 1 : 0, abs(alphaWork[b]), -b)
-                    }) {
-                        let delta = value[f] / alphaWork[j]
-                        basis.ftran(column(j), into: &columnWork)
-                        moveBasics(by: delta)
-                        pivot(j, at: p, rho: rho)
-                        setValue(j, delta)
-                        setValue(f, 0)
-                        try solve()
-                        again = true
-                    } else {
-                        pendingFixed.removeAll { $0 == f }  // a redundant row: the artificial stays basic at 0
+                    guard
+                        let j = options.max(by: { a, b in
+                            (lexSign(a) == 0 ? 1 : 0, abs(alphaWork[a]), -a) < (lexSign(b) == 0 ? 1 : 0, abs(alphaWork[b]), -b)
+                        })
+                    else {
+                        pendingFixed.remove(at: i)  // a redundant row: the artificial stays basic at 0
                         continue
                     }
+                    let delta = value[f] / alphaWork[j]
+                    basis.ftran(column(j), into: &columnWork)
+                    moveBasics(by: delta)
+                    pivot(j, at: p, rho: rho)
+                    setValue(j, delta)
+                    setValue(f, 0)
+                    try solve()
+                    again = true
+                    // solve may have changed the list: f is found again.
+                    guard let k = pendingFixed.firstIndex(of: f) else { continue }
+                    i = k
                 }
-                pendingFixed.removeAll { $0 == f }
-                for i in columnRows[f] { rows.removeAll(in: Int(i)) { $0.index == f } }
+                pendingFixed.remove(at: i)
+                for r in columnRows[f] { rows.removeAll(in: Int(r)) { $0.index == f } }
                 columnRows.clear(f)
                 for k in reduced.indices { setReducedCost(k, f, 0) }
                 candidates.remove(f)
@@ -833,7 +842,6 @@ public final class FactoredSolver {
                 kind[f] = .dead
                 value[f] = 0
                 freeColumns.append(f)
-                break
             }
         }
     }
