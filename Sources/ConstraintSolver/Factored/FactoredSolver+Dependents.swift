@@ -91,16 +91,17 @@ extension FactoredSolver {
         ambiguityCache = nil
     }
 
-    /// Every dependent back in the rows (the batch build rebuilds the basis from them and
-    /// peels again).
+    /// Every dependent's row live again (the batch build makes the column lists, the basis
+    /// and the dependents anew from the rows).
     func restoreAllDependents() {
         guard !dependents.isEmpty else { return }
-        makeColumnListsIfDropped()
-        for (c, r) in dependents.byRank where c >= 0 {
-            rowLive[Int(r)] = true
-            for e in rows[Int(r)] { columnRows.append(r, to: e.index) }
-        }
+        for (c, r) in dependents.byRank where c >= 0 { rowLive[Int(r)] = true }
         dependents = Dependents()
+    }
+
+    /// The dependent column row r defines.
+    private func dependentColumn(ofRow r: Int) -> Int {
+        rows[r].first { dependents.contains(column: $0.index) && dependents.byRank[dependents.rank($0.index)].row == r }!.index
     }
 
     /// Dependent column c's value from its row (`read` gives the others'), rhs included or not.
@@ -161,15 +162,14 @@ extension FactoredSolver {
     /// each, they walked the chain below each).
     func setDependentConstant(row r: Int, _ constant: Double) {
         rhs[r] = -constant
-        let c = rows[r].first { dependents.contains(column: $0.index) && dependents.byRank[dependents.rank($0.index)].row == r }!.index
-        dependents.seedRanks.append(dependents.rank(c))
+        dependents.seedRanks.append(dependents.rank(dependentColumn(ofRow: r)))
     }
 
     /// A dependent's row removed: its variable is defined by nothing now, a column in no
     /// row at 0 (as the basis leaves a free variable whose row is removed), still an input of
     /// the rows that name it.
     func removeDependentRow(_ r: Int) {
-        let c = rows[r].first { dependents.contains(column: $0.index) && dependents.byRank[dependents.rank($0.index)].row == r }!.index
+        let c = dependentColumn(ofRow: r)
         let d = dependents.rank(c)
         forget(rank: d)
         rows.clear(r)
