@@ -419,6 +419,30 @@ final class FactoredSolverOperationTests: XCTestCase {
         XCTAssertGreaterThan(solvedInstead, 100)
     }
 
+    /// A stack not aligned `fill` is as thick as its thickest view (`h == 0 @25` over one
+    /// containment a view): the crash takes the containment that binds, whichever view comes
+    /// first, so a batch build needs no pivot; and the intrinsic heights' compressions at the
+    /// same level share a column through the stack, the binding one taken there too.
+    func testTheCrashTakesTheBindingContainment() {
+        for sizes in [[40.0, 48.0], [48.0, 40.0], [10.0, 30.0, 20.0], [5.0, 5.0]] {
+            let s = FactoredSolver()
+            let (top, h) = (s.addVariable(), s.addVariable())
+            let views = sizes.map { _ in (s.addVariable(), s.addVariable()) }  // (top, height)
+            var defs = [ConstraintDefinition(LinearExpression([(top, 1)], constant: -100), .equal)]
+            for ((y, vh), size) in zip(views, sizes) {
+                defs.append(ConstraintDefinition(LinearExpression([(y, 1), (top, -1)]), .equal))
+                defs.append(ConstraintDefinition(LinearExpression([(y, 1), (vh, 1), (top, -1), (h, -1)]), .lessOrEqual))
+                defs.append(ConstraintDefinition(LinearExpression([(vh, 1)], constant: -size), .greaterOrEqual, priority: 750))
+                defs.append(ConstraintDefinition(LinearExpression([(vh, 1)], constant: -size), .lessOrEqual, priority: 250))
+            }
+            defs.append(ConstraintDefinition(LinearExpression([(h, 1)]), .equal, priority: 25))
+            _ = s.add(batch: defs)
+            XCTAssertEqual(s.value(h), sizes.max()!, accuracy: 1e-9, "\(sizes)")
+            for ((_, vh), size) in zip(views, sizes) { XCTAssertEqual(s.value(vh), size, accuracy: 1e-9, "\(sizes)") }
+            XCTAssertEqual(s.pivotCount, 0, "\(sizes): the crash's basis is optimal")
+        }
+    }
+
     /// The random systems of the ambiguity tests, each with whether it is added as one batch.
     private static func ambiguitySystems(rounds: Range<Int>) -> [(Int, SmallSystem, Bool)] {
         var rng = LCG(state: 4242)

@@ -38,9 +38,17 @@ struct Elimination {
     private var seen: [Int]  // stamps for de-duplicating a column's row list
     private var stamp = 0
 
+    /// Bounds, for a crash: row i's right-hand side, carried through the elimination, and
+    /// the sign of its slack's cell (0 for a row that is no inequality to weigh).
+    private var rhs: [Double]
+    private let slackSign: [Double]
+
     /// `rows`: list i is row i's cells (an empty list takes no part); `columns`: past the
-    /// largest column id; `rank`: a tie-break by row id (0 for every row when nil).
-    init(rows: SparseLists<Entry>, columns: Int, rank: [Int]?) {
+    /// largest column id; `rank`: a tie-break by row id (0 for every row when nil);
+    /// `bounds`: each row's right-hand side and slack sign, to pick among inequalities.
+    init(rows: SparseLists<Entry>, columns: Int, rank: [Int]?, bounds: (rhs: [Double], slackSign: [Double])? = nil) {
+        rhs = bounds?.rhs ?? []
+        slackSign = bounds?.slackSign ?? []
         rowCells = rows
         rowCells.compacts = false
         let columnRows = rows.transposedIndices(lists: columns)
@@ -76,6 +84,25 @@ struct Elimination {
         }
     }
 
+    /// Of the inequalities of singleton i's rank that are singletons on column j too, the
+    /// one that binds: each leaves j with a bound (its slack, `(rhs − a·x) / sign`, at least
+    /// 0), and the row whose bound is tightest keeps every other slack feasible. A stack not
+    /// aligned `fill` is as thick as its thickest view: taken by row id, the first view's
+    /// containment set the thickness and the crash left 3 dual pivots a cell to repair it.
+    private func binding(_ i: Int, _ j: Int, _ a: Double, among column: [Entry]) -> Int {
+        guard !rhs.isEmpty, slackSign[i] != 0 else { return i }
+        var best = i, lower = a * slackSign[i] < 0, bound = rhs[i] / a
+        for e in column where e.index != i && rank[e.index] == rank[i] && slackSign[e.index] != 0 && rowCells.count(e.index) == 1 {
+            guard abs(e.value) >= 0.01 * abs(a) else { continue }
+            let b = rhs[e.index] / e.value, isLower = e.value * slackSign[e.index] < 0
+            // A lower bound binds over an upper one; the largest lower, the smallest upper.
+            if isLower != lower ? isLower : (lower ? b > bound : b < bound) {
+                (best, lower, bound) = (e.index, isLower, b)
+            }
+        }
+        return best
+    }
+
     mutating func run() -> Factors {
         var singletons = SingletonQueue(rows: rowCells.listCount) { singletonKey($0) }
         // Built when a column is first looked for, from the counts then: the columns the
@@ -93,7 +120,7 @@ struct Elimination {
                 let (j, a) = (only.index, only.value)
                 liveRows(of: j, into: &column)
                 let cmax = column.reduce(0) { max($0, abs($1.value)) }
-                if abs(a) >= 0.01 * cmax { pivot = (i, j) }
+                if abs(a) >= 0.01 * cmax { pivot = (binding(i, j, a, among: column), j) }
             }
             if pivot == nil {
                 let counts = columnCount
@@ -130,6 +157,7 @@ struct Elimination {
                 let wasSingleton = rowCells.count(r2) == 1
                 let m = a2 / pv
                 out.multipliers.append(Entry(r2, m), to: l)
+                if !rhs.isEmpty { rhs[r2] -= m * rhs[i] }
                 // Row r2 loses column j and gains −m × the pivot row's other cells; a cell that
                 // cancels is zeroed here and dropped with j below (the order of the rest kept).
                 for e in prow where e.index != j {

@@ -913,12 +913,14 @@ public final class FactoredSolver {
         dropTombs()
         let (free, _) = liveRows { kind[$0] == .free }
         var rank = [Int](repeating: 0, count: rows.listCount)
+        var slackSign = [Double](repeating: 0, count: rows.listCount)
         for i in 0..<rows.listCount where rowLive[i] {
-            var hasSlack = false, error: Int? = nil
+            var hasSlack = false, error: Int? = nil, sign = 0.0
             for k in rows.positions(i) {
-                let j = rows[position: k].index
-                if kind[j] == .slack { hasSlack = true } else if kind[j] == .error && error == nil { error = j }
+                let (j, a) = (rows[position: k].index, rows[position: k].value)
+                if kind[j] == .slack { (hasSlack, sign) = (true, a < 0 ? -1 : 1) } else if kind[j] == .error && error == nil { error = j }
             }
+            slackSign[i] = sign
             let level = error.map { levelIndex(costPriority[$0]) }
             // Required `==` (0), optional `==` by level (1…7), optional inequalities by level
             // (9…15), required inequalities last (15): an optional inequality is tight at the
@@ -931,7 +933,7 @@ public final class FactoredSolver {
             // Such a row waits until no other row can take its column.
             if level != nil && !hasSlack && rhs[i] == 0 && free.count(i) == 1 { rank[i] += Elimination.deferred }
         }
-        var elimination = Elimination(rows: free, columns: kind.count, rank: rank)
+        var elimination = Elimination(rows: free, columns: kind.count, rank: rank, bounds: (rhs, slackSign))
         var factors = elimination.run()
         var chosen = [Bool](repeating: false, count: rows.listCount)
         for p in factors.pivots { chosen[p.row] = true }
