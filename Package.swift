@@ -36,6 +36,10 @@ let package = Package(
         .target(
             name: "LayoutModel", dependencies: ["ConstraintSolver", "JSON", "TextLayout"],
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
+        // Interface Builder documents into layoutd documents: libxml2 reads the XML (Debian:
+        // libxml2-dev), the importer supplies UIKit's conventions. Knows the document format, not HTTP.
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .target(name: "InterfaceBuilder", dependencies: ["CLibXML2", "JSON"]),
         // libmicrohttpd and zlib from the system (Debian: libmicrohttpd-dev, zlib1g-dev).
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -90,6 +94,9 @@ let package = Package(
         .executableTarget(
             name: "layoutd-document-bench", dependencies: ["JSON", "LayoutModel", "ConstraintSolver", "CMalloc"],
             path: "Benchmarks/DocumentBench"),
+        // IB documents imported and laid out, beside Xcode's stored frames and the JSON path (BENCHMARKS.md).
+        .executableTarget(
+            name: "layoutd-ib-bench", dependencies: ["InterfaceBuilder", "JSON", "LayoutModel"], path: "Benchmarks/IBBench"),
         // 64 concurrent drags over WebSocket streams against a running layoutd (BENCHMARKS.md).
         .executableTarget(name: "layoutd-drag-bench", dependencies: ["JSON", "LayoutModel", "CEpoll"], path: "Benchmarks/DragBench"),
         // The fuzz targets (make fuzz-targets); built plainly, a replayer of their corpora.
@@ -103,6 +110,7 @@ let package = Package(
         .testTarget(name: "TextLayoutTests", dependencies: ["TextLayout"]),
         .testTarget(name: "SessionStorageTests", dependencies: ["SessionStorage", "JSON"]),
         .testTarget(name: "LayoutModelTests", dependencies: ["LayoutModel", "JSON", "TestSupport"]),
+        .testTarget(name: "InterfaceBuilderTests", dependencies: ["InterfaceBuilder", "LayoutModel", "JSON"], exclude: ["Fixtures"]),
         .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "TestSupport"]),
         .testTarget(name: "LayoutServerTests", dependencies: ["LayoutServer", "HTTPTransport", "LayoutModel", "JSON", "CZlib", "TestSupport"])
     ]

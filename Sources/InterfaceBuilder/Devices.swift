@@ -1,0 +1,53 @@
+/// The devices IB documents name (`<device id="retina6_1" orientation="portrait"/>`): the
+/// screen in points, its scale, and the safe-area insets Xcode's canvas gives a full-screen
+/// controller in portrait (landscape turns them: the sensor housing's side on the left and
+/// right, the home indicator's 21 at the bottom, no status bar).
+public struct Device: Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var width: Double
+    public var height: Double
+    public var scale: Double
+    /// Portrait: status bar (or sensor housing) and home indicator.
+    public var top: Double
+    public var bottom: Double
+
+    public struct Insets: Sendable, Equatable {
+        public var top = 0.0, left = 0.0, bottom = 0.0, right = 0.0
+    }
+
+    /// The screen and safe area in an orientation.
+    public func screen(landscape: Bool) -> (width: Double, height: Double, safeArea: Insets) {
+        guard landscape else { return (width, height, Insets(top: top, left: 0, bottom: bottom, right: 0)) }
+        let notched = bottom > 0 && width < 700
+        return (height, width, Insets(top: 0, left: notched ? top : 0, bottom: notched ? 21 : 0, right: notched ? top : 0))
+    }
+
+    /// UIKit's least layout margins of a controller's root view on this width: 20 on wide
+    /// screens (Plus and Max phones, iPads), 16 otherwise.
+    public static func systemMinimumMargin(width: Double) -> Double { width >= 414 ? 20 : 16 }
+
+    public static let all: [Device] = [
+        Device(id: "retina3_5", name: "iPhone 4s", width: 320, height: 480, scale: 2, top: 20, bottom: 0),
+        Device(id: "retina4_0", name: "iPhone SE (1st generation)", width: 320, height: 568, scale: 2, top: 20, bottom: 0),
+        Device(id: "retina4_7", name: "iPhone 8", width: 375, height: 667, scale: 2, top: 20, bottom: 0),
+        Device(id: "retina5_5", name: "iPhone 8 Plus", width: 414, height: 736, scale: 3, top: 20, bottom: 0),
+        Device(id: "retina5_9", name: "iPhone 11 Pro", width: 375, height: 812, scale: 3, top: 44, bottom: 34),
+        Device(id: "retina6_1", name: "iPhone 11", width: 414, height: 896, scale: 2, top: 48, bottom: 34),
+        Device(id: "retina6_5", name: "iPhone 11 Pro Max", width: 414, height: 896, scale: 3, top: 44, bottom: 34),
+        Device(id: "retina5_4", name: "iPhone 12 mini", width: 375, height: 812, scale: 3, top: 50, bottom: 34),
+        Device(id: "retina6_12", name: "iPhone 12", width: 390, height: 844, scale: 3, top: 47, bottom: 34),
+        Device(id: "retina6_7", name: "iPhone 12 Pro Max", width: 428, height: 926, scale: 3, top: 47, bottom: 34),
+        Device(id: "retina6_0", name: "iPhone 14 Pro", width: 393, height: 852, scale: 3, top: 59, bottom: 34),
+        Device(id: "retina6_72", name: "iPhone 14 Pro Max", width: 430, height: 932, scale: 3, top: 59, bottom: 34),
+        Device(id: "iPad9_7", name: "iPad (9.7-inch)", width: 768, height: 1024, scale: 2, top: 20, bottom: 0),
+        Device(id: "ipad9_7", name: "iPad (9.7-inch)", width: 768, height: 1024, scale: 2, top: 20, bottom: 0),
+        Device(id: "ipad10_2", name: "iPad (10.2-inch)", width: 810, height: 1080, scale: 2, top: 20, bottom: 0),
+        Device(id: "ipad10_5", name: "iPad Pro (10.5-inch)", width: 834, height: 1112, scale: 2, top: 20, bottom: 0),
+        Device(id: "ipad11_0rounded", name: "iPad Pro (11-inch)", width: 834, height: 1194, scale: 2, top: 24, bottom: 20),
+        Device(id: "ipad12_9", name: "iPad Pro (12.9-inch)", width: 1024, height: 1366, scale: 2, top: 20, bottom: 0),
+        Device(id: "ipad12_9rounded", name: "iPad Pro (12.9-inch, 3rd generation)", width: 1024, height: 1366, scale: 2, top: 24, bottom: 20)
+    ]
+
+    public static func named(_ id: String) -> Device? { all.first { $0.id == id } }
+}

@@ -1,0 +1,57 @@
+public import JSON
+
+/// How a document is laid out: on which device and orientation (the document's own when
+/// absent), and where content views' sizes come from.
+public struct ImportOptions: Sendable {
+    public enum ContentSizes: String, Sendable {
+        /// Labels measured by the server's text engine; other content (images, buttons) as stored.
+        case measured
+        /// Every content view's size as Xcode stored it: how Xcode's canvas is reproduced.
+        case stored
+    }
+
+    public var device: String?
+    public var landscape: Bool?
+    public var contentSizes = ContentSizes.measured
+    /// Only the root of this scene, controller or view id.
+    public var root: String?
+
+    public init(device: String? = nil, landscape: Bool? = nil, contentSizes: ContentSizes = .measured, root: String? = nil) {
+        (self.device, self.landscape, self.contentSizes, self.root) = (device, landscape, contentSizes, root)
+    }
+}
+
+/// One thing IB lays out on its own: a controller's root view, a top-level view of a xib, or a
+/// table or collection cell's content view; as a layoutd document, with Xcode's stored frames.
+public struct ImportedRoot: Sendable {
+    public enum Kind: String, Sendable { case scene, view, cell }
+
+    public var kind: Kind
+    /// The controller's id for a scene, the view's or cell's id otherwise.
+    public var name: String
+    public var rootID: String
+    public var document: JSON
+    /// Xcode's frame of each view, in its parent's coordinates (`<rect key="frame">`).
+    public var storedFrames: [(id: String, x: Double, y: Double, width: Double, height: Double)]
+    /// Views Xcode marked `misplaced` or `ambiguous`: its stored frame is not its layout.
+    public var unreconciled: Set<String>
+    /// What the importer left out or approximated, one sentence each.
+    public var notes: [String]
+}
+
+/// A document's roots and the device they are laid out on.
+public struct ImportedDocument: Sendable {
+    public var device: Device?
+    public var landscape: Bool
+    public var roots: [ImportedRoot]
+}
+
+/// A document refused: what, and where (1-based line and column).
+public struct ImportError: Error, Equatable, Sendable {
+    public var message: String
+    public var line: Int
+    public var column: Int
+
+    public init(message: String, line: Int, column: Int) { (self.message, self.line, self.column) = (message, line, column) }
+    init(_ xml: XMLError) { self.init(message: xml.message, line: xml.line, column: xml.column) }
+}

@@ -1,0 +1,87 @@
+import JSON
+
+/// Interface Builder documents (`.storyboard`, `.xib`) into layoutd documents, one a root:
+/// the views under it with IB's ids, their constraints, and what UIKit supplies that the file
+/// does not say (the device's safe area, system margins, scroll views' content area).
+public enum Importer {
+    public static func read(_ bytes: [UInt8], options: ImportOptions = ImportOptions(), limits: XMLLimits = XMLLimits())
+        throws(ImportError) -> ImportedDocument
+    {
+        let root: XMLElement
+        do { root = try XMLTree.parse(bytes, limits: limits) } catch { throw ImportError(error) }
+        guard root.name == "document" else {
+            throw ImportError(message: "not an Interface Builder document: its root element is <\(root.name)>", line: root.line, column: root.column)
+        }
+        if let runtime = root["targetRuntime"], !runtime.hasPrefix("iOS") && runtime != "AppleTV" {
+            throw ImportError(
+                message: "targetRuntime \(runtime): only UIKit documents (iOS, tvOS) are laid out", line: root.line, column: root.column)
+        }
+        let deviceElement = root.child("device")
+        let deviceID = options.device ?? deviceElement?["id"]
+        var device: Device? = nil
+        if let deviceID {
+            device = Device.named(deviceID)
+            if device == nil && options.device != nil {
+                throw ImportError(message: "unknown device \(deviceID) (GET /v1/devices lists them)", line: 1, column: 1)
+            }
+        }
+        let landscape = options.landscape ?? (deviceElement?["orientation"] == "landscape")
+        var roots: [ImportedRoot] = []
+        var found: [(ImportedRoot.Kind, String, XMLElement, XMLElement?)] = []  // kind, name, root view, controller
+        for objects in objectLists(root) {
+            for object in objects {
+                if let view = object.children.first(where: { $0["key"] == "view" && isView($0) }) {
+                    found.append((.scene, object["id"] ?? view["id"] ?? "", view, object))
+                    cells(in: view, into: &found)
+                } else if isCell(object) {
+                    cells(in: object, into: &found)
+                } else if isView(object) {
+                    found.append((.view, object["id"] ?? "", object, nil))
+                    cells(in: object, into: &found)
+                }
+            }
+        }
+        for (kind, name, view, controller) in found {
+            if let only = options.root, only != name && only != view["id"] { continue }
+            var builder = RootBuilder(kind: kind, root: view, controller: controller, device: device, landscape: landscape, options: options)
+            roots.append(try builder.build(name: name))
+        }
+        if let only = options.root, roots.isEmpty {
+            throw ImportError(message: "no scene, controller or view \(only) in the document", line: 1, column: 1)
+        }
+        return ImportedDocument(device: device, landscape: landscape, roots: roots)
+    }
+
+    /// `<objects>` of every scene of a storyboard, or of a xib.
+    private static func objectLists(_ document: XMLElement) -> [[XMLElement]] {
+        if let scenes = document.child("scenes") { return scenes.children.compactMap { $0.child("objects")?.children } }
+        return document.child("objects").map { [$0.children] } ?? []
+    }
+
+    /// Table and collection cells anywhere under `element` (a table's prototypes, a
+    /// collection's cells), each a root of its own: its content view.
+    private static func cells(in element: XMLElement, into found: inout [(ImportedRoot.Kind, String, XMLElement, XMLElement?)]) {
+        for child in element.children {
+            if isCell(child), let content = child.children.first(where: { $0["key"] == "contentView" }) {
+                found.append((.cell, child["id"] ?? "", content, child))
+            }
+            cells(in: child, into: &found)
+        }
+    }
+
+    static func isCell(_ e: XMLElement) -> Bool { e.name == "tableViewCell" || e.name == "collectionViewCell" }
+
+    /// A view element: it has an id and a stored frame (guides, constraints and resources do not).
+    static func isView(_ e: XMLElement) -> Bool { e["id"] != nil && e.child("rect", key: "frame") != nil }
+}
+
+/// Stored frame of a view element: `<rect key="frame" x y width height/>`.
+func storedFrame(_ e: XMLElement) -> (x: Double, y: Double, width: Double, height: Double)? {
+    guard let r = e.child("rect", key: "frame") else { return nil }
+    func n(_ k: String) -> Double { Double(r[k] ?? "") ?? 0 }
+    return (n("x"), n("y"), n("width"), n("height"))
+}
+
+func number(_ x: Double) -> JSON { .number(x) }
+
+func object(_ members: [(String, JSON)]) -> JSON { .object(members.map { (key: $0.0, value: $0.1) }) }

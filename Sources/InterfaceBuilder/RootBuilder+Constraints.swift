@@ -1,0 +1,80 @@
+import JSON
+
+/// IB's `<constraint>` as a layoutd constraint.
+extension RootBuilder {
+    /// IB's attribute names; `baseline` is the last baseline.
+    static let attributes: [String: String] = [
+        "left": "left", "right": "right", "top": "top", "bottom": "bottom", "leading": "leading", "trailing": "trailing",
+        "width": "width", "height": "height", "centerX": "centerX", "centerY": "centerY", "baseline": "lastBaseline",
+        "lastBaseline": "lastBaseline", "firstBaseline": "firstBaseline", "leftMargin": "leftMargin", "rightMargin": "rightMargin",
+        "topMargin": "topMargin", "bottomMargin": "bottomMargin", "leadingMargin": "leadingMargin", "trailingMargin": "trailingMargin",
+        "centerXWithinMargins": "centerXWithinMargins", "centerYWithinMargins": "centerYWithinMargins"
+    ]
+
+    static let relations = ["greaterThanOrEqual": ">=", "lessThanOrEqual": "<="]
+
+    /// A multiplier as IB writes it: `0.5`, or a ratio `9:16`.
+    static func multiplier(_ text: String?) -> Double? {
+        guard let text else { return 1 }
+        if let colon = text.firstIndex(of: ":") {
+            guard let a = Double(text[..<colon]), let b = Double(text[text.index(after: colon)...]), b != 0 else { return nil }
+            return a / b
+        }
+        return Double(text)
+    }
+
+    /// The layoutd constraint, or nil (with a note) when it names something this root does
+    /// not lay out.
+    mutating func constraint(_ c: XMLElement, owner: String) -> JSON? {
+        let id = c["id"] ?? "\(owner)-c\(constraints.count)"
+        var first = c["firstItem"] ?? owner
+        var second = c["secondItem"]
+        guard let firstAttribute = c["firstAttribute"].flatMap({ Self.attributes[$0] }) else {
+            notes.append("constraint \(id): attribute \(c["firstAttribute"] ?? "(none)") is not laid out")
+            return nil
+        }
+        let secondAttribute = c["secondAttribute"].flatMap { Self.attributes[$0] }
+        if second != nil && secondAttribute == nil {
+            notes.append("constraint \(id): attribute \(c["secondAttribute"] ?? "(none)") is not laid out")
+            return nil
+        }
+        for item in [first, second].compactMap({ $0 }) where !known.contains(item) {
+            notes.append("constraint \(id) names \(item), which is not a view of this root")
+            return nil
+        }
+        guard let multiplier = Self.multiplier(c["multiplier"]) else {
+            notes.append("constraint \(id): multiplier \(c["multiplier"] ?? "") is not a number")
+            return nil
+        }
+        // A scroll view's edges, related to what it scrolls, are its content area's.
+        if let s = second, let sa = secondAttribute {
+            first = contentArea(of: first, attribute: firstAttribute, facing: s)
+            second = contentArea(of: s, attribute: sa, facing: first)
+        }
+        var members: [(String, JSON)] = [
+            ("id", .string(id)), ("first", .string("\(first).\(firstAttribute)")),
+            ("relation", .string(Self.relations[c["relation"] ?? ""] ?? "=="))
+        ]
+        if let second, let secondAttribute { members.append(("second", .string("\(second).\(secondAttribute)"))) }
+        if multiplier != 1 { members.append(("multiplier", number(multiplier))) }
+        members.append(("constant", number(Double(c["constant"] ?? "") ?? 0)))
+        if let p = c["priority"].flatMap(Double.init), p != 1000 { members.append(("priority", number(min(max(p, 1), 1000)))) }
+        return object(members)
+    }
+
+    /// `item` itself, or its content guide when it scrolls and `other` is inside it (UIKit:
+    /// a scroll view's edges, to what it holds, are its content's).
+    private func contentArea(of item: String, attribute: String, facing other: String) -> String {
+        guard let guide = contentGuide[item], attribute != "width" && attribute != "height", isInside(other, item) else { return item }
+        return guide
+    }
+
+    private func isInside(_ view: String, _ ancestor: String) -> Bool {
+        var v = parent[view]
+        while let p = v {
+            if p == ancestor { return true }
+            v = parent[p]
+        }
+        return false
+    }
+}

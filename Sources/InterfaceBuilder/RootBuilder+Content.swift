@@ -1,0 +1,86 @@
+import JSON
+
+/// What a view's content asks for: its intrinsic size (stored, or a label's text to measure),
+/// hugging and compression resistance; and a stack view's arrangement.
+extension RootBuilder {
+    /// Controls with an intrinsic size in both axes, and those with only a height.
+    static let sizedBoth: Set<String> = [
+        "label", "button", "switch", "segmentedControl", "stepper", "activityIndicatorView", "pageControl"
+    ]
+    static let sizedHeight: Set<String> = ["slider", "progressView", "textField", "searchBar"]
+
+    /// Dynamic Type's text styles at the default content size: point size and weight.
+    static let textStyles: [String: (Double, Int)] = [
+        "UICTFontTextStyleLargeTitle": (34, 400), "UICTFontTextStyleTitle1": (28, 400), "UICTFontTextStyleTitle2": (22, 400),
+        "UICTFontTextStyleTitle3": (20, 400), "UICTFontTextStyleHeadline": (17, 600), "UICTFontTextStyleBody": (17, 400),
+        "UICTFontTextStyleCallout": (16, 400), "UICTFontTextStyleSubhead": (15, 400), "UICTFontTextStyleFootnote": (13, 400),
+        "UICTFontTextStyleCaption1": (12, 400), "UICTFontTextStyleCaption2": (11, 400)
+    ]
+
+    static let weights: [String: Int] = [
+        "ultraLight": 100, "thin": 200, "light": 300, "regular": 400, "medium": 500, "semibold": 600, "bold": 700, "heavy": 800, "black": 900
+    ]
+
+    /// The family the server sets every IB font in: the one it has that is closest to the system font.
+    static let substituteFamily = "DejaVu Sans"
+
+    func content(_ e: XMLElement, frame: (x: Double, y: Double, width: Double, height: Double)) -> [(String, JSON)] {
+        var out: [(String, JSON)] = []
+        let both = Self.sizedBoth.contains(e.name) || (e.name == "imageView" && e["image"] != nil)
+        if e.name == "label" && options.contentSizes == .measured, let text = labelText(e) {
+            out.append(("text", text))
+        } else if both {
+            out.append(("intrinsicSize", object([("width", number(frame.width)), ("height", number(frame.height))])))
+        } else if Self.sizedHeight.contains(e.name) {
+            out.append(("intrinsicSize", object([("height", number(frame.height))])))
+        }
+        func priority(_ k: String) -> JSON? { e[k].flatMap(Double.init).map { number(min(max($0, 1), 1000)) } }
+        let hugging = [("horizontal", priority("horizontalHuggingPriority")), ("vertical", priority("verticalHuggingPriority"))]
+            .compactMap { k, v in v.map { (k, $0) } }
+        if !hugging.isEmpty { out.append(("hugging", object(hugging))) }
+        let resistance = [
+            ("horizontal", priority("horizontalCompressionResistancePriority")), ("vertical", priority("verticalCompressionResistancePriority"))
+        ].compactMap { k, v in v.map { (k, $0) } }
+        if !resistance.isEmpty { out.append(("compressionResistance", object(resistance))) }
+        return out
+    }
+
+    /// A label's text for the server to measure, in the substitute family at the document's size and weight.
+    private func labelText(_ e: XMLElement) -> JSON? {
+        var string = e["text"] ?? e.child("string", key: "text")?.text
+        if string == nil, let attributed = e.child("attributedString", key: "attributedText") {
+            string = attributed.children.filter { $0.name == "fragment" }.map { $0["content"] ?? $0.child("string", key: "content")?.text ?? "" }
+                .joined()
+        }
+        guard let string, !string.isEmpty else { return nil }
+        var size = 17.0, weight = 400, italic = false
+        if let font = e.child("fontDescription", key: "fontDescription") {
+            if let style = font["style"], let s = Self.textStyles[style] { (size, weight) = s }
+            if let p = font["pointSize"].flatMap(Double.init) { size = p }
+            switch font["type"] {
+            case "boldSystem": weight = 700
+            case "italicSystem": italic = true
+            default: break
+            }
+            if let w = font["weight"].flatMap({ Self.weights[$0] }) { weight = w }
+            if let name = font["name"]?.lowercased() {
+                if name.contains("bold") { weight = 700 }
+                if name.contains("italic") || name.contains("oblique") { italic = true }
+            }
+        }
+        var fontMembers: [(String, JSON)] = [("family", .string(Self.substituteFamily)), ("size", number(size)), ("weight", number(Double(weight)))]
+        if italic { fontMembers.append(("italic", .bool(true))) }
+        let lines = e["numberOfLines"].flatMap(Int.init) ?? 1
+        return object([("string", .string(string)), ("font", object(fontMembers)), ("numberOfLines", number(Double(max(lines, 0))))])
+    }
+
+    func stackSpec(_ e: XMLElement, arranged: [String]) -> JSON {
+        var members: [(String, JSON)] = [("axis", .string(e["axis"] == "vertical" ? "vertical" : "horizontal"))]
+        if let d = e["distribution"] { members.append(("distribution", .string(d))) }
+        if let a = e["alignment"] { members.append(("alignment", .string(a == "baseline" ? "lastBaseline" : a))) }
+        if let s = e["spacing"].flatMap(Double.init) { members.append(("spacing", number(s))) }
+        members.append(("arrangedSubviews", .array(arranged.map { .string($0) })))
+        if e["layoutMarginsRelativeArrangement"] == "YES" { members.append(("layoutMarginsRelativeArrangement", .bool(true))) }
+        return object(members)
+    }
+}

@@ -1,0 +1,222 @@
+import JSON
+
+/// One root's views and constraints, with UIKit's conventions made explicit: the root fills
+/// the screen (or keeps its stored size), guides become guide views pinned where UIKit puts
+/// them, frame-positioned views keep their stored frames.
+struct RootBuilder {
+    let kind: ImportedRoot.Kind
+    let root: XMLElement
+    let controller: XMLElement?
+    let device: Device?
+    let landscape: Bool
+    let options: ImportOptions
+
+    var views: [JSON] = []
+    var constraints: [JSON] = []
+    var stored: [(id: String, x: Double, y: Double, width: Double, height: Double)] = []
+    var unreconciled: Set<String> = []
+    var notes: [String] = []
+    /// Every view and guide of this root, by IB id.
+    var known: Set<String> = []
+    var elements: [String: XMLElement] = [:]
+    var parent: [String: String] = [:]
+    /// A scroll view's content area: the guide its subviews' edge constraints reach.
+    var contentGuide: [String: String] = [:]
+    /// Constraint elements with the view that holds them (an omitted `firstItem`).
+    var pending: [(owner: String, element: XMLElement)] = []
+    /// Constraints and views not installed in the any-width, any-height configuration.
+    var excluded: Set<String> = []
+
+    init(kind: ImportedRoot.Kind, root: XMLElement, controller: XMLElement?, device: Device?, landscape: Bool, options: ImportOptions) {
+        (self.kind, self.root, self.controller, self.device, self.landscape, self.options) = (kind, root, controller, device, landscape, options)
+    }
+
+    mutating func build(name: String) throws(ImportError) -> ImportedRoot {
+        guard let rootID = root["id"], let frame = storedFrame(root) else {
+            throw ImportError(message: "a root view without an id or a frame", line: root.line, column: root.column)
+        }
+        collectExclusions(root)
+        let (width, height, safe) = rootGeometry(stored: frame)
+        visit(root, parentID: nil, arranged: false, rootSize: (width, height), safe: safe)
+        legacyGuides(rootID: rootID, safe: safe)
+        for (owner, c) in pending where !excluded.contains(c["id"] ?? "") {
+            if let json = constraint(c, owner: owner) { constraints.append(json) }
+        }
+        let document = object([
+            ("options", object([("scale", number(device?.scale ?? 2))])),
+            ("views", .array(views)),
+            ("constraints", .array(constraints))
+        ])
+        return ImportedRoot(
+            kind: kind, name: name, rootID: rootID, document: document, storedFrames: stored, unreconciled: unreconciled, notes: notes)
+    }
+
+    /// The root's size and safe area: a controller's root fills the device's screen in the
+    /// orientation asked for (less the bars its controller shows), another root keeps its
+    /// stored size and has the screen's safe area only when it is the screen's size.
+    private func rootGeometry(stored frame: (x: Double, y: Double, width: Double, height: Double))
+        -> (Double, Double, Device.Insets)
+    {
+        guard let device else { return (frame.width, frame.height, Device.Insets()) }
+        let screen = device.screen(landscape: landscape)
+        switch kind {
+        case .scene:
+            let asked = options.device != nil || options.landscape != nil
+            let (w, h) = asked ? (screen.width, screen.height) : (frame.width, frame.height)
+            var safe = screen.safeArea
+            if let controller {
+                // Bars Xcode's canvas shows: a navigation bar for a controller with a navigation
+                // item, a tab bar for one with a tab bar item.
+                if controller.child("navigationItem", key: "navigationItem") != nil && controller.child("simulatedNavigationBarMetrics") == nil {
+                    safe.top += landscape && device.width < 700 ? 32 : 44
+                } else if let bar = controller.child("simulatedNavigationBarMetrics"), bar["key"] == "simulatedTopBarMetrics" {
+                    safe.top += bar["prompted"] == "YES" ? 74 : 44
+                }
+                if controller.child("tabBarItem", key: "tabBarItem") != nil || controller.child("simulatedTabBarMetrics") != nil {
+                    safe.bottom += 49
+                }
+            }
+            return (w, h, safe)
+        case .view:
+            let full = frame.width == screen.width && frame.height == screen.height
+            return (frame.width, frame.height, full ? screen.safeArea : Device.Insets())
+        case .cell:
+            return (frame.width, frame.height, Device.Insets())
+        }
+    }
+
+    /// `<variation key="default">` lists what the any-width, any-height configuration leaves out.
+    private mutating func collectExclusions(_ e: XMLElement) {
+        for child in e.children {
+            if child.name == "variation" && child["key"] == "default" {
+                for mask in child.children where mask.name == "mask" {
+                    for ex in mask.children where ex.name == "exclude" { if let r = ex["reference"] { excluded.insert(r) } }
+                }
+            } else {
+                collectExclusions(child)
+            }
+        }
+    }
+
+    private mutating func visit(
+        _ e: XMLElement, parentID: String?, arranged: Bool, rootSize: (Double, Double), safe: Device.Insets
+    ) {
+        guard let id = e["id"], let frame = storedFrame(e), !excluded.contains(id) else { return }
+        known.insert(id)
+        elements[id] = e
+        if let parentID { parent[id] = parentID }
+        if e["misplaced"] == "YES" || e["ambiguous"] == "YES" { unreconciled.insert(id) }
+        stored.append((id, frame.x, frame.y, frame.width, frame.height))
+        let isRoot = parentID == nil
+        var members: [(String, JSON)] = [("id", .string(id))]
+        if let parentID { members.append(("parent", .string(parentID))) }
+        let isStack = e.name == "stackView"
+        if isStack { members.append(("kind", .string("stack"))) }
+        if isRoot {
+            members.append(("frame", object([("x", number(0)), ("y", number(0)), ("width", number(rootSize.0)), ("height", number(rootSize.1))])))
+        } else if !arranged && e["translatesAutoresizingMaskIntoConstraints"] != "NO" {
+            // Positioned by its frame (and autoresizing mask): at the stored size of its
+            // parent, the stored frame.
+            members.append(
+                ("frame", object([("x", number(frame.x)), ("y", number(frame.y)), ("width", number(frame.width)), ("height", number(frame.height))])))
+        }
+        if e["hidden"] == "YES" { members.append(("hidden", .bool(true))) }
+        members += content(e, frame: frame)
+        if let m = margins(e, isRoot: isRoot, width: rootSize.0, safe: safe) { members.append(("margins", m)) }
+        let subviews = e.list("subviews").filter { Importer.isView($0) && !excluded.contains($0["id"] ?? "") }
+        if isStack { members.append(("stack", stackSpec(e, arranged: subviews.compactMap { $0["id"] }))) }
+        views.append(object(members))
+        guides(e, owner: id, isRoot: isRoot, safe: safe)
+        for c in e.list("constraints") where c.name == "constraint" { pending.append((id, c)) }
+        for s in subviews { visit(s, parentID: id, arranged: isStack, rootSize: rootSize, safe: safe) }
+    }
+
+    /// Layout margins: as the document sets them, else UIKit's (a controller's root: the
+    /// system minimum beside its safe area; a cell's content view 8 by 16 on a phone, 20 on
+    /// wide screens; any other view 8).
+    private func margins(_ e: XMLElement, isRoot: Bool, width: Double, safe: Device.Insets) -> JSON? {
+        func n(_ x: XMLElement, _ k: String) -> Double { Double(x[k] ?? "") ?? 0 }
+        var m: (top: Double, left: Double, bottom: Double, right: Double)
+        if let insets = e.child("edgeInsets", key: "layoutMargins") {
+            m = (n(insets, "top"), n(insets, "left"), n(insets, "bottom"), n(insets, "right"))
+        } else if let insets = e.child("directionalEdgeInsets", key: "directionalLayoutMargins") {
+            m = (n(insets, "top"), n(insets, "leading"), n(insets, "bottom"), n(insets, "trailing"))
+        } else if isRoot && kind == .scene {
+            let side = Device.systemMinimumMargin(width: width)
+            m = (0, side, 0, side)
+        } else if isRoot && kind == .cell {
+            let side = Device.systemMinimumMargin(width: width)
+            m = (11, side, 11, side)
+        } else {
+            return nil
+        }
+        if isRoot && e["insetsLayoutMarginsFromSafeArea"] != "NO" {
+            m = (m.top + safe.top, m.left + safe.left, m.bottom + safe.bottom, m.right + safe.right)
+        }
+        return object([("top", number(m.top)), ("left", number(m.left)), ("bottom", number(m.bottom)), ("right", number(m.right))])
+    }
+
+    /// A view's guides as guide views: the safe area (the screen's on a root, its bounds
+    /// elsewhere), a scroll view's frame guide (its bounds) and content guide (its content
+    /// area, sized by what its subviews' constraints say).
+    private mutating func guides(_ e: XMLElement, owner: String, isRoot: Bool, safe: Device.Insets) {
+        for g in e.children where g.name == "viewLayoutGuide" {
+            guard let gid = g["id"] else { continue }
+            switch g["key"] {
+            case "safeArea":
+                let insets = isRoot ? safe : Device.Insets()
+                addGuide(gid, in: owner, top: insets.top, left: insets.left, bottom: insets.bottom, right: insets.right)
+            case "frameLayoutGuide":
+                addGuide(gid, in: owner, top: 0, left: 0, bottom: 0, right: 0)
+            case "contentLayoutGuide":
+                addGuide(gid, in: owner, top: 0, left: 0, bottom: nil, right: nil)
+                contentGuide[owner] = gid
+            default:
+                notes.append("guide \(gid) (\(g["key"] ?? "?")) of \(owner) is not laid out")
+            }
+        }
+        if e.name == "scrollView" || e.name == "tableView" || e.name == "collectionView" || e.name == "textView", contentGuide[owner] == nil {
+            let gid = "\(owner)-content"
+            addGuide(gid, in: owner, top: 0, left: 0, bottom: nil, right: nil)
+            contentGuide[owner] = gid
+        }
+    }
+
+    /// A guide view in `owner`, its edges inset from the owner's (nil: that edge is free).
+    mutating func addGuide(_ gid: String, in owner: String, top: Double, left: Double, bottom: Double?, right: Double?) {
+        known.insert(gid)
+        views.append(object([("id", .string(gid)), ("parent", .string(owner)), ("kind", .string("guide"))]))
+        func pin(_ a: String, _ c: Double) {
+            constraints.append(
+                object([
+                    ("id", .string("\(gid).\(a)")), ("first", .string("\(gid).\(a)")), ("relation", .string("==")),
+                    ("second", .string("\(owner).\(a)")), ("constant", number(c))
+                ]))
+        }
+        pin("top", top)
+        pin("left", left)
+        if let bottom { pin("bottom", -bottom) }
+        if let right { pin("right", -right) }
+    }
+
+    /// iOS 7–10's top and bottom layout guides: under the status and top bars, above the
+    /// bottom bar.
+    private mutating func legacyGuides(rootID: String, safe: Device.Insets) {
+        guard let list = controller?.child("layoutGuides") else { return }
+        for g in list.children where g.name == "viewControllerLayoutGuide" {
+            guard let gid = g["id"] else { continue }
+            known.insert(gid)
+            views.append(object([("id", .string(gid)), ("parent", .string(rootID)), ("kind", .string("guide"))]))
+            let (edge, size) = g["type"] == "bottom" ? ("bottom", safe.bottom) : ("top", safe.top)
+            constraints.append(
+                object([
+                    ("id", .string("\(gid).\(edge)")), ("first", .string("\(gid).\(edge)")), ("relation", .string("==")),
+                    ("second", .string("\(rootID).\(edge)"))
+                ]))
+            constraints.append(
+                object([
+                    ("id", .string("\(gid).height")), ("first", .string("\(gid).height")), ("relation", .string("==")), ("constant", number(size))
+                ]))
+        }
+    }
+}

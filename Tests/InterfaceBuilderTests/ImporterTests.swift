@@ -1,0 +1,219 @@
+import JSON
+import LayoutModel
+import XCTest
+
+@testable import InterfaceBuilder
+
+/// IB documents written for these tests (`Fixtures/`, and scenes inline), their frames derived
+/// from UIKit's documented rules: imported, laid out, and compared with what the file stores.
+final class ImporterTests: XCTestCase {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    func fixture(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: Self.fixtures.appendingPathComponent(name))) }
+
+    /// A storyboard of one controller whose root view holds `body` (subviews, guides, constraints).
+    static func scene(_ body: String, device: String = "retina4_7", size: (Int, Int) = (375, 667), controller: String = "") -> [UInt8] {
+        Array(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" targetRuntime="iOS.CocoaTouch" useAutolayout="YES" useSafeAreas="YES">
+                <device id="\(device)" orientation="portrait" appearance="light"/>
+                <scenes><scene sceneID="s"><objects>
+                    <viewController id="vc" sceneMemberID="viewController">
+                        \(controller)
+                        <view key="view" contentMode="scaleToFill" id="root">
+                            <rect key="frame" x="0.0" y="0.0" width="\(size.0)" height="\(size.1)"/>
+            \(body)
+                        </view>
+                    </viewController>
+                </objects></scene></scenes>
+            </document>
+            """.utf8)
+    }
+
+    /// Each root laid out: frames by id, in parent coordinates.
+    func layout(_ root: ImportedRoot) throws -> [String: Rect] {
+        var writer = JSONWriter()
+        writer.value(root.document)
+        let session = try XCTUnwrap(try LayoutSession.make(documentBytes: writer.bytes, oneShot: true))
+        var frames: [String: Rect] = [:]
+        session.forEachFrame { id, frame, _ in frames[id] = frame }
+        return frames
+    }
+
+    func assertAgrees(_ root: ImportedRoot, file: StaticString = #filePath, line: UInt = #line) throws {
+        let frames = try layout(root)
+        for s in root.storedFrames {
+            let f = try XCTUnwrap(frames[s.id], s.id, file: file, line: line)
+            XCTAssertEqual(f, Rect(x: s.x, y: s.y, width: s.width, height: s.height), s.id, file: file, line: line)
+        }
+    }
+
+    func testTheFixtureLaysOutAsXcodeStoredIt() throws {
+        let document = try Importer.read(try fixture("scene.storyboard"), options: ImportOptions(contentSizes: .stored))
+        XCTAssertEqual(document.device?.id, "retina4_7")
+        XCTAssertEqual(document.roots.map(\.name), ["vc1"])
+        let root = try XCTUnwrap(document.roots.first)
+        XCTAssertEqual(root.storedFrames.count, 7)
+        XCTAssertEqual(root.notes, [])
+        try assertAgrees(root)
+    }
+
+    /// The importer's document and one written by hand for the same layout answer the same frames.
+    func testTheImportedLayoutIsTheJSONPaths() throws {
+        let imported = try layout(try XCTUnwrap(try Importer.read(try fixture("scene.storyboard"), options: ImportOptions(contentSizes: .stored)).roots.first))
+        let json = """
+            {"options": {"scale": 2}, "views": [
+              {"id": "root", "frame": {"x": 0, "y": 0, "width": 375, "height": 667}, "margins": {"top": 20, "left": 16, "bottom": 0, "right": 16}},
+              {"id": "safe", "parent": "root", "kind": "guide"},
+              {"id": "card", "parent": "root"},
+              {"id": "avatar", "parent": "card", "intrinsicSize": {"width": 40, "height": 40}},
+              {"id": "column", "parent": "card", "kind": "stack", "stack": {"axis": "vertical", "spacing": 4, "arrangedSubviews": ["title", "subtitle"]}},
+              {"id": "title", "parent": "column", "intrinsicSize": {"width": 267, "height": 20}, "hugging": {"horizontal": 251, "vertical": 251}},
+              {"id": "subtitle", "parent": "column", "intrinsicSize": {"width": 267, "height": 20}, "hugging": {"horizontal": 251, "vertical": 251}},
+              {"id": "footer", "parent": "root"}],
+             "constraints": [
+              {"expr": "safe.top == root.top + 20"}, {"expr": "safe.left == root.left"}, {"expr": "safe.bottom == root.bottom"}, {"expr": "safe.right == root.right"},
+              {"expr": "card.height == 100"}, {"expr": "avatar.leading == card.leadingMargin"}, {"expr": "avatar.top == card.topMargin"},
+              {"expr": "column.leading == avatar.trailing + 12"}, {"expr": "column.top == avatar.top"}, {"expr": "card.trailingMargin == column.trailing"},
+              {"expr": "avatar.width == avatar.height"}, {"expr": "avatar.width == 40"}, {"expr": "footer.height == 60"},
+              {"expr": "card.top == safe.top + 20"}, {"expr": "card.leading == safe.leading + 20"}, {"expr": "safe.trailing == card.trailing + 20"},
+              {"expr": "footer.leading == root.leadingMargin"}, {"expr": "root.trailingMargin == footer.trailing"}, {"expr": "safe.bottom == footer.bottom"}]}
+            """
+        let session = try XCTUnwrap(try LayoutSession.make(documentBytes: Array(json.utf8), oneShot: true))
+        var frames: [String: Rect] = [:]
+        session.forEachFrame { id, frame, _ in frames[id] = frame }
+        XCTAssertEqual(imported, frames)
+    }
+
+    /// The device's screen and safe area, in either orientation, and the system margins of a
+    /// controller's root by the screen's width.
+    func testDevicesOrientationsAndRootMargins() throws {
+        let bytes = try fixture("scene.storyboard")
+        let x = try XCTUnwrap(try Importer.read(bytes, options: ImportOptions(device: "retina5_9", contentSizes: .stored)).roots.first)
+        var f = try layout(x)
+        XCTAssertEqual(f["root"], Rect(x: 0, y: 0, width: 375, height: 812))
+        XCTAssertEqual(f["card"], Rect(x: 20, y: 64, width: 335, height: 100))
+        XCTAssertEqual(f["footer"], Rect(x: 16, y: 812 - 34 - 60, width: 343, height: 60))
+        let side = try XCTUnwrap(try Importer.read(bytes, options: ImportOptions(device: "retina5_9", landscape: true, contentSizes: .stored)).roots.first)
+        f = try layout(side)
+        XCTAssertEqual(f["root"], Rect(x: 0, y: 0, width: 812, height: 375))
+        XCTAssertEqual(f["card"], Rect(x: 44 + 20, y: 20, width: 812 - 88 - 40, height: 100))
+        XCTAssertEqual(f["footer"], Rect(x: 44 + 20, y: 375 - 21 - 60, width: 812 - 88 - 40, height: 60))
+        let plus = try XCTUnwrap(try Importer.read(bytes, options: ImportOptions(device: "retina5_5", contentSizes: .stored)).roots.first)
+        XCTAssertEqual(try layout(plus)["footer"], Rect(x: 20, y: 736 - 60, width: 374, height: 60))
+        // A navigation bar the controller shows is under the safe area's top.
+        let pushed = try XCTUnwrap(
+            try Importer.read(
+                Self.scene(
+                    """
+                    <subviews><view translatesAutoresizingMaskIntoConstraints="NO" id="v"><rect key="frame" x="0" y="64" width="375" height="10"/></view></subviews>
+                    <viewLayoutGuide key="safeArea" id="g"/>
+                    <constraints>
+                        <constraint firstItem="v" firstAttribute="top" secondItem="g" secondAttribute="top" id="a"/>
+                        <constraint firstItem="v" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="b"/>
+                        <constraint firstItem="v" firstAttribute="trailing" secondItem="root" secondAttribute="trailing" id="c"/>
+                        <constraint firstItem="v" firstAttribute="height" constant="10" id="d"/>
+                    </constraints>
+                    """, controller: "<navigationItem key=\"navigationItem\" id=\"n\"/>")
+            ).roots.first)
+        try assertAgrees(pushed)
+    }
+
+    /// A scroll view's edges, constrained to what it holds, are its content area's: the
+    /// content's size is the scroll view's content size, not its frame.
+    func testAScrollViewsEdgesAreItsContentArea() throws {
+        let root = try XCTUnwrap(
+            try Importer.read(
+                Self.scene(
+                    """
+                    <subviews>
+                        <scrollView translatesAutoresizingMaskIntoConstraints="NO" id="scroll">
+                            <rect key="frame" x="0.0" y="0.0" width="375" height="667"/>
+                            <subviews>
+                                <view translatesAutoresizingMaskIntoConstraints="NO" id="content">
+                                    <rect key="frame" x="0.0" y="0.0" width="375" height="1200"/>
+                                    <constraints><constraint firstAttribute="height" constant="1200" id="h"/></constraints>
+                                </view>
+                            </subviews>
+                            <constraints>
+                                <constraint firstItem="content" firstAttribute="top" secondItem="scroll" secondAttribute="top" id="t"/>
+                                <constraint firstItem="content" firstAttribute="leading" secondItem="scroll" secondAttribute="leading" id="l"/>
+                                <constraint firstAttribute="bottom" secondItem="content" secondAttribute="bottom" id="b"/>
+                                <constraint firstAttribute="trailing" secondItem="content" secondAttribute="trailing" id="r"/>
+                                <constraint firstItem="content" firstAttribute="width" secondItem="scroll" secondAttribute="width" id="w"/>
+                            </constraints>
+                        </scrollView>
+                    </subviews>
+                    <constraints>
+                        <constraint firstItem="scroll" firstAttribute="top" secondItem="root" secondAttribute="top" id="st"/>
+                        <constraint firstItem="scroll" firstAttribute="bottom" secondItem="root" secondAttribute="bottom" id="sb"/>
+                        <constraint firstItem="scroll" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="sl"/>
+                        <constraint firstItem="scroll" firstAttribute="trailing" secondItem="root" secondAttribute="trailing" id="sr"/>
+                    </constraints>
+                    """)
+            ).roots.first)
+        try assertAgrees(root)
+    }
+
+    /// iOS 7–10's top and bottom layout guides, and what the any-width, any-height
+    /// configuration leaves out of a size-class variation.
+    func testLegacyGuidesAndVariations() throws {
+        let root = try XCTUnwrap(
+            try Importer.read(
+                Self.scene(
+                    """
+                    <subviews>
+                        <view translatesAutoresizingMaskIntoConstraints="NO" id="bar"><rect key="frame" x="0.0" y="20" width="375" height="30"/></view>
+                    </subviews>
+                    <constraints>
+                        <constraint firstItem="bar" firstAttribute="top" secondItem="topGuide" secondAttribute="bottom" id="t"/>
+                        <constraint firstItem="bar" firstAttribute="top" secondItem="topGuide" secondAttribute="bottom" constant="100" id="compactOnly"/>
+                        <constraint firstItem="bar" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="l"/>
+                        <constraint firstItem="bar" firstAttribute="trailing" secondItem="root" secondAttribute="trailing" id="r"/>
+                        <constraint firstItem="bar" firstAttribute="height" constant="30" id="h"/>
+                    </constraints>
+                    <variation key="default"><mask key="constraints"><exclude reference="compactOnly"/></mask></variation>
+                    """,
+                    controller: """
+                        <layoutGuides>
+                            <viewControllerLayoutGuide type="top" id="topGuide"/>
+                            <viewControllerLayoutGuide type="bottom" id="bottomGuide"/>
+                        </layoutGuides>
+                        """)
+            ).roots.first)
+        try assertAgrees(root)
+        XCTAssertEqual(try layout(root)["bottomGuide"], Rect(x: 0, y: 667, width: 0, height: 0))
+    }
+
+    /// Measured, a label is text in the server's substitute family, wrapped as UIKit would.
+    func testLabelsAreMeasuredAsText() throws {
+        let document = try Importer.read(try fixture("scene.storyboard"))
+        let root = try XCTUnwrap(document.roots.first)
+        let views = try XCTUnwrap(root.document["views"]?.array)
+        let title = try XCTUnwrap(views.first { $0["id"]?.string == "title" })
+        XCTAssertEqual(title["text"]?["string"]?.string, "Title")
+        XCTAssertEqual(title["text"]?["font"]?["family"]?.string, "DejaVu Sans")
+        XCTAssertEqual(title["text"]?["font"]?["weight"]?.number, 700)
+        XCTAssertNil(title["intrinsicSize"])
+        let frames = try layout(root)
+        XCTAssertGreaterThan(try XCTUnwrap(frames["title"]).height, 15)
+        XCTAssertEqual(frames["card"], Rect(x: 20, y: 40, width: 335, height: 100))
+    }
+
+    func testRefusals() throws {
+        func refusal(_ bytes: [UInt8], _ options: ImportOptions = ImportOptions()) -> ImportError? {
+            do {
+                _ = try Importer.read(bytes, options: options)
+                return nil
+            } catch { return error }
+        }
+        XCTAssertEqual(refusal(Array("<plist/>".utf8))?.message.contains("not an Interface Builder document"), true)
+        XCTAssertEqual(refusal(Self.scene(""), ImportOptions(device: "nokia3310"))?.message.contains("unknown device"), true)
+        XCTAssertEqual(refusal(Self.scene(""), ImportOptions(root: "nothing"))?.message.contains("no scene"), true)
+        let broken = try XCTUnwrap(refusal(Self.scene("<subviews><view id=\"x\"></subviews>")))
+        XCTAssertEqual(broken.line, 9)
+        let mac = Array("<document targetRuntime=\"MacOSX.Cocoa\"><objects/></document>".utf8)
+        XCTAssertEqual(refusal(mac)?.message.contains("only UIKit"), true)
+    }
+}
