@@ -61,7 +61,8 @@ final class ImporterTests: XCTestCase {
 
     /// The importer's document and one written by hand for the same layout answer the same frames.
     func testTheImportedLayoutIsTheJSONPaths() throws {
-        let imported = try layout(try XCTUnwrap(try Importer.read(try fixture("scene.storyboard"), options: ImportOptions(contentSizes: .stored)).roots.first))
+        let stored = ImportOptions(contentSizes: .stored)
+        let imported = try layout(try XCTUnwrap(try Importer.read(try fixture("scene.storyboard"), options: stored).roots.first))
         let json = """
             {"options": {"scale": 2}, "views": [
               {"id": "root", "frame": {"x": 0, "y": 0, "width": 375, "height": 667}, "margins": {"top": 20, "left": 16, "bottom": 0, "right": 16}},
@@ -95,7 +96,8 @@ final class ImporterTests: XCTestCase {
         XCTAssertEqual(f["root"], Rect(x: 0, y: 0, width: 375, height: 812))
         XCTAssertEqual(f["card"], Rect(x: 20, y: 64, width: 335, height: 100))
         XCTAssertEqual(f["footer"], Rect(x: 16, y: 812 - 34 - 60, width: 343, height: 60))
-        let side = try XCTUnwrap(try Importer.read(bytes, options: ImportOptions(device: "retina5_9", landscape: true, contentSizes: .stored)).roots.first)
+        let landscape = ImportOptions(device: "retina5_9", landscape: true, contentSizes: .stored)
+        let side = try XCTUnwrap(try Importer.read(bytes, options: landscape).roots.first)
         f = try layout(side)
         XCTAssertEqual(f["root"], Rect(x: 0, y: 0, width: 812, height: 375))
         XCTAssertEqual(f["card"], Rect(x: 44 + 20, y: 20, width: 812 - 88 - 40, height: 100))
