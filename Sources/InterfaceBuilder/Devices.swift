@@ -23,9 +23,10 @@ public struct Device: Sendable, Equatable {
         return (height, width, Insets(top: 0, left: notched ? top : 0, bottom: notched ? 21 : 0, right: notched ? top : 0))
     }
 
-    /// UIKit's least layout margins of a controller's root view on this width: 20 on wide
-    /// screens (Plus and Max phones, iPads), 16 otherwise.
-    public static func systemMinimumMargin(width: Double) -> Double { width >= 414 ? 20 : 16 }
+    /// UIKit's least side margins of a controller's root view and a cell's content view on
+    /// this width: 16 up to the 375-point phones, 20 wider (Xcode's canvas shows 20 on a
+    /// 393-point phone's cells).
+    public static func systemMinimumMargin(width: Double) -> Double { width > 380 ? 20 : 16 }
 
     public static let all: [Device] = [
         Device(id: "retina3_5", name: "iPhone 4s", width: 320, height: 480, scale: 2, top: 20, bottom: 0),

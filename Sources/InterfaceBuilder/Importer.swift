@@ -30,11 +30,11 @@ public enum Importer {
         var found: [(ImportedRoot.Kind, String, XMLElement, XMLElement?)] = []  // kind, name, root view, controller
         for objects in objectLists(root) {
             for object in objects {
-                if let view = object.children.first(where: { $0["key"] == "view" && isView($0) }) {
+                if let view = object.children.first(where: { $0["key"] == "view" && $0.child("rect", key: "frame") != nil }) {
                     found.append((.scene, object["id"] ?? view["id"] ?? "", view, object))
                     cells(in: view, into: &found)
                 } else if isCell(object) {
-                    cells(in: object, into: &found)
+                    cells(in: XMLElement(name: "objects", children: [object], line: object.line, column: object.column), into: &found)
                 } else if isView(object) {
                     found.append((.view, object["id"] ?? "", object, nil))
                     cells(in: object, into: &found)
@@ -73,6 +73,9 @@ public enum Importer {
 
     /// A view element: it has an id and a stored frame (guides, constraints and resources do not).
     static func isView(_ e: XMLElement) -> Bool { e["id"] != nil && e.child("rect", key: "frame") != nil }
+
+    /// A root's id: its own, or (a collection cell's content view has none) its cell's with `-content`.
+    static func rootID(_ view: XMLElement, cell: XMLElement?) -> String? { view["id"] ?? cell?["id"].map { "\($0)-content" } }
 }
 
 /// Stored frame of a view element: `<rect key="frame" x y width height/>`.

@@ -64,8 +64,13 @@ extension RootBuilder {
 
     /// `item` itself, or its content guide when it scrolls and `other` is inside it (UIKit:
     /// a scroll view's edges, to what it holds, are its content's).
-    private func contentArea(of item: String, attribute: String, facing other: String) -> String {
-        guard let guide = contentGuide[item], attribute != "width" && attribute != "height", isInside(other, item) else { return item }
+    private mutating func contentArea(of item: String, attribute: String, facing other: String) -> String {
+        guard scrollers.contains(item) || contentGuide[item] != nil, attribute != "width" && attribute != "height", isInside(other, item)
+        else { return item }
+        if let guide = contentGuide[item] { return guide }
+        let guide = "\(item)-content"
+        addGuide(guide, in: item, top: 0, left: 0, bottom: nil, right: nil)
+        contentGuide[item] = guide
         return guide
     }
 

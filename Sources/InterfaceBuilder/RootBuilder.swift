@@ -22,6 +22,8 @@ struct RootBuilder {
     var parent: [String: String] = [:]
     /// A scroll view's content area: the guide its subviews' edge constraints reach.
     var contentGuide: [String: String] = [:]
+    /// Views that scroll: their content guide is made when a constraint first reaches it.
+    var scrollers: Set<String> = []
     /// Constraint elements with the view that holds them (an omitted `firstItem`).
     var pending: [(owner: String, element: XMLElement)] = []
     /// Constraints and views not installed in the any-width, any-height configuration.
@@ -32,12 +34,12 @@ struct RootBuilder {
     }
 
     mutating func build(name: String) throws(ImportError) -> ImportedRoot {
-        guard let rootID = root["id"], let frame = storedFrame(root) else {
+        guard let rootID = Importer.rootID(root, cell: kind == .cell ? controller : nil), let frame = storedFrame(root) else {
             throw ImportError(message: "a root view without an id or a frame", line: root.line, column: root.column)
         }
         collectExclusions(root)
         let (width, height, safe) = rootGeometry(stored: frame)
-        visit(root, parentID: nil, arranged: false, rootSize: (width, height), safe: safe)
+        visit(root, id: rootID, parentID: nil, arranged: false, rootSize: (width, height), safe: safe)
         legacyGuides(rootID: rootID, safe: safe)
         for (owner, c) in pending where !excluded.contains(c["id"] ?? "") {
             if let json = constraint(c, owner: owner) { constraints.append(json) }
@@ -99,9 +101,9 @@ struct RootBuilder {
     }
 
     private mutating func visit(
-        _ e: XMLElement, parentID: String?, arranged: Bool, rootSize: (Double, Double), safe: Device.Insets
+        _ e: XMLElement, id: String? = nil, parentID: String?, arranged: Bool, rootSize: (Double, Double), safe: Device.Insets
     ) {
-        guard let id = e["id"], let frame = storedFrame(e), !excluded.contains(id) else { return }
+        guard let id = id ?? e["id"], let frame = storedFrame(e), !excluded.contains(id) else { return }
         known.insert(id)
         elements[id] = e
         if let parentID { parent[id] = parentID }
@@ -132,8 +134,7 @@ struct RootBuilder {
     }
 
     /// Layout margins: as the document sets them, else UIKit's (a controller's root: the
-    /// system minimum beside its safe area; a cell's content view 8 by 16 on a phone, 20 on
-    /// wide screens; any other view 8).
+    /// system minimum beside its safe area; a cell's content view 11 by the same sides; any other view 8).
     private func margins(_ e: XMLElement, isRoot: Bool, width: Double, safe: Device.Insets) -> JSON? {
         func n(_ x: XMLElement, _ k: String) -> Double { Double(x[k] ?? "") ?? 0 }
         var m: (top: Double, left: Double, bottom: Double, right: Double)
@@ -175,11 +176,7 @@ struct RootBuilder {
                 notes.append("guide \(gid) (\(g["key"] ?? "?")) of \(owner) is not laid out")
             }
         }
-        if e.name == "scrollView" || e.name == "tableView" || e.name == "collectionView" || e.name == "textView", contentGuide[owner] == nil {
-            let gid = "\(owner)-content"
-            addGuide(gid, in: owner, top: 0, left: 0, bottom: nil, right: nil)
-            contentGuide[owner] = gid
-        }
+        if e.name == "scrollView" || e.name == "tableView" || e.name == "collectionView" || e.name == "textView" { scrollers.insert(owner) }
     }
 
     /// A guide view in `owner`, its edges inset from the owner's (nil: that edge is free).
