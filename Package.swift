@@ -65,7 +65,7 @@ let package = Package(
         .target(
             name: "LayoutServer",
             dependencies: [
-                "HTTPTransport", "LayoutModel", "JSON", "SessionStorage", "TextLayout", "CEpoll", "CMalloc",
+                "HTTPTransport", "LayoutModel", "InterfaceBuilder", "JSON", "SessionStorage", "TextLayout", "CEpoll", "CMalloc",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus")
             ],

@@ -48,10 +48,16 @@ public struct ImportedDocument: Sendable {
 
 /// A document refused: what, and where (1-based line and column).
 public struct ImportError: Error, Equatable, Sendable {
+    /// Not XML, or XML past a limit (`malformed`); XML that is no layout to make (`unprocessable`).
+    public enum Kind: Sendable { case malformed, unprocessable }
+
+    public var kind: Kind
     public var message: String
     public var line: Int
     public var column: Int
 
-    public init(message: String, line: Int, column: Int) { (self.message, self.line, self.column) = (message, line, column) }
-    init(_ xml: XMLError) { self.init(message: xml.message, line: xml.line, column: xml.column) }
+    public init(_ kind: Kind = .unprocessable, message: String, line: Int, column: Int) {
+        (self.kind, self.message, self.line, self.column) = (kind, message, line, column)
+    }
+    init(_ xml: XMLError) { self.init(.malformed, message: xml.message, line: xml.line, column: xml.column) }
 }

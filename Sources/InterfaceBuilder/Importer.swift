@@ -4,6 +4,10 @@ import JSON
 /// the views under it with IB's ids, their constraints, and what UIKit supplies that the file
 /// does not say (the device's safe area, system margins, scroll views' content area).
 public enum Importer {
+    /// The family every IB font is set in when labels are measured: the server's closest to
+    /// the system font (metrics differ: `contentSizes=stored` reproduces Xcode's canvas).
+    public static let substituteFamily = "DejaVu Sans"
+
     public static func read(_ bytes: [UInt8], options: ImportOptions = ImportOptions(), limits: XMLLimits = XMLLimits())
         throws(ImportError) -> ImportedDocument
     {
@@ -30,7 +34,7 @@ public enum Importer {
         var found: [(ImportedRoot.Kind, String, XMLElement, XMLElement?)] = []  // kind, name, root view, controller
         for objects in objectLists(root) {
             for object in objects {
-                if let view = object.children.first(where: { $0["key"] == "view" && $0.child("rect", key: "frame") != nil }) {
+                if let view = object.children.first(where: { $0["key"] == "view" && hasFrame($0) }) {
                     found.append((.scene, object["id"] ?? view["id"] ?? "", view, object))
                     cells(in: view, into: &found)
                 } else if isCell(object) {
@@ -72,18 +76,32 @@ public enum Importer {
     static func isCell(_ e: XMLElement) -> Bool { e.name == "tableViewCell" || e.name == "collectionViewCell" }
 
     /// A view element: it has an id and a stored frame (guides, constraints and resources do not).
-    static func isView(_ e: XMLElement) -> Bool { e["id"] != nil && e.child("rect", key: "frame") != nil }
+    static func isView(_ e: XMLElement) -> Bool { e["id"] != nil && hasFrame(e) }
 
     /// A root's id: its own, or (a collection cell's content view has none) its cell's with `-content`.
     static func rootID(_ view: XMLElement, cell: XMLElement?) -> String? { view["id"] ?? cell?["id"].map { "\($0)-content" } }
 }
 
-/// Stored frame of a view element: `<rect key="frame" x y width height/>`.
-func storedFrame(_ e: XMLElement) -> (x: Double, y: Double, width: Double, height: Double)? {
-    guard let r = e.child("rect", key: "frame") else { return nil }
-    func n(_ k: String) -> Double { Double(r[k] ?? "") ?? 0 }
-    return (n("x"), n("y"), n("width"), n("height"))
+/// Stored frame of a view element: `<rect key="frame" x y width height/>`, or Xcode 8's
+/// `<frame key="frameInset">`: insets from the parent's edges (`minX`, `maxY`…) with the size
+/// when it is fixed.
+func storedFrame(_ e: XMLElement, in parent: (width: Double, height: Double)? = nil) -> (x: Double, y: Double, width: Double, height: Double)? {
+    if let r = e.child("rect", key: "frame") {
+        func n(_ k: String) -> Double { Double(r[k] ?? "") ?? 0 }
+        return (n("x"), n("y"), n("width"), n("height"))
+    }
+    guard let f = e.child("frame", key: "frameInset") else { return nil }
+    func n(_ k: String) -> Double? { f[k].flatMap(Double.init) }
+    let (pw, ph) = parent ?? (n("width") ?? 0, n("height") ?? 0)
+    let width = n("width") ?? max(0, pw - (n("minX") ?? 0) - (n("maxX") ?? 0))
+    let height = n("height") ?? max(0, ph - (n("minY") ?? 0) - (n("maxY") ?? 0))
+    let x = n("minX") ?? n("maxX").map { pw - $0 - width } ?? 0
+    let y = n("minY") ?? n("maxY").map { ph - $0 - height } ?? 0
+    return (x, y, width, height)
 }
+
+/// A view element's stored frame's presence, in either of IB's forms.
+func hasFrame(_ e: XMLElement) -> Bool { e.child("rect", key: "frame") != nil || e.child("frame", key: "frameInset") != nil }
 
 func number(_ x: Double) -> JSON { .number(x) }
 

@@ -21,15 +21,16 @@ extension RootBuilder {
         "ultraLight": 100, "thin": 200, "light": 300, "regular": 400, "medium": 500, "semibold": 600, "bold": 700, "heavy": 800, "black": 900
     ]
 
-    /// The family the server sets every IB font in: the one it has that is closest to the system font.
-    static let substituteFamily = "DejaVu Sans"
-
     func content(_ e: XMLElement, frame: (x: Double, y: Double, width: Double, height: Double)) -> [(String, JSON)] {
         var out: [(String, JSON)] = []
         let both = Self.sizedBoth.contains(e.name) || (e.name == "imageView" && e["image"] != nil)
         if e.name == "label" && options.contentSizes == .measured, let text = labelText(e) {
             out.append(("text", text))
-        } else if both {
+        } else if let size = declaredIntrinsicSize(e) {
+            out.append(("intrinsicSize", size))
+        } else if both || (options.contentSizes == .stored && e["customClass"] != nil && e.name == "view" && e.list("subviews").isEmpty) {
+            // A custom view with no subviews draws its content: Xcode's canvas ran its
+            // designable, and the size it stored is the one that content asked for.
             out.append(("intrinsicSize", object([("width", number(frame.width)), ("height", number(frame.height))])))
         } else if Self.sizedHeight.contains(e.name) {
             out.append(("intrinsicSize", object([("height", number(frame.height))])))
@@ -43,6 +44,19 @@ extension RootBuilder {
         ].compactMap { k, v in v.map { (k, $0) } }
         if !resistance.isEmpty { out.append(("compressionResistance", object(resistance))) }
         return out
+    }
+
+    /// The intrinsic size IB states: `<size key="intrinsicContentSize">`, or the placeholder
+    /// one set in its size inspector (`infinite`: none in that axis).
+    private func declaredIntrinsicSize(_ e: XMLElement) -> JSON? {
+        if let size = e.child("size", key: "intrinsicContentSize"), let w = size["width"].flatMap(Double.init),
+            let h = size["height"].flatMap(Double.init)
+        {
+            return object([("width", number(w)), ("height", number(h))])
+        }
+        let w = e["placeholderIntrinsicWidth"].flatMap(Double.init), h = e["placeholderIntrinsicHeight"].flatMap(Double.init)
+        guard w != nil || h != nil else { return nil }
+        return object([("width", w.map(number)), ("height", h.map(number))].compactMap { k, v in v.map { (k, $0) } })
     }
 
     /// A label's text for the server to measure, in the substitute family at the document's size and weight.
@@ -68,7 +82,9 @@ extension RootBuilder {
                 if name.contains("italic") || name.contains("oblique") { italic = true }
             }
         }
-        var fontMembers: [(String, JSON)] = [("family", .string(Self.substituteFamily)), ("size", number(size)), ("weight", number(Double(weight)))]
+        var fontMembers: [(String, JSON)] = [
+            ("family", .string(Importer.substituteFamily)), ("size", number(size)), ("weight", number(Double(weight)))
+        ]
         if italic { fontMembers.append(("italic", .bool(true))) }
         let lines = e["numberOfLines"].flatMap(Int.init) ?? 1
         return object([("string", .string(string)), ("font", object(fontMembers)), ("numberOfLines", number(Double(max(lines, 0))))])

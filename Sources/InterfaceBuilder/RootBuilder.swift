@@ -34,12 +34,16 @@ struct RootBuilder {
     }
 
     mutating func build(name: String) throws(ImportError) -> ImportedRoot {
-        guard let rootID = Importer.rootID(root, cell: kind == .cell ? controller : nil), let frame = storedFrame(root) else {
+        let cellSize = kind == .cell ? controller.flatMap { storedFrame($0) }.map { ($0.width, $0.height) } : nil
+        // A cell's content view written without a frame fills its cell.
+        let filling = cellSize.map { (x: 0.0, y: 0.0, width: $0.0, height: $0.1) }
+        guard let rootID = Importer.rootID(root, cell: kind == .cell ? controller : nil), let frame = storedFrame(root, in: cellSize) ?? filling
+        else {
             throw ImportError(message: "a root view without an id or a frame", line: root.line, column: root.column)
         }
         collectExclusions(root)
         let (width, height, safe) = rootGeometry(stored: frame)
-        visit(root, id: rootID, parentID: nil, arranged: false, rootSize: (width, height), safe: safe)
+        visit(root, id: rootID, frame: frame, parentID: nil, arranged: false, rootSize: (width, height), safe: safe)
         legacyGuides(rootID: rootID, safe: safe)
         for (owner, c) in pending where !excluded.contains(c["id"] ?? "") {
             if let json = constraint(c, owner: owner) { constraints.append(json) }
@@ -101,9 +105,10 @@ struct RootBuilder {
     }
 
     private mutating func visit(
-        _ e: XMLElement, id: String? = nil, parentID: String?, arranged: Bool, rootSize: (Double, Double), safe: Device.Insets
+        _ e: XMLElement, id: String? = nil, frame: (x: Double, y: Double, width: Double, height: Double), parentID: String?, arranged: Bool,
+        rootSize: (Double, Double), safe: Device.Insets
     ) {
-        guard let id = id ?? e["id"], let frame = storedFrame(e), !excluded.contains(id) else { return }
+        guard let id = id ?? e["id"], !excluded.contains(id) else { return }
         known.insert(id)
         elements[id] = e
         if let parentID { parent[id] = parentID }
@@ -130,7 +135,10 @@ struct RootBuilder {
         views.append(object(members))
         guides(e, owner: id, isRoot: isRoot, safe: safe)
         for c in e.list("constraints") where c.name == "constraint" { pending.append((id, c)) }
-        for s in subviews { visit(s, parentID: id, arranged: isStack, rootSize: rootSize, safe: safe) }
+        for s in subviews {
+            guard let f = storedFrame(s, in: (frame.width, frame.height)) else { continue }
+            visit(s, frame: f, parentID: id, arranged: isStack, rootSize: rootSize, safe: safe)
+        }
     }
 
     /// Layout margins: as the document sets them, else UIKit's (a controller's root: the

@@ -36,6 +36,7 @@ public final class LayoutdServer: Sendable {
         streams = StreamHub(layout: layout, configuration: configuration, metrics: metrics, logger: logger)
         var r = RouteTable()
         layout.register(&r)
+        InterfaceBuilderRoutes(layout: layout).register(&r)
         streams.register(&r)
         PlaygroundRoutes().register(&r)
         let state = state

@@ -203,6 +203,46 @@ final class ImporterTests: XCTestCase {
         XCTAssertEqual(frames["card"], Rect(x: 20, y: 40, width: 335, height: 100))
     }
 
+    /// A xib's table cell: its content view (written without a frame) fills the cell, Xcode 8's
+    /// `frameInset` places a subview from its parent's edges, and a custom view's stated
+    /// intrinsic size holds it up.
+    func testCellsFrameInsetsAndStatedIntrinsicSizes() throws {
+        let xib = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <document type="com.apple.InterfaceBuilder3.CocoaTouch.XIB" version="3.0" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
+                <objects>
+                    <tableViewCell contentMode="scaleToFill" id="cell">
+                        <rect key="frame" x="0.0" y="0.0" width="320" height="60"/>
+                        <tableViewCellContentView key="contentView" id="content">
+                            <subviews>
+                                <view translatesAutoresizingMaskIntoConstraints="NO" id="badge" customClass="Badge">
+                                    <frame key="frameInset" minX="16" minY="11" width="30" height="20"/>
+                                    <size key="intrinsicContentSize" width="30" height="20"/>
+                                </view>
+                                <view contentMode="scaleToFill" id="strip">
+                                    <frame key="frameInset" minY="56" maxX="0.0" width="100" height="4"/>
+                                </view>
+                            </subviews>
+                            <constraints>
+                                <constraint firstItem="badge" firstAttribute="leading" secondItem="content" secondAttribute="leadingMargin" id="l"/>
+                                <constraint firstItem="badge" firstAttribute="top" secondItem="content" secondAttribute="topMargin" id="t"/>
+                            </constraints>
+                        </tableViewCellContentView>
+                    </tableViewCell>
+                </objects>
+            </document>
+            """
+        let document = try Importer.read(Array(xib.utf8), options: ImportOptions(contentSizes: .stored))
+        let root = try XCTUnwrap(document.roots.first)
+        XCTAssertEqual(root.kind, .cell)
+        XCTAssertEqual(root.name, "cell")
+        XCTAssertEqual(root.storedFrames.first { $0.id == "strip" }.map { [$0.x, $0.y, $0.width, $0.height] }, [220, 56, 100, 4])
+        let frames = try layout(root)
+        XCTAssertEqual(frames["content"], Rect(x: 0, y: 0, width: 320, height: 60))
+        XCTAssertEqual(frames["badge"], Rect(x: 16, y: 11, width: 30, height: 20))
+        XCTAssertEqual(frames["strip"], Rect(x: 220, y: 56, width: 100, height: 4))
+    }
+
     func testRefusals() throws {
         func refusal(_ bytes: [UInt8], _ options: ImportOptions = ImportOptions()) -> ImportError? {
             do {

@@ -8,6 +8,8 @@ struct Problem: Error {
     var title: String
     var detail: String
     var pointer: String? = nil
+    /// Where in an XML body (1-based line and column), as a pointer is in JSON.
+    var place: (line: Int, column: Int)? = nil
     var headers: [(String, String)] = []
     /// The session is held by another replica (a stream closes, so its client reconnects
     /// through the proxy to the session's home).
@@ -34,6 +36,7 @@ struct Problem: Error {
             ("detail", .string(detail))
         ]
         if let pointer { m.append(("pointer", .string(pointer))) }
+        if let place { m += [("line", .number(Double(place.line))), ("column", .number(Double(place.column)))] }
         return .object(m)
     }
 

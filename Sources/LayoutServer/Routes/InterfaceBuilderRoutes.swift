@@ -1,0 +1,129 @@
+import HTTPTransport
+import InterfaceBuilder
+import JSON
+import LayoutModel
+
+/// Interface Builder documents laid out as they are sent (`POST /v1/ib/layout`), and the
+/// devices they are laid out on (`GET /v1/devices`).
+struct InterfaceBuilderRoutes: Sendable {
+    let layout: LayoutRoutes
+
+    func register(_ r: inout RouteTable) {
+        r.on("GET", "/v1/devices") { _ in .json(200, Self.devices) }
+        r.on("POST", "/v1/ib/layout") { [layout] req throws(Problem) in
+            try layout.checkMemoryBudget()
+            try checkXMLMedia(req)
+            let options = try Self.options(req)
+            let limits = layout.configuration.layoutLimits
+            // IB writes 10–20 elements a view: the document may hold what its views may.
+            let xml = XMLLimits(maxBytes: req.body.count, maxDepth: 256, maxElements: max(1_000, 40 * limits.maxViews))
+            let document: ImportedDocument
+            do throws(ImportError) { document = try Importer.read(req.body, options: options, limits: xml) } catch {
+                var problem = Problem(error.kind == .malformed ? 400 : 422, error.message)
+                problem.place = (error.line, error.column)
+                throw problem
+            }
+            return .json(200, Self.answer(document, options: options, limits: limits))
+        }
+    }
+
+    /// `device`, `orientation`, `root` and `contentSizes` from the query.
+    static func options(_ req: Request) throws(Problem) -> ImportOptions {
+        var o = ImportOptions(device: req.query("device"), root: req.query("root"))
+        switch req.query("orientation") {
+        case nil: break
+        case "portrait": o.landscape = false
+        case "landscape": o.landscape = true
+        case let other?: throw Problem(400, "orientation is portrait or landscape, not \(other)")
+        }
+        if let sizes = req.query("contentSizes") {
+            guard let c = ImportOptions.ContentSizes(rawValue: sizes) else {
+                throw Problem(400, "contentSizes is measured or stored, not \(sizes)")
+            }
+            o.contentSizes = c
+        }
+        return o
+    }
+
+    /// Each root laid out one-shot: its frames, diagnostics and notes by IB ids, and its
+    /// layoutd document (what `POST /v1/sessions` takes to keep it). A root layoutd refuses
+    /// says why in its place; the others are answered.
+    static func answer(_ document: ImportedDocument, options: ImportOptions, limits: SessionLimits) -> [UInt8] {
+        var w = JSONWriter(capacity: 4096)
+        w.beginObject()
+        w.key("device")
+        if let d = document.device {
+            w.value(deviceJSON(d, landscape: document.landscape))
+        } else {
+            w.value(.null)
+        }
+        w.key("contentSizes")
+        w.value(.string(options.contentSizes.rawValue))
+        if options.contentSizes == .measured {
+            w.key("fontSubstitute")
+            w.value(.string(Importer.substituteFamily))
+        }
+        w.key("roots")
+        w.beginArray()
+        for root in document.roots {
+            w.beginObject()
+            w.key("name")
+            w.value(.string(root.name))
+            w.key("kind")
+            w.value(.string(root.kind.rawValue))
+            w.key("root")
+            w.value(.string(root.rootID))
+            var bytes = JSONWriter()
+            bytes.value(root.document)
+            do throws(LayoutError) {
+                if let session = try LayoutSession.make(documentBytes: bytes.bytes, limits: limits, oneShot: true) {
+                    w.key(plain: "frames")
+                    WireFormat.frames(&w, of: session)
+                    w.key("diagnostics")
+                    WireFormat.diagnostics(&w, session.diagnostics())
+                }
+            } catch {
+                w.key("error")
+                w.value(Problem(error).json)
+            }
+            w.key("notes")
+            w.value(.array(root.notes.map { .string($0) }))
+            w.key("document")
+            w.value(root.document)
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+        return w.bytes
+    }
+
+    static func deviceJSON(_ d: Device, landscape: Bool) -> JSON {
+        let screen = d.screen(landscape: landscape)
+        return .object([
+            ("id", .string(d.id)), ("name", .string(d.name)), ("orientation", .string(landscape ? "landscape" : "portrait")),
+            ("width", .number(screen.width)), ("height", .number(screen.height)), ("scale", .number(d.scale)),
+            (
+                "safeArea",
+                .object([
+                    ("top", .number(screen.safeArea.top)), ("left", .number(screen.safeArea.left)),
+                    ("bottom", .number(screen.safeArea.bottom)), ("right", .number(screen.safeArea.right))
+                ])
+            )
+        ])
+    }
+
+    static let devices: JSON = .object([
+        ("devices", .array(Device.all.flatMap { d in [deviceJSON(d, landscape: false), deviceJSON(d, landscape: true)] }))
+    ])
+}
+
+/// 415 unless the body says it is XML (or plain bytes, as `curl --data-binary` sends a file).
+func checkXMLMedia(_ req: Request) throws(Problem) {
+    guard let header = req.header("Content-Type") else {
+        throw Problem(415, "send the document as application/xml (Content-Type is missing)")
+    }
+    let media = header.lowercased().split(separator: ";").first.map { $0.trimming(" ") } ?? ""
+    guard media == "application/xml" || media == "text/xml" || media.hasSuffix("+xml") || media == "application/octet-stream" else {
+        throw Problem(415, "send the document as application/xml, not \(media)")
+    }
+}
