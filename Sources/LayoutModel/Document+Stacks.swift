@@ -182,8 +182,16 @@ extension LayoutDocument {
         case .equalSpacing, .equalCentering:
             break
         }
-        // Across: the alignment, for visible and hidden views alike.
+        // Across: the alignment, for visible and hidden views alike; when every arranged view
+        // is hidden, UIKit lays the stack out 0 × 0 (what hangs below it moves up): the hidden
+        // views only stand at its edge, and nothing holds its thickness.
+        let allHidden = visible.isEmpty && !arranged.isEmpty
         for v in arranged {
+            if allHidden {
+                add(v, cStart, .equal, s, edge(cStart))
+                add(v, cSize, .equal, noRef, .left, 0, priority: 1)
+                continue
+            }
             switch spec.alignment {
             case .fill:
                 add(v, cStart, .equal, s, edge(cStart))
@@ -206,7 +214,7 @@ extension LayoutDocument {
             }
         }
         // Not filling across, the stack is as thick as its thickest view unless told otherwise.
-        if spec.alignment != .fill && !arranged.isEmpty { add(s, cSize, .equal, noRef, .left, 0, priority: 25) }
+        if (spec.alignment != .fill || allHidden) && !arranged.isEmpty { add(s, cSize, .equal, noRef, .left, 0, priority: 25) }
         // A hidden view collapses where it stands: no size, after the visible view before it.
         for (i, v) in arranged.enumerated() where views[Int(v)].spec.hidden {
             add(v, size, .equal, noRef, .left, 0)
@@ -216,6 +224,7 @@ extension LayoutDocument {
                 add(v, start, .equal, s, edge(start))
             }
         }
+        if allHidden, let last = arranged.last { add(last, end, .equal, s, edge(end)) }
         // Guides have no thickness, at the stack's edge.
         for g in guides {
             add(g, cStart, .equal, s, cStart)

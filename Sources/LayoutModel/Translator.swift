@@ -224,10 +224,14 @@ struct Translator {
         case .centerXWithinMargins, .centerYWithinMargins: out.add(size, 0.5 * k); constant += (((lo + marginLo) - (hi + marginHi)) / 2) * k
         case .width, .height: out.add(size, k); constant -= (lo + hi) * k
         case .firstBaseline, .lastBaseline:
-            // Offsets from the alignment rect's top; without one, its bottom.
+            // Offsets from the alignment rect's top. Without one, as UIKit documents it
+            // (`forFirstBaselineLayout`, `forBaselineLayout`): the first baseline is the top
+            // edge, the last the bottom edge.
             let record = document.views[Int(view)]
             if let b = attr == .firstBaseline ? record.firstBaseline : record.lastBaseline {
                 constant += (lo + b) * k
+            } else if attr == .firstBaseline {
+                constant += lo * k
             } else {
                 out.add(size, k); constant -= hi * k
             }

@@ -49,6 +49,22 @@ final class StackTests: XCTestCase {
         }
     }
 
+    /// A view with no text has its first baseline at its top and its last at its bottom, as
+    /// UIKit documents (`forFirstBaselineLayout`, `forBaselineLayout`): a row aligned on first
+    /// baselines hangs a label's first line from a plain view's top.
+    func testAViewWithoutTextHasItsFirstBaselineAtItsTop() {
+        let s = session(
+            """
+            {"views": [{"id": "root", "frame": {"x": 0, "y": 0, "width": 300, "height": 300}},
+                       {"id": "box", "parent": "root", "intrinsicSize": {"width": 40, "height": 30}},
+                       {"id": "other", "parent": "root", "intrinsicSize": {"width": 40, "height": 30}}],
+             "constraints": [{"expr": "box.firstBaseline == root.top + 10"}, {"expr": "box.leading == root.leading"},
+                             {"expr": "other.lastBaseline == root.top + 100"}, {"expr": "other.leading == root.leading"}]}
+            """)
+        XCTAssertEqual(s.frame("box"), R(0, 10, 40, 30))
+        XCTAssertEqual(s.frame("other"), R(0, 70, 40, 30))
+    }
+
     func testEveryDistributionAndAlignment() throws {
         for distribution in ["fill", "fillEqually", "fillProportionally", "equalSpacing", "equalCentering"] {
             for alignment in ["fill", "top", "center", "bottom", "firstBaseline", "lastBaseline"] {
@@ -101,6 +117,31 @@ final class StackTests: XCTestCase {
         XCTAssertEqual(e.frame("c")!.x, 320)
         XCTAssertEqual(e.frame("a")!.x, 0)
         XCTAssertEqual(e.diagnostics(), [])
+    }
+
+    /// Every arranged view hidden, the stack is 0 × 0 and what hangs below it moves up, as
+    /// UIKit lays it out; shown again, it is as before.
+    func testAStackWhoseViewsAreAllHiddenIsZeroByZero() throws {
+        let s = session(
+            """
+            {"views": [{"id": "root", "frame": {"x": 0, "y": 0, "width": 300, "height": 300}},
+                       {"id": "col", "parent": "root", "kind": "stack",
+                        "stack": {"axis": "vertical", "spacing": 4, "arrangedSubviews": ["a", "b"]}},
+                       {"id": "a", "parent": "col", "intrinsicSize": {"width": 80, "height": 20}, "hidden": true},
+                       {"id": "b", "parent": "col", "intrinsicSize": {"width": 60, "height": 24}, "hidden": true},
+                       {"id": "below", "parent": "root", "intrinsicSize": {"width": 10, "height": 10}}],
+             "constraints": [{"expr": "col.top == root.top + 10"}, {"expr": "col.leading == root.leading + 10"},
+                             {"expr": "below.top == col.bottom + 8"}, {"expr": "below.leading == root.leading"}]}
+            """)
+        XCTAssertEqual(s.frame("col"), R(10, 10, 0, 0))
+        XCTAssertEqual(s.frame("below"), R(0, 18, 10, 10))
+        XCTAssertEqual(s.diagnostics(), [])
+        _ = try s.change(#"{"ops":[{"op":"updateView","id":"a","hidden":false},{"op":"updateView","id":"b","hidden":false}]}"#)
+        XCTAssertEqual(s.frame("col"), R(10, 10, 80, 48))
+        XCTAssertEqual(s.frame("below"), R(0, 66, 10, 10))
+        _ = try s.change(#"{"ops":[{"op":"updateView","id":"a","hidden":true},{"op":"updateView","id":"b","hidden":true}]}"#)
+        XCTAssertEqual(s.frame("col"), R(10, 10, 0, 0))
+        XCTAssertEqual(s.frame("below"), R(0, 18, 10, 10))
     }
 
     func testConflictsNameTheStacksConstraints() throws {
