@@ -1,7 +1,7 @@
 """A client for layoutd: post a layout (views and constraints), get frames back; keep a
 session and change it incrementally, over HTTP or a WebSocket stream."""
-from .client import (ChangeResult, Client, Diagnostic, ExplainedConstraint, Frame, FramesAnswer, LayoutResult,
-                     LayoutdError, Session, Stream)
+from .client import (ChangeResult, Client, Diagnostic, ExplainedConstraint, Frame, FramesAnswer, IBLayout, IBRoot,
+                     LayoutResult, LayoutdError, Session, Stream)
 
 __all__ = ["Client", "Session", "Stream", "Frame", "Diagnostic", "ChangeResult", "FramesAnswer", "LayoutResult",
-           "ExplainedConstraint", "LayoutdError"]
+           "ExplainedConstraint", "LayoutdError", "IBLayout", "IBRoot"]

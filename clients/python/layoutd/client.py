@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 from urllib.parse import quote, urlencode
 
 JSONObject = Dict[str, Any]
@@ -108,6 +109,28 @@ class ExplainedConstraint:
     role: str = "determining"
 
 
+@dataclass(frozen=True)
+class IBRoot:
+    """One root of an Interface Builder document: a controller's view (`kind` ``scene``), a
+    top-level view (``view``) or a cell's content view (``cell``)."""
+    name: str
+    kind: str
+    root: str
+    frames: Dict[str, Frame]
+    diagnostics: List[Diagnostic]
+    notes: List[str]
+    document: JSONObject
+    #: The problem layoutd answered this root's document with, when it refused it.
+    error: Optional[JSONObject] = None
+
+
+@dataclass(frozen=True)
+class IBLayout:
+    device: Optional[JSONObject]
+    content_sizes: str
+    roots: List[IBRoot]
+
+
 class Client:
     """One layoutd server: `Client("http://127.0.0.1:8080")`."""
 
@@ -116,13 +139,14 @@ class Client:
         self.timeout = timeout
 
     def request(self, method: str, path: str, body: Optional[Any] = None, query: Optional[Mapping[str, Any]] = None,
-                expect_json: bool = True) -> Any:
+                expect_json: bool = True, raw: Optional[bytes] = None, content_type: str = "application/json") -> Any:
         url = self.base_url + path + ("?" + urlencode(query) if query else "")
         headers = {"Accept-Encoding": "gzip", "Accept": "application/json"}
-        data: Optional[bytes] = None
+        data: Optional[bytes] = raw
         if body is not None:
             data = json.dumps(body, separators=(",", ":")).encode()
-            headers["Content-Type"] = "application/json"
+        if data is not None:
+            headers["Content-Type"] = content_type
             if len(data) > 1024:
                 data = gzip.compress(data, compresslevel=6)
                 headers["Content-Encoding"] = "gzip"
@@ -165,6 +189,27 @@ class Client:
         """The size `view`'s subtree asks for in `document` (systemLayoutSizeFitting), one shot."""
         j = self.request("POST", "/v1/fitting-size", _fitting(view, target_size, horizontal_priority, vertical_priority, document))
         return (float(j["width"]), float(j["height"]))
+
+    def layout_ib(self, document: Union[str, bytes, "os.PathLike[str]"], device: Optional[str] = None,
+                  orientation: Optional[str] = None, root: Optional[str] = None,
+                  content_sizes: Optional[str] = None) -> "IBLayout":
+        """`POST /v1/ib/layout`: an Interface Builder document (a path, or its bytes) laid out,
+        each root's frames by IB ids; `root.document` is what `create_session` keeps."""
+        if isinstance(document, bytes):
+            data = document
+        else:
+            with open(document, "rb") as f:
+                data = f.read()
+        query = {k: v for k, v in [("device", device), ("orientation", orientation), ("root", root),
+                                   ("contentSizes", content_sizes)] if v is not None}
+        j = self.request("POST", "/v1/ib/layout", raw=data, content_type="application/xml", query=query or None)
+        roots = [IBRoot(r["name"], r["kind"], r["root"], _frames(r) if "frames" in r else {}, _diagnostics(r) if "diagnostics" in r else [],
+                        list(r["notes"]), r["document"], r.get("error")) for r in j["roots"]]
+        return IBLayout(j.get("device"), j["contentSizes"], roots)
+
+    def devices(self) -> List[JSONObject]:
+        """The devices IB documents are laid out on, each orientation: ``[{id, name, orientation, width, height, scale, safeArea}]``."""
+        return list(self.request("GET", "/v1/devices")["devices"])
 
     def session(self, session_id: str) -> "Session":
         """An existing session, by id (its revision read from the server)."""

@@ -151,3 +151,25 @@ def test_labels_stacks_and_fitting_sizes(client):
     roles = {c.id: c.role for c in s.explain("body", "horizontal")}
     assert roles["body.compression.h"] == "unsatisfied", "narrower than its text: wrapped"
     assert any(id.startswith("row.stack.") and role == "determining" for id, role in roles.items())
+
+
+def test_interface_builder_documents(client):
+    storyboard = os.path.join(ROOT, "Tests", "InterfaceBuilderTests", "Fixtures", "scene.storyboard")
+    answer = client.layout_ib(storyboard, content_sizes="stored")
+    assert answer.device["id"] == "retina4_7"
+    (root,) = answer.roots
+    assert (root.name, root.kind, root.root) == ("vc1", "scene", "root")
+    assert root.frames["card"] == Frame(20, 40, 335, 100)
+    assert root.diagnostics == [] and root.error is None
+    # Its document keeps as a session, which a drag follows.
+    s = client.create_session(root.document)
+    assert s.frames().frames["card"] == root.frames["card"]
+    assert s.set_constants({"c8": 50}).frames["card"].y == 70
+    # On another device, by bytes; the devices the server knows.
+    with open(storyboard, "rb") as f:
+        wide = client.layout_ib(f.read(), device="retina5_5", content_sizes="stored")
+    assert wide.roots[0].frames["footer"] == Frame(20, 676, 374, 60)
+    assert {"retina4_7", "retina5_5"} <= {d["id"] for d in client.devices()}
+    with pytest.raises(LayoutdError) as e:
+        client.layout_ib(b"<document>\n<objects>\n</document>")
+    assert e.value.status == 400 and e.value.body["line"] == 3
