@@ -544,15 +544,27 @@ public final class LayoutSession {
 
     func currentFrame(_ vars: ViewVariables) -> Rect { frame(of: vars, solver.value) }
 
+    /// Exact, or with a scale, as UIKit rounds to pixels: each edge to the nearest pixel, the
+    /// size between the rounded edges (three 153.33-point columns stay contiguous).
     private func frame(of vars: ViewVariables, _ value: (Variable) -> Double) -> Rect {
-        Rect(x: round(value(vars.x)), y: round(value(vars.y)), width: round(value(vars.width)), height: round(value(vars.height)))
+        let (x, y, w, h) = (value(vars.x), value(vars.y), value(vars.width), value(vars.height))
+        guard document.options.scale != nil else { return Rect(x: clean(x), y: clean(y), width: clean(w), height: clean(h)) }
+        let (left, top) = (round(x), round(y))
+        return Rect(x: left, y: top, width: round(x + w) - left, height: round(y + h) - top)
     }
 
-    /// Exact values, or the nearest multiple of 1/scale (halves away from zero) when set.
+    private func clean(_ v: Double) -> Double { abs(v) < 1e-9 ? 0 : v }
+
+    /// The nearest multiple of 1/scale, halves away from zero. A value within rounding noise
+    /// of a half is that half: which way 263.2499999 or 263.2500001 goes was the engine's
+    /// float noise, so a session and a fresh layout of its document could differ by a pixel.
     private func round(_ v: Double) -> Double {
-        let clean = abs(v) < 1e-9 ? 0 : v
-        guard let s = document.options.scale else { return clean }
-        return (clean * s).rounded(.toNearestOrAwayFromZero) / s
+        guard let s = document.options.scale else { return clean(v) }
+        var t = clean(v) * s
+        let floor = t.rounded(.down)
+        if abs(t - floor - 0.5) < 1e-7 * max(1, abs(t)) { t = floor + 0.5 }
+        let r = t.rounded(.toNearestOrAwayFromZero) / s
+        return r == 0 ? 0 : r
     }
 
     // MARK: Frames since a revision

@@ -595,7 +595,26 @@ final class SessionTests: XCTestCase {
         let s = session(
             #"{"options":{"scale":2},"views":[{"id":"r","frame":{"x":0,"y":0,"width":100,"height":100}},{"id":"v","parent":"r"}],"constraints":[{"expr":"v.left == r.left + 10.3"},{"expr":"v.width == 10.25"},{"expr":"v.top == r.top - 0.25"},{"expr":"v.height == 1.74"}]}"#
         )
-        XCTAssertEqual(s.frame("v"), R(10.5, -0.5, 10.5, 1.5))
+        // Edges to pixels: left 10.3 → 10.5, right 20.55 → 20.5; top -0.25 → -0.5, bottom 1.49 → 1.5.
+        XCTAssertEqual(s.frame("v"), R(10.5, -0.5, 10, 2))
+        // Three equal columns of 460 / 3 points at scale 2 stay contiguous, as UIKit rounds them.
+        let c = session(
+            """
+            {"options":{"scale":2},"views":[{"id":"r","frame":{"x":0,"y":0,"width":460,"height":10}},{"id":"a","parent":"r"},{"id":"b","parent":"r"},{"id":"c","parent":"r"}],
+             "constraints":[{"expr":"a.left == r.left"},{"expr":"b.left == a.right"},{"expr":"c.left == b.right"},{"expr":"c.right == r.right"},
+                            {"expr":"b.width == a.width"},{"expr":"c.width == a.width"},{"expr":"a.top == r.top"},{"expr":"b.top == r.top"},{"expr":"c.top == r.top"},
+                            {"expr":"a.height == 10"},{"expr":"b.height == 10"},{"expr":"c.height == 10"}]}
+            """)
+        let (a, b, cc) = (c.frame("a")!, c.frame("b")!, c.frame("c")!)
+        XCTAssertEqual(a.x + a.width, b.x)
+        XCTAssertEqual(b.x + b.width, cc.x)
+        XCTAssertEqual(cc.x + cc.width, 460)
+        XCTAssertEqual([a.width, b.width, cc.width].sorted(), [153, 153.5, 153.5])
+        // A value within float noise of a half pixel is the half: it rounds away from zero.
+        let t = session(
+            #"{"options":{"scale":2},"views":[{"id":"r","frame":{"x":0,"y":0,"width":100,"height":100}},{"id":"v","parent":"r"}],"constraints":[{"expr":"v.left == r.left + 0.35 - 0.1"},{"expr":"v.width == 0.75"},{"expr":"v.top == r.top"},{"expr":"v.height == 1"}]}"#
+        )
+        XCTAssertEqual(t.frame("v"), R(0.5, 0, 0.5, 1))
     }
 
     func testMarginsBaselinesInsetsAndIntrinsicSize() {
