@@ -32,7 +32,9 @@ public enum Importer {
         let landscape = options.landscape ?? (deviceElement?["orientation"] == "landscape")
         var roots: [ImportedRoot] = []
         var found: [(ImportedRoot.Kind, String, XMLElement, XMLElement?)] = []  // kind, name, root view, controller
-        for objects in objectLists(root) {
+        let lists = objectLists(root)
+        let bars = Bars(objects: lists)
+        for objects in lists {
             for object in objects {
                 if let view = object.children.first(where: { $0["key"] == "view" && hasFrame($0) }) {
                     found.append((.scene, object["id"] ?? view["id"] ?? "", view, object))
@@ -48,6 +50,7 @@ public enum Importer {
         for (kind, name, view, controller) in found {
             if let only = options.root, only != name && only != view["id"] { continue }
             var builder = RootBuilder(kind: kind, root: view, controller: controller, device: device, landscape: landscape, options: options)
+            if kind == .scene { builder.bars = (bars.top[name] ?? 0, bars.bottom[name] ?? 0) }
             roots.append(try builder.build(name: name))
         }
         if let only = options.root, roots.isEmpty {

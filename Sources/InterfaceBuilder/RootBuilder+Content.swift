@@ -9,6 +9,14 @@ extension RootBuilder {
     ]
     static let sizedHeight: Set<String> = ["slider", "progressView", "textField", "searchBar"]
 
+    /// Alignment insets of controls, as Xcode's stored frames show them: a switch's frame is
+    /// 2 points wider than its alignment rect on the trailing side, a slider's 2 on each side
+    /// and 1 below.
+    static let alignmentInsets: [String: Device.Insets] = [
+        "switch": Device.Insets(top: 0, left: 0, bottom: 0, right: 2),
+        "slider": Device.Insets(top: 0, left: 2, bottom: 1, right: 2)
+    ]
+
     /// Dynamic Type's text styles at the default content size: point size and weight.
     static let textStyles: [String: (Double, Int)] = [
         "UICTFontTextStyleLargeTitle": (34, 400), "UICTFontTextStyleTitle1": (28, 400), "UICTFontTextStyleTitle2": (22, 400),
@@ -23,6 +31,17 @@ extension RootBuilder {
 
     func content(_ e: XMLElement, frame: (x: Double, y: Double, width: Double, height: Double)) -> [(String, JSON)] {
         var out: [(String, JSON)] = []
+        // Controls whose frame is wider than the rect Auto Layout aligns: the intrinsic size
+        // is the alignment rect's.
+        let insets = Self.alignmentInsets[e.name]
+        if let i = insets {
+            out.append(
+                (
+                    "alignmentInsets",
+                    object([("top", number(i.top)), ("left", number(i.left)), ("bottom", number(i.bottom)), ("right", number(i.right))])
+                ))
+        }
+        let aligned = (width: frame.width - (insets.map { $0.left + $0.right } ?? 0), height: frame.height - (insets.map { $0.top + $0.bottom } ?? 0))
         let both = Self.sizedBoth.contains(e.name) || (e.name == "imageView" && e["image"] != nil)
         if e.name == "label" && options.contentSizes == .measured, let text = labelText(e) {
             out.append(("text", text))
@@ -31,9 +50,9 @@ extension RootBuilder {
         } else if both || (options.contentSizes == .stored && e["customClass"] != nil && e.name == "view" && e.list("subviews").isEmpty) {
             // A custom view with no subviews draws its content: Xcode's canvas ran its
             // designable, and the size it stored is the one that content asked for.
-            out.append(("intrinsicSize", object([("width", number(frame.width)), ("height", number(frame.height))])))
+            out.append(("intrinsicSize", object([("width", number(aligned.width)), ("height", number(aligned.height))])))
         } else if Self.sizedHeight.contains(e.name) {
-            out.append(("intrinsicSize", object([("height", number(frame.height))])))
+            out.append(("intrinsicSize", object([("height", number(aligned.height))])))
         }
         func priority(_ k: String) -> JSON? { e[k].flatMap(Double.init).map { number(min(max($0, 1), 1000)) } }
         let hugging = [("horizontal", priority("horizontalHuggingPriority")), ("vertical", priority("verticalHuggingPriority"))]

@@ -11,6 +11,8 @@ struct RootBuilder {
     let landscape: Bool
     let options: ImportOptions
 
+    /// The top and bottom bars over a controller's root (`Bars`).
+    var bars: (top: Double, bottom: Double) = (0, 0)
     var views: [JSON] = []
     var constraints: [JSON] = []
     var stored: [(id: String, x: Double, y: Double, width: Double, height: Double)] = []
@@ -70,17 +72,18 @@ struct RootBuilder {
             let asked = options.device != nil || options.landscape != nil
             let (w, h) = asked ? (screen.width, screen.height) : (frame.width, frame.height)
             var safe = screen.safeArea
-            if let controller {
-                // Bars Xcode's canvas shows: a navigation bar for a controller with a navigation
-                // item, a tab bar for one with a tab bar item.
-                if controller.child("navigationItem", key: "navigationItem") != nil && controller.child("simulatedNavigationBarMetrics") == nil {
-                    safe.top += landscape && device.width < 700 ? 32 : 44
-                } else if let bar = controller.child("simulatedNavigationBarMetrics"), bar["key"] == "simulatedTopBarMetrics" {
-                    safe.top += bar["prompted"] == "YES" ? 74 : 44
-                }
-                if controller.child("tabBarItem", key: "tabBarItem") != nil || controller.child("simulatedTabBarMetrics") != nil {
-                    safe.bottom += 49
-                }
+            // The bars Xcode's canvas shows over the controller (a phone's navigation bar is
+            // 32 in landscape).
+            safe.top += bars.top == 44 && landscape && device.width < 700 ? 32 : bars.top
+            safe.bottom += bars.bottom
+            // A root shorter than the screen starts below the bars that do not cover it (a
+            // controller not extending under opaque bars): its top inset is what of the bars
+            // is left over it, the rest of the difference is taken off the bottom.
+            if !asked && frame.height < screen.height - 0.5 {
+                let missing = screen.height - frame.height
+                let fromTop = min(missing, safe.top)
+                safe.top -= fromTop
+                safe.bottom = max(0, safe.bottom - (missing - fromTop))
             }
             return (w, h, safe)
         case .view:

@@ -104,7 +104,7 @@ final class ImporterTests: XCTestCase {
         XCTAssertEqual(f["footer"], Rect(x: 44 + 20, y: 375 - 21 - 60, width: 812 - 88 - 40, height: 60))
         let plus = try XCTUnwrap(try Importer.read(bytes, options: ImportOptions(device: "retina5_5", contentSizes: .stored)).roots.first)
         XCTAssertEqual(try layout(plus)["footer"], Rect(x: 20, y: 736 - 60, width: 374, height: 60))
-        // A navigation bar the controller shows is under the safe area's top.
+        // A navigation bar its simulated metrics show is under the safe area's top.
         let pushed = try XCTUnwrap(
             try Importer.read(
                 Self.scene(
@@ -117,9 +117,77 @@ final class ImporterTests: XCTestCase {
                         <constraint firstItem="v" firstAttribute="trailing" secondItem="root" secondAttribute="trailing" id="c"/>
                         <constraint firstItem="v" firstAttribute="height" constant="10" id="d"/>
                     </constraints>
-                    """, controller: "<navigationItem key=\"navigationItem\" id=\"n\"/>")
+                    """, controller: "<simulatedNavigationBarMetrics key=\"simulatedTopBarMetrics\" prompted=\"NO\"/>")
             ).roots.first)
         try assertAgrees(pushed)
+    }
+
+    /// Bars as Xcode infers them: a controller in a navigation controller's stack (its root,
+    /// and what that shows) is under a navigation bar, one of a tab bar controller's above a
+    /// tab bar; a root shorter than the screen starts below the bars; a switch's and a
+    /// slider's frames reach past their alignment rects.
+    func testInferredBarsAndControlsAlignmentInsets() throws {
+        func controller(_ id: String, root: String, height: Int = 667, segue: String = "", body: String) -> String {
+            """
+            <scene sceneID="s-\(id)"><objects><viewController id="\(id)" sceneMemberID="viewController">
+                <view key="view" contentMode="scaleToFill" id="\(root)">
+                    <rect key="frame" x="0.0" y="0.0" width="375" height="\(height)"/>
+                    \(body)
+                </view>
+                <connections>\(segue)</connections>
+            </viewController></objects></scene>
+            """
+        }
+        func pinned(_ root: String, _ v: String, _ y: Double, _ tag: String = "view", _ extra: String = "") -> String {
+            """
+            <subviews><\(tag) translatesAutoresizingMaskIntoConstraints="NO" id="\(v)"><rect key="frame" x="0" y="\(y)" width="10" height="10"/></\(tag)>\(extra)</subviews>
+            <viewLayoutGuide key="safeArea" id="\(root)-safe"/>
+            <constraints>
+                <constraint firstItem="\(v)" firstAttribute="top" secondItem="\(root)-safe" secondAttribute="top" id="\(v)-t"/>
+                <constraint firstItem="\(v)" firstAttribute="leading" secondItem="\(root)" secondAttribute="leading" id="\(v)-l"/>
+                <constraint firstItem="\(v)" firstAttribute="width" constant="10" id="\(v)-w"/>
+                <constraint firstItem="\(v)" firstAttribute="height" constant="10" id="\(v)-h"/>
+            </constraints>
+            """
+        }
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" targetRuntime="iOS.CocoaTouch" useAutolayout="YES" useSafeAreas="YES">
+                <device id="retina4_7" orientation="portrait" appearance="light"/>
+                <scenes>
+                    <scene sceneID="n"><objects><navigationController id="nav" sceneMemberID="viewController">
+                        <navigationBar key="navigationBar" contentMode="scaleToFill" id="bar"><rect key="frame" x="0.0" y="20" width="375" height="44"/></navigationBar>
+                        <connections><segue destination="first" kind="relationship" relationship="rootViewController" id="r"/></connections>
+                    </navigationController></objects></scene>
+                    \(controller("first", root: "a", segue: #"<segue destination="second" kind="show" id="sh"/>"#, body: pinned("a", "va", 64)))
+                    \(controller("second", root: "b", body: pinned("b", "vb", 64)))
+                    \(controller("alone", root: "c", body: pinned("c", "vc", 20)))
+                    \(controller("below", root: "d", height: 603, body: pinned("d", "vd", 0)))
+                </scenes>
+            </document>
+            """
+        let document = try Importer.read(Array(xml.utf8), options: ImportOptions(contentSizes: .stored))
+        XCTAssertEqual(document.roots.map(\.name), ["first", "second", "alone", "below"])
+        for root in document.roots { try assertAgrees(root) }
+        // A switch pinned by its trailing edge, a slider centred: their alignment rects are what the constraints place.
+        let controls = try XCTUnwrap(
+            try Importer.read(
+                Self.scene(
+                    """
+                    <subviews>
+                        <switch translatesAutoresizingMaskIntoConstraints="NO" id="sw"><rect key="frame" x="318" y="40" width="51" height="31"/></switch>
+                        <slider translatesAutoresizingMaskIntoConstraints="NO" id="sl"><rect key="frame" x="14" y="100" width="347" height="31"/></slider>
+                    </subviews>
+                    <constraints>
+                        <constraint firstAttribute="trailing" secondItem="sw" secondAttribute="trailing" constant="8" id="a"/>
+                        <constraint firstItem="sw" firstAttribute="top" secondItem="root" secondAttribute="top" constant="40" id="b"/>
+                        <constraint firstItem="sl" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="16" id="c"/>
+                        <constraint firstAttribute="trailing" secondItem="sl" secondAttribute="trailing" constant="16" id="d"/>
+                        <constraint firstItem="sl" firstAttribute="centerY" secondItem="root" secondAttribute="top" constant="115" id="e"/>
+                    </constraints>
+                    """)
+            ).roots.first)
+        try assertAgrees(controls)
     }
 
     /// A scroll view's edges, constrained to what it holds, are its content area's: the

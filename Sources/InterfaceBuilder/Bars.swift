@@ -1,0 +1,58 @@
+/// The bars Xcode's canvas shows over a controller, inferred as Xcode infers them: a
+/// navigation bar when the controller is in a navigation controller's stack (its root, or
+/// shown from a controller in it), a tab bar when it is one of a tab bar controller's (or in
+/// the stack of one that is); a controller's simulated metrics say otherwise where set.
+struct Bars {
+    /// Top bar height by controller id (44, or 96 with large titles), bottom bar height.
+    var top: [String: Double] = [:]
+    var bottom: [String: Double] = [:]
+
+    init(objects: [[XMLElement]]) {
+        var controllers: [String: XMLElement] = [:]
+        for list in objects { for o in list { if let id = o["id"] { controllers[id] = o } } }
+        func segues(_ c: XMLElement) -> [XMLElement] { c.list("connections").filter { $0.name == "segue" } }
+        func destinations(_ c: XMLElement, relationship: String) -> [String] {
+            segues(c).filter { $0["kind"] == "relationship" && $0["relationship"] == relationship }.compactMap { $0["destination"] }
+        }
+        /// A navigation controller's stack: its root and what they show, breadth first.
+        func stack(of nav: XMLElement) -> [String] {
+            var seen: [String] = [], queue = destinations(nav, relationship: "rootViewController")
+            while let id = queue.first {
+                queue.removeFirst()
+                guard !seen.contains(id), let c = controllers[id], c.name != "navigationController" else { continue }
+                seen.append(id)
+                queue += segues(c).filter { $0["kind"] == "show" || $0["kind"] == "push" }.compactMap { $0["destination"] }
+            }
+            return seen
+        }
+        var navs: [String: [String]] = [:]
+        for (id, c) in controllers where c.name == "navigationController" {
+            let bar = c.child("navigationBar", key: "navigationBar")
+            let members = stack(of: c)
+            navs[id] = members
+            guard c["navigationBarHidden"] != "YES" && bar?["hidden"] != "YES" else { continue }
+            for m in members {
+                let large = bar?["largeTitles"] == "YES" && controllers[m]?.child("navigationItem")?["largeTitleDisplayMode"] != "never"
+                top[m] = large ? 96 : 44
+            }
+        }
+        for (_, c) in controllers where c.name == "tabBarController" {
+            for d in destinations(c, relationship: "viewControllers") {
+                for m in navs[d] ?? [d] { bottom[m] = 49 }
+            }
+        }
+        // Simulated metrics a controller sets win over what is inferred.
+        for (id, c) in controllers {
+            for child in c.children {
+                switch (child.name, child["key"]) {
+                case ("nil", "simulatedTopBarMetrics"): top[id] = 0
+                case ("simulatedNavigationBarMetrics", "simulatedTopBarMetrics"): top[id] = child["prompted"] == "YES" ? 74 : 44
+                case ("nil", "simulatedBottomBarMetrics"): bottom[id] = 0
+                case ("simulatedTabBarMetrics", "simulatedBottomBarMetrics"): bottom[id] = 49
+                case ("simulatedToolbarMetrics", "simulatedBottomBarMetrics"): bottom[id] = 44
+                default: break
+                }
+            }
+        }
+    }
+}
