@@ -101,7 +101,7 @@ let package = Package(
         .executableTarget(name: "layoutd-drag-bench", dependencies: ["JSON", "LayoutModel", "CEpoll"], path: "Benchmarks/DragBench"),
         // The fuzz targets (make fuzz-targets); built plainly, a replayer of their corpora.
         .executableTarget(
-            name: "layoutd-fuzz", dependencies: ["JSON", "LayoutModel", "LayoutServer", "HTTPTransport"], path: "Fuzz",
+            name: "layoutd-fuzz", dependencies: ["JSON", "LayoutModel", "LayoutServer", "HTTPTransport", "InterfaceBuilder"], path: "Fuzz",
             exclude: ["Corpus", "lsan.supp"]),
         // What more than one test target uses (a seeded generator, raw deflate through zlib).
         .target(name: "TestSupport", dependencies: ["CZlib"], path: "Tests/TestSupport"),

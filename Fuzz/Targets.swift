@@ -1,5 +1,6 @@
 import HTTPTransport
 import Foundation
+import InterfaceBuilder
 import JSON
 import LayoutModel
 import LayoutServer
@@ -8,7 +9,7 @@ import LayoutServer
 /// nothing crashes. A violated invariant traps (`violated`), which libFuzzer records as a
 /// finding with its input.
 enum Target: String, CaseIterable {
-    case json, document, changes, expr, vfl, websocket, deflate, gzip, http
+    case json, document, changes, expr, vfl, websocket, deflate, gzip, http, ib
 
     func run(_ bytes: [UInt8]) {
         switch self {
@@ -21,6 +22,7 @@ enum Target: String, CaseIterable {
         case .deflate: Checks.deflate(bytes)
         case .gzip: Checks.gzip(bytes)
         case .http: HTTPCheck.shared.run(bytes)
+        case .ib: Checks.interfaceBuilder(bytes)
         }
     }
 }
@@ -193,6 +195,32 @@ enum Checks {
             violated("own gzip output does not inflate: \(error)")
         }
         if back != bytes { violated("gzip round trip changed the bytes") }
+    }
+}
+
+extension Checks {
+    /// An Interface Builder document is imported, or refused at a place inside it; every
+    /// root it makes is a document layoutd builds, or refuses with a pointer into it, and
+    /// its frames name every view the root stores a frame for.
+    static func interfaceBuilder(_ bytes: [UInt8]) {
+        let lines = bytes.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+        let document: ImportedDocument
+        do {
+            document = try Importer.read(bytes, options: ImportOptions(contentSizes: .stored), limits: XMLLimits(maxElements: 4_000))
+        } catch {
+            if error.line < 1 || error.line > lines || error.column < 1 { violated("refusal at \(error.line):\(error.column) of \(lines) lines") }
+            return
+        }
+        for root in document.roots {
+            let session: LayoutSession
+            do { session = try LayoutSession.make(document: root.document, limits: limits) } catch {
+                if !Pointer.resolves(error.pointer, in: root.document) { violated("pointer \(error.pointer) is not in the imported document") }
+                continue
+            }
+            var ids = Set<String>()
+            session.forEachFrame { id, _, _ in ids.insert(id) }
+            for s in root.storedFrames where !ids.contains(s.id) { violated("no frame for \(s.id)") }
+        }
     }
 }
 

@@ -27,8 +27,8 @@ extension RootBuilder {
     /// not lay out.
     mutating func constraint(_ c: XMLElement, owner: String) -> JSON? {
         let id = c["id"] ?? "\(owner)-c\(constraints.count)"
-        var first = c["firstItem"] ?? owner
-        var second = c["secondItem"]
+        var first = c["firstItem"].map { aliases[$0] ?? $0 } ?? owner
+        var second = c["secondItem"].map { aliases[$0] ?? $0 }
         guard let firstAttribute = c["firstAttribute"].flatMap({ Self.attributes[$0] }) else {
             notes.append("constraint \(id): attribute \(c["firstAttribute"] ?? "(none)") is not laid out")
             return nil

@@ -28,6 +28,8 @@ struct RootBuilder {
     var scrollers: Set<String> = []
     /// Constraint elements with the view that holds them (an omitted `firstItem`).
     var pending: [(owner: String, element: XMLElement)] = []
+    /// Ids that name another view of the root (a cell's, its content view).
+    var aliases: [String: String] = [:]
     /// Constraints and views not installed in the any-width, any-height configuration.
     var excluded: Set<String> = []
 
@@ -44,6 +46,11 @@ struct RootBuilder {
             throw ImportError(message: "a root view without an id or a frame", line: root.line, column: root.column)
         }
         collectExclusions(root)
+        // A cell's own constraints name the cell, which is where its content view is.
+        if kind == .cell, let cell = controller, let cellID = cell["id"], cellID != rootID {
+            aliases[cellID] = rootID
+            for c in cell.list("constraints") where c.name == "constraint" { pending.append((rootID, c)) }
+        }
         let (width, height, safe) = rootGeometry(stored: frame)
         visit(root, id: rootID, frame: frame, parentID: nil, arranged: false, rootSize: (width, height), safe: safe)
         legacyGuides(rootID: rootID, safe: safe)
@@ -65,12 +72,19 @@ struct RootBuilder {
     private func rootGeometry(stored frame: (x: Double, y: Double, width: Double, height: Double))
         -> (Double, Double, Device.Insets)
     {
-        guard let device else { return (frame.width, frame.height, Device.Insets()) }
+        guard let device else {
+            // No device named: the stored height is the screen's, less what the root sits below.
+            let below = kind == .scene && frame.y > 0 && frame.y < frame.height
+            return (frame.width, below ? frame.height - frame.y : frame.height, Device.Insets())
+        }
         let screen = device.screen(landscape: landscape)
         switch kind {
         case .scene:
             let asked = options.device != nil || options.landscape != nil
-            let (w, h) = asked ? (screen.width, screen.height) : (frame.width, frame.height)
+            // A root stored below the bars (y > 0) with the screen's whole height is an old
+            // document's leftover: Xcode lays it out in what is left of the screen.
+            let stored = (frame.width, frame.y > 0 ? min(frame.height, screen.height - frame.y) : frame.height)
+            let (w, h) = asked ? (screen.width, screen.height) : stored
             var safe = screen.safeArea
             // The bars Xcode's canvas shows over the controller (a phone's navigation bar is
             // 32 in landscape).
@@ -79,8 +93,8 @@ struct RootBuilder {
             // A root shorter than the screen starts below the bars that do not cover it (a
             // controller not extending under opaque bars): its top inset is what of the bars
             // is left over it, the rest of the difference is taken off the bottom.
-            if !asked && frame.height < screen.height - 0.5 {
-                let missing = screen.height - frame.height
+            if !asked && h < screen.height - 0.5 {
+                let missing = screen.height - h
                 let fromTop = min(missing, safe.top)
                 safe.top -= fromTop
                 safe.bottom = max(0, safe.bottom - (missing - fromTop))
@@ -207,8 +221,8 @@ struct RootBuilder {
         if let right { pin("right", -right) }
     }
 
-    /// iOS 7–10's top and bottom layout guides: under the status and top bars, above the
-    /// bottom bar.
+    /// iOS 7–10's top and bottom layout guides: zero-width strips at the root's left, under
+    /// the status and top bars and over the bottom bar.
     private mutating func legacyGuides(rootID: String, safe: Device.Insets) {
         guard let list = controller?.child("layoutGuides") else { return }
         for g in list.children where g.name == "viewControllerLayoutGuide" {
@@ -216,15 +230,12 @@ struct RootBuilder {
             known.insert(gid)
             views.append(object([("id", .string(gid)), ("parent", .string(rootID)), ("kind", .string("guide"))]))
             let (edge, size) = g["type"] == "bottom" ? ("bottom", safe.bottom) : ("top", safe.top)
-            constraints.append(
-                object([
-                    ("id", .string("\(gid).\(edge)")), ("first", .string("\(gid).\(edge)")), ("relation", .string("==")),
-                    ("second", .string("\(rootID).\(edge)"))
-                ]))
-            constraints.append(
-                object([
-                    ("id", .string("\(gid).height")), ("first", .string("\(gid).height")), ("relation", .string("==")), ("constant", number(size))
-                ]))
+            for (a, other) in [(edge, Optional(edge)), ("left", "left"), ("height", nil), ("width", nil)] {
+                var members: [(String, JSON)] = [("id", .string("\(gid).\(a)")), ("first", .string("\(gid).\(a)")), ("relation", .string("=="))]
+                if let other { members.append(("second", .string("\(rootID).\(other)"))) }
+                if a == "height" { members.append(("constant", number(size))) }
+                constraints.append(object(members))
+            }
         }
     }
 }

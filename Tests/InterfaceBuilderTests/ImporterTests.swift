@@ -271,7 +271,8 @@ final class ImporterTests: XCTestCase {
         XCTAssertEqual(frames["card"], Rect(x: 20, y: 40, width: 335, height: 100))
     }
 
-    /// A xib's table cell: its content view (written without a frame) fills the cell, Xcode 8's
+    /// A xib's table cell: its content view (written without a frame) fills the cell and
+    /// answers for the cell in the cell's own constraints, Xcode 8's
     /// `frameInset` places a subview from its parent's edges, and a custom view's stated
     /// intrinsic size holds it up.
     func testCellsFrameInsetsAndStatedIntrinsicSizes() throws {
@@ -296,6 +297,9 @@ final class ImporterTests: XCTestCase {
                                 <constraint firstItem="badge" firstAttribute="top" secondItem="content" secondAttribute="topMargin" id="t"/>
                             </constraints>
                         </tableViewCellContentView>
+                        <constraints>
+                            <constraint firstItem="badge" firstAttribute="height" secondItem="cell" secondAttribute="height" multiplier="1:3" id="third"/>
+                        </constraints>
                     </tableViewCell>
                 </objects>
             </document>
@@ -304,6 +308,7 @@ final class ImporterTests: XCTestCase {
         let root = try XCTUnwrap(document.roots.first)
         XCTAssertEqual(root.kind, .cell)
         XCTAssertEqual(root.name, "cell")
+        XCTAssertEqual(root.notes, [], "the cell's own constraint names the cell: its content view")
         XCTAssertEqual(root.storedFrames.first { $0.id == "strip" }.map { [$0.x, $0.y, $0.width, $0.height] }, [220, 56, 100, 4])
         let frames = try layout(root)
         XCTAssertEqual(frames["content"], Rect(x: 0, y: 0, width: 320, height: 60))
