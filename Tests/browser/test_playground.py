@@ -29,7 +29,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "support"))
 from layoutd_process import ROOT, Layoutd  # noqa: E402
@@ -258,6 +258,26 @@ class PlaygroundTest(unittest.TestCase):
         self.assertEqual(len(self.drawn()), 501)
         self.assertDrawnAsServed(session)
         self.shot("feed")
+
+    def test_an_interface_builder_document_opens_as_a_session(self):
+        first = self.open()
+        storyboard = os.path.join(ROOT, "Tests", "InterfaceBuilderTests", "Fixtures", "scene.storyboard")
+        self.browser.find_element(By.ID, "ib-file").send_keys(storyboard)
+        body = self.browser.find_element(By.TAG_NAME, "body")
+        self.wait(lambda: body.get_attribute("data-ib") == "loaded" and body.get_attribute("data-session") != first)
+        session = body.get_attribute("data-session")
+        scenes = [o.get_attribute("value") for o in self.browser.find_elements(By.CSS_SELECTOR, "#ib-scene option")]
+        self.assertEqual(scenes, ["vc1"])
+        self.assertTrue(self.browser.find_element(By.ID, "ib-scene-label").is_displayed())
+        self.assertDrawnAsServed(session)
+        self.assertEqual(self.absolute(session)["card"], {"x": 20, "y": 40, "width": 335, "height": 100})
+        # Another device lays the scene out again, as a new session.
+        Select(self.browser.find_element(By.ID, "ib-device")).select_by_value("retina5_9:landscape")
+        self.wait(lambda: body.get_attribute("data-session") not in (first, session))
+        landscape = body.get_attribute("data-session")
+        self.wait(lambda: self.absolute(landscape)["root"]["width"] == 812)
+        self.assertDrawnAsServed(landscape)
+        self.shot("interface-builder")
 
 
 if __name__ == "__main__":

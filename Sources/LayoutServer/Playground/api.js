@@ -8,11 +8,11 @@ export class ApiProblem extends Error {
   }
 }
 
-async function call(method, path, body) {
+async function call(method, path, body, contentType = "application/json") {
   const init = { method, headers: {} };
   if (body !== undefined) {
-    init.headers["Content-Type"] = "application/json";
-    init.body = typeof body === "string" ? body : JSON.stringify(body);
+    init.headers["Content-Type"] = contentType;
+    init.body = typeof body === "string" || body instanceof ArrayBuffer ? body : JSON.stringify(body);
   }
   let res;
   try {
@@ -38,6 +38,9 @@ export const api = {
   explain: (id, view, axis) => call("GET", `${sessionPath(id)}/explain?view=${encodeURIComponent(view)}&axis=${axis}`),
   trace: (id) => call("GET", `${sessionPath(id)}/trace`),
   exerciseAmbiguity: (id) => call("POST", `${sessionPath(id)}/exercise-ambiguity`),
+  devices: () => call("GET", "/v1/devices"),
+  // An Interface Builder document's bytes, laid out: each root's frames and layoutd document.
+  ibLayout: (bytes, query) => call("POST", `/v1/ib/layout?${new URLSearchParams(query)}`, bytes, "application/xml"),
 };
 
 // A session's stream with one message in flight: set-constants made while a reply is

@@ -285,6 +285,53 @@ function loadExample(name) {
   return layOut();
 }
 
+// MARK: Interface Builder documents
+
+// The document dropped in: each of its roots (scenes, top-level views, cells) as the server
+// laid it out, one picked into the editor and kept as a session like any document.
+const ib = { bytes: null, roots: [] };
+
+async function loadIB() {
+  if (!ib.bytes) return;
+  clearProblem();
+  const [device, orientation] = $("ib-device").value.split(":");
+  const query = { contentSizes: "stored" };
+  if (device) Object.assign(query, { device, orientation });
+  try {
+    ib.roots = (await api.ibLayout(ib.bytes, query)).roots;
+  } catch (e) {
+    if (e instanceof ApiProblem) { showProblem(e.problem); return; }
+    throw e;
+  }
+  const picked = $("ib-scene").value;
+  $("ib-scene").replaceChildren(...ib.roots.map((r) => new Option(`${r.kind} ${r.name}`, r.name)));
+  $("ib-scene-label").hidden = ib.roots.length === 0;
+  if (ib.roots.some((r) => r.name === picked)) $("ib-scene").value = picked;
+  return showIBRoot();
+}
+
+function showIBRoot() {
+  const root = ib.roots.find((r) => r.name === $("ib-scene").value) || ib.roots[0];
+  if (!root) return;
+  editor.value = JSON.stringify(root.document, null, 2);
+  state.selected = null;
+  return layOut();
+}
+
+$("ib-file").addEventListener("change", async (e) => {
+  const file = e.target.files[0];
+  if (!file) return;
+  ib.bytes = await file.arrayBuffer();
+  await loadIB();
+  document.body.dataset.ib = "loaded";
+});
+$("ib-device").addEventListener("change", loadIB);
+$("ib-scene").addEventListener("change", showIBRoot);
+api.devices().then(({ devices }) => {
+  $("ib-device").append(new Option("as stored", ""),
+    ...devices.map((d) => new Option(`${d.name} (${d.width} × ${d.height})`, `${d.id}:${d.orientation}`)));
+}, () => {});
+
 for (const e of examples) $("example").append(new Option(e.title, e.name));
 $("example").addEventListener("change", (e) => loadExample(e.target.value));
 $("run").addEventListener("click", layOut);
