@@ -34,6 +34,13 @@ public enum Importer {
         var found: [(ImportedRoot.Kind, String, XMLElement, XMLElement?)] = []  // kind, name, root view, controller
         let lists = objectLists(root)
         let bars = Bars(objects: lists)
+        // The images the document names, with their sizes: an image view's content.
+        var images: [String: (Double, Double)] = [:]
+        for image in root.list("resources") where image.name == "image" {
+            if let name = image["name"], let w = image["width"].flatMap(Double.init), let h = image["height"].flatMap(Double.init) {
+                images[name] = (w, h)
+            }
+        }
         for objects in lists {
             for object in objects {
                 if let view = object.children.first(where: { $0["key"] == "view" && hasFrame($0) }) {
@@ -51,6 +58,7 @@ public enum Importer {
             if let only = options.root, only != name && only != view["id"] { continue }
             var builder = RootBuilder(kind: kind, root: view, controller: controller, device: device, landscape: landscape, options: options)
             if kind == .scene { builder.bars = (bars.top[name] ?? 0, bars.bottom[name] ?? 0) }
+            builder.images = images
             roots.append(try builder.build(name: name))
         }
         if let only = options.root, roots.isEmpty {

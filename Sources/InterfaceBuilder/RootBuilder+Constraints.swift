@@ -57,8 +57,14 @@ extension RootBuilder {
         ]
         if let second, let secondAttribute { members.append(("second", .string("\(second).\(secondAttribute)"))) }
         if multiplier != 1 { members.append(("multiplier", number(multiplier))) }
-        members.append(("constant", number(Double(c["constant"] ?? "") ?? 0)))
-        if let p = c["priority"].flatMap(Double.init), p != 1000 { members.append(("priority", number(min(max(p, 1), 1000)))) }
+        // A constant or priority set for the layout's size classes replaces the constraint's own.
+        let classes = sizeClasses
+        let variation = c.children.last { $0.name == "variation" && classes.applies($0["key"] ?? "") }
+        let constant = (variation?["constant"] ?? c["constant"]).flatMap(Double.init) ?? 0
+        members.append(("constant", number(constant)))
+        if let p = (variation?["priority"] ?? c["priority"]).flatMap(Double.init), p != 1000 {
+            members.append(("priority", number(min(max(p, 1), 1000))))
+        }
         return object(members)
     }
 

@@ -47,6 +47,9 @@ extension RootBuilder {
             out.append(("text", text))
         } else if let size = declaredIntrinsicSize(e) {
             out.append(("intrinsicSize", size))
+        } else if e.name == "imageView" && options.contentSizes == .measured, let (w, h) = e["image"].flatMap({ images[$0] }) {
+            // An image view's content is its image, at the size the document's resources give it.
+            out.append(("intrinsicSize", object([("width", number(w)), ("height", number(h))])))
         } else if both || (options.contentSizes == .stored && e["customClass"] != nil && e.name == "view" && e.list("subviews").isEmpty) {
             // A custom view with no subviews draws its content: Xcode's canvas ran its
             // designable, and the size it stored is the one that content asked for.

@@ -11,6 +11,9 @@ struct RootBuilder {
     let landscape: Bool
     let options: ImportOptions
 
+    /// The document's images by name: an image view's intrinsic size when content is measured.
+    var images: [String: (Double, Double)] = [:]
+    var sizeClasses: SizeClasses { SizeClasses(device: device, landscape: landscape) }
     /// The top and bottom bars over a controller's root (`Bars`).
     var bars: (top: Double, bottom: Double) = (0, 0)
     var views: [JSON] = []
@@ -108,17 +111,34 @@ struct RootBuilder {
         }
     }
 
-    /// `<variation key="default">` lists what the any-width, any-height configuration leaves out.
+    /// What is not installed in the layout's size classes: what `<variation key="default">`
+    /// leaves out of the any-width, any-height configuration, less what a variation for these
+    /// size classes includes, plus what one excludes.
     private mutating func collectExclusions(_ e: XMLElement) {
-        for child in e.children {
-            if child.name == "variation" && child["key"] == "default" {
-                for mask in child.children where mask.name == "mask" {
-                    for ex in mask.children where ex.name == "exclude" { if let r = ex["reference"] { excluded.insert(r) } }
+        var included: Set<String> = [], excludedHere: Set<String> = []
+        func walk(_ e: XMLElement) {
+            for child in e.children {
+                guard child.name == "variation", let key = child["key"] else {
+                    walk(child)
+                    continue
                 }
-            } else {
-                collectExclusions(child)
+                let specific = sizeClasses.applies(key)
+                guard key == "default" || specific else { continue }
+                for mask in child.children where mask.name == "mask" {
+                    for item in mask.children {
+                        guard let r = item["reference"] else { continue }
+                        if item.name == "exclude" {
+                            if specific { excludedHere.insert(r) } else { excluded.insert(r) }
+                        } else if item.name == "include" && specific {
+                            included.insert(r)
+                        }
+                    }
+                }
             }
         }
+        walk(e)
+        excluded.subtract(included)
+        excluded.formUnion(excludedHere)
     }
 
     private mutating func visit(

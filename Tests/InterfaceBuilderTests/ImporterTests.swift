@@ -256,6 +256,35 @@ final class ImporterTests: XCTestCase {
         XCTAssertEqual(try layout(root)["bottomGuide"], Rect(x: 0, y: 667, width: 0, height: 0))
     }
 
+    /// Size classes: a variation for the layout's classes includes what the any-width,
+    /// any-height configuration leaves out, excludes what it keeps, and sets a constraint's
+    /// constant; a phone in landscape is compact in height.
+    func testSizeClassVariations() throws {
+        let bytes = Self.scene(
+            """
+            <subviews><view translatesAutoresizingMaskIntoConstraints="NO" id="v"><rect key="frame" x="0" y="20" width="10" height="10"/></view></subviews>
+            <constraints>
+                <constraint firstItem="v" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="l"/>
+                <constraint firstItem="v" firstAttribute="width" constant="10" id="w">
+                    <variation key="heightClass=compact" constant="30"/>
+                </constraint>
+                <constraint firstItem="v" firstAttribute="height" constant="10" id="h"/>
+                <constraint firstItem="v" firstAttribute="top" secondItem="root" secondAttribute="top" constant="20" id="portraitTop"/>
+                <constraint firstItem="v" firstAttribute="top" secondItem="root" secondAttribute="top" constant="5" id="landscapeTop"/>
+            </constraints>
+            <variation key="default"><mask key="constraints"><exclude reference="landscapeTop"/></mask></variation>
+            <variation key="heightClass=compact"><mask key="constraints"><include reference="landscapeTop"/><exclude reference="portraitTop"/></mask></variation>
+            """)
+        let portrait = try XCTUnwrap(try Importer.read(bytes, options: ImportOptions(contentSizes: .stored)).roots.first)
+        XCTAssertEqual(try layout(portrait)["v"], Rect(x: 0, y: 20, width: 10, height: 10))
+        let landscape = try XCTUnwrap(try Importer.read(bytes, options: ImportOptions(landscape: true, contentSizes: .stored)).roots.first)
+        XCTAssertEqual(try layout(landscape)["v"], Rect(x: 0, y: 5, width: 30, height: 10))
+        let max = SizeClasses(device: Device.named("retina6_5"), landscape: true)
+        XCTAssertEqual([max.compactWidth, max.compactHeight], [false, true], "a Max phone in landscape: regular width, compact height")
+        XCTAssertFalse(SizeClasses(device: Device.named("ipad12_9"), landscape: false).applies("widthClass=compact"))
+        XCTAssertFalse(SizeClasses(device: nil, landscape: false).applies("userInterfaceIdiom=mac"))
+    }
+
     /// Measured, a label is text in the server's substitute family, wrapped as UIKit would.
     func testLabelsAreMeasuredAsText() throws {
         let document = try Importer.read(try fixture("scene.storyboard"))
