@@ -2,7 +2,7 @@
 layoutd process for a while, sampling its RSS, heap, open descriptors and threads.
 
     python3 Tests/soak/soak.py --minutes 60 --streams 256            # make soak (BENCHMARKS.md)
-    python3 Tests/soak/soak.py --minutes 5 --interval 30 --check     # in make test
+    python3 Tests/soak/soak.py --minutes 1 --interval 6 --check      # in make test (the hour: make soak)
 
 The load, all on loopback: --streams WebSocket streams over 64 sessions (4 each), each
 dragging a constraint at 20 Hz and reading every answer; one HTTP client posting a
