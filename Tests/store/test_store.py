@@ -129,6 +129,11 @@ class Client(threading.Thread):
         self.added = []
         self.next_view = 0
         self.stopped = False
+        # Set by the test just before it kills the server: only then may a request fail to connect.
+        self.killing = threading.Event()
+        # What went wrong in this thread (an answer other than 200, a connection lost before
+        # the kill, anything raised): the test fails on it, not only the thread.
+        self.failure = None
 
     def change(self, conn):
         r = self.rng.random()
@@ -170,8 +175,11 @@ class Client(threading.Thread):
                     self.added.append(effect[1])
                 elif effect and effect[0] == "remove":
                     self.added.remove(effect[1])
-        except (OSError, http.client.HTTPException):
-            pass   # the server was killed
+        except (OSError, http.client.HTTPException) as e:
+            if not self.killing.is_set():
+                self.failure = f"connection lost before the kill: {e!r}"
+        except BaseException as e:  # noqa: B036 - an assertion or any error here must reach the test
+            self.failure = f"{type(e).__name__}: {e}"
         finally:
             conn.close()
 
@@ -222,10 +230,14 @@ class StoreTests(unittest.TestCase):
         for c in clients:
             c.start()
         time.sleep(rng.uniform(0.4, 1.6))
+        for c in clients:
+            c.killing.set()
         server.kill()
         for c in clients:
             c.stopped = True
             c.join(10)
+            self.assertFalse(c.is_alive(), "a client did not stop")
+            self.assertIsNone(c.failure, "a client failed before the kill")
         acked = sum(len(c.history) for c in clients)
         self.assertGreater(acked, 12, "too few changes acknowledged before the kill to test anything")
         server.start()
