@@ -133,7 +133,9 @@ class SlowClients(unittest.TestCase):
         p99 = latencies[int(len(latencies) * 0.99)]
         print(f"\n  second client beside {held} stalled connections: 300 requests, p50 "
               f"{latencies[150] * 1000:.2f} ms, p99 {p99 * 1000:.2f} ms")
-        self.assertLess(p99, 0.5)
+        # Served as before: a few milliseconds at worst on a busy 2-core machine; held up by the
+        # stalled connections, it would wait for their deadline (seconds).
+        self.assertLess(p99, 0.05)
 
         # The stalled ones are closed at the deadline (plus the sweep's quarter second).
         while time.time() < opened + TIMEOUT + 2 and any(is_open(s) for s in stalled):
