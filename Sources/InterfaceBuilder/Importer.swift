@@ -47,7 +47,8 @@ public enum Importer {
                     found.append((.scene, object["id"] ?? view["id"] ?? "", view, object))
                     cells(in: view, into: &found)
                 } else if isCell(object) {
-                    cells(in: XMLElement(name: "objects", children: [object], line: object.line, column: object.column), into: &found)
+                    cell(object, into: &found)
+                    cells(in: object, into: &found)
                 } else if isView(object) {
                     found.append((.view, object["id"] ?? "", object, nil))
                     cells(in: object, into: &found)
@@ -77,11 +78,13 @@ public enum Importer {
     /// collection's cells), each a root of its own: its content view.
     private static func cells(in element: XMLElement, into found: inout [(ImportedRoot.Kind, String, XMLElement, XMLElement?)]) {
         for child in element.children {
-            if isCell(child), let content = child.children.first(where: { $0["key"] == "contentView" }) {
-                found.append((.cell, child["id"] ?? "", content, child))
-            }
+            cell(child, into: &found)
             cells(in: child, into: &found)
         }
+    }
+
+    private static func cell(_ e: XMLElement, into found: inout [(ImportedRoot.Kind, String, XMLElement, XMLElement?)]) {
+        if isCell(e), let content = e.children.first(where: { $0["key"] == "contentView" }) { found.append((.cell, e["id"] ?? "", content, e)) }
     }
 
     static func isCell(_ e: XMLElement) -> Bool { e.name == "tableViewCell" || e.name == "collectionViewCell" }

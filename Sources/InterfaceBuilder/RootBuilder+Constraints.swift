@@ -58,8 +58,7 @@ extension RootBuilder {
         if let second, let secondAttribute { members.append(("second", .string("\(second).\(secondAttribute)"))) }
         if multiplier != 1 { members.append(("multiplier", number(multiplier))) }
         // A constant or priority set for the layout's size classes replaces the constraint's own.
-        let classes = sizeClasses
-        let variation = c.children.last { $0.name == "variation" && classes.applies($0["key"] ?? "") }
+        let variation = c.children.last { [sizeClasses] in $0.name == "variation" && sizeClasses.applies($0["key"] ?? "") }
         let constant = (variation?["constant"] ?? c["constant"]).flatMap(Double.init) ?? 0
         members.append(("constant", number(constant)))
         if let p = (variation?["priority"] ?? c["priority"]).flatMap(Double.init), p != 1000 {

@@ -13,7 +13,7 @@ struct RootBuilder {
 
     /// The document's images by name: an image view's intrinsic size when content is measured.
     var images: [String: (Double, Double)] = [:]
-    var sizeClasses: SizeClasses { SizeClasses(device: device, landscape: landscape) }
+    let sizeClasses: SizeClasses
     /// The top and bottom bars over a controller's root (`Bars`).
     var bars: (top: Double, bottom: Double) = (0, 0)
     var views: [JSON] = []
@@ -38,6 +38,7 @@ struct RootBuilder {
 
     init(kind: ImportedRoot.Kind, root: XMLElement, controller: XMLElement?, device: Device?, landscape: Bool, options: ImportOptions) {
         (self.kind, self.root, self.controller, self.device, self.landscape, self.options) = (kind, root, controller, device, landscape, options)
+        sizeClasses = SizeClasses(device: device, landscape: landscape)
     }
 
     mutating func build(name: String) throws(ImportError) -> ImportedRoot {
@@ -226,19 +227,27 @@ struct RootBuilder {
 
     /// A guide view in `owner`, its edges inset from the owner's (nil: that edge is free).
     mutating func addGuide(_ gid: String, in owner: String, top: Double, left: Double, bottom: Double?, right: Double?) {
+        guideView(gid, in: owner)
+        pin(gid, "top", to: owner, top)
+        pin(gid, "left", to: owner, left)
+        if let bottom { pin(gid, "bottom", to: owner, -bottom) }
+        if let right { pin(gid, "right", to: owner, -right) }
+    }
+
+    private mutating func guideView(_ gid: String, in owner: String) {
         known.insert(gid)
         views.append(object([("id", .string(gid)), ("parent", .string(owner)), ("kind", .string("guide"))]))
-        func pin(_ a: String, _ c: Double) {
-            constraints.append(
-                object([
-                    ("id", .string("\(gid).\(a)")), ("first", .string("\(gid).\(a)")), ("relation", .string("==")),
-                    ("second", .string("\(owner).\(a)")), ("constant", number(c))
-                ]))
-        }
-        pin("top", top)
-        pin("left", left)
-        if let bottom { pin("bottom", -bottom) }
-        if let right { pin("right", -right) }
+    }
+
+    /// `guide.attribute == owner.attribute + constant` (a constant alone without an owner),
+    /// named `guide.attribute`.
+    private mutating func pin(_ guide: String, _ attribute: String, to owner: String?, _ constant: Double = 0) {
+        var members: [(String, JSON)] = [
+            ("id", .string("\(guide).\(attribute)")), ("first", .string("\(guide).\(attribute)")), ("relation", .string("=="))
+        ]
+        if let owner { members.append(("second", .string("\(owner).\(attribute)"))) }
+        members.append(("constant", number(constant)))
+        constraints.append(object(members))
     }
 
     /// iOS 7–10's top and bottom layout guides: zero-width strips at the root's left, under
@@ -247,15 +256,12 @@ struct RootBuilder {
         guard let list = controller?.child("layoutGuides") else { return }
         for g in list.children where g.name == "viewControllerLayoutGuide" {
             guard let gid = g["id"] else { continue }
-            known.insert(gid)
-            views.append(object([("id", .string(gid)), ("parent", .string(rootID)), ("kind", .string("guide"))]))
+            guideView(gid, in: rootID)
             let (edge, size) = g["type"] == "bottom" ? ("bottom", safe.bottom) : ("top", safe.top)
-            for (a, other) in [(edge, Optional(edge)), ("left", "left"), ("height", nil), ("width", nil)] {
-                var members: [(String, JSON)] = [("id", .string("\(gid).\(a)")), ("first", .string("\(gid).\(a)")), ("relation", .string("=="))]
-                if let other { members.append(("second", .string("\(rootID).\(other)"))) }
-                if a == "height" { members.append(("constant", number(size))) }
-                constraints.append(object(members))
-            }
+            pin(gid, edge, to: rootID)
+            pin(gid, "left", to: rootID)
+            pin(gid, "height", to: nil, size)
+            pin(gid, "width", to: nil)
         }
     }
 }

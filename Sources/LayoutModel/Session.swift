@@ -548,9 +548,9 @@ public final class LayoutSession {
     /// size between the rounded edges (three 153.33-point columns stay contiguous).
     private func frame(of vars: ViewVariables, _ value: (Variable) -> Double) -> Rect {
         let (x, y, w, h) = (value(vars.x), value(vars.y), value(vars.width), value(vars.height))
-        guard document.options.scale != nil else { return Rect(x: clean(x), y: clean(y), width: clean(w), height: clean(h)) }
-        let (left, top) = (round(x), round(y))
-        return Rect(x: left, y: top, width: round(x + w) - left, height: round(y + h) - top)
+        guard let s = document.options.scale else { return Rect(x: clean(x), y: clean(y), width: clean(w), height: clean(h)) }
+        let (left, top) = (round(x, s), round(y, s))
+        return Rect(x: left, y: top, width: round(x + w, s) - left, height: round(y + h, s) - top)
     }
 
     private func clean(_ v: Double) -> Double { abs(v) < 1e-9 ? 0 : v }
@@ -558,8 +558,7 @@ public final class LayoutSession {
     /// The nearest multiple of 1/scale, halves away from zero. A value within rounding noise
     /// of a half is that half: which way 263.2499999 or 263.2500001 goes was the engine's
     /// float noise, so a session and a fresh layout of its document could differ by a pixel.
-    private func round(_ v: Double) -> Double {
-        guard let s = document.options.scale else { return clean(v) }
+    private func round(_ v: Double, _ s: Double) -> Double {
         var t = clean(v) * s
         let floor = t.rounded(.down)
         if abs(t - floor - 0.5) < 1e-7 * max(1, abs(t)) { t = floor + 0.5 }

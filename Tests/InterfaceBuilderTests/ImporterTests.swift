@@ -33,9 +33,7 @@ final class ImporterTests: XCTestCase {
 
     /// Each root laid out: frames by id, in parent coordinates.
     func layout(_ root: ImportedRoot) throws -> [String: Rect] {
-        var writer = JSONWriter()
-        writer.value(root.document)
-        let session = try XCTUnwrap(try LayoutSession.make(documentBytes: writer.bytes, oneShot: true))
+        let session = try LayoutSession.make(document: root.document, oneShot: true)
         var frames: [String: Rect] = [:]
         session.forEachFrame { id, frame, _ in frames[id] = frame }
         return frames

@@ -73,15 +73,13 @@ struct InterfaceBuilderRoutes: Sendable {
             w.value(.string(root.kind.rawValue))
             w.key("root")
             w.value(.string(root.rootID))
-            var bytes = JSONWriter()
-            bytes.value(root.document)
             do throws(LayoutError) {
-                if let session = try LayoutSession.make(documentBytes: bytes.bytes, limits: limits, oneShot: true) {
-                    w.key(plain: "frames")
-                    WireFormat.frames(&w, of: session)
-                    w.key("diagnostics")
-                    WireFormat.diagnostics(&w, session.diagnostics())
-                }
+                // From the tree the importer made (written out and read back, it was parsed twice).
+                let session = try LayoutSession.make(document: root.document, limits: limits, oneShot: true)
+                w.key(plain: "frames")
+                WireFormat.frames(&w, of: session)
+                w.key("diagnostics")
+                WireFormat.diagnostics(&w, session.diagnostics())
             } catch {
                 w.key("error")
                 w.value(Problem(error).json)
