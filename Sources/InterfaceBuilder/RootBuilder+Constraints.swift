@@ -60,7 +60,15 @@ extension RootBuilder {
         // A constant or priority set for the layout's size classes replaces the constraint's own.
         let variation = c.children.last { [sizeClasses] in $0.name == "variation" && sizeClasses.applies($0["key"] ?? "") }
         let constant = (variation?["constant"] ?? c["constant"]).flatMap(Double.init) ?? 0
-        members.append(("constant", number(constant)))
+        // Xcode's standard space, where the value it stored is the one layoutd resolves (8 between
+        // views, 20 to a superview's edge; between baselines the fonts decide, so the number stays).
+        var standard = false
+        if c["symbolic"] == "YES", variation?["constant"] == nil, let s = second, let sa = secondAttribute,
+            !firstAttribute.hasSuffix("aseline") || !sa.hasSuffix("aseline")
+        {
+            standard = constant == (isInside(first, s) || isInside(s, first) ? 20 : 8)
+        }
+        members.append(("constant", standard ? .string("standard") : number(constant)))
         if let p = (variation?["priority"] ?? c["priority"]).flatMap(Double.init), p != 1000 {
             members.append(("priority", number(min(max(p, 1), 1000))))
         }

@@ -116,9 +116,16 @@ extension RootBuilder {
         var members: [(String, JSON)] = [("axis", .string(e["axis"] == "vertical" ? "vertical" : "horizontal"))]
         if let d = e["distribution"] { members.append(("distribution", .string(d))) }
         if let a = e["alignment"] { members.append(("alignment", .string(a == "baseline" ? "lastBaseline" : a))) }
-        if let s = e["spacing"].flatMap(Double.init) { members.append(("spacing", number(s))) }
+        if e["spacingType"] == "standard" {
+            members.append(("spacing", .string("standard")))
+        } else if let s = e["spacing"].flatMap(Double.init) {
+            members.append(("spacing", number(s)))
+        }
         members.append(("arrangedSubviews", .array(arranged.map { .string($0) })))
         if e["layoutMarginsRelativeArrangement"] == "YES" { members.append(("layoutMarginsRelativeArrangement", .bool(true))) }
+        if e["baselineRelativeArrangement"] == "YES" && e["axis"] == "vertical" {
+            members.append(("baselineRelativeArrangement", .bool(true)))
+        }
         return object(members)
     }
 }

@@ -97,7 +97,9 @@ extension LayoutDocument {
             if present & Self.notWithFirst != 0, let k = firstPresent(["expr", "visual", "options", "metrics"]) {
                 throw p(k).fail("'\(k)' does not go with 'first'")
             }
-            let parts = try checked(try Self.explicit(json, at: p), at: p)
+            let (atom, standard) = try Self.explicit(json, at: p)
+            var parts = try checked(atom, at: p)
+            if standard { parts.constant = try standardConstant(parts, at: p("constant")) }
             let e = newEntry(Entry(id: id, form: .explicit, sequence: newEntrySequence()))
             entries[Int(e)].atom = addAtom(parts, active: active, origin: .entry(e))
         } else if let expr {
@@ -219,7 +221,8 @@ extension LayoutDocument {
         return e
     }
 
-    private static func explicit(_ json: JSON, at p: Pointer) throws(LayoutError) -> AtomicConstraint {
+    /// The constraint, and whether its constant is `"standard"` (resolved once its views are known).
+    private static func explicit(_ json: JSON, at p: Pointer) throws(LayoutError) -> (AtomicConstraint, standard: Bool) {
         guard let f = json["first"]?.string else { throw p("first").fail("first must be \"view.attribute\"") }
         let first: Anchor
         switch Anchor.parse(f) {
@@ -241,9 +244,20 @@ extension LayoutDocument {
         }
         let multiplier =
             try json["multiplier"].map { (v) throws(LayoutError) in try ViewSpec.number(v, at: p("multiplier"), limit: ViewSpec.maxMultiplier) } ?? 1
-        let constant = try json["constant"].map { (v) throws(LayoutError) in try ViewSpec.number(v, at: p("constant")) } ?? 0
+        let sentConstant = json["constant"]
+        let standard = sentConstant?.string == "standard"
+        let constant = standard ? 0 : try sentConstant.map { (v) throws(LayoutError) in try ViewSpec.number(v, at: p("constant")) } ?? 0
         let priority = try json["priority"].map { (v) throws(LayoutError) in try ViewSpec.priority(v, at: p("priority")) } ?? Priority.required
-        return AtomicConstraint(first: first, relation: relation, second: second, multiplier: multiplier, constant: constant, priority: priority)
+        let atom = AtomicConstraint(first: first, relation: relation, second: second, multiplier: multiplier, constant: constant, priority: priority)
+        return (atom, standard)
+    }
+
+    /// `"constant": "standard"`: the system's space between two locations (StandardSpacing.swift).
+    private func standardConstant(_ parts: ConstraintParts<ViewRef>, at p: @autoclosure () -> Pointer) throws(LayoutError) -> Double {
+        guard let second = parts.second, !parts.firstAttribute.isDimension else {
+            throw p().fail("a standard space is between two locations: give a second item, not a size")
+        }
+        return standardSpace(parts.first, parts.firstAttribute, second.view, second.attribute)
     }
 
     /// A VFL entry's constraints, its parent standing for `|`; its options and metrics go into `extras`.

@@ -142,21 +142,27 @@ extension LayoutDocument {
             add(first, start, .equal, s, edge(start))
             add(last, end, .equal, s, edge(end))
         }
+        // A gap runs from one view's end to the next one's start: baseline to baseline in a
+        // baseline-relative vertical stack (a view without text has its edges as baselines).
+        let (gapFrom, gapTo): (Attribute, Attribute) = spec.baselineRelative && !horizontal ? (.lastBaseline, .firstBaseline) : (end, start)
+        var spacingSum = 0.0
         for (i, (a, b)) in zip(visible, visible.dropFirst()).enumerated() {
+            let spacing = spec.standardSpacing ? standardSpace(b, gapTo, a, gapFrom) : spec.spacing
+            spacingSum += spacing
             switch spec.distribution {
             case .fill, .fillEqually, .fillProportionally:
-                add(b, start, .equal, a, end, spec.spacing)
+                add(b, gapTo, .equal, a, gapFrom, spacing)
             case .equalSpacing:
                 let g = guides[i]
-                add(g, start, .equal, a, end)
-                add(g, end, .equal, b, start)
-                add(g, size, .greaterOrEqual, noRef, .left, spec.spacing)
+                add(g, start, .equal, a, gapFrom)
+                add(g, end, .equal, b, gapTo)
+                add(g, size, .greaterOrEqual, noRef, .left, spacing)
                 if i > 0 { add(g, size, .equal, guides[0], size) }
             case .equalCentering:
                 let g = guides[i]
                 add(g, start, .equal, a, center)
                 add(g, end, .equal, b, center)
-                add(b, start, .greaterOrEqual, a, end, spec.spacing)
+                add(b, gapTo, .greaterOrEqual, a, gapFrom, spacing)
                 if i > 0 { add(g, size, .equal, guides[0], size, priority: 999) }
             }
         }
@@ -173,7 +179,7 @@ extension LayoutDocument {
             if total > 0 {
                 let insets = views[Int(s)].spec.margins
                 let marginSum = m ? (horizontal ? insets.left + insets.right : insets.top + insets.bottom) : 0
-                let spacing = spec.spacing * Double(max(0, visible.count - 1)) + marginSum
+                let spacing = spacingSum + marginSum
                 for (v, w) in zip(visible, sizes) {
                     let k = w / total
                     add(v, size, .equal, s, size, multiplier: k, -k * spacing)

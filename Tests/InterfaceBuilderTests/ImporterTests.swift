@@ -343,6 +343,61 @@ final class ImporterTests: XCTestCase {
         XCTAssertEqual(frames["strip"], Rect(x: 220, y: 56, width: 100, height: 4))
     }
 
+    /// Xcode's standard constants (`symbolic`) and a stack's `spacingType="standard"` become
+    /// layoutd's `"standard"`, resolved as Xcode resolved them (8 between views, 20 to the
+    /// superview's edge); a baseline-relative vertical stack keeps its flag.
+    func testStandardSpacingAndBaselineRelativeStacks() throws {
+        let bytes = Self.scene(
+            """
+            <subviews>
+                <view translatesAutoresizingMaskIntoConstraints="NO" id="a">
+                    <rect key="frame" x="20" y="20" width="50" height="40"/>
+                </view>
+                <stackView opaque="NO" contentMode="scaleToFill" spacingType="standard" translatesAutoresizingMaskIntoConstraints="NO" id="row">
+                    <rect key="frame" x="78" y="20" width="108" height="40"/>
+                    <subviews>
+                        <view translatesAutoresizingMaskIntoConstraints="NO" id="b">
+                            <rect key="frame" x="0.0" y="0.0" width="50" height="40"/>
+                            <constraints>
+                                <constraint firstAttribute="width" constant="50" id="bw"/>
+                                <constraint firstAttribute="height" constant="40" id="bh"/>
+                            </constraints>
+                        </view>
+                        <view translatesAutoresizingMaskIntoConstraints="NO" id="c">
+                            <rect key="frame" x="58" y="0.0" width="50" height="40"/>
+                            <constraints>
+                                <constraint firstAttribute="width" constant="50" id="cw"/>
+                            </constraints>
+                        </view>
+                    </subviews>
+                </stackView>
+                <stackView opaque="NO" contentMode="scaleToFill" axis="vertical" spacing="12" baselineRelativeArrangement="YES" translatesAutoresizingMaskIntoConstraints="NO" id="col">
+                    <rect key="frame" x="20" y="100" width="10" height="10"/>
+                </stackView>
+            </subviews>
+            <constraints>
+                <constraint firstItem="a" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="20" symbolic="YES" id="l"/>
+                <constraint firstItem="a" firstAttribute="top" secondItem="root" secondAttribute="top" constant="20" symbolic="YES" id="t"/>
+                <constraint firstItem="a" firstAttribute="width" constant="50" id="aw"/>
+                <constraint firstItem="a" firstAttribute="height" constant="40" id="ah"/>
+                <constraint firstItem="row" firstAttribute="leading" secondItem="a" secondAttribute="trailing" constant="8" symbolic="YES" id="gap"/>
+                <constraint firstItem="row" firstAttribute="top" secondItem="a" secondAttribute="top" id="rt"/>
+                <constraint firstItem="col" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="20" id="cl"/>
+                <constraint firstItem="col" firstAttribute="top" secondItem="root" secondAttribute="top" constant="100" id="ct"/>
+                <constraint firstItem="col" firstAttribute="width" constant="10" id="cw2"/>
+                <constraint firstItem="col" firstAttribute="height" constant="10" id="ch2"/>
+            </constraints>
+            """)
+        let root = try XCTUnwrap(try Importer.read(bytes, options: ImportOptions(contentSizes: .stored)).roots.first)
+        let constraints = try XCTUnwrap(root.document["constraints"]?.array)
+        XCTAssertEqual(constraints.first { $0["id"]?.string == "gap" }?["constant"]?.string, "standard")
+        XCTAssertEqual(constraints.first { $0["id"]?.string == "l" }?["constant"]?.string, "standard")
+        let views = try XCTUnwrap(root.document["views"]?.array)
+        XCTAssertEqual(views.first { $0["id"]?.string == "row" }?["stack"]?["spacing"]?.string, "standard")
+        XCTAssertEqual(views.first { $0["id"]?.string == "col" }?["stack"]?["baselineRelativeArrangement"]?.bool, true)
+        try assertAgrees(root)
+    }
+
     func testRefusals() throws {
         func refusal(_ bytes: [UInt8], _ options: ImportOptions = ImportOptions()) -> ImportError? {
             do {
