@@ -143,8 +143,8 @@ struct RootBuilder {
     }
 
     private mutating func visit(
-        _ e: XMLElement, id: String? = nil, frame: (x: Double, y: Double, width: Double, height: Double), parentID: String?, arranged: Bool,
-        rootSize: (Double, Double), safe: Device.Insets
+        _ e: XMLElement, id: String? = nil, frame: (x: Double, y: Double, width: Double, height: Double), parentID: String?,
+        parentSize: (width: Double, height: Double) = (0, 0), arranged: Bool, rootSize: (Double, Double), safe: Device.Insets
     ) {
         guard let id = id ?? e["id"], !excluded.contains(id) else { return }
         known.insert(id)
@@ -159,11 +159,8 @@ struct RootBuilder {
         if isStack { members.append(("kind", .string("stack"))) }
         if isRoot {
             members.append(("frame", object([("x", number(0)), ("y", number(0)), ("width", number(rootSize.0)), ("height", number(rootSize.1))])))
-        } else if !arranged && e["translatesAutoresizingMaskIntoConstraints"] != "NO" {
-            // Positioned by its frame (and autoresizing mask): at the stored size of its
-            // parent, the stored frame.
-            members.append(
-                ("frame", object([("x", number(frame.x)), ("y", number(frame.y)), ("width", number(frame.width)), ("height", number(frame.height))])))
+        } else if !arranged && e["translatesAutoresizingMaskIntoConstraints"] != "NO", let parentID {
+            autoresizing(e, id: id, in: parentID, frame: frame, parentSize: parentSize)
         }
         if e["hidden"] == "YES" { members.append(("hidden", .bool(true))) }
         members += content(e, frame: frame)
@@ -175,7 +172,7 @@ struct RootBuilder {
         for c in e.list("constraints") where c.name == "constraint" { pending.append((id, c)) }
         for s in subviews {
             guard let f = storedFrame(s, in: (frame.width, frame.height)) else { continue }
-            visit(s, frame: f, parentID: id, arranged: isStack, rootSize: rootSize, safe: safe)
+            visit(s, frame: f, parentID: id, parentSize: (frame.width, frame.height), arranged: isStack, rootSize: rootSize, safe: safe)
         }
     }
 

@@ -398,6 +398,47 @@ final class ImporterTests: XCTestCase {
         try assertAgrees(root)
     }
 
+    /// Views positioned by their frames follow their autoresizing masks when the root is laid
+    /// out at another size: the change is shared by the flexible parts in proportion to their
+    /// stored sizes (UIView.autoresizingMask); with no flexible part the frame stays.
+    func testAutoresizingMasksAsConstraints() throws {
+        let bytes = Self.scene(
+            """
+            <subviews>
+                <view contentMode="scaleToFill" id="pinned">
+                    <rect key="frame" x="295" y="20" width="60" height="30"/>
+                    <autoresizingMask key="autoresizingMask" flexibleMinX="YES" flexibleMaxY="YES"/>
+                </view>
+                <view contentMode="scaleToFill" id="banner">
+                    <rect key="frame" x="20" y="100" width="335" height="40"/>
+                    <autoresizingMask key="autoresizingMask" widthSizable="YES" flexibleMaxY="YES"/>
+                </view>
+                <view contentMode="scaleToFill" id="centred">
+                    <rect key="frame" x="100" y="300" width="175" height="67"/>
+                    <autoresizingMask key="autoresizingMask" flexibleMinX="YES" flexibleMaxX="YES" flexibleMinY="YES" heightSizable="YES" flexibleMaxY="YES"/>
+                </view>
+                <view contentMode="scaleToFill" id="fixed">
+                    <rect key="frame" x="10" y="600" width="30" height="30"/>
+                </view>
+            </subviews>
+            """)
+        // At the stored size: the stored frames.
+        try assertAgrees(try XCTUnwrap(try Importer.read(bytes, options: ImportOptions(contentSizes: .stored)).roots.first))
+        // On a 414 × 896 screen: 39 wider, 229 taller.
+        let root = try XCTUnwrap(try Importer.read(bytes, options: ImportOptions(device: "retina6_5", contentSizes: .stored)).roots.first)
+        let frames = try layout(root)
+        XCTAssertEqual(frames["root"], Rect(x: 0, y: 0, width: 414, height: 896))
+        XCTAssertEqual(frames["pinned"], Rect(x: 334, y: 20, width: 60, height: 30))
+        XCTAssertEqual(frames["banner"], Rect(x: 20, y: 100, width: 374, height: 40))
+        // x: margins 100 and 100 share 39 equally; y: 300, 67 and 300 share 229 by 300:67:300.
+        let f = try XCTUnwrap(frames["centred"])
+        XCTAssertEqual(f.x, 119.5, accuracy: 0.5)
+        XCTAssertEqual(f.width, 175)
+        XCTAssertEqual(f.y, 300 + 229 * 300 / 667, accuracy: 0.5)
+        XCTAssertEqual(f.height, 67 + 229 * 67 / 667, accuracy: 0.5)
+        XCTAssertEqual(frames["fixed"], Rect(x: 10, y: 600, width: 30, height: 30))
+    }
+
     func testRefusals() throws {
         func refusal(_ bytes: [UInt8], _ options: ImportOptions = ImportOptions()) -> ImportError? {
             do {
