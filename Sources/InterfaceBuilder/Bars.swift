@@ -10,7 +10,13 @@ struct Bars {
     init(objects: [[XMLElement]]) {
         var controllers: [String: XMLElement] = [:]
         for list in objects { for o in list { if let id = o["id"] { controllers[id] = o } } }
-        func segues(_ c: XMLElement) -> [XMLElement] { c.list("connections").filter { $0.name == "segue" } }
+        /// A controller's segues, from itself or from anything in it (a cell, a button, a bar item).
+        func segues(_ c: XMLElement) -> [XMLElement] {
+            var out: [XMLElement] = []
+            func walk(_ e: XMLElement) { for x in e.children { if x.name == "segue" { out.append(x) } else { walk(x) } } }
+            walk(c)
+            return out
+        }
         func destinations(_ c: XMLElement, relationship: String) -> [String] {
             segues(c).filter { $0["kind"] == "relationship" && $0["relationship"] == relationship }.compactMap { $0["destination"] }
         }
@@ -31,9 +37,13 @@ struct Bars {
             let members = stack(of: c)
             navs[id] = members
             guard c["navigationBarHidden"] != "YES" && bar?["hidden"] != "YES" else { continue }
+            // The bar's height as the document stores it (54 from Xcode 26 on), else UIKit's; a
+            // bar with large titles stores the large height.
+            let stored = bar.flatMap { storedFrame($0)?.height }.flatMap { $0 > 0 ? $0 : nil }
+            let largeTitles = bar?["largeTitles"] == "YES"
             for m in members {
-                let large = bar?["largeTitles"] == "YES" && controllers[m]?.child("navigationItem")?["largeTitleDisplayMode"] != "never"
-                top[m] = large ? 96 : 44
+                let large = largeTitles && controllers[m]?.child("navigationItem")?["largeTitleDisplayMode"] != "never"
+                top[m] = large ? max(96, stored ?? 96) : largeTitles ? 44 : stored ?? 44
             }
         }
         for (_, c) in controllers where c.name == "tabBarController" {

@@ -13,6 +13,9 @@ extension RootBuilder {
 
     static let relations = ["greaterThanOrEqual": ">=", "lessThanOrEqual": "<="]
 
+    /// A scroll view's attributes that stay its frame's when what it holds relates to them.
+    static let frameAttributes: Set<String> = ["width", "height", "centerX", "centerY", "centerXWithinMargins", "centerYWithinMargins"]
+
     /// A multiplier as IB writes it: `0.5`, or a ratio `9:16`.
     static func multiplier(_ text: String?) -> Double? {
         guard let text else { return 1 }
@@ -76,9 +79,10 @@ extension RootBuilder {
     }
 
     /// `item` itself, or its content guide when it scrolls and `other` is inside it (UIKit:
-    /// a scroll view's edges, to what it holds, are its content's).
+    /// a scroll view's edges and margins, to what it holds, are its content's; its size and
+    /// centre are its frame's, as the Auto Layout Guide's scroll view chapter says).
     private mutating func contentArea(of item: String, attribute: String, facing other: String) -> String {
-        guard scrollers.contains(item) || contentGuide[item] != nil, attribute != "width" && attribute != "height", isInside(other, item)
+        guard scrollers.contains(item) || contentGuide[item] != nil, !Self.frameAttributes.contains(attribute), isInside(other, item)
         else { return item }
         if let guide = contentGuide[item] { return guide }
         let guide = "\(item)-content"

@@ -5,17 +5,23 @@ import JSON
 extension RootBuilder {
     /// Controls with an intrinsic size in both axes, and those with only a height.
     static let sizedBoth: Set<String> = [
-        "label", "button", "switch", "segmentedControl", "stepper", "activityIndicatorView", "pageControl"
+        "label", "button", "switch", "segmentedControl", "stepper", "activityIndicatorView", "pageControl", "pickerView", "datePicker",
+        "textField"
     ]
-    static let sizedHeight: Set<String> = ["slider", "progressView", "textField", "searchBar"]
+    static let sizedHeight: Set<String> = ["slider", "progressView", "searchBar"]
 
     /// Alignment insets of controls, as Xcode's stored frames show them: a switch's frame is
     /// 2 points wider than its alignment rect on the trailing side, a slider's 2 on each side
-    /// and 1 below.
-    static let alignmentInsets: [String: Device.Insets] = [
-        "switch": Device.Insets(top: 0, left: 0, bottom: 0, right: 2),
-        "slider": Device.Insets(top: 0, left: 2, bottom: 1, right: 2)
-    ]
+    /// and 1 below, a segmented control's and a bar-style progress view's 1 below.
+    static func alignmentInsets(_ e: XMLElement) -> Device.Insets? {
+        switch e.name {
+        case "switch": Device.Insets(top: 0, left: 0, bottom: 0, right: 2)
+        case "slider": Device.Insets(top: 0, left: 2, bottom: 1, right: 2)
+        case "segmentedControl": Device.Insets(top: 0, left: 0, bottom: 1, right: 0)
+        case "progressView" where e["progressViewStyle"] == "bar": Device.Insets(top: 0, left: 0, bottom: 1, right: 0)
+        default: nil
+        }
+    }
 
     /// Dynamic Type's text styles at the default content size: point size and weight.
     static let textStyles: [String: (Double, Int)] = [
@@ -33,7 +39,7 @@ extension RootBuilder {
         var out: [(String, JSON)] = []
         // Controls whose frame is wider than the rect Auto Layout aligns: the intrinsic size
         // is the alignment rect's.
-        let insets = Self.alignmentInsets[e.name]
+        let insets = Self.alignmentInsets(e)
         if let i = insets {
             out.append(
                 (
@@ -42,7 +48,11 @@ extension RootBuilder {
                 ))
         }
         let aligned = (width: frame.width - (insets.map { $0.left + $0.right } ?? 0), height: frame.height - (insets.map { $0.top + $0.bottom } ?? 0))
-        let both = Self.sizedBoth.contains(e.name) || (e.name == "imageView" && e["image"] != nil)
+        // An image view with an image (named, or a symbol's `imageReference`); a text view that
+        // does not scroll is as big as its text.
+        let both =
+            Self.sizedBoth.contains(e.name) || (e.name == "imageView" && (e["image"] != nil || e.child("imageReference", key: "image") != nil))
+            || (e.name == "textView" && e["scrollEnabled"] == "NO")
         if e.name == "label" && options.contentSizes == .measured, let text = labelText(e) {
             out.append(("text", text))
         } else if let size = declaredIntrinsicSize(e) {

@@ -31,6 +31,8 @@ struct RootBuilder {
     var scrollers: Set<String> = []
     /// Constraint elements with the view that holds them (an omitted `firstItem`).
     var pending: [(owner: String, element: XMLElement)] = []
+    /// Views some constraint of this root names.
+    var constrained: Set<String> = []
     /// Ids that name another view of the root (a cell's, its content view).
     var aliases: [String: String] = [:]
     /// Constraints and views not installed in the any-width, any-height configuration.
@@ -50,6 +52,7 @@ struct RootBuilder {
             throw ImportError(message: "a root view without an id or a frame", line: root.line, column: root.column)
         }
         collectExclusions(root)
+        collectConstrained(root, owner: rootID)
         // A cell's own constraints name the cell, which is where its content view is.
         if kind == .cell, let cell = controller, let cellID = cell["id"], cellID != rootID {
             aliases[cellID] = rootID
@@ -112,6 +115,18 @@ struct RootBuilder {
         }
     }
 
+    /// Every view a constraint under `e` names (one without `firstItem` names the view holding it).
+    private mutating func collectConstrained(_ e: XMLElement, owner: String) {
+        for child in e.children {
+            if child.name == "constraint" {
+                constrained.insert(child["firstItem"] ?? owner)
+                if let s = child["secondItem"] { constrained.insert(s) }
+            } else {
+                collectConstrained(child, owner: Importer.isView(child) ? child["id"] ?? owner : owner)
+            }
+        }
+    }
+
     /// What is not installed in the layout's size classes: what `<variation key="default">`
     /// leaves out of the any-width, any-height configuration, less what a variation for these
     /// size classes includes, plus what one excludes.
@@ -159,7 +174,10 @@ struct RootBuilder {
         if isStack { members.append(("kind", .string("stack"))) }
         if isRoot {
             members.append(("frame", object([("x", number(0)), ("y", number(0)), ("width", number(rootSize.0)), ("height", number(rootSize.1))])))
-        } else if !arranged && e["translatesAutoresizingMaskIntoConstraints"] != "NO", let parentID {
+        } else if !arranged, let parentID,
+            e["translatesAutoresizingMaskIntoConstraints"] != "NO" || (e["fixedFrame"] == "YES" && !constrained.contains(id))
+        {
+            // Positioned by its frame; a `fixedFrame` view no constraint names is where Xcode's canvas keeps it.
             autoresizing(e, id: id, in: parentID, frame: frame, parentSize: parentSize)
         }
         if e["hidden"] == "YES" { members.append(("hidden", .bool(true))) }

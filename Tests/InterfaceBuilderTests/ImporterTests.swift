@@ -148,6 +148,13 @@ final class ImporterTests: XCTestCase {
             </constraints>
             """
         }
+        // A segue from a button inside the controller's view shows `third` in the same stack; a
+        // navigation bar stored 54 tall (Xcode 26's) is that tall over its stack.
+        let showing = """
+            <button translatesAutoresizingMaskIntoConstraints="NO" id="go"><rect key="frame" x="0" y="0" width="10" height="10"/>
+                <connections><segue destination="third" kind="show" id="sh3"/></connections>
+            </button>
+            """
         let xml = """
             <?xml version="1.0" encoding="UTF-8"?>
             <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" targetRuntime="iOS.CocoaTouch" useAutolayout="YES" useSafeAreas="YES">
@@ -158,16 +165,24 @@ final class ImporterTests: XCTestCase {
                         <connections><segue destination="first" kind="relationship" relationship="rootViewController" id="r"/></connections>
                     </navigationController></objects></scene>
                     \(controller("first", root: "a", segue: #"<segue destination="second" kind="show" id="sh"/>"#, body: pinned("a", "va", 64)))
-                    \(controller("second", root: "b", body: pinned("b", "vb", 64)))
+                    \(controller("second", root: "b", body: pinned("b", "vb", 64, "view", showing)))
+                    \(controller("third", root: "e", body: pinned("e", "ve", 64)))
                     \(controller("alone", root: "c", body: pinned("c", "vc", 20)))
                     \(controller("below", root: "d", height: 603, body: pinned("d", "vd", 0)))
+                    <scene sceneID="n2"><objects><navigationController id="nav2" sceneMemberID="viewController">
+                        <navigationBar key="navigationBar" contentMode="scaleToFill" id="bar2"><rect key="frame" x="0.0" y="20" width="375" height="54"/></navigationBar>
+                        <connections><segue destination="tall" kind="relationship" relationship="rootViewController" id="r2"/></connections>
+                    </navigationController></objects></scene>
+                    \(controller("tall", root: "f", body: pinned("f", "vf", 74)))
                 </scenes>
             </document>
             """
         let document = try Importer.read(Array(xml.utf8), options: ImportOptions(contentSizes: .stored))
-        XCTAssertEqual(document.roots.map(\.name), ["first", "second", "alone", "below"])
+        XCTAssertEqual(document.roots.map(\.name), ["first", "second", "third", "alone", "below", "tall"])
         for root in document.roots { try assertAgrees(root) }
-        // A switch pinned by its trailing edge, a slider centred: their alignment rects are what the constraints place.
+        // A switch pinned by its trailing edge, a slider centred, a segmented control above a view:
+        // their alignment rects are what the constraints place. A picker keeps its size; a
+        // `fixedFrame` button no constraint names stays where the canvas has it.
         let controls = try XCTUnwrap(
             try Importer.read(
                 Self.scene(
@@ -175,6 +190,10 @@ final class ImporterTests: XCTestCase {
                     <subviews>
                         <switch translatesAutoresizingMaskIntoConstraints="NO" id="sw"><rect key="frame" x="318" y="40" width="51" height="31"/></switch>
                         <slider translatesAutoresizingMaskIntoConstraints="NO" id="sl"><rect key="frame" x="14" y="100" width="347" height="31"/></slider>
+                        <segmentedControl translatesAutoresizingMaskIntoConstraints="NO" id="seg"><rect key="frame" x="16" y="200" width="200" height="32"/></segmentedControl>
+                        <view translatesAutoresizingMaskIntoConstraints="NO" id="under"><rect key="frame" x="16" y="239" width="10" height="10"/></view>
+                        <pickerView translatesAutoresizingMaskIntoConstraints="NO" id="pick"><rect key="frame" x="0.0" y="300" width="320" height="216"/></pickerView>
+                        <button fixedFrame="YES" translatesAutoresizingMaskIntoConstraints="NO" id="fixed"><rect key="frame" x="88" y="540" width="46" height="30"/></button>
                     </subviews>
                     <constraints>
                         <constraint firstAttribute="trailing" secondItem="sw" secondAttribute="trailing" constant="8" id="a"/>
@@ -182,6 +201,14 @@ final class ImporterTests: XCTestCase {
                         <constraint firstItem="sl" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="16" id="c"/>
                         <constraint firstAttribute="trailing" secondItem="sl" secondAttribute="trailing" constant="16" id="d"/>
                         <constraint firstItem="sl" firstAttribute="centerY" secondItem="root" secondAttribute="top" constant="115" id="e"/>
+                        <constraint firstItem="seg" firstAttribute="top" secondItem="root" secondAttribute="top" constant="200" id="f"/>
+                        <constraint firstItem="seg" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="16" id="g"/>
+                        <constraint firstItem="under" firstAttribute="top" secondItem="seg" secondAttribute="bottom" constant="8" id="h"/>
+                        <constraint firstItem="under" firstAttribute="leading" secondItem="seg" secondAttribute="leading" id="i"/>
+                        <constraint firstItem="under" firstAttribute="width" constant="10" id="j"/>
+                        <constraint firstItem="under" firstAttribute="height" constant="10" id="k"/>
+                        <constraint firstItem="pick" firstAttribute="top" secondItem="root" secondAttribute="top" constant="300" id="m"/>
+                        <constraint firstItem="pick" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="n"/>
                     </constraints>
                     """)
             ).roots.first)
@@ -189,7 +216,8 @@ final class ImporterTests: XCTestCase {
     }
 
     /// A scroll view's edges, constrained to what it holds, are its content area's: the
-    /// content's size is the scroll view's content size, not its frame.
+    /// content's size is the scroll view's content size, not its frame; its centre stays its
+    /// frame's (`middle` sits at the middle of the screen, not of the 1,200-point content).
     func testAScrollViewsEdgesAreItsContentArea() throws {
         let root = try XCTUnwrap(
             try Importer.read(
@@ -203,6 +231,13 @@ final class ImporterTests: XCTestCase {
                                     <rect key="frame" x="0.0" y="0.0" width="375" height="1200"/>
                                     <constraints><constraint firstAttribute="height" constant="1200" id="h"/></constraints>
                                 </view>
+                                <view translatesAutoresizingMaskIntoConstraints="NO" id="middle">
+                                    <rect key="frame" x="20" y="308.5" width="100" height="50"/>
+                                    <constraints>
+                                        <constraint firstAttribute="width" constant="100" id="mw"/>
+                                        <constraint firstAttribute="height" constant="50" id="mh"/>
+                                    </constraints>
+                                </view>
                             </subviews>
                             <constraints>
                                 <constraint firstItem="content" firstAttribute="top" secondItem="scroll" secondAttribute="top" id="t"/>
@@ -210,6 +245,8 @@ final class ImporterTests: XCTestCase {
                                 <constraint firstAttribute="bottom" secondItem="content" secondAttribute="bottom" id="b"/>
                                 <constraint firstAttribute="trailing" secondItem="content" secondAttribute="trailing" id="r"/>
                                 <constraint firstItem="content" firstAttribute="width" secondItem="scroll" secondAttribute="width" id="w"/>
+                                <constraint firstItem="middle" firstAttribute="leading" secondItem="scroll" secondAttribute="leading" constant="20" id="ml"/>
+                                <constraint firstItem="middle" firstAttribute="centerY" secondItem="scroll" secondAttribute="centerY" id="mc"/>
                             </constraints>
                         </scrollView>
                     </subviews>
