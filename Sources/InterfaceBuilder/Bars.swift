@@ -6,6 +6,8 @@ struct Bars {
     /// Top bar height by controller id (44, or 96 with large titles), bottom bar height.
     var top: [String: Double] = [:]
     var bottom: [String: Double] = [:]
+    /// Controllers under an opaque navigation bar (`translucent="NO"`): their root starts below it.
+    var opaqueTop: Set<String> = []
 
     init(objects: [[XMLElement]]) {
         var controllers: [String: XMLElement] = [:]
@@ -44,6 +46,7 @@ struct Bars {
             for m in members {
                 let large = largeTitles && controllers[m]?.child("navigationItem")?["largeTitleDisplayMode"] != "never"
                 top[m] = large ? max(96, stored ?? 96) : largeTitles ? 44 : stored ?? 44
+                if bar?["translucent"] == "NO" && controllers[m]?["extendedLayoutIncludesOpaqueBars"] != "YES" { opaqueTop.insert(m) }
             }
         }
         for (_, c) in controllers where c.name == "tabBarController" {

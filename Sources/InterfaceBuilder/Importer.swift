@@ -29,6 +29,11 @@ public enum Importer {
                 throw ImportError(message: "unknown device \(deviceID) (GET /v1/devices lists them)", line: 1, column: 1)
             }
         }
+        // Xcode's version: its leading number (`16097.3`, `32700.99.1234`).
+        let toolsVersion = root["toolsVersion"].flatMap { Double($0.prefix { $0 != "." }) } ?? 0
+        // The 6.1-inch phone of Xcode 10 and 11 (iPhone XR, 11) had a 44-point status bar; its
+        // successors' is 48.
+        if device?.id == "retina6_1" && toolsVersion > 0 && toolsVersion < 17000 { device?.top = 44 }
         let landscape = options.landscape ?? (deviceElement?["orientation"] == "landscape")
         var roots: [ImportedRoot] = []
         var found: [(ImportedRoot.Kind, String, XMLElement, XMLElement?)] = []  // kind, name, root view, controller
@@ -58,8 +63,9 @@ public enum Importer {
         for (kind, name, view, controller) in found {
             if let only = options.root, only != name && only != view["id"] { continue }
             var builder = RootBuilder(kind: kind, root: view, controller: controller, device: device, landscape: landscape, options: options)
-            if kind == .scene { builder.bars = (bars.top[name] ?? 0, bars.bottom[name] ?? 0) }
+            if kind == .scene { builder.bars = (bars.top[name] ?? 0, bars.bottom[name] ?? 0, bars.opaqueTop.contains(name)) }
             builder.images = images
+            builder.toolsVersion = toolsVersion
             roots.append(try builder.build(name: name))
         }
         if let only = options.root, roots.isEmpty {

@@ -10,12 +10,15 @@ struct RootBuilder {
     let device: Device?
     let landscape: Bool
     let options: ImportOptions
+    /// The Xcode that wrote the document (`toolsVersion`'s leading number): some canvas rules
+    /// changed with it.
+    var toolsVersion = 0.0
 
     /// The document's images by name: an image view's intrinsic size when content is measured.
     var images: [String: (Double, Double)] = [:]
     let sizeClasses: SizeClasses
     /// The top and bottom bars over a controller's root (`Bars`).
-    var bars: (top: Double, bottom: Double) = (0, 0)
+    var bars: (top: Double, bottom: Double, opaqueTop: Bool) = (0, 0, false)
     var views: [JSON] = []
     var constraints: [JSON] = []
     var stored: [(id: String, x: Double, y: Double, width: Double, height: Double)] = []
@@ -80,9 +83,16 @@ struct RootBuilder {
         -> (Double, Double, Device.Insets)
     {
         guard let device else {
-            // No device named: the stored height is the screen's, less what the root sits below.
+            // No device named (before Xcode 8): the stored height is the screen's, less what the
+            // root sits below; a controller's root has the 20-point status bar and its bars.
             let below = kind == .scene && frame.y > 0 && frame.y < frame.height
-            return (frame.width, below ? frame.height - frame.y : frame.height, Device.Insets())
+            var safe = Device.Insets()
+            if kind == .scene {
+                let status = controller?.children.contains { $0.name == "nil" && $0["key"] == "simulatedStatusBarMetrics" } == true ? 0.0 : 20
+                safe.top = max(0, status + bars.top - (below ? frame.y : 0))
+                safe.bottom = bars.bottom
+            }
+            return (frame.width, below ? frame.height - frame.y : frame.height, safe)
         }
         let screen = device.screen(landscape: landscape)
         switch kind {
@@ -90,19 +100,24 @@ struct RootBuilder {
             let asked = options.device != nil || options.landscape != nil
             // A root stored below the bars (y > 0) with the screen's whole height is an old
             // document's leftover: Xcode lays it out in what is left of the screen.
-            let stored = (frame.width, frame.y > 0 ? min(frame.height, screen.height - frame.y) : frame.height)
-            let (w, h) = asked ? (screen.width, screen.height) : stored
+            var stored = (frame.width, frame.y > 0 ? min(frame.height, screen.height - frame.y) : frame.height)
             var safe = screen.safeArea
             // The bars Xcode's canvas shows over the controller (a phone's navigation bar is
             // 32 in landscape).
             safe.top += bars.top == 44 && landscape && device.width < 700 ? 32 : bars.top
             safe.bottom += bars.bottom
-            // A root shorter than the screen starts below the bars that do not cover it (a
-            // controller not extending under opaque bars): its top inset is what of the bars
-            // is left over it, the rest of the difference is taken off the bottom.
+            // Under an opaque navigation bar the root starts below it: Xcode lays it out there
+            // even where the height it stored for the root is off (marked misplaced).
+            if bars.opaqueTop && root["misplaced"] == "YES" { stored.1 = screen.height - safe.top }
+            let (w, h) = asked ? (screen.width, screen.height) : stored
+            // A root shorter than the screen leaves out the bars it does not extend under: below
+            // the top bars (stored below them, or short by exactly their height), its top inset is
+            // what of them is left over it and the rest comes off the bottom; otherwise (above an
+            // opaque bottom bar, in a child controller's container) it all comes off the bottom.
             if !asked && h < screen.height - 0.5 {
                 let missing = screen.height - h
-                let fromTop = min(missing, safe.top)
+                let underTop = frame.y > 0 || bars.opaqueTop || abs(missing - safe.top) < 0.5
+                let fromTop = underTop ? min(missing, safe.top) : 0
                 safe.top -= fromTop
                 safe.bottom = max(0, safe.bottom - (missing - fromTop))
             }
@@ -206,9 +221,11 @@ struct RootBuilder {
         } else if isRoot && kind == .scene {
             let side = Device.systemMinimumMargin(width: width)
             m = (0, side, 0, side)
-        } else if isRoot && kind == .cell {
+        } else if isRoot && kind == .cell && controller?.name == "tableViewCell" {
+            // A table cell's content view: 11 above and below and the system minimum at the
+            // sides since Xcode 9 (iOS 11); 8 all round in documents from before.
             let side = Device.systemMinimumMargin(width: width)
-            m = (11, side, 11, side)
+            m = toolsVersion >= 13771 || toolsVersion == 0 ? (11, side, 11, side) : (8, 8, 8, 8)
         } else {
             return nil
         }

@@ -149,7 +149,9 @@ final class ImporterTests: XCTestCase {
             """
         }
         // A segue from a button inside the controller's view shows `third` in the same stack; a
-        // navigation bar stored 54 tall (Xcode 26's) is that tall over its stack.
+        // navigation bar stored 54 tall (Xcode 26's) is that tall over its stack. A root short by
+        // its top bars (`below`) starts under them; one short by something else (`short`, above
+        // an opaque bottom bar) keeps its status bar and loses the difference at the bottom.
         let showing = """
             <button translatesAutoresizingMaskIntoConstraints="NO" id="go"><rect key="frame" x="0" y="0" width="10" height="10"/>
                 <connections><segue destination="third" kind="show" id="sh3"/></connections>
@@ -164,22 +166,32 @@ final class ImporterTests: XCTestCase {
                         <navigationBar key="navigationBar" contentMode="scaleToFill" id="bar"><rect key="frame" x="0.0" y="20" width="375" height="44"/></navigationBar>
                         <connections><segue destination="first" kind="relationship" relationship="rootViewController" id="r"/></connections>
                     </navigationController></objects></scene>
-                    \(controller("first", root: "a", segue: #"<segue destination="second" kind="show" id="sh"/>"#, body: pinned("a", "va", 64)))
+                    \(controller("first", root: "a", segue: #"<segue destination="second" kind="show" id="sh"/><segue destination="below" kind="show" id="sh2"/>"#, body: pinned("a", "va", 64)))
                     \(controller("second", root: "b", body: pinned("b", "vb", 64, "view", showing)))
                     \(controller("third", root: "e", body: pinned("e", "ve", 64)))
                     \(controller("alone", root: "c", body: pinned("c", "vc", 20)))
                     \(controller("below", root: "d", height: 603, body: pinned("d", "vd", 0)))
+                    \(controller("short", root: "g", height: 618, body: pinned("g", "vg", 20)))
                     <scene sceneID="n2"><objects><navigationController id="nav2" sceneMemberID="viewController">
                         <navigationBar key="navigationBar" contentMode="scaleToFill" id="bar2"><rect key="frame" x="0.0" y="20" width="375" height="54"/></navigationBar>
                         <connections><segue destination="tall" kind="relationship" relationship="rootViewController" id="r2"/></connections>
                     </navigationController></objects></scene>
                     \(controller("tall", root: "f", body: pinned("f", "vf", 74)))
+                    <scene sceneID="n3"><objects><navigationController id="nav3" sceneMemberID="viewController">
+                        <navigationBar key="navigationBar" contentMode="scaleToFill" translucent="NO" id="bar3"><rect key="frame" x="0.0" y="20" width="375" height="44"/></navigationBar>
+                        <connections><segue destination="opaque" kind="relationship" relationship="rootViewController" id="r3"/></connections>
+                    </navigationController></objects></scene>
+                    \(controller("opaque", root: "o", height: 600, body: pinned("o", "vo", 0)).replacingOccurrences(of: #"id="o">"#, with: #"misplaced="YES" id="o">"#))
                 </scenes>
             </document>
             """
         let document = try Importer.read(Array(xml.utf8), options: ImportOptions(contentSizes: .stored))
-        XCTAssertEqual(document.roots.map(\.name), ["first", "second", "third", "alone", "below", "tall"])
-        for root in document.roots { try assertAgrees(root) }
+        XCTAssertEqual(document.roots.map(\.name), ["first", "second", "third", "alone", "below", "short", "tall", "opaque"])
+        for root in document.roots.dropLast() { try assertAgrees(root) }
+        // Under an opaque bar the root starts below it, at the height left (its stored 600 is misplaced).
+        let opaque = try layout(try XCTUnwrap(document.roots.last))
+        XCTAssertEqual(opaque["o"], Rect(x: 0, y: 0, width: 375, height: 603))
+        XCTAssertEqual(opaque["vo"], Rect(x: 0, y: 0, width: 10, height: 10))
         // A switch pinned by its trailing edge, a slider centred, a segmented control above a view:
         // their alignment rects are what the constraints place. A picker keeps its size; a
         // `fixedFrame` button no constraint names stays where the canvas has it.
@@ -474,6 +486,78 @@ final class ImporterTests: XCTestCase {
         XCTAssertEqual(f.y, 300 + 229 * 300 / 667, accuracy: 0.5)
         XCTAssertEqual(f.height, 67 + 229 * 67 / 667, accuracy: 0.5)
         XCTAssertEqual(frames["fixed"], Rect(x: 10, y: 600, width: 30, height: 30))
+    }
+
+    /// Canvas rules that changed with Xcode, keyed by the document's `toolsVersion`: a table
+    /// cell's content margins (8 all round before Xcode 9, then 11 and 16), a collection cell's
+    /// (a plain view's 8), the 6.1-inch phone's status bar (44 in Xcode 10 and 11, then 48),
+    /// and the 20-point status bar of documents that name no device.
+    func testCanvasRulesThatChangedWithXcode() throws {
+        func cell(_ tools: String, _ kind: String, content: String) -> [UInt8] {
+            Array(
+                """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <document type="com.apple.InterfaceBuilder3.CocoaTouch.XIB" version="3.0" toolsVersion="\(tools)" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
+                    <objects>
+                        <\(kind) contentMode="scaleToFill" id="cell">
+                            <rect key="frame" x="0.0" y="0.0" width="320" height="60"/>
+                            <\(content) key="contentView" id="content">
+                                <rect key="frame" x="0.0" y="0.0" width="320" height="60"/>
+                                <subviews>
+                                    <view translatesAutoresizingMaskIntoConstraints="NO" id="v"><rect key="frame" x="0" y="0" width="10" height="10"/></view>
+                                </subviews>
+                                <constraints>
+                                    <constraint firstItem="v" firstAttribute="leading" secondItem="content" secondAttribute="leadingMargin" id="l"/>
+                                    <constraint firstItem="v" firstAttribute="top" secondItem="content" secondAttribute="topMargin" id="t"/>
+                                    <constraint firstItem="v" firstAttribute="width" constant="10" id="w"/>
+                                    <constraint firstItem="v" firstAttribute="height" constant="10" id="h"/>
+                                </constraints>
+                            </\(content)>
+                        </\(kind)>
+                    </objects>
+                </document>
+                """.utf8)
+        }
+        func origin(_ bytes: [UInt8], _ id: String, device: String? = nil) throws -> [Double] {
+            let root = try XCTUnwrap(try Importer.read(bytes, options: ImportOptions(device: device, contentSizes: .stored)).roots.first)
+            let f = try XCTUnwrap(try layout(root)[id])
+            return [f.x, f.y]
+        }
+        XCTAssertEqual(try origin(cell("13196", "tableViewCell", content: "tableViewCellContentView"), "v"), [8, 8])
+        XCTAssertEqual(try origin(cell("14490", "tableViewCell", content: "tableViewCellContentView"), "v"), [16, 11])
+        XCTAssertEqual(try origin(cell("20037", "collectionViewCell", content: "collectionViewCellContentView"), "v"), [8, 8])
+
+        func phone(_ tools: String, device: String) -> [UInt8] {
+            let element = device.isEmpty ? "" : #"<device id="\#(device)" orientation="portrait" appearance="light"/>"#
+            let size = device.isEmpty ? (320, 568) : (414, 896)
+            return Array(
+                """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="\(tools)" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
+                    \(element)
+                    <scenes><scene sceneID="s"><objects>
+                        <viewController id="vc" sceneMemberID="viewController">
+                            <layoutGuides><viewControllerLayoutGuide type="top" id="top"/></layoutGuides>
+                            <view key="view" contentMode="scaleToFill" id="root">
+                                <rect key="frame" x="0.0" y="0.0" width="\(size.0)" height="\(size.1)"/>
+                                <subviews>
+                                    <view translatesAutoresizingMaskIntoConstraints="NO" id="v"><rect key="frame" x="0" y="0" width="10" height="10"/></view>
+                                </subviews>
+                                <constraints>
+                                    <constraint firstItem="v" firstAttribute="top" secondItem="top" secondAttribute="bottom" id="t"/>
+                                    <constraint firstItem="v" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="l"/>
+                                    <constraint firstItem="v" firstAttribute="width" constant="10" id="w"/>
+                                    <constraint firstItem="v" firstAttribute="height" constant="10" id="h"/>
+                                </constraints>
+                            </view>
+                        </viewController>
+                    </objects></scene></scenes>
+                </document>
+                """.utf8)
+        }
+        XCTAssertEqual(try origin(phone("15705", device: "retina6_1"), "v"), [0, 44])
+        XCTAssertEqual(try origin(phone("17701", device: "retina6_1"), "v"), [0, 48])
+        XCTAssertEqual(try origin(phone("4514", device: ""), "v"), [0, 20])
     }
 
     func testRefusals() throws {
