@@ -67,6 +67,8 @@ extension RootBuilder {
         } else if Self.sizedHeight.contains(e.name) {
             out.append(("intrinsicSize", object([("height", number(aligned.height))])))
         }
+        // Text not measured here has its baselines where the system font puts them.
+        if !out.contains(where: { $0.0 == "text" }), let b = storedBaselines(e, height: aligned.height) { out.append(("baseline", b)) }
         func priority(_ k: String) -> JSON? { e[k].flatMap(Double.init).map { number(min(max($0, 1), 1000)) } }
         let hugging = [("horizontal", priority("horizontalHuggingPriority")), ("vertical", priority("verticalHuggingPriority"))]
             .compactMap { k, v in v.map { (k, $0) } }
@@ -99,7 +101,19 @@ extension RootBuilder {
                 .joined()
         }
         guard let string, !string.isEmpty else { return nil }
-        var size = 17.0, weight = 400, italic = false
+        let (size, weight, italic) = font(e)
+        var fontMembers: [(String, JSON)] = [
+            ("family", .string(Importer.substituteFamily)), ("size", number(size)), ("weight", number(Double(weight)))
+        ]
+        if italic { fontMembers.append(("italic", .bool(true))) }
+        let lines = e["numberOfLines"].flatMap(Int.init) ?? 1
+        return object([("string", .string(string)), ("font", object(fontMembers)), ("numberOfLines", number(Double(max(lines, 0))))])
+    }
+
+    /// A text view's font: point size, weight, italic (UIKit's defaults: a label's 17, a
+    /// button's title 15, a text field's 14).
+    private func font(_ e: XMLElement) -> (size: Double, weight: Int, italic: Bool) {
+        var size = e.name == "button" ? 15.0 : e.name == "textField" ? 14 : 17, weight = 400, italic = false
         if let font = e.child("fontDescription", key: "fontDescription") {
             if let style = font["style"], let s = Self.textStyles[style] { (size, weight) = s }
             if let p = font["pointSize"].flatMap(Double.init) { size = p }
@@ -114,12 +128,30 @@ extension RootBuilder {
                 if name.contains("italic") || name.contains("oblique") { italic = true }
             }
         }
-        var fontMembers: [(String, JSON)] = [
-            ("family", .string(Importer.substituteFamily)), ("size", number(size)), ("weight", number(Double(weight)))
-        ]
-        if italic { fontMembers.append(("italic", .bool(true))) }
-        let lines = e["numberOfLines"].flatMap(Int.init) ?? 1
-        return object([("string", .string(string)), ("font", object(fontMembers)), ("numberOfLines", number(Double(max(lines, 0))))])
+        return (size, weight, italic)
+    }
+
+    /// The system font's metrics per point of size (San Francisco: ascender 0.952, descender
+    /// 0.241, no line gap): where a stored-size text view's baselines are. A label's stored
+    /// height is its lines' (its intrinsic height, whatever the text style's size was where it
+    /// was saved), each line's baseline at the ascender's share of it; a button's or a text
+    /// field's one line is centred in its height.
+    static let systemAscender = 0.952, systemDescender = 0.241
+
+    func storedBaselines(_ e: XMLElement, height: Double) -> JSON? {
+        guard e.name == "label" || e.name == "button" || e.name == "textField", height > 0 else { return nil }
+        let size = font(e).size
+        let fontLine = size * (Self.systemAscender + Self.systemDescender)
+        let share = Self.systemAscender / (Self.systemAscender + Self.systemDescender)
+        guard e.name == "label" else {
+            let first = (height - fontLine) / 2 + size * Self.systemAscender
+            return object([("first", number(first)), ("last", number(first))])
+        }
+        let most = e["numberOfLines"].flatMap(Int.init) ?? 1
+        var lines = max(1, Int((height / fontLine).rounded()))
+        if most > 0 { lines = min(lines, most) }
+        let line = height / Double(lines)
+        return object([("first", number(line * share)), ("last", number(height - line * (1 - share)))])
     }
 
     func stackSpec(_ e: XMLElement, arranged: [String]) -> JSON {

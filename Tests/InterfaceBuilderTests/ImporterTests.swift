@@ -560,6 +560,46 @@ final class ImporterTests: XCTestCase {
         XCTAssertEqual(try origin(phone("4514", device: ""), "v"), [0, 20])
     }
 
+    /// With stored sizes, text views have the system font's baselines: a label's at the
+    /// ascender's share of each stored line, a button's title centred in its height.
+    func testStoredTextHasTheSystemFontsBaselines() throws {
+        let root = try XCTUnwrap(
+            try Importer.read(
+                Self.scene(
+                    """
+                    <subviews>
+                        <label text="Title" translatesAutoresizingMaskIntoConstraints="NO" id="a">
+                            <rect key="frame" x="20" y="100" width="40" height="20.5"/>
+                            <fontDescription key="fontDescription" type="system" pointSize="17"/>
+                        </label>
+                        <label text="note" translatesAutoresizingMaskIntoConstraints="NO" id="b">
+                            <rect key="frame" x="100" y="102" width="30" height="18"/>
+                            <fontDescription key="fontDescription" type="system" pointSize="15"/>
+                        </label>
+                        <button translatesAutoresizingMaskIntoConstraints="NO" id="go">
+                            <rect key="frame" x="20" y="200" width="46" height="30"/>
+                            <fontDescription key="fontDescription" type="system" pointSize="15"/>
+                        </button>
+                        <label text="Go" translatesAutoresizingMaskIntoConstraints="NO" id="c">
+                            <rect key="frame" x="100" y="204" width="30" height="20.5"/>
+                            <fontDescription key="fontDescription" type="system" pointSize="17"/>
+                        </label>
+                    </subviews>
+                    <constraints>
+                        <constraint firstItem="a" firstAttribute="top" secondItem="root" secondAttribute="top" constant="100" id="1"/>
+                        <constraint firstItem="a" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="20" id="2"/>
+                        <constraint firstItem="b" firstAttribute="firstBaseline" secondItem="a" secondAttribute="firstBaseline" id="3"/>
+                        <constraint firstItem="b" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="100" id="4"/>
+                        <constraint firstItem="go" firstAttribute="top" secondItem="root" secondAttribute="top" constant="200" id="5"/>
+                        <constraint firstItem="go" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="20" id="6"/>
+                        <constraint firstItem="c" firstAttribute="baseline" secondItem="go" secondAttribute="baseline" id="7"/>
+                        <constraint firstItem="c" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="100" id="8"/>
+                    </constraints>
+                    """), options: ImportOptions(contentSizes: .stored)
+            ).roots.first)
+        try assertAgrees(root)
+    }
+
     func testRefusals() throws {
         func refusal(_ bytes: [UInt8], _ options: ImportOptions = ImportOptions()) -> ImportError? {
             do {
