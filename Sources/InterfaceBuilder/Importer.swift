@@ -31,9 +31,15 @@ public enum Importer {
         }
         // Xcode's version: its leading number (`16097.3`, `32700.99.1234`).
         let toolsVersion = root["toolsVersion"].flatMap { Double($0.prefix { $0 != "." }) } ?? 0
-        // The 6.1-inch phone of Xcode 10 and 11 (iPhone XR, 11) had a 44-point status bar; its
-        // successors' is 48.
-        if device?.id == "retina6_1" && toolsVersion > 0 && toolsVersion < 17000 { device?.top = 44 }
+        // The canvas's safe area changed with Xcode: the 6.1-inch phone's status bar is 44 up to
+        // Xcode 14.0 (iPhone XR, 11), 48 after; Xcode 26 gives a phone with a sensor housing
+        // twice its insets (48 -> 96, 59 -> 118, home indicator 34 -> 68), as its documents in
+        // public repositories store them.
+        if device?.id == "retina6_1" && toolsVersion > 0 && toolsVersion < 21225 { device?.top = 44 }
+        if toolsVersion >= 24000, var d = device, d.bottom > 0 {
+            (d.top, d.bottom) = (2 * d.top, 2 * d.bottom)
+            device = d
+        }
         let landscape = options.landscape ?? (deviceElement?["orientation"] == "landscape")
         var roots: [ImportedRoot] = []
         var found: [(ImportedRoot.Kind, String, XMLElement, XMLElement?)] = []  // kind, name, root view, controller

@@ -223,9 +223,9 @@ struct RootBuilder {
             m = (0, side, 0, side)
         } else if isRoot && kind == .cell && controller?.name == "tableViewCell" {
             // A table cell's content view: 11 above and below and the system minimum at the
-            // sides since Xcode 9 (iOS 11); 8 all round in documents from before.
+            // sides since Xcode 9.1 (iOS 11); 8 all round in documents from before.
             let side = Device.systemMinimumMargin(width: width)
-            m = toolsVersion >= 13771 || toolsVersion == 0 ? (11, side, 11, side) : (8, 8, 8, 8)
+            m = toolsVersion >= 13529 || toolsVersion == 0 ? (11, side, 11, side) : (8, 8, 8, 8)
         } else {
             return nil
         }

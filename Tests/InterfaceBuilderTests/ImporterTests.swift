@@ -489,9 +489,10 @@ final class ImporterTests: XCTestCase {
     }
 
     /// Canvas rules that changed with Xcode, keyed by the document's `toolsVersion`: a table
-    /// cell's content margins (8 all round before Xcode 9, then 11 and 16), a collection cell's
-    /// (a plain view's 8), the 6.1-inch phone's status bar (44 in Xcode 10 and 11, then 48),
-    /// and the 20-point status bar of documents that name no device.
+    /// cell's content margins (8 all round before Xcode 9.1, then 11 and 16), a collection
+    /// cell's (a plain view's 8), the 6.1-inch phone's status bar (44 up to Xcode 14.0, then
+    /// 48, doubled by Xcode 26 as on every phone with a sensor housing), and the 20-point
+    /// status bar of documents that name no device.
     func testCanvasRulesThatChangedWithXcode() throws {
         func cell(_ tools: String, _ kind: String, content: String) -> [UInt8] {
             Array(
@@ -529,7 +530,7 @@ final class ImporterTests: XCTestCase {
 
         func phone(_ tools: String, device: String) -> [UInt8] {
             let element = device.isEmpty ? "" : #"<device id="\#(device)" orientation="portrait" appearance="light"/>"#
-            let size = device.isEmpty ? (320, 568) : (414, 896)
+            let size = device.isEmpty ? (320, 568) : device == "retina4_7" ? (375, 667) : (414, 896)
             return Array(
                 """
                 <?xml version="1.0" encoding="UTF-8"?>
@@ -555,8 +556,10 @@ final class ImporterTests: XCTestCase {
                 </document>
                 """.utf8)
         }
-        XCTAssertEqual(try origin(phone("15705", device: "retina6_1"), "v"), [0, 44])
-        XCTAssertEqual(try origin(phone("17701", device: "retina6_1"), "v"), [0, 48])
+        XCTAssertEqual(try origin(phone("20037", device: "retina6_1"), "v"), [0, 44])
+        XCTAssertEqual(try origin(phone("21225", device: "retina6_1"), "v"), [0, 48])
+        XCTAssertEqual(try origin(phone("24127", device: "retina6_1"), "v"), [0, 96])
+        XCTAssertEqual(try origin(phone("24127", device: "retina4_7"), "v"), [0, 20])
         XCTAssertEqual(try origin(phone("4514", device: ""), "v"), [0, 20])
     }
 
