@@ -6,7 +6,7 @@ HOST    ?= 127.0.0.1
 PORT    ?= 8080
 WORKLOADS ?= /tmp/layoutd-workloads
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PKGS := libmicrohttpd-dev zlib1g-dev libxml2-dev libsqlite3-dev libpq-dev pkg-config libharfbuzz-dev libfontconfig-dev libunibreak-dev fonts-dejavu-core
+APT_PKGS := libmicrohttpd-dev zlib1g-dev libxml2-dev libsqlite3-dev libpq-dev pkg-config libharfbuzz-dev libfontconfig-dev libunibreak-dev fonts-dejavu-core fonts-inter
 
 .PHONY: deps test-deps lint format cluster-test bench-cluster api-fuzz fuzz-targets fuzz-replay soak build release run test bench bench-engine bench-streams bench-handler bench-document bench-growth bench-store bench-text load fuzz clean
 

@@ -15,6 +15,8 @@ public struct ImportOptions: Sendable {
     public var contentSizes = ContentSizes.measured
     /// Only the root of this scene, controller or view id.
     public var root: String?
+    /// The family labels are measured in (`Importer.substituteFamily`, or one the server has).
+    public var fontFamily = Importer.substituteFamily
 
     public init(device: String? = nil, landscape: Bool? = nil, contentSizes: ContentSizes = .measured, root: String? = nil) {
         (self.device, self.landscape, self.contentSizes, self.root) = (device, landscape, contentSizes, root)

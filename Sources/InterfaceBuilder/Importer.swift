@@ -4,9 +4,11 @@ import JSON
 /// the views under it with IB's ids, their constraints, and what UIKit supplies that the file
 /// does not say (the device's safe area, system margins, scroll views' content area).
 public enum Importer {
-    /// The family every IB font is set in when labels are measured: the server's closest to
-    /// the system font (metrics differ: `contentSizes=stored` reproduces Xcode's canvas).
-    public static let substituteFamily = "DejaVu Sans"
+    /// The family every IB font is set in when labels are measured: the closest to the system
+    /// font (San Francisco) a Debian server has. Inter's vertical metrics are within 2% of San
+    /// Francisco's and its text about 3.5% wider (DejaVu Sans: 15%); `contentSizes=stored`
+    /// reproduces Xcode's canvas exactly.
+    public static let substituteFamily = "Inter"
 
     public static func read(_ bytes: [UInt8], options: ImportOptions = ImportOptions(), limits: XMLLimits = XMLLimits())
         throws(ImportError) -> ImportedDocument

@@ -103,7 +103,7 @@ extension RootBuilder {
         guard let string, !string.isEmpty else { return nil }
         let (size, weight, italic) = font(e)
         var fontMembers: [(String, JSON)] = [
-            ("family", .string(Importer.substituteFamily)), ("size", number(size)), ("weight", number(Double(weight)))
+            ("family", .string(options.fontFamily)), ("size", number(size)), ("weight", number(Double(weight)))
         ]
         if italic { fontMembers.append(("italic", .bool(true))) }
         let lines = e["numberOfLines"].flatMap(Int.init) ?? 1

@@ -339,7 +339,7 @@ final class ImporterTests: XCTestCase {
         let views = try XCTUnwrap(root.document["views"]?.array)
         let title = try XCTUnwrap(views.first { $0["id"]?.string == "title" })
         XCTAssertEqual(title["text"]?["string"]?.string, "Title")
-        XCTAssertEqual(title["text"]?["font"]?["family"]?.string, "DejaVu Sans")
+        XCTAssertEqual(title["text"]?["font"]?["family"]?.string, "Inter")
         XCTAssertEqual(title["text"]?["font"]?["weight"]?.number, 700)
         XCTAssertNil(title["intrinsicSize"])
         let frames = try layout(root)

@@ -40,7 +40,7 @@ final class InterfaceBuilderRouteTests: XCTestCase {
         // Measured, labels are text in the substitute family; another device moves the root.
         let measured = post(c, "?device=retina5_9&orientation=landscape", Array(storyboard))
         XCTAssertEqual(measured.status, 200, measured.text)
-        XCTAssertEqual(measured.object["fontSubstitute"] as? String, "DejaVu Sans")
+        XCTAssertEqual(measured.object["fontSubstitute"] as? String, "Inter")
         let other = try XCTUnwrap((measured.object["roots"] as? [[String: Any]])?.first?["frames"] as? [String: [String: Double]])
         XCTAssertEqual(other["root"], ["x": 0, "y": 0, "width": 812, "height": 375])
         XCTAssertEqual(other["card"]?["x"], 64)

@@ -2,6 +2,7 @@ import HTTPTransport
 import InterfaceBuilder
 import JSON
 import LayoutModel
+import TextLayout
 
 /// Interface Builder documents laid out as they are sent (`POST /v1/ib/layout`), and the
 /// devices they are laid out on (`GET /v1/devices`).
@@ -30,6 +31,8 @@ struct InterfaceBuilderRoutes: Sendable {
     /// `device`, `orientation`, `root` and `contentSizes` from the query.
     static func options(_ req: Request) throws(Problem) -> ImportOptions {
         var o = ImportOptions(device: req.query("device"), root: req.query("root"))
+        // Inter where the server has it (the Makefile and image install it), else its default family.
+        o.fontFamily = TextMeasurer.shared.catalog.family(named: Importer.substituteFamily) ?? "DejaVu Sans"
         switch req.query("orientation") {
         case nil: break
         case "portrait": o.landscape = false
@@ -61,7 +64,7 @@ struct InterfaceBuilderRoutes: Sendable {
         w.value(.string(options.contentSizes.rawValue))
         if options.contentSizes == .measured {
             w.key("fontSubstitute")
-            w.value(.string(Importer.substituteFamily))
+            w.value(.string(options.fontFamily))
         }
         w.key("roots")
         w.beginArray()
