@@ -13,6 +13,9 @@ public struct ConstraintBatch: Sendable {
     /// Where the constraint being written starts in `terms` (kept: read from the last row's
     /// end, an optional, it was ~15 instructions of every term's `add`).
     @usableFromInline var start = 0
+    /// Per constraint, the order conflicts break in (smaller first; UIKit's, which the layout
+    /// model knows); empty: the newest of a conflicting set breaks.
+    public var breakOrder: [Int64] = []
 
     @usableFromInline struct Row: Sendable {
         @usableFromInline var end: Int32

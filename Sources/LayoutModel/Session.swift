@@ -299,6 +299,7 @@ public final class LayoutSession {
             viewOfVariable.own(vars, by: v)
         }
         translate()
+        breakAsUIKitDoes()
         // Built: from here on (text rewrapped below included) a changed atom is listed dirty.
         document.isBuilt = true
         for v in document.removedViews {
@@ -430,6 +431,8 @@ public final class LayoutSession {
             let (base, sign) = translator.translate(atoms[k], into: &batch)
             if base != 0 || sign > 0 { unusual.append((k, EngineLink(handle: nil, mirrored: sign > 0, base: base))) }
         }
+        // The factored basis breaks conflicts in UIKit's order at once (Session+Conflicts).
+        if engineKind == .factored { batch.breakOrder = breakOrders(atoms) }
         let handles = batch.count > 1 ? solver.add(batch: batch) : (0..<batch.count).map { solver.add(batch[$0]) }
         links.link(atoms, to: handles, plainBut: unusual)
     }

@@ -152,6 +152,16 @@ final class StackTests: XCTestCase {
         XCTAssertTrue(conflicts.contains("wide"), "\(conflicts)")
         XCTAssertTrue(conflicts.contains { $0.hasPrefix("row.stack.") }, "\(conflicts)")
         for id in conflicts where id.hasPrefix("row.stack.") { XCTAssertNotNil(s.document.constraint(named: id), id) }
+        // As UIKit (and Xcode's stored frames): the stack's arrangement holds against the
+        // document's constraints, and of those the one listed first (the row's trailing edge,
+        // `c1`) breaks; the width listed after it holds.
+        XCTAssertEqual(broken.first?.0, "c1")
+        XCTAssertEqual(s.frame("a")?.width, 200)
+        XCTAssertEqual(s.frame("b")?.width, 200)
+        // A hidden view's collapse gives way to an explicit size instead (Xcode keeps the size).
+        let h = session(row(distribution: "fill", alignment: "top", extra: #",{"id":"keep","expr":"b.width == 60"}"#, hidden: "b"))
+        XCTAssertEqual(unsatisfiable(h.diagnostics()).first.map { $0.0.hasPrefix("row.stack.") }, true)
+        XCTAssertEqual(h.frame("b")?.width, 60)
         // A stack's constraint is the stack's to change.
         XCTAssertThrowsError(try s.setConstants(json(#"{"row.stack.0": 5}"#))) { XCTAssertEqual(($0 as? LayoutError)?.pointer, "/row.stack.0") }
     }

@@ -111,14 +111,20 @@ final class VisualFormatTests: XCTestCase {
         XCTAssertEqual(s.frame("button2"), R(204, 20, 176, 30))
     }
 
-    func testMultiplePredicates() {
+    func testMultiplePredicates() throws {
         // Hugging pulls toward the intrinsic 60; the required >=70 stops it.
         XCTAssertEqual(layout(["flexibleButton"], [("|[flexibleButton(>=70,<=100)]", [], "{}")]).frame("flexibleButton")?.width, 70)
-        // Edge to edge (400) is impossible with <=100: the engine breaks the last one and says so.
+        // Edge to edge (400) is impossible with <=100: as UIKit does, the newest of the
+        // conflicting constraints hold and the first listed (the leading edge) breaks.
         let s = layout(["flexibleButton"], [("|[flexibleButton(>=70,<=100)]|", [], "{}")])
-        XCTAssertEqual(unsatisfiable(s.diagnostics()).map(\.0), ["f0.3"])
+        XCTAssertEqual(unsatisfiable(s.diagnostics()).map(\.0), ["f0.0"])
         XCTAssertEqual(
-            unsatisfiable(s.diagnostics()).first?.1, ["root.frame.width", "f0.0", "f0.2", "f0.3"], "leading edge, <=100, trailing edge, root width")
+            Set(unsatisfiable(s.diagnostics()).first?.1 ?? []), ["root.frame.width", "f0.0", "f0.2", "f0.3"],
+            "leading edge, <=100, trailing edge, root width")
+        // Held by the trailing edge, within its widths.
+        let f = try XCTUnwrap(s.frame("flexibleButton"))
+        XCTAssertEqual(f.x + f.width, 400)
+        XCTAssertTrue((70...100).contains(f.width), "\(f)")
     }
 
     func testCompleteLineOfLayout() {

@@ -1,7 +1,8 @@
 /// Unsatisfiable required constraints, broken as Auto Layout breaks them: when the dual
 /// simplex finds no entering column, the row ρ of B⁻¹ it computed is a Farkas certificate
 /// whose support holds only required rows (an optional row there would have offered an
-/// error column). One of them (the current operation's, else the newest) is demoted to
+/// error column). One of them (the current operation's, else the first in the batch's break
+/// order, else the newest) is demoted to
 /// the `broken` level, just above every optional level, by giving it error columns
 /// (nonbasic at 0: the basis, values and duals stay valid), and the simplex goes on.
 extension FactoredSolver {
@@ -17,7 +18,10 @@ extension FactoredSolver {
             support.append(r)
         }
         guard !support.isEmpty else { throw Unsatisfiable(reason: "a certificate without a breakable row") }
-        let r = preferredRow.flatMap { support.contains($0) ? $0 : nil } ?? support.max()!
+        // The operation's own row, else the first in the batch's break order, else the newest.
+        let r =
+            preferredRow.flatMap { support.contains($0) ? $0 : nil }
+            ?? support.min { (breakOrder(ofRow: $0), -$0) < (breakOrder(ofRow: $1), -$1) }!
         let h = handleOfRow[r]
         let level = levelIndex(Self.brokenPriority)
         var signs: [Double]

@@ -9,7 +9,7 @@ extension FactoredSolver {
         meter.release("columns") { columnRows = SparseLists<Int32>() }
         meter.release("rows: cells") { rows = SparseLists<Entry>() }
         meter.release("rows: right-hand sides, handles") {
-            rowLive = BitVector(); rhs = []; handleOfRow = []
+            rowLive = BitVector(); rhs = []; handleOfRow = []; batchBreakOrder = []
         }
         meter.release("records") { records = HandleTable() }
         meter.release("column state: values") { value = [] }

@@ -4,6 +4,9 @@
 extension FactoredSolver {
     func tryRemove(_ handle: ConstraintHandle) throws(Unsatisfiable) {
         guard let rec = records.removeValue(forKey: handle.raw) else { return }
+        // A handle used again is a new constraint: it has no place in the batch's order.
+        let k = Int(handle.raw - batchFirstHandle)
+        if k >= 0 && k < batchBreakOrder.count { batchBreakOrder[k] = .max }
         ambiguityCache = nil
         maybeRefactor()
         broken.removeAll { $0 == handle.raw }

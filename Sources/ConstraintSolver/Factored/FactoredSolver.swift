@@ -138,6 +138,14 @@ public final class FactoredSolver {
     var broken: [Int32] = []
     /// The row of the operation under way: the one to break when it is in a conflict.
     var preferredRow: Int? = nil
+    /// The last batch's `breakOrder`, by handle from its first: the order a conflict breaks in
+    /// (`Int64.max`, or a handle outside it: none, the newest row breaks).
+    var batchBreakOrder: [Int64] = []
+    var batchFirstHandle: Int32 = 0
+    func breakOrder(ofRow r: Int) -> Int64 {
+        let k = Int(handleOfRow[r] - batchFirstHandle)
+        return k >= 0 && k < batchBreakOrder.count ? batchBreakOrder[k] : .max
+    }
     /// Free columns that make removed rows vacuous; dropped at the next factorization.
     var tombs: Set<Int> = []
     /// Ids of dead columns and dropped rows, reused so that a long session's churn of
@@ -207,6 +215,11 @@ public final class FactoredSolver {
         reserve(rows: batch.count, entries: batch.terms.count + extra, columns: extra)
         let handles = (0..<batch.count).map { i in
             newRow(batch.terms(i), constant: batch.constant(i), batch.relation(i), priority: batch.priority(i), inBatch: true).0
+        }
+        // The batch's break order, kept as it came (no per-row copy) while its handles run on
+        // from the first: as they do in the empty engine a whole document is built into.
+        if batch.breakOrder.count == batch.count, let first = handles.first?.raw, handles.last!.raw - first == Int32(batch.count - 1) {
+            (batchBreakOrder, batchFirstHandle) = (batch.breakOrder, first)
         }
         makeColumnLists()
         lastAdded = handles
