@@ -38,6 +38,11 @@ struct RootBuilder {
     var constrained: Set<String> = []
     /// Ids that name another view of the root (a cell's, its content view).
     var aliases: [String: String] = [:]
+    /// Each view's origin in the root, its safe area and its layout margins as laid out
+    /// (stored geometry): what its subviews' safe areas and preserved margins come from.
+    var origins: [String: (x: Double, y: Double)] = [:]
+    var safeAreas: [String: Device.Insets] = [:]
+    var effectiveMargins: [String: Device.Insets] = [:]
     /// Constraints and views not installed in the any-width, any-height configuration.
     var excluded: Set<String> = []
 
@@ -197,11 +202,24 @@ struct RootBuilder {
         }
         if e["hidden"] == "YES" { members.append(("hidden", .bool(true))) }
         members += content(e, frame: frame)
-        if let m = margins(e, isRoot: isRoot, width: rootSize.0, safe: safe) { members.append(("margins", m)) }
+        // Where the view sits in the root (stored): the part of the root's safe area it overlaps.
+        let origin: (x: Double, y: Double) = parentID.flatMap { origins[$0] }.map { (x: $0.x + frame.x, y: $0.y + frame.y) } ?? (0, 0)
+        origins[id] = origin
+        let ownSafe =
+            isRoot
+            ? safe
+            : Device.Insets(
+                top: min(frame.height, max(0, safe.top - origin.y)), left: min(frame.width, max(0, safe.left - origin.x)),
+                bottom: min(frame.height, max(0, origin.y + frame.height - (rootSize.1 - safe.bottom))),
+                right: min(frame.width, max(0, origin.x + frame.width - (rootSize.0 - safe.right))))
+        safeAreas[id] = ownSafe
+        if let m = margins(e, id: id, parentID: parentID, frame: frame, parentSize: parentSize, rootWidth: rootSize.0, safe: ownSafe) {
+            members.append(("margins", m))
+        }
         let subviews = e.list("subviews").filter { Importer.isView($0) && !excluded.contains($0["id"] ?? "") }
         if isStack { members.append(("stack", stackSpec(e, arranged: subviews.compactMap { $0["id"] }))) }
         views.append(object(members))
-        guides(e, owner: id, isRoot: isRoot, safe: safe)
+        guides(e, owner: id, safe: ownSafe)
         for c in e.list("constraints") where c.name == "constraint" { pending.append((id, c)) }
         for s in subviews {
             guard let f = storedFrame(s, in: (frame.width, frame.height)) else { continue }
@@ -210,41 +228,59 @@ struct RootBuilder {
     }
 
     /// Layout margins: as the document sets them, else UIKit's (a controller's root: the
-    /// system minimum beside its safe area; a cell's content view 11 by the same sides; any other view 8).
-    private func margins(_ e: XMLElement, isRoot: Bool, width: Double, safe: Device.Insets) -> JSON? {
+    /// system minimum beside its safe area; a table cell's content view 11 above and below
+    /// and the same at the sides; any other view 8). `preservesSuperviewLayoutMargins`: at
+    /// least what of the superview's margins reaches over the view's edge; and a view's
+    /// margins are inset by the safe area it overlaps (`insetsLayoutMarginsFromSafeArea`).
+    /// nil: the engine's default (8, no safe area).
+    private mutating func margins(
+        _ e: XMLElement, id: String, parentID: String?, frame: (x: Double, y: Double, width: Double, height: Double),
+        parentSize: (width: Double, height: Double), rootWidth width: Double, safe: Device.Insets
+    ) -> JSON? {
         func n(_ x: XMLElement, _ k: String) -> Double { Double(x[k] ?? "") ?? 0 }
-        var m: (top: Double, left: Double, bottom: Double, right: Double)
+        let isRoot = parentID == nil
+        var m: Device.Insets
         if let insets = e.child("edgeInsets", key: "layoutMargins") {
-            m = (n(insets, "top"), n(insets, "left"), n(insets, "bottom"), n(insets, "right"))
+            m = Device.Insets(top: n(insets, "top"), left: n(insets, "left"), bottom: n(insets, "bottom"), right: n(insets, "right"))
         } else if let insets = e.child("directionalEdgeInsets", key: "directionalLayoutMargins") {
-            m = (n(insets, "top"), n(insets, "leading"), n(insets, "bottom"), n(insets, "trailing"))
+            m = Device.Insets(top: n(insets, "top"), left: n(insets, "leading"), bottom: n(insets, "bottom"), right: n(insets, "trailing"))
         } else if isRoot && kind == .scene {
             let side = Device.systemMinimumMargin(width: width)
-            m = (0, side, 0, side)
+            m = Device.Insets(top: 0, left: side, bottom: 0, right: side)
         } else if isRoot && kind == .cell && controller?.name == "tableViewCell" {
             // A table cell's content view: 11 above and below and the system minimum at the
             // sides since Xcode 9.1 (iOS 11); 8 all round in documents from before.
             let side = Device.systemMinimumMargin(width: width)
-            m = toolsVersion >= 13529 || toolsVersion == 0 ? (11, side, 11, side) : (8, 8, 8, 8)
+            m =
+                toolsVersion >= 13529 || toolsVersion == 0
+                ? Device.Insets(top: 11, left: side, bottom: 11, right: side) : Device.Insets(top: 8, left: 8, bottom: 8, right: 8)
         } else {
-            return nil
+            m = Device.Insets(top: 8, left: 8, bottom: 8, right: 8)
         }
-        if isRoot && e["insetsLayoutMarginsFromSafeArea"] != "NO" {
-            m = (m.top + safe.top, m.left + safe.left, m.bottom + safe.bottom, m.right + safe.right)
+        if e["insetsLayoutMarginsFromSafeArea"] != "NO" {
+            m = Device.Insets(top: m.top + safe.top, left: m.left + safe.left, bottom: m.bottom + safe.bottom, right: m.right + safe.right)
         }
+        if e["preservesSuperviewLayoutMargins"] == "YES", let parentID, let p = effectiveMargins[parentID] {
+            m.top = max(m.top, p.top - frame.y)
+            m.left = max(m.left, p.left - frame.x)
+            m.bottom = max(m.bottom, p.bottom - (parentSize.height - frame.y - frame.height))
+            m.right = max(m.right, p.right - (parentSize.width - frame.x - frame.width))
+        }
+        effectiveMargins[id] = m
+        if m == Device.Insets(top: 8, left: 8, bottom: 8, right: 8) { return nil }
         return object([("top", number(m.top)), ("left", number(m.left)), ("bottom", number(m.bottom)), ("right", number(m.right))])
     }
 
-    /// A view's guides as guide views: the safe area (the screen's on a root, its bounds
-    /// elsewhere), a scroll view's frame guide (its bounds) and content guide (its content
-    /// area, sized by what its subviews' constraints say).
-    private mutating func guides(_ e: XMLElement, owner: String, isRoot: Bool, safe: Device.Insets) {
+    /// A view's guides as guide views: the safe area (on a root the screen's; on another view
+    /// what of the root's it overlaps, as UIKit insets a subview's), a scroll view's frame guide
+    /// (its bounds) and content guide (its content area, sized by what its subviews'
+    /// constraints say).
+    private mutating func guides(_ e: XMLElement, owner: String, safe: Device.Insets) {
         for g in e.children where g.name == "viewLayoutGuide" {
             guard let gid = g["id"] else { continue }
             switch g["key"] {
             case "safeArea":
-                let insets = isRoot ? safe : Device.Insets()
-                addGuide(gid, in: owner, top: insets.top, left: insets.left, bottom: insets.bottom, right: insets.right)
+                addGuide(gid, in: owner, top: safe.top, left: safe.left, bottom: safe.bottom, right: safe.right)
             case "frameLayoutGuide":
                 addGuide(gid, in: owner, top: 0, left: 0, bottom: 0, right: 0)
             case "contentLayoutGuide":

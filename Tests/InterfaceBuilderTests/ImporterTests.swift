@@ -603,6 +603,45 @@ final class ImporterTests: XCTestCase {
         try assertAgrees(root)
     }
 
+    /// A subview's safe area is what of the root's it overlaps, and its margins are inset by
+    /// it; `preservesSuperviewLayoutMargins` keeps at least what of the superview's margins
+    /// reaches over its edge (the root's 16 at the sides, where 8 is a plain view's own).
+    func testSubviewsSafeAreasAndPreservedMargins() throws {
+        let root = try XCTUnwrap(
+            try Importer.read(
+                Self.scene(
+                    """
+                    <subviews>
+                        <view preservesSuperviewLayoutMargins="YES" translatesAutoresizingMaskIntoConstraints="NO" id="box">
+                            <rect key="frame" x="0.0" y="0.0" width="375" height="200"/>
+                            <subviews>
+                                <view translatesAutoresizingMaskIntoConstraints="NO" id="a"><rect key="frame" x="16" y="30" width="10" height="10"/></view>
+                                <view translatesAutoresizingMaskIntoConstraints="NO" id="b"><rect key="frame" x="16" y="28" width="10" height="10"/></view>
+                            </subviews>
+                            <viewLayoutGuide key="safeArea" id="box-safe"/>
+                            <constraints>
+                                <constraint firstItem="a" firstAttribute="top" secondItem="box-safe" secondAttribute="top" constant="10" id="at"/>
+                                <constraint firstItem="a" firstAttribute="leading" secondItem="box" secondAttribute="leadingMargin" id="al"/>
+                                <constraint firstItem="a" firstAttribute="width" constant="10" id="aw"/>
+                                <constraint firstItem="a" firstAttribute="height" constant="10" id="ah"/>
+                                <constraint firstItem="b" firstAttribute="top" secondItem="box" secondAttribute="topMargin" id="bt"/>
+                                <constraint firstItem="b" firstAttribute="leading" secondItem="box" secondAttribute="leadingMargin" id="bl"/>
+                                <constraint firstItem="b" firstAttribute="width" constant="10" id="bw"/>
+                                <constraint firstItem="b" firstAttribute="height" constant="10" id="bh"/>
+                            </constraints>
+                        </view>
+                    </subviews>
+                    <constraints>
+                        <constraint firstItem="box" firstAttribute="top" secondItem="root" secondAttribute="top" id="1"/>
+                        <constraint firstItem="box" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="2"/>
+                        <constraint firstItem="box" firstAttribute="trailing" secondItem="root" secondAttribute="trailing" id="3"/>
+                        <constraint firstItem="box" firstAttribute="height" constant="200" id="4"/>
+                    </constraints>
+                    """), options: ImportOptions(contentSizes: .stored)
+            ).roots.first)
+        try assertAgrees(root)
+    }
+
     func testRefusals() throws {
         func refusal(_ bytes: [UInt8], _ options: ImportOptions = ImportOptions()) -> ImportError? {
             do {
