@@ -31,6 +31,11 @@ final class ImporterTests: XCTestCase {
             """.utf8)
     }
 
+    /// The one root of `Self.scene(body)`, its content at its stored sizes.
+    func storedRoot(_ body: String) throws -> ImportedRoot {
+        try XCTUnwrap(try Importer.read(Self.scene(body), options: ImportOptions(contentSizes: .stored)).roots.first)
+    }
+
     /// Each root laid out: frames by id, in parent coordinates.
     func layout(_ root: ImportedRoot) throws -> [String: Rect] {
         let session = try LayoutSession.make(document: root.document, oneShot: true)
@@ -566,40 +571,37 @@ final class ImporterTests: XCTestCase {
     /// With stored sizes, text views have the system font's baselines: a label's at the
     /// ascender's share of each stored line, a button's title centred in its height.
     func testStoredTextHasTheSystemFontsBaselines() throws {
-        let root = try XCTUnwrap(
-            try Importer.read(
-                Self.scene(
-                    """
-                    <subviews>
-                        <label text="Title" translatesAutoresizingMaskIntoConstraints="NO" id="a">
-                            <rect key="frame" x="20" y="100" width="40" height="20.5"/>
-                            <fontDescription key="fontDescription" type="system" pointSize="17"/>
-                        </label>
-                        <label text="note" translatesAutoresizingMaskIntoConstraints="NO" id="b">
-                            <rect key="frame" x="100" y="102" width="30" height="18"/>
-                            <fontDescription key="fontDescription" type="system" pointSize="15"/>
-                        </label>
-                        <button translatesAutoresizingMaskIntoConstraints="NO" id="go">
-                            <rect key="frame" x="20" y="200" width="46" height="30"/>
-                            <fontDescription key="fontDescription" type="system" pointSize="15"/>
-                        </button>
-                        <label text="Go" translatesAutoresizingMaskIntoConstraints="NO" id="c">
-                            <rect key="frame" x="100" y="204" width="30" height="20.5"/>
-                            <fontDescription key="fontDescription" type="system" pointSize="17"/>
-                        </label>
-                    </subviews>
-                    <constraints>
-                        <constraint firstItem="a" firstAttribute="top" secondItem="root" secondAttribute="top" constant="100" id="1"/>
-                        <constraint firstItem="a" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="20" id="2"/>
-                        <constraint firstItem="b" firstAttribute="firstBaseline" secondItem="a" secondAttribute="firstBaseline" id="3"/>
-                        <constraint firstItem="b" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="100" id="4"/>
-                        <constraint firstItem="go" firstAttribute="top" secondItem="root" secondAttribute="top" constant="200" id="5"/>
-                        <constraint firstItem="go" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="20" id="6"/>
-                        <constraint firstItem="c" firstAttribute="baseline" secondItem="go" secondAttribute="baseline" id="7"/>
-                        <constraint firstItem="c" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="100" id="8"/>
-                    </constraints>
-                    """), options: ImportOptions(contentSizes: .stored)
-            ).roots.first)
+        let root = try storedRoot(
+            """
+            <subviews>
+                <label text="Title" translatesAutoresizingMaskIntoConstraints="NO" id="a">
+                    <rect key="frame" x="20" y="100" width="40" height="20.5"/>
+                    <fontDescription key="fontDescription" type="system" pointSize="17"/>
+                </label>
+                <label text="note" translatesAutoresizingMaskIntoConstraints="NO" id="b">
+                    <rect key="frame" x="100" y="102" width="30" height="18"/>
+                    <fontDescription key="fontDescription" type="system" pointSize="15"/>
+                </label>
+                <button translatesAutoresizingMaskIntoConstraints="NO" id="go">
+                    <rect key="frame" x="20" y="200" width="46" height="30"/>
+                    <fontDescription key="fontDescription" type="system" pointSize="15"/>
+                </button>
+                <label text="Go" translatesAutoresizingMaskIntoConstraints="NO" id="c">
+                    <rect key="frame" x="100" y="204" width="30" height="20.5"/>
+                    <fontDescription key="fontDescription" type="system" pointSize="17"/>
+                </label>
+            </subviews>
+            <constraints>
+                <constraint firstItem="a" firstAttribute="top" secondItem="root" secondAttribute="top" constant="100" id="1"/>
+                <constraint firstItem="a" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="20" id="2"/>
+                <constraint firstItem="b" firstAttribute="firstBaseline" secondItem="a" secondAttribute="firstBaseline" id="3"/>
+                <constraint firstItem="b" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="100" id="4"/>
+                <constraint firstItem="go" firstAttribute="top" secondItem="root" secondAttribute="top" constant="200" id="5"/>
+                <constraint firstItem="go" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="20" id="6"/>
+                <constraint firstItem="c" firstAttribute="baseline" secondItem="go" secondAttribute="baseline" id="7"/>
+                <constraint firstItem="c" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="100" id="8"/>
+            </constraints>
+            """)
         try assertAgrees(root)
     }
 
@@ -607,38 +609,35 @@ final class ImporterTests: XCTestCase {
     /// it; `preservesSuperviewLayoutMargins` keeps at least what of the superview's margins
     /// reaches over its edge (the root's 16 at the sides, where 8 is a plain view's own).
     func testSubviewsSafeAreasAndPreservedMargins() throws {
-        let root = try XCTUnwrap(
-            try Importer.read(
-                Self.scene(
-                    """
+        let root = try storedRoot(
+            """
+            <subviews>
+                <view preservesSuperviewLayoutMargins="YES" translatesAutoresizingMaskIntoConstraints="NO" id="box">
+                    <rect key="frame" x="0.0" y="0.0" width="375" height="200"/>
                     <subviews>
-                        <view preservesSuperviewLayoutMargins="YES" translatesAutoresizingMaskIntoConstraints="NO" id="box">
-                            <rect key="frame" x="0.0" y="0.0" width="375" height="200"/>
-                            <subviews>
-                                <view translatesAutoresizingMaskIntoConstraints="NO" id="a"><rect key="frame" x="16" y="30" width="10" height="10"/></view>
-                                <view translatesAutoresizingMaskIntoConstraints="NO" id="b"><rect key="frame" x="16" y="28" width="10" height="10"/></view>
-                            </subviews>
-                            <viewLayoutGuide key="safeArea" id="box-safe"/>
-                            <constraints>
-                                <constraint firstItem="a" firstAttribute="top" secondItem="box-safe" secondAttribute="top" constant="10" id="at"/>
-                                <constraint firstItem="a" firstAttribute="leading" secondItem="box" secondAttribute="leadingMargin" id="al"/>
-                                <constraint firstItem="a" firstAttribute="width" constant="10" id="aw"/>
-                                <constraint firstItem="a" firstAttribute="height" constant="10" id="ah"/>
-                                <constraint firstItem="b" firstAttribute="top" secondItem="box" secondAttribute="topMargin" id="bt"/>
-                                <constraint firstItem="b" firstAttribute="leading" secondItem="box" secondAttribute="leadingMargin" id="bl"/>
-                                <constraint firstItem="b" firstAttribute="width" constant="10" id="bw"/>
-                                <constraint firstItem="b" firstAttribute="height" constant="10" id="bh"/>
-                            </constraints>
-                        </view>
+                        <view translatesAutoresizingMaskIntoConstraints="NO" id="a"><rect key="frame" x="16" y="30" width="10" height="10"/></view>
+                        <view translatesAutoresizingMaskIntoConstraints="NO" id="b"><rect key="frame" x="16" y="28" width="10" height="10"/></view>
                     </subviews>
+                    <viewLayoutGuide key="safeArea" id="box-safe"/>
                     <constraints>
-                        <constraint firstItem="box" firstAttribute="top" secondItem="root" secondAttribute="top" id="1"/>
-                        <constraint firstItem="box" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="2"/>
-                        <constraint firstItem="box" firstAttribute="trailing" secondItem="root" secondAttribute="trailing" id="3"/>
-                        <constraint firstItem="box" firstAttribute="height" constant="200" id="4"/>
+                        <constraint firstItem="a" firstAttribute="top" secondItem="box-safe" secondAttribute="top" constant="10" id="at"/>
+                        <constraint firstItem="a" firstAttribute="leading" secondItem="box" secondAttribute="leadingMargin" id="al"/>
+                        <constraint firstItem="a" firstAttribute="width" constant="10" id="aw"/>
+                        <constraint firstItem="a" firstAttribute="height" constant="10" id="ah"/>
+                        <constraint firstItem="b" firstAttribute="top" secondItem="box" secondAttribute="topMargin" id="bt"/>
+                        <constraint firstItem="b" firstAttribute="leading" secondItem="box" secondAttribute="leadingMargin" id="bl"/>
+                        <constraint firstItem="b" firstAttribute="width" constant="10" id="bw"/>
+                        <constraint firstItem="b" firstAttribute="height" constant="10" id="bh"/>
                     </constraints>
-                    """), options: ImportOptions(contentSizes: .stored)
-            ).roots.first)
+                </view>
+            </subviews>
+            <constraints>
+                <constraint firstItem="box" firstAttribute="top" secondItem="root" secondAttribute="top" id="1"/>
+                <constraint firstItem="box" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="2"/>
+                <constraint firstItem="box" firstAttribute="trailing" secondItem="root" secondAttribute="trailing" id="3"/>
+                <constraint firstItem="box" firstAttribute="height" constant="200" id="4"/>
+            </constraints>
+            """)
         try assertAgrees(root)
     }
 
