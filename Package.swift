@@ -97,6 +97,7 @@ let package = Package(
         // IB documents imported and laid out, beside Xcode's stored frames and the JSON path (BENCHMARKS.md).
         .executableTarget(
             name: "layoutd-ib-bench", dependencies: ["InterfaceBuilder", "JSON", "LayoutModel"], path: "Benchmarks/IBBench"),
+        .executableTarget(name: "layoutd-xml-bench", dependencies: ["InterfaceBuilder"], path: "Benchmarks/XMLParsers"),
         // 64 concurrent drags over WebSocket streams against a running layoutd (BENCHMARKS.md).
         .executableTarget(name: "layoutd-drag-bench", dependencies: ["JSON", "LayoutModel", "CEpoll"], path: "Benchmarks/DragBench"),
         // The fuzz targets (make fuzz-targets); built plainly, a replayer of their corpora.
