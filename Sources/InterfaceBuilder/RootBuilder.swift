@@ -202,6 +202,14 @@ struct RootBuilder {
         }
         if e["hidden"] == "YES" { members.append(("hidden", .bool(true))) }
         members += content(e, frame: frame)
+        // UIStackView's fillProportionally shares by intrinsic size, and a view without one by
+        // its current size: a nib's view, the frame it was stored with (Xcode's frames show it).
+        if arranged, let stack = parentID.flatMap({ elements[$0] }), stack["distribution"] == "fillProportionally",
+            !members.contains(where: { $0.0 == "intrinsicSize" || $0.0 == "text" })
+        {
+            let vertical = stack["axis"] == "vertical"
+            members.append(("intrinsicSize", object([(vertical ? "height" : "width", number(vertical ? frame.height : frame.width))])))
+        }
         // Where the view sits in the root (stored): the part of the root's safe area it overlaps.
         let origin: (x: Double, y: Double) = parentID.flatMap { origins[$0] }.map { (x: $0.x + frame.x, y: $0.y + frame.y) } ?? (0, 0)
         origins[id] = origin

@@ -431,6 +431,8 @@ extension LayoutDocument {
                 origin: origin, multiplier: c.multiplier, constant: c.constant, priority: c.priority))
         markDirty(atom: a)
         if active && isBuilt { churnAdded.append((a, atoms[Int(a)].shape)) }
+        // A document's constraint may change a fitting size a proportional stack shares by.
+        if proportionalStacks, isBuilt { markProportionalStacks(above: c.first) }
         return a
     }
 
@@ -446,6 +448,7 @@ extension LayoutDocument {
             return
         }
         if atoms[Int(a)].active { churnRemoved.append((a, atoms[Int(a)].shape)) }
+        if proportionalStacks { markProportionalStacks(above: atoms[Int(a)].first) }
         switch atoms[Int(a)].origin {
         case .entry(let e):
             freeEntry(e)

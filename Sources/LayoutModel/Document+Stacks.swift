@@ -16,6 +16,17 @@ extension LayoutDocument {
         dirtyStacks.append(s)
     }
 
+    /// A fillProportionally stack shares a view without an intrinsic size by its fitting size,
+    /// which anything inside that view changes: such stacks above `v` are arranged again.
+    mutating func markProportionalStacks(above v: ViewRef) {
+        guard proportionalStacks else { return }
+        var p = views[Int(v)].parent
+        while p != noRef {
+            if views[Int(p)].spec.stack?.distribution == .fillProportionally { markStackDirty(p) }
+            p = views[Int(p)].parent
+        }
+    }
+
     /// The arranged views exist and are the stack's children.
     func checkStack(_ s: ViewRef, at p: Pointer) throws(LayoutError) {
         guard let stack = views[Int(s)].spec.stack else { return }
@@ -99,6 +110,7 @@ extension LayoutDocument {
     /// or dropped to the number the distribution needs.
     private mutating func arrangement(of s: ViewRef, guides: inout [ViewRef]) -> [Atom] {
         let spec = views[Int(s)].spec.stack!
+        if spec.distribution == .fillProportionally { proportionalStacks = true }
         let horizontal = spec.axis == .horizontal
         let m = spec.marginsRelative
         // Main and cross axis attributes, of arranged views and of the stack (its margins when relative).
@@ -174,7 +186,9 @@ extension LayoutDocument {
         case .fillEqually:
             for v in visible.dropFirst() { add(v, size, .equal, visible[0], size) }
         case .fillProportionally:
-            let sizes = visible.map { intrinsic($0) ?? 0 }
+            // A view without an intrinsic size (a nested stack) shares by its fitting size: where
+            // UIKit's passes settle, each sharing by the size the last one gave it.
+            let sizes = visible.map { intrinsic($0) ?? fittedLength($0, horizontal: horizontal) }
             let total = sizes.reduce(0, +)
             if total > 0 {
                 let insets = views[Int(s)].spec.margins
@@ -237,6 +251,38 @@ extension LayoutDocument {
             add(g, cSize, .equal, noRef, .left, 0)
         }
         return out
+    }
+
+    /// A view's compressed fitting size along an axis: a nested stack of sized views adds up
+    /// its arrangement (a fitting engine for each of the 1,000 rows of a proportional feed
+    /// tripled its build); anything else is fitted on an engine of its own; 0 when it has
+    /// nothing to fit.
+    private func fittedLength(_ v: ViewRef, horizontal: Bool) -> Double {
+        if let n = natural(v, horizontal: horizontal) { return n }
+        guard views[Int(v)].spec.stack != nil || views.contains(where: { $0.live && $0.parent == v }) else { return 0 }
+        let request = FittingRequest(view: views[Int(v)].spec.id, target: (0, 0), priorities: (50, 50))
+        guard let size = try? fittingSize(request, limits: SessionLimits()) else { return 0 }
+        return horizontal ? size.width : size.height
+    }
+
+    /// A view's natural length along an axis: its intrinsic size, or a stack's arrangement of
+    /// views that have one (its arranged views' lengths and spacing along its axis, the
+    /// longest across, with its margins when relative); nil for anything else.
+    private func natural(_ v: ViewRef, horizontal: Bool) -> Double? {
+        let record = views[Int(v)]
+        if let n = horizontal ? record.intrinsicWidth : record.intrinsicHeight { return n }
+        guard let stack = record.spec.stack else { return nil }
+        var lengths: [Double] = []
+        for id in stack.arranged {
+            guard let a = viewRef(id), views[Int(a)].live, !views[Int(a)].spec.hidden else { continue }
+            guard let n = natural(a, horizontal: horizontal) else { return nil }
+            lengths.append(n)
+        }
+        let m = record.spec.margins
+        let margins = stack.marginsRelative ? (horizontal ? m.left + m.right : m.top + m.bottom) : 0
+        guard (stack.axis == .horizontal) == horizontal else { return (lengths.max() ?? 0) + margins }
+        let gap = stack.standardSpacing ? Self.siblingSpace : stack.spacing
+        return lengths.reduce(0, +) + gap * Double(max(0, lengths.count - 1)) + margins
     }
 
     private mutating func newGuide(in s: ViewRef, k: Int) -> ViewRef {

@@ -131,6 +131,7 @@ extension LayoutDocument {
         for k in specs.indices {
             let s = views[Int(made[k])].parent
             if s != noRef, !dirtyStackSet.contains(s), views[Int(s)].spec.stack?.arranged.contains(specs[k].id) == true { markStackDirty(s) }
+            markProportionalStacks(above: made[k])
         }
     }
 
@@ -165,6 +166,7 @@ extension LayoutDocument {
             if gone[Int(x.first)] || (x.hasSecond && gone[Int(x.second)]) { removeAtom(AtomRef(a)) }
         }
         // Stacks that lose arranged views rearrange; removed stacks drop their guides.
+        for r in roots { markProportionalStacks(above: r) }
         for v in views.indices where gone[v] {
             let parent = views[v].parent
             if parent != noRef, !gone[Int(parent)], views[Int(parent)].spec.stack != nil {
@@ -210,6 +212,7 @@ extension LayoutDocument {
             markStackDirty(views[Int(r)].parent)
         }
         if v.hidden != before.hidden { markDirty(view: r) }
+        markProportionalStacks(above: r)
         if v.alignmentInsets != before.alignmentInsets || v.margins != before.margins
             || v.firstBaseline != before.firstBaseline || v.lastBaseline != before.lastBaseline || v.text != before.text, !views[Int(r)].restyled
         {

@@ -79,6 +79,8 @@ public struct LayoutDocument {
     var dirtyStacks: [ViewRef] = []
     /// `dirtyStacks` as a set: whether a stack is in it, without a search.
     var dirtyStackSet: Set<ViewRef> = []
+    /// Whether some stack shares proportionally (what a nested view's change may resize).
+    var proportionalStacks = false
 
     public var viewCount: Int { liveViews - guideViews }
     public var constraintCount: Int { liveAtoms }

@@ -641,6 +641,37 @@ final class ImporterTests: XCTestCase {
         try assertAgrees(root)
     }
 
+    /// `fillProportionally` shares by intrinsic size, and a view without one by its current
+    /// size: a nib's view, its stored frame. A label stored 25 tall and a plain view stored 75
+    /// share the stack 1 : 3 when it is made 200 tall.
+    func testFillProportionallySharesByStoredSizeWithoutIntrinsic() throws {
+        let root = try storedRoot(
+            """
+            <subviews>
+                <stackView opaque="NO" contentMode="scaleToFill" axis="vertical" distribution="fillProportionally" translatesAutoresizingMaskIntoConstraints="NO" id="col">
+                    <rect key="frame" x="20" y="40" width="200" height="100"/>
+                    <subviews>
+                        <label text="Title" translatesAutoresizingMaskIntoConstraints="NO" id="t">
+                            <rect key="frame" x="0.0" y="0.0" width="200" height="25"/>
+                        </label>
+                        <view translatesAutoresizingMaskIntoConstraints="NO" id="v">
+                            <rect key="frame" x="0.0" y="25" width="200" height="75"/>
+                        </view>
+                    </subviews>
+                </stackView>
+            </subviews>
+            <constraints>
+                <constraint firstItem="col" firstAttribute="top" secondItem="root" secondAttribute="top" constant="40" id="1"/>
+                <constraint firstItem="col" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="20" id="2"/>
+                <constraint firstItem="col" firstAttribute="width" constant="200" id="3"/>
+                <constraint firstItem="col" firstAttribute="height" constant="200" id="4"/>
+            </constraints>
+            """)
+        let frames = try layout(root)
+        XCTAssertEqual(frames["t"], Rect(x: 0, y: 0, width: 200, height: 50))
+        XCTAssertEqual(frames["v"], Rect(x: 0, y: 50, width: 200, height: 150))
+    }
+
     func testRefusals() throws {
         func refusal(_ bytes: [UInt8], _ options: ImportOptions = ImportOptions()) -> ImportError? {
             do {

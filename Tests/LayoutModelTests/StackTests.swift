@@ -144,6 +144,41 @@ final class StackTests: XCTestCase {
         XCTAssertEqual(s.frame("below"), R(0, 18, 10, 10))
     }
 
+    /// `fillProportionally` shares a view without an intrinsic size by its fitting size: 20
+    /// beside a stack of 30 + 30 (its arrangement added up) share 200 points 1 : 3, and so do
+    /// 20 beside a container its constraints fit to 60 (fitted on an engine of its own).
+    func testFillProportionallySharesANestedStackByItsFittingSize() {
+        let s = session(
+            """
+            {"views": [{"id": "root", "frame": {"x": 0, "y": 0, "width": 300, "height": 300}},
+                       {"id": "col", "parent": "root", "kind": "stack",
+                        "stack": {"axis": "vertical", "distribution": "fillProportionally", "arrangedSubviews": ["a", "inner"]}},
+                       {"id": "a", "parent": "col", "intrinsicSize": {"width": 40, "height": 20}},
+                       {"id": "inner", "parent": "col", "kind": "stack", "stack": {"axis": "vertical", "arrangedSubviews": ["b", "c"]}},
+                       {"id": "b", "parent": "inner", "intrinsicSize": {"width": 40, "height": 30}},
+                       {"id": "c", "parent": "inner", "intrinsicSize": {"width": 40, "height": 30}}],
+             "constraints": [{"expr": "col.top == root.top"}, {"expr": "col.leading == root.leading"}, {"expr": "col.height == 200"}]}
+            """)
+        XCTAssertEqual(s.frame("a"), R(0, 0, 40, 50))
+        XCTAssertEqual(s.frame("inner")?.height, 150)
+        XCTAssertEqual(s.diagnostics(), [])
+        // A plain container is fitted by its constraints: 20 beside a box holding 60 share 1 : 3.
+        let t = session(
+            """
+            {"views": [{"id": "root", "frame": {"x": 0, "y": 0, "width": 300, "height": 300}},
+                       {"id": "col", "parent": "root", "kind": "stack",
+                        "stack": {"axis": "vertical", "distribution": "fillProportionally", "arrangedSubviews": ["a", "box"]}},
+                       {"id": "a", "parent": "col", "intrinsicSize": {"width": 40, "height": 20}},
+                       {"id": "box", "parent": "col"},
+                       {"id": "inside", "parent": "box", "intrinsicSize": {"width": 40, "height": 60}}],
+             "constraints": [{"expr": "col.top == root.top"}, {"expr": "col.leading == root.leading"}, {"expr": "col.height == 200"},
+                             {"expr": "inside.top == box.top"}, {"expr": "inside.bottom == box.bottom"},
+                             {"expr": "inside.leading == box.leading"}, {"expr": "inside.trailing == box.trailing"}]}
+            """)
+        XCTAssertEqual(t.frame("a")?.height, 50)
+        XCTAssertEqual(t.frame("box")?.height, 150)
+    }
+
     func testConflictsNameTheStacksConstraints() throws {
         let s = session(row(distribution: "fillEqually", alignment: "top", extra: #",{"id":"wide","expr":"a.width == 200"}"#))
         let broken = unsatisfiable(s.diagnostics())
