@@ -7,13 +7,16 @@ import LayoutModel
 // stored (agreement within 0.5 pt, views Xcode marked misplaced or ambiguous left out), and
 // the importer's time beside the same documents posted as JSON.
 //
-//   layoutd-ib-bench [--stored] [--device ID] [--landscape] [--verbose] FILE...
+//   layoutd-ib-bench [--stored] [--device ID] [--landscape] [--verbose] [--drive N] FILE...
 //
-// One line a document, then the totals as JSON on the last line.
+// One line a document, then the totals as JSON on the last line. `--drive N`: each root as a
+// session on each engine, driven by N random set-constants; every answer's frames (pixel
+// rounded, at the device's scale) against a fresh layout of the document it then holds.
 
 var files: [String] = []
 var options = ImportOptions()
 var verbose = false
+var drive = 0
 var arguments = CommandLine.arguments.dropFirst()
 while let a = arguments.popFirst() {
     switch a {
@@ -21,11 +24,86 @@ while let a = arguments.popFirst() {
     case "--device": options.device = arguments.popFirst()
     case "--landscape": options.landscape = true
     case "--verbose": verbose = true
+    case "--drive": drive = arguments.popFirst().flatMap(Int.init) ?? 0
     default: files.append(a)
     }
 }
 
 func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+/// Frames of a session, by id.
+func framesOf(_ s: LayoutSession) -> [String: Rect] {
+    var out: [String: Rect] = [:]
+    s.forEachFrame { id, frame, _ in out[id] = frame }
+    return out
+}
+
+/// What driving found: steps, frames compared, frames apart from a fresh layout, answers that
+/// did not list exactly the views that moved.
+struct Driven {
+    var steps = 0, frames = 0, apart = 0, misreported = 0, conflicted = 0
+    mutating func add(_ o: Driven) {
+        (steps, frames, apart, misreported, conflicted) = (
+            steps + o.steps, frames + o.frames, apart + o.apart, misreported + o.misreported, conflicted + o.conflicted
+        )
+    }
+}
+var driven = Driven()
+/// A fixed-seed LCG: the same steps every run.
+struct Steps {
+    var seed: UInt64 = 0x5eed_1b
+    mutating func next(_ n: Int) -> Int {
+        seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int((seed >> 33) % UInt64(n))
+    }
+}
+
+/// The root's document as a session on each engine, driven by random set-constants of its
+/// constraints with a numeric constant; each answer against a fresh layout.
+func drive(_ document: JSON, steps: Int) -> Driven {
+    var out = Driven()
+    var random = Steps()
+    let ids = (document["constraints"]?.array ?? []).compactMap { c -> String? in
+        guard c["constant"]?.number != nil, let id = c["id"]?.string else { return nil }
+        return id
+    }
+    guard !ids.isEmpty else { return out }
+    for engine in EngineKind.allCases {
+        let limits = SessionLimits(engine: engine, factoredFromViews: nil)
+        guard let session = try? LayoutSession.make(document: document, limits: limits) else { continue }
+        var before = framesOf(session)
+        for _ in 0..<steps {
+            let id = ids[random.next(ids.count)]
+            let body = JSON.object([(key: id, value: .number(Double(random.next(41) - 20) + 0.25 * Double(random.next(4))))])
+            guard let answer = try? session.setConstants(body) else { continue }
+            let after = framesOf(session)
+            let moved = Set(after.keys.filter { before[$0] != after[$0] })
+            if moved != Set(answer.frames.map(\.id)) { out.misreported += 1 }
+            before = after
+            guard let fresh = try? LayoutSession.make(document: session.document.json, limits: limits, oneShot: true) else { continue }
+            let expected = framesOf(fresh)
+            // A conflict the constants made: the fast path breaks the constraint it set, a fresh
+            // build the one UIKit's order picks; those steps are counted apart.
+            if answer.diagnostics.contains(where: {
+                if case .unsatisfiable = $0 { return true }; return false
+            }) {
+                out.conflicted += 1
+                continue
+            }
+            out.steps += 1
+            // An ambiguous view may take another of its layouts: left out.
+            let loose = Set(
+                answer.diagnostics.compactMap {
+                    if case .ambiguous(let v, _) = $0 { return v }; return nil
+                })
+            for (id, f) in after where !loose.contains(id) {
+                out.frames += 1
+                if expected[id] != f { out.apart += 1 }
+            }
+        }
+    }
+    return out
+}
 
 var (views, agreeing, documentsFull, roots, refused) = (0, 0, 0, 0, 0)
 var (importNanos, buildNanos, jsonNanos) = (UInt64(0), UInt64(0), UInt64(0))
@@ -61,6 +139,7 @@ for path in files {
         let t2 = now()
         _ = try? LayoutSession.make(documentBytes: bytes, oneShot: true)
         jsonNanos += now() - t2
+        if drive > 0 { driven.add(drive(root.document, steps: drive)) }
         var frames: [String: Rect] = [:]
         session.forEachFrame { id, frame, _ in frames[id] = frame }
         for s in root.storedFrames where !root.unreconciled.contains(s.id) && s.id != root.rootID {
@@ -88,4 +167,7 @@ let share = views == 0 ? 0 : Double(agreeing) / Double(views)
 print(
     "{\"documents\":\(files.count),\"refused\":\(refused),\"roots\":\(roots),\"views\":\(views),\"agreeing\":\(agreeing),"
         + "\"share\":\(share),\"documents_full\":\(documentsFull),\"import_ms\":\(Double(importNanos) / 1e6),"
-        + "\"layout_ms\":\(Double(buildNanos) / 1e6),\"json_layout_ms\":\(Double(jsonNanos) / 1e6)}")
+        + "\"layout_ms\":\(Double(buildNanos) / 1e6),\"json_layout_ms\":\(Double(jsonNanos) / 1e6)"
+        + (drive > 0
+            ? ",\"driven_steps\":\(driven.steps),\"driven_frames\":\(driven.frames),\"apart_from_fresh\":\(driven.apart),\"misreported\":\(driven.misreported),\"conflicted_steps\":\(driven.conflicted)"
+            : "") + "}")
