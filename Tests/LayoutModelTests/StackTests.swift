@@ -179,6 +179,28 @@ final class StackTests: XCTestCase {
         XCTAssertEqual(t.frame("box")?.height, 150)
     }
 
+    /// `layoutMarginsRelativeArrangement`: the arranged views sit inside the stack's layout
+    /// margins (10 at the sides, 5 above and below here), the stack as big as them plus its margins.
+    func testLayoutMarginsRelativeArrangementInsetsTheViews() throws {
+        let s = session(
+            """
+            {"views": [{"id": "root", "frame": {"x": 0, "y": 0, "width": 300, "height": 300}},
+                       {"id": "row", "parent": "root", "kind": "stack", "margins": {"top": 5, "left": 10, "bottom": 5, "right": 10},
+                        "stack": {"alignment": "top", "spacing": 4, "arrangedSubviews": ["a", "b"], "layoutMarginsRelativeArrangement": true}},
+                       {"id": "a", "parent": "row", "intrinsicSize": {"width": 40, "height": 20}},
+                       {"id": "b", "parent": "row", "intrinsicSize": {"width": 60, "height": 30}}],
+             "constraints": [{"expr": "row.top == root.top"}, {"expr": "row.leading == root.leading"}]}
+            """)
+        XCTAssertEqual(s.frame("a"), R(10, 5, 40, 20))
+        XCTAssertEqual(s.frame("b"), R(54, 5, 60, 30))
+        XCTAssertEqual(s.frame("row"), R(0, 0, 124, 40))
+        // Without it the views meet the stack's edges.
+        _ = try s.change(
+            #"{"ops":[{"op":"updateView","id":"row","stack":{"alignment":"top","spacing":4,"arrangedSubviews":["a","b"]}}]}"#)
+        XCTAssertEqual(s.frame("a"), R(0, 0, 40, 20))
+        XCTAssertEqual(s.frame("row"), R(0, 0, 104, 30))
+    }
+
     func testConflictsNameTheStacksConstraints() throws {
         let s = session(row(distribution: "fillEqually", alignment: "top", extra: #",{"id":"wide","expr":"a.width == 200"}"#))
         let broken = unsatisfiable(s.diagnostics())
