@@ -52,6 +52,7 @@ test: test-deps
 	python3 Tests/store/test_postgres_store.py
 	python3 Tests/cluster/test_cluster.py
 	python3 Tests/http/test_slow_clients.py
+	python3 Tests/http/test_configuration.py
 	python3 Tests/browser/test_playground.py
 	python3 Tests/text/test_text.py
 	python3 -m pytest -q clients/python/tests
