@@ -38,10 +38,9 @@ struct RootBuilder {
     var constrained: Set<String> = []
     /// Ids that name another view of the root (a cell's, its content view).
     var aliases: [String: String] = [:]
-    /// Each view's origin in the root, its safe area and its layout margins as laid out
-    /// (stored geometry): what its subviews' safe areas and preserved margins come from.
+    /// Each view's origin in the root and its layout margins as laid out (stored geometry):
+    /// what its subviews' safe areas and preserved margins come from.
     var origins: [String: (x: Double, y: Double)] = [:]
-    var safeAreas: [String: Device.Insets] = [:]
     var effectiveMargins: [String: Device.Insets] = [:]
     /// Constraints and views not installed in the any-width, any-height configuration.
     var excluded: Set<String> = []
@@ -220,7 +219,6 @@ struct RootBuilder {
                 top: min(frame.height, max(0, safe.top - origin.y)), left: min(frame.width, max(0, safe.left - origin.x)),
                 bottom: min(frame.height, max(0, origin.y + frame.height - (rootSize.1 - safe.bottom))),
                 right: min(frame.width, max(0, origin.x + frame.width - (rootSize.0 - safe.right))))
-        safeAreas[id] = ownSafe
         if let m = margins(e, id: id, parentID: parentID, frame: frame, parentSize: parentSize, rootWidth: rootSize.0, safe: ownSafe) {
             members.append(("margins", m))
         }

@@ -45,36 +45,26 @@ extension LayoutSession {
         return out
     }
 
-    /// `breakRank` as one number an atom, for the factored basis's batch (read in place: a
-    /// copy of each record was most of its ~2 M instructions in the 1,000-cell feed).
+    /// Each atom's `breakOrder`, for the factored basis's batch (read in place: a copy of
+    /// each record was most of its ~2 M instructions in the 1,000-cell feed).
     func breakOrders(_ atoms: [AtomRef]) -> [Int64] {
-        document.atoms.withUnsafeBufferPointer { records in
-            atoms.map { a in
-                let x = records[Int(a)]
-                let group: Int64
-                switch x.origin {
-                case .entry, .member: group = 1
-                case .implicit: group = 2
-                case .stack: group = breakRank(a).0 == 0 ? 0 : 2
-                }
-                return group << 32 | Int64(x.sequence)
-            }
-        }
+        document.atoms.withUnsafeBufferPointer { records in atoms.map { breakOrder(records[Int($0)]) } }
     }
 
-    /// The order UIKit breaks in: a hidden arranged view's collapse first, then a document's
-    /// constraints as listed, then what UIKit makes at layout time.
-    private func breakRank(_ a: AtomRef) -> (Int, Int32) {
-        let atom = document.atoms[Int(a)]
-        switch atom.origin {
-        case .entry, .member:
-            return (1, atom.sequence)
+    private func breakRank(_ a: AtomRef) -> Int64 { breakOrder(document.atoms[Int(a)]) }
+
+    /// The order UIKit breaks in, as one number (group, then creation order): a hidden arranged
+    /// view's collapse first, then a document's constraints as listed, then what UIKit makes at
+    /// layout time.
+    private func breakOrder(_ x: Atom) -> Int64 {
+        let group: Int64
+        switch x.origin {
+        case .entry, .member: group = 1
+        case .implicit: group = 2
         case .stack:
-            let collapse =
-                atom.second == noRef && atom.constant == 0 && atom.firstAttribute.isDimension && document.views[Int(atom.first)].spec.hidden
-            return (collapse ? 0 : 2, atom.sequence)
-        case .implicit:
-            return (2, atom.sequence)
+            let collapse = x.second == noRef && x.constant == 0 && x.firstAttribute.isDimension && document.views[Int(x.first)].spec.hidden
+            group = collapse ? 0 : 2
         }
+        return group << 32 | Int64(x.sequence)
     }
 }

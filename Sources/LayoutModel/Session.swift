@@ -299,7 +299,6 @@ public final class LayoutSession {
             viewOfVariable.own(vars, by: v)
         }
         translate()
-        breakAsUIKitDoes()
         // Built: from here on (text rewrapped below included) a changed atom is listed dirty.
         document.isBuilt = true
         for v in document.removedViews {
@@ -361,7 +360,11 @@ public final class LayoutSession {
     private func translate() {
         let translator = Translator(document: document, variables: views)
         links.grow(to: document.atoms.count)
-        if links.linkedCount == 0 { return translateAll(translator) }
+        // Then what the engine broke is made what UIKit breaks (text rewrapped included).
+        if links.linkedCount == 0 {
+            translateAll(translator)
+            return breakAsUIKitDoes()
+        }
         // A change to a built engine: an atom whose row keeps its shape keeps its constraint
         // (its constant and priority set in place); the others go in one at a time, in
         // document order, each link beside its definition.
@@ -394,6 +397,7 @@ public final class LayoutSession {
         }
         let unusual = adds.indices.filter { adds[$0].link.mirrored || adds[$0].link.base != 0 }.map { (k: $0, link: adds[$0].link) }
         links.link(adds.map(\.atom), to: definitions.map { solver.add($0) }, plainBut: unusual)
+        breakAsUIKitDoes()
     }
 
     /// The whole document into an empty engine: every live atom written, in document order,
