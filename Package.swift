@@ -59,13 +59,13 @@ let package = Package(
         .systemLibrary(name: "CMalloc"),
         // HTTP on libmicrohttpd: the adapter, request, response, router, gzip/deflate, WebSocket
         // framing and handshake. Knows nothing of layout.
-        .target(name: "HTTPTransport", dependencies: ["CMicroHTTPD", "CGnuTLS", "CZlib"]),
+        .target(name: "HTTPTransport", dependencies: ["CMicroHTTPD", "CGnuTLS", "CZlib", "CEpoll"]),
         // The layout server on the transport: routes, sessions, metrics, WebSocket streams.
         // Knows the model, not the solver's insides.
         .target(
             name: "LayoutServer",
             dependencies: [
-                "HTTPTransport", "LayoutModel", "InterfaceBuilder", "JSON", "SessionStorage", "TextLayout", "CEpoll", "CMalloc",
+                "HTTPTransport", "LayoutModel", "InterfaceBuilder", "JSON", "SessionStorage", "TextLayout", "CMalloc",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus")
             ],

@@ -1,6 +1,9 @@
-/// What the layout model asks of an engine. Two implement it while the factored basis
-/// takes over: `Solver` (the substituted solved form, Cassowary's and kiwi's: quadratic on
-/// dependent chains) and `FactoredSolver` (revised simplex on an LU-factored basis: linear).
+/// What the layout model asks of an engine. Two implement it: `Solver` (`Solved/`: the
+/// substituted solved form, Cassowary's and kiwi's; the cheapest set-constant, quadratic on
+/// dependent chains) and `FactoredSolver` (`Factored/`: revised simplex on an LU-factored
+/// basis; linear on chains). The model picks one per session (`EngineKind`, `SessionLimits`);
+/// the server's default puts one-shot layouts and documents of 128 views or more on the
+/// factored basis, smaller sessions on the solved form, and a session keeps its engine.
 public protocol ConstraintEngine: AnyObject {
     func addVariable() -> Variable
     /// Drops a variable no constraint names any more.

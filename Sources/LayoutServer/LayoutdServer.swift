@@ -23,7 +23,8 @@ public final class LayoutdServer: Sendable {
     private let router: RouteTable
     private let state = ServerState()
     private let http = Mutex<HTTPServer?>(nil)
-    let streams: StreamHub
+    let sessions: SessionService
+    let websockets: WebSocketServer
     let persistence: SessionPersistence?
 
     /// Opens the store the configuration names; throws when it cannot be opened.
@@ -32,12 +33,14 @@ public final class LayoutdServer: Sendable {
         self.logger = logger
         store = SessionStore(maxSessions: configuration.maxSessions, idleTTLSeconds: configuration.sessionTTLSeconds)
         persistence = try SessionPersistence.open(configuration, metrics: metrics, logger: logger)
-        let layout = LayoutRoutes(store: store, metrics: metrics, configuration: configuration, persistence: persistence)
-        streams = StreamHub(layout: layout, configuration: configuration, metrics: metrics, logger: logger)
+        sessions = SessionService(store: store, metrics: metrics, configuration: configuration, persistence: persistence)
+        websockets = WebSocketServer(
+            reactors: configuration.http.threads, maxConnections: configuration.maxStreams, maxMessageBytes: configuration.maxStreamMessageBytes)
         var r = RouteTable()
-        layout.register(&r)
-        InterfaceBuilderRoutes(layout: layout).register(&r)
-        streams.register(&r)
+        OneShotRoutes(sessions: sessions).register(&r)
+        SessionRoutes(sessions: sessions).register(&r)
+        StreamRoutes(sessions: sessions, websockets: websockets, logger: logger).register(&r)
+        InterfaceBuilderRoutes(sessions: sessions).register(&r)
         PlaygroundRoutes().register(&r)
         let state = state
         let writer = persistence?.writer
@@ -96,7 +99,7 @@ public final class LayoutdServer: Sendable {
         server.quiesce()
         let deadline = monotonicNanos() + UInt64(configuration.drainTimeoutSeconds * 1e9)
         while server.inFlight > 0 && monotonicNanos() < deadline { usleep(2000) }
-        streams.closeAll()
+        websockets.closeAll("server shutting down")
         let left = server.inFlight
         state.running.store(false, ordering: .relaxed)
         server.stop()
@@ -127,7 +130,7 @@ public final class LayoutdServer: Sendable {
             req.captures = captures
             do {
                 try decodeBody(&req)
-                response = try router.handler(route)(&req)
+                response = try router.handler(route)(req)
             } catch {
                 response = error.response
             }

@@ -20,7 +20,7 @@ final class StreamTests: XCTestCase {
         let ws = WebSocketTestClient(port: t.port, path: "/v1/sessions/\(id)/stream")
         XCTAssertEqual(ws.handshake.status, 101)
         XCTAssertEqual(ws.handshake.headers["sec-websocket-accept"], "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
-        XCTAssertTrue(waitFor { t.server.streams.count == 1 }, "the stream is registered once the socket is handed over")
+        XCTAssertTrue(waitFor { t.server.websockets.count == 1 }, "the stream is registered once the socket is handed over")
         var lastRevision = 1
         for i in 0..<1000 {
             ws.sendText(#"{"avatarLeading": \#(8 + i % 200)}"#)
@@ -51,7 +51,7 @@ final class StreamTests: XCTestCase {
         XCTAssertTrue(t.client().request("GET", "/metrics").text.contains("layoutd_stream_coalesced_updates_total \(1000 - replies)"))
         ws.close()
         XCTAssertEqual(ws.readClose(), 1000)
-        XCTAssertTrue(waitFor { t.server.streams.count == 0 })
+        XCTAssertTrue(waitFor { t.server.websockets.count == 0 })
     }
 
     func testCompressionOnAndFragmentedMessages() throws {
@@ -112,7 +112,7 @@ final class StreamTests: XCTestCase {
             c.http.send(bytes)
             XCTAssertEqual(c.readClose(), code, name)
         }
-        XCTAssertTrue(waitFor { t.server.streams.count == 1 })
+        XCTAssertTrue(waitFor { t.server.websockets.count == 1 })
         // Handshake failures are plain HTTP problems.
         XCTAssertEqual(WebSocketTestClient(port: t.port, path: "/v1/sessions/0123456789abcdef0123456789abcdef/stream").handshake.status, 404)
         XCTAssertEqual(t.client().request("GET", "/v1/sessions/\(id)/stream").status, 400)
@@ -123,11 +123,11 @@ final class StreamTests: XCTestCase {
         let id = makeSession(t)
         var clients: [WebSocketTestClient] = []
         for _ in 0..<20 { clients.append(WebSocketTestClient(port: t.port, path: "/v1/sessions/\(id)/stream")) }
-        XCTAssertTrue(waitFor { t.server.streams.count == 20 })
+        XCTAssertTrue(waitFor { t.server.websockets.count == 20 })
         clients[0].sendText(#"{"avatarLeading": 9}"#)  // one mid-message
         clients[1].http.send(clients[1].frame(1, Array("{\"avat".utf8), fin: false))
         for c in clients { c.http.disconnect() }
-        XCTAssertTrue(waitFor { t.server.streams.count == 0 }, "open streams: \(t.server.streams.count)")
+        XCTAssertTrue(waitFor { t.server.websockets.count == 0 }, "open streams: \(t.server.websockets.count)")
         XCTAssertTrue(t.client().request("GET", "/metrics").text.contains("layoutd_streams_open 0"))
     }
 
@@ -137,7 +137,7 @@ final class StreamTests: XCTestCase {
         var clients: [WebSocketTestClient] = []
         for k in 0..<256 { clients.append(WebSocketTestClient(port: t.port, path: "/v1/sessions/\(ids[k % 8])/stream")) }
         XCTAssertTrue(clients.allSatisfy { $0.handshake.status == 101 })
-        XCTAssertTrue(waitFor { t.server.streams.count == 256 })
+        XCTAssertTrue(waitFor { t.server.websockets.count == 256 })
         for (k, c) in clients.enumerated() { c.sendText(#"{"avatarLeading": \#(k)}"#) }
         let http = t.client()
         for id in ids { XCTAssertEqual(http.request("POST", "/v1/sessions/\(id)/constants", json: #"{"avatarWidth": 41}"#).status, 200) }
@@ -148,9 +148,9 @@ final class StreamTests: XCTestCase {
         for id in ids {
             XCTAssertEqual(http.request("GET", "/v1/sessions/\(id)").object["revision"] as? Int, 1 + 32 + 1)
         }
-        XCTAssertEqual(t.server.streams.count, 256)
+        XCTAssertEqual(t.server.websockets.count, 256)
         for c in clients { c.close() }
-        XCTAssertTrue(waitFor { t.server.streams.count == 0 })
+        XCTAssertTrue(waitFor { t.server.websockets.count == 0 })
     }
 
     func testStreamCapIs503() throws {

@@ -160,10 +160,10 @@ public final class FactoredSolver {
     /// row, or a restricted basic reaching or leaving 0 makes them stale.
     var ambiguityCache: AmbiguityVerdict? = nil
 
-    public private(set) var pivotCount = 0
+    private(set) var pivotCount = 0
     /// Variables whose value a change wrote (first write per change): the work a change did,
     /// as the solved form counts the rows it wrote.
-    public private(set) var valuesWritten = 0
+    private(set) var valuesWritten = 0
     /// Operations that failed inside (cycling on ill-scaled rows, say) and rebuilt the basis.
     public internal(set) var recoveries = 0
     public private(set) var factorizations = 0

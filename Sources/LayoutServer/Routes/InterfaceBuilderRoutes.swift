@@ -7,15 +7,15 @@ import TextLayout
 /// Interface Builder documents laid out as they are sent (`POST /v1/ib/layout`), and the
 /// devices they are laid out on (`GET /v1/devices`).
 struct InterfaceBuilderRoutes: Sendable {
-    let layout: LayoutRoutes
+    let sessions: SessionService
 
     func register(_ r: inout RouteTable) {
         r.on("GET", "/v1/devices") { _ in .json(200, Self.devices) }
-        r.on("POST", "/v1/ib/layout") { [layout] req throws(Problem) in
-            try layout.checkMemoryBudget()
+        r.on("POST", "/v1/ib/layout") { [sessions] req throws(Problem) in
+            try sessions.checkMemoryBudget()
             try checkXMLMedia(req)
             let options = try Self.options(req)
-            let limits = layout.configuration.layoutLimits
+            let limits = sessions.configuration.layoutLimits
             // IB writes 10–20 elements a view: the document may hold what its views may.
             let xml = XMLLimits(maxBytes: req.body.count, maxDepth: 256, maxElements: max(1_000, 40 * limits.maxViews))
             let document: ImportedDocument
@@ -116,15 +116,4 @@ struct InterfaceBuilderRoutes: Sendable {
     static let devices: JSON = .object([
         ("devices", .array(Device.all.flatMap { d in [deviceJSON(d, landscape: false), deviceJSON(d, landscape: true)] }))
     ])
-}
-
-/// 415 unless the body says it is XML (or plain bytes, as `curl --data-binary` sends a file).
-func checkXMLMedia(_ req: Request) throws(Problem) {
-    guard let header = req.header("Content-Type") else {
-        throw Problem(415, "send the document as application/xml (Content-Type is missing)")
-    }
-    let media = header.lowercased().split(separator: ";").first.map { $0.trimming(" ") } ?? ""
-    guard media == "application/xml" || media == "text/xml" || media.hasSuffix("+xml") || media == "application/octet-stream" else {
-        throw Problem(415, "send the document as application/xml, not \(media)")
-    }
 }

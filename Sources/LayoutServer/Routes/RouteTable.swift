@@ -2,7 +2,7 @@ import HTTPTransport
 import JSON
 
 /// What a layoutd route is: it reads the request, and answers or throws the problem to answer with.
-typealias RouteHandler = @Sendable (inout Request) throws(Problem) -> Response
+typealias RouteHandler = @Sendable (Request) throws(Problem) -> Response
 
 /// The transport's router, and each route's handler by the route's index.
 struct RouteTable: Sendable {

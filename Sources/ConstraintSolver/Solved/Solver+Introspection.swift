@@ -23,7 +23,7 @@ extension Solver {
             pivots: pivotCount, touchedRows: touchedRows)
     }
 
-    public func resetTouchedRows() -> Int {
+    func resetTouchedRows() -> Int {
         defer { touchedRows = 0 }
         return touchedRows
     }
@@ -42,7 +42,7 @@ extension Solver {
     }
 
     /// The tableau, one row a line: `x3 = 10 + 1·d5 - 0.5·s7`.
-    public func dumpTableau() -> String {
+    func dumpTableau() -> String {
         func name(_ s: Symbol) -> String {
             let p: String
             switch s.kind {

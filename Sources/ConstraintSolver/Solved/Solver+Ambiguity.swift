@@ -63,7 +63,7 @@ extension Solver {
         return !ambiguousIds.isEmpty || !dormant.isEmpty
     }
 
-    public func isAmbiguous(_ v: Variable) -> Bool {
+    func isAmbiguous(_ v: Variable) -> Bool {
         refreshAmbiguity()
         return ambiguousIds.contains(v.id)
     }

@@ -1,24 +1,21 @@
-import HTTPTransport
 import CEpoll
 import Foundation
 import Synchronization
 
-/// A loop thread with its own epoll set, serving every stream that is ready on each wakeup
-/// (a thread per stream cost two thread wakeups per message). A stream belongs to one
-/// reactor for its life, so its state is only ever touched by that reactor's thread.
-final class StreamReactor: @unchecked Sendable {
+/// A loop thread with its own epoll set, serving every connection that is ready on each
+/// wakeup (a thread per connection cost two thread wakeups per message). A connection
+/// belongs to one reactor for its life, so its state is only ever touched by that thread.
+final class WebSocketReactor: @unchecked Sendable {
     private let epfd: Int32
     private let wakeFD: Int32
-    private let incoming = Mutex<[StreamConnection]>([])
-    private var streams: [Int32: StreamConnection] = [:]  // by socket, reactor thread only
+    private let incoming = Mutex<[WebSocketConnection]>([])
+    private var connections: [Int32: WebSocketConnection] = [:]  // by socket, reactor thread only
     private let running = Atomic<Bool>(true)
-    private let onIdle: @Sendable ([StreamConnection]) -> Void
     private var scratch = [UInt8](repeating: 0, count: 65536)  // receive buffer, reactor thread only
 
-    init(name: String, onIdle: @escaping @Sendable ([StreamConnection]) -> Void) {
+    init(name: String) {
         epfd = layoutd_epoll_create()
         wakeFD = layoutd_eventfd()
-        self.onIdle = onIdle
         _ = layoutd_epoll_add(epfd, wakeFD)
         let thread = Thread { [self] in loop() }
         thread.name = name
@@ -26,8 +23,8 @@ final class StreamReactor: @unchecked Sendable {
         thread.start()
     }
 
-    /// Hands a new stream to this reactor (from any thread).
-    func adopt(_ s: StreamConnection) {
+    /// Hands a new connection to this reactor (from any thread).
+    func adopt(_ s: WebSocketConnection) {
         incoming.withLock { $0.append(s) }
         wake()
     }
@@ -45,12 +42,12 @@ final class StreamReactor: @unchecked Sendable {
     private func loop() {
         var ready = [Int32](repeating: 0, count: 64)
         var lastIdle = monotonicNanos()
-        var again: [Int32] = []  // streams with a full batch still buffered
+        var again: [Int32] = []  // connections with a full batch still buffered
         while running.load(ordering: .relaxed) {
             let n = layoutd_epoll_wait(epfd, &ready, Int32(ready.count), again.isEmpty ? 1000 : 0)
             let revisit = again
             again.removeAll()
-            for fd in revisit { if let s = streams[fd] { serve(s, &again) } }
+            for fd in revisit { if let s = connections[fd] { serve(s, &again) } }
             for i in 0..<max(0, Int(n)) {
                 let fd = ready[i]
                 if fd == wakeFD {
@@ -61,21 +58,20 @@ final class StreamReactor: @unchecked Sendable {
                     }) { start(s) }
                     continue
                 }
-                guard let s = streams[fd], !revisit.contains(fd) else { continue }
+                guard let s = connections[fd], !revisit.contains(fd) else { continue }
                 serve(s, &again)
             }
-            // Open but quiet streams keep their sessions from idle eviction.
             if monotonicNanos() - lastIdle > 1_000_000_000 {
                 lastIdle = monotonicNanos()
-                onIdle(Array(streams.values))
+                for s in connections.values { s.handler.stillOpen(s) }
             }
         }
-        for s in streams.values { finish(s) }
+        for s in connections.values { finish(s) }
         close(epfd)
         close(wakeFD)
     }
 
-    private func serve(_ s: StreamConnection, _ again: inout [Int32], initial: Bool = false) {
+    private func serve(_ s: WebSocketConnection, _ again: inout [Int32], initial: Bool = false) {
         switch s.onReadable(initial: initial, scratch: &scratch) {
         case .closed: finish(s)
         case .more: again.append(s.socket)
@@ -83,8 +79,9 @@ final class StreamReactor: @unchecked Sendable {
         }
     }
 
-    private func start(_ s: StreamConnection) {
-        streams[s.socket] = s
+    private func start(_ s: WebSocketConnection) {
+        connections[s.socket] = s
+        s.handler.opened(s)
         // Small frames both ways, each awaited: never let Nagle hold one back.
         var one: Int32 = 1
         setsockopt(s.socket, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -92,11 +89,11 @@ final class StreamReactor: @unchecked Sendable {
         // Bytes that arrived with the upgrade request are already buffered.
         var again: [Int32] = []
         serve(s, &again, initial: true)
-        while !again.isEmpty, let t = streams[again.removeLast()] { serve(t, &again) }
+        while !again.isEmpty, let t = connections[again.removeLast()] { serve(t, &again) }
     }
 
-    private func finish(_ s: StreamConnection) {
-        guard streams.removeValue(forKey: s.socket) != nil else { return }
+    private func finish(_ s: WebSocketConnection) {
+        guard connections.removeValue(forKey: s.socket) != nil else { return }
         _ = layoutd_epoll_remove(epfd, s.socket)
         s.finish()
     }

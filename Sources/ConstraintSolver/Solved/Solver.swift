@@ -52,11 +52,11 @@ public final class Solver {
     /// Off in the throw-away solvers that test candidate conflict sets.
     var explainsConflicts = true
 
-    public private(set) var pivotCount = 0
+    private(set) var pivotCount = 0
     /// Live rows and non-empty columns, kept as they change so `stats` is O(1).
     var liveRows = 0
     var liveColumns = 0
-    public internal(set) var touchedRows = 0
+    var touchedRows = 0
 
     public init() {}
 
@@ -108,7 +108,7 @@ public final class Solver {
         records[handle.raw]?.definition
     }
 
-    public func state(_ handle: ConstraintHandle) -> ConstraintState? {
+    func state(_ handle: ConstraintHandle) -> ConstraintState? {
         records[handle.raw]?.state
     }
 

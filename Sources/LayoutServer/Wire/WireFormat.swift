@@ -113,6 +113,60 @@ enum WireFormat {
         return w.bytes
     }
 
+    /// `GET /v1/sessions/{id}`: the session's document and what its engine holds.
+    static func session(_ id: String, _ s: LayoutSession) -> [UInt8] {
+        let st = s.stats
+        var w = JSONWriter(capacity: 1024)
+        w.beginObject()
+        w.key("session"); w.string(id)
+        w.key("revision"); w.int(s.revision)
+        w.key("document"); w.value(s.document.json)
+        w.key("stats")
+        w.beginObject()
+        w.key("views"); w.int(st.views)
+        w.key("constraints"); w.int(st.constraints)
+        w.key("rows"); w.int(st.rows)
+        w.key("columns"); w.int(st.columns)
+        w.key("pivots"); w.int(st.pivots)
+        w.key("broken"); w.int(st.broken)
+        w.key("priorityLevels"); w.int(st.priorityLevels)
+        w.endObject()
+        w.endObject()
+        return w.bytes
+    }
+
+    /// `{view, axis, constraints: [{id, description, priority, broken, role}]}`: what holds a view on an axis.
+    static func explain(view: String, axis: Axis, _ list: [LayoutSession.ExplainedConstraint]) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("view"); w.string(view)
+        w.key("axis"); w.string(axis.rawValue)
+        w.key("constraints")
+        w.beginArray()
+        for c in list {
+            w.beginObject()
+            w.key("id"); w.string(c.id)
+            w.key("description"); w.string(c.description)
+            w.member("priority", c.priority)
+            w.key("broken"); w.bool(c.broken)
+            w.key("role"); w.string(c.role.rawValue)
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+        return w.bytes
+    }
+
+    /// `{revision, frames}`: a session's frames at its revision (another valid layout, say).
+    static func revisionFrames(_ revision: Int, _ fs: [FrameEntry]) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("revision"); w.int(revision)
+        w.key("frames"); frames(&w, fs)
+        w.endObject()
+        return w.bytes
+    }
+
     /// A one-shot layout's answer: every frame of the session, and its diagnostics.
     static func layout(_ session: LayoutSession, _ ds: [Diagnostic]) -> [UInt8] {
         var w = JSONWriter(capacity: 256 + 80 * session.document.viewCount)

@@ -1,0 +1,94 @@
+import Foundation
+import Synchronization
+
+/// The WebSocket side of a server: opening handshakes answered 101, a cap on open
+/// connections, reactors that serve them, and closing them all at shutdown.
+public final class WebSocketServer: Sendable {
+    /// Open connections, and the handshakes answered 101 whose upgrade has not run yet (when
+    /// each was answered): both count against the cap, so concurrent handshakes cannot exceed
+    /// it. A handshake whose client went away before the upgrade stops counting after `claimTTL`.
+    private struct Slots {
+        var open: [ObjectIdentifier: WebSocketConnection] = [:]
+        var claims: [UInt64] = []
+    }
+    private let slots = Mutex(Slots())
+    private static let claimTTL: UInt64 = 10_000_000_000
+    private let reactors: [WebSocketReactor]
+    private let nextReactor = Atomic<Int>(0)
+    public let maxConnections: Int
+    public let maxMessageBytes: Int
+
+    /// `reactors` loop threads (the HTTP server's thread count is a fair choice).
+    public init(reactors: Int, maxConnections: Int, maxMessageBytes: Int) {
+        self.maxConnections = maxConnections
+        self.maxMessageBytes = maxMessageBytes
+        self.reactors = (0..<max(1, reactors)).map { WebSocketReactor(name: "layoutd-streams-\($0)") }
+    }
+
+    /// Connections open now.
+    public var count: Int { slots.withLock { $0.open.count } }
+
+    /// Why a handshake is refused: the request is not one (400), or the server is full (503).
+    public enum Refusal: Error {
+        case notAHandshake(String, headers: [(String, String)])
+        case full(Int)
+    }
+
+    /// Checks that `req` is an RFC 6455 opening handshake (before the application looks at
+    /// what it names, so a request that is not one is told so first).
+    public static func checkHandshake(_ req: Request) throws(Refusal) {
+        guard req.header("Upgrade")?.lowercased() == "websocket",
+            req.header("Connection")?.lowercased().split(separator: ",").contains(where: { $0.trimming(" ") == "upgrade" }) == true
+        else { throw .notAHandshake("this is a WebSocket endpoint: send Upgrade: websocket and Connection: Upgrade", headers: []) }
+        guard req.header("Sec-WebSocket-Version") == "13" else {
+            throw .notAHandshake("Sec-WebSocket-Version must be 13", headers: [("Sec-WebSocket-Version", "13")])
+        }
+        guard let key = req.header("Sec-WebSocket-Key"), WebSocketHandshake.isValidKey(key) else {
+            throw .notAHandshake("Sec-WebSocket-Key must be 16 bytes in base64", headers: [])
+        }
+    }
+
+    /// The 101 for a checked handshake, with permessage-deflate when the client offers it; the
+    /// socket goes to `handler` once libmicrohttpd hands it over.
+    public func accept(_ req: Request, handler: any WebSocketHandler) throws(Refusal) -> Response {
+        try Self.checkHandshake(req)
+        // The clock is read under the lock: read before it, a concurrent handshake's later
+        // claim could go in first, and `now - claim` overflowed (the soak's debug server trapped).
+        let now: UInt64? = slots.withLock { s in
+            let now = monotonicNanos()
+            s.claims.removeAll { now - $0 > Self.claimTTL }
+            guard s.open.count + s.claims.count < maxConnections else { return nil }
+            s.claims.append(now)
+            return now
+        }
+        guard let now else { throw .full(maxConnections) }
+        let key = req.header("Sec-WebSocket-Key") ?? ""
+        var response = Response(status: 101, headers: [("Upgrade", "websocket"), ("Sec-WebSocket-Accept", WebSocketHandshake.accept(key))])
+        let negotiated = PerMessageDeflate.negotiate(req.header("Sec-WebSocket-Extensions"))
+        if let negotiated { response.headers.append(("Sec-WebSocket-Extensions", negotiated.response)) }
+        response.upgrade = { [self] upgraded in
+            let connection = WebSocketConnection(
+                connection: upgraded, handler: handler, deflate: negotiated.map { PerMessageDeflate(serverWindowBits: $0.serverWindowBits) },
+                maxMessage: maxMessageBytes, server: self)
+            slots.withLock { s in
+                if let k = s.claims.firstIndex(of: now) { s.claims.remove(at: k) }
+                s.open[ObjectIdentifier(connection)] = connection
+            }
+            reactors[nextReactor.add(1, ordering: .relaxed).oldValue % reactors.count].adopt(connection)
+        }
+        return response
+    }
+
+    func remove(_ connection: WebSocketConnection) {
+        _ = slots.withLock { $0.open.removeValue(forKey: ObjectIdentifier(connection)) }
+    }
+
+    /// Shutdown: every connection sent `goingAway` and closed (2 s at most), the reactors stopped.
+    public func closeAll(_ reason: String) {
+        let open = slots.withLock { Array($0.open.values) }
+        for c in open { c.shutdown(.goingAway, reason) }
+        let deadline = monotonicNanos() + 2_000_000_000
+        while count > 0 && monotonicNanos() < deadline { usleep(1000) }
+        for r in reactors { r.stop() }
+    }
+}

@@ -1,0 +1,30 @@
+import HTTPTransport
+import Logging
+
+/// `GET /v1/sessions/{id}/stream`: a WebSocket on a session, handed to a `SessionStream`.
+struct StreamRoutes: Sendable {
+    let sessions: SessionService
+    let websockets: WebSocketServer
+    let logger: Logger
+
+    func register(_ r: inout RouteTable) {
+        r.on("GET", "/v1/sessions/{id}/stream") { [self] req throws(Problem) in try open(req) }
+    }
+
+    func open(_ req: Request) throws(Problem) -> Response {
+        let id = req.parameter("id")
+        do throws(WebSocketServer.Refusal) { try WebSocketServer.checkHandshake(req) } catch { throw Problem(refusal: error) }
+        guard try sessions.exists(id) else { throw Problem(404, "no session '\(id)'") }
+        let stream = SessionStream(sessionID: id, sessions: sessions, logger: logger, timed: try timingRequested(req))
+        do throws(WebSocketServer.Refusal) { return try websockets.accept(req, handler: stream) } catch { throw Problem(refusal: error) }
+    }
+}
+
+extension Problem {
+    init(refusal: WebSocketServer.Refusal) {
+        switch refusal {
+        case .notAHandshake(let why, let headers): self.init(400, why, headers: headers)
+        case .full(let n): self.init(503, "the server keeps at most \(n) open streams", headers: [("Retry-After", "1")])
+        }
+    }
+}

@@ -1,0 +1,179 @@
+import HTTPTransport
+import JSON
+import LayoutModel
+import Prometheus
+
+/// The one door into a session: HTTP routes and WebSocket streams both reach the model
+/// through here. It holds the store, its persistence and the metrics a change counts in;
+/// what comes back is a model value or a `Problem`, never an HTTP response.
+final class SessionService: Sendable {
+    let store: SessionStore
+    let metrics: ServerMetrics
+    let configuration: ServerConfiguration
+    /// The durable store behind the sessions; nil keeps them in memory only.
+    let persistence: SessionPersistence?
+
+    init(store: SessionStore, metrics: ServerMetrics, configuration: ServerConfiguration, persistence: SessionPersistence?) {
+        self.store = store
+        self.metrics = metrics
+        self.configuration = configuration
+        self.persistence = persistence
+    }
+
+    /// A body of `/changes` or `/constants` (also what a stream message is).
+    enum Change {
+        case ops(JSON)
+        case constants(JSON)
+    }
+
+    /// Checked before a document is parsed, so a refused request allocates nothing.
+    func checkMemoryBudget() throws(Problem) {
+        guard configuration.memoryBudget.isSpent else { return }
+        throw Problem(
+            503,
+            "the server's memory budget (\(configuration.memoryBudget.limitBytes >> 20) MiB) is spent: delete sessions you no longer need, or retry later",
+            headers: [("Retry-After", "5")])
+    }
+
+    // MARK: One shot
+
+    /// A one-shot layout's session (read once, then dropped), its diagnostics, and the parsed
+    /// tree if one was made: the caller frees both after the answer is queued.
+    func oneShot(_ body: [UInt8]) throws(Problem) -> (session: LayoutSession, diagnostics: [Diagnostic], document: JSON?) {
+        try checkMemoryBudget()
+        let (session, document) = try Self.session(body, limits: configuration.layoutLimits, oneShot: true)
+        let diagnostics = session.diagnostics()
+        count(diagnostics)
+        return (session, diagnostics, document)
+    }
+
+    /// A one-shot fitting size.
+    func fittingSize(_ body: JSON) throws(Problem) -> (view: String, width: Double, height: Double) {
+        try checkMemoryBudget()
+        do throws(LayoutError) { return try LayoutSession.fittingSize(body, limits: configuration.layoutLimits) } catch { throw Problem(error) }
+    }
+
+    // MARK: Sessions
+
+    struct Created {
+        let box: SessionBox
+        let result: ChangeResult
+        /// What the answer waits for under the store's policy.
+        let ticket: SessionPersistence.Ticket?
+        /// A parsed tree, if one was made: freed after the answer is queued.
+        let document: JSON?
+    }
+
+    /// A new session from a document (`proposed`: the id a trusted proxy chose).
+    func create(_ body: [UInt8], proposed: String?) throws(Problem) -> Created {
+        try checkMemoryBudget()
+        try persistence?.checkWritable()
+        let t0 = monotonicNanos()
+        let (session, doc) = try Self.session(body, limits: configuration.sessionLimits, oneShot: false)
+        session.compact()
+        metrics.solveTime.recordNanoseconds(Int64(monotonicNanos() - t0))
+        // With replicas on one store, the id's lease first: the session is this replica's.
+        let claim = try persistence?.claimNew(proposed)
+        let box: SessionBox
+        do throws(SessionStore.InsertError) {
+            box = try store.insert(session, id: claim?.id ?? proposed, epoch: claim?.epoch ?? 0, leaseUntil: claim?.until ?? .max)
+        } catch {
+            if let claim { persistence?.abandon(claim) }
+            switch error {
+            case .full:
+                throw Problem(
+                    429, "the server keeps at most \(store.maxSessions) sessions: delete one or retry later", headers: [("Retry-After", "1")])
+            case .idTaken: throw Problem(409, "a session with id \(proposed ?? "") exists")
+            }
+        }
+        // The body as sent is the snapshot: it builds the same session again.
+        let ticket = persistence?.created(box, document: body)
+        metrics.sessionsCreated.increment()
+        let result = ChangeResult(revision: session.revision, frames: session.allFrames, removed: [], diagnostics: session.diagnostics(), added: [])
+        count(result.diagnostics)
+        return Created(box: box, result: result, ticket: ticket, document: doc)
+    }
+
+    /// Runs `body` on the session under its lock (restored first if it is only stored); nil
+    /// when there is no such session.
+    func read<T>(_ key: SessionKey, _ body: (SessionBox, LayoutSession) throws(Problem) -> T) throws(Problem) -> T? {
+        try store.withSession(key, body)
+    }
+
+    /// Whether the session exists (restoring it if it is only stored).
+    func exists(_ id: String) throws(Problem) -> Bool { try store.get(id) != nil }
+
+    /// Keeps a session in memory from idle eviction (an open stream on it).
+    func keepAlive(_ id: String) { store.touch(id) }
+
+    /// Applies a change under the session's lock, timing the engine, queues it for the store,
+    /// and has `answer` encode the result while the lock is still held (no copy of the frames
+    /// is made). nil when there is no such session; the ticket is what the answer waits for.
+    func apply<T>(_ change: Change, to key: SessionKey, timed: Bool, answer: (ChangeResult, WireFormat.Timing?) -> T)
+        throws(Problem) -> (T, SessionPersistence.Ticket?)?
+    {
+        try store.withSession(key) { box, s throws(Problem) in
+            try persistence?.checkWritable()
+            let counters = timed ? s.engineWork : nil
+            let t0 = monotonicNanos()
+            let result: ChangeResult
+            do throws(LayoutError) {
+                switch change {
+                case .ops(let body): result = try s.apply(changes: body)
+                case .constants(let body):
+                    result = try s.setConstants(body)
+                    metrics.setConstants.increment(by: body.members?.count ?? 0)
+                }
+            } catch { throw Problem(error) }
+            let nanos = monotonicNanos() - t0
+            metrics.solveTime.recordNanoseconds(Int64(nanos))
+            count(result.diagnostics)
+            var ticket: SessionPersistence.Ticket? = nil
+            if let persistence {
+                switch change {
+                case .ops(let body): ticket = persistence.changed(box, revision: result.revision, body)
+                case .constants(let body): ticket = persistence.constantsSet(box, revision: result.revision, body)
+                }
+            }
+            let timing = counters.map { c in
+                let now = s.engineWork
+                return WireFormat.Timing(nanoseconds: nanos, pivots: now.pivots - c.pivots, rowsTouched: now.rowsTouched - c.rowsTouched)
+            }
+            return (answer(result, timing), ticket)
+        }
+    }
+
+    /// Deletes a session (restored first if only stored, one path for both); nil when there
+    /// is none, else the ticket its answer waits for.
+    func delete(_ id: String) throws(Problem) -> SessionPersistence.Ticket?? {
+        try persistence?.checkWritable()
+        guard let box = try store.get(id), store.remove(id) else { return nil }
+        return .some(persistence?.deleted(box))
+    }
+
+    // MARK: Answers and the store's policy
+
+    /// Holds an HTTP answer until `ticket` is durable (a lost write answers 503 instead).
+    func hold(_ response: inout Response, until ticket: SessionPersistence.Ticket?) { persistence?.hold(&response, until: ticket) }
+
+    /// Blocks until `ticket` is durable: a stream's answers keep their order this way.
+    func wait(_ ticket: SessionPersistence.Ticket?) throws(Problem) { try persistence?.wait(ticket) }
+
+    private func count(_ ds: [Diagnostic]) {
+        guard !ds.isEmpty else { return }
+        var by: [String: Int] = [:]
+        for d in ds { by[d.kind, default: 0] += 1 }
+        for (k, n) in by { metrics.diagnostic(k, count: n) }
+    }
+
+    /// A layout document's session (`LayoutSession.make(body:)`: read in place, else from the
+    /// tree, which then goes with the answer to be freed).
+    private static func session(_ body: [UInt8], limits: SessionLimits, oneShot: Bool) throws(Problem) -> (LayoutSession, JSON?) {
+        do throws(LayoutSession.BodyError) { return try LayoutSession.make(body: body, limits: limits, oneShot: oneShot) } catch {
+            switch error {
+            case .notJSON(let e): throw Problem(notJSON: e)
+            case .refused(let e): throw Problem(e)
+            }
+        }
+    }
+}

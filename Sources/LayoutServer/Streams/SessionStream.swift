@@ -1,0 +1,93 @@
+import HTTPTransport
+import JSON
+import LayoutModel
+import Prometheus
+import Logging
+
+/// One WebSocket on a session: each whole message is a changes or a constants object, applied
+/// through the session service and answered in order. Consecutive set-constant messages of a
+/// batch merge into one change (the latest value per constraint wins), answered once with
+/// `coalesced`: a drag that outruns the engine costs one change per batch, not per message.
+final class SessionStream: WebSocketHandler {
+    let sessionID: String
+    private let sessions: SessionService
+    private let logger: Logger
+    /// Each answer carries the engine's timing (`?timing=true` on the handshake).
+    private let timed: Bool
+
+    init(sessionID: String, sessions: SessionService, logger: Logger, timed: Bool) {
+        self.sessionID = sessionID
+        self.sessions = sessions
+        self.logger = logger
+        self.timed = timed
+    }
+
+    func opened(_ connection: WebSocketConnection) { sessions.metrics.streamsOpen.increment() }
+
+    /// An open but quiet stream keeps its session from idle eviction.
+    func stillOpen(_ connection: WebSocketConnection) { sessions.keepAlive(sessionID) }
+
+    func closed(_ connection: WebSocketConnection, failure: (WebSocketFrame.CloseCode, String)?) {
+        sessions.metrics.streamsOpen.decrement()
+        if let (code, reason) = failure {
+            logger.debug("stream closed", metadata: ["session": "\(sessionID)", "code": "\(code.rawValue)", "reason": "\(reason)"])
+        }
+    }
+
+    private enum Parsed { case constants(JSON, Int), changes(JSON), problem(Problem) }
+
+    func received(_ messages: [WebSocketMessage], on connection: WebSocketConnection) {
+        sessions.metrics.streamMessagesIn.increment(by: messages.count)
+        var parsed: [Parsed] = []
+        for m in messages {
+            guard case .text(let bytes) = m else { parsed.append(.problem(Problem(415, "send changes and constants as text messages"))); continue }
+            guard let json = try? JSONParser.parse(bytes) else { parsed.append(.problem(Problem(400, "the message is not JSON"))); continue }
+            guard json.members != nil else {
+                parsed.append(.problem(Problem(422, "a message is a changes or a constants object", pointer: ""))); continue
+            }
+            if json["ops"] != nil { parsed.append(.changes(json)); continue }
+            // Merge with the constants message just before it.
+            if case .constants(let prev, let n)? = parsed.last, let a = prev.members, let b = json.members {
+                var merged = a
+                for (k, v) in b {
+                    if let i = merged.firstIndex(where: { $0.key == k }) { merged[i].value = v } else { merged.append((k, v)) }
+                }
+                parsed[parsed.count - 1] = .constants(.object(merged), n + 1)
+            } else {
+                parsed.append(.constants(json, 1))
+            }
+        }
+        for p in parsed where !connection.isClosing {
+            switch p {
+            case .problem(let problem): reply(problem.json.serialized, on: connection)
+            case .changes(let json): apply(.ops(json), coalesced: nil, on: connection)
+            case .constants(let json, let n):
+                if n > 1 { sessions.metrics.streamCoalesced.increment(by: n - 1) }
+                apply(.constants(json), coalesced: n > 1 ? n : nil, on: connection)
+            }
+        }
+    }
+
+    /// One change, answered once the store's policy allows: a stream's answers keep their
+    /// order, so its reactor waits for a durable write here.
+    private func apply(_ change: SessionService.Change, coalesced: Int?, on connection: WebSocketConnection) {
+        do throws(Problem) {
+            guard let key = SessionKey(sessionID),
+                let (answer, ticket) = try sessions.apply(
+                    change, to: key, timed: timed, answer: { WireFormat.change($0, coalesced: coalesced, timing: $1) })
+            else {
+                return reply(Problem(404, "no session '\(sessionID)' (it was deleted or expired)").json.serialized, on: connection)
+            }
+            try sessions.wait(ticket)
+            reply(answer, on: connection)
+        } catch {
+            reply(error.json.serialized, on: connection)
+            if error.movedElsewhere { connection.close(.tryAgainLater, "the session is served by another replica now: reconnect") }
+        }
+    }
+
+    private func reply(_ body: [UInt8], on connection: WebSocketConnection) {
+        sessions.metrics.streamMessagesOut.increment()
+        connection.send(text: body)
+    }
+}
