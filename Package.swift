@@ -113,7 +113,9 @@ let package = Package(
         .testTarget(name: "LayoutModelTests", dependencies: ["LayoutModel", "JSON", "TestSupport"]),
         .testTarget(name: "InterfaceBuilderTests", dependencies: ["InterfaceBuilder", "LayoutModel", "JSON"], exclude: ["Fixtures"]),
         .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "TestSupport"]),
-        .testTarget(name: "LayoutServerTests", dependencies: ["LayoutServer", "HTTPTransport", "LayoutModel", "JSON", "CZlib", "TestSupport"])
+        .testTarget(
+            name: "LayoutServerTests",
+            dependencies: ["LayoutServer", "HTTPTransport", "LayoutModel", "JSON", "CZlib", "SessionStorage", "TestSupport"])
     ]
 )
 

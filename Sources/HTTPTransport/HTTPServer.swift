@@ -217,6 +217,12 @@ public final class HTTPServer: @unchecked Sendable {
         state.body = []
         let response = handler(&request)
         if response.hold != nil { return suspend(connection, state, response) }
+        if response.upgrade != nil {
+            // Answered: what follows is a WebSocket, which a drain closes itself, not a
+            // request to wait for (libmicrohttpd completes it only when the socket closes).
+            state.upgraded = true
+            inFlightCount.subtract(1, ordering: .relaxed)
+        }
         return queue(connection, response)
     }
 
@@ -308,7 +314,7 @@ public final class HTTPServer: @unchecked Sendable {
         if let a = state.forwarded { connectionGuard.finished(forwarded: a) }
         Unmanaged<RequestState>.fromOpaque(p).release()
         conCls?.pointee = nil
-        inFlightCount.subtract(1, ordering: .relaxed)
+        if !state.upgraded { inFlightCount.subtract(1, ordering: .relaxed) }
     }
 
     /// A connection opened (its clock goes into its socket context) or closed (the clock comes out).

@@ -15,6 +15,8 @@ final class RequestState: RequestValues, @unchecked Sendable {
     var declaredLength = 0
     var tooLarge = false
     var answered = false
+    /// Answered 101: no longer counted in flight.
+    var upgraded = false
     /// The connection's request clock, looked up once per request (a libmicrohttpd call).
     var clock: ConnectionGuard.Clock?
     /// The client a trusted proxy named, counted in flight until the request completes.

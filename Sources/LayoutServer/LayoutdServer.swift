@@ -28,11 +28,17 @@ public final class LayoutdServer: Sendable {
     let persistence: SessionPersistence?
 
     /// Opens the store the configuration names; throws when it cannot be opened.
-    public init(configuration: ServerConfiguration, logger: Logger = Logger(label: "layoutd")) throws {
+    public convenience init(configuration: ServerConfiguration, logger: Logger = Logger(label: "layoutd")) throws {
+        try self.init(configuration: configuration, logger: logger, storage: SessionPersistence.storage(configuration, logger: logger))
+    }
+
+    /// On a store already open (`nil`: sessions in memory only), as tests give one.
+    init(configuration: ServerConfiguration, logger: Logger, storage: (any SessionStorage)?) {
         self.configuration = configuration
         self.logger = logger
         store = SessionStore(maxSessions: configuration.maxSessions, idleTTLSeconds: configuration.sessionTTLSeconds)
-        persistence = try SessionPersistence.open(configuration, metrics: metrics, logger: logger)
+        let metrics = metrics
+        persistence = storage.map { SessionPersistence(storage: $0, configuration: configuration, metrics: metrics, logger: logger) }
         sessions = SessionService(store: store, metrics: metrics, configuration: configuration, persistence: persistence)
         websockets = WebSocketServer(
             reactors: configuration.http.threads, maxConnections: configuration.maxStreams, maxMessageBytes: configuration.maxStreamMessageBytes)

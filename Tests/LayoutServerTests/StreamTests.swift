@@ -8,12 +8,6 @@ final class StreamTests: XCTestCase {
         t.client().request("POST", "/v1/sessions", json: cardDocument).object["session"] as! String
     }
 
-    func waitFor(_ condition: () -> Bool, timeout: Double = 5) -> Bool {
-        let end = Date().addingTimeInterval(timeout)
-        while Date() < end { if condition() { return true }; usleep(10_000) }
-        return condition()
-    }
-
     func testDragOf1000MessagesAnswersOnlyTheDraggedViewAndDependents() throws {
         let t = try TestServer()
         let id = makeSession(t)

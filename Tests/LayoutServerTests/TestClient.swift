@@ -121,6 +121,14 @@ final class HTTPTestClient {
 }
 
 /// A real layoutd on a free loopback port.
+/// Polls `condition` until it holds (true) or `seconds` pass (false): a test waits for the
+/// event, never for a fixed time.
+func waitFor(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
+    let end = Date().addingTimeInterval(seconds)
+    while Date() < end { if condition() { return true }; usleep(10_000) }
+    return condition()
+}
+
 final class TestServer {
     let server: LayoutdServer
     init(_ configure: (inout ServerConfiguration) -> Void = { _ in }) throws {

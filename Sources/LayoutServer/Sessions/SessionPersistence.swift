@@ -56,16 +56,15 @@ final class SessionPersistence: Sendable {
     }
 
     /// Opens the store the configuration names (nil: sessions live in memory only).
-    static func open(_ configuration: ServerConfiguration, metrics: ServerMetrics, logger: Logger) throws(StorageError) -> SessionPersistence? {
+    static func storage(_ configuration: ServerConfiguration, logger: Logger) throws(StorageError) -> (any SessionStorage)? {
         switch configuration.store {
         case .memory: return nil
-        case .sqlite(let path):
-            return SessionPersistence(storage: try SQLiteSessionStorage(path: path), configuration: configuration, metrics: metrics, logger: logger)
+        case .sqlite(let path): return try SQLiteSessionStorage(path: path)
         case .postgres(let url):
             let replica = configuration.replicaID ?? "\(hostName()):\(configuration.http.port)"
             let storage = try PostgresSessionStorage(url: url, replicaID: replica, leaseMilliseconds: configuration.leaseMilliseconds)
             logger.info("session leases", metadata: ["replica": "\(replica)", "lease_ms": "\(configuration.leaseMilliseconds)"])
-            return SessionPersistence(storage: storage, configuration: configuration, metrics: metrics, logger: logger)
+            return storage
         }
     }
 

@@ -1,0 +1,150 @@
+import Foundation
+import HTTPTransport
+import Logging
+import SessionStorage
+import Synchronization
+import XCTest
+
+@testable import LayoutServer
+
+/// What the README promises of starting, draining, and a store that fails under the server.
+final class LifecycleTests: XCTestCase {
+    func testReadyzIs503UntilTheServerHasStarted() throws {
+        var c = ServerConfiguration()
+        c.http.port = 0
+        let server = try LayoutdServer(configuration: c)
+        var req = Request(method: "GET", path: "/readyz", body: [], values: CopiedRequestValues(headers: [:], arguments: [:]))
+        let starting = server.handle(&req)
+        XCTAssertEqual(starting.status, 503, "made but not started: not ready")
+        XCTAssertEqual(starting.header("Retry-After"), "1")
+        XCTAssertEqual(server.handle(&req).status, 503)
+        try server.start()
+        XCTAssertEqual(server.handle(&req).status, 200)
+        XCTAssertEqual(HTTPTestClient(port: server.port).request("GET", "/readyz").status, 200)
+        server.drain()
+    }
+
+    func testADrainRefusesNewConnectionsAndClosesStreamsGoingAway() throws {
+        // A drain that waited for open streams as for requests would take the whole 60 s.
+        let t = try TestServer { $0.drainTimeoutSeconds = 60 }
+        let c = t.client()
+        let created = c.request("POST", "/v1/sessions", json: cardDocument)
+        let id = try XCTUnwrap(created.object["session"] as? String)
+        let ws = WebSocketTestClient(port: t.port, path: "/v1/sessions/\(id)/stream")
+        XCTAssertEqual(ws.handshake.status, 101)
+        XCTAssertTrue(waitFor { t.server.websockets.count == 1 })
+        // A request under way holds the drain open: headers in, half of the body not.
+        let held = t.client()
+        held.connect()
+        let body = Array(cardDocument.utf8)
+        held.send(
+            Array("POST /v1/sessions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
+                + body.prefix(10))
+        XCTAssertTrue(waitFor { t.server.isReady })
+        XCTAssertEqual(answersHTTP(port: t.port), true, "before the drain a new connection is answered")
+        let drained = expectation(description: "drain returns")
+        let server = t.server
+        Thread.detachNewThread {
+            server.drain(); drained.fulfill()
+        }
+        XCTAssertTrue(waitFor { !t.server.isReady })
+        XCTAssertTrue(answersHTTP(port: t.port) == false, "a draining server closes a new connection unanswered")
+        // The stream is still served while requests are under way…
+        ws.sendText(#"{"avatarLeading": 30}"#)
+        XCTAssertEqual((ws.readJSON()["frames"] as? [String: Any])?.keys.sorted(), ["avatar", "title"])
+        // …and once they are done, told the server is going away.
+        held.send(Array(body.dropFirst(10)))
+        XCTAssertEqual(held.readReply().status, 201)
+        XCTAssertEqual(ws.readClose(), 1001)
+        wait(for: [drained], timeout: 10)
+        XCTAssertEqual(t.server.websockets.count, 0)
+    }
+
+    /// Relaxed durability answers a set-constant before it is written; when that write is lost
+    /// the session is ahead of the store, so it leaves memory and comes back as stored.
+    func testASessionWhoseWritesWereLostComesBackAsStored() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("layoutd-lost-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let storage = FailingStorage(try SQLiteSessionStorage(path: dir.appendingPathComponent("s.db").path))
+        var c = ServerConfiguration()
+        c.http.port = 0
+        c.http.threads = 2
+        c.durability = .relaxed
+        c.flushIntervalMilliseconds = 20
+        let server = LayoutdServer(configuration: c, logger: Logger(label: "test"), storage: storage)
+        try server.start()
+        defer { server.drain() }
+        let http = HTTPTestClient(port: server.port)
+        let id = try XCTUnwrap(http.request("POST", "/v1/sessions", json: cardDocument).object["session"] as? String)
+        let kept = http.request("POST", "/v1/sessions/\(id)/constants", json: #"{"avatarLeading": 20}"#).object
+        XCTAssertEqual(kept["revision"] as? Int, 2)
+        XCTAssertTrue(waitFor { storage.committedRevision(id) == 2 }, "the first set-constant is written within the window")
+        let before = http.request("GET", "/v1/sessions/\(id)/frames").object
+
+        storage.failing.store(true, ordering: .relaxed)
+        let lost = http.request("POST", "/v1/sessions/\(id)/constants", json: #"{"avatarLeading": 90}"#)
+        XCTAssertEqual(lost.status, 200, "relaxed: answered before it is written")
+        XCTAssertEqual(lost.object["revision"] as? Int, 3)
+        XCTAssertTrue(waitFor { http.request("GET", "/metrics").text.contains("layoutd_sessions_reloaded_after_store_failure_total 1") })
+        XCTAssertEqual(http.request("GET", "/readyz").status, 503, "the store cannot be written")
+        // Reads go on, from what the store holds: the lost change is not there.
+        let restored = http.request("GET", "/v1/sessions/\(id)/frames").object
+        XCTAssertEqual(restored["revision"] as? Int, 2)
+        XCTAssertEqual(
+            (restored["frames"] as? [String: [String: Double]])?["avatar"], (before["frames"] as? [String: [String: Double]])?["avatar"])
+        XCTAssertEqual(http.request("POST", "/v1/sessions/\(id)/constants", json: #"{"avatarLeading": 40}"#).status, 503)
+
+        storage.failing.store(false, ordering: .relaxed)
+        XCTAssertTrue(waitFor(seconds: 10) { http.request("GET", "/readyz").status == 200 }, "the store is taken back once it can be written")
+        let again = http.request("POST", "/v1/sessions/\(id)/constants", json: #"{"avatarLeading": 40}"#).object
+        XCTAssertEqual(again["revision"] as? Int, 3, "the session goes on from the stored revision")
+    }
+}
+
+/// SQLite whose writes fail while `failing` is set (a full disk, say), reads untouched.
+private final class FailingStorage: SessionStorage, @unchecked Sendable {
+    let inner: SQLiteSessionStorage
+    let failing = Atomic<Bool>(false)
+    init(_ inner: SQLiteSessionStorage) { self.inner = inner }
+
+    var initialFailure: String? { inner.initialFailure }
+    func commit(_ batch: [StorageWrite], now: Int) throws(StorageError) -> Set<String> {
+        if failing.load(ordering: .relaxed) { throw StorageError("disk full (injected)") }
+        return try inner.commit(batch, now: now)
+    }
+    func load(_ session: String) throws(StorageError) -> StoredSession? { try inner.load(session) }
+    func expire(before: Int) throws(StorageError) -> Int { try inner.expire(before: before) }
+    func probe() throws(StorageError) {
+        if failing.load(ordering: .relaxed) { throw StorageError("disk full (injected)") }
+        try inner.probe()
+    }
+    func checkpoint() { inner.checkpoint() }
+
+    /// The last revision stored for a session (its snapshot's, or its journal's last).
+    func committedRevision(_ id: String) -> Int? {
+        guard let s = try? inner.load(id) else { return nil }
+        return s.journal.last?.revision ?? s.revision
+    }
+}
+
+/// Whether a new connection to the port is answered: a GET sent, any byte back within 5 s
+/// (nil: the connection itself was refused).
+func answersHTTP(port: UInt16) -> Bool? {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var addr = sockaddr_in()
+    addr.sin_family = sa_family_t(AF_INET)
+    addr.sin_port = port.bigEndian
+    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &addr) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { return nil }
+    var tv = timeval(tv_sec: 5, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+    let request = Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+    _ = request.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    var byte: UInt8 = 0
+    return recv(fd, &byte, 1, 0) == 1
+}
