@@ -215,7 +215,8 @@ extension LayoutDocument {
     }
 
     /// An `expr` entry and its atom, its text not yet kept (`.rendered`).
-    private mutating func addExpressionEntry(_ parts: ConstraintParts<ViewRef>, id: EntryID, active: Bool) -> EntryRef {
+    /// Inlined: outlined, it was ~35 instructions more an entry (the parts passed by copy).
+    @inline(__always) private mutating func addExpressionEntry(_ parts: ConstraintParts<ViewRef>, id: EntryID, active: Bool) -> EntryRef {
         let e = newEntry(Entry(id: id, form: .expression, sequence: newEntrySequence()))
         entries[Int(e)].atom = addAtom(parts, active: active, origin: .entry(e))
         return e
@@ -313,7 +314,7 @@ extension LayoutDocument {
         guard bytesAreCharacters(bytes) else {
             let characters = Array(format.string)
             do { try shape.read(characters, options: options, metrics: metrics) } catch { throw failing(error) }
-            shape.refs = shape.names.indices.map { viewRef(shape.name(Int32($0), in: characters)) ?? noRef }
+            shape.refs = shape.names.indices.map { viewRef(shape.name(Int32($0), in: characters)) ?? .noRef }
             return try visual(&shape, characters, at: pointer())
         }
         do { try shape.read(bytes, options: options, metrics: metrics) } catch { throw failing(error) }
@@ -322,7 +323,7 @@ extension LayoutDocument {
         refs.removeAll(keepingCapacity: true)
         bytes.withUnsafeBufferPointer { b in
             ViewNames.lending(self, memo: memo) { names in
-                for name in shape.names { refs.append(names.view(UnsafeBufferPointer(rebasing: b[name])) ?? noRef) }
+                for name in shape.names { refs.append(names.view(UnsafeBufferPointer(rebasing: b[name])) ?? .noRef) }
             }
         }
         swap(&refs, &shape.refs)
@@ -342,13 +343,13 @@ extension LayoutDocument {
         var shared: ViewRef? = nil
         for slot in shape.views {
             let r = refs[Int(slot)]
-            guard r != noRef else { throw p.fail("unknown view '\(shape.name(slot, in: text))' in the format") }
+            guard r != .noRef else { throw p.fail("unknown view '\(shape.name(slot, in: text))' in the format") }
             let up = views[Int(r)].parent
             if let shared, shared != up { throw p.fail("the views of a format must share one parent ('\(shape.name(slot, in: text))' does not)") }
             shared = up
         }
-        let parent = shared ?? noRef
-        if shape.usesSuperview && parent == noRef { throw p.fail("'|' stands for the views' parent, but they have none") }
+        let parent = shared ?? .noRef
+        if shape.usesSuperview && parent == .noRef { throw p.fail("'|' stands for the views' parent, but they have none") }
         func ref(_ slot: Int32) -> ViewRef { slot == VisualShape.superview ? parent : refs[Int(slot)] }
         var out: [ConstraintParts<ViewRef>] = []
         swap(&out, &shape.resolved)
@@ -360,7 +361,7 @@ extension LayoutDocument {
                 first: ref(c.first), firstAttribute: c.firstAttribute, relation: c.relation,
                 second: c.second.map { (view: ref($0.view), attribute: $0.attribute) }, multiplier: c.multiplier, constant: c.constant,
                 priority: c.priority)
-            if parts.first == noRef || parts.second?.view == noRef || Self.brokenRule(parts) != nil {
+            if parts.first == .noRef || parts.second?.view == .noRef || Self.brokenRule(parts) != nil {
                 // The error, worded by the checks every atom goes through.
                 func named(_ slot: Int32) -> String { slot == VisualShape.superview ? viewName(parent) : shape.name(slot, in: text) }
                 let atom = AtomicConstraint(
@@ -426,7 +427,7 @@ extension LayoutDocument {
     private mutating func addAtom(_ c: ConstraintParts<ViewRef>, active: Bool, origin: AtomOrigin) -> AtomRef {
         let a = newAtom(
             Atom(
-                first: c.first, second: c.second?.view ?? noRef, firstAttribute: c.firstAttribute,
+                first: c.first, second: c.second?.view ?? .noRef, firstAttribute: c.firstAttribute,
                 secondAttribute: c.second?.attribute ?? .left, relation: c.relation, active: active,
                 origin: origin, multiplier: c.multiplier, constant: c.constant, priority: c.priority))
         markDirty(atom: a)
@@ -444,7 +445,7 @@ extension LayoutDocument {
         markDirty(atom: a)
         if case .stack(let s, let n) = atoms[Int(a)].origin {
             // A stack's constraint is its own: no churn, and its slot in the stack is empty.
-            if stacks[s] != nil, Int(n) < stacks[s]!.atoms.count { stacks[s]!.atoms[Int(n)] = noRef }
+            if stacks[s] != nil, Int(n) < stacks[s]!.atoms.count { stacks[s]!.atoms[Int(n)] = .noRef }
             return
         }
         if atoms[Int(a)].active { churnRemoved.append((a, atoms[Int(a)].shape)) }
@@ -453,11 +454,11 @@ extension LayoutDocument {
         case .entry(let e):
             freeEntry(e)
         case .member(let e, let k):
-            groupMembers[memberIndex(Int(k), of: e)] = noRef
+            groupMembers[memberIndex(Int(k), of: e)] = .noRef
             entries[Int(e)].edited = true
-            if members(of: e).allSatisfy({ $0 == noRef }) { freeEntry(e) }
+            if members(of: e).allSatisfy({ $0 == .noRef }) { freeEntry(e) }
         case .implicit(let v, let kind):
-            views[Int(v)].implicit[kind.rawValue] = noRef
+            views[Int(v)].implicit[kind.rawValue] = .noRef
         case .stack:
             break
         }

@@ -65,7 +65,7 @@ extension LayoutDocument {
     ) {
         let old = views[Int(v)].implicit[kind.rawValue]
         if let wanted {
-            if old != noRef {
+            if old != .noRef {
                 let x = atoms[Int(old)]
                 guard
                     x.firstAttribute != wanted.attribute || x.relation != wanted.relation
@@ -84,8 +84,8 @@ extension LayoutDocument {
                     constant: wanted.constant, priority: wanted.priority))
             views[Int(v)].implicit[kind.rawValue] = a
             markDirty(atom: a)
-        } else if old != noRef {
-            views[Int(v)].implicit[kind.rawValue] = noRef
+        } else if old != .noRef {
+            views[Int(v)].implicit[kind.rawValue] = .noRef
             freeAtom(old)
             markDirty(atom: old)
         }

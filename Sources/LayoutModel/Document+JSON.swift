@@ -22,8 +22,8 @@ extension LayoutDocument {
             // Parents before children in document order is not guaranteed: walk up from each.
             for v in order where !marks[Int(v)] {
                 var u = views[Int(v)].parent
-                while u != noRef && !marks[Int(u)] && u != root { u = views[Int(u)].parent }
-                if u != noRef && marks[Int(u)] {
+                while u != .noRef && !marks[Int(u)] && u != root { u = views[Int(u)].parent }
+                if u != .noRef && marks[Int(u)] {
                     var w = v
                     while !marks[Int(w)] { marks[Int(w)] = true; w = views[Int(w)].parent }
                 }

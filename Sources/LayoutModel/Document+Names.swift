@@ -49,7 +49,7 @@ extension LayoutDocument {
             let tail = name[utf8.index(after: dot)...]
             if let k = Int(tail), String(k) == tail, k >= 0,
                 let e = entryRef(String(name[..<dot])), entries[Int(e)].form == .visual,
-                k < Int(entries[Int(e)].memberCount), case let a = groupMembers[memberIndex(k, of: e)], a != noRef
+                k < Int(entries[Int(e)].memberCount), case let a = groupMembers[memberIndex(k, of: e)], a != .noRef
             {
                 return a
             }
@@ -63,12 +63,12 @@ extension LayoutDocument {
         let rest = name[utf8.index(after: dot)...]
         if rest.hasPrefix("stack."), let s = viewRef(String(name[..<dot])), let state = stacks[s] {
             let tail = rest.dropFirst(6)
-            if let n = Int(tail), String(n) == tail, n >= 0, n < state.atoms.count, state.atoms[n] != noRef { return state.atoms[n] }
+            if let n = Int(tail), String(n) == tail, n >= 0, n < state.atoms.count, state.atoms[n] != .noRef { return state.atoms[n] }
             return nil
         }
         if let kind = ImplicitKind.named(rest), let v = viewRef(String(name[..<dot])) {
             let a = views[Int(v)].implicit[kind.rawValue]
-            return a == noRef ? nil : a
+            return a == .noRef ? nil : a
         }
         return nil
     }
@@ -117,7 +117,7 @@ extension LayoutDocument {
 struct ViewNames: QuickNames {
     /// The ids table and the document's records, lent for one parse (an array here was
     /// retained at each name).
-    let table: NameTable.Lookup
+    let table: NameTable<ViewRef>.Lookup
     let views: UnsafeBufferPointer<ViewRecord>
     /// The reader's memo of names looked up last, if it keeps one.
     var memo: NameMemo? = nil

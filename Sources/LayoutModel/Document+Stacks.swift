@@ -21,7 +21,7 @@ extension LayoutDocument {
     mutating func markProportionalStacks(above v: ViewRef) {
         guard proportionalStacks else { return }
         var p = views[Int(v)].parent
-        while p != noRef {
+        while p != .noRef {
             if views[Int(p)].spec.stack?.distribution == .fillProportionally { markStackDirty(p) }
             p = views[Int(p)].parent
         }
@@ -49,7 +49,7 @@ extension LayoutDocument {
     /// A removed stack (or one that is a stack no more): its guides and constraints go.
     mutating func dropStack(_ s: ViewRef) {
         guard let state = stacks.removeValue(forKey: s) else { return }
-        for a in state.atoms where a != noRef && atoms[Int(a)].live { removeAtom(a) }
+        for a in state.atoms where a != .noRef && atoms[Int(a)].live { removeAtom(a) }
         for g in state.guides where views[Int(g)].live { removeGuide(g) }
     }
 
@@ -60,7 +60,7 @@ extension LayoutDocument {
         var relation: Relation
         init(_ a: Atom) {
             (first, second, firstAttribute, relation) = (a.first, a.second, a.firstAttribute, a.relation)
-            secondAttribute = a.second == noRef ? nil : a.secondAttribute
+            secondAttribute = a.second == .noRef ? nil : a.secondAttribute
         }
     }
 
@@ -73,8 +73,8 @@ extension LayoutDocument {
         var guides = stacks[s]?.guides ?? []
         let wanted = arrangement(of: s, guides: &guides)
         var kept: [Relating: [AtomRef]] = [:]
-        for a in stacks[s]?.atoms ?? [] where a != noRef { kept[Relating(atoms[Int(a)]), default: []].append(a) }
-        var taken = [AtomRef](repeating: noRef, count: wanted.count)
+        for a in stacks[s]?.atoms ?? [] where a != .noRef { kept[Relating(atoms[Int(a)]), default: []].append(a) }
+        var taken = [AtomRef](repeating: .noRef, count: wanted.count)
         // (A new stack has nothing to match: its first build hashes nothing.)
         for (n, w) in wanted.enumerated() where !kept.isEmpty {
             let key = Relating(w)
@@ -88,21 +88,21 @@ extension LayoutDocument {
         var hole = 0
         for (n, w) in wanted.enumerated() {
             let a = taken[n]
-            guard a == noRef else {
+            guard a == .noRef else {
                 let x = atoms[Int(a)]
                 guard x.multiplier != w.multiplier || x.constant != w.constant || x.priority != w.priority else { continue }
                 atoms[Int(a)].multiplier = w.multiplier; atoms[Int(a)].constant = w.constant; atoms[Int(a)].priority = w.priority
                 markDirty(atom: a)
                 continue
             }
-            while hole < state.atoms.count && state.atoms[hole] != noRef { hole += 1 }
+            while hole < state.atoms.count && state.atoms[hole] != .noRef { hole += 1 }
             var atom = w
             atom.origin = .stack(s, Int32(hole))
             let made = newAtom(atom)
             markDirty(atom: made)
             if hole < state.atoms.count { state.atoms[hole] = made } else { state.atoms.append(made) }
         }
-        while state.atoms.last == noRef { state.atoms.removeLast() }
+        while state.atoms.last == .noRef { state.atoms.removeLast() }
         stacks[s] = state
     }
 
@@ -132,7 +132,7 @@ extension LayoutDocument {
         }
         var out: [Atom] = []
         func add(
-            _ a: ViewRef, _ aa: Attribute, _ r: Relation, _ b: ViewRef = noRef, _ ba: Attribute = .left,
+            _ a: ViewRef, _ aa: Attribute, _ r: Relation, _ b: ViewRef = .noRef, _ ba: Attribute = .left,
             multiplier: Double = 1, _ c: Double = 0, priority: Double = Priority.required
         ) {
             out.append(
@@ -168,7 +168,7 @@ extension LayoutDocument {
                 let g = guides[i]
                 add(g, start, .equal, a, gapFrom)
                 add(g, end, .equal, b, gapTo)
-                add(g, size, .greaterOrEqual, noRef, .left, spacing)
+                add(g, size, .greaterOrEqual, .noRef, .left, spacing)
                 if i > 0 { add(g, size, .equal, guides[0], size) }
             case .equalCentering:
                 let g = guides[i]
@@ -182,7 +182,7 @@ extension LayoutDocument {
         case .fill:
             // Among views that hug (or resist compression) alike, the last one stretches or
             // shrinks: UIStackView resolves such ties by index; the others keep their size.
-            for v in visible.dropLast() { if let w = intrinsic(v) { add(v, size, .equal, noRef, .left, w, priority: 1) } }
+            for v in visible.dropLast() { if let w = intrinsic(v) { add(v, size, .equal, .noRef, .left, w, priority: 1) } }
         case .fillEqually:
             for v in visible.dropFirst() { add(v, size, .equal, visible[0], size) }
         case .fillProportionally:
@@ -209,7 +209,7 @@ extension LayoutDocument {
         for v in arranged {
             if allHidden {
                 add(v, cStart, .equal, s, edge(cStart))
-                add(v, cSize, .equal, noRef, .left, 0, priority: 1)
+                add(v, cSize, .equal, .noRef, .left, 0, priority: 1)
                 continue
             }
             switch spec.alignment {
@@ -234,10 +234,10 @@ extension LayoutDocument {
             }
         }
         // Not filling across, the stack is as thick as its thickest view unless told otherwise.
-        if (spec.alignment != .fill || allHidden) && !arranged.isEmpty { add(s, cSize, .equal, noRef, .left, 0, priority: 25) }
+        if (spec.alignment != .fill || allHidden) && !arranged.isEmpty { add(s, cSize, .equal, .noRef, .left, 0, priority: 25) }
         // A hidden view collapses where it stands: no size, after the visible view before it.
         for (i, v) in arranged.enumerated() where views[Int(v)].spec.hidden {
-            add(v, size, .equal, noRef, .left, 0)
+            add(v, size, .equal, .noRef, .left, 0)
             if let before = arranged[..<i].last(where: { !views[Int($0)].spec.hidden }) {
                 add(v, start, .equal, before, end)
             } else {
@@ -248,7 +248,7 @@ extension LayoutDocument {
         // Guides have no thickness, at the stack's edge.
         for g in guides {
             add(g, cStart, .equal, s, cStart)
-            add(g, cSize, .equal, noRef, .left, 0)
+            add(g, cSize, .equal, .noRef, .left, 0)
         }
         return out
     }

@@ -19,7 +19,7 @@ extension LayoutDocument {
     /// Each live view's children, in document order.
     func childLists() -> [ViewRef: [ViewRef]] {
         var out: [ViewRef: [ViewRef]] = [:]
-        for v in viewOrder where views[Int(v)].parent != noRef { out[views[Int(v)].parent, default: []].append(v) }
+        for v in viewOrder where views[Int(v)].parent != .noRef { out[views[Int(v)].parent, default: []].append(v) }
         return out
     }
 
@@ -40,12 +40,12 @@ extension LayoutDocument {
         // The batch's ids in a table of the specs' own (a `[String: Int]` hashed each id with
         // SipHash twice, ~360 instructions a view). Fields read in place, by index: a `(k, v)`
         // loop copied each spec (its strings and box retained and released), three loops a view.
-        var batch = NameTable()
+        var batch = NameTable<ViewRef>()  // by spec index: the document's own when those are the refs
         batch.reserveCapacity(specs.count)
         try specs.withUnsafeBufferPointer { (specs) throws(LayoutError) in
             for k in specs.indices {
                 let id = specs[k].id
-                if viewRef(id) != nil || batch.insert(Int32(k), ifAbsent: id, name: { specs[Int($0)].id }) != nil {
+                if viewRef(id) != nil || batch.insert(ViewRef(k), ifAbsent: id, name: { specs[Int($0)].id }) != nil {
                     throw p(k)("id").fail("a view '\(id)' exists already")
                 }
             }
@@ -73,7 +73,7 @@ extension LayoutDocument {
                 last = (parent, found)
             }
         }
-        var parentInSession = [ViewRef](repeating: noRef, count: specs.count)
+        var parentInSession = [ViewRef](repeating: .noRef, count: specs.count)
         for k in specs.indices {
             guard let parent = specs[k].parent else { sound[k] = true; continue }
             if parentInBatch[k] == nil {
@@ -94,9 +94,9 @@ extension LayoutDocument {
         }
         // Each batch view's ref once made. No lookup in here: a method call on the document
         // captured by this nested function copied the whole document.
-        var made = [ViewRef](repeating: noRef, count: specs.count)
+        var made = [ViewRef](repeating: .noRef, count: specs.count)
         func insert(_ k: Int) {
-            if made[k] != noRef { return }  // inserted already, as an earlier view's parent
+            if made[k] != .noRef { return }  // inserted already, as an earlier view's parent
             var parent = parentInSession[k]
             if let pk = parentInBatch[k] {
                 insert(pk)
@@ -130,7 +130,7 @@ extension LayoutDocument {
         // the search of its arranged views was quadratic).
         for k in specs.indices {
             let s = views[Int(made[k])].parent
-            if s != noRef, !dirtyStackSet.contains(s), views[Int(s)].spec.stack?.arranged.contains(specs[k].id) == true { markStackDirty(s) }
+            if s != .noRef, !dirtyStackSet.contains(s), views[Int(s)].spec.stack?.arranged.contains(specs[k].id) == true { markStackDirty(s) }
             markProportionalStacks(above: made[k])
         }
     }
@@ -169,7 +169,7 @@ extension LayoutDocument {
         for r in roots { markProportionalStacks(above: r) }
         for v in views.indices where gone[v] {
             let parent = views[v].parent
-            if parent != noRef, !gone[Int(parent)], views[Int(parent)].spec.stack != nil {
+            if parent != .noRef, !gone[Int(parent)], views[Int(parent)].spec.stack != nil {
                 let id = views[v].spec.id
                 views[Int(parent)].spec.stack!.arranged.removeAll { $0 == id }
                 markStackDirty(parent)
@@ -208,7 +208,7 @@ extension LayoutDocument {
             try checkStack(r, at: p)
             if v.stack != nil { markStackDirty(r) } else { dropStack(r) }
         }
-        if views[Int(r)].parent != noRef, views[Int(views[Int(r)].parent)].spec.stack?.arranged.contains(id) == true {
+        if views[Int(r)].parent != .noRef, views[Int(views[Int(r)].parent)].spec.stack?.arranged.contains(id) == true {
             markStackDirty(views[Int(r)].parent)
         }
         if v.hidden != before.hidden { markDirty(view: r) }

@@ -20,7 +20,7 @@ public struct LayoutDocument {
     public internal(set) var options = LayoutOptions()
     var views: [ViewRecord] = []
     /// View ids to views (the ids are the views' own: `viewRef`).
-    var viewNamed = NameTable()
+    var viewNamed = NameTable<ViewRef>()
     var atoms: [Atom] = []
     var entries: [Entry] = []
     /// Every VFL group's members, a slice a group (`Entry.membersAt`), and how many of them
@@ -31,7 +31,7 @@ public struct LayoutDocument {
     /// server's own (`c7`), made while no client id looks like one, by their number. Hashing
     /// and placing 10,000 `c` ids was 2 M instructions of the 1,000-cell feed's build, and the
     /// table 21 bytes a view more.
-    var entryNamed = NameTable()
+    var entryNamed = NameTable<EntryRef>()
     var autoEntries: [EntryRef] = []
     /// The entries' `expr` and `visual` texts (an `expr` that renders as sent is not kept:
     /// `keep(expr:of:)`).
@@ -92,7 +92,7 @@ public struct LayoutDocument {
     /// nothing for the server's ids.
     func entryRef(_ id: String) -> EntryRef? {
         if let e = entryNamed.find(id, name: { entries[Int($0)].id }) { return e }
-        guard !autoEntries.isEmpty, let n = Self.autoNumber(id), n < autoEntries.count, autoEntries[n] != noRef else { return nil }
+        guard !autoEntries.isEmpty, let n = Self.autoNumber(id), n < autoEntries.count, autoEntries[n] != .noRef else { return nil }
         return autoEntries[n]
     }
 
@@ -203,7 +203,7 @@ public struct LayoutDocument {
         let free = freeEntries.takeLast()
         let e = free ?? EntryRef(entries.count)
         if let n = entry.autoNumber {
-            autoEntries.grow(toInclude: n, with: noRef)
+            autoEntries.grow(toInclude: n, with: .noRef)
             autoEntries[n] = e
         } else {
             entryNamed.insert(e, named: entry.id)
@@ -223,7 +223,7 @@ public struct LayoutDocument {
 
     /// An entry's live atoms: its group's members, or its one atom.
     func liveMembers(of e: EntryRef) -> [AtomRef] {
-        entries[Int(e)].form == .visual ? members(of: e).filter { $0 != noRef } : [entries[Int(e)].atom]
+        entries[Int(e)].form == .visual ? members(of: e).filter { $0 != .noRef } : [entries[Int(e)].atom]
     }
 
     /// The members appended last, from `first` on, as entry e's group.
@@ -241,7 +241,7 @@ public struct LayoutDocument {
         if deadMembers > 4096 && deadMembers > groupMembers.count / 2 { repackMembers() }
         if !groupExtras.isEmpty { groupExtras[e] = nil }
         if let n = entries[Int(e)].autoNumber, n < autoEntries.count, autoEntries[n] == e {
-            autoEntries[n] = noRef
+            autoEntries[n] = .noRef
         } else {
             entryNamed.remove(e, named: entries[Int(e)].id)
         }

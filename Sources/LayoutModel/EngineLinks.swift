@@ -46,7 +46,7 @@ struct EngineLinks {
         let old = handle(a)
         linkedCount += (newValue.handle == nil ? 0 : 1) - (old == nil ? 0 : 1)
         if atomOfMade {
-            if let old { atomOf[Int(old.raw)] = noRef }
+            if let old { atomOf[Int(old.raw)] = .noRef }
             if let new = newValue.handle { setAtom(a, of: new) }
         }
         raw[Int(a)] = (newValue.handle.map { UInt32($0.raw) } ?? Self.noHandle) | (newValue.mirrored ? Self.mirroredBit : 0)
@@ -97,14 +97,14 @@ struct EngineLinks {
             atomOfMade = true
             for a in raw.indices { if let h = handle(AtomRef(a)) { setAtom(AtomRef(a), of: h) } }
         }
-        return Int(h.raw) < atomOf.count && atomOf[Int(h.raw)] != noRef ? atomOf[Int(h.raw)] : nil
+        return Int(h.raw) < atomOf.count && atomOf[Int(h.raw)] != .noRef ? atomOf[Int(h.raw)] : nil
     }
 
     /// Drops the inverse (`atom(ofHandle:)` makes it again).
     mutating func compact() { (atomOf, atomOfMade) = ([], false) }
 
     private mutating func setAtom(_ a: AtomRef, of h: ConstraintHandle) {
-        if Int(h.raw) >= atomOf.count { atomOf.append(contentsOf: repeatElement(noRef, count: Int(h.raw) + 1 - atomOf.count)) }
+        if Int(h.raw) >= atomOf.count { atomOf.append(contentsOf: repeatElement(.noRef, count: Int(h.raw) + 1 - atomOf.count)) }
         atomOf[Int(h.raw)] = a
     }
 }

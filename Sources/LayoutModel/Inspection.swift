@@ -87,7 +87,7 @@ extension LayoutSession {
             lines.append(line)
             for c in children[v] ?? [] { visit(c, depth + 1) }
         }
-        for v in document.viewOrder where document.views[Int(v)].parent == noRef { visit(v, 0) }
+        for v in document.viewOrder where document.views[Int(v)].parent == .noRef { visit(v, 0) }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -10,7 +10,7 @@ struct NameMemo {
     private struct Slot {
         var lo: UInt64 = 0, hi: UInt64 = 0
         var count: Int32 = -1
-        var ref: Int32 = 0
+        var ref = ViewRef(raw: 0)
     }
     /// 16 slots, direct-mapped (an array's uniqueness check a lookup was ~10% of a hit).
     private let slots: UnsafeMutablePointer<Slot>
@@ -24,7 +24,7 @@ struct NameMemo {
     func deallocate() { slots.deallocate() }
 
     /// The ref of the view these bytes name: remembered, or found by `lookup` (and remembered).
-    @inline(__always) func view(_ b: UnsafeBufferPointer<UInt8>, lookup: (UnsafeBufferPointer<UInt8>) -> Int32?) -> Int32? {
+    @inline(__always) func view(_ b: UnsafeBufferPointer<UInt8>, lookup: (UnsafeBufferPointer<UInt8>) -> ViewRef?) -> ViewRef? {
         guard b.count <= 16, let base = b.baseAddress else { return lookup(b) }
         let raw = UnsafeRawPointer(base), n = b.count
         // Words covering every byte, the same way for the same bytes (overlapping when short).

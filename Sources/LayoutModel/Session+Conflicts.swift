@@ -62,7 +62,7 @@ extension LayoutSession {
         case .entry, .member: group = 1
         case .implicit: group = 2
         case .stack:
-            let collapse = x.second == noRef && x.constant == 0 && x.firstAttribute.isDimension && document.views[Int(x.first)].spec.hidden
+            let collapse = x.second == .noRef && x.constant == 0 && x.firstAttribute.isDimension && document.views[Int(x.first)].spec.hidden
             group = collapse ? 0 : 2
         }
         return group << 32 | Int64(x.sequence)

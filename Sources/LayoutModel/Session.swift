@@ -83,7 +83,7 @@ public final class LayoutSession {
     var movedScratch: [Variable] = []
     /// Variables moved during the text passes of a change, before `finish` takes the rest.
     var carriedMoves: [Variable] = []
-    var slotScratch: [Int32] = []
+    var slotScratch: [ViewRef] = []
 
     /// Builds a session from a layout document (the body of `POST /v1/sessions`). A
     /// `oneShot` session is read once and dropped (`POST /v1/layout`): its document keeps
@@ -454,7 +454,7 @@ public final class LayoutSession {
         guard !back.isEmpty else { return [] }
         var views: [String] = []
         for (_, shape) in back {
-            for v in [shape.first] + (shape.second != noRef ? [shape.second] : []) where !views.contains(document.viewName(v)) {
+            for v in [shape.first] + (shape.second != .noRef ? [shape.second] : []) where !views.contains(document.viewName(v)) {
                 views.append(document.viewName(v))
             }
         }
@@ -501,7 +501,7 @@ public final class LayoutSession {
         let stamp = countRevision ? revision + 1 : revision
         var frames: [FrameEntry] = []
         frames.reserveCapacity(slotScratch.count / 2)  // a moved view usually moves two variables
-        var previous: Int32 = -1
+        var previous = ViewRef.noRef
         for s in slotScratch where s != previous {
             previous = s
             let frame = currentFrame(views.variables(ofSlot: s))
@@ -609,7 +609,7 @@ public final class LayoutSession {
         var ambiguous: [(String, Axis)] = []
         for v in solver.ambiguousVariables() {
             guard let owner = viewOfVariable[v.id], !document.views[Int(owner.slot)].internalGuide else { continue }
-            guard seen.insert(owner.slot * 2 + (owner.axis == .horizontal ? 0 : 1)).inserted else { continue }
+            guard seen.insert(owner.slot.raw * 2 + (owner.axis == .horizontal ? 0 : 1)).inserted else { continue }
             ambiguous.append((document.viewName(owner.slot), owner.axis))
         }
         for (v, axis) in ambiguous.sorted(by: { ($0.0, $0.1.rawValue) < ($1.0, $1.1.rawValue) }) {

@@ -21,14 +21,14 @@ extension LayoutDocument {
 
     /// A label's line height; 0 for a view without text.
     private func lineHeight(of v: ViewRef) -> Double {
-        guard v != noRef, views[Int(v)].spec.hasText, let text = views[Int(v)].spec.text else { return 0 }
+        guard v != .noRef, views[Int(v)].spec.hasText, let text = views[Int(v)].spec.text else { return 0 }
         return text.measure(width: nil).lineHeight
     }
 
     func isAncestor(_ a: ViewRef, of v: ViewRef) -> Bool {
-        guard a != noRef else { return false }
-        var p = v == noRef ? noRef : views[Int(v)].parent
-        while p != noRef {
+        guard a != .noRef else { return false }
+        var p = v == .noRef ? .noRef : views[Int(v)].parent
+        while p != .noRef {
             if p == a { return true }
             p = views[Int(p)].parent
         }

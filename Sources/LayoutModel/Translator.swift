@@ -90,7 +90,7 @@ struct Translator {
             }
             s = q
         }
-        let space = x.hasSecond ? commonAncestor(x.first, x.second) : noRef
+        let space = x.hasSecond ? commonAncestor(x.first, x.second) : .noRef
         quickSide(x.first, f, in: space, times: 1, into: &batch)
         if x.hasSecond { quickSide(x.second, s, in: space, times: -x.multiplier, into: &batch) }
         batch.end(constant: -x.constant, relation: x.relation, priority: x.priority)
@@ -122,7 +122,7 @@ struct Translator {
         _ view: ViewRef, upTo space: ViewRef, horizontal: Bool, times k: Double, _ put: (Variable, Double) -> Void
     ) {
         var u = view
-        while u != noRef && u != space {
+        while u != .noRef && u != space {
             put(horizontal ? variables[u]!.x : variables[u]!.y, k)
             u = parent(u)
         }
@@ -148,7 +148,7 @@ struct Translator {
         }
         let direction = document.options.layoutDirection
         let mirrored = direction == .rtl && (x.firstAttribute.isDirectional || (x.hasSecond && x.secondAttribute.isDirectional))
-        let space = x.hasSecond ? commonAncestor(x.first, x.second) : noRef
+        let space = x.hasSecond ? commonAncestor(x.first, x.second) : .noRef
         var base = 0.0
         add(x.first, x.firstAttribute.resolved(direction), in: space, times: 1, to: &out, constant: &base)
         if x.hasSecond { add(x.second, x.secondAttribute.resolved(direction), in: space, times: -x.multiplier, to: &out, constant: &base) }
@@ -167,7 +167,7 @@ struct Translator {
 
     private func depth(_ v: ViewRef) -> Int {
         var d = 0, u = v
-        while u != noRef { d += 1; u = parent(u) }
+        while u != .noRef { d += 1; u = parent(u) }
         return d
     }
 

@@ -6,7 +6,7 @@ import ConstraintSolver
 /// the axis bit (an optional struct was 8: 16 bytes a view).
 struct VariableOwners {
     struct Owner {
-        var slot: Int32
+        var slot: ViewRef
         var axis: Axis
     }
 
@@ -16,7 +16,7 @@ struct VariableOwners {
     subscript(id: Int32) -> Owner? {
         get {
             guard Int(id) < owners.count, case let o = owners[Int(id)], o != Self.none else { return nil }
-            return Owner(slot: Int32(o >> 1), axis: o & 1 == 0 ? .horizontal : .vertical)
+            return Owner(slot: ViewRef(raw: Int32(o >> 1)), axis: o & 1 == 0 ? .horizontal : .vertical)
         }
         set {
             let i = Int(id)
@@ -24,16 +24,16 @@ struct VariableOwners {
                 guard newValue != nil else { return }
                 owners.grow(toInclude: i, with: Self.none)
             }
-            owners[i] = newValue.map { UInt32($0.slot) << 1 | ($0.axis == .horizontal ? 0 : 1) } ?? Self.none
+            owners[i] = newValue.map { UInt32($0.slot.raw) << 1 | ($0.axis == .horizontal ? 0 : 1) } ?? Self.none
         }
     }
 
     /// A view's four variables owned by its slot, at once (four subscripts, each with its own
     /// bounds and growth checks, were ~75 instructions a variable: 1.5 M in the 1,000-cell feed).
-    mutating func own(_ vars: ViewVariables, by slot: Int32) {
+    mutating func own(_ vars: ViewVariables, by slot: ViewRef) {
         let top = Int(max(max(vars.x.id, vars.y.id), max(vars.width.id, vars.height.id)))
         if top >= owners.count { owners.grow(toInclude: top, with: Self.none) }
-        let h = UInt32(slot) << 1, v = h | 1
+        let h = UInt32(slot.raw) << 1, v = h | 1
         owners.withUnsafeMutableBufferPointer { o in
             o[Int(vars.x.id)] = h
             o[Int(vars.width.id)] = h

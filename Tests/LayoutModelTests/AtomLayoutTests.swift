@@ -58,7 +58,7 @@ final class AtomLayoutTests: XCTestCase {
         XCTAssertEqual(v, ViewSpec(id: "a"), "back to the defaults")
         XCTAssertEqual(MemoryLayout<ViewSpec>.stride, 80)
         var r = ImplicitAtoms()
-        for k in 0..<8 { XCTAssertEqual(r[k], noRef); r[k] = Int32(10 + k) }
-        XCTAssertEqual((0..<8).map { r[$0] }, (10..<18).map { Int32($0) })
+        for k in 0..<8 { XCTAssertEqual(r[k], .noRef); r[k] = AtomRef(10 + k) }
+        XCTAssertEqual((0..<8).map { r[$0] }, (10..<18).map { AtomRef($0) })
     }
 }

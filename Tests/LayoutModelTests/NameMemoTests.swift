@@ -16,8 +16,8 @@ final class NameMemoTests: XCTestCase {
         names += ["cell12_title", "cell12_titlf", "cell21_title", "a", "b", "ab", "ba", "abc", "acb"].map { Array($0.utf8) }
         // Names alike but in their last word, or in their first: the same slot must not answer for both.
         for k in 0..<40 { names.append(Array("abcdefgh_\(k + 100)".utf8)); names.append(Array("\(k + 100)_abcdefgh".utf8)) }
-        var table: [[UInt8]: Int32] = [:]
-        for (k, n) in names.enumerated() where Bool.random(using: &rng) && table[n] == nil { table[n] = Int32(k) }
+        var table: [[UInt8]: ViewRef] = [:]
+        for (k, n) in names.enumerated() where Bool.random(using: &rng) && table[n] == nil { table[n] = ViewRef(k) }
         let memo = NameMemo()
         defer { memo.deallocate() }
         var asked = 0

@@ -7,12 +7,12 @@ import TestSupport
 final class NameTableTests: XCTestCase {
     func testAgreesWithADictionaryThroughGrowthAndRemovals() {
         var rng = LCG(state: 7)
-        var table = NameTable()
-        var names: [Int32: String] = [:]  // ref → name, the owner's side
-        var byName: [String: Int32] = [:]
+        var table = NameTable<ViewRef>()
+        var names: [ViewRef: String] = [:]  // ref → name, the owner's side
+        var byName: [String: ViewRef] = [:]
         var live: [String] = []  // byName's keys, for picking one at random
-        var freeRefs: [Int32] = []
-        var nextRef: Int32 = 0
+        var freeRefs: [ViewRef] = []
+        var nextRef: ViewRef = 0
         let alphabet = Array("abcxyz019._-é漢")
         func randomName() -> String {
             let n = Int.random(in: 1...(Bool.random(using: &rng) ? 6 : 40), using: &rng)
@@ -24,7 +24,7 @@ final class NameTableTests: XCTestCase {
                 let name = randomName()
                 guard byName[name] == nil else { continue }
                 var ref = nextRef
-                if let reused = freeRefs.popLast() { ref = reused } else { nextRef += 1 }
+                if let reused = freeRefs.popLast() { ref = reused } else { nextRef = ViewRef(raw: nextRef.raw + 1) }
                 table.insert(ref, named: name)
                 names[ref] = name
                 byName[name] = ref
@@ -52,16 +52,16 @@ final class NameTableTests: XCTestCase {
 
     /// A table reserved by a generous guess is brought to its names' size, every name found.
     func testATrimmedTableKeepsItsNamesAtTheirSize() {
-        var table = NameTable()
+        var table = NameTable<ViewRef>()
         table.reserveCapacity(10_000)
         let names = (0..<100).map { "entry\($0)" }
-        for (k, n) in names.enumerated() { table.insert(Int32(k), named: n) }
+        for (k, n) in names.enumerated() { table.insert(ViewRef(k), named: n) }
         table.remove(7, named: names[7])
         XCTAssertGreaterThanOrEqual(table.capacity, 10_000)
         table.trim()
         XCTAssertLessThan(table.capacity, 200)
         XCTAssertGreaterThanOrEqual(table.capacity, 99)
-        for (k, n) in names.enumerated() { XCTAssertEqual(table.find(n) { names[Int($0)] }, k == 7 ? nil : Int32(k), n) }
+        for (k, n) in names.enumerated() { XCTAssertEqual(table.find(n) { names[Int($0)] }, k == 7 ? nil : ViewRef(k), n) }
     }
 
     func testNumberedNamesMatchInterpolation() {

@@ -510,7 +510,7 @@ final class SessionTests: XCTestCase {
         let s = session(
             #"{"views":[{"id":"r","frame":{"x":0,"y":0,"width":100,"height":100}},{"id":"a","parent":"r"}],"#
                 + #""constraints":[{"expr":"a.width == 10"},{"expr":"a.height == 5"},{"expr":"a.left == r.left"}]}"#)
-        XCTAssertEqual(s.document.autoEntries.filter { $0 != noRef }.count, 3)
+        XCTAssertEqual(s.document.autoEntries.filter { $0 != .noRef }.count, 3)
         XCTAssertEqual(try s.setConstants(json(#"{"c2": 7}"#)).frames.first?.frame.height, 7)
         _ = try s.change(#"{"ops":[{"op":"removeConstraints","ids":["c1"]}]}"#)
         XCTAssertNil(s.document.entryRef("c1"))
