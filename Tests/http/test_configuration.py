@@ -2,7 +2,9 @@
 
 - each flag can come from the environment (`LAYOUTD_PORT`), and a flag wins over it;
 - every `--threading` mode (pool, per-connection, single) serves a layout;
-- SIGINT stops the server as SIGTERM does: it exits 0 and the port is closed.
+- SIGINT stops the server as SIGTERM does: it exits 0 and the port is closed;
+- a server whose store (PostgreSQL) cannot be reached does not start: it says why and
+  exits non-zero, never serving with sessions it could not keep.
 
 Run: python3 Tests/http/test_configuration.py
 """
@@ -90,6 +92,21 @@ class ConfigurationTests(unittest.TestCase):
         p = Process(port, args=["--port", str(port)])
         self.assertEqual(p.stop(signal.SIGINT), 0)
         self.assertFalse(answers(port))
+
+    def test_an_unreachable_postgres_store_stops_the_start(self):
+        port, nobody = free_port(), free_port()  # nothing listens on the second
+        with tempfile.NamedTemporaryFile(prefix="layoutd-config-", suffix=".log") as log:
+            proc = subprocess.Popen([BIN, "--port", str(port), "--store", f"postgres://layoutd@127.0.0.1:{nobody}/layoutd"],
+                                    stderr=log, stdout=subprocess.DEVNULL)
+            try:
+                code = proc.wait(30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                self.fail("layoutd kept running without its store")
+            text = open(log.name).read()
+        self.assertNotEqual(code, 0, text)
+        self.assertFalse(answers(port), "nothing listens")
+        self.assertIn(str(nobody), text, "the log names the store it could not reach")
 
 
 if __name__ == "__main__":
