@@ -33,7 +33,7 @@ test-deps: deps
 	@python3 -c "import schemathesis" 2>/dev/null || python3 -m pip install -q "schemathesis>=4.32,<5"
 	@python3 -c "import websockets.sync.client, pytest" 2>/dev/null || python3 -m pip install -q "websockets>=12" pytest
 	@python3 -c "import selenium" 2>/dev/null || python3 -m pip install -q "selenium>=4.20"
-	@python3 -c "import uharfbuzz" 2>/dev/null || python3 -m pip install -q uharfbuzz
+	@python3 -c "import uharfbuzz; assert uharfbuzz.__version__ == '0.57.0'" 2>/dev/null || python3 -m pip install -q "uharfbuzz==0.57.0"
 	@command -v openapi-python-client >/dev/null || python3 -m pip install -q openapi-python-client
 
 build: deps

@@ -6,7 +6,8 @@ directory on a loopback port, stopped at the end), against the real server proce
   the client was answered, and the session goes on at the next revision;
 - SIGTERM loses nothing under relaxed; sessions beyond --max-sessions come back from it;
 - two servers on one database: a session made by one is served by the other after the first
-  stops (what replicas build on);
+  stops (what replicas build on), and at once after it left the first one's memory (its
+  lease released then, not handed over on request nor waited out);
 - the database lost mid-load: writes answer 503 with Retry-After and /readyz says why (reads
   go on only while a session's lease holds: past it the replica cannot know it still owns
   the session); once it is back, writes are accepted again and nothing acknowledged was lost.
@@ -101,6 +102,25 @@ class PostgresStoreTests(test_store.StoreTests):
         self.assertEqual(status, 200, again)
         self.assertEqual(again["revision"], frames["revision"])
         self.assertTrue(close(again["frames"], frames["frames"]))
+        b.stop()
+
+    def test_a_session_leaving_memory_releases_its_lease(self):
+        # Leases of a minute: a lease kept would hold the session from the other server that long,
+        # and one handed over on request would be counted.
+        a = self.server(durability="strict", extra=["--session-ttl", "0.5", "--lease-ms", "60000"]).start()
+        b = self.server(durability="strict", extra=["--lease-ms", "60000"]).start()
+        client = Client(a, random.Random(8))
+        status, _, answer = a.request("POST", f"/v1/sessions/{client.id}/constants", {"gap0": 5})
+        self.assertEqual(status, 200, answer)
+        deadline = time.time() + 10
+        while b"layoutd_sessions_evicted_total 1" not in a.request("GET", "/metrics")[2] and time.time() < deadline:
+            time.sleep(0.05)
+        self.assertIn(b"layoutd_sessions_evicted_total 1", a.request("GET", "/metrics")[2], "the idle session left memory")
+        status, _, frames = b.request("GET", f"/v1/sessions/{client.id}/frames")
+        self.assertEqual(status, 200, frames)
+        self.assertEqual(frames["revision"], answer["revision"])
+        self.assertIn(b"layoutd_leases_handed_over_total 0", a.request("GET", "/metrics")[2], "released on leaving, not on request")
+        a.stop()
         b.stop()
 
     def test_a_lost_database_answers_503_and_loses_nothing(self):
