@@ -262,8 +262,7 @@ final class ServerTests: XCTestCase {
         XCTAssertEqual(r.headers["connection"]?.lowercased(), "close")
         // Once one closes, a new connection is served again.
         clients[0].disconnect()
-        Thread.sleep(forTimeInterval: 0.2)
-        XCTAssertEqual(t.client().request("GET", "/healthz").status, 200)
+        XCTAssertTrue(waitFor { t.client().request("GET", "/healthz").status == 200 })
     }
 
     func testGzipBothWaysThroughZlib() throws {
@@ -317,9 +316,9 @@ final class ServerTests: XCTestCase {
         let c = t.client()
         let id = c.request("POST", "/v1/sessions", json: cardDocument).object["session"] as! String
         XCTAssertEqual(c.request("GET", "/v1/sessions/\(id)").status, 200)
-        Thread.sleep(forTimeInterval: 1.0)
+        // Waited for by the metric: a GET of the session would count as use.
+        XCTAssertTrue(waitFor { c.request("GET", "/metrics").text.contains("layoutd_sessions_evicted_total 1") })
         XCTAssertEqual(c.request("GET", "/v1/sessions/\(id)").status, 404)
-        XCTAssertTrue(c.request("GET", "/metrics").text.contains("layoutd_sessions_evicted_total 1"))
         XCTAssertTrue(c.request("GET", "/metrics").text.contains("layoutd_sessions_active 0"))
     }
 
@@ -353,8 +352,8 @@ final class ServerTests: XCTestCase {
                 ).status, 200)
         }
         XCTAssertNotEqual(gauges(), start)
-        Thread.sleep(forTimeInterval: 1.0)  // idle: every session leaves memory (they stay stored)
-        XCTAssertEqual(gauges(), start, "evicted")
+        // Idle: every session leaves memory (they stay stored).
+        XCTAssertTrue(waitFor { gauges() == start }, "evicted: \(gauges())")
         XCTAssertEqual(c.request("GET", "/v1/sessions/\(ids[0])").status, 200)  // restored from the store
         XCTAssertTrue(gauges().contains("layoutd_sessions_active 1.0"), "\(gauges())")
         for id in ids { XCTAssertEqual(c.request("DELETE", "/v1/sessions/\(id)").status, 204) }
@@ -549,7 +548,7 @@ final class ServerTests: XCTestCase {
         Thread.detachNewThread {
             server.drain(); drained.fulfill()
         }
-        Thread.sleep(forTimeInterval: 0.1)
+        XCTAssertTrue(waitFor { !t.server.isReady })
         let notReady = a.request("GET", "/readyz")
         XCTAssertEqual(notReady.status, 503, "draining: the balancer is told to stop sending")
         XCTAssertEqual(notReady.headers["retry-after"], "1")

@@ -138,7 +138,7 @@ class SlowClients(unittest.TestCase):
         self.assertLess(p99, 0.05)
 
         # The stalled ones are closed at the deadline (plus the sweep's quarter second).
-        while time.time() < opened + TIMEOUT + 2 and any(is_open(s) for s in stalled):
+        while time.time() < opened + TIMEOUT + 4 and any(is_open(s) for s in stalled):
             time.sleep(0.1)
         self.assertEqual(sum(is_open(s) for s in stalled), 0, "every stalled connection closed by the deadline")
         for s in stalled:
@@ -153,7 +153,7 @@ class SlowClients(unittest.TestCase):
         request = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Padding: " + b"a" * 200 + b"\r\n\r\n"
         started = time.time()
         sent = 0
-        while sent < len(request) and time.time() < started + TIMEOUT + 3:
+        while sent < len(request) and time.time() < started + TIMEOUT + 5:
             try:
                 s.send(request[sent:sent + 1])
             except OSError:
@@ -164,8 +164,10 @@ class SlowClients(unittest.TestCase):
                 break
         elapsed = time.time() - started
         self.assertLess(sent, len(request), "cut off before its request was whole")
+        # Never before the deadline (less the first byte's 0.1 s); after it, by the guard's
+        # sweep plus what a stalled 2-core machine adds, and far before the 60 s idle timeout.
         self.assertGreaterEqual(elapsed, TIMEOUT - 0.5)
-        self.assertLess(elapsed, TIMEOUT + 1.5)
+        self.assertLess(elapsed, TIMEOUT + 3)
         s.close()
 
     def test_keep_alive_and_streams_outlive_the_request_timeout(self):
