@@ -35,11 +35,7 @@ final class LifecycleTests: XCTestCase {
         XCTAssertTrue(waitFor { t.server.websockets.count == 1 })
         // A request under way holds the drain open: headers in, half of the body not.
         let held = t.client()
-        held.connect()
-        let body = Array(cardDocument.utf8)
-        held.send(
-            Array("POST /v1/sessions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
-                + body.prefix(10))
+        held.begin("/v1/sessions", json: cardDocument, sent: 10)
         XCTAssertTrue(waitFor { t.server.isReady })
         XCTAssertEqual(answersHTTP(port: t.port), true, "before the drain a new connection is answered")
         let drained = expectation(description: "drain returns")
@@ -53,8 +49,7 @@ final class LifecycleTests: XCTestCase {
         ws.sendText(#"{"avatarLeading": 30}"#)
         XCTAssertEqual((ws.readJSON()["frames"] as? [String: Any])?.keys.sorted(), ["avatar", "title"])
         // …and once they are done, told the server is going away.
-        held.send(Array(body.dropFirst(10)))
-        XCTAssertEqual(held.readReply().status, 201)
+        XCTAssertEqual(held.finish().status, 201)
         XCTAssertEqual(ws.readClose(), 1001)
         wait(for: [drained], timeout: 10)
         XCTAssertEqual(t.server.websockets.count, 0)

@@ -537,11 +537,7 @@ final class ServerTests: XCTestCase {
         XCTAssertEqual(a.request("GET", "/readyz").status, 200)
         // A request under way: its headers are in, half of its body is not.
         let b = t.client()
-        b.connect()
-        let body = Array(cardDocument.utf8)
-        b.send(
-            Array("POST /v1/sessions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
-                + body.prefix(10))
+        b.begin("/v1/sessions", json: cardDocument, sent: 10)
         Thread.sleep(forTimeInterval: 0.05)
         let drained = expectation(description: "drain returns")
         let server = t.server  // LayoutdServer is Sendable
@@ -554,8 +550,7 @@ final class ServerTests: XCTestCase {
         XCTAssertEqual(notReady.headers["retry-after"], "1")
         XCTAssertFalse(t.server.isReady)
         // The request under way still completes, then the drain ends.
-        b.send(Array(body.dropFirst(10)))
-        XCTAssertEqual(b.readReply().status, 201)
+        XCTAssertEqual(b.finish().status, 201)
         wait(for: [drained], timeout: 10)
     }
 

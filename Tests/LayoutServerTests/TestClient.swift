@@ -56,6 +56,24 @@ final class HTTPTestClient {
         if fd >= 0 { close(fd); fd = -1 }
     }
 
+    /// Connects and sends a POST's headers and the first `sent` bytes of its body: a request
+    /// under way. `finish` sends the rest.
+    func begin(_ path: String, json body: String, sent: Int) {
+        connect()
+        let bytes = Array(body.utf8)
+        send(
+            Array("POST \(path) HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(bytes.count)\r\n\r\n".utf8)
+                + bytes.prefix(sent))
+        unsent = Array(bytes.dropFirst(sent))
+    }
+
+    func finish() -> Reply {
+        send(unsent)
+        unsent = []
+        return readReply()
+    }
+    private var unsent: [UInt8] = []
+
     func send(_ bytes: [UInt8]) {
         var off = 0
         while off < bytes.count {
