@@ -8,7 +8,7 @@ WORKLOADS ?= /tmp/layoutd-workloads
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PKGS := libmicrohttpd-dev zlib1g-dev libxml2-dev libsqlite3-dev libpq-dev pkg-config libharfbuzz-dev libfontconfig-dev libunibreak-dev fonts-dejavu-core fonts-inter
 
-.PHONY: deps test-deps lint format cluster-test bench-cluster api-fuzz fuzz-targets fuzz-replay soak build release run test bench bench-engine bench-streams bench-handler bench-document bench-growth bench-store bench-text load fuzz clean
+.PHONY: key deps test-deps lint format cluster-test bench-cluster api-fuzz fuzz-targets fuzz-replay soak build release run test bench bench-engine bench-streams bench-handler bench-document bench-growth bench-store bench-text load fuzz clean
 
 ## System packages, installed only when missing.
 deps:
@@ -53,6 +53,7 @@ test: test-deps
 	python3 Tests/cluster/test_cluster.py
 	python3 Tests/http/test_slow_clients.py
 	python3 Tests/http/test_configuration.py
+	python3 Tests/http/test_auth.py
 	python3 Tests/browser/test_playground.py
 	python3 Tests/text/test_text.py
 	python3 -m pytest -q clients/python/tests
@@ -62,6 +63,10 @@ test: test-deps
 	python3 Tests/soak/soak.py --minutes 1 --interval 6 --check
 	LAYOUTD_ENGINE=factored $(SWIFT) test --skip-build --filter 'LayoutModelTests|LayoutServerTests'
 	$(SWIFT) test --skip-build
+
+## A new API key, and the line for --auth-file's "keys" (only the key's SHA-256 is stored).
+key:
+	@python3 -c "import secrets, hashlib; k = 'lyd_' + secrets.token_urlsafe(32); print('key:  ' + k); print('line: \"sha256:' + hashlib.sha256(k.encode()).hexdigest() + '\"')"
 
 ## Three replicas on one PostgreSQL behind Deploy/proxy/nginx.conf: SIGKILL and SIGSTOP
 ## failover, fencing, hand-back (also part of `make test`).

@@ -24,6 +24,7 @@ public final class LayoutdServer: Sendable {
     private let state = ServerState()
     private let http = Mutex<HTTPServer?>(nil)
     let sessions: SessionService
+    let access: AccessControl
     let websockets: WebSocketServer
     let persistence: SessionPersistence?
 
@@ -33,9 +34,12 @@ public final class LayoutdServer: Sendable {
     }
 
     /// On a store already open (`nil`: sessions in memory only), as tests give one.
-    init(configuration: ServerConfiguration, logger: Logger, storage: (any SessionStorage)?) {
+    init(configuration: ServerConfiguration, logger: Logger, storage: (any SessionStorage)?) throws {
         self.configuration = configuration
         self.logger = logger
+        do throws(Tenants.Invalid) { access = try AccessControl(path: configuration.authFile) } catch {
+            throw ConfigurationError(description: "--auth-file \(configuration.authFile ?? ""): \(error)")
+        }
         store = SessionStore(maxSessions: configuration.maxSessions, idleTTLSeconds: configuration.sessionTTLSeconds)
         let metrics = metrics
         persistence = storage.map { SessionPersistence(storage: $0, configuration: configuration, metrics: metrics, logger: logger) }
@@ -86,6 +90,14 @@ public final class LayoutdServer: Sendable {
         thread.name = "layoutd-ttl"
         thread.start()
         state.ready.store(true, ordering: .relaxed)
+        if access.isOpen {
+            // Anyone who reaches the port may act: fine on loopback, a warning anywhere else.
+            let local = ["127.0.0.1", "::1", "localhost"].contains(configuration.http.host)
+            let message: Logger.Message = "no --auth-file: the server is open to anyone who reaches it"
+            if local { logger.notice(message) } else { logger.warning("\(message) (listening on \(configuration.http.host), not loopback)") }
+        } else {
+            logger.info("API keys required", metadata: ["tenants": "\(access.tenantNames.joined(separator: ","))"])
+        }
         logger.info(
             "listening",
             metadata: [
@@ -135,8 +147,9 @@ public final class LayoutdServer: Sendable {
             routeIndex = route.index
             req.captures = captures
             do {
+                let caller = try authorize(route, req)
                 try decodeBody(&req)
-                response = try router.handler(route)(req)
+                response = try router.handler(route)(req, caller)
             } catch {
                 response = error.response
             }
@@ -158,6 +171,36 @@ public final class LayoutdServer: Sendable {
                 ])
         }
         return response
+    }
+
+    /// Who may act on this route: anyone on an open route or server; else the tenant whose key
+    /// `Authorization: Bearer` carries, within its request rate (401 and 429 otherwise).
+    private func authorize(_ route: Router.Route, _ req: Request) throws(Problem) -> Caller {
+        if access.isOpen || router.isOpen(route) { return .anyone }
+        switch access.caller(authorization: req.header("Authorization")) {
+        case .failure(.noKey):
+            throw Problem(401, "send an API key: Authorization: Bearer KEY", headers: [("WWW-Authenticate", "Bearer")])
+        case .failure(.unknownKey):
+            throw Problem(401, "the API key is not known (revoked, or mistyped)", headers: [("WWW-Authenticate", #"Bearer error="invalid_token""#)])
+        case .success(let caller):
+            if let wait = access.admit(caller) {
+                throw Problem(
+                    429, "tenant \(caller.owner) is over its rate of requests: retry in \(wait) s", headers: [("Retry-After", "\(wait)")])
+            }
+            return caller
+        }
+    }
+
+    /// Re-reads `--auth-file` (SIGHUP): keys added or revoked take effect, sessions stay. A
+    /// bad file keeps the one in force; the answer says why.
+    public func reloadAccess() -> String? {
+        let failure = access.reload()
+        if let failure {
+            logger.error("auth file not reloaded: the one in force stays", metadata: ["error": "\(failure)"])
+        } else if !access.isOpen {
+            logger.notice("auth file reloaded", metadata: ["tenants": "\(access.tenantNames.joined(separator: ","))"])
+        }
+        return failure
     }
 
     /// `Content-Encoding: gzip` bodies are inflated, with the body limit applied to what they inflate to.

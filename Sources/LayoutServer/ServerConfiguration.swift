@@ -25,6 +25,8 @@ public struct ServerConfiguration: Sendable {
     /// Take a new session's id from `X-Layoutd-Session-Id` (32 hex digits) when a trusted
     /// proxy sets it: the proxy can then route the id by consistent hashing from the start.
     public var trustSessionIDHeader = false
+    /// Tenants and their API keys (`--auth-file`); nil: the server is open to anyone who reaches it.
+    public var authFile: String? = nil
     /// New sessions and one-shot layouts get 503 while the heap in use is past this
     /// (the executable sets it from the machine or container; none here).
     public var memoryBudget = MemoryBudget(limitBytes: 0)
@@ -100,4 +102,9 @@ public enum Durability: String, Sendable {
     /// Structural changes as in strict; set-constants answered at once and written within
     /// the flush interval.
     case relaxed
+}
+
+/// A setting the server cannot start with (a bad `--auth-file`, say): what is wrong, and where.
+public struct ConfigurationError: Error, CustomStringConvertible {
+    public let description: String
 }

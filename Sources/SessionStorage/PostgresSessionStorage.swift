@@ -38,7 +38,7 @@ public final class PostgresSessionStorage: SessionStorage, SessionLeasing, @unch
             var current = false
             try writer.run(
                 "SELECT to_regclass('layoutd_fenced') IS NOT NULL AND EXISTS (SELECT 1 FROM information_schema.columns "
-                    + "WHERE table_name='layoutd_journal' AND column_name='epoch')"
+                    + "WHERE table_name='layoutd_sessions' AND column_name='owner')"
             ) { current = $0[0] == "t" }
             if current { return }
             // Replicas starting together make the tables under one lock, not in a race.
@@ -59,6 +59,8 @@ public final class PostgresSessionStorage: SessionStorage, SessionLeasing, @unch
             // Which lease epoch wrote each row: what the fencing is checked against afterwards.
             try writer.run("ALTER TABLE layoutd_sessions ADD COLUMN IF NOT EXISTS epoch bigint NOT NULL DEFAULT 0")
             try writer.run("ALTER TABLE layoutd_journal ADD COLUMN IF NOT EXISTS epoch bigint NOT NULL DEFAULT 0")
+            // Who each session belongs to (a tenant's name; empty without keys).
+            try writer.run("ALTER TABLE layoutd_sessions ADD COLUMN IF NOT EXISTS owner text NOT NULL DEFAULT ''")
             try writer.run("CREATE INDEX IF NOT EXISTS layoutd_sessions_updated ON layoutd_sessions(updated_at)")
             try writer.run("CREATE TABLE IF NOT EXISTS layoutd_probe(k integer PRIMARY KEY, at bigint NOT NULL)")
             // expires_at and released_at are milliseconds on the database's clock (0: never).
@@ -151,13 +153,14 @@ public final class PostgresSessionStorage: SessionStorage, SessionLeasing, @unch
         do throws(PostgresConnection.Failure) {
             found = try reader.withLock { (r: inout PostgresConnection) throws(PostgresConnection.Failure) -> StoredSession? in
                 var snapshot: StoredSession?
-                try r.run("SELECT revision, next_auto, document, raw_size, checksum FROM layoutd_sessions WHERE id=$1", [.text(session)]) { row in
+                try r.run("SELECT revision, next_auto, document, raw_size, checksum, owner FROM layoutd_sessions WHERE id=$1", [.text(session)]) {
+                    row in
                     guard let bytes = row[2].flatMap(PostgresConnection.bytes),
                         let document = StoredBytes.decode(bytes, rawSize: Int(row[3] ?? "") ?? -1, checksum: Int(row[4] ?? "") ?? -1)
                     else { corrupt = true; return }
                     snapshot = StoredSession(
                         revision: Int(row[0] ?? "") ?? 0, nextAutoID: Int(row[1] ?? "") ?? 1,
-                        document: document, journal: [], skipped: 0)
+                        document: document, journal: [], skipped: 0, owner: row[5] ?? "")
                 }
                 guard var stored = snapshot else { return nil }
                 try r.run(
@@ -216,17 +219,19 @@ public final class PostgresSessionStorage: SessionStorage, SessionLeasing, @unch
 private struct PostgresStatements: BatchStatements {
     let connection: PostgresConnection
 
-    func snapshot(_ s: String, revision: Int, nextAutoID: Int, stored e: (bytes: [UInt8], rawSize: Int, checksum: Int), now: Int, epoch: Int)
-        throws(PostgresConnection.Failure)
-    {
+    func snapshot(
+        _ s: String, revision: Int, nextAutoID: Int, owner: String, stored e: (bytes: [UInt8], rawSize: Int, checksum: Int), now: Int, epoch: Int
+    ) throws(PostgresConnection.Failure) {
         // A newer snapshot only: a compaction that lost a race to a later one never goes back.
         try connection.run(
             """
-            INSERT INTO layoutd_sessions(id, revision, next_auto, document, raw_size, checksum, updated_at, epoch) VALUES($1, $2, $3, $4, $5, $6, $7, $8)
+            INSERT INTO layoutd_sessions(id, revision, next_auto, document, raw_size, checksum, updated_at, epoch, owner)
+            VALUES($1, $2, $3, $4, $5, $6, $7, $8, $9)
             ON CONFLICT(id) DO UPDATE SET revision=excluded.revision, next_auto=excluded.next_auto, document=excluded.document,
                 raw_size=excluded.raw_size, checksum=excluded.checksum, updated_at=excluded.updated_at, epoch=excluded.epoch
             WHERE excluded.revision > layoutd_sessions.revision
-            """, [.text(s), .int(revision), .int(nextAutoID), .bytes(e.bytes), .int(e.rawSize), .int(e.checksum), .int(now), .int(epoch)])
+            """,
+            [.text(s), .int(revision), .int(nextAutoID), .bytes(e.bytes), .int(e.rawSize), .int(e.checksum), .int(now), .int(epoch), .text(owner)])
         try connection.run("DELETE FROM layoutd_journal WHERE session=$1 AND revision<=$2", [.text(s), .int(revision)])
     }
 

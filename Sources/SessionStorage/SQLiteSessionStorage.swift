@@ -20,7 +20,7 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
         init(path: String, readOnly: Bool) throws(SQLiteError) {
             // Read-only, SQLite reads the WAL through its existing -shm (3.22 and later).
             connection = try SQLiteConnection(path: path, readOnly: readOnly)
-            selectSession = try connection.prepare("SELECT revision, next_auto, document, raw_size, checksum FROM sessions WHERE id=?1")
+            selectSession = try connection.prepare("SELECT revision, next_auto, document, raw_size, checksum, owner FROM sessions WHERE id=?1")
             selectJournal = try connection.prepare(
                 "SELECT revision, kind, body, raw_size, checksum FROM journal WHERE session=?1 AND revision>?2 ORDER BY revision")
         }
@@ -51,10 +51,14 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
                 CREATE INDEX IF NOT EXISTS sessions_updated ON sessions(updated_at);
                 CREATE TABLE IF NOT EXISTS probe(k INTEGER PRIMARY KEY, at INTEGER NOT NULL, pad BLOB);
                 """)
+            // Who each session belongs to, added to a store made before tenants.
+            var hasOwner = false
+            try connection.prepare("SELECT 1 FROM pragma_table_info('sessions') WHERE name='owner'").run([]) { _ in hasOwner = true }
+            if !hasOwner { try connection.execute("ALTER TABLE sessions ADD COLUMN owner TEXT NOT NULL DEFAULT ''") }
             // A newer snapshot only: a compaction that lost a race to a later one never goes back.
             upsertSnapshot = try connection.prepare(
                 """
-                INSERT INTO sessions(id, revision, next_auto, document, raw_size, checksum, updated_at) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                INSERT INTO sessions(id, revision, next_auto, document, raw_size, checksum, updated_at, owner) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
                 ON CONFLICT(id) DO UPDATE SET revision=excluded.revision, next_auto=excluded.next_auto, document=excluded.document,
                     raw_size=excluded.raw_size, checksum=excluded.checksum, updated_at=excluded.updated_at
                 WHERE excluded.revision > sessions.revision
@@ -129,7 +133,7 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
         do throws(SQLiteError) {
             try reading.selectSession.run([.text(session)]) { row in
                 guard let document = StoredBytes.decode(row.blob(2), rawSize: row.int(3), checksum: row.int(4)) else { corrupt = true; return }
-                found = StoredSession(revision: row.int(0), nextAutoID: row.int(1), document: document, journal: [], skipped: 0)
+                found = StoredSession(revision: row.int(0), nextAutoID: row.int(1), document: document, journal: [], skipped: 0, owner: row.text(5))
             }
             guard !corrupt, var stored = found else { return nil }
             try reading.selectJournal.run([.text(session), .int(stored.revision)]) { row in
@@ -177,10 +181,12 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
 }
 
 extension SQLiteSessionStorage.Writing: BatchStatements {
-    func snapshot(_ s: String, revision: Int, nextAutoID: Int, stored e: (bytes: [UInt8], rawSize: Int, checksum: Int), now: Int, epoch: Int)
-        throws(SQLiteError)
-    {
-        try upsertSnapshot.run([.text(s), .int(revision), .int(nextAutoID), .blob(e.bytes), .int(e.rawSize), .int(e.checksum), .int(now)])
+    func snapshot(
+        _ s: String, revision: Int, nextAutoID: Int, owner: String, stored e: (bytes: [UInt8], rawSize: Int, checksum: Int), now: Int, epoch: Int
+    ) throws(SQLiteError) {
+        try upsertSnapshot.run([
+            .text(s), .int(revision), .int(nextAutoID), .blob(e.bytes), .int(e.rawSize), .int(e.checksum), .int(now), .text(owner)
+        ])
         try deleteJournalUpTo.run([.text(s), .int(revision)])
     }
 

@@ -10,6 +10,8 @@ public struct StoredSession: Sendable {
     /// Journal entries dropped because their bytes fail their checksum (a torn or corrupt
     /// tail): the entry and everything after it.
     public var skipped: Int
+    /// Who the session belongs to (a tenant's name; empty on a server without keys).
+    public var owner: String = ""
 }
 
 public struct JournalEntry: Sendable {
@@ -23,7 +25,8 @@ public struct JournalEntry: Sendable {
 public struct StorageWrite: Sendable {
     public enum Action: Sendable {
         /// A new session, or a compaction: the snapshot replaces an older one and the journal up to it.
-        case snapshot(revision: Int, nextAutoID: Int, document: [UInt8])
+        /// `owner` is written with a new session and never changed by a later snapshot.
+        case snapshot(revision: Int, nextAutoID: Int, document: [UInt8], owner: String)
         case journal(JournalEntry)
         case delete
         /// Drops the journal past a revision (a torn tail that was skipped on restore).
@@ -36,8 +39,10 @@ public struct StorageWrite: Sendable {
     /// with leases refuses it once the session's lease has moved on (fencing).
     public var epoch: Int
 
-    public static func snapshot(session: String, revision: Int, nextAutoID: Int, document: [UInt8], epoch: Int = 0) -> StorageWrite {
-        StorageWrite(session: session, action: .snapshot(revision: revision, nextAutoID: nextAutoID, document: document), epoch: epoch)
+    public static func snapshot(session: String, revision: Int, nextAutoID: Int, document: [UInt8], owner: String = "", epoch: Int = 0)
+        -> StorageWrite
+    {
+        StorageWrite(session: session, action: .snapshot(revision: revision, nextAutoID: nextAutoID, document: document, owner: owner), epoch: epoch)
     }
     public static func journal(session: String, entry: JournalEntry, epoch: Int = 0) -> StorageWrite {
         StorageWrite(session: session, action: .journal(entry), epoch: epoch)
@@ -54,8 +59,9 @@ public struct StorageWrite: Sendable {
 /// same way for every store (inside the store's transaction).
 protocol BatchStatements {
     associatedtype Failure: Error
-    func snapshot(_ session: String, revision: Int, nextAutoID: Int, stored: (bytes: [UInt8], rawSize: Int, checksum: Int), now: Int, epoch: Int)
-        throws(Failure)
+    func snapshot(
+        _ session: String, revision: Int, nextAutoID: Int, owner: String, stored: (bytes: [UInt8], rawSize: Int, checksum: Int), now: Int, epoch: Int
+    ) throws(Failure)
     func journal(_ session: String, _ entry: JournalEntry, stored: (bytes: [UInt8], rawSize: Int, checksum: Int), epoch: Int) throws(Failure)
     func delete(_ session: String) throws(Failure)
     func truncate(_ session: String, after revision: Int) throws(Failure)
@@ -69,8 +75,8 @@ extension BatchStatements {
         for item in batch {
             let s = item.session
             switch item.action {
-            case .snapshot(let revision, let next, let document):
-                try snapshot(s, revision: revision, nextAutoID: next, stored: StoredBytes.encode(document), now: now, epoch: item.epoch)
+            case .snapshot(let revision, let next, let document, let owner):
+                try snapshot(s, revision: revision, nextAutoID: next, owner: owner, stored: StoredBytes.encode(document), now: now, epoch: item.epoch)
             case .journal(let entry):
                 try journal(s, entry, stored: StoredBytes.encode(entry.body), epoch: item.epoch)
                 touched.insert(s)

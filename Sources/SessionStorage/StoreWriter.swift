@@ -162,7 +162,7 @@ public final class StoreWriter: @unchecked Sendable {
 
     public func write(_ w: StorageWrite) -> Ticket {
         enqueue(urgent: true) { t in
-            if case .snapshot(_, _, let doc) = w.action { snapshotBytes[w.session] = doc.count; journalBytes[w.session] = 0 }
+            if case .snapshot(_, _, let doc, _) = w.action { snapshotBytes[w.session] = doc.count; journalBytes[w.session] = 0 }
             return .write(w, t)
         }
     }

@@ -81,6 +81,11 @@ struct Layoutd: ParsableCommand {
         env("DRAIN_TIMEOUT") ?? defaults.drainTimeoutSeconds
     @Flag(help: "Take new session ids from X-Layoutd-Session-Id (set by a trusted, session-affine proxy). Env: LAYOUTD_TRUST_SESSION_ID_HEADER=1.")
     var trustSessionIdHeader: Bool = env("TRUST_SESSION_ID_HEADER") == "1"
+    @Option(
+        help:
+            "JSON file of tenants, their API keys (SHA-256 digests) and quotas: every route but health, metrics and the playground's files then needs Authorization: Bearer KEY. Re-read on SIGHUP. Without it the server is open. Env: LAYOUTD_AUTH_FILE."
+    )
+    var authFile: String? = ProcessInfo.processInfo.environment["LAYOUTD_AUTH_FILE"]
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. Env: LAYOUTD_LOG_LEVEL.") var logLevel: String =
         env("LOG_LEVEL") ?? "info"
     @Option(
@@ -176,6 +181,7 @@ struct Layoutd: ParsableCommand {
         c.maxStreamMessageBytes = maxMessageBytes
         c.drainTimeoutSeconds = drainTimeout
         c.trustSessionIDHeader = trustSessionIdHeader
+        c.authFile = authFile.flatMap { $0.isEmpty ? nil : $0 }
         c.sessionEngine = EngineKind(rawValue: engine) ?? .solved
         c.sessionFactoredFromViews = engine == "auto" ? SessionLimits.autoFactoredFromViews : nil
         c.layoutEngine = EngineKind(rawValue: layoutEngine)!
@@ -195,11 +201,13 @@ struct Layoutd: ParsableCommand {
         sigemptyset(&set)
         sigaddset(&set, SIGTERM)
         sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGHUP)
         pthread_sigmask(SIG_BLOCK, &set, nil)
         let server = try LayoutdServer(configuration: c, logger: logger)
         try server.start()
         var sig: Int32 = 0
-        sigwait(&set, &sig)
+        // SIGHUP re-reads the auth file; the others stop the server.
+        while sigwait(&set, &sig) == 0 && sig == SIGHUP { _ = server.reloadAccess() }
         logger.info("signal", metadata: ["signal": "\(sig == SIGTERM ? "SIGTERM" : "SIGINT")"])
         server.drain()
     }

@@ -67,7 +67,7 @@ final class LifecycleTests: XCTestCase {
         c.http.threads = 2
         c.durability = .relaxed
         c.flushIntervalMilliseconds = 20
-        let server = LayoutdServer(configuration: c, logger: Logger(label: "test"), storage: storage)
+        let server = try LayoutdServer(configuration: c, logger: Logger(label: "test"), storage: storage)
         try server.start()
         defer { server.drain() }
         let http = HTTPTestClient(port: server.port)

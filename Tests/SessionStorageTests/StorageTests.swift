@@ -44,6 +44,25 @@ final class StorageTests: XCTestCase {
         XCTAssertNil(try s.load("never"))
     }
 
+    /// A session keeps the owner it was made with; a compaction's snapshot does not change it;
+    /// a store made before owners existed gains the column, its sessions owned by nobody.
+    func testOwnersAreKeptAndAnOldStoreGainsThem() throws {
+        let old = try SQLiteConnection(path: dir + "/s.sqlite")
+        try old.execute(
+            """
+            CREATE TABLE sessions(id TEXT PRIMARY KEY, revision INTEGER NOT NULL, next_auto INTEGER NOT NULL, document BLOB NOT NULL,
+                raw_size INTEGER NOT NULL, checksum INTEGER NOT NULL, updated_at INTEGER NOT NULL) WITHOUT ROWID;
+            """)
+        let s0 = try storage()
+        try s0.commit([.snapshot(session: "before", revision: 1, nextAutoID: 1, document: Array("{}".utf8))], now: 1)
+        XCTAssertEqual(try s0.load("before")?.owner, "")
+        try s0.commit([.snapshot(session: "a", revision: 1, nextAutoID: 1, document: Array("{}".utf8), owner: "team-a")], now: 2)
+        try s0.commit([.snapshot(session: "a", revision: 2, nextAutoID: 1, document: Array("{ }".utf8), owner: "")], now: 3)
+        let again = try storage()
+        XCTAssertEqual(try again.load("a")?.owner, "team-a")
+        XCTAssertEqual(try again.load("a")?.revision, 2)
+    }
+
     func testCorruptTailIsSkippedNotApplied() throws {
         let s = try storage()
         try s.commit(

@@ -29,18 +29,18 @@ struct OperationalRoutes {
     }()
 
     func register(_ r: inout RouteTable) {
-        r.on("GET", "/healthz") { _ in .json(200, Array(#"{"status":"ok"}"#.utf8)) }
-        r.on("GET", "/readyz") { _ throws(Problem) in
+        r.on("GET", "/healthz", open: true) { _ in .json(200, Array(#"{"status":"ok"}"#.utf8)) }
+        r.on("GET", "/readyz", open: true) { _ throws(Problem) in
             guard ready() else { throw Problem(503, "starting or draining", headers: [("Retry-After", "1")]) }
             if let failure = storeFailure() {
                 throw Problem(503, "the session store cannot be written: \(failure)", headers: [("Retry-After", "5")])
             }
             return .json(200, Array(#"{"status":"ready"}"#.utf8))
         }
-        r.on("GET", "/metrics") { _ in
+        r.on("GET", "/metrics", open: true) { _ in
             Response(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: metrics.exposition())
         }
         r.on("GET", "/v1/fonts") { _ in .json(200, Self.fonts) }
-        r.on("GET", "/openapi.yaml") { _ in Response(status: 200, contentType: "application/yaml", body: PackageResources.openapi_yaml) }
+        r.on("GET", "/openapi.yaml", open: true) { _ in Response(status: 200, contentType: "application/yaml", body: PackageResources.openapi_yaml) }
     }
 }

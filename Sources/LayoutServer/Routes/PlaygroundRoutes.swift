@@ -22,8 +22,8 @@ struct PlaygroundRoutes {
     ]
 
     func register(_ r: inout RouteTable) {
-        r.on("GET", "/") { _ in Self.answer("index.html")! }
-        r.on("GET", "/playground/{file}") { req throws(Problem) in
+        r.on("GET", "/", open: true) { _ in Self.answer("index.html")! }
+        r.on("GET", "/playground/{file}", open: true) { req throws(Problem) in
             let file = req.parameter("file")
             guard let answer = Self.answer(file) else { throw Problem(404, "the playground has no file '\(file)'") }
             return answer

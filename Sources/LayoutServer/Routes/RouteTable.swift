@@ -1,23 +1,36 @@
 import HTTPTransport
 import JSON
 
-/// What a layoutd route is: it reads the request, and answers or throws the problem to answer with.
-typealias RouteHandler = @Sendable (Request) throws(Problem) -> Response
+/// What a layoutd route is: it reads the request (and who sent it), and answers or throws
+/// the problem to answer with.
+typealias RouteHandler = @Sendable (Request, Caller) throws(Problem) -> Response
 
-/// The transport's router, and each route's handler by the route's index.
+/// The transport's router, and each route's handler by the route's index, with whether the
+/// route is open (answered without an API key: health, metrics, the playground's files).
 struct RouteTable: Sendable {
     private var router = Router()
     private var handlers: [RouteHandler] = []
+    private var open: [Bool] = []
 
-    mutating func on(_ method: String, _ pattern: String, _ handler: @escaping RouteHandler) {
+    /// A route that acts for its caller (sessions belong to who made them).
+    mutating func on(_ method: String, _ pattern: String, caller handler: @escaping RouteHandler) {
         let index = router.on(method, pattern)
         assert(index == handlers.count)
         handlers.append(handler)
+        open.append(false)
+    }
+
+    /// A route whose answer is the same for every caller; `open`: no key needed.
+    mutating func on(_ method: String, _ pattern: String, open: Bool = false, _ handler: @escaping @Sendable (Request) throws(Problem) -> Response) {
+        on(method, pattern, caller: { req, _ throws(Problem) in try handler(req) })
+        self.open[self.open.count - 1] = open
     }
 
     func match(_ method: String, _ path: String) -> Router.Match { router.match(method, path) }
 
     func handler(_ route: Router.Route) -> RouteHandler { handlers[route.index] }
+
+    func isOpen(_ route: Router.Route) -> Bool { open[route.index] }
 }
 
 extension Response {

@@ -8,21 +8,27 @@ struct SessionRoutes: Sendable {
     let sessions: SessionService
 
     func register(_ r: inout RouteTable) {
-        r.on("POST", "/v1/sessions") { [self] req throws(Problem) in try create(req) }
-        r.on("GET", "/v1/sessions/{id}") { [self] req throws(Problem) in try show(req) }
-        r.on("DELETE", "/v1/sessions/{id}") { [self] req throws(Problem) in try delete(req) }
-        r.on("POST", "/v1/sessions/{id}/changes") { [self] req throws(Problem) in try change(req, .ops(try jsonBody(req))) }
-        r.on("POST", "/v1/sessions/{id}/constants") { [self] req throws(Problem) in try change(req, .constants(try jsonBody(req))) }
-        r.on("GET", "/v1/sessions/{id}/frames") { [self] req throws(Problem) in try frames(req) }
-        r.on("GET", "/v1/sessions/{id}/explain") { [self] req throws(Problem) in try explain(req) }
-        r.on("GET", "/v1/sessions/{id}/trace") { [self] req throws(Problem) in try read(req) { .text(200, $0.trace()) } }
-        r.on("POST", "/v1/sessions/{id}/fitting-size") { [self] req throws(Problem) in try fittingSize(req) }
-        r.on("POST", "/v1/sessions/{id}/exercise-ambiguity") { [self] req throws(Problem) in
-            try read(req) { s in .json(200, WireFormat.revisionFrames(s.revision, s.exerciseAmbiguity())) }
-        }
+        r.on("POST", "/v1/sessions", caller: { [self] req, caller throws(Problem) in try create(req, caller) })
+        r.on("GET", "/v1/sessions/{id}", caller: { [self] req, caller throws(Problem) in try show(req, caller) })
+        r.on("DELETE", "/v1/sessions/{id}", caller: { [self] req, caller throws(Problem) in try delete(req, caller) })
+        r.on("POST", "/v1/sessions/{id}/changes", caller: { [self] req, caller throws(Problem) in try change(req, caller, .ops(try jsonBody(req))) })
+        r.on(
+            "POST", "/v1/sessions/{id}/constants",
+            caller: { [self] req, caller throws(Problem) in
+                try change(req, caller, .constants(try jsonBody(req)))
+            })
+        r.on("GET", "/v1/sessions/{id}/frames", caller: { [self] req, caller throws(Problem) in try frames(req, caller) })
+        r.on("GET", "/v1/sessions/{id}/explain", caller: { [self] req, caller throws(Problem) in try explain(req, caller) })
+        r.on("GET", "/v1/sessions/{id}/trace", caller: { [self] req, caller throws(Problem) in try read(req, caller) { .text(200, $0.trace()) } })
+        r.on("POST", "/v1/sessions/{id}/fitting-size", caller: { [self] req, caller throws(Problem) in try fittingSize(req, caller) })
+        r.on(
+            "POST", "/v1/sessions/{id}/exercise-ambiguity",
+            caller: { [self] req, caller throws(Problem) in
+                try read(req, caller) { s in .json(200, WireFormat.revisionFrames(s.revision, s.exerciseAmbiguity())) }
+            })
     }
 
-    func create(_ req: Request) throws(Problem) -> Response {
+    func create(_ req: Request, _ caller: Caller) throws(Problem) -> Response {
         try checkJSONMedia(req)
         var proposed: String? = nil
         if sessions.configuration.trustSessionIDHeader, let h = req.header("X-Layoutd-Session-Id") {
@@ -32,7 +38,7 @@ struct SessionRoutes: Sendable {
             }
             proposed = h
         }
-        let created = try sessions.create(req.body, proposed: proposed)
+        let created = try sessions.create(req.body, proposed: proposed, for: caller)
         var res = Response.json(201, WireFormat.change(created.result, session: created.box.id))
         res.headers.append(("Location", "/v1/sessions/\(created.box.id)"))
         res.leftover = created.document  // a parsed tree, if one was made: freed after the answer is queued
@@ -40,53 +46,53 @@ struct SessionRoutes: Sendable {
         return res
     }
 
-    func show(_ req: Request) throws(Problem) -> Response {
+    func show(_ req: Request, _ caller: Caller) throws(Problem) -> Response {
         let id = req.parameter("id")
-        return try read(req) { .json(200, WireFormat.session(id, $0)) }
+        return try read(req, caller) { .json(200, WireFormat.session(id, $0)) }
     }
 
-    func delete(_ req: Request) throws(Problem) -> Response {
-        guard let ticket = try sessions.delete(req.parameter("id")) else { throw notFound(req) }
+    func delete(_ req: Request, _ caller: Caller) throws(Problem) -> Response {
+        guard let ticket = try sessions.delete(req.parameter("id"), for: caller) else { throw notFound(req) }
         var res = Response.noContent
         sessions.hold(&res, until: ticket)
         return res
     }
 
     /// A change: applied under the session's lock, answered once the store's policy allows.
-    func change(_ req: Request, _ change: SessionService.Change) throws(Problem) -> Response {
+    func change(_ req: Request, _ caller: Caller, _ change: SessionService.Change) throws(Problem) -> Response {
         let timed = try timingRequested(req)
         guard let key = Self.key(req),
-            let (body, ticket) = try sessions.apply(change, to: key, timed: timed, answer: { WireFormat.change($0, timing: $1) })
+            let (body, ticket) = try sessions.apply(change, to: key, for: caller, timed: timed, answer: { WireFormat.change($0, timing: $1) })
         else { throw notFound(req) }
         var res = Response.json(200, body)
         sessions.hold(&res, until: ticket)
         return res
     }
 
-    func frames(_ req: Request) throws(Problem) -> Response {
+    func frames(_ req: Request, _ caller: Caller) throws(Problem) -> Response {
         var since: Int? = nil
         if let q = req.query("since") {
             guard let n = Int(q), n >= 0 else { throw Problem(400, "since is a revision: a non-negative integer") }
             since = n
         }
-        return try read(req) { s throws(Problem) in
+        return try read(req, caller) { s throws(Problem) in
             do throws(LayoutError) { return .json(200, WireFormat.framesAnswer(try s.frames(since: since))) } catch { throw Problem(error) }
         }
     }
 
-    func explain(_ req: Request) throws(Problem) -> Response {
+    func explain(_ req: Request, _ caller: Caller) throws(Problem) -> Response {
         guard let view = req.query("view") else { throw Problem(400, "explain needs ?view=V&axis=horizontal|vertical") }
         guard let axis = Axis(rawValue: req.query("axis") ?? "horizontal") else { throw Problem(400, "axis is horizontal or vertical") }
-        return try read(req) { s throws(Problem) in
+        return try read(req, caller) { s throws(Problem) in
             do throws(LayoutError) { return .json(200, WireFormat.explain(view: view, axis: axis, try s.explain(view: view, axis: axis))) } catch {
                 throw Problem(404, error.detail)
             }
         }
     }
 
-    func fittingSize(_ req: Request) throws(Problem) -> Response {
+    func fittingSize(_ req: Request, _ caller: Caller) throws(Problem) -> Response {
         let body = try jsonBody(req)
-        return try read(req) { s throws(Problem) in
+        return try read(req, caller) { s throws(Problem) in
             do throws(LayoutError) {
                 let fitted = try s.fittingSize(body)
                 return .json(200, WireFormat.fitting(view: fitted.view, width: fitted.width, height: fitted.height))
@@ -97,8 +103,10 @@ struct SessionRoutes: Sendable {
     // MARK: Shared steps
 
     /// The session the path names, under its lock; 404 when there is none.
-    private func read(_ req: Request, _ body: (LayoutSession) throws(Problem) -> Response) throws(Problem) -> Response {
-        guard let key = Self.key(req), let res = try sessions.read(key, { _, s throws(Problem) in try body(s) }) else { throw notFound(req) }
+    private func read(_ req: Request, _ caller: Caller, _ body: (LayoutSession) throws(Problem) -> Response) throws(Problem) -> Response {
+        guard let key = Self.key(req), let res = try sessions.read(key, for: caller, { _, s throws(Problem) in try body(s) }) else {
+            throw notFound(req)
+        }
         return res
     }
 

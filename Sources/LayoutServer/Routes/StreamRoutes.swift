@@ -8,14 +8,14 @@ struct StreamRoutes: Sendable {
     let logger: Logger
 
     func register(_ r: inout RouteTable) {
-        r.on("GET", "/v1/sessions/{id}/stream") { [self] req throws(Problem) in try open(req) }
+        r.on("GET", "/v1/sessions/{id}/stream", caller: { [self] req, caller throws(Problem) in try open(req, caller) })
     }
 
-    func open(_ req: Request) throws(Problem) -> Response {
+    func open(_ req: Request, _ caller: Caller) throws(Problem) -> Response {
         let id = req.parameter("id")
         do throws(WebSocketServer.Refusal) { try WebSocketServer.checkHandshake(req) } catch { throw Problem(refusal: error) }
-        guard try sessions.exists(id) else { throw Problem(404, "no session '\(id)'") }
-        let stream = SessionStream(sessionID: id, sessions: sessions, logger: logger, timed: try timingRequested(req))
+        guard try sessions.exists(id, for: caller) else { throw Problem(404, "no session '\(id)'") }
+        let stream = SessionStream(sessionID: id, caller: caller, sessions: sessions, logger: logger, timed: try timingRequested(req))
         do throws(WebSocketServer.Refusal) { return try websockets.accept(req, handler: stream) } catch { throw Problem(refusal: error) }
     }
 }

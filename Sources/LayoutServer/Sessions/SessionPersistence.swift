@@ -110,7 +110,10 @@ final class SessionPersistence: Sendable {
     }
 
     func created(_ box: SessionBox, document body: [UInt8]) -> Ticket {
-        writer.write(.snapshot(session: box.id, revision: box.session.revision, nextAutoID: box.session.nextAutoID, document: body, epoch: box.epoch))
+        writer.write(
+            .snapshot(
+                session: box.id, revision: box.session.revision, nextAutoID: box.session.nextAutoID, document: body, owner: box.owner,
+                epoch: box.epoch))
     }
 
     func changed(_ box: SessionBox, revision: Int, _ body: JSON) -> Ticket {
@@ -149,7 +152,7 @@ final class SessionPersistence: Sendable {
     /// Rebuilds a stored session: its document, then its journal replayed. nil when none is
     /// stored. A journal entry that fails its checksum, or does not replay, ends the replay
     /// there (a torn tail): what follows it is dropped, never applied out of order.
-    func restore(_ id: String) throws(Problem) -> (session: LayoutSession, epoch: Int, leaseUntil: UInt64)? {
+    func restore(_ id: String) throws(Problem) -> SessionStore.Restored? {
         let t0 = DispatchTime.now().uptimeNanoseconds
         // What this session queued before it left memory is in the store when this returns
         // (before the claim: a claim bumps the epoch, which would fence those writes out).
@@ -211,7 +214,7 @@ final class SessionPersistence: Sendable {
         metrics.restoreTime.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - t0))
         logger.debug("session restored", metadata: ["session": "\(id)", "revision": "\(session.revision)", "journal": "\(replayed)"])
         restored = true
-        return (session, lease.epoch, lease.until)
+        return (session, lease.epoch, lease.until, stored.owner)
     }
 
     // MARK: Compaction
@@ -225,7 +228,7 @@ final class SessionPersistence: Sendable {
                 let (document, revision, next) = box.withSession({ s in (s.document, s.revision, s.nextAutoID) })
             else { continue }
             let bytes = document.json.serialized
-            _ = writer.write(.snapshot(session: id, revision: revision, nextAutoID: next, document: bytes, epoch: box.epoch))
+            _ = writer.write(.snapshot(session: id, revision: revision, nextAutoID: next, document: bytes, owner: box.owner, epoch: box.epoch))
         }
     }
 

@@ -64,19 +64,28 @@ final class SessionService: Sendable {
         let document: JSON?
     }
 
-    /// A new session from a document (`proposed`: the id a trusted proxy chose).
-    func create(_ body: [UInt8], proposed: String?) throws(Problem) -> Created {
+    /// A new session from a document (`proposed`: the id a trusted proxy chose), owned by
+    /// its caller, within the caller's quotas.
+    func create(_ body: [UInt8], proposed: String?, for caller: Caller) throws(Problem) -> Created {
         try checkMemoryBudget()
         try persistence?.checkWritable()
+        var limits = configuration.sessionLimits
+        if let quotas = caller.tenant?.quotas {
+            if let n = quotas.sessions, store.count(ownedBy: caller.owner) >= n {
+                throw Problem(429, "tenant \(caller.owner) keeps at most \(n) sessions: delete one or retry later", headers: [("Retry-After", "1")])
+            }
+            if let n = quotas.viewsPerSession { limits.maxViews = min(limits.maxViews, n) }
+        }
         let t0 = monotonicNanos()
-        let (session, doc) = try Self.session(body, limits: configuration.sessionLimits, oneShot: false)
+        let (session, doc) = try Self.session(body, limits: limits, oneShot: false)
         session.compact()
         metrics.solveTime.recordNanoseconds(Int64(monotonicNanos() - t0))
         // With replicas on one store, the id's lease first: the session is this replica's.
         let claim = try persistence?.claimNew(proposed)
         let box: SessionBox
         do throws(SessionStore.InsertError) {
-            box = try store.insert(session, id: claim?.id ?? proposed, epoch: claim?.epoch ?? 0, leaseUntil: claim?.until ?? .max)
+            box = try store.insert(
+                session, id: claim?.id ?? proposed, epoch: claim?.epoch ?? 0, leaseUntil: claim?.until ?? .max, owner: caller.owner)
         } catch {
             if let claim { persistence?.abandon(claim) }
             switch error {
@@ -94,14 +103,14 @@ final class SessionService: Sendable {
         return Created(box: box, result: result, ticket: ticket, document: doc)
     }
 
-    /// Runs `body` on the session under its lock (restored first if it is only stored); nil
-    /// when there is no such session.
-    func read<T>(_ key: SessionKey, _ body: (SessionBox, LayoutSession) throws(Problem) -> T) throws(Problem) -> T? {
-        try store.withSession(key, body)
+    /// Runs `body` on the caller's session under its lock (restored first if it is only
+    /// stored); nil when the caller has no such session (another tenant's is none of theirs).
+    func read<T>(_ key: SessionKey, for caller: Caller, _ body: (SessionBox, LayoutSession) throws(Problem) -> T) throws(Problem) -> T? {
+        try store.withSession(key) { box, s throws(Problem) -> T? in box.owner == caller.owner ? try body(box, s) : nil } ?? nil
     }
 
-    /// Whether the session exists (restoring it if it is only stored).
-    func exists(_ id: String) throws(Problem) -> Bool { try store.get(id) != nil }
+    /// Whether the caller has the session (restoring it if it is only stored).
+    func exists(_ id: String, for caller: Caller) throws(Problem) -> Bool { try store.get(id).map { $0.owner == caller.owner } ?? false }
 
     /// Keeps a session in memory from idle eviction (an open stream on it).
     func keepAlive(_ id: String) { store.touch(id) }
@@ -109,10 +118,11 @@ final class SessionService: Sendable {
     /// Applies a change under the session's lock, timing the engine, queues it for the store,
     /// and has `answer` encode the result while the lock is still held (no copy of the frames
     /// is made). nil when there is no such session; the ticket is what the answer waits for.
-    func apply<T>(_ change: Change, to key: SessionKey, timed: Bool, answer: (ChangeResult, WireFormat.Timing?) -> T)
+    func apply<T>(_ change: Change, to key: SessionKey, for caller: Caller, timed: Bool, answer: (ChangeResult, WireFormat.Timing?) -> T)
         throws(Problem) -> (T, SessionPersistence.Ticket?)?
     {
-        try store.withSession(key) { box, s throws(Problem) in
+        try store.withSession(key) { box, s throws(Problem) -> (T, SessionPersistence.Ticket?)? in
+            guard box.owner == caller.owner else { return nil }
             try persistence?.checkWritable()
             let counters = timed ? s.engineWork : nil
             let t0 = monotonicNanos()
@@ -140,14 +150,14 @@ final class SessionService: Sendable {
                 return WireFormat.Timing(nanoseconds: nanos, pivots: now.pivots - c.pivots, rowsTouched: now.rowsTouched - c.rowsTouched)
             }
             return (answer(result, timing), ticket)
-        }
+        } ?? nil
     }
 
     /// Deletes a session (restored first if only stored, one path for both); nil when there
     /// is none, else the ticket its answer waits for.
-    func delete(_ id: String) throws(Problem) -> SessionPersistence.Ticket?? {
+    func delete(_ id: String, for caller: Caller) throws(Problem) -> SessionPersistence.Ticket?? {
         try persistence?.checkWritable()
-        guard let box = try store.get(id), store.remove(id) else { return nil }
+        guard let box = try store.get(id), box.owner == caller.owner, store.remove(id) else { return nil }
         return .some(persistence?.deleted(box))
     }
 

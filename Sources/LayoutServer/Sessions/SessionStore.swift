@@ -12,6 +12,9 @@ public final class SessionBox: @unchecked Sendable {
     /// The store lease's epoch this box was made under (0: the store keeps no leases): its
     /// writes carry it, and the store refuses them once another replica took the session.
     let epoch: Int
+    /// The tenant the session belongs to ("" on a server without keys): another tenant's
+    /// request finds no such session.
+    let owner: String
     /// Until when (monotonic) this replica's lease on the session is known to hold; past it a
     /// request first confirms the lease with the store. `.max` without leases.
     let leaseUntil = Atomic<UInt64>(.max)
@@ -23,10 +26,11 @@ public final class SessionBox: @unchecked Sendable {
     /// applied to a copy nobody will read).
     private let retired = Mutex(false)
 
-    init(id: String, session: LayoutSession, epoch: Int = 0) {
+    init(id: String, session: LayoutSession, epoch: Int = 0, owner: String = "") {
         self.id = id
         self.session = session
         self.epoch = epoch
+        self.owner = owner
         lastUsed.store(coarseMonotonicNanos(), ordering: .relaxed)
     }
 
@@ -70,7 +74,8 @@ public final class SessionStore: @unchecked Sendable {
     var onHeldChange: @Sendable (_ sessions: Int, _ rows: Int, _ columns: Int) -> Void = { _, _, _ in }
     /// Rebuilds a stored session (nil: none stored), with its lease's epoch and how long that
     /// is known to hold (monotonic).
-    var restorer: (@Sendable (String) throws(Problem) -> (session: LayoutSession, epoch: Int, leaseUntil: UInt64)?)? = nil
+    var restorer: (@Sendable (String) throws(Problem) -> Restored?)? = nil
+    typealias Restored = (session: LayoutSession, epoch: Int, leaseUntil: UInt64, owner: String)
 
     public init(maxSessions: Int, idleTTLSeconds: Double) {
         self.maxSessions = maxSessions
@@ -78,6 +83,9 @@ public final class SessionStore: @unchecked Sendable {
     }
 
     public var count: Int { sessions.withLock { $0.count } }
+
+    /// Sessions in memory owned by a tenant (its quota counts these).
+    func count(ownedBy owner: String) -> Int { sessions.withLock { $0.values.reduce(0) { $0 + ($1.owner == owner ? 1 : 0) } } }
 
     /// 128 random bits from the system's generator, as 32 hex digits.
     static func newID() -> String {
@@ -89,11 +97,13 @@ public final class SessionStore: @unchecked Sendable {
     /// idle ones: refused, or with a durable store, the least recently used leaves memory.
     enum InsertError: Error { case full, idTaken }
 
-    func insert(_ session: LayoutSession, id: String? = nil, epoch: Int = 0, leaseUntil: UInt64 = .max) throws(InsertError) -> SessionBox {
+    func insert(_ session: LayoutSession, id: String? = nil, epoch: Int = 0, leaseUntil: UInt64 = .max, owner: String = "") throws(InsertError)
+        -> SessionBox
+    {
         if count >= maxSessions {
             if evictIdle() == 0 && restorer != nil { evictLeastRecentlyUsed() }
         }
-        let box = SessionBox(id: id ?? Self.newID(), session: session, epoch: epoch)
+        let box = SessionBox(id: id ?? Self.newID(), session: session, epoch: epoch, owner: owner)
         box.leaseUntil.store(leaseUntil, ordering: .relaxed)
         guard let key = SessionKey(box.id) else { preconditionFailure("session ids are checked before insertion") }
         let result: InsertError? = sessions.withLock { sessions in
@@ -160,7 +170,7 @@ public final class SessionStore: @unchecked Sendable {
         sessions.withLock { $0[key] }?.lastUsed.store(coarseMonotonicNanos(), ordering: .relaxed)
     }
 
-    private func restore(_ key: SessionKey, _ restorer: (String) throws(Problem) -> (session: LayoutSession, epoch: Int, leaseUntil: UInt64)?)
+    private func restore(_ key: SessionKey, _ restorer: (String) throws(Problem) -> Restored?)
         throws(Problem) -> SessionBox?
     {
         moving.lock()
@@ -175,7 +185,9 @@ public final class SessionStore: @unchecked Sendable {
         }
         let id = key.description
         guard let restored = try restorer(id) else { return nil }
-        do throws(InsertError) { return try insert(restored.session, id: id, epoch: restored.epoch, leaseUntil: restored.leaseUntil) } catch {
+        do throws(InsertError) {
+            return try insert(restored.session, id: id, epoch: restored.epoch, leaseUntil: restored.leaseUntil, owner: restored.owner)
+        } catch {
             onRetire([(id, restored.epoch)])
             throw Problem(503, "the server cannot hold another session in memory now", headers: [("Retry-After", "1")])
         }

@@ -10,13 +10,16 @@ import Logging
 /// `coalesced`: a drag that outruns the engine costs one change per batch, not per message.
 final class SessionStream: WebSocketHandler {
     let sessionID: String
+    /// Who opened the stream: its messages act for that tenant.
+    private let caller: Caller
     private let sessions: SessionService
     private let logger: Logger
     /// Each answer carries the engine's timing (`?timing=true` on the handshake).
     private let timed: Bool
 
-    init(sessionID: String, sessions: SessionService, logger: Logger, timed: Bool) {
+    init(sessionID: String, caller: Caller, sessions: SessionService, logger: Logger, timed: Bool) {
         self.sessionID = sessionID
+        self.caller = caller
         self.sessions = sessions
         self.logger = logger
         self.timed = timed
@@ -74,7 +77,7 @@ final class SessionStream: WebSocketHandler {
         do throws(Problem) {
             guard let key = SessionKey(sessionID),
                 let (answer, ticket) = try sessions.apply(
-                    change, to: key, timed: timed, answer: { WireFormat.change($0, coalesced: coalesced, timing: $1) })
+                    change, to: key, for: caller, timed: timed, answer: { WireFormat.change($0, coalesced: coalesced, timing: $1) })
             else {
                 return reply(Problem(404, "no session '\(sessionID)' (it was deleted or expired)").json.serialized, on: connection)
             }

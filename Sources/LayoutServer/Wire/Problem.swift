@@ -18,13 +18,14 @@ struct Problem: Error {
     var type: String {
         switch status {
         case 400: return "/problems/malformed-request"
+        case 401: return "/problems/unauthorized"
         case 404: return "/problems/not-found"
         case 405: return "/problems/method-not-allowed"
         case 409: return "/problems/revision-mismatch"
         case 413: return "/problems/too-large"
         case 415: return "/problems/unsupported-media-type"
         case 422: return "/problems/contract-violation"
-        case 429: return "/problems/session-limit"
+        case 429: return "/problems/too-many-requests"
         case 503: return "/problems/unavailable"
         default: return "/problems/internal"
         }
@@ -47,13 +48,14 @@ struct Problem: Error {
     static func titleFor(_ status: Int) -> String {
         switch status {
         case 400: return "Malformed request"
+        case 401: return "Unauthorized"
         case 404: return "Not found"
         case 405: return "Method not allowed"
         case 409: return "Revision mismatch"
         case 413: return "Too large"
         case 415: return "Unsupported media type"
         case 422: return "Unprocessable content"
-        case 429: return "Too many sessions"
+        case 429: return "Too many requests"
         case 503: return "Service unavailable"
         default: return "Internal error"
         }

@@ -132,16 +132,22 @@ class IBLayout:
 
 
 class Client:
-    """One layoutd server: `Client("http://127.0.0.1:8080")`."""
+    """One layoutd server: `Client("http://127.0.0.1:8080")`; `api_key` for a server run with
+    `--auth-file` (sent as `Authorization: Bearer`, on streams too)."""
 
-    def __init__(self, base_url: str, timeout: float = 30.0) -> None:
+    def __init__(self, base_url: str, timeout: float = 30.0, api_key: Optional[str] = None) -> None:
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
+        self.api_key = api_key
+
+    @property
+    def auth_headers(self) -> Dict[str, str]:
+        return {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
 
     def request(self, method: str, path: str, body: Optional[Any] = None, query: Optional[Mapping[str, Any]] = None,
                 expect_json: bool = True, raw: Optional[bytes] = None, content_type: str = "application/json") -> Any:
         url = self.base_url + path + ("?" + urlencode(query) if query else "")
-        headers = {"Accept-Encoding": "gzip", "Accept": "application/json"}
+        headers = {"Accept-Encoding": "gzip", "Accept": "application/json", **self.auth_headers}
         data: Optional[bytes] = raw
         if body is not None:
             data = json.dumps(body, separators=(",", ":")).encode()
@@ -289,7 +295,8 @@ class Stream:
     def __enter__(self) -> "Stream":
         from websockets.sync.client import connect
         url = self.session.client.base_url.replace("http", "ws", 1) + self.session.path + "/stream"
-        self._opening = connect(url, open_timeout=self.session.client.timeout)
+        self._opening = connect(url, open_timeout=self.session.client.timeout,
+                                additional_headers=self.session.client.auth_headers or None)
         self._socket = self._opening.__enter__()
         return self
 

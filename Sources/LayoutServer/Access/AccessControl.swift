@@ -1,0 +1,93 @@
+import Foundation
+import HTTPTransport
+import Synchronization
+
+/// Who is asking: the tenant an API key names, or anyone on a server without keys.
+struct Caller: Sendable {
+    let tenant: Tenants.Tenant?
+    /// What a session made by this caller is owned by ("" without keys).
+    var owner: String { tenant?.name ?? "" }
+    static let anyone = Caller(tenant: nil)
+}
+
+/// `--auth-file`: the tenants and their keys, re-read on SIGHUP (a bad file keeps the one in
+/// force), and each tenant's request rate. Without a file the server is open.
+final class AccessControl: Sendable {
+    let path: String?
+    private let current: Mutex<Tenants?>
+    private let buckets = Mutex<[String: TokenBucket]>([:])
+
+    /// Reads the file; a server does not start on a bad one.
+    init(path: String?) throws(Tenants.Invalid) {
+        self.path = path
+        current = Mutex(try path.map { p throws(Tenants.Invalid) in try Self.read(p) })
+    }
+
+    var isOpen: Bool { path == nil }
+
+    /// Reads the file again: nil when it is now in force, else why it was not (the old one stays).
+    func reload() -> String? {
+        guard let path else { return nil }
+        do throws(Tenants.Invalid) {
+            let tenants = try Self.read(path)
+            current.withLock { $0 = tenants }
+            return nil
+        } catch { return "\(path): \(error)" }
+    }
+
+    var tenantNames: [String] { current.withLock { $0?.tenants.map(\.name) ?? [] } }
+
+    enum Refusal: Error { case noKey, unknownKey }
+
+    /// The caller an `Authorization` header names: anyone on an open server; else a tenant's
+    /// key as `Bearer KEY`, or a refusal.
+    func caller(authorization: String?) -> Result<Caller, Refusal> {
+        guard let tenants = current.withLock({ $0 }) else { return .success(.anyone) }
+        guard let header = authorization, header.count > 7, header.prefix(7).lowercased() == "bearer " else { return .failure(.noKey) }
+        let key = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
+        guard !key.isEmpty, let tenant = tenants.tenant(forKey: Array(key.utf8)) else { return .failure(.unknownKey) }
+        return .success(Caller(tenant: tenant))
+    }
+
+    /// Takes one request from the tenant's rate: nil when admitted, else the seconds until it would be.
+    func admit(_ caller: Caller, now: UInt64 = monotonicNanos()) -> Int? {
+        guard let t = caller.tenant, let rate = t.quotas.requestsPerSecond else { return nil }
+        return buckets.withLock { b in
+            var bucket = b[t.name] ?? TokenBucket(rate: rate, now: now)
+            if bucket.rate != rate { bucket = TokenBucket(rate: rate, now: now) }  // the file changed it
+            defer { b[t.name] = bucket }
+            return bucket.take(now: now)
+        }
+    }
+
+    private static func read(_ path: String) throws(Tenants.Invalid) -> Tenants {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw Tenants.Invalid(message: "cannot be read", pointer: "")
+        }
+        return try Tenants(file: Array(data))
+    }
+}
+
+/// A request rate: `rate` a second on average, bursts of up to a second's worth.
+struct TokenBucket {
+    let rate: Double
+    private var tokens: Double
+    private var at: UInt64
+
+    init(rate: Double, now: UInt64) {
+        self.rate = rate
+        tokens = max(1, rate)
+        at = now
+    }
+
+    /// nil when a token was taken, else whole seconds until one is there.
+    mutating func take(now: UInt64) -> Int? {
+        tokens = min(max(1, rate), tokens + Double(now &- at) / 1e9 * rate)
+        at = now
+        if tokens >= 1 {
+            tokens -= 1
+            return nil
+        }
+        return max(1, Int(((1 - tokens) / rate).rounded(.up)))
+    }
+}

@@ -1,0 +1,227 @@
+"""API keys, tenants and quotas (`--auth-file`), against the real server over loopback:
+
+- health, readiness, metrics and the playground's files are open; every other route needs
+  `Authorization: Bearer KEY`: none is 401 with `WWW-Authenticate: Bearer`, an unknown key 401;
+- a session belongs to the tenant that made it: another tenant's key finds no such session
+  (404, as for one that does not exist) on every session route and on the stream, and that
+  holds across a restart on the SQLite store;
+- quotas: a tenant's sessions (429 with Retry-After), views per session (the document is
+  refused as past the server's view limit would be: 413), request rate (429, Retry-After);
+- SIGHUP re-reads the file: a revoked key stops working, a new one works, sessions stay; a bad
+  file keeps the one in force and the server up; a bad file at start stops the start.
+
+Run: python3 Tests/http/test_auth.py
+"""
+import hashlib
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "support"))
+from layoutd_process import BIN, Layoutd, free_port  # noqa: E402
+
+KEY_A, KEY_A2, KEY_B, KEY_C = "key-of-team-a", "second-key-of-team-a", "key-of-team-b", "key-of-team-c"
+DOC = {"views": [{"id": "root", "frame": {"x": 0, "y": 0, "width": 320, "height": 100}},
+                 {"id": "v", "parent": "root", "intrinsicSize": {"width": 40, "height": 20}}],
+       "constraints": [{"id": "lead", "expr": "v.leading == root.leading + 8"}, {"expr": "v.top == root.top + 4"}]}
+
+
+def digest(key):
+    return "sha256:" + hashlib.sha256(key.encode()).hexdigest()
+
+
+def tenants(a_keys=(KEY_A,)):
+    return {"tenants": [
+        {"name": "team-a", "keys": [digest(k) for k in a_keys]},
+        {"name": "team-b", "keys": [digest(KEY_B)], "quotas": {"sessions": 2, "viewsPerSession": 3}},
+        {"name": "team-c", "keys": [digest(KEY_C)], "quotas": {"requestsPerSecond": 5}},
+    ]}
+
+
+class Client:
+    def __init__(self, port):
+        self.port = port
+
+    def request(self, method, path, body=None, key=None, headers=None):
+        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        h = dict(headers or {})
+        if body is not None:
+            h["Content-Type"] = "application/json"
+        if key is not None:
+            h["Authorization"] = f"Bearer {key}"
+        c.request(method, path, body=json.dumps(body).encode() if body is not None else None, headers=h)
+        r = c.getresponse()
+        raw = r.read()
+        c.close()
+        ctype = r.getheader("Content-Type", "")
+        return r.status, {k.lower(): v for k, v in r.getheaders()}, json.loads(raw) if raw and "json" in ctype else raw
+
+
+def handshake(port, path, key=None):
+    """A WebSocket opening handshake; the answer's status."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    auth = f"Authorization: Bearer {key}\r\n" if key else ""
+    s.sendall((f"GET {path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+               f"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n{auth}\r\n").encode())
+    head = s.recv(4096).decode(errors="replace")
+    s.close()
+    return int(head.split(" ")[1])
+
+
+class AuthTests(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="layoutd-auth-")
+        self.file = os.path.join(self.dir, "tenants.json")
+        self.write(tenants())
+        self.servers = []
+
+    def tearDown(self):
+        for s in self.servers:
+            if s.proc.poll() is None:
+                s.stop()
+
+    def write(self, content):
+        with open(self.file + ".tmp", "w") as f:
+            f.write(content if isinstance(content, str) else json.dumps(content))
+        os.replace(self.file + ".tmp", self.file)
+
+    def start(self, *extra):
+        s = Layoutd("--auth-file", self.file, *extra)
+        self.servers.append(s)
+        return s, Client(s.port)
+
+    def hup(self, server, expect_in_log):
+        server.proc.send_signal(signal.SIGHUP)
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            with open(server.log.name) as f:
+                if f.read().count(expect_in_log) > 0:
+                    return
+            time.sleep(0.05)
+        self.fail(f"no '{expect_in_log}' in the log after SIGHUP")
+
+    def test_keys_and_open_routes(self):
+        server, c = self.start("--log-level", "info")
+        for path in ("/healthz", "/readyz", "/metrics", "/", "/openapi.yaml"):
+            self.assertEqual(c.request("GET", path)[0], 200, path)
+        status, headers, problem = c.request("POST", "/v1/sessions", DOC)
+        self.assertEqual((status, headers.get("www-authenticate")), (401, "Bearer"))
+        self.assertEqual(headers["content-type"], "application/problem+json")
+        self.assertEqual(problem["type"], "/problems/unauthorized")
+        status, headers, _ = c.request("POST", "/v1/layout", DOC, key="not-a-key")
+        self.assertEqual(status, 401)
+        self.assertIn("invalid_token", headers["www-authenticate"])
+        self.assertEqual(c.request("POST", "/v1/layout", DOC, headers={"Authorization": "Basic abc"})[0], 401)
+        # A header of 200 KB: refused (a 4xx, or the connection closed), never served, the server up.
+        try:
+            status = c.request("POST", "/v1/layout", DOC, key="k" * 200_000)[0]
+            self.assertTrue(400 <= status < 500, status)
+        except (BrokenPipeError, ConnectionResetError, http.client.RemoteDisconnected):
+            pass
+        self.assertEqual(c.request("POST", "/v1/layout", DOC, key="\u00e9\x01 key")[0], 401, "odd bytes")
+        self.assertEqual(c.request("POST", "/v1/layout", DOC, key=KEY_A)[0], 200)
+        self.assertEqual(c.request("GET", "/healthz")[0], 200, "the server is up after odd keys")
+
+    def test_a_tenant_cannot_reach_another_tenants_session(self):
+        store = os.path.join(self.dir, "s.db")
+        server, c = self.start("--store", f"sqlite:{store}")
+        status, _, created = c.request("POST", "/v1/sessions", DOC, key=KEY_A)
+        self.assertEqual(status, 201, created)
+        sid = created["session"]
+        base = f"/v1/sessions/{sid}"
+        routes = [("GET", base, None), ("GET", base + "/frames", None), ("GET", base + "/explain?view=v", None),
+                  ("GET", base + "/trace", None), ("POST", base + "/fitting-size", {"view": "v"}),
+                  ("POST", base + "/exercise-ambiguity", None), ("POST", base + "/changes", {"ops": []}),
+                  ("POST", base + "/constants", {"lead": 30})]
+
+        def check(server, c):
+            for method, path, body in routes:
+                status, _, problem = c.request(method, path, body, key=KEY_B)
+                self.assertEqual(status, 404, (method, path, problem))
+                self.assertEqual(c.request(method, path, body, key=KEY_A)[0], 200, (method, path))
+            self.assertEqual(handshake(server.port, base + "/stream", key=KEY_B), 404)
+            self.assertEqual(handshake(server.port, base + "/stream"), 401)
+            self.assertEqual(handshake(server.port, base + "/stream", key=KEY_A), 101)
+            self.assertEqual(c.request("DELETE", base, key=KEY_B)[0], 404)
+
+        check(server, c)
+        # As stored: a restart restores the session for its owner only.
+        server.stop()
+        server, c = self.start("--store", f"sqlite:{store}")
+        check(server, c)
+        self.assertEqual(c.request("DELETE", base, key=KEY_A)[0], 204)
+
+    def test_quotas(self):
+        server, c = self.start()
+        made = [c.request("POST", "/v1/sessions", DOC, key=KEY_B)[0] for _ in range(2)]
+        self.assertEqual(made, [201, 201])
+        status, headers, problem = c.request("POST", "/v1/sessions", DOC, key=KEY_B)
+        self.assertEqual(status, 429, problem)
+        self.assertIn("retry-after", headers)
+        self.assertEqual(problem["type"], "/problems/too-many-requests")
+        self.assertEqual(c.request("POST", "/v1/sessions", DOC, key=KEY_A)[0], 201, "another tenant is not held to it")
+        big = dict(DOC, views=DOC["views"] + [{"id": f"x{i}", "parent": "root"} for i in range(3)])
+        self.assertEqual(c.request("POST", "/v1/sessions", big, key=KEY_A)[0], 201)
+        statuses = [c.request("POST", "/v1/layout", DOC, key=KEY_C)[0] for _ in range(40)]
+        self.assertIn(429, statuses, "a burst past 5 a second is refused")
+        self.assertEqual(statuses[:5], [200] * 5, "the first second's worth is served")
+        status, headers, _ = c.request("POST", "/v1/layout", DOC, key=KEY_C)
+        if status == 429:
+            self.assertGreaterEqual(int(headers["retry-after"]), 1)
+        self.assertEqual(c.request("POST", "/v1/layout", DOC, key=KEY_A)[0], 200, "team-a is not held to team-c's rate")
+
+    def test_views_per_session_quota(self):
+        server, c = self.start()
+        big = dict(DOC, views=DOC["views"] + [{"id": f"x{i}", "parent": "root"} for i in range(3)])
+        status, _, problem = c.request("POST", "/v1/sessions", big, key=KEY_B)
+        self.assertEqual(status, 413, problem)
+        self.assertEqual(c.request("POST", "/v1/sessions", DOC, key=KEY_B)[0], 201)
+
+    def test_sighup_revokes_and_adds_keys_and_keeps_sessions(self):
+        server, c = self.start("--log-level", "info")
+        status, _, created = c.request("POST", "/v1/sessions", DOC, key=KEY_A)
+        sid = created["session"]
+        self.write(tenants(a_keys=(KEY_A2,)))
+        self.hup(server, "auth file reloaded")
+        self.assertEqual(c.request("GET", f"/v1/sessions/{sid}", key=KEY_A)[0], 401, "revoked")
+        self.assertEqual(c.request("GET", f"/v1/sessions/{sid}", key=KEY_A2)[0], 200, "the tenant's new key reaches its session")
+        self.write("{not json")
+        self.hup(server, "auth file not reloaded")
+        self.assertEqual(c.request("GET", f"/v1/sessions/{sid}", key=KEY_A2)[0], 200, "a bad file keeps the one in force")
+        self.assertEqual(server.proc.poll(), None)
+
+    def test_the_python_client_sends_its_key(self):
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "clients", "python"))
+        import layoutd
+        server, _ = self.start()
+        base = f"http://127.0.0.1:{server.port}"
+        with self.assertRaises(layoutd.LayoutdError) as refused:
+            layoutd.Client(base).layout(DOC)
+        self.assertEqual(refused.exception.status, 401)
+        session = layoutd.Client(base, api_key=KEY_A).create_session(DOC)
+        with session.stream() as stream:
+            self.assertEqual(stream.set_constants({"lead": 20}).frames["v"].x, 20)
+        with self.assertRaises(layoutd.LayoutdError) as hidden:
+            layoutd.Client(base, api_key=KEY_B).session(session.id).set_constants({"lead": 30})
+        self.assertEqual(hidden.exception.status, 404)
+
+    def test_a_bad_file_stops_the_start(self):
+        self.write({"tenants": [{"name": "team-a", "keys": ["md5:abc"]}]})
+        log = tempfile.NamedTemporaryFile(prefix="layoutd-auth-", suffix=".log", delete=False)
+        proc = subprocess.run([BIN, "--port", str(free_port()), "--store", "memory", "--auth-file", self.file],
+                              stderr=log, stdout=subprocess.DEVNULL, timeout=30)
+        self.assertNotEqual(proc.returncode, 0)
+        with open(log.name) as f:
+            text = f.read()
+        self.assertIn("/tenants/0/keys/0", text, text)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
