@@ -25,6 +25,7 @@ public final class LayoutdServer: Sendable {
     private let http = Mutex<HTTPServer?>(nil)
     let sessions: SessionService
     let access: AccessControl
+    let crossOrigin: CrossOrigin
     let websockets: WebSocketServer
     let persistence: SessionPersistence?
 
@@ -37,6 +38,7 @@ public final class LayoutdServer: Sendable {
     init(configuration: ServerConfiguration, logger: Logger, storage: (any SessionStorage)?) throws {
         self.configuration = configuration
         self.logger = logger
+        crossOrigin = CrossOrigin(origins: Set(configuration.corsOrigins))
         do throws(Tenants.Invalid) { access = try AccessControl(path: configuration.authFile) } catch {
             throw ConfigurationError(description: "--auth-file \(configuration.authFile ?? ""): \(error)")
         }
@@ -54,7 +56,10 @@ public final class LayoutdServer: Sendable {
         PlaygroundRoutes().register(&r)
         let state = state
         let writer = persistence?.writer
-        OperationalRoutes(ready: { state.ready.load(ordering: .relaxed) }, storeFailure: { writer?.unwritable }, metrics: metrics).register(&r)
+        OperationalRoutes(
+            ready: { state.ready.load(ordering: .relaxed) }, storeFailure: { writer?.unwritable }, metrics: metrics,
+            metricsKey: configuration.metricsKey.map { Digest.sha256(Array($0.utf8)) }
+        ).register(&r)
         router = r
         let m = metrics
         store.onEvict = { n in m.sessionsEvicted.increment(by: n) }
@@ -64,6 +69,10 @@ public final class LayoutdServer: Sendable {
             if columns != 0 { m.engineColumns.increment(by: Double(columns)) }
         }
         persistence?.attach(to: store)
+        if !access.isOpen {
+            let access = access, store = store
+            metrics.countTenantSessions { access.tenantNames.map { ($0, store.count(ownedBy: $0)) } }
+        }
     }
 
     /// The port actually bound (useful with port 0).
@@ -137,9 +146,13 @@ public final class LayoutdServer: Sendable {
         var routeIndex = -1
         var response: Response
         metrics.bytesInWire.increment(by: req.body.count)
+        // Read only when origins are configured: a header lookup on every request otherwise.
+        let origin = crossOrigin.isOff ? nil : crossOrigin.allowed(req)
         switch router.match(req.method, req.path) {
         case .notFound:
             response = Problem(404, "no route for \(req.path)").response
+        case .methodNotAllowed(let allow) where origin != nil && CrossOrigin.isPreflight(req):
+            response = crossOrigin.preflight(origin: origin!, methods: allow)
         case .methodNotAllowed(let allow):
             response = Problem(405, "\(req.method) is not allowed on \(req.path)", headers: [("Allow", allow.joined(separator: ", "))]).response
         case .found(let route, let captures):
@@ -154,6 +167,7 @@ public final class LayoutdServer: Sendable {
                 response = error.response
             }
         }
+        if let origin, response.upgrade == nil, !CrossOrigin.isPreflight(req) { crossOrigin.decorate(&response, origin: origin) }
         if response.upgrade == nil { compress(&response, for: req) }
         if req.method == "HEAD" { response.body = [] }
         let nanos = monotonicNanos() - t0
@@ -179,14 +193,18 @@ public final class LayoutdServer: Sendable {
         if access.isOpen || router.isOpen(route) { return .anyone }
         switch access.caller(authorization: req.header("Authorization")) {
         case .failure(.noKey):
+            metrics.keyRefused("no_key")
             throw Problem(401, "send an API key: Authorization: Bearer KEY", headers: [("WWW-Authenticate", "Bearer")])
         case .failure(.unknownKey):
+            metrics.keyRefused("unknown_key")
             throw Problem(401, "the API key is not known (revoked, or mistyped)", headers: [("WWW-Authenticate", #"Bearer error="invalid_token""#)])
         case .success(let caller):
             if let wait = access.admit(caller) {
+                metrics.tenant(caller.owner, "rate")
                 throw Problem(
                     429, "tenant \(caller.owner) is over its rate of requests: retry in \(wait) s", headers: [("Retry-After", "\(wait)")])
             }
+            metrics.tenant(caller.owner, "request")
             return caller
         }
     }

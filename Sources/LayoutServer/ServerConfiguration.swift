@@ -27,6 +27,11 @@ public struct ServerConfiguration: Sendable {
     public var trustSessionIDHeader = false
     /// Tenants and their API keys (`--auth-file`); nil: the server is open to anyone who reaches it.
     public var authFile: String? = nil
+    /// Origins whose pages may call the API from a browser (`--cors-origins`), exactly as a
+    /// browser sends them (`https://app.example.com`); none by default.
+    public var corsOrigins: [String] = []
+    /// A key `/metrics` wants as `Authorization: Bearer` (`--metrics-key`); nil: open to scrapers.
+    public var metricsKey: String? = nil
     /// New sessions and one-shot layouts get 503 while the heap in use is past this
     /// (the executable sets it from the machine or container; none here).
     public var memoryBudget = MemoryBudget(limitBytes: 0)

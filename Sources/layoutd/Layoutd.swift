@@ -86,6 +86,13 @@ struct Layoutd: ParsableCommand {
             "JSON file of tenants, their API keys (SHA-256 digests) and quotas: every route but health, metrics and the playground's files then needs Authorization: Bearer KEY. Re-read on SIGHUP. Without it the server is open. Env: LAYOUTD_AUTH_FILE."
     )
     var authFile: String? = ProcessInfo.processInfo.environment["LAYOUTD_AUTH_FILE"]
+    @Option(
+        help:
+            "Comma-separated origins (scheme://host[:port]) whose pages may call the API from a browser: CORS preflights answered, answers readable. Env: LAYOUTD_CORS_ORIGINS."
+    )
+    var corsOrigins: String = env("CORS_ORIGINS") ?? ""
+    @Option(help: "A key /metrics then wants as Authorization: Bearer KEY (default: open to scrapers). Env: LAYOUTD_METRICS_KEY.")
+    var metricsKey: String? = ProcessInfo.processInfo.environment["LAYOUTD_METRICS_KEY"]
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. Env: LAYOUTD_LOG_LEVEL.") var logLevel: String =
         env("LOG_LEVEL") ?? "info"
     @Option(
@@ -151,6 +158,11 @@ struct Layoutd: ParsableCommand {
         guard heapKeepMb >= 0 else { throw ValidationError("--heap-keep-mb is 0 (the allocator's policy) or more") }
         guard memoryBudgetMb >= 0 else { throw ValidationError("--memory-budget-mb is 0 (none) or more") }
         guard sessionTTL > 0 else { throw ValidationError("--session-ttl must be positive") }
+        for o in corsOrigins.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !o.isEmpty {
+            guard o != "*", o.hasPrefix("http://") || o.hasPrefix("https://"), !o.dropFirst(8).contains("/") else {
+                throw ValidationError("--cors-origins: '\(o)' is not an origin such as https://app.example.com (no wildcard, no path)")
+            }
+        }
     }
 
     func run() throws {
@@ -182,6 +194,8 @@ struct Layoutd: ParsableCommand {
         c.drainTimeoutSeconds = drainTimeout
         c.trustSessionIDHeader = trustSessionIdHeader
         c.authFile = authFile.flatMap { $0.isEmpty ? nil : $0 }
+        c.metricsKey = metricsKey.flatMap { $0.isEmpty ? nil : $0 }
+        c.corsOrigins = corsOrigins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         c.sessionEngine = EngineKind(rawValue: engine) ?? .solved
         c.sessionFactoredFromViews = engine == "auto" ? SessionLimits.autoFactoredFromViews : nil
         c.layoutEngine = EngineKind(rawValue: layoutEngine)!

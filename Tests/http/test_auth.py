@@ -7,6 +7,11 @@
   holds across a restart on the SQLite store;
 - quotas: a tenant's sessions (429 with Retry-After), views per session (the document is
   refused as past the server's view limit would be: 413), request rate (429, Retry-After);
+- per-tenant metrics with labels from the file only: requests, refusals by quota, sessions;
+  refusals of keys by reason; `--metrics-key` puts /metrics behind a key of its own;
+- `--cors-origins`: a preflight from a named origin is answered with the route's methods and
+  `Authorization` allowed (without a key), answers carry `Access-Control-Allow-Origin`; an
+  origin not named gets nothing;
 - SIGHUP re-reads the file: a revoked key stops working, a new one works, sessions stay; a bad
   file keeps the one in force and the server up; a bad file at start stops the start.
 
@@ -211,6 +216,47 @@ class AuthTests(unittest.TestCase):
         with self.assertRaises(layoutd.LayoutdError) as hidden:
             layoutd.Client(base, api_key=KEY_B).session(session.id).set_constants({"lead": 30})
         self.assertEqual(hidden.exception.status, 404)
+
+    def test_metrics_per_tenant_and_behind_their_key(self):
+        server, c = self.start("--metrics-key", "scraper-key")
+        self.assertEqual(c.request("GET", "/metrics")[0], 401)
+        self.assertEqual(c.request("GET", "/metrics", key=KEY_A)[0], 401, "a tenant's key is not the metrics key")
+        c.request("POST", "/v1/sessions", DOC, key=KEY_B)
+        c.request("POST", "/v1/sessions", DOC, key=KEY_B)
+        c.request("POST", "/v1/sessions", DOC, key=KEY_B)
+        c.request("POST", "/v1/layout", DOC)
+        c.request("POST", "/v1/layout", DOC, key="nobody")
+        status, _, text = c.request("GET", "/metrics", key="scraper-key")
+        self.assertEqual(status, 200)
+        text = text.decode()
+        self.assertIn('layoutd_tenant_requests_total{tenant="team-b"} 3', text)
+        self.assertIn('layoutd_tenant_refusals_total{tenant="team-b",reason="sessions"} 1', text)
+        self.assertIn('layoutd_tenant_sessions{tenant="team-b"} 2', text)
+        self.assertIn('layoutd_tenant_sessions{tenant="team-a"} 0', text)
+        self.assertIn('layoutd_auth_refusals_total{reason="no_key"} 1', text)
+        self.assertIn('layoutd_auth_refusals_total{reason="unknown_key"} 1', text)
+        self.assertNotIn("nobody", text, "labels come from the file, never from requests")
+
+    def test_cross_origin_requests(self):
+        server, c = self.start("--cors-origins", "https://app.example.com,http://localhost:5173")
+        pre = {"Origin": "https://app.example.com", "Access-Control-Request-Method": "POST",
+               "Access-Control-Request-Headers": "authorization, content-type"}
+        status, headers, _ = c.request("OPTIONS", "/v1/sessions", headers=pre)
+        self.assertEqual(status, 204)
+        self.assertEqual(headers["access-control-allow-origin"], "https://app.example.com")
+        self.assertIn("POST", headers["access-control-allow-methods"])
+        self.assertIn("Authorization", headers["access-control-allow-headers"])
+        status, headers, _ = c.request("POST", "/v1/sessions", DOC, key=KEY_A, headers={"Origin": "https://app.example.com"})
+        self.assertEqual(status, 201)
+        self.assertEqual(headers["access-control-allow-origin"], "https://app.example.com")
+        self.assertIn("Location", headers["access-control-expose-headers"])
+        # An origin not named: no preflight, no CORS headers.
+        status, headers, _ = c.request("OPTIONS", "/v1/sessions", headers=dict(pre, Origin="https://evil.example"))
+        self.assertEqual(status, 405)
+        self.assertNotIn("access-control-allow-origin", headers)
+        status, headers, _ = c.request("POST", "/v1/layout", DOC, key=KEY_A, headers={"Origin": "https://evil.example"})
+        self.assertEqual(status, 200)
+        self.assertNotIn("access-control-allow-origin", headers)
 
     def test_a_bad_file_stops_the_start(self):
         self.write({"tenants": [{"name": "team-a", "keys": ["md5:abc"]}]})

@@ -19,6 +19,12 @@ public final class ServerMetrics: Sendable {
     private let requests = Mutex<[Int: (count: Counter, latency: DurationHistogram)]>([:])
     private let latencies = Mutex<[String: DurationHistogram]>([:])
     private let diagnosticCounters = Mutex<[String: Counter]>([:])
+    /// Per tenant and event (`request`, or a refusal's reason), and per refusal of a key:
+    /// labels only from the auth file's names and fixed reasons, so their number is bounded.
+    private let tenantCounters = Mutex<[String: Counter]>([:])
+    private let tenantGauges = Mutex<[String: Gauge]>([:])
+    /// Sessions in memory by tenant, read when scraped.
+    private let tenantSessions = Mutex<(@Sendable () -> [(tenant: String, sessions: Int)])?>(nil)
 
     let sessionsActive: Gauge
     let sessionsCreated: Counter
@@ -170,6 +176,40 @@ public final class ServerMetrics: Sendable {
         c.increment(by: count)
     }
 
+    /// A tenant's request admitted (`event` "request") or refused (`event` the reason: "rate", "sessions").
+    func tenant(_ name: String, _ event: String) {
+        let key = name + "\u{0}" + event
+        let c = tenantCounters.withLock { m in
+            if let c = m[key] { return c }
+            let c =
+                event == "request"
+                ? registry.makeCounter(
+                    descriptor: Self.named("layoutd_tenant_requests_total", "Requests admitted, by tenant."), labels: [("tenant", name)])
+                : registry.makeCounter(
+                    descriptor: Self.named("layoutd_tenant_refusals_total", "Requests refused by a tenant's quota, by tenant and quota."),
+                    labels: [("tenant", name), ("reason", event)])
+            m[key] = c
+            return c
+        }
+        c.increment()
+    }
+
+    /// A request refused for its key: `no_key` or `unknown_key`.
+    func keyRefused(_ reason: String) {
+        let c = tenantCounters.withLock { m in
+            if let c = m["\u{0}" + reason] { return c }
+            let c = registry.makeCounter(
+                descriptor: Self.named("layoutd_auth_refusals_total", "Requests refused for want of a known API key, by reason."),
+                labels: [("reason", reason)])
+            m["\u{0}" + reason] = c
+            return c
+        }
+        c.increment()
+    }
+
+    /// Where the sessions each tenant holds are counted (read at each scrape).
+    func countTenantSessions(_ read: @escaping @Sendable () -> [(tenant: String, sessions: Int)]) { tenantSessions.withLock { $0 = read } }
+
     /// `counter` follows a count kept elsewhere, read at each scrape (`unit`: what one of the
     /// count is in the counter's unit, such as 1e-9 for nanoseconds counted as seconds).
     func mirror(_ counter: Counter, unit: Double = 1, _ read: @escaping @Sendable () -> Int) {
@@ -188,6 +228,18 @@ public final class ServerMetrics: Sendable {
                     all[k].counter.increment(by: Double(n - all[k].added) * all[k].unit)
                 }
                 all[k].added = n
+            }
+        }
+        if let read = tenantSessions.withLock({ $0 }) {
+            for (tenant, n) in read() {
+                let g = tenantGauges.withLock { m in
+                    if let g = m[tenant] { return g }
+                    let g = registry.makeGauge(
+                        descriptor: Self.named("layoutd_tenant_sessions", "Sessions in memory, by tenant."), labels: [("tenant", tenant)])
+                    m[tenant] = g
+                    return g
+                }
+                g.set(Double(n))
             }
         }
         var out: [UInt8] = []

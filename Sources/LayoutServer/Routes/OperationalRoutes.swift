@@ -9,6 +9,8 @@ struct OperationalRoutes {
     /// Why the session store cannot be written, or nil.
     let storeFailure: @Sendable () -> String?
     let metrics: ServerMetrics
+    /// `--metrics-key`'s SHA-256: `/metrics` then wants it as a bearer key (nil: open).
+    let metricsKey: [UInt8]?
 
     /// `{fonts: [{family, weights, italic}]}`: what text can be set in (fontconfig's families).
     private static let fonts: [UInt8] = {
@@ -37,8 +39,14 @@ struct OperationalRoutes {
             }
             return .json(200, Array(#"{"status":"ready"}"#.utf8))
         }
-        r.on("GET", "/metrics", open: true) { _ in
-            Response(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: metrics.exposition())
+        r.on("GET", "/metrics", open: true) { [metricsKey] req throws(Problem) in
+            if let metricsKey {
+                let presented = req.header("Authorization").flatMap { $0.hasPrefix("Bearer ") ? Array($0.utf8.dropFirst(7)) : nil }
+                guard let presented, Digest.equal(Digest.sha256(presented), metricsKey) else {
+                    throw Problem(401, "/metrics wants the metrics key: Authorization: Bearer KEY", headers: [("WWW-Authenticate", "Bearer")])
+                }
+            }
+            return Response(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: metrics.exposition())
         }
         r.on("GET", "/v1/fonts") { _ in .json(200, Self.fonts) }
         r.on("GET", "/openapi.yaml", open: true) { _ in Response(status: 200, contentType: "application/yaml", body: PackageResources.openapi_yaml) }

@@ -72,6 +72,7 @@ final class SessionService: Sendable {
         var limits = configuration.sessionLimits
         if let quotas = caller.tenant?.quotas {
             if let n = quotas.sessions, store.count(ownedBy: caller.owner) >= n {
+                metrics.tenant(caller.owner, "sessions")
                 throw Problem(429, "tenant \(caller.owner) keeps at most \(n) sessions: delete one or retry later", headers: [("Retry-After", "1")])
             }
             if let n = quotas.viewsPerSession { limits.maxViews = min(limits.maxViews, n) }
