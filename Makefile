@@ -20,9 +20,9 @@ deps:
 
 ## What the tests need beyond the toolchain: Debian's chromium, chromium-driver (the playground's
 ## browser test), prometheus (promtool), postgresql (the PostgreSQL store's tests start one), nginx (the
-## cluster test runs Deploy/proxy/nginx.conf), curl; from PyPI the OpenAPI validator, schemathesis,
+## cluster test runs Deploy/proxy/nginx.conf), curl, openssl (the TLS test's certificates); from PyPI the OpenAPI validator, schemathesis,
 ## websockets, pytest, selenium, uharfbuzz (the text oracle) and openapi-python-client.
-TEST_APT_PKGS := curl chromium chromium-driver prometheus postgresql nginx
+TEST_APT_PKGS := curl openssl chromium chromium-driver prometheus postgresql nginx
 test-deps: deps
 	@missing=""; for p in $(TEST_APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
@@ -54,6 +54,7 @@ test: test-deps
 	python3 Tests/http/test_slow_clients.py
 	python3 Tests/http/test_configuration.py
 	python3 Tests/http/test_auth.py
+	python3 Tests/http/test_tls.py
 	python3 Tests/browser/test_playground.py
 	python3 Tests/text/test_text.py
 	python3 -m pytest -q clients/python/tests

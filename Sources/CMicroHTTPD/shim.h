@@ -11,8 +11,9 @@ static inline struct MHD_Daemon *layoutd_mhd_start(unsigned int flags, const str
         MHD_AcceptPolicyCallback accept_policy, MHD_AccessHandlerCallback handler, void *cls, MHD_RequestCompletedCallback completed,
         MHD_NotifyConnectionCallback connection_notify,
         unsigned int threads, unsigned int connection_limit, unsigned int timeout_seconds,
-        size_t connection_memory, unsigned int backlog) {
-    struct MHD_OptionItem ops[] = {
+        size_t connection_memory, unsigned int backlog, const char *tls_key_pem, const char *tls_cert_pem) {
+    /* Options that may be absent are appended: an MHD_OPTION_END inside the array ends it. */
+    struct MHD_OptionItem ops[12] = {
         {MHD_OPTION_SOCK_ADDR, 0, (void *)addr},
         {MHD_OPTION_CONNECTION_LIMIT, connection_limit, NULL},
         {MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds, NULL},
@@ -20,9 +21,16 @@ static inline struct MHD_Daemon *layoutd_mhd_start(unsigned int flags, const str
         {MHD_OPTION_LISTEN_BACKLOG_SIZE, backlog, NULL},
         {MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, cls},
         {MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)connection_notify, cls},
-        {threads > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END, threads, NULL},
-        {MHD_OPTION_END, 0, NULL},
     };
+    int n = 7;
+    if (threads > 1) ops[n++] = (struct MHD_OptionItem){MHD_OPTION_THREAD_POOL_SIZE, threads, NULL};
+    if (tls_key_pem && tls_cert_pem) {
+        /* libmicrohttpd keeps the pointers: the caller holds the PEM text while the daemon runs. */
+        ops[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)tls_key_pem};
+        ops[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)tls_cert_pem};
+        flags |= MHD_USE_TLS;
+    }
+    ops[n] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
     return MHD_start_daemon(flags, 0, accept_policy, cls, handler, cls, MHD_OPTION_ARRAY, ops, MHD_OPTION_END);
 }
 

@@ -24,6 +24,9 @@ public final class HTTPServer: @unchecked Sendable {
     let handler: Handler
     let refusal: Refusal
     private var daemon: OpaquePointer?
+    /// The TLS key and certificate as C strings, freed once the daemon stopped (libmicrohttpd
+    /// keeps the pointers).
+    private var tlsPEM: (key: UnsafeMutablePointer<CChar>, certificate: UnsafeMutablePointer<CChar>)?
     private var workers: WorkerPool?
     private let inFlightCount = Atomic<Int>(0)
     private let connectionCount = Atomic<Int>(0)
@@ -84,6 +87,8 @@ public final class HTTPServer: @unchecked Sendable {
         }
         connectionGuard.start()
         let cls = Unmanaged.passUnretained(self).toOpaque()
+        // Held while the daemon runs: libmicrohttpd keeps these pointers.
+        tlsPEM = configuration.tls.map { (key: strdup($0.keyPEM)!, certificate: strdup($0.certificatePEM)!) }
         daemon = withUnsafePointer(to: &address) { p in
             p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
                 // libmicrohttpd's own limit (which only closes sockets) sits above ours, so
@@ -92,13 +97,15 @@ public final class HTTPServer: @unchecked Sendable {
                     flags, sa, acceptPolicy, accessHandler, cls, completedHandler, connectionNotify, threads,
                     UInt32(configuration.connectionLimit + max(16, configuration.connectionLimit / 8)),
                     UInt32(configuration.connectionTimeoutSeconds),
-                    configuration.connectionMemoryLimit, UInt32(configuration.listenBacklog))
+                    configuration.connectionMemoryLimit, UInt32(configuration.listenBacklog), tlsPEM?.key, tlsPEM?.certificate)
             }
         }
         guard let daemon else {
+            freeTLS()
             workers?.stop()
             connectionGuard.stop()
-            throw StartError(description: "libmicrohttpd could not listen on \(configuration.host):\(configuration.port)")
+            let tls = configuration.tls == nil ? "" : " (or it refused the TLS certificate and key)"
+            throw StartError(description: "libmicrohttpd could not listen on \(configuration.host):\(configuration.port)\(tls)")
         }
         port = layoutd_mhd_port(daemon)
     }
@@ -113,6 +120,14 @@ public final class HTTPServer: @unchecked Sendable {
         accepting.store(false, ordering: .relaxed)
     }
 
+    private func freeTLS() {
+        if let pem = tlsPEM {
+            free(pem.key)
+            free(pem.certificate)
+        }
+        tlsPEM = nil
+    }
+
     public func stop() {
         guard let d = daemon else { return }
         // Stopping with a connection still suspended is undefined in libmicrohttpd: let
@@ -121,6 +136,7 @@ public final class HTTPServer: @unchecked Sendable {
         workers?.stop()
         daemon = nil
         MHD_stop_daemon(d)
+        freeTLS()
         connectionGuard.stop()
     }
 

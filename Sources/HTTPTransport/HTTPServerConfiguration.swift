@@ -32,5 +32,17 @@ public struct HTTPServerConfiguration: Sendable {
     /// neither (and libmicrohttpd cannot suspend there).
     public var offloadBodyBytes = 64 * 1024
     public var workers = 2
+    /// HTTPS and WSS through libmicrohttpd's own TLS (GnuTLS): a certificate chain and its
+    /// private key, PEM; nil serves plain HTTP.
+    public var tls: TLSCredentials? = nil
     public init() {}
+}
+
+public struct TLSCredentials: Sendable {
+    public var certificatePEM: String
+    public var keyPEM: String
+    public init(certificatePEM: String, keyPEM: String) {
+        self.certificatePEM = certificatePEM
+        self.keyPEM = keyPEM
+    }
 }

@@ -91,6 +91,10 @@ struct Layoutd: ParsableCommand {
             "Comma-separated origins (scheme://host[:port]) whose pages may call the API from a browser: CORS preflights answered, answers readable. Env: LAYOUTD_CORS_ORIGINS."
     )
     var corsOrigins: String = env("CORS_ORIGINS") ?? ""
+    @Option(help: "PEM certificate chain: serve HTTPS and WSS (with --tls-key). Env: LAYOUTD_TLS_CERT.")
+    var tlsCert: String? = ProcessInfo.processInfo.environment["LAYOUTD_TLS_CERT"]
+    @Option(help: "PEM private key of --tls-cert. Env: LAYOUTD_TLS_KEY.")
+    var tlsKey: String? = ProcessInfo.processInfo.environment["LAYOUTD_TLS_KEY"]
     @Option(help: "A key /metrics then wants as Authorization: Bearer KEY (default: open to scrapers). Env: LAYOUTD_METRICS_KEY.")
     var metricsKey: String? = ProcessInfo.processInfo.environment["LAYOUTD_METRICS_KEY"]
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. Env: LAYOUTD_LOG_LEVEL.") var logLevel: String =
@@ -158,6 +162,7 @@ struct Layoutd: ParsableCommand {
         guard heapKeepMb >= 0 else { throw ValidationError("--heap-keep-mb is 0 (the allocator's policy) or more") }
         guard memoryBudgetMb >= 0 else { throw ValidationError("--memory-budget-mb is 0 (none) or more") }
         guard sessionTTL > 0 else { throw ValidationError("--session-ttl must be positive") }
+        guard (tlsCert ?? "").isEmpty == (tlsKey ?? "").isEmpty else { throw ValidationError("--tls-cert and --tls-key go together") }
         for o in corsOrigins.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !o.isEmpty {
             guard o != "*", o.hasPrefix("http://") || o.hasPrefix("https://"), !o.dropFirst(8).contains("/") else {
                 throw ValidationError("--cors-origins: '\(o)' is not an origin such as https://app.example.com (no wildcard, no path)")
@@ -195,6 +200,16 @@ struct Layoutd: ParsableCommand {
         c.trustSessionIDHeader = trustSessionIdHeader
         c.authFile = authFile.flatMap { $0.isEmpty ? nil : $0 }
         c.metricsKey = metricsKey.flatMap { $0.isEmpty ? nil : $0 }
+        if let cert = tlsCert, let key = tlsKey, !cert.isEmpty {
+            // Read at start: rotating a certificate takes a restart (a rolling one behind replicas).
+            func pem(_ path: String, _ flag: String) throws -> String {
+                guard let text = try? String(contentsOfFile: path, encoding: .utf8), text.contains("-----BEGIN") else {
+                    throw ValidationError("\(flag) \(path): not a readable PEM file")
+                }
+                return text
+            }
+            c.http.tls = TLSCredentials(certificatePEM: try pem(cert, "--tls-cert"), keyPEM: try pem(key, "--tls-key"))
+        }
         c.corsOrigins = corsOrigins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         c.sessionEngine = EngineKind(rawValue: engine) ?? .solved
         c.sessionFactoredFromViews = engine == "auto" ? SessionLimits.autoFactoredFromViews : nil

@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import ssl
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
@@ -133,12 +134,14 @@ class IBLayout:
 
 class Client:
     """One layoutd server: `Client("http://127.0.0.1:8080")`; `api_key` for a server run with
-    `--auth-file` (sent as `Authorization: Bearer`, on streams too)."""
+    `--auth-file` (sent as `Authorization: Bearer`, on streams too); `ca_file` to trust an
+    `https://` server's certificate authority beside the system's."""
 
-    def __init__(self, base_url: str, timeout: float = 30.0, api_key: Optional[str] = None) -> None:
+    def __init__(self, base_url: str, timeout: float = 30.0, api_key: Optional[str] = None, ca_file: Optional[str] = None) -> None:
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
         self.api_key = api_key
+        self.ssl_context = ssl.create_default_context(cafile=ca_file) if ca_file else None
 
     @property
     def auth_headers(self) -> Dict[str, str]:
@@ -158,7 +161,7 @@ class Client:
                 headers["Content-Encoding"] = "gzip"
         req = urllib.request.Request(url, data=data, method=method, headers=headers)
         try:
-            with urllib.request.urlopen(req, timeout=self.timeout) as r:
+            with urllib.request.urlopen(req, timeout=self.timeout, context=self.ssl_context) as r:
                 raw = r.read()
                 if r.headers.get("Content-Encoding") == "gzip":
                     raw = gzip.decompress(raw)
@@ -295,8 +298,9 @@ class Stream:
     def __enter__(self) -> "Stream":
         from websockets.sync.client import connect
         url = self.session.client.base_url.replace("http", "ws", 1) + self.session.path + "/stream"
-        self._opening = connect(url, open_timeout=self.session.client.timeout,
-                                additional_headers=self.session.client.auth_headers or None)
+        client = self.session.client
+        self._opening = connect(url, open_timeout=client.timeout, additional_headers=client.auth_headers or None,
+                                ssl=client.ssl_context if url.startswith("wss:") else None)
         self._socket = self._opening.__enter__()
         return self
 
