@@ -26,6 +26,7 @@ public final class LayoutdServer: Sendable {
     let sessions: SessionService
     let access: AccessControl
     let crossOrigin: CrossOrigin
+    let tickets = StreamTickets()
     let websockets: WebSocketServer
     let persistence: SessionPersistence?
 
@@ -51,7 +52,7 @@ public final class LayoutdServer: Sendable {
         var r = RouteTable()
         OneShotRoutes(sessions: sessions).register(&r)
         SessionRoutes(sessions: sessions).register(&r)
-        StreamRoutes(sessions: sessions, websockets: websockets, logger: logger).register(&r)
+        StreamRoutes(sessions: sessions, websockets: websockets, logger: logger, tickets: tickets).register(&r)
         InterfaceBuilderRoutes(sessions: sessions).register(&r)
         PlaygroundRoutes().register(&r)
         let state = state
@@ -191,6 +192,13 @@ public final class LayoutdServer: Sendable {
     /// `Authorization: Bearer` carries, within its request rate (401 and 429 otherwise).
     private func authorize(_ route: Router.Route, _ req: Request) throws(Problem) -> Caller {
         if access.isOpen || router.isOpen(route) { return .anyone }
+        if router.isTicketed(route), let ticket = req.query("ticket") {
+            guard let caller = tickets.redeem(ticket, session: req.parameter("id")) else {
+                metrics.keyRefused("unknown_ticket")
+                throw Problem(401, "the stream ticket is unknown, spent or expired: ask for another", headers: [("WWW-Authenticate", "Bearer")])
+            }
+            return caller
+        }
         switch access.caller(authorization: req.header("Authorization")) {
         case .failure(.noKey):
             metrics.keyRefused("no_key")

@@ -12,6 +12,8 @@
 - `--cors-origins`: a preflight from a named origin is answered with the route's methods and
   `Authorization` allowed (without a key), answers carry `Access-Control-Allow-Origin`; an
   origin not named gets nothing;
+- a browser's WebSocket, which cannot send a header, opens with a single-use ticket that the
+  page asked for with its key: it works once, for its session only;
 - SIGHUP re-reads the file: a revoked key stops working, a new one works, sessions stay; a bad
   file keeps the one in force and the server up; a bad file at start stops the start.
 
@@ -257,6 +259,22 @@ class AuthTests(unittest.TestCase):
         status, headers, _ = c.request("POST", "/v1/layout", DOC, key=KEY_A, headers={"Origin": "https://evil.example"})
         self.assertEqual(status, 200)
         self.assertNotIn("access-control-allow-origin", headers)
+
+    def test_a_stream_ticket_opens_one_websocket_once(self):
+        server, c = self.start()
+        sid = c.request("POST", "/v1/sessions", DOC, key=KEY_A)[2]["session"]
+        other = c.request("POST", "/v1/sessions", DOC, key=KEY_A)[2]["session"]
+        self.assertEqual(c.request("POST", f"/v1/sessions/{sid}/stream-ticket", key=KEY_B)[0], 404, "not B's session")
+        self.assertEqual(c.request("POST", f"/v1/sessions/{sid}/stream-ticket")[0], 401)
+        status, _, answer = c.request("POST", f"/v1/sessions/{sid}/stream-ticket", key=KEY_A)
+        self.assertEqual(status, 200, answer)
+        self.assertEqual(answer["expiresInSeconds"], 30)
+        ticket = answer["ticket"]
+        self.assertEqual(handshake(server.port, f"/v1/sessions/{other}/stream?ticket={ticket}"), 401, "for its own session only")
+        ticket = c.request("POST", f"/v1/sessions/{sid}/stream-ticket", key=KEY_A)[2]["ticket"]
+        self.assertEqual(handshake(server.port, f"/v1/sessions/{sid}/stream?ticket={ticket}"), 101)
+        self.assertEqual(handshake(server.port, f"/v1/sessions/{sid}/stream?ticket={ticket}"), 401, "spent")
+        self.assertEqual(handshake(server.port, f"/v1/sessions/{sid}/stream?ticket=made-up"), 401)
 
     def test_a_bad_file_stops_the_start(self):
         self.write({"tenants": [{"name": "team-a", "keys": ["md5:abc"]}]})

@@ -11,13 +11,16 @@ struct RouteTable: Sendable {
     private var router = Router()
     private var handlers: [RouteHandler] = []
     private var open: [Bool] = []
+    private var ticketed: [Bool] = []
 
     /// A route that acts for its caller (sessions belong to who made them).
-    mutating func on(_ method: String, _ pattern: String, caller handler: @escaping RouteHandler) {
+    /// `ticketed`: a stream ticket in the query may stand for the key (a browser's WebSocket).
+    mutating func on(_ method: String, _ pattern: String, ticketed: Bool = false, caller handler: @escaping RouteHandler) {
         let index = router.on(method, pattern)
         assert(index == handlers.count)
         handlers.append(handler)
         open.append(false)
+        self.ticketed.append(ticketed)
     }
 
     /// A route whose answer is the same for every caller; `open`: no key needed.
@@ -31,6 +34,8 @@ struct RouteTable: Sendable {
     func handler(_ route: Router.Route) -> RouteHandler { handlers[route.index] }
 
     func isOpen(_ route: Router.Route) -> Bool { open[route.index] }
+
+    func isTicketed(_ route: Router.Route) -> Bool { ticketed[route.index] }
 }
 
 extension Response {

@@ -6,9 +6,18 @@ struct StreamRoutes: Sendable {
     let sessions: SessionService
     let websockets: WebSocketServer
     let logger: Logger
+    let tickets: StreamTickets
 
     func register(_ r: inout RouteTable) {
-        r.on("GET", "/v1/sessions/{id}/stream", caller: { [self] req, caller throws(Problem) in try open(req, caller) })
+        r.on("GET", "/v1/sessions/{id}/stream", ticketed: true, caller: { [self] req, caller throws(Problem) in try open(req, caller) })
+        r.on("POST", "/v1/sessions/{id}/stream-ticket", caller: { [self] req, caller throws(Problem) in try ticket(req, caller) })
+    }
+
+    /// A single-use ticket for this session's stream, for a page whose WebSocket cannot send a key.
+    func ticket(_ req: Request, _ caller: Caller) throws(Problem) -> Response {
+        let id = req.parameter("id")
+        guard try sessions.exists(id, for: caller) else { throw Problem(404, "no session '\(id)'") }
+        return .json(200, WireFormat.ticket(tickets.issue(for: caller, session: id), seconds: Int(StreamTickets.lifetimeNanos / 1_000_000_000)))
     }
 
     func open(_ req: Request, _ caller: Caller) throws(Problem) -> Response {

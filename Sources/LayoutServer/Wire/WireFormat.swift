@@ -167,6 +167,16 @@ enum WireFormat {
         return w.bytes
     }
 
+    /// `{ticket, expiresInSeconds}`: a stream ticket.
+    static func ticket(_ ticket: String, seconds: Int) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("ticket"); w.string(ticket)
+        w.key("expiresInSeconds"); w.int(seconds)
+        w.endObject()
+        return w.bytes
+    }
+
     /// A one-shot layout's answer: every frame of the session, and its diagnostics.
     static func layout(_ session: LayoutSession, _ ds: [Diagnostic]) -> [UInt8] {
         var w = JSONWriter(capacity: 256 + 80 * session.document.viewCount)
