@@ -15,6 +15,7 @@ Screenshots go to .build/playground-screenshots/ (printed at the end).
 
 Run: python3 Tests/browser/test_playground.py [-k NAME]
 """
+import hashlib
 import json
 import os
 import re
@@ -29,6 +30,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "support"))
@@ -184,6 +186,44 @@ class PlaygroundTest(unittest.TestCase):
         self.wait(lambda: f"+ {after['avatar']['x']:g}" in
                   self.browser.find_element(By.CSS_SELECTOR, '#constraints li[data-constraint-id="avatarLeading"]').text)
         self.shot("drag")
+
+    def test_with_api_keys_the_page_uses_the_key_typed_and_a_stream_ticket(self):
+        key = "playground-test-key"
+        folder = tempfile.mkdtemp(prefix="layoutd-keys-")
+        with open(os.path.join(folder, "tenants.json"), "w") as f:
+            json.dump({"tenants": [{"name": "team", "keys": ["sha256:" + hashlib.sha256(key.encode()).hexdigest()]}]}, f)
+        keyed = Layoutd("--auth-file", os.path.join(folder, "tenants.json"))
+        try:
+            self.browser.get(keyed.base + "/?example=card")
+            self.browser.execute_script("sessionStorage.clear()")
+            self.browser.get(keyed.base + "/?example=card")
+            self.wait(lambda: "API key" in self.browser.find_element(By.ID, "problem").text
+                      or "401" in self.browser.find_element(By.ID, "problem").text
+                      or "key" in self.browser.find_element(By.ID, "problem").text)
+            field = self.browser.find_element(By.ID, "api-key")
+            field.send_keys(key)
+            field.send_keys(Keys.TAB)  # change: kept in the tab's session storage
+            self.assertEqual(self.browser.execute_script("return sessionStorage.getItem('layoutd.apiKey')"), key)
+            self.assertNotIn(key, self.browser.current_url)
+            self.browser.get(keyed.base + "/?example=card")
+            WebDriverWait(self.browser, 20).until(lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-session"))
+            session = self.browser.find_element(By.TAG_NAME, "body").get_attribute("data-session")
+            self.rect("avatar").click()
+            self.wait(lambda: self.browser.find_element(By.CSS_SELECTOR, 'input[data-drag-constraint="avatarLeading"]')).click()
+            actions = ActionChains(self.browser, duration=20).click_and_hold(self.rect("avatar"))
+            for _ in range(6):
+                actions.move_by_offset(5, 0)
+            actions.release().perform()
+
+            def revision():
+                req = urllib.request.Request(keyed.base + f"/v1/sessions/{session}/frames", headers={"Authorization": f"Bearer {key}"})
+                with urllib.request.urlopen(req, timeout=10) as r:
+                    return json.loads(r.read())["revision"]
+
+            self.wait(lambda: revision() > 1)  # the drag went over the stream, opened with a ticket
+        finally:
+            self.browser.execute_script("sessionStorage.clear()")
+            keyed.stop()
 
     def test_the_unsatisfiable_example_highlights_the_conflict_set(self):
         session = self.open("?example=unsatisfiable")

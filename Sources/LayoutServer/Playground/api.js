@@ -8,8 +8,17 @@ export class ApiProblem extends Error {
   }
 }
 
+// The API key the user typed, for a server run with --auth-file: kept in this tab's session
+// storage (gone with the tab), sent as a header, never put in a URL.
+const KEY = "layoutd.apiKey";
+export const apiKey = {
+  get: () => sessionStorage.getItem(KEY) || "",
+  set: (key) => (key ? sessionStorage.setItem(KEY, key) : sessionStorage.removeItem(KEY)),
+};
+
 async function call(method, path, body, contentType = "application/json") {
   const init = { method, headers: {} };
+  if (apiKey.get()) init.headers["Authorization"] = `Bearer ${apiKey.get()}`;
   if (body !== undefined) {
     init.headers["Content-Type"] = contentType;
     init.body = typeof body === "string" || body instanceof ArrayBuffer ? body : JSON.stringify(body);
@@ -46,13 +55,25 @@ export const api = {
 // A session's stream with one message in flight: set-constants made while a reply is
 // awaited are merged (latest value per constraint) and go when it arrives, so a fast
 // pointer never builds a queue the server has to work through.
+// A WebSocket cannot carry the key: with one, the stream opens with a single-use ticket asked
+// for with it (POST .../stream-ticket).
 export class ConstantStream {
-  constructor(sessionId, { onReply, onProblem, onClose }) {
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    this.socket = new WebSocket(`${scheme}//${location.host}${sessionPath(sessionId)}/stream?timing=true`);
+  constructor(sessionId, handlers) {
+    this.socket = null;
     this.pending = null;
     this.sentAt = null;
-    this.opened = new Promise((resolve, reject) => {
+    this.opened = this.open(sessionId, handlers);
+  }
+
+  async open(sessionId, { onReply, onProblem, onClose }) {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    let query = "timing=true";
+    if (apiKey.get()) {
+      const { ticket } = await call("POST", `${sessionPath(sessionId)}/stream-ticket`);
+      query += `&ticket=${encodeURIComponent(ticket)}`;
+    }
+    this.socket = new WebSocket(`${scheme}//${location.host}${sessionPath(sessionId)}/stream?${query}`);
+    const opened = new Promise((resolve, reject) => {
       this.socket.addEventListener("open", resolve, { once: true });
       this.socket.addEventListener("error", () => reject(new Error("the stream could not be opened")), { once: true });
     });
@@ -65,6 +86,7 @@ export class ConstantStream {
       this.flush();
     });
     this.socket.addEventListener("close", () => onClose && onClose());
+    return opened;
   }
 
   setConstants(values) {
@@ -75,11 +97,11 @@ export class ConstantStream {
   get idle() { return this.sentAt === null && this.pending === null; }
 
   flush() {
-    if (this.sentAt !== null || this.pending === null || this.socket.readyState !== WebSocket.OPEN) return;
+    if (this.sentAt !== null || this.pending === null || !this.socket || this.socket.readyState !== WebSocket.OPEN) return;
     this.socket.send(JSON.stringify(this.pending));
     this.pending = null;
     this.sentAt = performance.now();
   }
 
-  close() { this.socket.close(); }
+  close() { if (this.socket) this.socket.close(); else this.opened.then(() => this.socket.close(), () => {}); }
 }

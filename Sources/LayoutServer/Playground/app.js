@@ -1,7 +1,7 @@
 // The playground: a document editor, its frames drawn to scale, diagnostics, explain and
 // trace for a selected view, and drags streamed as set-constants over the session's WebSocket.
 
-import { api, ApiProblem, ConstantStream } from "./api.js";
+import { api, ApiProblem, apiKey, ConstantStream } from "./api.js";
 import { Canvas } from "./canvas.js";
 import { examples } from "./examples.js";
 import { locate } from "./pointer.js";
@@ -335,6 +335,8 @@ api.devices().then(({ devices }) => {
 for (const e of examples) $("example").append(new Option(e.title, e.name));
 $("example").addEventListener("change", (e) => loadExample(e.target.value));
 $("run").addEventListener("click", layOut);
+$("api-key").value = apiKey.get();
+$("api-key").addEventListener("change", (e) => apiKey.set(e.target.value.trim()));
 editor.addEventListener("keydown", (e) => { if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); layOut(); } });
 window.addEventListener("pagehide", closeSession);
 
