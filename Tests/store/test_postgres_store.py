@@ -8,6 +8,8 @@ directory on a loopback port, stopped at the end), against the real server proce
 - two servers on one database: a session made by one is served by the other after the first
   stops (what replicas build on), and at once after it left the first one's memory (its
   lease released then, not handed over on request nor waited out);
+- tenants across a takeover: a session made with one tenant's key on one replica is that
+  tenant's on the replica that restores it, and no other tenant's;
 - the database lost mid-load: writes answer 503 with Retry-After and /readyz says why (reads
   go on only while a session's lease holds: past it the replica cannot know it still owns
   the session); once it is back, writes are accepted again and nothing acknowledged was lost.
@@ -121,6 +123,39 @@ class PostgresStoreTests(test_store.StoreTests):
         self.assertEqual(frames["revision"], answer["revision"])
         self.assertIn(b"layoutd_leases_handed_over_total 0", a.request("GET", "/metrics")[2], "released on leaving, not on request")
         a.stop()
+        b.stop()
+
+    def test_a_session_stays_its_tenants_across_a_takeover(self):
+        import hashlib
+        import http.client
+        import json
+        auth = os.path.join(self.dir, "tenants.json")
+        with open(auth, "w") as f:
+            json.dump({"tenants": [{"name": t, "keys": ["sha256:" + hashlib.sha256(t.encode()).hexdigest()]} for t in ("team-a", "team-b")]}, f)
+
+        def call(server, method, path, key, body=None):
+            c = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+            headers = {"Authorization": f"Bearer {key}"}
+            if body is not None:
+                headers["Content-Type"] = "application/json"
+            c.request(method, path, body=json.dumps(body).encode() if body is not None else None, headers=headers)
+            r = c.getresponse()
+            raw = r.read()
+            c.close()
+            return r.status, json.loads(raw) if raw else None
+
+        a = self.server(durability="strict", extra=["--auth-file", auth]).start()
+        status, created = call(a, "POST", "/v1/sessions", "team-a", test_store.chain_document())
+        self.assertEqual(status, 201, created)
+        sid = created["session"]
+        self.assertEqual(call(a, "GET", f"/v1/sessions/{sid}", "team-b")[0], 404)
+        a.stop()
+        b = self.server(durability="strict", extra=["--auth-file", auth]).start()
+        self.assertEqual(call(b, "GET", f"/v1/sessions/{sid}", "team-b")[0], 404, "restored on another replica: still not team-b's")
+        self.assertEqual(call(b, "POST", f"/v1/sessions/{sid}/constants", "team-b", {"gap0": 3})[0], 404)
+        status, got = call(b, "GET", f"/v1/sessions/{sid}", "team-a")
+        self.assertEqual(status, 200, got)
+        self.assertEqual(got["revision"], created["revision"])
         b.stop()
 
     def test_a_lost_database_answers_503_and_loses_nothing(self):
