@@ -1,11 +1,15 @@
 """openapi.yaml is exact enough for a mainstream generator: openapi-python-client (PyPI)
 turns it into a client, used here unmodified against the real server (LAYOUTD_BIN) over
 loopback: a one-shot layout, a session's life (create, set-constants, changes, frames,
-explain, exercise-ambiguity, delete) and problems parsed as the `Problem` model.
+explain, exercise-ambiguity, delete) and problems parsed as the `Problem` model. The server
+wants an API key (`--auth-file`): the generator's `AuthenticatedClient` sends it from the
+bearer scheme the description declares; its plain `Client` is answered 401.
 
 Run: python3 Tests/api/test_generated_client.py (generates into a temporary directory).
 """
+import hashlib
 import importlib
+import json
 import os
 import socket
 import subprocess
@@ -26,6 +30,9 @@ def generate():
     return importlib.import_module("layoutd_client")
 
 
+KEY = "generated-client-key"
+
+
 class GeneratedClient(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -33,9 +40,13 @@ class GeneratedClient(unittest.TestCase):
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             cls.port = s.getsockname()[1]
-        cls.proc = subprocess.Popen([BIN, "--port", str(cls.port), "--store", "memory", "--log-level", "warning"],
+        auth = os.path.join(tempfile.mkdtemp(prefix="layoutd-generated-keys-"), "tenants.json")
+        with open(auth, "w") as f:
+            json.dump({"tenants": [{"name": "generated", "keys": ["sha256:" + hashlib.sha256(KEY.encode()).hexdigest()]}]}, f)
+        cls.proc = subprocess.Popen([BIN, "--port", str(cls.port), "--store", "memory", "--log-level", "warning", "--auth-file", auth],
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        cls.client = cls.lib.Client(base_url=f"http://127.0.0.1:{cls.port}", raise_on_unexpected_status=True)
+        cls.client = cls.lib.AuthenticatedClient(base_url=f"http://127.0.0.1:{cls.port}", token=KEY, raise_on_unexpected_status=True)
+        cls.anonymous = cls.lib.Client(base_url=f"http://127.0.0.1:{cls.port}", raise_on_unexpected_status=True)
         for _ in range(200):
             try:
                 socket.create_connection(("127.0.0.1", cls.port), timeout=1).close()
@@ -59,6 +70,12 @@ class GeneratedClient(unittest.TestCase):
             "constraints": [{"id": "lead", "expr": "avatar.leading == root.leading + 16"}, {"expr": "avatar.top == root.top + 16"},
                             {"id": "size", "first": "avatar.width", "constant": 40}, {"expr": "avatar.height == avatar.width"},
                             {"id": "row", "visual": "H:[avatar]-(gap)-[title]", "options": ["alignAllTop"], "metrics": {"gap": 8}}]})
+
+    def test_without_the_key_a_problem_401(self):
+        answer = self.api("layout_once").sync_detailed(client=self.anonymous, body=self.document())
+        self.assertEqual(answer.status_code, 401)
+        self.assertEqual(answer.parsed.status, 401)
+        self.assertEqual(answer.parsed.type_, "/problems/unauthorized")
 
     def test_layout_once(self):
         r = self.api("layout_once").sync(client=self.client, body=self.document())
