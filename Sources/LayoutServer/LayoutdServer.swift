@@ -209,8 +209,14 @@ public final class LayoutdServer: Sendable {
         case .success(let caller):
             if let wait = access.admit(caller) {
                 metrics.tenant(caller.owner, "rate")
+                // The IETF draft's fields (draft-ietf-httpapi-ratelimit-headers): the policy, a
+                // quota of requestsPerSecond a 1 s window, and what is left of it.
+                let quota = Int(caller.tenant?.quotas.requestsPerSecond ?? 0)
                 throw Problem(
-                    429, "tenant \(caller.owner) is over its rate of requests: retry in \(wait) s", headers: [("Retry-After", "\(wait)")])
+                    429, "tenant \(caller.owner) is over its rate of requests: retry in \(wait) s",
+                    headers: [
+                        ("Retry-After", "\(wait)"), ("RateLimit-Policy", #""tenant";q=\#(quota);w=1"#), ("RateLimit", #""tenant";r=0;t=\#(wait)"#)
+                    ])
             }
             metrics.tenant(caller.owner, "request")
             return caller
