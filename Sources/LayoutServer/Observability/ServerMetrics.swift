@@ -165,46 +165,41 @@ public final class ServerMetrics: Sendable {
         }
     }
 
-    func diagnostic(_ kind: String, count: Int) {
-        let c = diagnosticCounters.withLock { m in
-            if let c = m[kind] { return c }
-            let c = registry.makeCounter(
-                descriptor: Self.named("layoutd_diagnostics_total", "Diagnostics reported, by kind."), labels: [("kind", kind)])
-            m[kind] = c
-            return c
+    /// The series under `key`, made by `make` the first time (labelled series are made on demand).
+    private func series<T>(_ cache: borrowing Mutex<[String: T]>, _ key: String, _ make: () -> T) -> T {
+        cache.withLock { m in
+            if let s = m[key] { return s }
+            let s = make()
+            m[key] = s
+            return s
         }
-        c.increment(by: count)
+    }
+
+    func diagnostic(_ kind: String, count: Int) {
+        series(diagnosticCounters, kind) {
+            registry.makeCounter(descriptor: Self.named("layoutd_diagnostics_total", "Diagnostics reported, by kind."), labels: [("kind", kind)])
+        }.increment(by: count)
     }
 
     /// A tenant's request admitted (`event` "request") or refused (`event` the reason: "rate", "sessions").
     func tenant(_ name: String, _ event: String) {
-        let key = name + "\u{0}" + event
-        let c = tenantCounters.withLock { m in
-            if let c = m[key] { return c }
-            let c =
-                event == "request"
+        series(tenantCounters, name + "\u{0}" + event) {
+            event == "request"
                 ? registry.makeCounter(
                     descriptor: Self.named("layoutd_tenant_requests_total", "Requests admitted, by tenant."), labels: [("tenant", name)])
                 : registry.makeCounter(
                     descriptor: Self.named("layoutd_tenant_refusals_total", "Requests refused by a tenant's quota, by tenant and quota."),
                     labels: [("tenant", name), ("reason", event)])
-            m[key] = c
-            return c
-        }
-        c.increment()
+        }.increment()
     }
 
     /// A request refused for its key: `no_key` or `unknown_key`.
     func keyRefused(_ reason: String) {
-        let c = tenantCounters.withLock { m in
-            if let c = m["\u{0}" + reason] { return c }
-            let c = registry.makeCounter(
+        series(tenantCounters, "\u{0}" + reason) {
+            registry.makeCounter(
                 descriptor: Self.named("layoutd_auth_refusals_total", "Requests refused for want of a known API key, by reason."),
                 labels: [("reason", reason)])
-            m["\u{0}" + reason] = c
-            return c
-        }
-        c.increment()
+        }.increment()
     }
 
     /// Where the sessions each tenant holds are counted (read at each scrape).
@@ -232,14 +227,10 @@ public final class ServerMetrics: Sendable {
         }
         if let read = tenantSessions.withLock({ $0 }) {
             for (tenant, n) in read() {
-                let g = tenantGauges.withLock { m in
-                    if let g = m[tenant] { return g }
-                    let g = registry.makeGauge(
+                series(tenantGauges, tenant) {
+                    registry.makeGauge(
                         descriptor: Self.named("layoutd_tenant_sessions", "Sessions in memory, by tenant."), labels: [("tenant", tenant)])
-                    m[tenant] = g
-                    return g
-                }
-                g.set(Double(n))
+                }.set(Double(n))
             }
         }
         var out: [UInt8] = []
