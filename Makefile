@@ -61,7 +61,6 @@ test: test-deps
 	python3 -m pytest -q clients/python/tests
 	python3 Tests/api/test_generated_client.py
 	$(MAKE) fuzz-replay
-	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
 	python3 Tests/soak/soak.py --minutes 1 --interval 6 --check
 	LAYOUTD_ENGINE=factored $(SWIFT) test --skip-build --filter 'LayoutModelTests|LayoutServerTests'
 	$(SWIFT) test --skip-build
