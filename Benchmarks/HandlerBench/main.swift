@@ -12,6 +12,10 @@ import LayoutServer
 // 5-view cell, each request moving its session's avatar.
 //
 //   swift run -c release layoutd-handler-bench [seconds] [sessions]
+//
+// HANDLER_ROUNDS=N runs exactly N rounds instead of for a time: under callgrind, two counts
+// (say 50 and 250 rounds) differ by exactly what 200 × sessions requests cost, whatever the
+// machine did meanwhile (the bench's values then repeat too).
 
 let seconds = CommandLine.arguments.count > 1 ? Double(CommandLine.arguments[1]) ?? 3 : 3
 let sessionCount = CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 64 : 64
@@ -45,7 +49,8 @@ var perRequest: [Double] = []
 var round = 0
 var bytes = 0
 let end = now() + seconds
-while now() < end {
+let fixedRounds = ProcessInfo.processInfo.environment["HANDLER_ROUNDS"].flatMap { Int($0) }
+while fixedRounds.map({ round < $0 }) ?? (now() < end) {
     round += 1
     let body = Array("{\"lead\":\(8 + round % 64)}".utf8)
     let t0 = now()
