@@ -48,10 +48,10 @@ public final class WebSocketServer: Sendable {
         }
     }
 
-    /// The 101 for a checked handshake, with permessage-deflate when the client offers it; the
-    /// socket goes to `handler` once libmicrohttpd hands it over.
+    /// The 101 for a handshake `checkHandshake` passed, with permessage-deflate when the client
+    /// offers it; the socket goes to `handler` once libmicrohttpd hands it over. Refused only
+    /// when the server is full.
     public func accept(_ req: Request, handler: any WebSocketHandler) throws(Refusal) -> Response {
-        try Self.checkHandshake(req)
         // The clock is read under the lock: read before it, a concurrent handshake's later
         // claim could go in first, and `now - claim` overflowed (the soak's debug server trapped).
         let now: UInt64? = slots.withLock { s in

@@ -43,9 +43,8 @@ final class AccessControl: Sendable {
     /// key as `Bearer KEY`, or a refusal.
     func caller(authorization: String?) -> Result<Caller, Refusal> {
         guard let tenants = current.withLock({ $0 }) else { return .success(.anyone) }
-        guard let header = authorization, header.count > 7, header.prefix(7).lowercased() == "bearer " else { return .failure(.noKey) }
-        let key = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
-        guard !key.isEmpty, let tenant = tenants.tenant(forKey: Array(key.utf8)) else { return .failure(.unknownKey) }
+        guard let key = bearerKey(authorization) else { return .failure(.noKey) }
+        guard let tenant = tenants.tenant(forKey: key) else { return .failure(.unknownKey) }
         return .success(Caller(tenant: tenant))
     }
 
@@ -66,6 +65,13 @@ final class AccessControl: Sendable {
         }
         return try Tenants(file: Array(data))
     }
+}
+
+/// The key of `Authorization: Bearer KEY` (the scheme's name in any case), nil without one.
+func bearerKey(_ authorization: String?) -> [UInt8]? {
+    guard let header = authorization, header.count > 7, header.prefix(7).lowercased() == "bearer " else { return nil }
+    let key = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
+    return key.isEmpty ? nil : Array(key.utf8)
 }
 
 /// A request rate: `rate` a second on average, bursts of up to a second's worth.

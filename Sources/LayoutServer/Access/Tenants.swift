@@ -77,11 +77,6 @@ struct Tenants: Sendable {
         return found
     }
 
-    func named(_ name: String) -> Tenant? { tenants.first { $0.name == name } }
-
-    /// The line a file takes for a key: `sha256:` and its digest in hex.
-    static func entry(forKey key: String) -> String { "sha256:" + Digest.sha256(Array(key.utf8)).map { hex2($0) }.joined() }
-
     /// Tenant names become metric labels and log fields: kept to a safe alphabet.
     static func isLabelSafe(_ s: String) -> Bool {
         (1...64).contains(s.utf8.count)
@@ -116,9 +111,4 @@ struct Tenants: Sendable {
         }
         return Int(n)
     }
-}
-
-private func hex2(_ b: UInt8) -> String {
-    let digits = Array("0123456789abcdef")
-    return String([digits[Int(b >> 4)], digits[Int(b & 15)]])
 }

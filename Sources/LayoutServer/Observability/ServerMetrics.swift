@@ -183,7 +183,8 @@ public final class ServerMetrics: Sendable {
 
     /// A tenant's request admitted (`event` "request") or refused (`event` the reason: "rate", "sessions").
     func tenant(_ name: String, _ event: String) {
-        series(tenantCounters, name + "\u{0}" + event) {
+        // An admitted request (every keyed request) is keyed by the name alone: no string is made.
+        series(tenantCounters, event == "request" ? name : name + "\u{0}" + event) {
             event == "request"
                 ? registry.makeCounter(
                     descriptor: Self.named("layoutd_tenant_requests_total", "Requests admitted, by tenant."), labels: [("tenant", name)])

@@ -41,8 +41,7 @@ struct OperationalRoutes {
         }
         r.on("GET", "/metrics", open: true) { [metricsKey] req throws(Problem) in
             if let metricsKey {
-                let presented = req.header("Authorization").flatMap { $0.hasPrefix("Bearer ") ? Array($0.utf8.dropFirst(7)) : nil }
-                guard let presented, Digest.equal(Digest.sha256(presented), metricsKey) else {
+                guard let presented = bearerKey(req.header("Authorization")), Digest.equal(Digest.sha256(presented), metricsKey) else {
                     throw Problem(401, "/metrics wants the metrics key: Authorization: Bearer KEY", headers: [("WWW-Authenticate", "Bearer")])
                 }
             }

@@ -16,17 +16,20 @@ struct RouteTable: Sendable {
     /// A route that acts for its caller (sessions belong to who made them).
     /// `ticketed`: a stream ticket in the query may stand for the key (a browser's WebSocket).
     mutating func on(_ method: String, _ pattern: String, ticketed: Bool = false, caller handler: @escaping RouteHandler) {
-        let index = router.on(method, pattern)
-        assert(index == handlers.count)
-        handlers.append(handler)
-        open.append(false)
-        self.ticketed.append(ticketed)
+        add(method, pattern, open: false, ticketed: ticketed, handler)
     }
 
     /// A route whose answer is the same for every caller; `open`: no key needed.
     mutating func on(_ method: String, _ pattern: String, open: Bool = false, _ handler: @escaping @Sendable (Request) throws(Problem) -> Response) {
-        on(method, pattern, caller: { req, _ throws(Problem) in try handler(req) })
-        self.open[self.open.count - 1] = open
+        add(method, pattern, open: open, ticketed: false) { req, _ throws(Problem) in try handler(req) }
+    }
+
+    private mutating func add(_ method: String, _ pattern: String, open: Bool, ticketed: Bool, _ handler: @escaping RouteHandler) {
+        let index = router.on(method, pattern)
+        assert(index == handlers.count)
+        handlers.append(handler)
+        self.open.append(open)
+        self.ticketed.append(ticketed)
     }
 
     func match(_ method: String, _ path: String) -> Router.Match { router.match(method, path) }
