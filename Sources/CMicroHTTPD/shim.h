@@ -11,7 +11,7 @@ static inline struct MHD_Daemon *layoutd_mhd_start(unsigned int flags, const str
         MHD_AcceptPolicyCallback accept_policy, MHD_AccessHandlerCallback handler, void *cls, MHD_RequestCompletedCallback completed,
         MHD_NotifyConnectionCallback connection_notify,
         unsigned int threads, unsigned int connection_limit, unsigned int timeout_seconds,
-        size_t connection_memory, unsigned int backlog, const char *tls_key_pem, const char *tls_cert_pem) {
+        size_t connection_memory, unsigned int backlog, void *tls_certificate_callback) {
     /* Options that may be absent are appended: an MHD_OPTION_END inside the array ends it. */
     struct MHD_OptionItem ops[12] = {
         {MHD_OPTION_SOCK_ADDR, 0, (void *)addr},
@@ -24,10 +24,10 @@ static inline struct MHD_Daemon *layoutd_mhd_start(unsigned int flags, const str
     };
     int n = 7;
     if (threads > 1) ops[n++] = (struct MHD_OptionItem){MHD_OPTION_THREAD_POOL_SIZE, threads, NULL};
-    if (tls_key_pem && tls_cert_pem) {
-        /* libmicrohttpd keeps the pointers: the caller holds the PEM text while the daemon runs. */
-        ops[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)tls_key_pem};
-        ops[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)tls_cert_pem};
+    if (tls_certificate_callback) {
+        /* A gnutls_certificate_retrieve_function2, asked at each handshake: the certificate
+         * can change while the daemon runs (MHD_OPTION_HTTPS_MEM_CERT is fixed at start). */
+        ops[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_CERT_CALLBACK, 0, tls_certificate_callback};
         flags |= MHD_USE_TLS;
     }
     ops[n] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};

@@ -24,9 +24,6 @@ public final class HTTPServer: @unchecked Sendable {
     let handler: Handler
     let refusal: Refusal
     private var daemon: OpaquePointer?
-    /// The TLS key and certificate as C strings, freed once the daemon stopped (libmicrohttpd
-    /// keeps the pointers).
-    private var tlsPEM: (key: UnsafeMutablePointer<CChar>, certificate: UnsafeMutablePointer<CChar>)?
     private var workers: WorkerPool?
     private let inFlightCount = Atomic<Int>(0)
     private let connectionCount = Atomic<Int>(0)
@@ -87,8 +84,15 @@ public final class HTTPServer: @unchecked Sendable {
         }
         connectionGuard.start()
         let cls = Unmanaged.passUnretained(self).toOpaque()
-        // Held while the daemon runs: libmicrohttpd keeps these pointers.
-        tlsPEM = configuration.tls.map { (key: strdup($0.keyPEM)!, certificate: strdup($0.certificatePEM)!) }
+        var certificateCallback: UnsafeMutableRawPointer?
+        if let tls = configuration.tls {
+            do { try TLSCertificates.install(tls) } catch {
+                workers?.stop()
+                connectionGuard.stop()
+                throw StartError(description: error.description)
+            }
+            certificateCallback = unsafeBitCast(TLSCertificates.callback, to: UnsafeMutableRawPointer.self)
+        }
         daemon = withUnsafePointer(to: &address) { p in
             p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
                 // libmicrohttpd's own limit (which only closes sockets) sits above ours, so
@@ -97,15 +101,14 @@ public final class HTTPServer: @unchecked Sendable {
                     flags, sa, acceptPolicy, accessHandler, cls, completedHandler, connectionNotify, threads,
                     UInt32(configuration.connectionLimit + max(16, configuration.connectionLimit / 8)),
                     UInt32(configuration.connectionTimeoutSeconds),
-                    configuration.connectionMemoryLimit, UInt32(configuration.listenBacklog), tlsPEM?.key, tlsPEM?.certificate)
+                    configuration.connectionMemoryLimit, UInt32(configuration.listenBacklog), certificateCallback)
             }
         }
         guard let daemon else {
-            freeTLS()
+            if configuration.tls != nil { TLSCertificates.removeAll() }
             workers?.stop()
             connectionGuard.stop()
-            let tls = configuration.tls == nil ? "" : " (or it refused the TLS certificate and key)"
-            throw StartError(description: "libmicrohttpd could not listen on \(configuration.host):\(configuration.port)\(tls)")
+            throw StartError(description: "libmicrohttpd could not listen on \(configuration.host):\(configuration.port)")
         }
         port = layoutd_mhd_port(daemon)
     }
@@ -120,12 +123,11 @@ public final class HTTPServer: @unchecked Sendable {
         accepting.store(false, ordering: .relaxed)
     }
 
-    private func freeTLS() {
-        if let pem = tlsPEM {
-            free(pem.key)
-            free(pem.certificate)
-        }
-        tlsPEM = nil
+    /// Puts a new certificate chain and key in force for the connections that follow (those
+    /// open keep theirs); what does not parse is refused, and the one in force stays.
+    public func replaceCertificates(_ credentials: TLSCredentials) throws {
+        guard configuration.tls != nil else { throw StartError(description: "the server was started without TLS") }
+        try TLSCertificates.install(credentials)
     }
 
     public func stop() {
@@ -136,7 +138,7 @@ public final class HTTPServer: @unchecked Sendable {
         workers?.stop()
         daemon = nil
         MHD_stop_daemon(d)
-        freeTLS()
+        if configuration.tls != nil { TLSCertificates.removeAll() }
         connectionGuard.stop()
     }
 

@@ -235,6 +235,21 @@ public final class LayoutdServer: Sendable {
         return failure
     }
 
+    /// Puts a new TLS certificate and key in force (SIGHUP) for the connections that follow;
+    /// open ones keep theirs. A pair that does not parse, or a key not the certificate's,
+    /// keeps the one in force; the answer says why.
+    public func reloadCertificates(_ credentials: TLSCredentials) -> String? {
+        guard let server = http.withLock({ $0 }) else { return "the server is not running" }
+        do {
+            try server.replaceCertificates(credentials)
+            logger.notice("TLS certificate reloaded")
+            return nil
+        } catch {
+            logger.error("TLS certificate not reloaded: the one in force stays", metadata: ["error": "\(error)"])
+            return "\(error)"
+        }
+    }
+
     /// `Content-Encoding: gzip` bodies are inflated, with the body limit applied to what they inflate to.
     private func decodeBody(_ req: inout Request) throws(Problem) {
         guard let enc = req.header("Content-Encoding")?.lowercased(), enc != "identity", !req.body.isEmpty else {

@@ -85,18 +85,18 @@ struct Layoutd: ParsableCommand {
         help:
             "JSON file of tenants, their API keys (SHA-256 digests) and quotas: every route but health, metrics and the playground's files then needs Authorization: Bearer KEY. Re-read on SIGHUP. Without it the server is open. Env: LAYOUTD_AUTH_FILE."
     )
-    var authFile: String? = ProcessInfo.processInfo.environment["LAYOUTD_AUTH_FILE"]
+    var authFile: String = env("AUTH_FILE") ?? ""
     @Option(
         help:
             "Comma-separated origins (scheme://host[:port]) whose pages may call the API from a browser: CORS preflights answered, answers readable. Env: LAYOUTD_CORS_ORIGINS."
     )
     var corsOrigins: String = env("CORS_ORIGINS") ?? ""
     @Option(help: "PEM certificate chain: serve HTTPS and WSS (with --tls-key). Env: LAYOUTD_TLS_CERT.")
-    var tlsCert: String? = ProcessInfo.processInfo.environment["LAYOUTD_TLS_CERT"]
+    var tlsCert: String = env("TLS_CERT") ?? ""
     @Option(help: "PEM private key of --tls-cert. Env: LAYOUTD_TLS_KEY.")
-    var tlsKey: String? = ProcessInfo.processInfo.environment["LAYOUTD_TLS_KEY"]
+    var tlsKey: String = env("TLS_KEY") ?? ""
     @Option(help: "A key /metrics then wants as Authorization: Bearer KEY (default: open to scrapers). Env: LAYOUTD_METRICS_KEY.")
-    var metricsKey: String? = ProcessInfo.processInfo.environment["LAYOUTD_METRICS_KEY"]
+    var metricsKey: String = env("METRICS_KEY") ?? ""
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. Env: LAYOUTD_LOG_LEVEL.") var logLevel: String =
         env("LOG_LEVEL") ?? "info"
     @Option(
@@ -162,7 +162,7 @@ struct Layoutd: ParsableCommand {
         guard heapKeepMb >= 0 else { throw ValidationError("--heap-keep-mb is 0 (the allocator's policy) or more") }
         guard memoryBudgetMb >= 0 else { throw ValidationError("--memory-budget-mb is 0 (none) or more") }
         guard sessionTTL > 0 else { throw ValidationError("--session-ttl must be positive") }
-        guard (tlsCert ?? "").isEmpty == (tlsKey ?? "").isEmpty else { throw ValidationError("--tls-cert and --tls-key go together") }
+        guard tlsCert.isEmpty == tlsKey.isEmpty else { throw ValidationError("--tls-cert and --tls-key go together") }
         for o in corsOrigins.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !o.isEmpty {
             guard o != "*", o.hasPrefix("http://") || o.hasPrefix("https://"), !o.dropFirst(8).contains("/") else {
                 throw ValidationError("--cors-origins: '\(o)' is not an origin such as https://app.example.com (no wildcard, no path)")
@@ -198,18 +198,9 @@ struct Layoutd: ParsableCommand {
         c.maxStreamMessageBytes = maxMessageBytes
         c.drainTimeoutSeconds = drainTimeout
         c.trustSessionIDHeader = trustSessionIdHeader
-        c.authFile = authFile.flatMap { $0.isEmpty ? nil : $0 }
-        c.metricsKey = metricsKey.flatMap { $0.isEmpty ? nil : $0 }
-        if let cert = tlsCert, let key = tlsKey, !cert.isEmpty {
-            // Read at start: rotating a certificate takes a restart (a rolling one behind replicas).
-            func pem(_ path: String, _ flag: String) throws -> String {
-                guard let text = try? String(contentsOfFile: path, encoding: .utf8), text.contains("-----BEGIN") else {
-                    throw ValidationError("\(flag) \(path): not a readable PEM file")
-                }
-                return text
-            }
-            c.http.tls = TLSCredentials(certificatePEM: try pem(cert, "--tls-cert"), keyPEM: try pem(key, "--tls-key"))
-        }
+        c.authFile = authFile.isEmpty ? nil : authFile
+        c.metricsKey = metricsKey.isEmpty ? nil : metricsKey
+        c.http.tls = try readCertificates()
         c.corsOrigins = corsOrigins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         c.sessionEngine = EngineKind(rawValue: engine) ?? .solved
         c.sessionFactoredFromViews = engine == "auto" ? SessionLimits.autoFactoredFromViews : nil
@@ -235,10 +226,31 @@ struct Layoutd: ParsableCommand {
         let server = try LayoutdServer(configuration: c, logger: logger)
         try server.start()
         var sig: Int32 = 0
-        // SIGHUP re-reads the auth file; the others stop the server.
-        while sigwait(&set, &sig) == 0 && sig == SIGHUP { _ = server.reloadAccess() }
+        // SIGHUP re-reads the auth file and the certificate; the others stop the server.
+        while sigwait(&set, &sig) == 0 && sig == SIGHUP {
+            _ = server.reloadAccess()
+            do {
+                if let tls = try readCertificates() { _ = server.reloadCertificates(tls) }
+            } catch {
+                logger.error("TLS certificate not reloaded: the one in force stays", metadata: ["error": "\(error)"])
+            }
+        }
         logger.info("signal", metadata: ["signal": "\(sig == SIGTERM ? "SIGTERM" : "SIGINT")"])
         server.drain()
+    }
+}
+
+extension Layoutd {
+    /// `--tls-cert` and `--tls-key` read (at start, and again at each SIGHUP).
+    func readCertificates() throws -> TLSCredentials? {
+        guard !tlsCert.isEmpty else { return nil }
+        func pem(_ path: String, _ flag: String) throws -> String {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8), text.contains("-----BEGIN") else {
+                throw ValidationError("\(flag) \(path): not a readable PEM file")
+            }
+            return text
+        }
+        return TLSCredentials(certificatePEM: try pem(tlsCert, "--tls-cert"), keyPEM: try pem(tlsKey, "--tls-key"))
     }
 }
 

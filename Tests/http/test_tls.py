@@ -4,11 +4,16 @@ real process with a certificate authority and a server certificate made here by 
 - the Python client, given the CA file, lays out over HTTPS and drags over WSS;
 - a client that does not trust the CA is refused at the handshake;
 - plain HTTP to the TLS port gets no HTTP answer, and the server goes on serving;
-- a key that does not read stops the start.
+- a key that does not read, or is not the certificate's, stops the start;
+- SIGHUP puts a new certificate in force for new connections (open ones keep theirs), and a
+  pair that does not match keeps the one in force.
 
 Run: python3 Tests/http/test_tls.py
 """
+import http.client
 import os
+import shutil
+import signal
 import socket
 import ssl
 import subprocess
@@ -34,17 +39,41 @@ def openssl(*args, cwd):
     subprocess.run(["openssl", *args], cwd=cwd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+def make_authority(d, name):
+    """A CA `name`.pem and a server certificate it signed for 127.0.0.1: `name`-server.pem, .key."""
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{name}.key", "-out", f"{name}.pem", "-days", "2",
+            "-subj", f"/CN=layoutd test CA {name}", cwd=d)
+    openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{name}-server.key", "-out", f"{name}-server.csr", "-subj", "/CN=localhost", cwd=d)
+    with open(os.path.join(d, "ext.cnf"), "w") as f:
+        f.write("subjectAltName=DNS:localhost,IP:127.0.0.1\n")
+    openssl("x509", "-req", "-in", f"{name}-server.csr", "-CA", f"{name}.pem", "-CAkey", f"{name}.key", "-CAcreateserial",
+            "-out", f"{name}-server.pem", "-days", "2", "-extfile", "ext.cnf", cwd=d)
+
+
+def trusts(port, ca):
+    """Whether a new HTTPS connection to the port verifies against the CA file."""
+    try:
+        urllib.request.urlopen(f"https://127.0.0.1:{port}/healthz", timeout=5, context=ssl.create_default_context(cafile=ca))
+        return True
+    except urllib.error.URLError as e:
+        if isinstance(e.reason, ssl.SSLCertVerificationError):
+            return False
+        raise
+
+
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
 class TLSTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         d = cls.dir = tempfile.mkdtemp(prefix="layoutd-tls-")
-        openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2",
-                "-subj", "/CN=layoutd test CA", cwd=d)
-        openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=localhost", cwd=d)
-        with open(os.path.join(d, "ext.cnf"), "w") as f:
-            f.write("subjectAltName=DNS:localhost,IP:127.0.0.1\n")
-        openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.pem",
-                "-days", "2", "-extfile", "ext.cnf", cwd=d)
+        make_authority(d, "ca")
+        make_authority(d, "other")
+        shutil.copy(os.path.join(d, "ca-server.pem"), os.path.join(d, "server.pem"))
+        shutil.copy(os.path.join(d, "ca-server.key"), os.path.join(d, "server.key"))
         cls.port = free_port()
         cls.log = open(os.path.join(d, "layoutd.log"), "w")
         cls.proc = subprocess.Popen([BIN, "--port", str(cls.port), "--store", "memory", "--log-level", "warning",
@@ -101,6 +130,64 @@ class TLSTests(unittest.TestCase):
                                "--tls-key", bad], capture_output=True, text=True, timeout=30)
         self.assertNotEqual(proc.returncode, 0)
         self.assertIn("--tls-key", proc.stderr)
+
+    def test_a_key_that_is_not_the_certificates_stops_the_start(self):
+        proc = subprocess.run([BIN, "--port", str(free_port()), "--store", "memory", "--tls-cert", os.path.join(self.dir, "ca-server.pem"),
+                               "--tls-key", os.path.join(self.dir, "other-server.key")], capture_output=True, text=True, timeout=30)
+        self.assertNotEqual(proc.returncode, 0)
+        self.assertIn("TLS certificate and key", proc.stderr)
+
+    def test_sighup_puts_a_new_certificate_in_force_for_new_connections(self):
+        d = tempfile.mkdtemp(prefix="rotate-", dir=self.dir)
+        cert, key = os.path.join(d, "tls.crt"), os.path.join(d, "tls.key")
+        shutil.copy(os.path.join(self.dir, "ca-server.pem"), cert)
+        shutil.copy(os.path.join(self.dir, "ca-server.key"), key)
+        port = free_port()
+        log = open(os.path.join(d, "layoutd.log"), "w+")
+        proc = subprocess.Popen([BIN, "--port", str(port), "--store", "memory", "--tls-cert", cert, "--tls-key", key],
+                                stderr=log, stdout=subprocess.DEVNULL)
+        try:
+            deadline = time.time() + 20
+            while True:
+                try:
+                    self.assertTrue(trusts(port, self.ca))
+                    break
+                except OSError:
+                    self.assertLess(time.time(), deadline, "layoutd did not start over TLS")
+                    time.sleep(0.05)
+            other = os.path.join(self.dir, "other.pem")
+            self.assertFalse(trusts(port, other))
+            # A keep-alive connection opened under the first certificate.
+            kept = http.client.HTTPSConnection("127.0.0.1", port, timeout=5, context=ssl.create_default_context(cafile=self.ca))
+            kept.request("GET", "/healthz")
+            self.assertEqual(kept.getresponse().read(), b'{"status":"ok"}')
+
+            shutil.copy(os.path.join(self.dir, "other-server.pem"), cert)
+            shutil.copy(os.path.join(self.dir, "other-server.key"), key)
+            proc.send_signal(signal.SIGHUP)
+            deadline = time.time() + 10
+            while not trusts(port, other):
+                self.assertLess(time.time(), deadline, "the new certificate was not put in force")
+                time.sleep(0.05)
+            self.assertFalse(trusts(port, self.ca), "a new connection still got the old certificate")
+            kept.request("GET", "/healthz")
+            self.assertEqual(kept.getresponse().read(), b'{"status":"ok"}', "an open connection keeps its session")
+            kept.close()
+
+            # A pair that does not match (the first key with the new certificate): refused, logged,
+            # the certificate in force stays.
+            shutil.copy(os.path.join(self.dir, "ca-server.key"), key)
+            proc.send_signal(signal.SIGHUP)
+            deadline = time.time() + 10
+            while "TLS certificate not reloaded" not in read(log.name):
+                self.assertLess(time.time(), deadline, "the bad pair was not logged")
+                time.sleep(0.05)
+            self.assertTrue(trusts(port, other))
+            self.assertIsNone(proc.poll())
+        finally:
+            proc.terminate()
+            proc.wait(10)
+            log.close()
 
 
 if __name__ == "__main__":
