@@ -72,7 +72,7 @@ public final class LayoutdServer: Sendable {
         persistence?.attach(to: store)
         if !access.isOpen {
             let access = access, store = store
-            metrics.countTenantSessions { access.tenantNames.map { ($0, store.count(ownedBy: $0)) } }
+            metrics.countTenantSessions { access.tenantNames.map { ($0, store.count(ownedBy: $0), store.heapEstimate(ownedBy: $0)) } }
         }
     }
 

@@ -6,7 +6,10 @@
   (404, as for one that does not exist) on every session route and on the stream, and that
   holds across a restart on the SQLite store;
 - quotas: a tenant's sessions (429 with Retry-After), views per session (the document is
-  refused as past the server's view limit would be: 413), request rate (429, Retry-After);
+  refused as past the server's view limit would be: 413), request rate (429, Retry-After),
+  share of the memory budget (429 once its sessions' estimated heap would pass it; deleting
+  one makes room), and that estimate within a factor of 1.5 of the heap really measured
+  around sessions of the growth families, on both engines;
 - per-tenant metrics with labels from the file only: requests, refusals by quota, sessions;
   refusals of keys by reason; `--metrics-key` puts /metrics behind a key of its own;
 - `--cors-origins`: a preflight from a named origin is answered with the route's methods and
@@ -21,6 +24,7 @@ Run: python3 Tests/http/test_auth.py
 """
 import hashlib
 import http.client
+import re
 import json
 import os
 import signal
@@ -33,6 +37,8 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "support"))
 from layoutd_process import BIN, Layoutd, free_port  # noqa: E402
+
+FAMILIES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "Benchmarks", "growth", "families.py")
 
 KEY_A, KEY_A2, KEY_B, KEY_C = "key-of-team-a", "second-key-of-team-a", "key-of-team-b", "key-of-team-c"
 DOC = {"views": [{"id": "root", "frame": {"x": 0, "y": 0, "width": 320, "height": 100}},
@@ -192,6 +198,62 @@ class AuthTests(unittest.TestCase):
         status, _, problem = c.request("POST", "/v1/sessions", big, key=KEY_B)
         self.assertEqual(status, 413, problem)
         self.assertEqual(c.request("POST", "/v1/sessions", DOC, key=KEY_B)[0], 201)
+
+    def test_memory_share_quota(self):
+        # A budget of 64 MiB, team-m's share 1/64 of it: 1 MiB, about five 10-cell sessions.
+        share = {"tenants": tenants()["tenants"] + [{"name": "team-m", "keys": [digest("key-m")], "quotas": {"memoryShare": 1 / 64}}]}
+        self.write(share)
+        server, c = self.start("--memory-budget-mb", "64")
+        doc = json.loads(subprocess.run([sys.executable, FAMILIES, "independent", "10"], capture_output=True, check=True).stdout)
+        made = []
+        for _ in range(30):
+            status, headers, body = c.request("POST", "/v1/sessions", doc, key="key-m")
+            if status != 201:
+                break
+            made.append(body["session"])
+        self.assertEqual(status, 429, body)
+        self.assertEqual(body["type"], "/problems/too-many-requests")
+        self.assertIn("share of the memory budget", body["detail"])
+        self.assertIn("retry-after", headers)
+        self.assertTrue(3 <= len(made) <= 8, f"{len(made)} sessions of ~190 KB within 1 MiB")
+        metrics = c.request("GET", "/metrics")[2].decode()
+        self.assertIn('layoutd_tenant_refusals_total{tenant="team-m",reason="memory"} 1', metrics)
+        held = float(re.search(r'^layoutd_tenant_memory_bytes\{tenant="team-m"\} (\S+)', metrics, re.M).group(1))
+        self.assertTrue(0.5 * 2**20 < held <= 2**20, held)
+        self.assertEqual(c.request("POST", "/v1/sessions", doc, key=KEY_A)[0], 201, "another tenant is not held to it")
+        self.assertEqual(c.request("DELETE", f"/v1/sessions/{made[0]}", key="key-m")[0], 204)
+        self.assertEqual(c.request("POST", "/v1/sessions", doc, key="key-m")[0], 201, "deleting one makes room")
+        self.write(dict(share, tenants=[dict(share["tenants"][-1], quotas={"memoryShare": 1.5})]))
+        self.hup(server, "auth file not reloaded")
+        with open(server.log.name) as f:
+            self.assertIn("/tenants/0/quotas/memoryShare", f.read())
+
+    def test_the_memory_estimate_follows_the_heap(self):
+        """What a tenant's share counts against is an estimate (O(1), from the engine's size):
+        it stays within a factor of 1.5 of the heap measured around the same sessions."""
+        server, c = self.start("--threads", "1", "--heap-keep-mb", "0")
+
+        def gauges():
+            text = c.request("GET", "/metrics")[2].decode()
+            heap = float(re.search(r"^layoutd_heap_bytes (\S+)", text, re.M).group(1))
+            m = re.search(r'^layoutd_tenant_memory_bytes\{tenant="team-a"\} (\S+)', text, re.M)
+            return heap, float(m.group(1)) if m else 0.0
+
+        for family, cells in (("independent", 10), ("stack-top", 10), ("labels-chained", 10), ("selfsizing50", 300),
+                              ("stack-center", 300), ("nested", 300), ("labels-pinned", 300), ("ambiguous", 300)):
+            doc = subprocess.run([sys.executable, FAMILIES, family, str(cells)], capture_output=True, check=True).stdout
+            made = []
+            c.request("POST", "/v1/layout", json.loads(doc), key=KEY_A)  # the first of a kind warms caches
+            heap0, estimate0 = gauges()
+            for _ in range(4):
+                status, _, body = c.request("POST", "/v1/sessions", json.loads(doc), key=KEY_A)
+                self.assertEqual(status, 201, body)
+                made.append(body["session"])
+            heap1, estimate1 = gauges()
+            ratio = (estimate1 - estimate0) / (heap1 - heap0)
+            self.assertTrue(1 / 1.5 < ratio < 1.5, f"{family} {cells}: estimate / heap = {ratio:.2f}")
+            for sid in made:
+                self.assertEqual(c.request("DELETE", f"/v1/sessions/{sid}", key=KEY_A)[0], 204)
 
     def test_sighup_revokes_and_adds_keys_and_keeps_sessions(self):
         server, c = self.start("--log-level", "info")

@@ -5,7 +5,8 @@ import JSON
 /// digests (never the keys) and quotas (a missing one is unlimited).
 ///
 ///     {"tenants": [{"name": "team-a", "keys": ["sha256:<64 hex digits>"],
-///                   "quotas": {"sessions": 100, "viewsPerSession": 5000, "requestsPerSecond": 200}}]}
+///                   "quotas": {"sessions": 100, "viewsPerSession": 5000, "requestsPerSecond": 200,
+///                              "memoryShare": 0.25}}]}
 struct Tenants: Sendable {
     struct Tenant: Sendable {
         let name: String
@@ -17,6 +18,8 @@ struct Tenants: Sendable {
         var sessions: Int? = nil
         var viewsPerSession: Int? = nil
         var requestsPerSecond: Double? = nil
+        /// The fraction of `--memory-budget-mb` the tenant's sessions in memory may hold.
+        var memoryShare: Double? = nil
     }
 
     let tenants: [Tenant]
@@ -61,6 +64,13 @@ struct Tenants: Sendable {
                         throw Invalid(message: "requestsPerSecond is a positive number", pointer: at + "/quotas/requestsPerSecond")
                     }
                     quotas.requestsPerSecond = n
+                }
+                if let r = q["memoryShare"] {
+                    guard let n = r.number, n > 0, n <= 1 else {
+                        throw Invalid(
+                            message: "memoryShare is a fraction of the memory budget, above 0 and at most 1", pointer: at + "/quotas/memoryShare")
+                    }
+                    quotas.memoryShare = n
                 }
             }
             tenants.append(Tenant(name: name, keys: parsed, quotas: quotas))

@@ -23,8 +23,8 @@ public final class ServerMetrics: Sendable {
     /// labels only from the auth file's names and fixed reasons, so their number is bounded.
     private let tenantCounters = Mutex<[String: Counter]>([:])
     private let tenantGauges = Mutex<[String: Gauge]>([:])
-    /// Sessions in memory by tenant, read when scraped.
-    private let tenantSessions = Mutex<(@Sendable () -> [(tenant: String, sessions: Int)])?>(nil)
+    /// Sessions in memory by tenant, and the heap they are estimated to hold, read when scraped.
+    private let tenantSessions = Mutex<(@Sendable () -> [(tenant: String, sessions: Int, bytes: Int)])?>(nil)
 
     let sessionsActive: Gauge
     let sessionsCreated: Counter
@@ -204,7 +204,9 @@ public final class ServerMetrics: Sendable {
     }
 
     /// Where the sessions each tenant holds are counted (read at each scrape).
-    func countTenantSessions(_ read: @escaping @Sendable () -> [(tenant: String, sessions: Int)]) { tenantSessions.withLock { $0 = read } }
+    func countTenantSessions(_ read: @escaping @Sendable () -> [(tenant: String, sessions: Int, bytes: Int)]) {
+        tenantSessions.withLock { $0 = read }
+    }
 
     /// `counter` follows a count kept elsewhere, read at each scrape (`unit`: what one of the
     /// count is in the counter's unit, such as 1e-9 for nanoseconds counted as seconds).
@@ -227,11 +229,18 @@ public final class ServerMetrics: Sendable {
             }
         }
         if let read = tenantSessions.withLock({ $0 }) {
-            for (tenant, n) in read() {
+            for (tenant, n, bytes) in read() {
                 series(tenantGauges, tenant) {
                     registry.makeGauge(
                         descriptor: Self.named("layoutd_tenant_sessions", "Sessions in memory, by tenant."), labels: [("tenant", tenant)])
                 }.set(Double(n))
+                series(tenantGauges, tenant + "\u{0}bytes") {
+                    registry.makeGauge(
+                        descriptor: Self.named(
+                            "layoutd_tenant_memory_bytes",
+                            "Heap the tenant's sessions in memory hold (estimated from their engines' size), by tenant."),
+                        labels: [("tenant", tenant)])
+                }.set(Double(bytes))
             }
         }
         var out: [UInt8] = []

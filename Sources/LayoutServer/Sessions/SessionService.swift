@@ -35,6 +35,22 @@ final class SessionService: Sendable {
             headers: [("Retry-After", "5")])
     }
 
+    /// A tenant's sessions in memory hold at most its share of the budget (estimated: see
+    /// `LayoutSession.heapEstimate`), so one tenant cannot spend the memory another needs.
+    /// Checked at creation, before the build and with the new session's own estimate after.
+    private func checkMemoryShare(of caller: Caller, adding bytes: Int) throws(Problem) {
+        let budget = configuration.memoryBudget.limitBytes
+        guard let share = caller.tenant?.quotas.memoryShare, budget > 0 else { return }
+        let allowed = Int(share * Double(budget))
+        let held = store.heapEstimate(ownedBy: caller.owner)
+        guard held + max(bytes, 1) > allowed else { return }
+        metrics.tenant(caller.owner, "memory")
+        throw Problem(
+            429,
+            "tenant \(caller.owner)'s sessions would hold \((held + bytes) >> 20) MiB, past its share of the memory budget (\(allowed >> 20) MiB): delete sessions it no longer needs",
+            headers: [("Retry-After", "5")])
+    }
+
     // MARK: One shot
 
     /// A one-shot layout's session (read once, then dropped), its diagnostics, and the parsed
@@ -76,10 +92,12 @@ final class SessionService: Sendable {
                 throw Problem(429, "tenant \(caller.owner) keeps at most \(n) sessions: delete one or retry later", headers: [("Retry-After", "1")])
             }
             if let n = quotas.viewsPerSession { limits.maxViews = min(limits.maxViews, n) }
+            try checkMemoryShare(of: caller, adding: 0)
         }
         let t0 = monotonicNanos()
         let (session, doc) = try Self.session(body, limits: limits, oneShot: false)
         session.compact()
+        if caller.tenant?.quotas.memoryShare != nil { try checkMemoryShare(of: caller, adding: session.heapEstimate) }
         metrics.solveTime.recordNanoseconds(Int64(monotonicNanos() - t0))
         // With replicas on one store, the id's lease first: the session is this replica's.
         let claim = try persistence?.claimNew(proposed)

@@ -19,6 +19,9 @@ public final class SessionBox: @unchecked Sendable {
     /// request first confirms the lease with the store. `.max` without leases.
     let leaseUntil = Atomic<UInt64>(.max)
     let lastUsed = Atomic<UInt64>(0)
+    /// `session.heapEstimate`, kept current by every change, so that a tenant's share of
+    /// memory adds up without taking its sessions' locks.
+    let heapEstimate = Atomic<Int>(0)
     /// Its open set-constants entry in the store's queue (under the lock).
     let journalTail = JournalTail()
     /// The lock every use of the session holds; what it guards is whether the box left memory
@@ -32,6 +35,7 @@ public final class SessionBox: @unchecked Sendable {
         self.epoch = epoch
         self.owner = owner
         lastUsed.store(coarseMonotonicNanos(), ordering: .relaxed)
+        heapEstimate.store(session.heapEstimate, ordering: .relaxed)
     }
 
     /// Runs `body` on the session; nil when the box was retired meanwhile.
@@ -86,6 +90,11 @@ public final class SessionStore: @unchecked Sendable {
 
     /// Sessions in memory owned by a tenant (its quota counts these).
     func count(ownedBy owner: String) -> Int { sessions.withLock { $0.values.reduce(0) { $0 + ($1.owner == owner ? 1 : 0) } } }
+
+    /// The heap a tenant's sessions in memory hold (their estimates): its share of the budget.
+    func heapEstimate(ownedBy owner: String) -> Int {
+        sessions.withLock { $0.values.reduce(0) { $0 + ($1.owner == owner ? $1.heapEstimate.load(ordering: .relaxed) : 0) } }
+    }
 
     /// 128 random bits from the system's generator, as 32 hex digits.
     static func newID() -> String {
@@ -149,7 +158,10 @@ public final class SessionStore: @unchecked Sendable {
                 defer {
                     // Most changes (a set-constant) leave the engine's size as it was: no gauge update then.
                     let after = s.engineSize
-                    if after != before { onHeldChange(0, after.rows - before.rows, after.columns - before.columns) }
+                    if after != before {
+                        onHeldChange(0, after.rows - before.rows, after.columns - before.columns)
+                        box.heapEstimate.store(s.heapEstimate, ordering: .relaxed)
+                    }
                 }
                 return try body(box, s)
             }) {
