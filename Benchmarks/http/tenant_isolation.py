@@ -1,22 +1,25 @@
-"""One tenant flooding at its request rate beside another tenant's set-constants (issue 48).
+"""One tenant at its request rate, and far past it, beside another tenant's set-constants.
 
-A release layoutd with two tenants: `quiet` (no quota) and `flood` (requestsPerSecond 50).
-Each round, quiet posts ROUNDS_REQUESTS set-constants to its session one after another on a
-keep-alive connection (latency of each); in every other round FLOODERS processes post to
-flood's own session as fast as they can meanwhile (all but 50 a second answered 429). Rounds
-alternate alone / flooded; the summary is each condition's median p50 and p99 and their
-ratio, from the same run.
+A release layoutd (on CPU 0, one thread) with two tenants: `quiet` (no quota) and `flood`
+(requestsPerSecond QUOTA, default 200). Each round, wrk posts set-constants to quiet's
+session on one keep-alive connection, one after another, for SECONDS (its latencies);
+meanwhile two wrk connections post to flood's own session:
 
-  python3 Benchmarks/http/tenant_isolation.py   # LAYOUTD_BIN (default .build/release/layoutd), ROUNDS=6, FLOODERS=2
+  alone       nothing
+  at-limit    each connection paced to half of flood's quota (all of it used)
+  past-limit  as fast as they can: all but QUOTA a second answered 429, each refusal
+              held until flood's next token
 
-PIN=1 (default) puts the server on CPU 0 and every client on CPU 1, so that what the flood
-costs the quiet tenant is the server's work for it, not its clients' CPU (Python clients
-spend more on a request than the server does); PIN=0 leaves all of them to the scheduler.
+The flood starts 1.2 s before quiet's measurement (its burst, a second's worth, is spent by
+then). Every client is wrk on CPU 1, a few µs of CPU a request, so what quiet's latencies
+show is the server's work, not its clients'. Rounds cycle through the three conditions; the
+summary is each condition's median p50 and p99 and their ratio to `alone`, same run.
+
+  python3 Benchmarks/http/tenant_isolation.py   # LAYOUTD_BIN (default .build/release/layoutd), ROUNDS=9, SECONDS=5
 """
 import hashlib
 import http.client
 import json
-import multiprocessing
 import os
 import statistics
 import subprocess
@@ -29,49 +32,28 @@ sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
 from layoutd_process import free_port  # noqa: E402
 
 BIN = os.environ.get("LAYOUTD_BIN", os.path.join(ROOT, ".build", "release", "layoutd"))
-ROUNDS = int(os.environ.get("ROUNDS", "6"))
-FLOODERS = int(os.environ.get("FLOODERS", "2"))
-REQUESTS = int(os.environ.get("ROUNDS_REQUESTS", "3000"))
-PIN = os.environ.get("PIN", "1") == "1" and os.cpu_count() >= 2
-CELL = open(os.path.join(ROOT, "Benchmarks", "http", "cell.json")).read()
+ROUNDS = int(os.environ.get("ROUNDS", "9"))
+SECONDS = int(os.environ.get("SECONDS", "5"))
+QUOTA = int(os.environ.get("QUOTA", "200"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+CELL = open(os.path.join(HERE, "cell.json")).read()
+CONDITIONS = {"alone": None, "at-limit": 2 * 1000 / QUOTA, "past-limit": 0}  # a flood connection's pause, ms
 
 
-def post(conn, path, body, key):
-    conn.request("POST", path, body=body, headers={"Content-Type": "application/json", "Authorization": f"Bearer {key}"})
-    r = conn.getresponse()
-    r.read()
-    return r.status
+def wrk(port, session, key, seconds, connections, pause_ms=0):
+    env = dict(os.environ, LAYOUTD_SESSION=session, LAYOUTD_KEY=key, WRK_DELAY_MS=str(pause_ms))
+    return subprocess.Popen(["taskset", "-c", "1", "wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--timeout", "5s",
+                             "-s", os.path.join(HERE, "tenant.lua"), f"http://127.0.0.1:{port}"],
+                            env=env, stdout=subprocess.PIPE, text=True)
 
 
-def flood(port, session, stop, counts):
-    conn = http.client.HTTPConnection("127.0.0.1", port)
-    ok = refused = 0
-    k = 0
-    while not stop.is_set():
-        k += 1
-        status = post(conn, f"/v1/sessions/{session}/constants", '{"lead":%d}' % (8 + k % 64), "flood-key")
-        if status == 429:
-            refused += 1
-        else:
-            ok += 1
-    counts.put((ok, refused))
-
-
-def quiet_round(port, session):
-    conn = http.client.HTTPConnection("127.0.0.1", port)
-    latencies = []
-    for k in range(REQUESTS):
-        t = time.perf_counter()
-        status = post(conn, f"/v1/sessions/{session}/constants", '{"lead":%d}' % (8 + k % 64), "quiet-key")
-        latencies.append(time.perf_counter() - t)
-        assert status == 200, status
-    conn.close()
-    latencies.sort()
-    return latencies[len(latencies) // 2] * 1e6, latencies[int(len(latencies) * 0.99)] * 1e6
+def result(proc):
+    out = proc.communicate(timeout=60)[0]
+    line = next(l for l in out.splitlines() if l.startswith("RESULT"))
+    return {k: float(v) for k, v in (f.split("=") for f in line.split()[1:])}
 
 
 def cpu_seconds(pid):
-    """The process's user and system CPU so far."""
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -83,12 +65,10 @@ def main():
     digest = lambda k: "sha256:" + hashlib.sha256(k.encode()).hexdigest()  # noqa: E731
     with open(auth, "w") as f:
         json.dump({"tenants": [{"name": "quiet", "keys": [digest("quiet-key")]},
-                               {"name": "flood", "keys": [digest("flood-key")], "quotas": {"requestsPerSecond": 50}}]}, f)
+                               {"name": "flood", "keys": [digest("flood-key")], "quotas": {"requestsPerSecond": QUOTA}}]}, f)
     port = free_port()
-    if PIN:
-        os.sched_setaffinity(0, {1})  # this process and the flooders it starts
-    server = subprocess.Popen((["taskset", "-c", "0"] if PIN else []) + [BIN, "--port", str(port), "--store", "memory", "--threads", "2", "--log-level", "warning",
-                               "--auth-file", auth], stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(["taskset", "-c", "0", BIN, "--port", str(port), "--store", "memory", "--threads", "1",
+                               "--log-level", "warning", "--auth-file", auth], stderr=subprocess.DEVNULL)
     try:
         for _ in range(200):
             try:
@@ -101,44 +81,33 @@ def main():
             c = http.client.HTTPConnection("127.0.0.1", port)
             c.request("POST", "/v1/sessions", body=CELL, headers={"Content-Type": "application/json", "Authorization": f"Bearer {tenant}-key"})
             sessions[tenant] = json.loads(c.getresponse().read())["session"]
-        quiet_round(port, sessions["quiet"])  # warm-up
-        results = {"alone": [], "flooded": []}
-        flooded_counts = []
-        cpu_alone = []
+        result(wrk(port, sessions["quiet"], "quiet-key", 2, 1))  # warm-up
+        quiet = {c: [] for c in CONDITIONS}
+        flood = {c: [] for c in CONDITIONS}
         for r in range(ROUNDS):
+            cond = list(CONDITIONS)[r % len(CONDITIONS)]
+            pause = CONDITIONS[cond]
+            flooder = None
+            if pause is not None:
+                flooder = wrk(port, sessions["flood"], "flood-key", SECONDS + 2, 2, pause)
+                time.sleep(1.2)
             c0 = cpu_seconds(server.pid)
-            if r % 2 == 0:
-                results["alone"].append(quiet_round(port, sessions["quiet"]))
-                cpu_alone.append((cpu_seconds(server.pid) - c0) / REQUESTS)
-                continue
-            stop, counts = multiprocessing.Event(), multiprocessing.Queue()
-            procs = [multiprocessing.Process(target=flood, args=(port, sessions["flood"], stop, counts)) for _ in range(FLOODERS)]
-            for p in procs:
-                p.start()
-            time.sleep(0.3)
-            t0 = time.time()
-            results["flooded"].append(quiet_round(port, sessions["quiet"]))
-            elapsed = time.time() - t0
-            stop.set()
-            got = [counts.get(timeout=10) for _ in procs]
-            for p in procs:
-                p.join()
-            ok, refused = sum(g[0] for g in got), sum(g[1] for g in got)
-            flooded_counts.append((ok, refused, elapsed, cpu_seconds(server.pid) - c0))
-        for cond, rows in results.items():
-            print(f"{cond:8} rounds {len(rows)}: quiet p50 {[round(a) for a, _ in rows]} µs, p99 {[round(b) for _, b in rows]} µs")
-        per_quiet = statistics.median(cpu_alone)
-        for ok, refused, elapsed, cpu in flooded_counts:
-            # The server's CPU in the round less the quiet tenant's share (as measured alone): the flood's.
-            per_flood = (cpu - per_quiet * REQUESTS) / max(1, ok + refused)
-            print(f"flood: {ok} admitted, {refused} refused (429) in {elapsed:.1f} s ({(ok + refused) / elapsed:.0f} requests/s); "
-                  f"server CPU a flood request {per_flood * 1e6:.1f} µs, a quiet set-constant {per_quiet * 1e6:.1f} µs")
-        alone = statistics.median(b for _, b in results["alone"])
-        flooded = statistics.median(b for _, b in results["flooded"])
-        p50a = statistics.median(a for a, _ in results["alone"])
-        p50f = statistics.median(a for a, _ in results["flooded"])
-        print(f"SUMMARY (pinned: {PIN}) quiet p50 alone {p50a:.0f} µs, flooded {p50f:.0f} µs (x{p50f / p50a:.2f}); "
-              f"p99 alone {alone:.0f} µs, flooded {flooded:.0f} µs (x{flooded / alone:.2f})")
+            q = result(wrk(port, sessions["quiet"], "quiet-key", SECONDS, 1))
+            q["cpu_us"] = (cpu_seconds(server.pid) - c0) * 1e6
+            quiet[cond].append(q)
+            if flooder:
+                flood[cond].append(result(flooder))
+        for cond in CONDITIONS:
+            print(f"{cond:10} quiet p50 {[int(q['p50_us']) for q in quiet[cond]]} µs, p99 {[int(q['p99_us']) for q in quiet[cond]]} µs, "
+                  f"{[int(q['reqs']) for q in quiet[cond]]} requests; server CPU {[round(q['cpu_us'] / SECONDS / 1e4, 1) for q in quiet[cond]]} %")
+            for f in flood[cond]:
+                print(f"  flood {f['rps']:.0f} requests/s, {f['non2xx'] / f['reqs'] * 100:.0f}% refused (429), p50 {f['p50_us']:.0f} µs")
+        alone50 = statistics.median(q["p50_us"] for q in quiet["alone"])
+        alone99 = statistics.median(q["p99_us"] for q in quiet["alone"])
+        for cond in CONDITIONS:
+            p50 = statistics.median(q["p50_us"] for q in quiet[cond])
+            p99 = statistics.median(q["p99_us"] for q in quiet[cond])
+            print(f"SUMMARY {cond:10} quiet p50 {p50:.0f} µs (x{p50 / alone50:.2f}), p99 {p99:.0f} µs (x{p99 / alone99:.2f})")
     finally:
         server.terminate()
         server.wait(10)

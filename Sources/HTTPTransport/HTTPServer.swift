@@ -27,6 +27,8 @@ public final class HTTPServer: @unchecked Sendable {
     private var workers: WorkerPool?
     private let inFlightCount = Atomic<Int>(0)
     private let connectionCount = Atomic<Int>(0)
+    /// Connections suspended on a held answer (a durable write, a delayed refusal).
+    private let heldCount = Atomic<Int>(0)
     private let connectionGuard: ConnectionGuard
     public private(set) var port: UInt16 = 0
 
@@ -135,6 +137,9 @@ public final class HTTPServer: @unchecked Sendable {
         // Stopping with a connection still suspended is undefined in libmicrohttpd: let
         // the workers finish (their jobs are finite) and resume theirs first.
         while let w = workers, w.pending > 0 { usleep(1000) }
+        // And the held answers' (a delayed refusal waits at most a second).
+        let deadline = monotonicNanos() + 5_000_000_000
+        while heldCount.load(ordering: .relaxed) > 0 && monotonicNanos() < deadline { usleep(1000) }
         workers?.stop()
         daemon = nil
         MHD_stop_daemon(d)
@@ -259,7 +264,11 @@ public final class HTTPServer: @unchecked Sendable {
         }
         MHD_suspend_connection(connection)
         let c = Suspended(connection: connection)
-        Self.release(response, into: state) { MHD_resume_connection(c.connection) }
+        heldCount.add(1, ordering: .relaxed)
+        Self.release(response, into: state) { [self] in
+            MHD_resume_connection(c.connection)
+            heldCount.subtract(1, ordering: .relaxed)
+        }
         return .YES
     }
 

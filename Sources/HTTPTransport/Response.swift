@@ -1,3 +1,5 @@
+import Dispatch
+
 /// One HTTP response. `upgrade` takes over the socket after a 101 (WebSocket).
 public struct Response: Sendable {
     public var status: Int
@@ -14,6 +16,12 @@ public struct Response: Sendable {
     /// connection is resumed, so a large teardown (a one-shot layout's session and document)
     /// runs while the answer is on the wire instead of before it.
     public var leftover: (any Sendable)? = nil
+
+    /// Goes `seconds` later: the connection waits suspended, no thread does.
+    public mutating func delay(seconds: Double) {
+        let deadline = DispatchTime.now() + seconds
+        hold = { release in delayedAnswers.asyncAfter(deadline: deadline) { release(nil) } }
+    }
 
     @inlinable public init(status: Int, contentType: String? = nil, headers: [(String, String)] = [], body: [UInt8] = []) {
         self.status = status
@@ -37,3 +45,6 @@ public struct Response: Sendable {
         return headers.first { $0.0.lowercased() == name.lowercased() }?.1
     }
 }
+
+/// Where delayed answers wait: one timer queue, whose work is only to resume connections.
+private let delayedAnswers = DispatchQueue(label: "layoutd-delayed-answers")

@@ -6,7 +6,8 @@
   (404, as for one that does not exist) on every session route and on the stream, and that
   holds across a restart on the SQLite store;
 - quotas: a tenant's sessions (429 with Retry-After), views per session (the document is
-  refused as past the server's view limit would be: 413), request rate (429, Retry-After),
+  refused as past the server's view limit would be: 413), request rate (429, Retry-After,
+  held until the next token, so a client flooding on keep-alive sends at about its rate),
   share of the memory budget (429 once its sessions' estimated heap would pass it; deleting
   one makes room), and that estimate within a factor of 1.5 of the heap really measured
   around sessions of the growth families, on both engines;
@@ -191,6 +192,19 @@ class AuthTests(unittest.TestCase):
         self.assertEqual(headers["ratelimit-policy"], '"tenant";q=5;w=1')
         self.assertRegex(headers["ratelimit"], r'^"tenant";r=0;t=\d+$')
         self.assertEqual(c.request("POST", "/v1/layout", DOC, key=KEY_A)[0], 200, "team-a is not held to team-c's rate")
+        # A refusal is held until the next token: a client on one keep-alive connection that
+        # sends as fast as it can alternates a refusal and an admission, about twice the rate
+        # of answers (unheld: thousands a second).
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        body = json.dumps(DOC).encode()
+        sent, t0 = 0, time.time()
+        while time.time() - t0 < 2:
+            conn.request("POST", "/v1/layout", body=body, headers={"Content-Type": "application/json", "Authorization": f"Bearer {KEY_C}"})
+            conn.getresponse().read()
+            sent += 1
+        conn.close()
+        self.assertLessEqual(sent, 2 * 5 * 2 + 8, "refusals are held, not answered at once")
+        self.assertGreaterEqual(sent, 5, "admitted requests are not held")
 
     def test_views_per_session_quota(self):
         server, c = self.start()

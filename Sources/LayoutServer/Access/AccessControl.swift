@@ -49,7 +49,7 @@ final class AccessControl: Sendable {
     }
 
     /// Takes one request from the tenant's rate: nil when admitted, else the seconds until it would be.
-    func admit(_ caller: Caller, now: UInt64 = monotonicNanos()) -> Int? {
+    func admit(_ caller: Caller, now: UInt64 = monotonicNanos()) -> Double? {
         guard let t = caller.tenant, let rate = t.quotas.requestsPerSecond else { return nil }
         return buckets.withLock { b in
             var bucket = b[t.name] ?? TokenBucket(rate: rate, now: now)
@@ -86,15 +86,15 @@ struct TokenBucket {
         at = now
     }
 
-    /// nil when a token was taken, else whole seconds until one is there.
-    mutating func take(now: UInt64) -> Int? {
+    /// nil when a token was taken, else the seconds until one is there.
+    mutating func take(now: UInt64) -> Double? {
         tokens = min(max(1, rate), tokens + Double(now &- at) / 1e9 * rate)
         at = now
         if tokens >= 1 {
             tokens -= 1
             return nil
         }
-        return max(1, Int(((1 - tokens) / rate).rounded(.up)))
+        return (1 - tokens) / rate
     }
 }
 

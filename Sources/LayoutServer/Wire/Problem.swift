@@ -14,6 +14,9 @@ struct Problem: Error {
     /// The session is held by another replica (a stream closes, so its client reconnects
     /// through the proxy to the session's home).
     var movedElsewhere = false
+    /// Answered this much later, its connection suspended meanwhile (a rate's refusal: a
+    /// client on keep-alive cannot send its next request before a token is there).
+    var heldSeconds = 0.0
 
     var type: String {
         switch status {
@@ -42,7 +45,9 @@ struct Problem: Error {
     }
 
     var response: Response {
-        Response(status: status, contentType: "application/problem+json", headers: headers, body: json.serialized)
+        var r = Response(status: status, contentType: "application/problem+json", headers: headers, body: json.serialized)
+        if heldSeconds > 0 { r.delay(seconds: heldSeconds) }
+        return r
     }
 
     static func titleFor(_ status: Int) -> String {
