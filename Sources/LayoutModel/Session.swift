@@ -315,7 +315,7 @@ public final class LayoutSession {
     /// width, its height follows, and the engine solves again, until the widths agree
     /// (normally one more pass; bounded). Only text views the change touched or whose width
     /// moved are looked at; a document without text skips this entirely.
-    private func settleText(changed: [ViewRef]) {
+    func settleText(changed: [ViewRef]) {
         guard document.textViews > 0 else { return }
         var look = changed.filter { document.views[Int($0)].live && document.views[Int($0)].spec.hasText }
         for _ in 0..<Self.textPasses {
@@ -357,7 +357,7 @@ public final class LayoutSession {
     /// Brings the engine's constraints in step with the atoms the change touched. A
     /// function of its own so that the translator's copy of the view table is gone before
     /// `finish` writes to the table (a copy alive then would copy every slot).
-    private func translate() {
+    func translate() {
         let translator = Translator(document: document, variables: views)
         links.grow(to: document.atoms.count)
         // Then what the engine broke is made what UIKit breaks (text rewrapped included).

@@ -73,6 +73,10 @@ struct Layoutd: ParsableCommand {
         env("MAX_VIEWS") ?? defaults.maxViewsPerSession
     @Option(help: "Constraints per session (413 beyond). Env: LAYOUTD_MAX_CONSTRAINTS.") var maxConstraints: Int =
         env("MAX_CONSTRAINTS") ?? defaults.maxConstraintsPerSession
+    @Option(help: "Sizes one request lays out at, `sizes` or frames-at (413 beyond). Env: LAYOUTD_MAX_SIZES.") var maxSizes: Int =
+        env("MAX_SIZES") ?? defaults.maxSizes
+    @Option(help: "Largest width or height a size may ask for, in points (422 beyond). Env: LAYOUTD_MAX_SIZE_POINTS.")
+    var maxSizePoints: Double = env("MAX_SIZE_POINTS") ?? defaults.maxSizePoints
     @Option(help: "Open WebSocket streams at most (503 beyond). Env: LAYOUTD_MAX_STREAMS.") var maxStreams: Int =
         env("MAX_STREAMS") ?? defaults.maxStreams
     @Option(help: "Largest WebSocket message in bytes (close 1009 beyond). Env: LAYOUTD_MAX_MESSAGE_BYTES.") var maxMessageBytes: Int =
@@ -141,6 +145,7 @@ struct Layoutd: ParsableCommand {
         for (name, v) in [
             ("threads", threads), ("max-connections", maxConnections), ("max-body-bytes", maxBodyBytes), ("max-sessions", maxSessions),
             ("max-views", maxViews), ("max-constraints", maxConstraints), ("max-streams", maxStreams), ("max-message-bytes", maxMessageBytes),
+            ("max-sizes", maxSizes),
             ("workers", workers), ("offload-bytes", offloadBytes), ("request-timeout", requestTimeout),
             ("max-connections-per-ip", perClientConnections ?? 1)
         ] where v < 1 {
@@ -161,6 +166,7 @@ struct Layoutd: ParsableCommand {
         if let id = replica, id.isEmpty || id.count > 200 { throw ValidationError("--replica-id is 1 to 200 characters") }
         guard heapKeepMb >= 0 else { throw ValidationError("--heap-keep-mb is 0 (the allocator's policy) or more") }
         guard memoryBudgetMb >= 0 else { throw ValidationError("--memory-budget-mb is 0 (none) or more") }
+        guard maxSizePoints >= 1, maxSizePoints <= 1e7 else { throw ValidationError("--max-size-points is from 1 to 10000000") }
         guard sessionTTL > 0 else { throw ValidationError("--session-ttl must be positive") }
         guard tlsCert.isEmpty == tlsKey.isEmpty else { throw ValidationError("--tls-cert and --tls-key go together") }
         for o in corsOrigins.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !o.isEmpty {
@@ -195,6 +201,8 @@ struct Layoutd: ParsableCommand {
         c.maxViewsPerSession = maxViews
         c.maxConstraintsPerSession = maxConstraints
         c.maxStreams = maxStreams
+        c.maxSizes = maxSizes
+        c.maxSizePoints = maxSizePoints
         c.maxStreamMessageBytes = maxMessageBytes
         c.drainTimeoutSeconds = drainTimeout
         c.trustSessionIDHeader = trustSessionIdHeader

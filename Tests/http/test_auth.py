@@ -153,6 +153,7 @@ class AuthTests(unittest.TestCase):
         routes = [("GET", base, None), ("GET", base + "/frames", None), ("GET", base + "/explain?view=v", None),
                   ("GET", base + "/trace", None), ("POST", base + "/fitting-size", {"view": "v"}),
                   ("POST", base + "/exercise-ambiguity", None), ("POST", base + "/changes", {"ops": []}),
+                  ("POST", base + "/frames-at", {"sizes": [{"width": 100, "height": 100}]}),
                   ("POST", base + "/constants", {"lead": 30})]
 
         def check(server, c):

@@ -21,6 +21,7 @@ struct SessionRoutes: Sendable {
         r.on("GET", "/v1/sessions/{id}/explain", caller: { [self] req, caller throws(Problem) in try explain(req, caller) })
         r.on("GET", "/v1/sessions/{id}/trace", caller: { [self] req, caller throws(Problem) in try read(req, caller) { .text(200, $0.trace()) } })
         r.on("POST", "/v1/sessions/{id}/fitting-size", caller: { [self] req, caller throws(Problem) in try fittingSize(req, caller) })
+        r.on("POST", "/v1/sessions/{id}/frames-at", caller: { [self] req, caller throws(Problem) in try framesAt(req, caller) })
         r.on(
             "POST", "/v1/sessions/{id}/exercise-ambiguity",
             caller: { [self] req, caller throws(Problem) in
@@ -98,6 +99,13 @@ struct SessionRoutes: Sendable {
                 return .json(200, WireFormat.fitting(view: fitted.view, width: fitted.width, height: fitted.height))
             } catch { throw Problem(error) }
         }
+    }
+
+    /// The session at each of `sizes`, and afterwards as it was.
+    func framesAt(_ req: Request, _ caller: Caller) throws(Problem) -> Response {
+        let body = try jsonBody(req)
+        guard let key = Self.key(req), let (list, layouts) = try sessions.framesAt(key, for: caller, body) else { throw notFound(req) }
+        return .json(200, WireFormat.sizes(list, layouts))
     }
 
     // MARK: Shared steps

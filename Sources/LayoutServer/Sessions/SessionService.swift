@@ -63,6 +63,24 @@ final class SessionService: Sendable {
         return (session, diagnostics, document)
     }
 
+    /// A one-shot layout at many sizes: `body` is the document with its `sizes` beside its
+    /// fields. One build, then each size a set-constant on the roots (`LayoutSession.layouts`).
+    func oneShot(_ body: JSON, sizes: JSON) throws(Problem) -> (SizeList, [SizedLayout]) {
+        let list = try sizeList(sizes)
+        try checkMemoryBudget()
+        let document: JSON = .object((body.members ?? []).filter { $0.key != "sizes" })
+        do throws(LayoutError) {
+            let session = try LayoutSession.make(document: document, limits: configuration.layoutLimits)
+            let layouts = try session.layouts(at: list.entries.map(\.size), restoring: false)
+            for l in layouts { count(l.diagnostics) }
+            return (list, layouts)
+        } catch { throw Problem(error) }
+    }
+
+    func sizeList(_ json: JSON?) throws(Problem) -> SizeList {
+        try SizeList(json, maxSizes: configuration.maxSizes, maxPoints: configuration.maxSizePoints)
+    }
+
     /// A one-shot fitting size.
     func fittingSize(_ body: JSON) throws(Problem) -> (view: String, width: Double, height: Double) {
         try checkMemoryBudget()
@@ -130,6 +148,21 @@ final class SessionService: Sendable {
 
     /// Whether the caller has the session (restoring it if it is only stored).
     func exists(_ id: String, for caller: Caller) throws(Problem) -> Bool { try store.get(id).map { $0.owner == caller.owner } ?? false }
+
+    /// `frames-at`: the caller's session laid out at each size, then as it was (nil: no such
+    /// session). Under the session's lock, so no change lands half-way through.
+    func framesAt(_ key: SessionKey, for caller: Caller, _ body: JSON) throws(Problem) -> (SizeList, [SizedLayout])? {
+        guard let members = body.members else { throw Problem(422, "a frames-at body is {\"sizes\": [...]}", pointer: "") }
+        for (k, _) in members where k != "sizes" { throw Problem(422, "unknown field '\(k)'", pointer: "/\(jsonPointerToken(k))") }
+        let list = try sizeList(body["sizes"])
+        return try read(key, for: caller) { _, s throws(Problem) in
+            do throws(LayoutError) {
+                let layouts = try s.layouts(at: list.entries.map(\.size))
+                for l in layouts { count(l.diagnostics) }
+                return (list, layouts)
+            } catch { throw Problem(error) }
+        }
+    }
 
     /// Keeps a session in memory from idle eviction (an open stream on it).
     func keepAlive(_ id: String) { store.touch(id) }

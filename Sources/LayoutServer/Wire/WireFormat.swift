@@ -1,3 +1,4 @@
+import InterfaceBuilder
 import JSON
 import LayoutModel
 
@@ -183,6 +184,41 @@ enum WireFormat {
         w.beginObject()
         w.key(plain: "frames"); frames(&w, of: session)
         w.key("diagnostics"); diagnostics(&w, ds)
+        w.endObject()
+        return w.bytes
+    }
+
+    /// The layouts at many sizes, keyed by name, in the request's order: each with its size
+    /// (and device, orientation and safe area when it was a device), frames and diagnostics.
+    static func sizes(_ list: SizeList, _ layouts: [SizedLayout]) -> [UInt8] {
+        let views = layouts.first?.frames.count ?? 0
+        var w = JSONWriter(capacity: 256 + layouts.count * (256 + 80 * views))
+        w.beginObject()
+        w.key(plain: "sizes")
+        w.beginObject()
+        for (entry, layout) in zip(list.entries, layouts) {
+            w.key(entry.name)
+            w.beginObject()
+            w.member("width", entry.size.width)
+            w.member("height", entry.size.height)
+            if let scale = entry.size.scale { w.member("scale", scale) }
+            if let d = entry.size.layoutDirection { w.key("layoutDirection"); w.string(d.rawValue) }
+            if let device = entry.device {
+                w.key("device"); w.string(device.id)
+                w.key("orientation"); w.string(device.orientation)
+                w.key("safeArea")
+                w.beginObject()
+                w.member("top", device.safeArea.top)
+                w.member("left", device.safeArea.left)
+                w.member("bottom", device.safeArea.bottom)
+                w.member("right", device.safeArea.right)
+                w.endObject()
+            }
+            w.key(plain: "frames"); frames(&w, layout.frames)
+            w.key("diagnostics"); diagnostics(&w, layout.diagnostics)
+            w.endObject()
+        }
+        w.endObject()
         w.endObject()
         return w.bytes
     }

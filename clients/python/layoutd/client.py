@@ -11,7 +11,7 @@ import ssl
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union, overload
 from urllib.parse import quote, urlencode
 
 JSONObject = Dict[str, Any]
@@ -73,6 +73,27 @@ class LayoutResult:
     """A one-shot layout: every view's frame and the diagnostics."""
     frames: Dict[str, Frame]
     diagnostics: List[Diagnostic]
+
+
+@dataclass(frozen=True)
+class SizedLayout:
+    """The layout at one of many sizes: the size (and device, orientation and safe area when
+    it was a device), every view's frame, the diagnostics there."""
+    name: str
+    width: float
+    height: float
+    frames: Dict[str, Frame]
+    diagnostics: List[Diagnostic]
+    scale: Optional[float] = None
+    device: Optional[str] = None
+    orientation: Optional[str] = None
+    safe_area: Optional[Dict[str, float]] = None
+
+
+def _sized(j: Mapping[str, Any]) -> Dict[str, SizedLayout]:
+    return {name: SizedLayout(name, float(a["width"]), float(a["height"]), _frames(a), _diagnostics(a), a.get("scale"),
+                              a.get("device"), a.get("orientation"), a.get("safeArea"))
+            for name, a in j["sizes"].items()}
 
 
 @dataclass(frozen=True)
@@ -178,8 +199,19 @@ class Client:
                 problem = {"status": e.code, "title": e.reason, "detail": raw.decode(errors="replace")}
             raise LayoutdError.from_problem(e.code, problem) from None
 
-    def layout(self, document: Mapping[str, Any]) -> LayoutResult:
-        """`POST /v1/layout`: frames for a whole document; nothing is kept."""
+    @overload
+    def layout(self, document: Mapping[str, Any]) -> LayoutResult: ...
+
+    @overload
+    def layout(self, document: Mapping[str, Any], sizes: Sequence[Mapping[str, Any]]) -> Dict[str, SizedLayout]: ...
+
+    def layout(self, document: Mapping[str, Any],
+               sizes: Optional[Sequence[Mapping[str, Any]]] = None) -> Union[LayoutResult, Dict[str, SizedLayout]]:
+        """`POST /v1/layout`: frames for a whole document; nothing is kept. With `sizes`
+        (``{"width": 320, "height": 568}``, ``{"device": "retina6_12", "orientation": "landscape"}``),
+        the layout at each, by name, in their order."""
+        if sizes is not None:
+            return _sized(self.request("POST", "/v1/layout", dict(document, sizes=list(sizes))))
         j = self.request("POST", "/v1/layout", document)
         return LayoutResult(_frames(j), _diagnostics(j))
 
@@ -266,6 +298,10 @@ class Session:
         """The size `view`'s subtree asks for (systemLayoutSizeFitting); the session does not change."""
         j = self.client.request("POST", self.path + "/fitting-size", _fitting(view, target_size, horizontal_priority, vertical_priority))
         return (float(j["width"]), float(j["height"]))
+
+    def frames_at(self, sizes: Sequence[Mapping[str, Any]]) -> Dict[str, SizedLayout]:
+        """The session laid out at each size, by name (`POST .../frames-at`); it does not change."""
+        return _sized(self.client.request("POST", self.path + "/frames-at", {"sizes": list(sizes)}))
 
     def explain(self, view: str, axis: str) -> List[ExplainedConstraint]:
         j = self.client.request("GET", self.path + "/explain", query={"view": view, "axis": axis})

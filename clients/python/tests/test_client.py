@@ -50,6 +50,17 @@ def test_layout(client):
     assert r.diagnostics == []
 
 
+def test_many_sizes(client):
+    at = client.layout(CARD, sizes=[{"width": 320, "height": 200}, {"name": "phone", "device": "retina4_0", "orientation": "landscape"}])
+    assert list(at) == ["320x200", "phone"]
+    assert at["320x200"].frames["avatar"] == Frame(16, 16, 40, 40) and at["320x200"].frames["root"].width == 320
+    assert (at["phone"].width, at["phone"].height, at["phone"].scale, at["phone"].device) == (568, 320, 2, "retina4_0")
+    assert at["phone"].safe_area == {"top": 0, "left": 0, "bottom": 0, "right": 0}
+    s = client.create_session(CARD)
+    assert s.frames_at([{"width": 320, "height": 200}])["320x200"].frames == at["320x200"].frames
+    assert s.frames().revision == 1
+
+
 def test_session_changes_constants_frames(client):
     s = client.create_session(CARD)
     assert s.revision == 1 and len(s.id) == 32
