@@ -7,6 +7,8 @@
 local ids = {}
 for id in string.gmatch(os.getenv("LAYOUTD_SESSIONS") or "", "[^,]+") do ids[#ids + 1] = id end
 local headers = {["Content-Type"] = "application/json", ["Accept-Encoding"] = os.getenv("WRK_ACCEPT_ENCODING") or "identity"}
+-- WRK_CONNECTION=close: a new connection per request (run_load.sh's row tls-close).
+if (os.getenv("WRK_CONNECTION") or "") ~= "" then headers["Connection"] = os.getenv("WRK_CONNECTION") end
 local requests = {}
 local n = 0
 
