@@ -2,7 +2,8 @@
 replicas, beside one replica reached directly, in one run.
 
 PostgreSQL (Debian's, in a temporary folder), three release layoutd replicas on it and
-nginx on Deploy/proxy/nginx.conf (its ring cut to 1, 2 or 3 of them), loopback only. Each
+nginx on Deploy/proxy/nginx.conf (its ring cut to 1, 2 or 3 of them, its listener plain
+HTTP: TLS's own cost is `make load`'s row "tls"), loopback only. Each
 configuration gets 64 fresh sessions of one 5-view cell (through the proxy: it picks their
 ids, so they spread over its ring) and wrk (Benchmarks/http/constants.lua, -t1 -c64) runs on
 it; configurations take turns, round by round, so the machine's drift falls on all alike.
@@ -83,7 +84,7 @@ def main():
         configs = {"direct": (replicas[0].port, None, replicas[:1])}
         for n in (1, 2, 3):
             os.makedirs(os.path.join(tmp, f"p{n}"))
-            p = Proxy(replicas[:n], os.path.join(tmp, f"p{n}"))
+            p = Proxy(replicas[:n], os.path.join(tmp, f"p{n}"), tls=False)   # the routing's cost; TLS's is make load's
             proxies.append(p)
             configs[f"proxy-{n}"] = (p.port, p, replicas[:n])
         ids = {name: sessions(port) for name, (port, _, _) in configs.items()}

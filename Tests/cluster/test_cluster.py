@@ -2,7 +2,9 @@
 
 On this machine, loopback only: PostgreSQL (Debian's, initdb in a temporary folder), three
 layoutd replicas on it (strict durability, each with its own --replica-id) and nginx run
-with Deploy/proxy/nginx.conf (only its upstream servers, port and paths substituted).
+with Deploy/proxy/nginx.conf (only its upstream servers, port and paths substituted). The
+proxy's listener speaks TLS as shipped, with a certificate for 127.0.0.1 signed by a CA made
+here by openssl; the clients trust that CA and check the name (HTTPS and WSS).
 
 - failover: 64 sessions under load through the proxy (set-constants, and changes with
   baseRevision); one replica SIGKILLed mid-load, later restarted. Asserts: no acknowledged
@@ -26,6 +28,7 @@ import os
 import re
 import shutil
 import signal
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -48,8 +51,15 @@ FAIL_TIMEOUT_S = 2
 STALL_MARGIN_S = 2.0
 
 
+# Ports that speak TLS (a proxy's listener), and the client context that trusts their CA.
+TLS = {}
+
+
 def request(port, method, path, body=None, headers=None, timeout=10):
-    c = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    if port in TLS:
+        c = http.client.HTTPSConnection("127.0.0.1", port, timeout=timeout, context=TLS[port])
+    else:
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
         data = json.dumps(body).encode() if body is not None else None
         h = {"Content-Type": "application/json"} if data is not None else {}
@@ -102,24 +112,49 @@ class Replica:
                 self.proc.wait()
 
 
+def openssl(*args, cwd):
+    subprocess.run(["openssl", *args], cwd=cwd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def make_certificate(d):
+    """What the proxy's TLS Secret holds, made here: tls.crt (a certificate for 127.0.0.1) and
+    tls.key, signed by a CA whose certificate, ca.pem, the clients trust."""
+    ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    openssl("req", "-x509", *ec, "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=layoutd cluster test CA",
+            "-addext", "keyUsage=critical,keyCertSign,cRLSign", cwd=d)
+    openssl("req", *ec, "-keyout", "tls.key", "-out", "tls.csr", "-subj", "/CN=127.0.0.1", cwd=d)
+    with open(os.path.join(d, "ext.cnf"), "w") as f:
+        f.write("subjectAltName=IP:127.0.0.1\nsubjectKeyIdentifier=hash\nauthorityKeyIdentifier=keyid\n")
+    openssl("x509", "-req", "-in", "tls.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "tls.crt",
+            "-days", "2", "-extfile", "ext.cnf", cwd=d)
+    return os.path.join(d, "ca.pem")
+
+
 class Proxy:
     """nginx on Deploy/proxy/nginx.conf: the replicas as its upstream servers, a loopback port,
-    its paths in a temporary folder."""
+    its paths in a temporary folder, and its certificate one made here (tls=False: the same
+    listener without TLS, for a benchmark of the routing alone)."""
 
-    def __init__(self, replicas, directory):
+    def __init__(self, replicas, directory, tls=True):
         self.dir = os.path.join(directory, "nginx")
         os.makedirs(self.dir)
         os.chmod(directory, 0o755)
         os.chmod(self.dir, 0o777)
         self.port = free_port()
+        os.makedirs(os.path.join(self.dir, "tls"))
+        ca = make_certificate(os.path.join(self.dir, "tls"))
         with open(os.path.join(ROOT, "Deploy", "proxy", "nginx.conf")) as f:
             conf = f.read()
         servers = "".join(f"        server 127.0.0.1:{r.port} max_fails=1 fail_timeout={FAIL_TIMEOUT_S}s;\n" for r in replicas)
         conf, n = re.subn(r"(?m)^\s*server layoutd-\d+\S* [^\n]*;\n", "", conf)
         assert n == 3, "the shipped config names three replicas"
         conf = conf.replace("hash $layoutd_session consistent;\n", "hash $layoutd_session consistent;\n" + servers)
-        conf, n = re.subn(r"listen 8080;", f"listen 127.0.0.1:{self.port};", conf)
-        assert n == 1
+        conf, n = re.subn(r"(?m)^(\s*)listen 8443 ssl;", rf"\1listen 127.0.0.1:{self.port}{' ssl' if tls else ''};", conf)
+        assert n == 1, "the shipped config has one listener, TLS"
+        conf, n = re.subn(r"(?m)^(\s*ssl_certificate(?:_key)?\s+)/etc/nginx/tls/", rf"\g<1>{self.dir}/tls/", conf)
+        assert n == 2, "the certificate and key from the Secret's mount"
+        if tls:
+            TLS[self.port] = ssl.create_default_context(cafile=ca)
         paths = "".join(f"    {k}_temp_path {self.dir}/{k};\n" for k in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
         conf = conf.replace("http {\n", "http {\n" + paths +
                             f"    access_log {self.dir}/access.log;\n", 1)
@@ -148,6 +183,7 @@ class Proxy:
             self.proc.wait(10)
         except subprocess.TimeoutExpired:
             self.proc.kill()
+        TLS.pop(self.port, None)
 
 
 def sql(pg, query):
@@ -410,7 +446,7 @@ class ClusterTests(unittest.TestCase):
         # A stream through the proxy reaches the session's replica (the same ring, upgraded).
         from websockets.sync.client import connect
         s = sessions[0]
-        with connect(f"ws://127.0.0.1:{self.proxy.port}/v1/sessions/{s.id}/stream") as ws:
+        with connect(f"wss://127.0.0.1:{self.proxy.port}/v1/sessions/{s.id}/stream", ssl=TLS[self.proxy.port]) as ws:
             ws.send(json.dumps({"gap0": 4321}))
             answer = json.loads(ws.recv(timeout=5))
             self.assertGreater(answer["revision"], s.revision, answer)

@@ -4,13 +4,19 @@
   Secret holds;
 - the Secret's tenants file, its placeholder replaced by a real key's line, is one layoutd
   starts on, and the key it names is accepted (the placeholder itself is refused, so a
-  manifest applied unedited never opens the server with a key nobody holds).
+  manifest applied unedited never opens the server with a key nobody holds);
+- the proxy's one listener speaks TLS, with the certificate and key nginx.conf names at the
+  paths where the proxy's Deployment mounts the TLS Secret (a `kubernetes.io/tls` Secret:
+  tls.crt, tls.key), on the port the Deployment and its Service expose; the Secret's
+  placeholders are no certificate and no key (nginx does not start on them). make
+  cluster-test runs that nginx.conf with a certificate in those files.
 
 Run: python3 Tests/deploy/test_manifests.py
 """
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -28,6 +34,11 @@ from layoutd_process import BIN, Layoutd, free_port  # noqa: E402
 def load(name):
     with open(os.path.join(ROOT, "Deploy", name)) as f:
         return yaml.safe_load(f)
+
+
+def load_all(name):
+    with open(os.path.join(ROOT, "Deploy", name)) as f:
+        return {d["kind"]: d for d in yaml.safe_load_all(f)}
 
 
 class Manifests(unittest.TestCase):
@@ -64,6 +75,57 @@ class Manifests(unittest.TestCase):
                 self.assertEqual(r.status, 200)
         finally:
             server.stop()
+
+
+class ProxyTLS(unittest.TestCase):
+    def setUp(self):
+        with open(os.path.join(ROOT, "Deploy", "proxy", "nginx.conf")) as f:
+            self.conf = f.read()
+        docs = load_all("proxy/deployment.yaml")
+        self.pod = docs["Deployment"]["spec"]["template"]["spec"]
+        self.container = next(c for c in self.pod["containers"] if c["name"] == "nginx")
+        self.service = docs["Service"]["spec"]
+        self.secret = load("proxy/tls-secret.yaml")
+
+    def directive(self, name):
+        return re.findall(rf"(?m)^\s*{name}\s+([^;]+);", self.conf)
+
+    def test_the_one_listener_speaks_tls_on_the_exposed_port(self):
+        listens = self.directive("listen")
+        self.assertEqual(len(listens), 1, listens)
+        port, *flags = listens[0].split()
+        self.assertIn("ssl", flags)
+        exposed = next((p for p in self.container["ports"] if p["containerPort"] == int(port)), None)
+        self.assertIsNotNone(exposed, f"the Deployment exposes the listener's port {port}")
+        self.assertEqual(self.container["readinessProbe"]["tcpSocket"]["port"], exposed["name"])
+        self.assertEqual([p["targetPort"] for p in self.service["ports"]], [exposed["name"]])
+        self.assertEqual([p["port"] for p in self.service["ports"]], [443])
+
+    def test_the_tls_secret_is_mounted_where_nginx_reads_it(self):
+        self.assertEqual(self.secret["type"], "kubernetes.io/tls")
+        self.assertEqual(set(self.secret["stringData"]), {"tls.crt", "tls.key"})
+        for name, key in (("ssl_certificate", "tls.crt"), ("ssl_certificate_key", "tls.key")):
+            paths = self.directive(name)
+            self.assertEqual(len(paths), 1, f"{name}: {paths}")
+            path = paths[0].strip()
+            self.assertEqual(os.path.basename(path), key, f"{name} reads the Secret's {key}")
+            mount = next((m for m in self.container["volumeMounts"] if os.path.dirname(path) == m["mountPath"]), None)
+            self.assertIsNotNone(mount, f"{path}: no volume is mounted at its folder")
+            self.assertNotIn("subPath", mount, "a subPath mount is never updated when the Secret changes")
+            self.assertTrue(mount.get("readOnly"))
+            volume = next(v for v in self.pod["volumes"] if v["name"] == mount["name"])
+            self.assertEqual(volume["secret"]["secretName"], self.secret["metadata"]["name"])
+            self.assertNotIn("items", volume["secret"], "every key under its own name")
+
+    def test_the_placeholders_are_no_certificate_and_no_key(self):
+        folder = tempfile.mkdtemp(prefix="layoutd-deploy-")
+        for key, command in (("tls.crt", ["x509", "-noout"]), ("tls.key", ["pkey", "-noout"])):
+            path = os.path.join(folder, key)
+            with open(path, "w") as f:
+                f.write(self.secret["stringData"][key])
+            self.assertIn("REPLACE-WITH", self.secret["stringData"][key])
+            read = subprocess.run(["openssl", *command, "-in", path], capture_output=True, timeout=30)
+            self.assertNotEqual(read.returncode, 0, f"the placeholder {key} reads as PEM")
 
 
 if __name__ == "__main__":
