@@ -21,7 +21,7 @@ public struct ServerConfiguration: Sendable {
     /// Sizes one request lays out at (`sizes`, `frames-at`); more is 413.
     public var maxSizes = 64
     /// The largest width or height a size may ask for, in points; more is 422.
-    public var maxSizePoints = 100_000.0
+    public var maxSizePoints = 1_000_000.0
     /// Open WebSocket streams at once; one more is 503.
     public var maxStreams = 1024
     /// Largest WebSocket message (after reassembly and inflation); more closes with 1009.

@@ -152,10 +152,11 @@ final class SessionService: Sendable {
     /// `frames-at`: the caller's session laid out at each size, then as it was (nil: no such
     /// session). Under the session's lock, so no change lands half-way through.
     func framesAt(_ key: SessionKey, for caller: Caller, _ body: JSON) throws(Problem) -> (SizeList, [SizedLayout])? {
-        guard let members = body.members else { throw Problem(422, "a frames-at body is {\"sizes\": [...]}", pointer: "") }
-        for (k, _) in members where k != "sizes" { throw Problem(422, "unknown field '\(k)'", pointer: "/\(jsonPointerToken(k))") }
-        let list = try sizeList(body["sizes"])
-        return try read(key, for: caller) { _, s throws(Problem) in
+        // The session first: a request for one that does not exist is 404 whatever its body.
+        try read(key, for: caller) { _, s throws(Problem) in
+            guard let members = body.members else { throw Problem(422, "a frames-at body is {\"sizes\": [...]}", pointer: "") }
+            for (k, _) in members where k != "sizes" { throw Problem(422, "unknown field '\(k)'", pointer: "/\(jsonPointerToken(k))") }
+            let list = try sizeList(body["sizes"])
             do throws(LayoutError) {
                 let layouts = try s.layouts(at: list.entries.map(\.size))
                 for l in layouts { count(l.diagnostics) }
