@@ -8,7 +8,7 @@ WORKLOADS ?= /tmp/layoutd-workloads
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PKGS := libmicrohttpd-dev zlib1g-dev libxml2-dev libsqlite3-dev libpq-dev pkg-config libharfbuzz-dev libfontconfig-dev libunibreak-dev fonts-dejavu-core fonts-inter
 
-.PHONY: key deps test-deps lint format cluster-test bench-cluster api-fuzz fuzz-targets fuzz-replay soak build release run test bench bench-engine bench-streams bench-handler bench-document bench-growth bench-store bench-text load fuzz clean
+.PHONY: key deps test-deps lint format cluster-test bench-cluster api-fuzz fuzz-targets fuzz-replay soak build release run test bench bench-engine bench-streams bench-handler bench-document bench-sizes bench-growth bench-store bench-text load fuzz clean
 
 ## System packages, installed only when missing.
 deps:
@@ -107,6 +107,10 @@ bench-engine: release
 	  .build/release/layoutd-bench --reps 5 $(WORKLOADS)/$$w.json 2>/dev/null; \
 	done; \
 	.build/release/layoutd-bench --reps 3 $(WORKLOADS)/cells_n10000.json $(WORKLOADS)/drag10k/drag_n10000.json 2>/dev/null
+
+## Every size at once: k sizes in one request beside k one-shot layouts (BENCHMARKS §12).
+bench-sizes: release
+	python3 Benchmarks/document/sizes.py
 
 ## HTTP load: layoutd set-constant round trips beside the bare libmicrohttpd server (wrk, loopback, bounded).
 load: release
