@@ -104,10 +104,14 @@ def main():
                 print(f"  flood {f['rps']:.0f} requests/s, {f['non2xx'] / f['reqs'] * 100:.0f}% refused (429), p50 {f['p50_us']:.0f} µs")
         alone50 = statistics.median(q["p50_us"] for q in quiet["alone"])
         alone99 = statistics.median(q["p99_us"] for q in quiet["alone"])
+        # The noise: how far apart the rounds of `alone` itself are.
+        lo, hi = min(q["p99_us"] for q in quiet["alone"]), max(q["p99_us"] for q in quiet["alone"])
         for cond in CONDITIONS:
             p50 = statistics.median(q["p50_us"] for q in quiet[cond])
             p99 = statistics.median(q["p99_us"] for q in quiet[cond])
-            print(f"SUMMARY {cond:10} quiet p50 {p50:.0f} µs (x{p50 / alone50:.2f}), p99 {p99:.0f} µs (x{p99 / alone99:.2f})")
+            within = "within" if lo <= p99 <= hi else "outside"
+            print(f"SUMMARY {cond:10} quiet p50 {p50:.0f} µs (x{p50 / alone50:.2f}), p99 {p99:.0f} µs (x{p99 / alone99:.2f}), "
+                  f"{within} the alone rounds' p99 spread {lo:.0f}-{hi:.0f} µs")
     finally:
         server.terminate()
         server.wait(10)
