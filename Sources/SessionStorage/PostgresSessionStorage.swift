@@ -61,6 +61,7 @@ public final class PostgresSessionStorage: SessionStorage, SessionLeasing, @unch
             try writer.run("ALTER TABLE layoutd_journal ADD COLUMN IF NOT EXISTS epoch bigint NOT NULL DEFAULT 0")
             // Who each session belongs to (a tenant's name; empty without keys).
             try writer.run("ALTER TABLE layoutd_sessions ADD COLUMN IF NOT EXISTS owner text NOT NULL DEFAULT ''")
+            try writer.run("CREATE INDEX IF NOT EXISTS layoutd_sessions_owner ON layoutd_sessions(owner)")
             try writer.run("CREATE INDEX IF NOT EXISTS layoutd_sessions_updated ON layoutd_sessions(updated_at)")
             try writer.run("CREATE TABLE IF NOT EXISTS layoutd_probe(k integer PRIMARY KEY, at bigint NOT NULL)")
             // expires_at and released_at are milliseconds on the database's clock (0: never).
@@ -145,6 +146,18 @@ public final class PostgresSessionStorage: SessionStorage, SessionLeasing, @unch
             throw StorageError("the PostgreSQL store at \(location) cannot be written: \(error.message)")
         }
         return refused
+    }
+
+    public func count(ownedBy owner: String) throws(StorageError) -> Int {
+        do throws(PostgresConnection.Failure) {
+            return try reader.withLock { (r: inout PostgresConnection) throws(PostgresConnection.Failure) -> Int in
+                var n = 0
+                try r.run("SELECT count(*) FROM layoutd_sessions WHERE owner=$1", [.text(owner)]) { row in n = Int(row[0] ?? "") ?? 0 }
+                return n
+            }
+        } catch {
+            throw StorageError("cannot count sessions: \(error)")
+        }
     }
 
     public func load(_ session: String) throws(StorageError) -> StoredSession? {

@@ -16,13 +16,14 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
     /// The reading connection and its statements, used by one load at a time.
     private final class Reading {
         let connection: SQLiteConnection
-        let selectSession, selectJournal: Statement
+        let selectSession, selectJournal, countOwned: Statement
         init(path: String, readOnly: Bool) throws(SQLiteError) {
             // Read-only, SQLite reads the WAL through its existing -shm (3.22 and later).
             connection = try SQLiteConnection(path: path, readOnly: readOnly)
             selectSession = try connection.prepare("SELECT revision, next_auto, document, raw_size, checksum, owner FROM sessions WHERE id=?1")
             selectJournal = try connection.prepare(
                 "SELECT revision, kind, body, raw_size, checksum FROM journal WHERE session=?1 AND revision>?2 ORDER BY revision")
+            countOwned = try connection.prepare("SELECT count(*) FROM sessions WHERE owner=?1")
         }
     }
 
@@ -55,6 +56,8 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
             var hasOwner = false
             try connection.prepare("SELECT 1 FROM pragma_table_info('sessions') WHERE name='owner'").run([]) { _ in hasOwner = true }
             if !hasOwner { try connection.execute("ALTER TABLE sessions ADD COLUMN owner TEXT NOT NULL DEFAULT ''") }
+            // A tenant's sessions counted at each creation under a quota: an index, not a scan.
+            try connection.execute("CREATE INDEX IF NOT EXISTS sessions_owner ON sessions(owner)")
             // A newer snapshot only: a compaction that lost a race to a later one never goes back.
             upsertSnapshot = try connection.prepare(
                 """
@@ -125,6 +128,16 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
 
     public func load(_ session: String) throws(StorageError) -> StoredSession? {
         try reading.withLock { reading throws(StorageError) in try load(session, reading) }
+    }
+
+    public func count(ownedBy owner: String) throws(StorageError) -> Int {
+        try reading.withLock { reading throws(StorageError) in
+            var n = 0
+            do throws(SQLiteError) { try reading.countOwned.run([.text(owner)]) { row in n = row.int(0) } } catch {
+                throw StorageError("cannot count sessions in \(path): \(error.message)")
+            }
+            return n
+        }
     }
 
     private func load(_ session: String, _ reading: Reading) throws(StorageError) -> StoredSession? {

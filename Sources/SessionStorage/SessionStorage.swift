@@ -105,6 +105,8 @@ public protocol SessionStorage: AnyObject, Sendable {
     /// whose writes were refused because their lease moved on (fencing: none without leases).
     func commit(_ batch: [StorageWrite], now: Int) throws(StorageError) -> Set<String>
     func load(_ session: String) throws(StorageError) -> StoredSession?
+    /// How many sessions the store holds for a tenant (its `sessions` quota counts them).
+    func count(ownedBy owner: String) throws(StorageError) -> Int
     /// Deletes sessions not written since `before` (seconds since 1970); returns how many.
     func expire(before: Int) throws(StorageError) -> Int
     /// A small write that fails when the store cannot be written.

@@ -109,6 +109,7 @@ private final class FailingStorage: SessionStorage, @unchecked Sendable {
         return try inner.commit(batch, now: now)
     }
     func load(_ session: String) throws(StorageError) -> StoredSession? { try inner.load(session) }
+    func count(ownedBy owner: String) throws(StorageError) -> Int { try inner.count(ownedBy: owner) }
     func expire(before: Int) throws(StorageError) -> Int { try inner.expire(before: before) }
     func probe() throws(StorageError) {
         if failing.load(ordering: .relaxed) { throw StorageError("disk full (injected)") }

@@ -5,7 +5,8 @@
 - a session belongs to the tenant that made it: another tenant's key finds no such session
   (404, as for one that does not exist) on every session route and on the stream, and that
   holds across a restart on the SQLite store;
-- quotas: a tenant's sessions (429 with Retry-After), views per session (the document is
+- quotas: a tenant's sessions (429 with Retry-After; those the store holds count, across a
+  restart), views per session (the document is
   refused as past the server's view limit would be: 413), request rate (429, Retry-After,
   held until the next token, so a client flooding on keep-alive sends at about its rate),
   share of the memory budget (429 once its sessions' estimated heap would pass it; deleting
@@ -206,6 +207,22 @@ class AuthTests(unittest.TestCase):
         conn.close()
         self.assertLessEqual(sent, 2 * 5 * 2 + 8, "refusals are held, not answered at once")
         self.assertGreaterEqual(sent, 5, "admitted requests are not held")
+
+    def test_the_sessions_quota_counts_sessions_the_store_holds(self):
+        store = os.path.join(self.dir, "quota.db")
+        server, c = self.start("--store", f"sqlite:{store}", "--durability", "relaxed")
+        made = [c.request("POST", "/v1/sessions", DOC, key=KEY_B) for _ in range(2)]
+        self.assertEqual([m[0] for m in made], [201, 201])
+        server.stop()
+        # After a restart both are only in the store: still team-b's two.
+        server, c = self.start("--store", f"sqlite:{store}", "--durability", "relaxed")
+        status, headers, problem = c.request("POST", "/v1/sessions", DOC, key=KEY_B)
+        self.assertEqual(status, 429, problem)
+        self.assertEqual(c.request("DELETE", f"/v1/sessions/{made[0][2]['session']}", key=KEY_B)[0], 204)
+        deadline = time.time() + 5  # the deletion written (relaxed: within its flush interval)
+        while c.request("POST", "/v1/sessions", DOC, key=KEY_B)[0] != 201:
+            self.assertLess(time.time(), deadline, "a deleted session still counted")
+            time.sleep(0.05)
 
     def test_views_per_session_quota(self):
         server, c = self.start()

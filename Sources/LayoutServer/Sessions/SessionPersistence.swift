@@ -1,3 +1,4 @@
+import Synchronization
 import HTTPTransport
 import Foundation
 import JSON
@@ -110,10 +111,19 @@ final class SessionPersistence: Sendable {
     }
 
     func created(_ box: SessionBox, document body: [UInt8]) -> Ticket {
-        writer.write(
+        let ticket = writer.write(
             .snapshot(
                 session: box.id, revision: box.session.revision, nextAutoID: box.session.nextAutoID, document: body, owner: box.owner,
                 epoch: box.epoch))
+        writer.whenDurable(ticket) { ok in if ok { box.stored.store(true, ordering: .relaxed) } }
+        return ticket
+    }
+
+    /// The sessions the store holds for a tenant (every replica's, on a shared store).
+    func storedCount(ownedBy owner: String) throws(Problem) -> Int {
+        do throws(StorageError) { return try writer.storage.count(ownedBy: owner) } catch {
+            throw Problem(503, "the session store cannot be read: \(error.description)", headers: [("Retry-After", "1")])
+        }
     }
 
     func changed(_ box: SessionBox, revision: Int, _ body: JSON) -> Ticket {

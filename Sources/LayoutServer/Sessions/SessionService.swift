@@ -35,6 +35,14 @@ final class SessionService: Sendable {
             headers: [("Retry-After", "5")])
     }
 
+    /// A tenant's live sessions: with a store, those it holds (every replica's) and those in
+    /// memory not yet written; without, those in memory. A deletion not yet written still
+    /// counts, for a flush interval at most under relaxed durability (never under strict).
+    private func liveSessions(of owner: String) throws(Problem) -> Int {
+        guard let persistence else { return store.count(ownedBy: owner) }
+        return try persistence.storedCount(ownedBy: owner) + store.count(ownedBy: owner, unstored: true)
+    }
+
     /// A tenant's sessions in memory hold at most its share of the budget (estimated: see
     /// `LayoutSession.heapEstimate`), so one tenant cannot spend the memory another needs.
     /// Checked at creation, before the build and with the new session's own estimate after.
@@ -105,7 +113,7 @@ final class SessionService: Sendable {
         try persistence?.checkWritable()
         var limits = configuration.sessionLimits
         if let quotas = caller.tenant?.quotas {
-            if let n = quotas.sessions, store.count(ownedBy: caller.owner) >= n {
+            if let n = quotas.sessions, try liveSessions(of: caller.owner) >= n {
                 metrics.tenant(caller.owner, "sessions")
                 throw Problem(429, "tenant \(caller.owner) keeps at most \(n) sessions: delete one or retry later", headers: [("Retry-After", "1")])
             }

@@ -22,6 +22,8 @@ public final class SessionBox: @unchecked Sendable {
     /// `session.heapEstimate`, kept current by every change, so that a tenant's share of
     /// memory adds up without taking its sessions' locks.
     let heapEstimate = Atomic<Int>(0)
+    /// Its snapshot is durable in the store (so the store's count of its tenant's sessions has it).
+    let stored = Atomic<Bool>(false)
     /// Its open set-constants entry in the store's queue (under the lock).
     let journalTail = JournalTail()
     /// The lock every use of the session holds; what it guards is whether the box left memory
@@ -88,8 +90,10 @@ public final class SessionStore: @unchecked Sendable {
 
     public var count: Int { sessions.withLock { $0.count } }
 
-    /// Sessions in memory owned by a tenant (its quota counts these).
-    func count(ownedBy owner: String) -> Int { sessions.withLock { $0.values.reduce(0) { $0 + ($1.owner == owner ? 1 : 0) } } }
+    /// Sessions in memory owned by a tenant; `unstored`: only those the store does not hold yet.
+    func count(ownedBy owner: String, unstored: Bool = false) -> Int {
+        sessions.withLock { $0.values.reduce(0) { $0 + ($1.owner == owner && !(unstored && $1.stored.load(ordering: .relaxed)) ? 1 : 0) } }
+    }
 
     /// The heap a tenant's sessions in memory hold (their estimates): its share of the budget.
     func heapEstimate(ownedBy owner: String) -> Int {
@@ -198,7 +202,9 @@ public final class SessionStore: @unchecked Sendable {
         let id = key.description
         guard let restored = try restorer(id) else { return nil }
         do throws(InsertError) {
-            return try insert(restored.session, id: id, epoch: restored.epoch, leaseUntil: restored.leaseUntil, owner: restored.owner)
+            let box = try insert(restored.session, id: id, epoch: restored.epoch, leaseUntil: restored.leaseUntil, owner: restored.owner)
+            box.stored.store(true, ordering: .relaxed)
+            return box
         } catch {
             onRetire([(id, restored.epoch)])
             throw Problem(503, "the server cannot hold another session in memory now", headers: [("Retry-After", "1")])
