@@ -6,7 +6,7 @@ HOST    ?= 127.0.0.1
 PORT    ?= 8080
 WORKLOADS ?= /tmp/layoutd-workloads
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PKGS := libmicrohttpd-dev zlib1g-dev libxml2-dev libsqlite3-dev libpq-dev pkg-config libharfbuzz-dev libfontconfig-dev libunibreak-dev fonts-dejavu-core fonts-inter
+APT_PKGS := libmicrohttpd-dev zlib1g-dev libxml2-dev libsqlite3-dev libpq-dev pkg-config libharfbuzz-dev libfontconfig-dev libunibreak-dev librsvg2-dev fonts-dejavu-core fonts-inter
 
 .PHONY: key deps test-deps lint format cluster-test bench-cluster api-fuzz fuzz-targets fuzz-replay soak build release run test bench bench-engine bench-streams bench-handler bench-document bench-sizes bench-growth bench-store bench-text load fuzz clean
 
@@ -21,7 +21,7 @@ deps:
 ## What the tests need beyond the toolchain: Debian's chromium, chromium-driver (the playground's
 ## browser test), prometheus (promtool), postgresql (the PostgreSQL store's tests start one), nginx (the
 ## cluster test runs Deploy/proxy/nginx.conf), curl, openssl (the TLS test's certificates); from PyPI the OpenAPI validator, schemathesis,
-## websockets, pytest, selenium, uharfbuzz (the text oracle) and openapi-python-client.
+## websockets, pytest, selenium, uharfbuzz (the text oracle), pillow (decodes the PNG pictures) and openapi-python-client.
 TEST_APT_PKGS := curl openssl chromium chromium-driver prometheus postgresql nginx
 test-deps: deps
 	@missing=""; for p in $(TEST_APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -33,6 +33,7 @@ test-deps: deps
 	@python3 -c "import schemathesis" 2>/dev/null || python3 -m pip install -q "schemathesis>=4.32,<5"
 	@python3 -c "import websockets.sync.client, pytest" 2>/dev/null || python3 -m pip install -q "websockets>=12" pytest
 	@python3 -c "import selenium" 2>/dev/null || python3 -m pip install -q "selenium>=4.20"
+	@python3 -c "import PIL" 2>/dev/null || python3 -m pip install -q "pillow>=10"
 	@python3 -c "import uharfbuzz; assert uharfbuzz.__version__ == '0.57.0'" 2>/dev/null || python3 -m pip install -q "uharfbuzz==0.57.0"
 	@command -v openapi-python-client >/dev/null || python3 -m pip install -q openapi-python-client
 
@@ -56,6 +57,7 @@ test: test-deps
 	python3 Tests/http/test_auth.py
 	python3 Tests/http/test_tls.py
 	python3 Tests/http/test_sizes.py
+	python3 Tests/http/test_render.py
 	python3 Tests/deploy/test_manifests.py
 	python3 Tests/browser/test_playground.py
 	python3 Tests/text/test_text.py

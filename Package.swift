@@ -57,6 +57,10 @@ let package = Package(
         .systemLibrary(name: "CEpoll"),
         // mallinfo2 from glibc, for the memory budget.
         .systemLibrary(name: "CMalloc"),
+        // Pictures of layouts: SVG written here (labels as the glyph outlines they were measured
+        // with), PNG rasterized by librsvg on cairo.
+        .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
+        .target(name: "Rendering", dependencies: ["CRsvg", "LayoutModel", "TextLayout"]),
         // HTTP on libmicrohttpd: the adapter, request, response, router, gzip/deflate, WebSocket
         // framing and handshake. Knows nothing of layout.
         .target(name: "HTTPTransport", dependencies: ["CMicroHTTPD", "CGnuTLS", "CZlib", "CEpoll"]),
@@ -65,7 +69,7 @@ let package = Package(
         .target(
             name: "LayoutServer",
             dependencies: [
-                "HTTPTransport", "LayoutModel", "InterfaceBuilder", "JSON", "SessionStorage", "TextLayout", "CMalloc",
+                "HTTPTransport", "LayoutModel", "InterfaceBuilder", "JSON", "SessionStorage", "TextLayout", "Rendering", "CMalloc",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus")
             ],

@@ -52,6 +52,7 @@ public final class LayoutdServer: Sendable {
         var r = RouteTable()
         OneShotRoutes(sessions: sessions).register(&r)
         SessionRoutes(sessions: sessions).register(&r)
+        PictureRoutes(sessions: sessions).register(&r)
         StreamRoutes(sessions: sessions, websockets: websockets, logger: logger, tickets: tickets).register(&r)
         InterfaceBuilderRoutes(sessions: sessions).register(&r)
         PlaygroundRoutes().register(&r)

@@ -49,4 +49,67 @@ final class FontFace: @unchecked Sendable {
         }
         return out
     }
+
+    /// A paragraph's glyphs as shaped for measuring (the same call): each glyph's id, the
+    /// byte its cluster starts at, and its pen position plus offset, in design units.
+    func glyphs(_ utf8: UnsafeBufferPointer<UInt8>) -> [(glyph: UInt32, cluster: Int, x: Double, y: Double)] {
+        guard utf8.count > 0, let buffer = hb_buffer_create() else { return [] }
+        defer { hb_buffer_destroy(buffer) }
+        utf8.withMemoryRebound(to: CChar.self) { hb_buffer_add_utf8(buffer, $0.baseAddress, Int32(utf8.count), 0, Int32(utf8.count)) }
+        hb_buffer_guess_segment_properties(buffer)
+        hb_shape(font, buffer, nil, 0)
+        var count: UInt32 = 0
+        guard let infos = hb_buffer_get_glyph_infos(buffer, &count), let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return [] }
+        var out: [(glyph: UInt32, cluster: Int, x: Double, y: Double)] = []
+        out.reserveCapacity(Int(count))
+        var pen = 0.0
+        for i in 0..<Int(count) {
+            out.append((infos[i].codepoint, Int(infos[i].cluster), pen + Double(positions[i].x_offset), Double(positions[i].y_offset)))
+            pen += Double(positions[i].x_advance)
+        }
+        return out
+    }
+
+    /// A glyph's outline, in design units (y up), drawn into `sink`.
+    func drawGlyph(_ glyph: UInt32, into sink: OutlineSink) {
+        withExtendedLifetime(sink) {
+            hb_font_get_glyph_shape(font, glyph, OutlineSink.funcs, Unmanaged.passUnretained(sink).toOpaque())
+        }
+    }
+}
+
+/// Collects glyph outlines as SVG path data, in points: each glyph placed at `origin` (its pen
+/// position on the baseline), scaled from design units, y turned down.
+final class OutlineSink {
+    var path: [UInt8] = []
+    var origin = (x: 0.0, y: 0.0)
+    var scale = 1.0
+
+    private func point(_ command: UInt8, _ xs: [Float]) {
+        path.append(command)
+        for k in stride(from: 0, to: xs.count, by: 2) {
+            if k > 0 { path.append(32) }
+            append(origin.x + Double(xs[k]) * scale)
+            path.append(32)
+            append(origin.y - Double(xs[k + 1]) * scale)
+        }
+    }
+
+    /// Two decimals: a hundredth of a point is far below a pixel at any scale drawn.
+    private func append(_ v: Double) {
+        let r = (v * 100).rounded() / 100
+        path += Array((r == r.rounded() ? String(Int(r)) : String(r)).utf8)
+    }
+
+    nonisolated(unsafe) static let funcs: OpaquePointer = {
+        let f = hb_draw_funcs_create()!
+        func sink(_ p: UnsafeMutableRawPointer?) -> OutlineSink { Unmanaged<OutlineSink>.fromOpaque(p!).takeUnretainedValue() }
+        hb_draw_funcs_set_move_to_func(f, { _, data, _, x, y, _ in sink(data).point(77, [x, y]) }, nil, nil)
+        hb_draw_funcs_set_line_to_func(f, { _, data, _, x, y, _ in sink(data).point(76, [x, y]) }, nil, nil)
+        hb_draw_funcs_set_quadratic_to_func(f, { _, data, _, cx, cy, x, y, _ in sink(data).point(81, [cx, cy, x, y]) }, nil, nil)
+        hb_draw_funcs_set_cubic_to_func(f, { _, data, _, c1x, c1y, c2x, c2y, x, y, _ in sink(data).point(67, [c1x, c1y, c2x, c2y, x, y]) }, nil, nil)
+        hb_draw_funcs_set_close_path_func(f, { _, data, _, _ in sink(data).path.append(90) }, nil, nil)
+        hb_draw_funcs_make_immutable(f)
+        return f
+    }()
 }

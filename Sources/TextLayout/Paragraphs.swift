@@ -48,7 +48,7 @@ struct ShapedText: Sendable {
     }
 }
 
-private extension String {
+extension String {
     func replacingCRLF() -> String {
         var out = ""
         out.reserveCapacity(utf8.count)
@@ -63,20 +63,35 @@ enum LineBreaker {
     /// The widths of the lines (design units), at most `limit` of them (0: all).
     static func lines(_ text: ShapedText, maxWidth: Double?, mode: LineBreakMode, limit: Int) -> [Double] {
         var widths: [Double] = []
-        for p in text.paragraphs {
+        walk(text, maxWidth: maxWidth, mode: mode, limit: limit) { _, _, _, w in widths.append(w) }
+        return widths
+    }
+
+    /// Each line in turn, at most `limit` (0: all): its paragraph, its bytes (trailing blanks
+    /// included) and its width without them.
+    @inline(__always)
+    static func walk(
+        _ text: ShapedText, maxWidth: Double?, mode: LineBreakMode, limit: Int,
+        _ body: (_ paragraph: Int, _ start: Int, _ end: Int, _ width: Double) -> Void
+    ) {
+        var n = 0
+        for (k, p) in text.paragraphs.enumerated() {
             var start = 0
-            if p.count == 0 { widths.append(0) }
+            if p.count == 0 {
+                if limit > 0 && n >= limit { return }
+                body(k, 0, 0, 0)
+                n += 1
+            }
             while start < p.count {
-                if limit > 0 && widths.count >= limit { return widths }
+                if limit > 0 && n >= limit { return }
                 var end = lineEnd(p, from: start, maxWidth: maxWidth, mode: mode)
-                widths.append(width(p, start, end))
+                body(k, start, end, width(p, start, end))
+                n += 1
                 // Blanks after a break end the line they follow (they never start one).
                 while end < p.count && p.blank[end] { end += 1 }
                 start = end
             }
-            if limit > 0 && widths.count >= limit { return Array(widths.prefix(limit)) }
         }
-        return widths
     }
 
     /// A line's width without its trailing blanks.

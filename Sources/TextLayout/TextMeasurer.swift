@@ -66,6 +66,36 @@ public final class TextMeasurer: Sendable {
         return m
     }
 
+    /// The text drawn as it is measured: the same shaping and the same lines at `width`, each
+    /// glyph's outline as SVG path data in points, from the text's top left (y down). What a
+    /// picture of a layout draws, so it shows exactly the wrapping the layout used.
+    public func outline(_ text: String, style: TextStyle, width: Double?) throws(Failure) -> TextOutline {
+        let face = try face(style.font)
+        let shapedText = ShapedText(text, face: face)
+        let scale = style.font.size / face.unitsPerEm
+        let lineHeight = style.lineHeight ?? (face.ascender - face.descender + face.lineGap) * scale
+        let sink = OutlineSink()
+        sink.scale = scale
+        var utf8 = Array(text.utf8)
+        if utf8.contains(13) { utf8 = Array(text.replacingCRLF().utf8) }
+        let paragraphs = utf8.split(separator: 10, omittingEmptySubsequences: false).map { bytes in
+            Array(bytes).withUnsafeBufferPointer { face.glyphs($0) }
+        }
+        var lines = 0, widest = 0.0
+        LineBreaker.walk(shapedText, maxWidth: (style.wraps ? width : nil).map { $0 / scale }, mode: style.lineBreak, limit: style.numberOfLines) {
+            k, start, end, w in
+            let p = shapedText.paragraphs[k]
+            let baseline = Double(lines) * lineHeight + face.ascender * scale
+            for g in paragraphs[k] where g.cluster >= start && g.cluster < end {
+                sink.origin = ((g.x - p.prefix[start]) * scale, baseline - g.y * scale)
+                face.drawGlyph(g.glyph, into: sink)
+            }
+            lines += 1
+            widest = max(widest, w * scale)
+        }
+        return TextOutline(path: String(decoding: sink.path, as: UTF8.self), width: widest, height: Double(lines) * lineHeight, lines: lines)
+    }
+
     private func face(_ font: Font) throws(Failure) -> FontFace {
         guard let file = catalog.file(for: font) else { throw .unknownFamily(font.family) }
         if let f = faces.withLock({ $0[file] }) { return f }

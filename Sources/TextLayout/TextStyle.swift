@@ -52,3 +52,12 @@ public struct TextMeasurement: Hashable, Sendable {
     public var firstBaseline: Double { ascender }
     public var lastBaseline: Double { Double(max(lines, 1) - 1) * lineHeight + ascender }
 }
+
+/// A text's glyph outlines, laid out as measured (`TextMeasurer.outline`).
+public struct TextOutline: Sendable {
+    /// SVG path data, in points from the text's top left.
+    public var path: String
+    public var width: Double
+    public var height: Double
+    public var lines: Int
+}

@@ -77,6 +77,8 @@ struct Layoutd: ParsableCommand {
         env("MAX_SIZES") ?? defaults.maxSizes
     @Option(help: "Largest width or height a size may ask for, in points (422 beyond). Env: LAYOUTD_MAX_SIZE_POINTS.")
     var maxSizePoints: Double = env("MAX_SIZE_POINTS") ?? defaults.maxSizePoints
+    @Option(help: "Largest PNG picture, in pixels: width x height x scale squared (413 beyond). Env: LAYOUTD_MAX_PICTURE_PIXELS.")
+    var maxPicturePixels: Int = env("MAX_PICTURE_PIXELS") ?? defaults.maxPicturePixels
     @Option(help: "Open WebSocket streams at most (503 beyond). Env: LAYOUTD_MAX_STREAMS.") var maxStreams: Int =
         env("MAX_STREAMS") ?? defaults.maxStreams
     @Option(help: "Largest WebSocket message in bytes (close 1009 beyond). Env: LAYOUTD_MAX_MESSAGE_BYTES.") var maxMessageBytes: Int =
@@ -145,7 +147,7 @@ struct Layoutd: ParsableCommand {
         for (name, v) in [
             ("threads", threads), ("max-connections", maxConnections), ("max-body-bytes", maxBodyBytes), ("max-sessions", maxSessions),
             ("max-views", maxViews), ("max-constraints", maxConstraints), ("max-streams", maxStreams), ("max-message-bytes", maxMessageBytes),
-            ("max-sizes", maxSizes),
+            ("max-sizes", maxSizes), ("max-picture-pixels", maxPicturePixels),
             ("workers", workers), ("offload-bytes", offloadBytes), ("request-timeout", requestTimeout),
             ("max-connections-per-ip", perClientConnections ?? 1)
         ] where v < 1 {
@@ -203,6 +205,7 @@ struct Layoutd: ParsableCommand {
         c.maxStreams = maxStreams
         c.maxSizes = maxSizes
         c.maxSizePoints = maxSizePoints
+        c.maxPicturePixels = maxPicturePixels
         c.maxStreamMessageBytes = maxMessageBytes
         c.drainTimeoutSeconds = drainTimeout
         c.trustSessionIDHeader = trustSessionIdHeader

@@ -9,7 +9,9 @@ from PyPI, headless, against the real server over loopback.
 - the unsatisfiable example highlights the broken constraint and its conflict set, and the
   views they name; the ambiguous one marks the view, explains it, and exercises another
   layout without keeping it; a bad document shows the problem at its pointer; the 100-cell
-  feed draws all 501 views.
+  feed draws all 501 views;
+- a session's `snapshot.svg` opened in the browser: every view's rect where its frame is, the
+  label's glyph outlines inside its box.
 
 Screenshots go to .build/playground-screenshots/ (printed at the end).
 
@@ -63,7 +65,7 @@ class PlaygroundTest(unittest.TestCase):
         # Any error the page logged (an uncaught exception, a module or file that failed to
         # load) fails the test; the API's own 4xx answers, which the page shows, do not.
         errors = [e for e in self.browser.get_log("browser") if e["level"] == "SEVERE"
-                  and not (e["source"] == "network" and "/v1/" in e["message"])]
+                  and not (e["source"] == "network" and ("/v1/" in e["message"] or "/favicon.ico" in e["message"]))]
         self.assertEqual(errors, [], "the page logged errors")
 
     # MARK: helpers
@@ -298,6 +300,37 @@ class PlaygroundTest(unittest.TestCase):
         self.assertEqual(len(self.drawn()), 501)
         self.assertDrawnAsServed(session)
         self.shot("feed")
+
+    def test_a_snapshot_svg_opens_in_the_browser(self):
+        doc = {"views": [{"id": "root", "frame": {"x": 0, "y": 0, "width": 300, "height": 160}},
+                         {"id": "card", "parent": "root"},
+                         {"id": "title", "parent": "card",
+                          "text": {"string": "Pictures show the wrapping the layout used", "numberOfLines": 0,
+                                   "font": {"family": "DejaVu Sans", "size": 17}}}],
+               "constraints": [{"expr": "card.leading == root.leading + 20"}, {"expr": "card.top == root.top + 30"},
+                               {"expr": "card.width == 160"}, {"expr": "card.bottom == title.bottom + 10"},
+                               {"expr": "title.leading == card.leading + 10"}, {"expr": "title.trailing == card.trailing - 10"},
+                               {"expr": "title.top == card.top + 10"}]}
+        sid = self.post("/v1/sessions", doc)["session"]
+        frames = self.get(f"/v1/sessions/{sid}/frames")["frames"]
+        self.browser.get(f"{self.base}/v1/sessions/{sid}/snapshot.svg")
+        boxes = self.browser.execute_script(
+            "return Array.from(document.querySelectorAll('rect[data-view-id]')).map(r => {"
+            " const b = r.getBBox(); return [r.dataset.viewId, b.x, b.y, b.width, b.height]; })")
+        self.assertEqual(sorted(b[0] for b in boxes), ["card", "root", "title"])
+        card, title = frames["card"], frames["title"]
+        expected = {"root": (0, 0, 300, 160), "card": (card["x"], card["y"], card["width"], card["height"]),
+                    "title": (card["x"] + title["x"], card["y"] + title["y"], title["width"], title["height"])}
+        for view, *box in boxes:
+            for got, want in zip(box, expected[view]):
+                self.assertAlmostEqual(got, want, delta=0.01, msg=view)
+        ink = self.browser.execute_script(
+            "const p = document.querySelector('path[data-view-id=title]'); const b = p.getBoundingClientRect();"
+            " return [b.left, b.top, b.right, b.bottom, Number(p.dataset.lines)]")
+        x, y, w, h = expected["title"]
+        self.assertGreaterEqual(ink[4], 2, "the label wraps at 140 points")
+        self.assertTrue(x - 1 <= ink[0] and ink[2] <= x + w + 1 and y - 1 <= ink[1] and ink[3] <= y + h + 1, (ink, expected["title"]))
+        self.shot("snapshot-svg")
 
     def test_an_interface_builder_document_opens_as_a_session(self):
         first = self.open()

@@ -155,6 +155,7 @@ class AuthTests(unittest.TestCase):
                   ("GET", base + "/trace", None), ("POST", base + "/fitting-size", {"view": "v"}),
                   ("POST", base + "/exercise-ambiguity", None), ("POST", base + "/changes", {"ops": []}),
                   ("POST", base + "/frames-at", {"sizes": [{"width": 100, "height": 100}]}),
+                  ("GET", base + "/snapshot.svg", None), ("GET", base + "/snapshot.png", None),
                   ("POST", base + "/constants", {"lead": 30})]
 
         def check(server, c):

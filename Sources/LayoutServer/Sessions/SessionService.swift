@@ -2,6 +2,7 @@ import HTTPTransport
 import JSON
 import LayoutModel
 import Prometheus
+import Rendering
 
 /// The one door into a session: HTTP routes and WebSocket streams both reach the model
 /// through here. It holds the store, its persistence and the metrics a change counts in;
@@ -171,6 +172,37 @@ final class SessionService: Sendable {
                 return (list, layouts)
             } catch { throw Problem(error) }
         }
+    }
+
+    /// A picture of the caller's session as it is (nil: no such session).
+    func picture(_ key: SessionKey, for caller: Caller) throws(Problem) -> Picture? {
+        try read(key, for: caller) { _, s throws(Problem) in
+            Picture(name: nil, sketch: s.sketch(), frames: s.allFrames, diagnostics: s.diagnostics(), viewsOf: s.views(ofConstraint:))
+        }
+    }
+
+    /// Pictures of a document sent whole: at its own size, or at each of its `sizes`.
+    func render(_ body: JSON) throws(Problem) -> [Picture] {
+        guard body.members != nil else { throw Problem(422, "the body is a layout document (an object)", pointer: "") }
+        let list = try body["sizes"].map { json throws(Problem) in try sizeList(json) }
+        try checkMemoryBudget()
+        let document: JSON = .object((body.members ?? []).filter { $0.key != "sizes" })
+        do throws(LayoutError) {
+            let session = try LayoutSession.make(document: document, limits: configuration.layoutLimits)
+            let sketch = session.sketch()
+            guard let list else {
+                return [
+                    Picture(
+                        name: nil, sketch: sketch, frames: session.allFrames, diagnostics: session.diagnostics(),
+                        viewsOf: session.views(ofConstraint:))
+                ]
+            }
+            let layouts = try session.layouts(at: list.entries.map(\.size), restoring: false)
+            return zip(list.entries, layouts).map { entry, layout in
+                Picture(
+                    name: entry.name, sketch: sketch, frames: layout.frames, diagnostics: layout.diagnostics, viewsOf: session.views(ofConstraint:))
+            }
+        } catch { throw Problem(error) }
     }
 
     /// Keeps a session in memory from idle eviction (an open stream on it).

@@ -1,0 +1,42 @@
+/// What a picture of a layout draws of a view, beside its frame: where it sits in the tree,
+/// whether it is a guide or hidden, and its text as the layout measured it.
+public struct ViewSketch: Sendable {
+    public var id: String
+    public var parent: String?
+    public var isGuide: Bool
+    public var hidden: Bool
+    public var text: TextContent?
+    /// The text is measured within these (its frame less them), as the layout wraps it.
+    public var insets: Insets
+}
+
+extension LayoutSession {
+    /// Every view a client sees (a stack's own spacers left out), in document order.
+    public func sketch() -> [ViewSketch] {
+        var out: [ViewSketch] = []
+        out.reserveCapacity(document.liveViews)
+        func visit(_ v: ViewRef) {
+            let r = document.views[Int(v)]
+            guard r.live, !r.internalGuide else { return }
+            out.append(
+                ViewSketch(
+                    id: r.spec.id, parent: r.parent == .noRef ? nil : document.viewName(r.parent), isGuide: r.spec.isGuide,
+                    hidden: r.spec.hidden, text: r.spec.text, insets: r.spec.alignmentInsets))
+        }
+        if document.liveViews == document.views.count {
+            for v in document.views.indices { visit(ViewRef(v)) }
+        } else {
+            for v in document.viewOrder { visit(v) }
+        }
+        return out
+    }
+
+    /// The views a constraint (by the name a diagnostic gives it) relates.
+    public func views(ofConstraint name: String) -> [String] {
+        guard let a = document.atomNamed(name) else { return [] }
+        let atom = document.atoms[Int(a)]
+        var out = [document.viewName(atom.first)]
+        if atom.hasSecond { out.append(document.viewName(atom.second)) }
+        return out
+    }
+}

@@ -1,0 +1,59 @@
+import HTTPTransport
+import JSON
+import Rendering
+
+/// Pictures of layouts: a session's as it is (`snapshot.svg`, `snapshot.png`), and a document
+/// sent whole, at its size or many (`POST /v1/render`, SVG or PNG as `Accept` asks).
+struct PictureRoutes: Sendable {
+    let sessions: SessionService
+
+    func register(_ r: inout RouteTable) {
+        r.on("GET", "/v1/sessions/{id}/snapshot.svg", caller: { [self] req, caller throws(Problem) in try snapshot(req, caller, png: false) })
+        r.on("GET", "/v1/sessions/{id}/snapshot.png", caller: { [self] req, caller throws(Problem) in try snapshot(req, caller, png: true) })
+        r.on("POST", "/v1/render") { [self] req throws(Problem) in
+            let pictures = try sessions.render(try jsonBody(req))
+            return try answer(pictures, png: Self.wantsPNG(req), req)
+        }
+    }
+
+    func snapshot(_ req: Request, _ caller: Caller, png: Bool) throws(Problem) -> Response {
+        guard let key = SessionKey(req.parameter("id")), let picture = try sessions.picture(key, for: caller) else {
+            throw Problem(404, "no session \(req.parameter("id"))")
+        }
+        return try answer([picture], png: png, req)
+    }
+
+    /// SVG unless the request's `Accept` names `image/png` before any type SVG answers.
+    static func wantsPNG(_ req: Request) -> Bool {
+        guard let accept = req.header("Accept") else { return false }
+        for part in accept.lowercased().split(separator: ",") {
+            let media = part.split(separator: ";").first.map { $0.trimming(" ") } ?? ""
+            if media == "image/png" { return true }
+            if media == "image/svg+xml" || media == "image/*" || media == "*/*" { return false }
+        }
+        return false
+    }
+
+    private func answer(_ pictures: [Picture], png: Bool, _ req: Request) throws(Problem) -> Response {
+        let svg = SVG.document(pictures)
+        guard png else { return Response(status: 200, contentType: "image/svg+xml", body: svg) }
+        var scale = 1.0
+        if let s = req.query("scale") {
+            guard let v = Double(s), v >= 0.1, v <= 8 else { throw Problem(400, "scale is a number from 0.1 to 8") }
+            scale = v
+        }
+        let sheet = SVG.arrange(pictures)
+        let pixels = sheet.width * sheet.height * scale * scale
+        let limit = sessions.configuration.maxPicturePixels
+        guard pixels <= Double(limit) else {
+            throw Problem(
+                413, "the picture would be \(Int(sheet.width * scale))×\(Int(sheet.height * scale)) pixels; at most \(limit) (--max-picture-pixels)")
+        }
+        do throws(PNG.Failure) {
+            return Response(
+                status: 200, contentType: "image/png", body: try PNG.render(svg: svg, width: sheet.width, height: sheet.height, scale: scale))
+        } catch {
+            throw Problem(500, "the picture could not be rasterized: \(error.description)")
+        }
+    }
+}
