@@ -128,5 +128,45 @@ class ProxyTLS(unittest.TestCase):
             self.assertNotEqual(read.returncode, 0, f"the placeholder {key} reads as PEM")
 
 
+
+class Image(unittest.TestCase):
+    """The Dockerfile's runtime stage installs every shared library the server links (no
+    Docker engine runs here, so the image itself cannot be built: its package list is held
+    to the binary's own NEEDED entries, each resolved to its Debian package)."""
+
+    def runtime_packages(self):
+        with open(os.path.join(ROOT, "Dockerfile")) as f:
+            runtime = f.read().split("\nFROM ")[-1]
+        install = re.search(r"apt-get install[^\n]*?--no-install-recommends((?:[^\n]*\\\n)*[^\n]*)", runtime).group(1)
+        return {w for w in install.replace("\\", " ").split() if not w.startswith("-") and not w.startswith("&")}
+
+    def test_the_runtime_image_has_every_library_the_server_links(self):
+        listed = self.runtime_packages()
+        closure = set(listed)
+        out = subprocess.run(["apt-cache", "depends", "--recurse", "--no-recommends", "--no-suggests", "--no-conflicts", "--no-breaks",
+                              "--no-replaces", "--no-enhances", *sorted(listed)], capture_output=True, text=True, check=True).stdout
+        closure |= {line.strip().split(":")[0] for line in out.splitlines() if line and not line.startswith(" ")}
+        closure |= {line.split("Depends: ")[1].strip().strip("<>").split(":")[0] for line in out.splitlines() if "Depends: " in line}
+        needed = re.findall(r"\(NEEDED\)\s+Shared library: \[(.+?)\]", subprocess.run(["readelf", "-d", BIN], capture_output=True, text=True).stdout)
+        # The Swift runtime is linked statically into the image's binary (--static-swift-stdlib).
+        system = [n for n in needed if not re.match(r"lib(swift|Foundation|dispatch|BlocksRuntime)", n)]
+        self.assertIn("librsvg-2.so.2", system)
+        paths = {}
+        for line in subprocess.run(["ldd", BIN], capture_output=True, text=True).stdout.splitlines():
+            m = re.match(r"\s*(\S+) => (\S+)", line)
+            if m:
+                paths[m.group(1)] = m.group(2)
+        for lib in system:
+            if lib.startswith("ld-linux"):
+                continue
+            # dpkg names a file by the path its package ships (/lib or /usr/lib, merged here).
+            real = os.path.realpath(paths[lib])
+            candidates = [paths[lib], real, real.replace("/usr/lib/", "/lib/", 1), paths[lib].replace("/usr/lib/", "/lib/", 1)]
+            owner = next((o for o in (subprocess.run(["dpkg", "-S", c], capture_output=True, text=True).stdout.split(":")[0]
+                                      for c in candidates) if o), "")
+            priority = subprocess.run(["dpkg-query", "-W", "-f=${Priority}", owner], capture_output=True, text=True).stdout
+            self.assertTrue(owner in closure or priority == "required", f"{lib} ({owner}) is not in the runtime image's packages")
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
