@@ -169,9 +169,10 @@ class Client:
         return {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
 
     def request(self, method: str, path: str, body: Optional[Any] = None, query: Optional[Mapping[str, Any]] = None,
-                expect_json: bool = True, raw: Optional[bytes] = None, content_type: str = "application/json") -> Any:
+                expect_json: bool = True, raw: Optional[bytes] = None, content_type: str = "application/json",
+                accept: str = "application/json", as_bytes: bool = False) -> Any:
         url = self.base_url + path + ("?" + urlencode(query) if query else "")
-        headers = {"Accept-Encoding": "gzip", "Accept": "application/json", **self.auth_headers}
+        headers = {"Accept-Encoding": "gzip", "Accept": accept, **self.auth_headers}
         data: Optional[bytes] = raw
         if body is not None:
             data = json.dumps(body, separators=(",", ":")).encode()
@@ -186,6 +187,8 @@ class Client:
                 raw = r.read()
                 if r.headers.get("Content-Encoding") == "gzip":
                     raw = gzip.decompress(raw)
+                if as_bytes:
+                    return raw
                 if not expect_json:
                     return raw.decode()
                 return json.loads(raw) if raw else None
@@ -214,6 +217,15 @@ class Client:
             return _sized(self.request("POST", "/v1/layout", dict(document, sizes=list(sizes))))
         j = self.request("POST", "/v1/layout", document)
         return LayoutResult(_frames(j), _diagnostics(j))
+
+    def render(self, document: Mapping[str, Any], sizes: Optional[Sequence[Mapping[str, Any]]] = None, format: str = "svg",
+               scale: float = 1) -> bytes:
+        """`POST /v1/render`: a picture of the document (at each of `sizes`, as one contact
+        sheet), as SVG or PNG bytes (`format`, `scale` pixels a point for PNG)."""
+        body = dict(document, sizes=list(sizes)) if sizes is not None else document
+        png = format == "png"
+        return self.request("POST", "/v1/render", body, query={"scale": scale} if png else None,
+                            accept="image/png" if png else "image/svg+xml", as_bytes=True)
 
     def create_session(self, document: Mapping[str, Any]) -> "Session":
         """`POST /v1/sessions`: a session built from the document, with its first frames."""
@@ -302,6 +314,11 @@ class Session:
     def frames_at(self, sizes: Sequence[Mapping[str, Any]]) -> Dict[str, SizedLayout]:
         """The session laid out at each size, by name (`POST .../frames-at`); it does not change."""
         return _sized(self.client.request("POST", self.path + "/frames-at", {"sizes": list(sizes)}))
+
+    def snapshot(self, format: str = "svg", scale: float = 1) -> bytes:
+        """A picture of the session as it is (`snapshot.svg` or `snapshot.png`)."""
+        return self.client.request("GET", f"{self.path}/snapshot.{format}", query={"scale": scale} if format == "png" else None,
+                                   accept="image/png" if format == "png" else "image/svg+xml", as_bytes=True)
 
     def explain(self, view: str, axis: str) -> List[ExplainedConstraint]:
         j = self.client.request("GET", self.path + "/explain", query={"view": view, "axis": axis})

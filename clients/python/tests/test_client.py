@@ -61,6 +61,17 @@ def test_many_sizes(client):
     assert s.frames().revision == 1
 
 
+def test_pictures(client):
+    svg = client.render(CARD, sizes=[{"width": 320, "height": 200}, {"width": 200, "height": 200}])
+    assert svg.startswith(b"<svg") and svg.count(b'data-view-id="avatar"') == 2
+    png = client.render(CARD, format="png", scale=2)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert int.from_bytes(png[16:20], "big") == 640  # the IHDR width: 320 points at scale 2
+    s = client.create_session(CARD)
+    assert s.snapshot().count(b"data-view-id=") == 3
+    assert s.snapshot("png")[:4] == b"\x89PNG"
+
+
 def test_session_changes_constants_frames(client):
     s = client.create_session(CARD)
     assert s.revision == 1 and len(s.id) == 32
