@@ -10,6 +10,7 @@ public struct FrameEntry: Equatable, Sendable {
     public var id: String
     public var frame: Rect
     public var hidden: Bool
+    public init(id: String, frame: Rect, hidden: Bool) { (self.id, self.frame, self.hidden) = (id, frame, hidden) }
 }
 
 /// The answer to a change.

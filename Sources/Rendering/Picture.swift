@@ -5,7 +5,11 @@ public import TextLayout
 /// (frames are in their parent's), hidden views and what they hold left out, each box marked
 /// as the playground marks it, labels as the glyph outlines they were measured with.
 public struct Picture: Sendable {
-    public enum Mark: Sendable { case none, ambiguous, conflict }
+    public enum Mark: Sendable {
+        case none, ambiguous, conflict
+        /// A comparison's: where a view was expected (drawn under), and a view that moved from it.
+        case expected, moved
+    }
 
     public struct Box: Sendable {
         public var id: String

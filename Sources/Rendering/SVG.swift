@@ -35,6 +35,8 @@ public enum SVG {
             rect.guide{fill:none;stroke:#10b981;stroke-width:1;stroke-dasharray:4 3}
             rect.ambiguous{stroke:#f59e0b;stroke-width:2;fill:rgba(245,158,11,0.12)}
             rect.conflict{stroke:#dc2626;stroke-width:2;fill:rgba(220,38,38,0.1)}
+            rect.expected{fill:none;stroke:#9ca3af;stroke-width:1;stroke-dasharray:3 2}
+            rect.moved{fill:none;stroke:#dc2626;stroke-width:2}
             path.text{fill:#1d2330}
             text{font-family:'DejaVu Sans',sans-serif}
             text.id{font-size:8px;fill:#6b7280}
@@ -52,7 +54,14 @@ public enum SVG {
             out += "<rect class=\"root\" x=\"0\" y=\"0\" width=\"\(n(p.width))\" height=\"\(n(p.height))\"/>\n"
             for b in p.boxes {
                 let kind = b.isGuide ? "guide" : "view"
-                let mark = b.mark == .ambiguous ? " ambiguous" : b.mark == .conflict ? " conflict" : ""
+                let mark: String
+                switch b.mark {
+                case .none: mark = ""
+                case .ambiguous: mark = " ambiguous"
+                case .conflict: mark = " conflict"
+                case .expected: mark = " expected"
+                case .moved: mark = " moved"
+                }
                 let f = b.frame
                 out += "<rect class=\"\(kind)\(mark)\" data-view-id=\"\(escape(b.id))\" x=\"\(n(f.x))\" y=\"\(n(f.y))\" "
                 out += "width=\"\(n(f.width))\" height=\"\(n(f.height))\"/>\n"
@@ -60,7 +69,7 @@ public enum SVG {
                     out += "<path class=\"text\" data-view-id=\"\(escape(b.id))\" data-lines=\"\(t.lines)\" "
                     out += "transform=\"translate(\(n(t.x)) \(n(t.y)))\" d=\"\(t.path)\"/>\n"
                 }
-                if !b.isGuide && f.width >= 24 && f.height >= 10 {
+                if !b.isGuide && b.mark != .expected && f.width >= 24 && f.height >= 10 {
                     out += "<text class=\"id\" x=\"\(n(f.x + 2))\" y=\"\(n(f.y + 8))\">\(escape(b.id))</text>\n"
                 }
             }

@@ -11,7 +11,11 @@
   its size is the sheet's times the scale, and the pixels on a box's edge are the box's
   colour, inside an unmarked box the paper's;
 - a scale out of range is 400, a picture past `--max-picture-pixels` 413, another's or a
-  missing session's snapshot 404.
+  missing session's snapshot 404;
+- `POST /v1/compare` of two answers: equal for the same layout; a changed constant lists
+  exactly the views that moved, with their deltas, past the tolerance only; missing, extra
+  and hidden views named; sizes compared size by size; drawn over each other as SVG (the
+  moved boxes red) or PNG; bad input answered with a pointer.
 
 Run: python3 Tests/http/test_render.py
 """
@@ -192,6 +196,58 @@ class Render(unittest.TestCase):
         status, _, problem = self.request("POST", "/v1/render", dict(DOC, sizes=[{"width": 0, "height": 1}]))
         self.assertEqual((status, json.loads(problem)["pointer"]), (422, "/sizes/0/width"))
         self.assertEqual(self.request("GET", "/v1/sessions/" + "0" * 32 + "/snapshot.png")[0], 404)
+
+
+    def compare(self, body, accept=None):
+        status, ctype, data = self.request("POST", "/v1/compare", body, accept=accept)
+        return status, ctype, (json.loads(data) if ctype and "json" in ctype else data)
+
+    def test_compare_two_answers(self):
+        before = self.layout(DOC)
+        status, _, same = self.compare({"expected": before, "actual": before})
+        self.assertEqual((status, same["equal"], same["differences"], same["maxDelta"]), (200, True, [], 0))
+        self.assertEqual(same["compared"], len(before["frames"]))
+        # The card 5 points further in: the card and what it holds move (in their parent's
+        # coordinates only the card and the label's width change), the rest stays.
+        moved_doc = json.loads(json.dumps(DOC))
+        moved_doc["constraints"][0] = {"expr": "card.leading == root.leading + 15"}
+        after = self.layout(moved_doc)
+        status, _, c = self.compare({"expected": before, "actual": after, "tolerance": 0.5})
+        self.assertFalse(c["equal"])
+        changed = {v for v in before["frames"] if before["frames"][v] != after["frames"][v]}
+        self.assertEqual({d["view"] for d in c["differences"]}, changed)
+        card = next(d for d in c["differences"] if d["view"] == "card")
+        self.assertEqual((card["kind"], card["delta"]), ("moved", 5))
+        self.assertEqual(self.compare({"expected": before, "actual": after, "tolerance": 5})[2]["differences"], [], "within tolerance")
+        # Missing, extra, and a view shown in one and hidden in the other.
+        edited = json.loads(json.dumps(before))
+        edited["frames"]["new"] = {"x": 0, "y": 0, "width": 1, "height": 1}
+        del edited["frames"]["guide"]
+        edited["frames"]["a"]["hidden"] = True
+        kinds = {d["view"]: d["kind"] for d in self.compare({"expected": before, "actual": edited})[2]["differences"]}
+        self.assertEqual(kinds, {"new": "extra", "guide": "missing", "a": "visibility"})
+        # Size by size.
+        sizes = [{"width": 300, "height": 300}, {"width": 500, "height": 300}]
+        a = self.layout(dict(DOC, sizes=sizes))
+        b = self.layout(dict(moved_doc, sizes=sizes))
+        diffs = self.compare({"expected": a, "actual": b})[2]["differences"]
+        self.assertEqual({d["size"] for d in diffs}, {"300x300", "500x300"})
+        # Drawn over each other.
+        status, ctype, svg = self.compare({"expected": before, "actual": after, "document": DOC}, accept="image/svg+xml")
+        self.assertEqual((status, ctype), (200, "image/svg+xml"))
+        rects = list(ET.fromstring(svg).iter(SVG_NS + "rect"))
+        moved = {r.get("data-view-id") for r in rects if "moved" in (r.get("class") or "").split()}
+        self.assertEqual(moved, changed)
+        card_rect = next(r for r in rects if r.get("data-view-id") == "card" and "expected" in r.get("class").split())
+        self.assertEqual(float(card_rect.get("x")), before["frames"]["card"]["x"])
+        status, ctype, png = self.compare({"expected": before, "actual": after}, accept="image/png")
+        self.assertEqual((status, ctype, png[:4]), (200, "image/png", b"\x89PNG"))
+        # Bad input, with the place.
+        for body, pointer in (({"expected": before}, "/actual"), ({"expected": before, "actual": {"frames": {"a": {"x": "1"}}}}, "/actual/frames/a/x"),
+                              ({"expected": before, "actual": before, "tolerance": -1}, "/tolerance"),
+                              ({"expected": a, "actual": before}, "/actual"), ({"expected": before, "actual": before, "extra": 1}, "/extra")):
+            status, _, problem = self.compare(body)
+            self.assertEqual((status, problem.get("pointer")), (422, pointer), body.keys())
 
 
 if __name__ == "__main__":

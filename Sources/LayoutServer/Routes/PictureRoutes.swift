@@ -11,6 +11,7 @@ struct PictureRoutes: Sendable {
         r.on("GET", "/v1/sessions/{id}/snapshot.svg", caller: { [self] req, caller throws(Problem) in try snapshot(req, caller, png: false) })
         r.on("GET", "/v1/sessions/{id}/snapshot.png", caller: { [self] req, caller throws(Problem) in try snapshot(req, caller, png: true) })
         r.on("POST", "/v1/render") { [self] req throws(Problem) in
+            _ = try Self.scale(req)
             let pictures = try sessions.render(try jsonBody(req))
             return try answer(pictures, png: Self.wantsPNG(req), req)
         }
@@ -21,6 +22,13 @@ struct PictureRoutes: Sendable {
             throw Problem(404, "no session \(req.parameter("id"))")
         }
         return try answer([picture], png: png, req)
+    }
+
+    /// `?scale=`: PNG pixels a point, 0.1 to 8 (1 when absent); checked whatever the answer's format.
+    static func scale(_ req: Request) throws(Problem) -> Double {
+        guard let s = req.query("scale") else { return 1 }
+        guard let v = Double(s), v >= 0.1, v <= 8 else { throw Problem(400, "scale is a number from 0.1 to 8") }
+        return v
     }
 
     /// SVG unless the request's `Accept` names `image/png` before any type SVG answers.
@@ -34,14 +42,10 @@ struct PictureRoutes: Sendable {
         return false
     }
 
-    private func answer(_ pictures: [Picture], png: Bool, _ req: Request) throws(Problem) -> Response {
+    func answer(_ pictures: [Picture], png: Bool, _ req: Request) throws(Problem) -> Response {
         let svg = SVG.document(pictures)
         guard png else { return Response(status: 200, contentType: "image/svg+xml", body: svg) }
-        var scale = 1.0
-        if let s = req.query("scale") {
-            guard let v = Double(s), v >= 0.1, v <= 8 else { throw Problem(400, "scale is a number from 0.1 to 8") }
-            scale = v
-        }
+        let scale = try Self.scale(req)
         let sheet = SVG.arrange(pictures)
         let pixels = sheet.width * sheet.height * scale * scale
         let limit = sessions.configuration.maxPicturePixels
