@@ -22,7 +22,9 @@ struct CompareRoutes: Sendable {
                 throw Problem(422, "document is a layout document with views", pointer: "/document/views")
             }
             for (k, v) in views.enumerated() {
-                guard v.members != nil, let id = v["id"]?.string else { throw Problem(422, "a view has a string id", pointer: "/document/views/\(k)/id") }
+                guard v.members != nil, let id = v["id"]?.string else {
+                    throw Problem(422, "a view has a string id", pointer: "/document/views/\(k)/id")
+                }
                 switch v["parent"] {
                 case .none, .some(.null): break
                 case .some(let p):

@@ -35,14 +35,18 @@ struct FrameComparison {
         for (k, _) in members where !Self.fields.contains(k) { throw Problem(422, "unknown field '\(k)'", pointer: "/\(jsonPointerToken(k))") }
         var tolerance = 0.001
         if let t = body["tolerance"], !t.isNull {
-            guard let n = t.number, n >= 0, n <= 1e6 else { throw Problem(422, "tolerance is a number of points, 0 to 1000000", pointer: "/tolerance") }
+            guard let n = t.number, n >= 0, n <= 1e6 else {
+                throw Problem(422, "tolerance is a number of points, 0 to 1000000", pointer: "/tolerance")
+            }
             tolerance = n
         }
         self.tolerance = tolerance
         expected = try Self.frames(body["expected"], at: "/expected")
         actual = try Self.frames(body["actual"], at: "/actual")
         guard expected.map(\.size) == actual.map(\.size) else {
-            throw Problem(422, "the two answers are at different sizes: \(expected.map { $0.size ?? "-" }) and \(actual.map { $0.size ?? "-" })", pointer: "/actual")
+            throw Problem(
+                422, "the two answers are at different sizes: \(expected.map { $0.size ?? "-" }) and \(actual.map { $0.size ?? "-" })",
+                pointer: "/actual")
         }
         var differences: [Difference] = []
         var compared = 0, maxDelta = 0.0
@@ -101,7 +105,9 @@ struct FrameComparison {
         for (id, f) in members {
             let at = "\(p)/\(jsonPointerToken(id))"
             func n(_ k: String) throws(Problem) -> Double {
-                guard let v = f[k]?.number, abs(v) <= 1e7 else { throw Problem(422, "a frame's \(k) is a number within ±10000000", pointer: "\(at)/\(k)") }
+                guard let v = f[k]?.number, abs(v) <= 1e7 else {
+                    throw Problem(422, "a frame's \(k) is a number within ±10000000", pointer: "\(at)/\(k)")
+                }
                 return v
             }
             guard f.members != nil else { throw Problem(422, "a frame is {x, y, width, height}", pointer: at) }
