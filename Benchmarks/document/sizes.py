@@ -21,7 +21,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
-from layoutd_process import free_port  # noqa: E402
+from layoutd_process import free_port, wait_healthy  # noqa: E402
 
 BIN = os.environ.get("LAYOUTD_BIN", os.path.join(ROOT, ".build", "release", "layoutd"))
 ROUNDS = int(os.environ.get("ROUNDS", "5"))
@@ -55,12 +55,7 @@ def main():
                                "--max-sizes", "64"], stderr=subprocess.DEVNULL)
     conn = None
     try:
-        for _ in range(200):
-            try:
-                http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/healthz")
-                break
-            except OSError:
-                time.sleep(0.05)
+        wait_healthy(port, server)
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
 
         def post(body):

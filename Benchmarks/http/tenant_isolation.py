@@ -29,7 +29,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
-from layoutd_process import free_port  # noqa: E402
+from layoutd_process import free_port, wait_healthy  # noqa: E402
 
 BIN = os.environ.get("LAYOUTD_BIN", os.path.join(ROOT, ".build", "release", "layoutd"))
 ROUNDS = int(os.environ.get("ROUNDS", "9"))
@@ -70,12 +70,7 @@ def main():
     server = subprocess.Popen(["taskset", "-c", "0", BIN, "--port", str(port), "--store", "memory", "--threads", "1",
                                "--log-level", "warning", "--auth-file", auth], stderr=subprocess.DEVNULL)
     try:
-        for _ in range(200):
-            try:
-                http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/healthz")
-                break
-            except OSError:
-                time.sleep(0.05)
+        wait_healthy(port, server)
         sessions = {}
         for tenant in ("quiet", "flood"):
             c = http.client.HTTPConnection("127.0.0.1", port)

@@ -17,6 +17,20 @@ def free_port():
         return s.getsockname()[1]
 
 
+def wait_healthy(port, proc=None, seconds=20):
+    """Until /healthz answers on the port; RuntimeError when it does not in time, or the
+    process ended."""
+    deadline = time.time() + seconds
+    while True:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2)
+            return
+        except OSError:
+            if time.time() > deadline or (proc is not None and proc.poll() is not None):
+                raise RuntimeError(f"layoutd did not start on port {port}")
+            time.sleep(0.05)
+
+
 class Layoutd:
     def __init__(self, *extra):
         self.port = free_port()
@@ -24,15 +38,10 @@ class Layoutd:
         self.log = tempfile.NamedTemporaryFile(prefix="layoutd-", suffix=".log", delete=False)
         self.proc = subprocess.Popen([BIN, "--port", str(self.port), "--store", "memory", "--log-level", "warning", *extra],
                                      stderr=self.log, stdout=subprocess.DEVNULL)
-        deadline = time.time() + 20
-        while True:
-            try:
-                urllib.request.urlopen(self.base + "/healthz", timeout=2)
-                return
-            except OSError:
-                if time.time() > deadline or self.proc.poll() is not None:
-                    raise RuntimeError("layoutd did not start; its log: " + self.log.name)
-                time.sleep(0.05)
+        try:
+            wait_healthy(self.port, self.proc)
+        except RuntimeError:
+            raise RuntimeError("layoutd did not start; its log: " + self.log.name) from None
 
     def stop(self):
         self.proc.terminate()
