@@ -75,7 +75,7 @@ let package = Package(
             ],
             // The playground page and openapi.yaml (a link to the repository's), compiled into the
             // binary: no files to ship beside it, and one copy of each.
-            resources: ["index.html", "playground.css", "app.js", "api.js", "canvas.js", "examples.js", "panels.js", "pointer.js"]
+            resources: ["index.html", "playground.css", "app.js", "api.js", "canvas.js", "examples.js", "panels.js", "pointer.js", "sizes.js"]
                 .map { .embedInCode("Playground/\($0)") } + [.embedInCode("openapi.yaml")]
         ),
         .executableTarget(

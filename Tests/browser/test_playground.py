@@ -10,6 +10,8 @@ from PyPI, headless, against the real server over loopback.
   views they name; the ambiguous one marks the view, explains it, and exercises another
   layout without keeping it; a bad document shows the problem at its pointer; the 100-cell
   feed draws all 501 views;
+- the size picker: two devices and a width picked, the strip draws the document at the three
+  sizes (a picture each, every view's box in each) and offers it as SVG and PNG;
 - a session's `snapshot.svg` opened in the browser: every view's rect where its frame is, the
   label's glyph outlines inside its box.
 
@@ -26,7 +28,9 @@ import sys
 import tempfile
 import time
 import unittest
+import urllib.parse
 import urllib.request
+import xml.etree.ElementTree as ET
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -300,6 +304,28 @@ class PlaygroundTest(unittest.TestCase):
         self.assertEqual(len(self.drawn()), 501)
         self.assertDrawnAsServed(session)
         self.shot("feed")
+
+    def test_the_size_picker_draws_a_strip_and_offers_it(self):
+        self.open()
+        views = len(self.drawn())
+        picker = Select(self.browser.find_element(By.ID, "size-devices"))
+        picker.select_by_index(0)
+        picker.select_by_index(3)
+        self.browser.find_element(By.ID, "size-widths").send_keys("300")
+        self.browser.find_element(By.ID, "size-draw").click()
+        WebDriverWait(self.browser, 20).until(
+            lambda b: b.execute_script("return !document.getElementById('size-png').hidden"))
+        svg = self.browser.find_element(By.ID, "size-svg").get_attribute("href")
+        sheet = ET.fromstring(urllib.parse.unquote(svg.split(",", 1)[1]))
+        groups = [len([r for r in g.iter("{http://www.w3.org/2000/svg}rect") if r.get("data-view-id")])
+                  for g in sheet.findall("{http://www.w3.org/2000/svg}g")]
+        self.assertEqual(groups, [views] * 3)
+        shown = self.browser.execute_script("const i = document.querySelector('#size-strip img'); return [i.complete, i.naturalWidth]")
+        self.assertTrue(shown[0] and shown[1] > 0, "the strip's image did not load")
+        png = self.browser.find_element(By.ID, "size-png").get_attribute("href")
+        self.assertTrue(svg.startswith("data:image/svg+xml"), svg[:40])
+        self.assertTrue(png.startswith("data:image/png;base64,"), png[:40])
+        self.shot("sizes")
 
     def test_a_snapshot_svg_opens_in_the_browser(self):
         doc = {"views": [{"id": "root", "frame": {"x": 0, "y": 0, "width": 300, "height": 160}},

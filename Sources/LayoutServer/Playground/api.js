@@ -38,6 +38,15 @@ async function call(method, path, body, contentType = "application/json") {
   return type.includes("json") ? res.json() : res.text();
 }
 
+// A picture of a document (at each of `sizes`): the SVG's text, or the PNG as a Blob.
+async function picture(document, sizes, format) {
+  const headers = { "Content-Type": "application/json", Accept: format === "png" ? "image/png" : "image/svg+xml" };
+  if (apiKey.get()) headers["Authorization"] = `Bearer ${apiKey.get()}`;
+  const res = await fetch("/v1/render", { method: "POST", headers, body: JSON.stringify({ ...document, sizes }) });
+  if (!res.ok) throw new ApiProblem(await res.json().catch(() => ({ status: res.status, title: res.statusText })));
+  return format === "png" ? res.blob() : res.text();
+}
+
 const sessionPath = (id) => `/v1/sessions/${encodeURIComponent(id)}`;
 
 export const api = {
@@ -48,6 +57,7 @@ export const api = {
   trace: (id) => call("GET", `${sessionPath(id)}/trace`),
   exerciseAmbiguity: (id) => call("POST", `${sessionPath(id)}/exercise-ambiguity`),
   devices: () => call("GET", "/v1/devices"),
+  render: (document, sizes, format = "svg") => picture(document, sizes, format),
   // An Interface Builder document's bytes, laid out: each root's frames and layoutd document.
   ibLayout: (bytes, query) => call("POST", `/v1/ib/layout?${new URLSearchParams(query)}`, bytes, "application/xml"),
 };

@@ -6,11 +6,16 @@ import { Canvas } from "./canvas.js";
 import { examples } from "./examples.js";
 import { locate } from "./pointer.js";
 import { renderConstraints, renderDiagnostics, renderInspector, Timeline, viewsOf } from "./panels.js";
+import { SizeStrip } from "./sizes.js";
 
 const $ = (id) => document.getElementById(id);
 const editor = $("editor");
 const timeline = new Timeline($("timeline"));
 const canvas = new Canvas($("canvas"), { onPointerDown });
+const strip = new SizeStrip({
+  picker: $("size-devices"), widths: $("size-widths"), button: $("size-draw"), strip: $("size-strip"),
+  svgLink: $("size-svg"), pngLink: $("size-png"), onProblem: (problem) => showProblem(problem),
+});
 
 const state = {
   session: null,
@@ -84,6 +89,7 @@ async function layOut() {
   const elapsed = performance.now() - started;
   state.session = created.session;
   state.document = current.document;
+  strip.document = current.document;
   state.frames = new Map(Object.entries(created.frames));
   state.focus = null;
   document.body.dataset.session = created.session;
@@ -264,6 +270,7 @@ async function settle(view) {
     const current = await api.session(session);
     if (session !== state.session) return;
     state.document = current.document;
+    strip.document = current.document;
     highlight();
   } catch (e) {
     if (e instanceof ApiProblem) { showProblem(e.problem); return; }
@@ -328,6 +335,7 @@ $("ib-file").addEventListener("change", async (e) => {
 $("ib-device").addEventListener("change", loadIB);
 $("ib-scene").addEventListener("change", showIBRoot);
 api.devices().then(({ devices }) => {
+  strip.setDevices(devices);
   $("ib-device").append(new Option("as stored", ""),
     ...devices.map((d) => new Option(`${d.name} (${d.width} × ${d.height})`, `${d.id}:${d.orientation}`)));
 }, () => {});

@@ -11,7 +11,8 @@ struct PlaygroundRoutes {
         "canvas.js": ("text/javascript; charset=utf-8", PackageResources.canvas_js),
         "examples.js": ("text/javascript; charset=utf-8", PackageResources.examples_js),
         "panels.js": ("text/javascript; charset=utf-8", PackageResources.panels_js),
-        "pointer.js": ("text/javascript; charset=utf-8", PackageResources.pointer_js)
+        "pointer.js": ("text/javascript; charset=utf-8", PackageResources.pointer_js),
+        "sizes.js": ("text/javascript; charset=utf-8", PackageResources.sizes_js)
     ]
 
     /// Same-origin only: the page loads nothing from elsewhere and talks to this server alone.
