@@ -17,16 +17,17 @@ extension LayoutDocument {
     /// Reads the body into `doc` (a new one); the number of views it sent (which picks the
     /// engine), or nil. Filled in place: a document handed back in a tuple stayed shared with
     /// it, and the build's first write to each array copied it whole.
-    static func read(_ body: [UInt8], into doc: inout LayoutDocument) -> Int? {
+    static func read(_ body: [UInt8], into doc: inout LayoutDocument, sizes: ((JSON) -> Void)? = nil) -> Int? {
         do {
-            return try JSONParser.reading(body) { r throws -> Int in try doc.read(&r) }
+            return try JSONParser.reading(body) { r throws -> Int in try doc.read(&r, sizes: sizes) }
         } catch {
             return nil
         }
     }
 
-    /// `{"options": {...}, "views": [...], "constraints": [...]}`, in that order, each at most once.
-    private mutating func read(_ r: inout JSONParser) throws -> Int {
+    /// `{"options": {...}, "views": [...], "constraints": [...]}`, in that order, each at most
+    /// once; with `sizes`, a `sizes` member anywhere among them is read as a tree and handed to it.
+    private mutating func read(_ r: inout JSONParser, sizes: ((JSON) -> Void)?) throws -> Int {
         var viewsSent = 0, stage = 0  // 1: views read; 2: constraints read
         var hasOptions = false
         if try r.beginObject() {
@@ -44,6 +45,8 @@ extension LayoutDocument {
                     if stage == 0 { reserve(views: 0, constraints: r.remaining / Self.bytesPerConstraint) }
                     try readConstraints(&r)
                     stage = 2
+                } else if let sizes, k.spells("sizes") {
+                    sizes(try r.readValue())
                 } else {
                     throw GiveUp()
                 }

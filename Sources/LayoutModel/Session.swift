@@ -129,13 +129,15 @@ public final class LayoutSession {
 
     /// Builds from the body's bytes, read in place (`LayoutDocument.read`); nil when the
     /// body needs the tree's path (`make(body:)` takes it then, and it answers any error).
-    public static func make(documentBytes body: [UInt8], limits: SessionLimits = SessionLimits(), oneShot: Bool = false)
+    public static func make(
+        documentBytes body: [UInt8], limits: SessionLimits = SessionLimits(), oneShot: Bool = false, sizes: ((JSON) -> Void)? = nil
+    )
         throws(LayoutError) -> LayoutSession?
     {
         try recovering(limits) { limits throws(LayoutError) in
             var doc = LayoutDocument()
             doc.keepsSentText = !oneShot
-            guard let viewsSent = LayoutDocument.read(body, into: &doc) else { return nil }
+            guard let viewsSent = LayoutDocument.read(body, into: &doc, sizes: sizes) else { return nil }
             return try LayoutSession(built: consume doc, viewsSent: viewsSent, limits: limits)
         }
     }
@@ -152,14 +154,30 @@ public final class LayoutSession {
     public static func make(body: [UInt8], limits: SessionLimits = SessionLimits(), oneShot: Bool = false) throws(BodyError)
         -> (session: LayoutSession, tree: JSON?)
     {
+        let made = try make(body: body, limits: limits, oneShot: oneShot, takingSizes: false)
+        return (made.session, made.tree)
+    }
+
+    /// A request body's session, and with `takingSizes` the `sizes` member sent beside the
+    /// document's fields (nil when none was), read in place as the document is.
+    public static func make(body: [UInt8], limits: SessionLimits = SessionLimits(), oneShot: Bool = false, takingSizes: Bool)
+        throws(BodyError) -> (session: LayoutSession, tree: JSON?, sizes: JSON?)
+    {
+        var sizes: JSON? = nil
         do throws(LayoutError) {
-            if let s = try make(documentBytes: body, limits: limits, oneShot: oneShot) { return (s, nil) }
+            if let s = try make(documentBytes: body, limits: limits, oneShot: oneShot, sizes: takingSizes ? { sizes = $0 } : nil) {
+                return (s, nil, sizes)
+            }
         } catch {
             throw .refused(error)
         }
-        let tree: JSON
+        var tree: JSON
         do { tree = try JSONParser.parse(body) } catch { throw .notJSON(error) }
-        do throws(LayoutError) { return (try make(document: tree, limits: limits, oneShot: oneShot), tree) } catch { throw .refused(error) }
+        if takingSizes, let members = tree.members, let sent = tree["sizes"] {
+            sizes = sent
+            tree = .object(members.filter { $0.key != "sizes" })
+        }
+        do throws(LayoutError) { return (try make(document: tree, limits: limits, oneShot: oneShot), tree, sizes) } catch { throw .refused(error) }
     }
 
     // MARK: Restoring from a store

@@ -79,6 +79,18 @@ class Sizes(unittest.TestCase):
                     for k in ("x", "y", "width", "height"):
                         self.assertAlmostEqual(at["frames"][view][k], frame[k], places=6, msg=(trial, name, view, k))
 
+    def test_sizes_anywhere_in_the_body_and_the_word_elsewhere(self):
+        doc = document(random.Random(5))
+        first = json.dumps({"sizes": [{"width": 300, "height": 500}], **doc}).encode()
+        status, answer = self.request("POST", "/v1/layout", raw=first)
+        self.assertEqual((status, list(answer["sizes"])), (200, ["300x500"]))
+        # A view named "sizes" is not a sizes member: a plain answer.
+        named = json.loads(json.dumps(doc))
+        named["views"].append({"id": "sizes", "parent": "root"})
+        status, answer = self.request("POST", "/v1/layout", named)
+        self.assertEqual(status, 200)
+        self.assertIn("sizes", answer["frames"])
+
     def test_a_device_size_is_its_screen_scale_and_safe_area(self):
         status, devices = self.request("GET", "/v1/devices")
         device = next(d for d in devices["devices"] if d["id"] == "retina6_12" and d["orientation"] == "landscape")

@@ -16,14 +16,10 @@ struct OneShotRoutes: Sendable {
 
     func layout(_ req: Request) throws(Problem) -> Response {
         try checkJSONMedia(req)
-        // A document with `sizes` beside its fields is read as a tree (the in-place reader
-        // takes documents only); without, the fast path. (memchr finds the quotes)
-        if req.body.containsSizesKey {
-            let body = try jsonBody(req)
-            if let sizes = body["sizes"] {
-                let (list, layouts) = try sessions.oneShot(body, sizes: sizes)
-                return .json(200, WireFormat.sizes(list, layouts))
-            }
+        // `sizes` beside the document's fields: read in place with it, a build, then a
+        // set-constant a size.
+        if req.body.containsSizesKey, let (list, layouts) = try sessions.oneShotAtSizes(req.body) {
+            return .json(200, WireFormat.sizes(list, layouts))
         }
         let made = try sessions.oneShot(req.body)
         var res = Response.json(200, WireFormat.layout(made.session, made.diagnostics))

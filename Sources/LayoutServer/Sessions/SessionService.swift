@@ -72,15 +72,20 @@ final class SessionService: Sendable {
         return (session, diagnostics, document)
     }
 
-    /// A one-shot layout at many sizes: `body` is the document with its `sizes` beside its
-    /// fields. One build, then each size a set-constant on the roots (`LayoutSession.layouts`).
-    func oneShot(_ body: JSON, sizes: JSON) throws(Problem) -> (SizeList, [SizedLayout]) {
-        let list = try sizeList(sizes)
+    /// A one-shot layout at many sizes, its `sizes` beside the document's fields (read in
+    /// place with the document): one build, then each size a set-constant on the roots
+    /// (`LayoutSession.layouts`). nil when the body sends no `sizes` after all (the word was
+    /// somewhere else in it): the caller answers it as a plain one-shot.
+    func oneShotAtSizes(_ body: [UInt8]) throws(Problem) -> (SizeList, [SizedLayout])? {
         try checkMemoryBudget()
-        let document: JSON = .object((body.members ?? []).filter { $0.key != "sizes" })
+        let made: (session: LayoutSession, tree: JSON?, sizes: JSON?)
+        do throws(LayoutSession.BodyError) {
+            made = try LayoutSession.make(body: body, limits: configuration.layoutLimits, takingSizes: true)
+        } catch { throw Problem(error) }
+        guard let sizes = made.sizes else { return nil }
+        let list = try sizeList(sizes)
         do throws(LayoutError) {
-            let session = try LayoutSession.make(document: document, limits: configuration.layoutLimits)
-            let layouts = try session.layouts(at: list.entries.map(\.size), restoring: false)
+            let layouts = try made.session.layouts(at: list.entries.map(\.size), restoring: false)
             for l in layouts { count(l.diagnostics) }
             return (list, layouts)
         } catch { throw Problem(error) }
@@ -273,10 +278,7 @@ final class SessionService: Sendable {
     /// tree, which then goes with the answer to be freed).
     private static func session(_ body: [UInt8], limits: SessionLimits, oneShot: Bool) throws(Problem) -> (LayoutSession, JSON?) {
         do throws(LayoutSession.BodyError) { return try LayoutSession.make(body: body, limits: limits, oneShot: oneShot) } catch {
-            switch error {
-            case .notJSON(let e): throw Problem(notJSON: e)
-            case .refused(let e): throw Problem(e)
-            }
+            throw Problem(error)
         }
     }
 }

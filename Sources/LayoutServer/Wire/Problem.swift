@@ -74,6 +74,14 @@ struct Problem: Error {
         self.headers = headers
     }
 
+    /// A body that built no session: not JSON, or a document refused.
+    init(_ e: LayoutSession.BodyError) {
+        switch e {
+        case .notJSON(let j): self.init(notJSON: j)
+        case .refused(let l): self.init(l)
+        }
+    }
+
     init(_ e: LayoutError) {
         let status: Int
         switch e.kind {
