@@ -23,7 +23,7 @@ public struct ServerConfiguration: Sendable {
     /// The largest width or height a size may ask for, in points; more is 422.
     public var maxSizePoints = 1_000_000.0
     /// The largest PNG a request may ask for, in pixels (width × height × scale²); more is 413.
-    public var maxPicturePixels = 40_000_000
+    public var maxPicturePixels = 16_000_000
     /// Open WebSocket streams at once; one more is 503.
     public var maxStreams = 1024
     /// Largest WebSocket message (after reassembly and inflation); more closes with 1009.
