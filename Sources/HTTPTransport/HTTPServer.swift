@@ -305,7 +305,15 @@ public final class HTTPServer: @unchecked Sendable {
         workers.run { [self] in
             var job = job
             let c = Suspended(connection: job.connection)
-            Self.release(handler(&job.request), into: state) { MHD_resume_connection(c.connection) }
+            let response = handler(&job.request)
+            // A held answer (a durable write, a delayed refusal) outlives the job: counted, so
+            // that `stop` waits for it as for the others.
+            let held = response.hold != nil
+            if held { heldCount.add(1, ordering: .relaxed) }
+            Self.release(response, into: state) { [self] in
+                MHD_resume_connection(c.connection)
+                if held { heldCount.subtract(1, ordering: .relaxed) }
+            }
         }
         return .YES
     }

@@ -19,6 +19,8 @@ public struct LayoutSize: Sendable {
 public struct SizedLayout: Sendable {
     public var frames: [FrameEntry]
     public var diagnostics: [Diagnostic]
+    /// The width each wrapped text was wrapped at there (a text on its natural lines is absent).
+    public var wrapWidths: [String: Double]
 }
 
 extension LayoutSession {
@@ -31,13 +33,14 @@ extension LayoutSession {
     /// touched at all: the frames here are read from the engine, and what moved meanwhile is
     /// forgotten, so the next change reports only what it moves.
     ///
-    /// A session whose layout is broken (unsatisfiable) is laid out on a build of its
-    /// document instead: which constraint breaks follows the order of changes, so sizing and
-    /// setting back could leave a different one broken. `restoring: false` skips setting
-    /// back (a one-shot layout's session, thrown away).
+    /// A session whose layout is broken or ambiguous is laid out on a build of its document
+    /// instead: which constraint breaks follows the order of changes, and an ambiguous
+    /// layout may settle elsewhere when its roots are set back, so either could leave the
+    /// session other than it was. `restoring: false` skips setting back (a one-shot layout's
+    /// session, thrown away).
     public func layouts(at sizes: [LayoutSize], restoring: Bool = true) throws(LayoutError) -> [SizedLayout] {
-        if restoring && !solver.brokenConstraints.isEmpty {
-            return try LayoutSession(document: document.json, limits: limits).layouts(at: sizes, restoring: false)
+        if restoring && solver.hasDiagnostics {
+            return try LayoutSession.make(document: document.json, limits: limits).layouts(at: sizes, restoring: false)
         }
         var roots: [ViewRef] = []
         for i in document.views.indices where document.views[i].live && document.views[i].parent == .noRef {
@@ -52,7 +55,7 @@ extension LayoutSession {
             resize(
                 roots, to: frames.map { Rect(x: $0.x, y: $0.y, width: size.width, height: size.height) },
                 scale: size.scale ?? options.scale, direction: size.layoutDirection ?? options.layoutDirection)
-            out.append(SizedLayout(frames: engineFrames(), diagnostics: diagnostics()))
+            out.append(SizedLayout(frames: engineFrames(), diagnostics: diagnostics(), wrapWidths: wrapWidths()))
         }
         if restoring { resize(roots, to: frames, scale: options.scale, direction: options.layoutDirection) }
         return out
@@ -78,6 +81,13 @@ extension LayoutSession {
         solver.forgetChanges()
         carriedMoves.removeAll(keepingCapacity: true)
         document.settle()
+    }
+
+    private func wrapWidths() -> [String: Double] {
+        guard document.textViews > 0 else { return [:] }
+        var out: [String: Double] = [:]
+        for r in document.views where r.live && r.spec.hasText { if let w = r.wrapWidth { out[r.spec.id] = w } }
+        return out
     }
 
     /// Every view's frame as the engine has it now (rounded as the options say), in document order.

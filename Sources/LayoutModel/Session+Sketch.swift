@@ -6,8 +6,11 @@ public struct ViewSketch: Sendable {
     public var isGuide: Bool
     public var hidden: Bool
     public var text: TextContent?
-    /// The text is measured within these (its frame less them), as the layout wraps it.
+    /// Where the text's frame is measured from (its frame less these).
     public var insets: Insets
+    /// The width its text was wrapped at (nil: its natural lines): a picture draws it there,
+    /// never at a frame rounded to pixels, which can be a pixel narrower.
+    public var wrapWidth: Double?
 }
 
 extension LayoutSession {
@@ -21,7 +24,7 @@ extension LayoutSession {
             out.append(
                 ViewSketch(
                     id: r.spec.id, parent: r.parent == .noRef ? nil : document.viewName(r.parent), isGuide: r.spec.isGuide,
-                    hidden: r.spec.hidden, text: r.spec.text, insets: r.spec.alignmentInsets))
+                    hidden: r.spec.hidden, text: r.spec.text, insets: r.spec.alignmentInsets, wrapWidth: r.wrapWidth))
         }
         if document.liveViews == document.views.count {
             for v in document.views.indices { visit(ViewRef(v)) }

@@ -8,22 +8,14 @@ extension Picture {
     public init(name: String?, expected: [FrameEntry], actual: [FrameEntry], moved: Set<String>, parents: [String: String]) {
         self.name = name
         func absolute(_ frames: [FrameEntry]) -> [(FrameEntry, Rect)] {
-            var byID: [String: FrameEntry] = [:]
-            for f in frames { byID[f.id] = f }
-            var memo: [String: (x: Double, y: Double, shown: Bool)] = [:]
-            func origin(_ id: String, depth: Int) -> (x: Double, y: Double, shown: Bool) {
-                if let o = memo[id] { return o }
-                let f = byID[id]
-                var o = (x: f?.frame.x ?? 0, y: f?.frame.y ?? 0, shown: !(f?.hidden ?? false))
-                if let p = parents[id], depth < 10_000 {
-                    let up = origin(p, depth: depth + 1)
-                    o = (up.x + o.x, up.y + o.y, o.shown && up.shown)
-                }
-                memo[id] = o
-                return o
+            var byID: [String: Rect] = [:], hidden = Set<String>()
+            for f in frames {
+                byID[f.id] = f.frame
+                if f.hidden { hidden.insert(f.id) }
             }
+            var origins = Origins(frames: byID, parents: parents, hidden: hidden)
             return frames.compactMap { f in
-                let o = origin(f.id, depth: 0)
+                let o = origins.origin(f.id)
                 return o.shown ? (f, Rect(x: o.x, y: o.y, width: f.frame.width, height: f.frame.height)) : nil
             }
         }

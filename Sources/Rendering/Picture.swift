@@ -43,36 +43,22 @@ public struct Picture: Sendable {
             case .churn: break
             }
         }
-        // Parents come before their children in document order only mostly: origins are
-        // resolved by id, each once.
         var parentOf: [String: String] = [:], hidden = Set<String>()
         for v in sketch {
             if let p = v.parent { parentOf[v.id] = p }
             if v.hidden { hidden.insert(v.id) }
         }
-        var origin: [String: (x: Double, y: Double, shown: Bool)] = [:]
-        func place(_ id: String) -> (x: Double, y: Double, shown: Bool) {
-            if let o = origin[id] { return o }
-            let own = frameOf[id] ?? Rect(x: 0, y: 0, width: 0, height: 0)
-            var o = (x: own.x, y: own.y, shown: !hidden.contains(id))
-            if let p = parentOf[id] {
-                origin[id] = (0, 0, false)  // a cycle (refused by the model) cannot recurse forever
-                let up = place(p)
-                o = (up.x + own.x, up.y + own.y, o.shown && up.shown)
-            }
-            origin[id] = o
-            return o
-        }
+        var origins = Origins(frames: frameOf, parents: parentOf, hidden: hidden)
         var boxes: [Box] = []
         var size = (width: 0.0, height: 0.0)
         for v in sketch {
             guard let f = frameOf[v.id] else { continue }
-            let o = place(v.id)
+            let o = origins.origin(v.id)
             guard o.shown else { continue }
             let frame = Rect(x: o.x, y: o.y, width: f.width, height: f.height)
             if v.parent == nil { size = (max(size.width, frame.x + frame.width), max(size.height, frame.y + frame.height)) }
             var text: (String, Double, Double, Int)? = nil
-            if let t = v.text, let outline = try? measurer.outline(t.string, style: t.style, width: f.width - v.insets.left - v.insets.right) {
+            if let t = v.text, let outline = try? measurer.outline(t.string, style: t.style, width: v.wrapWidth) {
                 // A label draws its lines centred down its height, from its leading edge.
                 let top = frame.y + v.insets.top + (f.height - v.insets.top - v.insets.bottom - outline.height) / 2
                 text = (outline.path, frame.x + v.insets.left, top, outline.lines)

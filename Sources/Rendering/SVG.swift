@@ -79,10 +79,14 @@ public enum SVG {
         return Array(out.utf8)
     }
 
-    /// Up to three decimals, no exponent.
+    /// Up to three decimals, no exponent below 1e12 (what a frame holds; larger, or not
+    /// finite, can come only from a document's extreme multipliers, and is written as Swift
+    /// prints it, an exponent SVG reads).
     static func n(_ v: Double) -> String {
+        guard v.isFinite else { return "0" }
+        guard abs(v) < 1e12 else { return String(v) }
         let r = (v * 1000).rounded() / 1000
-        if r == r.rounded() && abs(r) < 1e15 { return String(Int64(r)) }
+        if r == r.rounded() { return String(Int64(r)) }
         var s = String(format3: r)
         while s.hasSuffix("0") { s.removeLast() }
         return s
@@ -92,6 +96,8 @@ public enum SVG {
         var out = ""
         for c in s.unicodeScalars {
             switch c {
+            // XML 1.0 has no way to write these, not even as references.
+            case "\u{0}"..."\u{8}", "\u{B}", "\u{C}", "\u{E}"..."\u{1F}", "\u{FFFE}", "\u{FFFF}": out += "\u{FFFD}"
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"

@@ -144,6 +144,18 @@ class Render(unittest.TestCase):
         self.assertEqual(len(groups), 1)
         self.assertGreaterEqual(self.check_picture(groups[0], answer), 2)
 
+    def test_a_label_is_drawn_on_the_lines_the_layout_wrapped_at_a_pixel_scale(self):
+        # A label as wide as its text (hugging it): rounded to pixels its frame can come out a
+        # pixel narrower than the engine's width; the picture must not wrap it for that.
+        for x in (0.3, 0.7, 1.2, 2.45):
+            doc = {"views": [{"id": "root", "frame": {"x": 0, "y": 0, "width": 400, "height": 100}},
+                             {"id": "t", "parent": "root", "text": {"string": "Hugging its text", "font": LABEL, "numberOfLines": 0}}],
+                   "constraints": [{"expr": f"t.leading == root.leading + {x}"}, {"expr": "t.top == root.top"}],
+                   "options": {"scale": 3}}
+            svg = ET.fromstring(self.request("POST", "/v1/render", doc)[2])
+            path = next(p for p in svg.iter(SVG_NS + "path") if p.get("data-view-id") == "t")
+            self.assertEqual(path.get("data-lines"), "1", x)
+
     def test_many_sizes_are_one_contact_sheet(self):
         sizes = [{"width": 200, "height": 300}, {"name": "wide", "width": 600, "height": 200}]
         at = self.layout(dict(DOC, sizes=sizes))["sizes"]
@@ -196,6 +208,22 @@ class Render(unittest.TestCase):
         status, _, problem = self.request("POST", "/v1/render", dict(DOC, sizes=[{"width": 0, "height": 1}]))
         self.assertEqual((status, json.loads(problem)["pointer"]), (422, "/sizes/0/width"))
         self.assertEqual(self.request("GET", "/v1/sessions/" + "0" * 32 + "/snapshot.png")[0], 404)
+        # Frames past any pixel count (multipliers of a million, twice): drawn or refused, never a crash.
+        huge = {"views": [{"id": "root", "frame": {"x": 0, "y": 0, "width": 100, "height": 100}},
+                          {"id": "a", "parent": "root"}, {"id": "b", "parent": "root"}, {"id": "c", "parent": "root"}],
+                "constraints": [{"expr": "c.width == 10000000"}, {"expr": "b.width == c.width * 1000000"},
+                                {"expr": "a.width == b.width * 1000000"}, {"expr": "a.height == 10"}, {"expr": "b.height == 10"},
+                                {"expr": "c.height == 10"}, {"expr": "a.left == root.left"}, {"expr": "b.left == root.left"}, {"expr": "c.left == root.left"},
+                                {"expr": "a.top == root.top"}, {"expr": "b.top == root.top"}, {"expr": "c.top == root.top"}]}
+        status, ctype, svg = self.request("POST", "/v1/render", huge)
+        self.assertEqual(status, 200)
+        ET.fromstring(svg)
+        self.assertEqual(self.request("POST", "/v1/render", huge, accept="image/png")[0], 200, "the sheet is the root's size")
+        self.assertEqual(self.request("GET", "/healthz")[0], 200)
+        # Wider than cairo draws, within the pixel budget.
+        wide = json.loads(json.dumps(DOC))
+        wide["views"][0]["frame"].update(width=40000, height=50)
+        self.assertEqual(self.request("POST", "/v1/render", wide, accept="image/png")[0], 413)
 
 
     def compare(self, body, accept=None):

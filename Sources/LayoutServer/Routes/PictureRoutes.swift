@@ -49,6 +49,10 @@ struct PictureRoutes: Sendable {
         let sheet = SVG.arrange(pictures)
         let pixels = sheet.width * sheet.height * scale * scale
         let limit = sessions.configuration.maxPicturePixels
+        // Cairo draws at most 32,767 pixels a side.
+        guard sheet.width * scale <= 32_767, sheet.height * scale <= 32_767 else {
+            throw Problem(413, "a PNG is at most 32767 pixels a side (cairo's limit); this one is \(sheet.width * scale) by \(sheet.height * scale)")
+        }
         guard pixels <= Double(limit) else {
             throw Problem(
                 413, "the picture would be \(Int(sheet.width * scale))×\(Int(sheet.height * scale)) pixels; at most \(limit) (--max-picture-pixels)")

@@ -72,22 +72,31 @@ final class SessionService: Sendable {
         return (session, diagnostics, document)
     }
 
-    /// A one-shot layout at many sizes, its `sizes` beside the document's fields (read in
-    /// place with the document): one build, then each size a set-constant on the roots
-    /// (`LayoutSession.layouts`). nil when the body sends no `sizes` after all (the word was
-    /// somewhere else in it): the caller answers it as a plain one-shot.
-    func oneShotAtSizes(_ body: [UInt8]) throws(Problem) -> (SizeList, [SizedLayout])? {
+    /// A one-shot layout whose body may send `sizes` beside the document's fields (read in
+    /// place with the document): at those sizes, one build and then a set-constant on the
+    /// roots a size (`LayoutSession.layouts`); without any after all (the word was elsewhere
+    /// in the body), the plain layout of the same build.
+    enum OneShotAnswer {
+        case sized(SizeList, [SizedLayout])
+        case plain(session: LayoutSession, diagnostics: [Diagnostic], document: JSON?)
+    }
+
+    func oneShotTakingSizes(_ body: [UInt8]) throws(Problem) -> OneShotAnswer {
         try checkMemoryBudget()
         let made: (session: LayoutSession, tree: JSON?, sizes: JSON?)
         do throws(LayoutSession.BodyError) {
             made = try LayoutSession.make(body: body, limits: configuration.layoutLimits, takingSizes: true)
         } catch { throw Problem(error) }
-        guard let sizes = made.sizes else { return nil }
+        guard let sizes = made.sizes else {
+            let diagnostics = made.session.diagnostics()
+            count(diagnostics)
+            return .plain(session: made.session, diagnostics: diagnostics, document: made.tree)
+        }
         let list = try sizeList(sizes)
         do throws(LayoutError) {
             let layouts = try made.session.layouts(at: list.entries.map(\.size), restoring: false)
             for l in layouts { count(l.diagnostics) }
-            return (list, layouts)
+            return .sized(list, layouts)
         } catch { throw Problem(error) }
     }
 
@@ -166,7 +175,7 @@ final class SessionService: Sendable {
     /// `frames-at`: the caller's session laid out at each size, then as it was (nil: no such
     /// session). Under the session's lock, so no change lands half-way through.
     func framesAt(_ key: SessionKey, for caller: Caller, _ body: JSON) throws(Problem) -> (SizeList, [SizedLayout])? {
-        // The session first: a request for one that does not exist is 404 whatever its body.
+        // The session first: a request for one that does not exist is 404 whatever its sizes.
         try read(key, for: caller) { _, s throws(Problem) in
             guard let members = body.members else { throw Problem(422, "a frames-at body is {\"sizes\": [...]}", pointer: "") }
             for (k, _) in members where k != "sizes" { throw Problem(422, "unknown field '\(k)'", pointer: "/\(jsonPointerToken(k))") }
@@ -204,8 +213,14 @@ final class SessionService: Sendable {
             }
             let layouts = try session.layouts(at: list.entries.map(\.size), restoring: false)
             return zip(list.entries, layouts).map { entry, layout in
-                Picture(
-                    name: entry.name, sketch: sketch, frames: layout.frames, diagnostics: layout.diagnostics, viewsOf: session.views(ofConstraint:))
+                // Each size's texts at the widths they were wrapped at there.
+                let atSize = sketch.map { v in
+                    var v = v
+                    if v.text != nil { v.wrapWidth = layout.wrapWidths[v.id] }
+                    return v
+                }
+                return Picture(
+                    name: entry.name, sketch: atSize, frames: layout.frames, diagnostics: layout.diagnostics, viewsOf: session.views(ofConstraint:))
             }
         } catch { throw Problem(error) }
     }

@@ -42,10 +42,12 @@ struct FrameComparison {
         }
         self.tolerance = tolerance
         expected = try Self.frames(body["expected"], at: "/expected")
-        actual = try Self.frames(body["actual"], at: "/actual")
-        guard expected.map(\.size) == actual.map(\.size) else {
+        // Sizes are keyed by name: the actual ones in the expected order, whatever theirs.
+        let sent = try Self.frames(body["actual"], at: "/actual")
+        actual = expected.compactMap { e in sent.first { $0.size == e.size } }
+        guard actual.count == sent.count, actual.count == expected.count else {
             throw Problem(
-                422, "the two answers are at different sizes: \(expected.map { $0.size ?? "-" }) and \(actual.map { $0.size ?? "-" })",
+                422, "the two answers are at different sizes: \(expected.map { $0.size ?? "-" }) and \(sent.map { $0.size ?? "-" })",
                 pointer: "/actual")
         }
         var differences: [Difference] = []
