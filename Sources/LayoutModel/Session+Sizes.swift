@@ -94,15 +94,10 @@ extension LayoutSession {
     private func engineFrames() -> [FrameEntry] {
         var out: [FrameEntry] = []
         out.reserveCapacity(document.liveViews)
-        func visit(_ v: ViewRef) {
+        document.forEachViewInOrder { v in
             let record = document.views[Int(v)]
             guard record.live, !record.internalGuide, let vars = views[v] else { return }
             out.append(FrameEntry(id: record.spec.id, frame: currentFrame(vars), hidden: record.spec.hidden))
-        }
-        if document.liveViews == document.views.count {
-            for v in document.views.indices { visit(ViewRef(v)) }
-        } else {
-            for v in document.viewOrder { visit(v) }
         }
         return out
     }

@@ -18,18 +18,13 @@ extension LayoutSession {
     public func sketch() -> [ViewSketch] {
         var out: [ViewSketch] = []
         out.reserveCapacity(document.liveViews)
-        func visit(_ v: ViewRef) {
+        document.forEachViewInOrder { v in
             let r = document.views[Int(v)]
             guard r.live, !r.internalGuide else { return }
             out.append(
                 ViewSketch(
                     id: r.spec.id, parent: r.parent == .noRef ? nil : document.viewName(r.parent), isGuide: r.spec.isGuide,
                     hidden: r.spec.hidden, text: r.spec.text, insets: r.spec.alignmentInsets, wrapWidth: r.wrapWidth))
-        }
-        if document.liveViews == document.views.count {
-            for v in document.views.indices { visit(ViewRef(v)) }
-        } else {
-            for v in document.viewOrder { visit(v) }
         }
         return out
     }

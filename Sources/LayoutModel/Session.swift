@@ -220,14 +220,8 @@ public final class LayoutSession {
     /// written from here (the list first was ~1 M instructions of the 1,000-cell feed's
     /// one-shot layout, callgrind).
     public func forEachFrame(_ body: (_ id: String, _ frame: Rect, _ hidden: Bool) -> Void) {
-        func visit(_ v: ViewRef) {
+        document.forEachViewInOrder { v in
             if let r = views.reported(v) { body(document.viewName(v), r.frame, r.hidden) }
-        }
-        // No slot reused yet: slot order is document order, and no list is made.
-        if document.liveViews == document.views.count {
-            for v in document.views.indices { visit(ViewRef(v)) }
-        } else {
-            for v in document.viewOrder { visit(v) }
         }
     }
 

@@ -33,7 +33,7 @@ struct CompareRoutes: Sendable {
                 }
             }
         }
-        guard let png = Self.wantedPicture(req) else { return .json(200, Self.json(c)) }
+        guard let png = Self.wantedPicture(req) else { return .json(200, WireFormat.comparison(c)) }
         let drawn = zip(c.expected, c.actual).map { e, a in
             let moved = Set(c.differences.filter { $0.size == e.size && $0.kind != .missing }.map(\.view))
             return Picture(name: e.size, expected: e.frames, actual: a.frames, moved: moved, parents: parents)
@@ -43,37 +43,10 @@ struct CompareRoutes: Sendable {
 
     /// nil for JSON (the default); else whether PNG (true) or SVG was named first.
     static func wantedPicture(_ req: Request) -> Bool? {
-        guard let accept = req.header("Accept") else { return nil }
-        for part in accept.lowercased().split(separator: ",") {
-            switch part.split(separator: ";").first.map({ $0.trimming(" ") }) ?? "" {
-            case "image/png": return true
-            case "image/svg+xml": return false
-            case "application/json", "application/*", "*/*": return nil
-            default: continue
-            }
+        switch firstAccepted(req, of: ["image/png", "image/svg+xml", "application/json"]) {
+        case "image/png": return true
+        case "image/svg+xml": return false
+        default: return nil
         }
-        return nil
-    }
-
-    static func json(_ c: FrameComparison) -> JSON {
-        func frame(_ f: FrameEntry?) -> JSON {
-            guard let f else { return .null }
-            var m: [(key: String, value: JSON)] = [
-                ("x", .number(f.frame.x)), ("y", .number(f.frame.y)), ("width", .number(f.frame.width)), ("height", .number(f.frame.height))
-            ]
-            if f.hidden { m.append(("hidden", .bool(true))) }
-            return .object(m)
-        }
-        let differences: [JSON] = c.differences.map { d in
-            var m: [(key: String, value: JSON)] = []
-            if let s = d.size { m.append(("size", .string(s))) }
-            m += [("view", .string(d.view)), ("kind", .string(d.kind.rawValue)), ("delta", .number(d.delta))]
-            m += [("expected", frame(d.expected)), ("actual", frame(d.actual))]
-            return .object(m)
-        }
-        return .object([
-            ("equal", .bool(c.differences.isEmpty)), ("tolerance", .number(c.tolerance)), ("compared", .number(Double(c.compared))),
-            ("maxDelta", .number(c.maxDelta)), ("differences", .array(differences))
-        ])
     }
 }

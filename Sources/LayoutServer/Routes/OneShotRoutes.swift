@@ -20,7 +20,7 @@ struct OneShotRoutes: Sendable {
         // set-constant a size.
         if req.body.containsSizesKey {
             switch try sessions.oneShotTakingSizes(req.body) {
-            case .sized(let list, let layouts): return .json(200, WireFormat.sizes(list, layouts))
+            case .sized(_, let list, let layouts): return .json(200, WireFormat.sizes(list, layouts))
             case .plain(let session, let diagnostics, let document): return answer(session, diagnostics, document)
             }
         }

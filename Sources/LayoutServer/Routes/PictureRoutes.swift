@@ -12,7 +12,8 @@ struct PictureRoutes: Sendable {
         r.on("GET", "/v1/sessions/{id}/snapshot.png", caller: { [self] req, caller throws(Problem) in try snapshot(req, caller, png: true) })
         r.on("POST", "/v1/render") { [self] req throws(Problem) in
             _ = try Self.scale(req)
-            let pictures = try sessions.render(try jsonBody(req))
+            try checkJSONMedia(req)
+            let pictures = try sessions.render(req.body)
             return try answer(pictures, png: Self.wantsPNG(req), req)
         }
     }
@@ -31,16 +32,8 @@ struct PictureRoutes: Sendable {
         return v
     }
 
-    /// SVG unless the request's `Accept` names `image/png` before any type SVG answers.
-    static func wantsPNG(_ req: Request) -> Bool {
-        guard let accept = req.header("Accept") else { return false }
-        for part in accept.lowercased().split(separator: ",") {
-            let media = part.split(separator: ";").first.map { $0.trimming(" ") } ?? ""
-            if media == "image/png" { return true }
-            if media == "image/svg+xml" || media == "image/*" || media == "*/*" { return false }
-        }
-        return false
-    }
+    /// SVG unless the request's `Accept` names `image/png` before SVG.
+    static func wantsPNG(_ req: Request) -> Bool { firstAccepted(req, of: ["image/png", "image/svg+xml"]) == "image/png" }
 
     func answer(_ pictures: [Picture], png: Bool, _ req: Request) throws(Problem) -> Response {
         let svg = SVG.document(pictures)

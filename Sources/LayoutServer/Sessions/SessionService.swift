@@ -77,7 +77,7 @@ final class SessionService: Sendable {
     /// roots a size (`LayoutSession.layouts`); without any after all (the word was elsewhere
     /// in the body), the plain layout of the same build.
     enum OneShotAnswer {
-        case sized(SizeList, [SizedLayout])
+        case sized(LayoutSession, SizeList, [SizedLayout])
         case plain(session: LayoutSession, diagnostics: [Diagnostic], document: JSON?)
     }
 
@@ -96,7 +96,7 @@ final class SessionService: Sendable {
         do throws(LayoutError) {
             let layouts = try made.session.layouts(at: list.entries.map(\.size), restoring: false)
             for l in layouts { count(l.diagnostics) }
-            return .sized(list, layouts)
+            return .sized(made.session, list, layouts)
         } catch { throw Problem(error) }
     }
 
@@ -138,7 +138,7 @@ final class SessionService: Sendable {
         let t0 = monotonicNanos()
         let (session, doc) = try Self.session(body, limits: limits, oneShot: false)
         session.compact()
-        if caller.tenant?.quotas.memoryShare != nil { try checkMemoryShare(of: caller, adding: session.heapEstimate) }
+        try checkMemoryShare(of: caller, adding: session.heapEstimate)
         metrics.solveTime.recordNanoseconds(Int64(monotonicNanos() - t0))
         // With replicas on one store, the id's lease first: the session is this replica's.
         let claim = try persistence?.claimNew(proposed)
@@ -195,23 +195,17 @@ final class SessionService: Sendable {
         }
     }
 
-    /// Pictures of a document sent whole: at its own size, or at each of its `sizes`.
-    func render(_ body: JSON) throws(Problem) -> [Picture] {
-        guard body.members != nil else { throw Problem(422, "the body is a layout document (an object)", pointer: "") }
-        let list = try body["sizes"].map { json throws(Problem) in try sizeList(json) }
-        try checkMemoryBudget()
-        let document: JSON = .object((body.members ?? []).filter { $0.key != "sizes" })
-        do throws(LayoutError) {
-            let session = try LayoutSession.make(document: document, limits: configuration.layoutLimits)
+    /// Pictures of a document sent whole (the body a one-shot layout takes): at its own size,
+    /// or at each of its `sizes`.
+    func render(_ body: [UInt8]) throws(Problem) -> [Picture] {
+        switch try oneShotTakingSizes(body) {
+        case .plain(let session, let diagnostics, _):
+            return [
+                Picture(
+                    name: nil, sketch: session.sketch(), frames: session.allFrames, diagnostics: diagnostics, viewsOf: session.views(ofConstraint:))
+            ]
+        case .sized(let session, let list, let layouts):
             let sketch = session.sketch()
-            guard let list else {
-                return [
-                    Picture(
-                        name: nil, sketch: sketch, frames: session.allFrames, diagnostics: session.diagnostics(),
-                        viewsOf: session.views(ofConstraint:))
-                ]
-            }
-            let layouts = try session.layouts(at: list.entries.map(\.size), restoring: false)
             return zip(list.entries, layouts).map { entry, layout in
                 // Each size's texts at the widths they were wrapped at there.
                 let atSize = sketch.map { v in
@@ -222,7 +216,7 @@ final class SessionService: Sendable {
                 return Picture(
                     name: entry.name, sketch: atSize, frames: layout.frames, diagnostics: layout.diagnostics, viewsOf: session.views(ofConstraint:))
             }
-        } catch { throw Problem(error) }
+        }
     }
 
     /// Keeps a session in memory from idle eviction (an open stream on it).

@@ -46,3 +46,15 @@ extension Problem {
         self.init(400, "the body is not JSON: \(error.message) at byte \(error.offset)", pointer: "")
     }
 }
+
+/// The first of `types` the request's `Accept` names, in its order (q-values aside); nil when
+/// it names none before `*/*`, or has no `Accept`: the route's own default then.
+func firstAccepted(_ req: Request, of types: [String]) -> String? {
+    guard let accept = req.header("Accept") else { return nil }
+    for part in accept.lowercased().split(separator: ",") {
+        let media = part.split(separator: ";").first.map { $0.trimming(" ") } ?? ""
+        if types.contains(media) { return media }
+        if media == "*/*" { return nil }
+    }
+    return nil
+}

@@ -222,4 +222,27 @@ enum WireFormat {
         w.endObject()
         return w.bytes
     }
+
+    /// `POST /v1/compare`'s answer: whether the two agree, and each difference.
+    static func comparison(_ c: FrameComparison) -> JSON {
+        func frame(_ f: FrameEntry?) -> JSON {
+            guard let f else { return .null }
+            var m: [(key: String, value: JSON)] = [
+                ("x", .number(f.frame.x)), ("y", .number(f.frame.y)), ("width", .number(f.frame.width)), ("height", .number(f.frame.height))
+            ]
+            if f.hidden { m.append(("hidden", .bool(true))) }
+            return .object(m)
+        }
+        let differences: [JSON] = c.differences.map { d in
+            var m: [(key: String, value: JSON)] = []
+            if let s = d.size { m.append(("size", .string(s))) }
+            m += [("view", .string(d.view)), ("kind", .string(d.kind.rawValue)), ("delta", .number(d.delta))]
+            m += [("expected", frame(d.expected)), ("actual", frame(d.actual))]
+            return .object(m)
+        }
+        return .object([
+            ("equal", .bool(c.differences.isEmpty)), ("tolerance", .number(c.tolerance)), ("compared", .number(Double(c.compared))),
+            ("maxDelta", .number(c.maxDelta)), ("differences", .array(differences))
+        ])
+    }
 }
