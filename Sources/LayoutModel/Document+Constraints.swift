@@ -175,6 +175,10 @@ extension LayoutDocument {
         }
         let shape = IDShape(s)
         guard !isTaken(s, shape: shape) else { throw p()("id").fail("a constraint '\(s)' exists already") }
+        // A server-shaped id the server has given already is never given again: kept by its
+        // number like the server's own, it leaves the quick ids on (a document sent whole
+        // keeps an unnamed constraint's id this way when it replaces the constraint).
+        if shape.autoShaped, let n = Self.autoNumber(s), n > 0, n < nextAuto, n <= Entry.maxNumber { return EntryID(name: "", number: n) }
         if shape.autoShaped { autoShapedIDs = true }
         if shape.memberShaped { memberShapedIDs = true }
         return EntryID(name: s, number: nil)
@@ -574,7 +578,10 @@ extension LayoutDocument {
         case .implicit, .stack: return
         }
         guard entries[Int(e)].form == .visual else {
-            if field != "active" { entries[Int(e)].stale = true }
+            // An `expr` written the usual way is written again from its atom, and stays an
+            // `expr` while its numbers still write that way (a document sent whole again
+            // changes its constants in place and gives back what it sent).
+            if field != "active", !(entries[Int(e)].text == .rendered && rendersUsually(a)) { entries[Int(e)].stale = true }
             return
         }
         if field != "active" || liveMembers(of: e).contains(where: { atoms[Int($0)].active != (value.bool ?? true) }) {

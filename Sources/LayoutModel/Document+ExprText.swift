@@ -36,6 +36,12 @@ extension LayoutDocument {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Whether atom a writes the usual way (its numbers integers).
+    func rendersUsually(_ a: AtomRef) -> Bool {
+        var out: [UInt8] = []
+        return render(a, into: &out)
+    }
+
     /// Attributes' names as bytes, by case (appending a `rawValue`'s UTF-8 view was 2.8 M
     /// instructions of the 1,000-cell feed's load).
     private static let attributeNames = Attribute.allCases.map { Array($0.rawValue.utf8) }

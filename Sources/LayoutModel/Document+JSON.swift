@@ -88,7 +88,7 @@ extension LayoutDocument {
         return .object(m)
     }
 
-    private func viewJSON(_ v: ViewSpec) -> JSON {
+    func viewJSON(_ v: ViewSpec) -> JSON {
         var m: [(key: String, value: JSON)] = [("id", .string(v.id))]
         if let p = v.parent { m.append(("parent", .string(p))) }
         if v.isGuide { m.append(("kind", .string("guide"))) }

@@ -116,7 +116,10 @@ extension LayoutDocument {
             let r = insertRecord(ViewRecord(spec: specs[k], parent: parent, sequence: sequence))
             made[k] = r
             liveViews += 1
-            if specs[k].hasText { textViews += 1; measureText(r) }
+            if specs[k].hasText {
+                textViews += 1
+                if measuresText { measureText(r) }
+            }
             markDirty(view: r)
             syncImplicit(r, isNew: true)
         }

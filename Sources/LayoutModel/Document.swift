@@ -42,6 +42,9 @@ public struct LayoutDocument {
     /// False for a one-shot layout's document, which is never given back: it keeps no text
     /// as sent (an `expr`'s, a VFL format) and no VFL group's `options` and `metrics`.
     var keepsSentText = true
+    /// False for a document read only to be compared (`diff(to:)`): its labels are not
+    /// measured, which is most of a build's text work.
+    var measuresText = true
     /// A VFL group's `options` and `metrics` as sent, when it had any.
     var groupExtras = GroupExtras()
     var liveViews = 0, liveAtoms = 0
@@ -311,10 +314,15 @@ public struct LayoutDocument {
                     }
                 }
             case "scale":
-                if v.isNull { options.scale = nil; continue }
-                // At least 0.001: a smaller (subnormal) scale makes 1/scale infinite and rounds every frame to 0.
-                guard let n = v.number, n >= 0.001, n <= 16 else { throw p(k).fail("scale is a number from 0.001 to 16, or null") }
-                options.scale = n
+                var scale: Double? = nil
+                if !v.isNull {
+                    // At least 0.001: a smaller (subnormal) scale makes 1/scale infinite and rounds every frame to 0.
+                    guard let n = v.number, n >= 0.001, n <= 16 else { throw p(k).fail("scale is a number from 0.001 to 16, or null") }
+                    scale = n
+                }
+                // Every frame is rounded anew: each view is reported again (no variable moves).
+                if scale != options.scale, isBuilt { for v in views.indices where views[v].live { markDirty(view: ViewRef(v)) } }
+                options.scale = scale
             default:
                 throw p(k).fail("unknown option '\(k)'")
             }

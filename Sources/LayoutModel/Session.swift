@@ -254,13 +254,7 @@ public final class LayoutSession {
         let p = Pointer()
         guard let members = json.members else { throw LayoutError(.invalid, "", "a change is a JSON object with ops") }
         for (k, _) in members where k != "ops" && k != "baseRevision" { throw p(k).fail("unknown field '\(k)'") }
-        if let b = json["baseRevision"], !b.isNull {
-            guard let n = b.number, n == n.rounded() else { throw p("baseRevision").fail("baseRevision is an integer") }
-            // Checked: an integral Double past Int's range (-1e30) would trap in Int(n).
-            guard Int(exactly: n) == revision else {
-                throw LayoutError(.revisionMismatch, "/baseRevision", "baseRevision \(fmt(n)) is not the current revision \(revision)")
-            }
-        }
+        try check(baseRevision: json["baseRevision"])
         guard let ops = json["ops"]?.array else { throw p("ops").fail("ops must be an array") }
         var doc = document
         var added: [String] = []
@@ -268,6 +262,16 @@ public final class LayoutSession {
             try ChangeOps.apply(op, to: &doc, at: p("ops")(k), added: &added)
         }
         return try commit(consume doc, added: added, countRevision: true)
+    }
+
+    /// A change's `baseRevision` (absent or null: none) is the current revision, or 409.
+    func check(baseRevision b: JSON?) throws(LayoutError) {
+        guard let b, !b.isNull else { return }
+        guard let n = b.number, n == n.rounded() else { throw Pointer()("baseRevision").fail("baseRevision is an integer") }
+        // Checked: an integral Double past Int's range (-1e30) would trap in Int(n).
+        guard Int(exactly: n) == revision else {
+            throw LayoutError(.revisionMismatch, "/baseRevision", "baseRevision \(fmt(n)) is not the current revision \(revision)")
+        }
     }
 
     /// `{"constraintId": constant, ...}`: the set-constant fast path. Each value goes
@@ -281,6 +285,14 @@ public final class LayoutSession {
         }
         settleText(changed: [])
         return finish(added: [], countRevision: true)
+    }
+
+    /// Applies ops already checked against `doc` (a document sent whole, `put`).
+    func apply(ops: [JSON], to doc: consuming LayoutDocument) throws(LayoutError) -> ChangeResult {
+        var doc = doc
+        var added: [String] = []
+        for (k, op) in ops.enumerated() { try ChangeOps.apply(op, to: &doc, at: Pointer()("ops")(k), added: &added) }
+        return try commit(consume doc, added: added, countRevision: true)
     }
 
     /// Makes `doc` the session's document and brings the engine in step with what its ops touched.
@@ -378,6 +390,9 @@ public final class LayoutSession {
             translateAll(translator)
             return breakAsUIKitDoes()
         }
+        // Nothing touched (an empty change, a document sent again as it is): nothing moves,
+        // and no conflict is broken anew.
+        if document.dirtyAtoms.isEmpty { return }
         // A change to a built engine: an atom whose row keeps its shape keeps its constraint
         // (its constant and priority set in place); the others go in one at a time, in
         // document order, each link beside its definition.

@@ -354,7 +354,7 @@ final class SessionTests: XCTestCase {
 
     /// The document is written from its records, not kept as sent: what it writes must build
     /// the same session (same frames, diagnostics and document), before and after changes that
-    /// edit groups, make `expr` entries stale, deactivate and restyle.
+    /// edit groups, change and make `expr` entries stale, deactivate and restyle.
     func testDocumentJSONRebuildsTheSameSession() throws {
         let s = session(
             #"""
@@ -387,9 +387,12 @@ final class SessionTests: XCTestCase {
         try same(s)
         let cs = s.document.json["constraints"]!.array!
         XCTAssertEqual(cs.compactMap { $0["id"]?.string }.prefix(4), ["row.0", "row.1", "row.2", "row.3"], "the edited group as its members")
-        XCTAssertEqual(cs.first { $0["id"]?.string == "c1" }?["constant"]?.number, 12, "a stale expr in the explicit form")
-        _ = try s.setConstants(json(#"{"bw": 7}"#))
+        XCTAssertEqual(cs.first { $0["id"]?.string == "c1" }?["expr"]?.string, "a.top == root.topMargin + 12 @999", "an expr written the usual way stays one")
+        _ = try s.setConstants(json(#"{"bw": 7, "c1": 12.5}"#))
         try same(s)
+        XCTAssertEqual(
+            s.document.json["constraints"]!.array!.first { $0["id"]?.string == "c1" }?["constant"]?.number, 12.5,
+            "a stale expr (a constant it cannot write) in the explicit form")
     }
 
     /// The entries' texts live in one pool that is repacked as constraints go: what is left

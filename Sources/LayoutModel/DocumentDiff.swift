@@ -1,0 +1,200 @@
+import JSON
+import ConstraintSolver
+
+/// The `changes` ops that turn a session's document into one sent whole (`PUT …/document`),
+/// found in one pass over each document: views by id, constraints by id or, sent without one,
+/// by what they constrain. What is the same is left alone, so the engine does only what
+/// changed; the ops are what the journal keeps.
+struct DocumentDiff {
+    var ops: [JSON] = []
+    /// How many items each op carried (views added, constants set, …), every op listed.
+    var applied: [(op: String, count: Int)] = []
+}
+
+extension LayoutDocument {
+    /// The ops that make this document `new`, read from a body whose `constraints` were `sent`
+    /// (one entry each, in order).
+    ///
+    /// A view is kept while its id, parent and kind are; one that moves to another parent or
+    /// changes kind is removed and added again, with its subtree (`updateView` keeps parents).
+    /// A constraint sent with an id is matched by it; one sent without is matched among the
+    /// server-named ones by first, relation, second, multiplier and priority, so it keeps its
+    /// server-given id. A matched constraint written the same way is changed in place (its
+    /// constant, priority, activity); otherwise it is replaced under the same id.
+    func diff(to new: LayoutDocument, sent: [JSON]) -> DocumentDiff {
+        precondition(new.entries.count == sent.count, "a document read whole has one entry for each constraint sent")
+        // Views. `kept`: an old view's ref in `new`, noRef where it goes.
+        var kept = [ViewRef](repeating: .noRef, count: views.count)
+        var gone = [Bool](repeating: false, count: views.count)
+        var removedRoots: [JSON] = [], removedViews = 0
+        var updates: [JSON] = []
+        for v in viewOrder {  // a parent before its children: a batch inserts parents first
+            let record = views[Int(v)]
+            let parentGone = record.parent != .noRef && gone[Int(record.parent)]
+            if record.internalGuide { gone[Int(v)] = parentGone; continue }
+            guard !parentGone, let n = new.viewRef(record.spec.id), Self.sameKind(record.spec, new.views[Int(n)].spec) else {
+                gone[Int(v)] = true
+                removedViews += 1
+                if !parentGone { removedRoots.append(.string(record.spec.id)) }
+                continue
+            }
+            kept[Int(v)] = n
+            if new.views[Int(n)].spec != record.spec { updates.append(update(from: record.spec, to: new.views[Int(n)].spec)) }
+        }
+        var addedViews: [JSON] = []
+        new.forEachViewInOrder { n in
+            let spec = new.views[Int(n)].spec
+            if let v = viewRef(spec.id), !gone[Int(v)] { return }
+            addedViews.append(viewJSON(spec))
+        }
+
+        // Constraints: those sent with an id first, so none sent without takes a named one.
+        var partner = [EntryRef](repeating: .noRef, count: sent.count)
+        var taken = [Bool](repeating: false, count: entries.count)
+        var unnamed: [Int] = []
+        for k in sent.indices {
+            guard let id = sent[k]["id"]?.string else { unnamed.append(k); continue }
+            if let o = entryRef(id) { (partner[k], taken[Int(o)]) = (o, true) }
+        }
+        if !unnamed.isEmpty {
+            // Views by id, those added again included: a constraint on a view that moved to
+            // another parent is replaced, but under its id.
+            var sameID = [ViewRef](repeating: .noRef, count: views.count)
+            forEachViewInOrder { v in sameID[Int(v)] = new.viewRef(views[Int(v)].spec.id) ?? .noRef }
+            var candidates: [ContentKey: [EntryRef]] = [:]
+            for o in liveEntries where !taken[Int(o)] && Self.autoNumber(entries[Int(o)].id) != nil {
+                if let key = contentKey(o, views: sameID) { candidates[key, default: []].append(o) }
+            }
+            // The same constraint first, then one that differs only in constant or activity.
+            for exact in [true, false] {
+                for k in unnamed where partner[k] == .noRef {
+                    guard let key = new.contentKey(EntryRef(k), views: nil), var list = candidates[key] else { continue }
+                    guard let i = exact ? list.firstIndex(where: { edits($0, into: EntryRef(k), of: new, kept: kept)?.isEmpty == true }) : 0
+                    else { continue }
+                    partner[k] = list.remove(at: i)
+                    taken[Int(partner[k])] = true
+                    candidates[key] = list.isEmpty ? nil : list
+                }
+            }
+        }
+        var removedConstraints: [JSON] = [], addedConstraints: [JSON] = [], inPlace: [JSON] = []
+        for k in sent.indices {
+            let o = partner[k]
+            guard o != .noRef else { addedConstraints.append(sent[k]); continue }
+            if let ops = edits(o, into: EntryRef(k), of: new, kept: kept) { inPlace += ops; continue }
+            let id = entries[Int(o)].id
+            removedConstraints.append(.string(id))
+            addedConstraints.append(sent[k]["id"] != nil ? sent[k] : .object(sent[k].members! + [("id", .string(id))]))
+        }
+        for o in liveEntries where !taken[Int(o)] { removedConstraints.append(.string(entries[Int(o)].id)) }
+
+        var out = DocumentDiff()
+        func op(_ name: String, _ fields: [(key: String, value: JSON)]) -> JSON { .object([("op", .string(name))] + fields) }
+        if !removedConstraints.isEmpty { out.ops.append(op("removeConstraints", [("ids", .array(removedConstraints))])) }
+        if !removedRoots.isEmpty { out.ops.append(op("removeViews", [("ids", .array(removedRoots))])) }
+        let optionsChanged = new.options != options
+        if optionsChanged {
+            let o = new.options
+            out.ops.append(
+                op("setOptions", [("options", .object([("layoutDirection", .string(o.layoutDirection.rawValue)), ("scale", o.scale.map(JSON.number) ?? .null)]))]))
+        }
+        if !addedViews.isEmpty { out.ops.append(op("addViews", [("views", .array(addedViews))])) }
+        out.ops += updates
+        if !addedConstraints.isEmpty { out.ops.append(op("addConstraints", [("constraints", .array(addedConstraints))])) }
+        out.ops += inPlace
+        var counts: [String: Int] = [:]
+        for x in inPlace { counts[x["op"]!.string!, default: 0] += x["ids"]?.array?.count ?? 1 }
+        out.applied = [
+            ("addViews", addedViews.count), ("removeViews", removedViews), ("updateView", updates.count),
+            ("addConstraints", addedConstraints.count), ("removeConstraints", removedConstraints.count),
+            ("setConstant", counts["setConstant"] ?? 0), ("setPriority", counts["setPriority"] ?? 0),
+            ("activate", counts["activate"] ?? 0), ("deactivate", counts["deactivate"] ?? 0), ("setOptions", optionsChanged ? 1 : 0)
+        ]
+        return out
+    }
+
+    /// Guides stay guides and stacks stacks: a change of kind is a new view.
+    private static func sameKind(_ a: ViewSpec, _ b: ViewSpec) -> Bool {
+        a.parent == b.parent && a.isGuide == b.isGuide && (a.stack == nil) == (b.stack == nil)
+    }
+
+    /// `updateView` with the fields that differ, those `b` leaves out reset to their defaults.
+    private func update(from a: ViewSpec, to b: ViewSpec) -> JSON {
+        let was = viewJSON(a).members!, now = viewJSON(b).members!
+        var m: [(key: String, value: JSON)] = [("op", .string("updateView")), ("id", .string(b.id))]
+        for (k, v) in now where k != "id" && k != "parent" && k != "kind" && was.first(where: { $0.key == k })?.value != v { m.append((k, v)) }
+        for (k, _) in was where k != "id" && k != "parent" && k != "kind" && !now.contains(where: { $0.key == k }) {
+            m.append((k, k == "hidden" ? .bool(false) : .null))
+        }
+        return .object(m)
+    }
+
+    /// What an entry constrains, the constant aside: its views (by ref in the new document:
+    /// `views` maps this document's, nil when this is the new one), attributes, relation,
+    /// multiplier and priority; a VFL group by its text. Nil when a view it names goes.
+    struct ContentKey: Hashable {
+        var first = ViewRef.noRef, second = ViewRef.noRef
+        var firstAttribute = Attribute.left, secondAttribute = Attribute.left
+        var relation = Relation.equal
+        var multiplier = 1.0, priority = 0.0
+        var visual = ""
+    }
+
+    func contentKey(_ e: EntryRef, views map: [ViewRef]?) -> ContentKey? {
+        let entry = entries[Int(e)]
+        if entry.form == .visual { return ContentKey(visual: texts[entry.text]) }
+        let x = atoms[Int(entry.atom)]
+        func mapped(_ v: ViewRef) -> ViewRef { map.map { $0[Int(v)] } ?? v }
+        let first = mapped(x.first), second = x.hasSecond ? mapped(x.second) : .noRef
+        guard first != .noRef, second != .noRef || !x.hasSecond else { return nil }
+        return ContentKey(
+            first: first, second: second, firstAttribute: x.firstAttribute, secondAttribute: x.hasSecond ? x.secondAttribute : .left,
+            relation: x.relation, multiplier: x.multiplier, priority: x.priority)
+    }
+
+    /// The ops that make entry o what `new`'s entry n is, in place (none: the same), or nil
+    /// when it must be replaced: it constrains something else, or would be written otherwise
+    /// afterwards than n is (an `expr` kept as sent, a VFL group with other text or metrics).
+    private func edits(_ o: EntryRef, into n: EntryRef, of new: LayoutDocument, kept: [ViewRef]) -> [JSON]? {
+        let (x, y) = (entries[Int(o)], new.entries[Int(n)])
+        let id = JSON.string(x.id)
+        func activity(_ was: Bool, _ now: Bool) -> [JSON] {
+            was == now ? [] : [.object([("op", .string(now ? "activate" : "deactivate")), ("ids", .array([id]))])]
+        }
+        switch (x.form, y.form) {
+        case (.visual, .visual):
+            let mine = liveMembers(of: o), theirs = new.liveMembers(of: n)
+            guard !x.edited, mine.count == theirs.count, texts[x.text] == new.texts[y.text], groupExtras[o]?.options == new.groupExtras[n]?.options,
+                groupExtras[o]?.metrics == new.groupExtras[n]?.metrics,
+                zip(mine, theirs).allSatisfy({ sameShape($0, $1, new, kept) && atoms[Int($0)].constant == new.atoms[Int($1)].constant })
+            else { return nil }
+            return activity(mine.first.map { atoms[Int($0)].active } ?? true, theirs.first.map { new.atoms[Int($0)].active } ?? true)
+        case (.visual, _), (_, .visual):
+            return nil
+        default:
+            guard sameShape(x.atom, y.atom, new, kept) else { return nil }
+            switch y.form {
+            case .explicit:
+                guard x.form == .explicit || x.stale else { return nil }
+            default:
+                // Written from the atom both ways, or kept as sent with the same text.
+                guard x.form == .expression, !x.stale else { return nil }
+                if (x.text == .rendered) != (y.text == .rendered) { return nil }
+                if y.text != .rendered, texts[x.text] != new.texts[y.text] { return nil }
+            }
+            let (a, b) = (atoms[Int(x.atom)], new.atoms[Int(y.atom)])
+            var ops: [JSON] = []
+            if a.constant != b.constant { ops.append(.object([("op", .string("setConstant")), ("id", id), ("constant", .number(b.constant))])) }
+            if a.priority != b.priority { ops.append(.object([("op", .string("setPriority")), ("id", id), ("priority", .number(b.priority))])) }
+            return ops + activity(a.active, b.active)
+        }
+    }
+
+    /// Atom a of this document and b of `new` constrain the same views' attributes alike.
+    private func sameShape(_ a: AtomRef, _ b: AtomRef, _ new: LayoutDocument, _ kept: [ViewRef]) -> Bool {
+        let (x, y) = (atoms[Int(a)], new.atoms[Int(b)])
+        return kept[Int(x.first)] == y.first && x.firstAttribute == y.firstAttribute && x.relation == y.relation
+            && x.hasSecond == y.hasSecond && x.multiplier == y.multiplier
+            && (!x.hasSecond || (kept[Int(x.second)] == y.second && x.secondAttribute == y.secondAttribute))
+    }
+}

@@ -1,0 +1,389 @@
+import XCTest
+import TestSupport
+import JSON
+@testable import LayoutModel
+
+/// A document sent whole (`put`): on random documents and random edits, the session ends as a
+/// fresh build of the new document (frames, diagnostics, explain, the document it gives back),
+/// answers exactly the views that moved, and keeps the server-given ids of the constraints
+/// that stayed; its journal record replays to the same session.
+final class PutTests: XCTestCase {
+    // MARK: A small model of a document, edited at random
+
+    struct View {
+        var id: String
+        var parent: String?
+        var frame: String? = nil
+        var intrinsic: (Int, Int)? = nil
+        var text: String? = nil
+        var hidden = false
+        var margins = false
+        var stack: [String]? = nil
+        var axis = "vertical"
+
+        var json: String {
+            var m = [#""id":"\#(id)""#]
+            if let parent { m.append(#""parent":"\#(parent)""#) }
+            if let frame { m.append(#""frame":\#(frame)"#) }
+            if let (w, h) = intrinsic { m.append(#""intrinsicSize":{"width":\#(w),"height":\#(h)}"#) }
+            if let text { m.append(#""text":{"string":"\#(text)","font":{"family":"DejaVu Sans","size":13},"numberOfLines":0}"#) }
+            if hidden { m.append(#""hidden":true"#) }
+            if margins { m.append(#""margins":{"top":4,"left":4,"bottom":4,"right":4}"#) }
+            if let stack {
+                m.append(#""kind":"stack""#)
+                m.append(#""stack":{"axis":"\#(axis)","spacing":4,"arrangedSubviews":[\#(stack.map { "\"\($0)\"" }.joined(separator: ","))]}"#)
+            }
+            return "{" + m.joined(separator: ",") + "}"
+        }
+    }
+
+    enum Form { case expr, oddExpr, explicit }
+
+    struct Constraint {
+        var id: String?
+        var first: (String, String)
+        var relation = "=="
+        var second: (String, String)?
+        var multiplier = 1.0
+        var constant: Double
+        var priority = 1000.0
+        var active = true
+        var form = Form.expr
+        /// A VFL format instead of the fields above.
+        var visual: String? = nil
+
+        var views: [String] { visual != nil ? [] : [first.0] + (second.map { [$0.0] } ?? []) }
+
+        var json: String {
+            var m: [String] = []
+            if let id { m.append(#""id":"\#(id)""#) }
+            if let visual {
+                m.append(#""visual":"\#(visual)""#)
+            } else {
+                switch form {
+                case .explicit:
+                    m.append(#""first":"\#(first.0).\#(first.1)","relation":"\#(relation)""#)
+                    if let second { m.append(#""second":"\#(second.0).\#(second.1)","multiplier":\#(multiplier)"#) }
+                    m.append(#""constant":\#(constant),"priority":\#(priority)"#)
+                case .expr, .oddExpr:
+                    let odd = form == .oddExpr
+                    var e = "\(first.0).\(first.1) \(relation) "
+                    if let second {
+                        e += "\(second.0).\(second.1)"
+                        if multiplier != 1 || odd { e += " * \(multiplier)" }
+                        if constant != 0 { e += constant < 0 ? " - \(fmt(-constant))" : " + \(fmt(constant))" }
+                    } else {
+                        e += fmt(constant)
+                    }
+                    if priority != 1000 { e += " @\(fmt(priority))" }
+                    m.append(#""expr":"\#(e)""#)
+                }
+            }
+            if !active { m.append(#""active":false"#) }
+            return "{" + m.joined(separator: ",") + "}"
+        }
+
+        func fmt(_ d: Double) -> String { d == d.rounded() ? String(Int(d)) : String(d) }
+    }
+
+    struct Doc {
+        var views: [View] = []
+        var constraints: [Constraint] = []
+        var scale: Double? = nil
+        var rtl = false
+        var nextView = 0, nextID = 0
+
+        var json: String {
+            var opts: [String] = []
+            if let scale { opts.append(#""scale":\#(scale)"#) }
+            if rtl { opts.append(#""layoutDirection":"rtl""#) }
+            return #"{"options":{\#(opts.joined(separator: ","))},"views":[\#(views.map(\.json).joined(separator: ","))],"constraints":[\#(constraints.map(\.json).joined(separator: ","))]}"#
+        }
+
+        func subtree(_ id: String) -> Set<String> {
+            var out: Set<String> = [id]
+            var grew = true
+            while grew {
+                grew = false
+                for v in views where v.parent.map(out.contains) == true && !out.contains(v.id) { out.insert(v.id); grew = true }
+            }
+            return out
+        }
+
+        func view(_ id: String) -> View? { views.first { $0.id == id } }
+        /// Views a stack arranges: their position is the stack's.
+        var arranged: Set<String> { Set(views.flatMap { $0.stack ?? [] }) }
+    }
+
+    static let words = ["layout", "a", "constraint", "engine", "wraps", "text", "at", "every", "width"]
+
+    func randomConstraint(_ d: inout Doc, _ rng: inout LCG, about v: String? = nil) -> Constraint? {
+        let free = d.views.filter { $0.parent != nil && !d.arranged.contains($0.id) }
+        guard let a = v.flatMap(d.view) ?? free.randomElement(using: &rng), let parent = a.parent else { return nil }
+        let named = Int.random(in: 0..<3, using: &rng) == 0
+        var id: String? = nil
+        if named { d.nextID += 1; id = "k\(d.nextID)" }
+        let form: Form = [.expr, .expr, .explicit, .oddExpr].randomElement(using: &rng)!
+        let priority = [1000.0, 1000, 750, 250].randomElement(using: &rng)!
+        switch Int.random(in: 0..<4, using: &rng) {
+        case 0: return Constraint(id: id, first: (a.id, "leading"), second: (parent, "leading"), constant: Double(Int.random(in: 0...40, using: &rng)), priority: priority, form: form)
+        case 1: return Constraint(id: id, first: (a.id, "top"), second: (parent, "top"), constant: Double(Int.random(in: 0...200, using: &rng)), priority: priority, form: form)
+        case 2:
+            return Constraint(
+                id: id, first: (a.id, "width"), relation: [">=", "=="].randomElement(using: &rng)!, second: (parent, "width"),
+                multiplier: [0.5, 0.25, 1].randomElement(using: &rng)!, constant: 0, priority: priority == 1000 ? 500 : priority, form: form)
+        default:
+            let siblings = d.views.filter { $0.parent == parent && $0.id != a.id && !d.arranged.contains($0.id) }
+            if let b = siblings.randomElement(using: &rng) {
+                return Constraint(id: id, first: (a.id, "top"), relation: ">=", second: (b.id, "bottom"), constant: Double(Int.random(in: 0...20, using: &rng)), priority: 750, form: form)
+            }
+            return Constraint(id: id, first: (a.id, "height"), relation: ">=", constant: Double(Int.random(in: 5...60, using: &rng)), form: form)
+        }
+    }
+
+    /// A new view under `parent`, pinned so that it is seldom ambiguous.
+    func addView(_ d: inout Doc, _ rng: inout LCG, under parent: String) {
+        d.nextView += 1
+        var v = View(id: "v\(d.nextView)", parent: parent)
+        switch Int.random(in: 0..<3, using: &rng) {
+        case 0: v.text = (0..<Int.random(in: 2...10, using: &rng)).map { _ in Self.words.randomElement(using: &rng)! }.joined(separator: " ")
+        case 1: v.intrinsic = (Int.random(in: 10...80, using: &rng), Int.random(in: 10...40, using: &rng))
+        default: break
+        }
+        if let s = d.views.firstIndex(where: { $0.id == parent && $0.stack != nil }) {
+            if v.intrinsic == nil && v.text == nil { v.intrinsic = (20, 20) }
+            d.views.append(v)
+            d.views[s].stack!.append(v.id)
+            return
+        }
+        d.views.append(v)
+        d.constraints.append(Constraint(id: nil, first: (v.id, "leading"), second: (parent, "leading"), constant: Double(Int.random(in: 0...40, using: &rng))))
+        d.constraints.append(Constraint(id: nil, first: (v.id, "top"), second: (parent, "top"), constant: Double(Int.random(in: 0...200, using: &rng))))
+        if v.intrinsic == nil && v.text == nil {
+            d.constraints.append(Constraint(id: nil, first: (v.id, "width"), constant: Double(Int.random(in: 10...100, using: &rng)), form: .explicit))
+            d.constraints.append(Constraint(id: nil, first: (v.id, "height"), constant: Double(Int.random(in: 10...60, using: &rng))))
+        }
+        if v.text != nil {
+            d.constraints.append(Constraint(id: nil, first: (v.id, "trailing"), relation: "<=", second: (parent, "trailing"), constant: -8))
+        }
+    }
+
+    func randomDocument(_ rng: inout LCG) -> Doc {
+        var d = Doc()
+        d.views.append(View(id: "root", frame: #"{"x":0,"y":0,"width":400,"height":600}"#))
+        if Bool.random(using: &rng) { d.scale = 2 }
+        for _ in 0..<Int.random(in: 2...7, using: &rng) {
+            let parents = d.views.filter { $0.parent == nil || ($0.text == nil && $0.intrinsic == nil && $0.stack == nil) }
+            addView(&d, &rng, under: parents.randomElement(using: &rng)!.id)
+        }
+        if Bool.random(using: &rng) {
+            d.nextView += 1
+            let s = "v\(d.nextView)"
+            d.views.append(View(id: s, parent: "root", stack: []))
+            d.constraints.append(Constraint(id: "stackX", first: (s, "leading"), second: ("root", "leading"), constant: 10))
+            d.constraints.append(Constraint(id: nil, first: (s, "top"), second: ("root", "top"), constant: 300))
+            d.constraints.append(Constraint(id: nil, first: (s, "width"), constant: 120))
+            for _ in 0..<Int.random(in: 1...3, using: &rng) { addView(&d, &rng, under: s) }
+        }
+        for _ in 0..<Int.random(in: 0...4, using: &rng) { if let c = randomConstraint(&d, &rng) { d.constraints.append(c) } }
+        let rootKids = d.views.filter { $0.parent == "root" && $0.stack == nil }
+        if rootKids.count >= 2, Bool.random(using: &rng) {
+            d.constraints.append(Constraint(id: Bool.random(using: &rng) ? "row" : nil, first: ("", ""), constant: 0, priority: 750, visual: "V:[\(rootKids[0].id)]-(>=6@750)-[\(rootKids[1].id)]"))
+        }
+        return d
+    }
+
+    /// One random edit: a constant, a priority, an activity, a constraint or a view in or out,
+    /// a view moved to another parent or restyled, the options, a constraint's form.
+    func edit(_ d: inout Doc, _ rng: inout LCG) {
+        let plain = d.constraints.indices.filter { d.constraints[$0].visual == nil }
+        switch Int.random(in: 0..<13, using: &rng) {
+        case 0, 1:
+            if let k = plain.randomElement(using: &rng) { d.constraints[k].constant += Double(Int.random(in: -15...15, using: &rng)) }
+        case 2:
+            if let k = plain.randomElement(using: &rng) { d.constraints[k].constant += 0.5 }
+        case 3:
+            if let k = plain.randomElement(using: &rng), d.constraints[k].priority < 1000 { d.constraints[k].priority = [250, 500, 750, 999].randomElement(using: &rng)! }
+        case 4:
+            if let k = d.constraints.indices.randomElement(using: &rng) { d.constraints[k].active.toggle() }
+        case 5:
+            if let k = d.constraints.indices.randomElement(using: &rng) { d.constraints.remove(at: k) }
+        case 6:
+            if let c = randomConstraint(&d, &rng) { d.constraints.insert(c, at: Int.random(in: 0...d.constraints.count, using: &rng)) }
+        case 7:
+            let candidates = d.views.filter { $0.parent != nil }
+            guard let v = candidates.randomElement(using: &rng) else { return }
+            let gone = d.subtree(v.id)
+            d.views.removeAll { gone.contains($0.id) }
+            for k in d.views.indices { d.views[k].stack?.removeAll { gone.contains($0) } }
+            d.constraints.removeAll { c in c.views.contains(where: gone.contains) || (c.visual != nil && gone.contains(where: { c.visual!.contains("[\($0)]") })) }
+        case 8:
+            let parents = d.views.filter { $0.text == nil && $0.intrinsic == nil }
+            addView(&d, &rng, under: parents.randomElement(using: &rng)!.id)
+            let k = d.views.count - 1
+            if Bool.random(using: &rng) { d.views.insert(d.views.remove(at: k), at: Int.random(in: 1...k, using: &rng)) }
+        case 9:
+            // To another parent: a plain view, not arranged, not in a VFL group.
+            let inVisual = d.constraints.compactMap(\.visual).joined()
+            let movable = d.views.filter { $0.parent != nil && !d.arranged.contains($0.id) && !inVisual.contains("[\($0.id)]") && $0.stack == nil }
+            guard let v = movable.randomElement(using: &rng) else { return }
+            let inside = d.subtree(v.id)
+            let targets = d.views.filter { !inside.contains($0.id) && $0.id != v.parent && $0.text == nil && $0.intrinsic == nil && $0.stack == nil }
+            guard let t = targets.randomElement(using: &rng) else { return }
+            let k = d.views.firstIndex { $0.id == v.id }!
+            d.views[k].parent = t.id
+            // Its constraints to its old parent now name the new one; to others, dropped.
+            for c in d.constraints.indices where d.constraints[c].views.contains(v.id) {
+                if d.constraints[c].second?.0 == v.parent { d.constraints[c].second!.0 = t.id }
+            }
+            d.constraints.removeAll { c in c.views.contains(v.id) && c.views.contains(where: { $0 != v.id && $0 != t.id }) }
+            // Parents first in the list: the view and its subtree after its new parent.
+            let moved = d.views.filter { inside.contains($0.id) }
+            d.views.removeAll { inside.contains($0.id) }
+            let at = d.views.firstIndex { $0.id == t.id }! + 1
+            d.views.insert(contentsOf: moved, at: at)
+        case 10:
+            guard let k = d.views.indices.filter({ d.views[$0].parent != nil }).randomElement(using: &rng) else { return }
+            switch Int.random(in: 0..<4, using: &rng) {
+            case 0: d.views[k].hidden.toggle()
+            case 1: d.views[k].margins.toggle()
+            case 2: if d.views[k].text != nil { d.views[k].text! += " more words here" } else if d.views[k].intrinsic != nil { d.views[k].intrinsic!.0 += 7 }
+            default: if d.views[k].stack != nil { d.views[k].axis = d.views[k].axis == "vertical" ? "horizontal" : "vertical" } else { d.views[k].hidden.toggle() }
+            }
+        case 11:
+            if Bool.random(using: &rng) { d.scale = d.scale == nil ? 3 : nil } else { d.rtl.toggle() }
+        default:
+            if let k = plain.randomElement(using: &rng) { d.constraints[k].form = [.expr, .explicit, .oddExpr].randomElement(using: &rng)! }
+        }
+    }
+
+    // MARK: What is compared
+
+    struct Outcome: Equatable {
+        var frames: [String: Rect]
+        var ambiguous: [String]
+        var broken: Int
+        var document: JSON
+        var explain: [String: [String]]
+    }
+
+    /// Server-given ids (`c7`) differ between a session and a fresh build: masked.
+    static func masked(_ id: String) -> String {
+        // A stack's own constraints are numbered as the stack made them, again after each change to it.
+        if let r = id.range(of: ".stack.") { return id[..<r.upperBound] + "#" }
+        let head = id.split(separator: ".", maxSplits: 1)
+        guard LayoutDocument.autoNumber(String(head[0])) != nil else { return id }
+        return head.count == 2 ? "c#.\(head[1])" : "c#"
+    }
+
+    static func outcome(_ s: LayoutSession) -> Outcome {
+        func r(_ x: Double) -> Double { (x * 1e6).rounded() / 1e6 }
+        let ds = s.diagnostics()
+        var amb = Set<String>()
+        for case .ambiguous(let v, _) in ds { amb.insert(v) }
+        var frames: [String: Rect] = [:]
+        for f in s.allFrames where !amb.contains(f.id) { frames[f.id] = Rect(x: r(f.frame.x), y: r(f.frame.y), width: r(f.frame.width), height: r(f.frame.height)) }
+        // The document: views by id, constraints as a sorted list with server ids masked.
+        let doc = s.document.json
+        let views = (doc["views"]?.array ?? []).sorted { $0["id"]!.string! < $1["id"]!.string! }
+        let constraints = (doc["constraints"]?.array ?? []).map { c -> String in
+            var m = c.members!
+            if let k = m.firstIndex(where: { $0.key == "id" }) { m[k].value = .string(masked(m[k].value.string!)) }
+            return String(decoding: JSON.object(m).serialized, as: UTF8.self)
+        }.sorted()
+        var explain: [String: [String]] = [:]
+        let broken = ds.filter { if case .unsatisfiable = $0 { true } else { false } }.count
+        if broken == 0 {
+            for v in s.document.viewOrder where !s.document.views[Int(v)].internalGuide {
+                let id = s.document.viewName(v)
+                for axis in [Axis.horizontal, .vertical] {
+                    // The constraints naming the view, and whether each holds. Which others
+                    // the engine reports as determining it follows its basis (a hugging and a
+                    // compression resistance both tight: either one), so history; and where
+                    // an ambiguous layout settles follows history.
+                    explain["\(id).\(axis.rawValue)"] = ((try? s.explain(view: id, axis: axis)) ?? []).filter { $0.description.contains("\(id).") }.map {
+                        "\(masked($0.id)) \($0.description) \($0.priority) \($0.broken)" + (amb.isEmpty ? " \($0.role == .unsatisfied)" : "")
+                    }.sorted()
+                }
+            }
+        }
+        return Outcome(
+            frames: broken == 0 ? frames : [:], ambiguous: ambiguous(ds).sorted(), broken: broken,
+            document: .object([("options", doc["options"]!), ("views", .array(views)), ("constraints", .array(constraints.map(JSON.string)))]),
+            explain: explain)
+    }
+
+    /// Whether a view is removed and added again: absent before, or moved, or inside one that moved.
+    static func readded(_ old: Doc, _ new: Doc) -> Set<String> {
+        var out = Set<String>()
+        for v in new.views {
+            var chain: String? = v.id
+            while let c = chain, let now = new.view(c) {
+                guard let was = old.view(c), was.parent == now.parent, (was.stack == nil) == (now.stack == nil) else { out.insert(v.id); break }
+                chain = now.parent
+            }
+        }
+        return out
+    }
+
+    // MARK: Tests
+
+    func testAPutEndsAsAFreshBuildOfTheNewDocument() throws {
+        var rng = LCG(state: 47)
+        var puts = 0, inPlace = 0, replaced = 0
+        for engine in [EngineKind.solved, .factored] {
+            let limits = SessionLimits(engine: engine)
+            for trial in 0..<150 {
+                let old = randomDocument(&rng)
+                var new = old
+                for _ in 0..<Int.random(in: 1...4, using: &rng) { edit(&new, &rng) }
+                let session = try LayoutSession(document: JSONParser.parse(old.json), limits: limits)
+                session.compact()
+                let before = Dictionary(uniqueKeysWithValues: session.allFrames.map { ($0.id, $0) })
+                let idsBefore = Set(session.document.entryOrder)
+                let newJSON = try JSONParser.parse(new.json)
+                let put: LayoutSession.Put
+                do { put = try session.put(document: newJSON) } catch {
+                    XCTFail("\(engine) trial \(trial): \(error)\nold: \(old.json)\nnew: \(new.json)")
+                    continue
+                }
+                puts += 1
+                let fresh = try LayoutSession(document: newJSON, limits: limits)
+                let (a, b) = (Self.outcome(session), Self.outcome(fresh))
+                let context = "\(engine) trial \(trial)\nold: \(old.json)\nnew: \(new.json)\nops: \(String(decoding: put.changes.serialized, as: UTF8.self))"
+                XCTAssertEqual(a.frames, b.frames, context)
+                XCTAssertEqual(a.ambiguous, b.ambiguous, context)
+                XCTAssertEqual(a.broken, b.broken, context)
+                XCTAssertEqual(a.document, b.document, context)
+                for (k, v) in a.explain where b.explain[k] != v { XCTFail("explain \(k): \(v) against \(b.explain[k] ?? [])\n\(context)") }
+                XCTAssertEqual(a.explain.keys.sorted(), b.explain.keys.sorted())
+                // Exactly the views that moved (or came back under another parent) are answered.
+                let readded = Self.readded(old, new)
+                let moved = Set(session.allFrames.filter { f in before[f.id] != f || readded.contains(f.id) }.map(\.id))
+                XCTAssertEqual(Set(put.result.frames.map(\.id)), moved, "\(engine) trial \(trial): \(put.changes)")
+                XCTAssertEqual(Set(put.result.removed), Set(old.views.map(\.id)).subtracting(new.views.map(\.id)))
+                // Unnamed constraints that stayed keep their server-given ids.
+                let counts = Dictionary(uniqueKeysWithValues: put.applied.map { ($0.op, $0.count) })
+                inPlace += counts["setConstant"]! + counts["setPriority"]! + counts["activate"]! + counts["deactivate"]!
+                replaced += counts["addConstraints"]!
+                let kept = old.constraints.filter { c in c.id == nil && new.constraints.contains { $0.id == nil && $0.json == c.json } }
+                XCTAssertGreaterThanOrEqual(idsBefore.intersection(session.document.entryOrder).count, kept.count, "\(engine) trial \(trial) \(context)")
+                // The journal's record replays to the same session.
+                let replayed = try LayoutSession(document: JSONParser.parse(old.json), limits: limits)
+                replayed.compact()
+                try replayed.replay(changes: put.changes, at: put.result.revision)
+                XCTAssertEqual(replayed.allFrames, session.allFrames, "\(engine) trial \(trial)")
+                XCTAssertEqual(replayed.document.json, session.document.json, "\(engine) trial \(trial)")
+                XCTAssertEqual(replayed.document.entryOrder, session.document.entryOrder)
+                // And again: the same document is an empty change.
+                let again = try session.put(document: newJSON)
+                XCTAssertEqual(again.result.frames, [], "\(engine) trial \(trial): \(context)")
+                XCTAssertEqual(again.changes, .object([("ops", .array([]))]), "\(engine) trial \(trial)")
+                XCTAssertEqual(again.result.revision, put.result.revision + 1)
+            }
+        }
+        XCTAssertGreaterThan(inPlace, 50, "edits in place are exercised")
+        XCTAssertGreaterThan(replaced, 50)
+        XCTAssertEqual(puts, 300)
+    }
+}
