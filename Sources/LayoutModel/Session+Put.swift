@@ -25,7 +25,8 @@ extension LayoutSession {
         target.measuresText = false
         try Self.load(json, into: &target)
         let diff = document.diff(to: target, sent: json["constraints"]?.array ?? [])
-        let result = try apply(ops: diff.ops, to: document)
+        var result = try apply(ops: diff.ops, to: document)
+        result.applied = diff.applied
         return Put(result: result, changes: .object([("ops", .array(diff.ops))]), applied: diff.applied)
     }
 }

@@ -21,6 +21,8 @@ public struct ChangeResult: Sendable {
     public var diagnostics: [Diagnostic]
     /// Ids of the constraints this change added, in order (server-given ones included).
     public var added: [String]
+    /// A document sent whole: how many items each op the server found carried.
+    public var applied: [(op: String, count: Int)]? = nil
 
     public init(revision: Int, frames: [FrameEntry], removed: [String], diagnostics: [Diagnostic], added: [String]) {
         self.revision = revision; self.frames = frames; self.removed = removed; self.diagnostics = diagnostics; self.added = added

@@ -13,6 +13,12 @@ struct SessionRoutes: Sendable {
         r.on("DELETE", "/v1/sessions/{id}", caller: { [self] req, caller throws(Problem) in try delete(req, caller) })
         r.on("POST", "/v1/sessions/{id}/changes", caller: { [self] req, caller throws(Problem) in try change(req, caller, .ops(try jsonBody(req))) })
         r.on(
+            "PUT", "/v1/sessions/{id}/document",
+            caller: { [self] req, caller throws(Problem) in
+                try checkJSONMedia(req)
+                return try change(req, caller, .document(try jsonBody(req)))
+            })
+        r.on(
             "POST", "/v1/sessions/{id}/constants",
             caller: { [self] req, caller throws(Problem) in
                 try change(req, caller, .constants(try jsonBody(req)))

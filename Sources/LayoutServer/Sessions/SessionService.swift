@@ -25,6 +25,8 @@ final class SessionService: Sendable {
     enum Change {
         case ops(JSON)
         case constants(JSON)
+        /// A whole new document (`PUT …/document`), applied as the ops it differs by.
+        case document(JSON)
     }
 
     /// Checked before a document is parsed, so a refused request allocates nothing.
@@ -234,12 +236,17 @@ final class SessionService: Sendable {
             let counters = timed ? s.engineWork : nil
             let t0 = monotonicNanos()
             let result: ChangeResult
+            // What the journal keeps: the change as sent, or the ops a document differed by.
+            var journaled: JSON? = nil
             do throws(LayoutError) {
                 switch change {
                 case .ops(let body): result = try s.apply(changes: body)
                 case .constants(let body):
                     result = try s.setConstants(body)
                     metrics.setConstants.increment(by: body.members?.count ?? 0)
+                case .document(let body):
+                    let put = try s.put(document: body)
+                    (result, journaled) = (put.result, put.changes)
                 }
             } catch { throw Problem(error) }
             let nanos = monotonicNanos() - t0
@@ -249,6 +256,7 @@ final class SessionService: Sendable {
             if let persistence {
                 switch change {
                 case .ops(let body): ticket = persistence.changed(box, revision: result.revision, body)
+                case .document: ticket = persistence.changed(box, revision: result.revision, journaled!)
                 case .constants(let body): ticket = persistence.constantsSet(box, revision: result.revision, body)
                 }
             }

@@ -4,9 +4,9 @@ import LayoutModel
 import Prometheus
 import Logging
 
-/// One WebSocket on a session: each whole message is a changes or a constants object, applied
-/// through the session service and answered in order. Consecutive set-constant messages of a
-/// batch merge into one change (the latest value per constraint wins), answered once with
+/// One WebSocket on a session: each whole message is a changes, a constants or a document
+/// object, applied through the session service and answered in order. Consecutive
+/// set-constant messages of a batch merge into one change (the latest value per constraint wins), answered once with
 /// `coalesced`: a drag that outruns the engine costs one change per batch, not per message.
 final class SessionStream: WebSocketHandler {
     let sessionID: String
@@ -37,7 +37,7 @@ final class SessionStream: WebSocketHandler {
         }
     }
 
-    private enum Parsed { case constants(JSON, Int), changes(JSON), problem(Problem) }
+    private enum Parsed { case constants(JSON, Int), changes(SessionService.Change), problem(Problem) }
 
     func received(_ messages: [WebSocketMessage], on connection: WebSocketConnection) {
         sessions.metrics.streamMessagesIn.increment(by: messages.count)
@@ -48,7 +48,8 @@ final class SessionStream: WebSocketHandler {
             guard json.members != nil else {
                 parsed.append(.problem(Problem(422, "a message is a changes or a constants object", pointer: ""))); continue
             }
-            if json["ops"] != nil { parsed.append(.changes(json)); continue }
+            if json["ops"] != nil { parsed.append(.changes(.ops(json))); continue }
+            if let document = json["document"] { parsed.append(Self.document(document, json)); continue }
             // Merge with the constants message just before it.
             if case .constants(let prev, let n)? = parsed.last, let a = prev.members, let b = json.members {
                 var merged = a
@@ -63,12 +64,22 @@ final class SessionStream: WebSocketHandler {
         for p in parsed where !connection.isClosing {
             switch p {
             case .problem(let problem): reply(problem.json.serialized, on: connection)
-            case .changes(let json): apply(.ops(json), coalesced: nil, on: connection)
+            case .changes(let change): apply(change, coalesced: nil, on: connection)
             case .constants(let json, let n):
                 if n > 1 { sessions.metrics.streamCoalesced.increment(by: n - 1) }
                 apply(.constants(json), coalesced: n > 1 ? n : nil, on: connection)
             }
         }
+    }
+
+    /// `{"document": {...}, "baseRevision"?: n}`: the body a `PUT …/document` takes.
+    private static func document(_ document: JSON, _ message: JSON) -> Parsed {
+        for (k, _) in message.members! where k != "document" && k != "baseRevision" {
+            return .problem(Problem(422, "unknown field '\(k)' beside a document", pointer: "/\(jsonPointerToken(k))"))
+        }
+        guard var members = document.members else { return .problem(Problem(422, "a document is a JSON object", pointer: "/document")) }
+        if let b = message["baseRevision"] { members.append(("baseRevision", b)) }
+        return .changes(.document(.object(members)))
     }
 
     /// One change, answered once the store's policy allows: a stream's answers keep their
@@ -84,6 +95,9 @@ final class SessionStream: WebSocketHandler {
             try sessions.wait(ticket)
             reply(answer, on: connection)
         } catch {
+            var error = error
+            // A document's errors point into the message, where the document is a member.
+            if case .document = change, let p = error.pointer, p != "/baseRevision" { error.pointer = "/document" + p }
             reply(error.json.serialized, on: connection)
             if error.movedElsewhere { connection.close(.tryAgainLater, "the session is served by another replica now: reconnect") }
         }

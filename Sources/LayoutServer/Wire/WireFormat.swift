@@ -79,6 +79,12 @@ enum WireFormat {
         if session == nil { w.key(plain: "removed"); strings(&w, r.removed) }
         w.key(plain: "diagnostics"); diagnostics(&w, r.diagnostics)
         if !r.added.isEmpty { w.key("added"); strings(&w, r.added) }
+        if let applied = r.applied {
+            w.key("applied")
+            w.beginObject()
+            for (op, n) in applied { w.key(op); w.int(n) }
+            w.endObject()
+        }
         if let coalesced { w.key("coalesced"); w.int(coalesced) }
         if let timing {
             w.key("timing")
