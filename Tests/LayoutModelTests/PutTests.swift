@@ -97,7 +97,8 @@ final class PutTests: XCTestCase {
             var opts: [String] = []
             if let scale { opts.append(#""scale":\#(scale)"#) }
             if rtl { opts.append(#""layoutDirection":"rtl""#) }
-            return #"{"options":{\#(opts.joined(separator: ","))},"views":[\#(views.map(\.json).joined(separator: ","))],"constraints":[\#(constraints.map(\.json).joined(separator: ","))]}"#
+            return
+                #"{"options":{\#(opts.joined(separator: ","))},"views":[\#(views.map(\.json).joined(separator: ","))],"constraints":[\#(constraints.map(\.json).joined(separator: ","))]}"#
         }
 
         func subtree(_ id: String) -> Set<String> {
@@ -126,8 +127,14 @@ final class PutTests: XCTestCase {
         let form: Form = [.expr, .expr, .explicit, .oddExpr].randomElement(using: &rng)!
         let priority = [1000.0, 1000, 750, 250].randomElement(using: &rng)!
         switch Int.random(in: 0..<4, using: &rng) {
-        case 0: return Constraint(id: id, first: (a.id, "leading"), second: (parent, "leading"), constant: Double(Int.random(in: 0...40, using: &rng)), priority: priority, form: form)
-        case 1: return Constraint(id: id, first: (a.id, "top"), second: (parent, "top"), constant: Double(Int.random(in: 0...200, using: &rng)), priority: priority, form: form)
+        case 0:
+            return Constraint(
+                id: id, first: (a.id, "leading"), second: (parent, "leading"), constant: Double(Int.random(in: 0...40, using: &rng)),
+                priority: priority, form: form)
+        case 1:
+            return Constraint(
+                id: id, first: (a.id, "top"), second: (parent, "top"), constant: Double(Int.random(in: 0...200, using: &rng)), priority: priority,
+                form: form)
         case 2:
             return Constraint(
                 id: id, first: (a.id, "width"), relation: [">=", "=="].randomElement(using: &rng)!, second: (parent, "width"),
@@ -135,7 +142,9 @@ final class PutTests: XCTestCase {
         default:
             let siblings = d.views.filter { $0.parent == parent && $0.id != a.id && !d.arranged.contains($0.id) }
             if let b = siblings.randomElement(using: &rng) {
-                return Constraint(id: id, first: (a.id, "top"), relation: ">=", second: (b.id, "bottom"), constant: Double(Int.random(in: 0...20, using: &rng)), priority: 750, form: form)
+                return Constraint(
+                    id: id, first: (a.id, "top"), relation: ">=", second: (b.id, "bottom"), constant: Double(Int.random(in: 0...20, using: &rng)),
+                    priority: 750, form: form)
             }
             return Constraint(id: id, first: (a.id, "height"), relation: ">=", constant: Double(Int.random(in: 5...60, using: &rng)), form: form)
         }
@@ -157,10 +166,13 @@ final class PutTests: XCTestCase {
             return
         }
         d.views.append(v)
-        d.constraints.append(Constraint(id: nil, first: (v.id, "leading"), second: (parent, "leading"), constant: Double(Int.random(in: 0...40, using: &rng))))
-        d.constraints.append(Constraint(id: nil, first: (v.id, "top"), second: (parent, "top"), constant: Double(Int.random(in: 0...200, using: &rng))))
+        d.constraints.append(
+            Constraint(id: nil, first: (v.id, "leading"), second: (parent, "leading"), constant: Double(Int.random(in: 0...40, using: &rng))))
+        d.constraints.append(
+            Constraint(id: nil, first: (v.id, "top"), second: (parent, "top"), constant: Double(Int.random(in: 0...200, using: &rng))))
         if v.intrinsic == nil && v.text == nil {
-            d.constraints.append(Constraint(id: nil, first: (v.id, "width"), constant: Double(Int.random(in: 10...100, using: &rng)), form: .explicit))
+            d.constraints.append(
+                Constraint(id: nil, first: (v.id, "width"), constant: Double(Int.random(in: 10...100, using: &rng)), form: .explicit))
             d.constraints.append(Constraint(id: nil, first: (v.id, "height"), constant: Double(Int.random(in: 10...60, using: &rng))))
         }
         if v.text != nil {
@@ -188,7 +200,10 @@ final class PutTests: XCTestCase {
         for _ in 0..<Int.random(in: 0...4, using: &rng) { if let c = randomConstraint(&d, &rng) { d.constraints.append(c) } }
         let rootKids = d.views.filter { $0.parent == "root" && $0.stack == nil }
         if rootKids.count >= 2, Bool.random(using: &rng) {
-            d.constraints.append(Constraint(id: Bool.random(using: &rng) ? "row" : nil, first: ("", ""), constant: 0, priority: 750, visual: "V:[\(rootKids[0].id)]-(>=6@750)-[\(rootKids[1].id)]"))
+            d.constraints.append(
+                Constraint(
+                    id: Bool.random(using: &rng) ? "row" : nil, first: ("", ""), constant: 0, priority: 750,
+                    visual: "V:[\(rootKids[0].id)]-(>=6@750)-[\(rootKids[1].id)]"))
         }
         return d
     }
@@ -203,7 +218,9 @@ final class PutTests: XCTestCase {
         case 2:
             if let k = plain.randomElement(using: &rng) { d.constraints[k].constant += 0.5 }
         case 3:
-            if let k = plain.randomElement(using: &rng), d.constraints[k].priority < 1000 { d.constraints[k].priority = [250, 500, 750, 999].randomElement(using: &rng)! }
+            if let k = plain.randomElement(using: &rng), d.constraints[k].priority < 1000 {
+                d.constraints[k].priority = [250, 500, 750, 999].randomElement(using: &rng)!
+            }
         case 4:
             if let k = d.constraints.indices.randomElement(using: &rng) { d.constraints[k].active.toggle() }
         case 5:
@@ -216,7 +233,9 @@ final class PutTests: XCTestCase {
             let gone = d.subtree(v.id)
             d.views.removeAll { gone.contains($0.id) }
             for k in d.views.indices { d.views[k].stack?.removeAll { gone.contains($0) } }
-            d.constraints.removeAll { c in c.views.contains(where: gone.contains) || (c.visual != nil && gone.contains(where: { c.visual!.contains("[\($0)]") })) }
+            d.constraints.removeAll { c in
+                c.views.contains(where: gone.contains) || (c.visual != nil && gone.contains(where: { c.visual!.contains("[\($0)]") }))
+            }
         case 8:
             let parents = d.views.filter { $0.text == nil && $0.intrinsic == nil }
             addView(&d, &rng, under: parents.randomElement(using: &rng)!.id)
@@ -247,8 +266,18 @@ final class PutTests: XCTestCase {
             switch Int.random(in: 0..<4, using: &rng) {
             case 0: d.views[k].hidden.toggle()
             case 1: d.views[k].margins.toggle()
-            case 2: if d.views[k].text != nil { d.views[k].text! += " more words here" } else if d.views[k].intrinsic != nil { d.views[k].intrinsic!.0 += 7 }
-            default: if d.views[k].stack != nil { d.views[k].axis = d.views[k].axis == "vertical" ? "horizontal" : "vertical" } else { d.views[k].hidden.toggle() }
+            case 2:
+                if d.views[k].text != nil {
+                    d.views[k].text! += " more words here"
+                } else if d.views[k].intrinsic != nil {
+                    d.views[k].intrinsic!.0 += 7
+                }
+            default:
+                if d.views[k].stack != nil {
+                    d.views[k].axis = d.views[k].axis == "vertical" ? "horizontal" : "vertical"
+                } else {
+                    d.views[k].hidden.toggle()
+                }
             }
         case 11:
             if Bool.random(using: &rng) { d.scale = d.scale == nil ? 3 : nil } else { d.rtl.toggle() }
@@ -282,7 +311,9 @@ final class PutTests: XCTestCase {
         var amb = Set<String>()
         for case .ambiguous(let v, _) in ds { amb.insert(v) }
         var frames: [String: Rect] = [:]
-        for f in s.allFrames where !amb.contains(f.id) { frames[f.id] = Rect(x: r(f.frame.x), y: r(f.frame.y), width: r(f.frame.width), height: r(f.frame.height)) }
+        for f in s.allFrames where !amb.contains(f.id) {
+            frames[f.id] = Rect(x: r(f.frame.x), y: r(f.frame.y), width: r(f.frame.width), height: r(f.frame.height))
+        }
         // The document: views by id, constraints as a sorted list with server ids masked.
         let doc = s.document.json
         let views = (doc["views"]?.array ?? []).sorted { $0["id"]!.string! < $1["id"]!.string! }
@@ -301,9 +332,10 @@ final class PutTests: XCTestCase {
                     // the engine reports as determining it follows its basis (a hugging and a
                     // compression resistance both tight: either one), so history; and where
                     // an ambiguous layout settles follows history.
-                    explain["\(id).\(axis.rawValue)"] = ((try? s.explain(view: id, axis: axis)) ?? []).filter { $0.description.contains("\(id).") }.map {
-                        "\(masked($0.id)) \($0.description) \($0.priority) \($0.broken)" + (amb.isEmpty ? " \($0.role == .unsatisfied)" : "")
-                    }.sorted()
+                    explain["\(id).\(axis.rawValue)"] = ((try? s.explain(view: id, axis: axis)) ?? []).filter { $0.description.contains("\(id).") }
+                        .map {
+                            "\(masked($0.id)) \($0.description) \($0.priority) \($0.broken)" + (amb.isEmpty ? " \($0.role == .unsatisfied)" : "")
+                        }.sorted()
                 }
             }
         }
@@ -350,7 +382,8 @@ final class PutTests: XCTestCase {
                 puts += 1
                 let fresh = try LayoutSession(document: newJSON, limits: limits)
                 let (a, b) = (Self.outcome(session), Self.outcome(fresh))
-                let context = "\(engine) trial \(trial)\nold: \(old.json)\nnew: \(new.json)\nops: \(String(decoding: put.changes.serialized, as: UTF8.self))"
+                let context =
+                    "\(engine) trial \(trial)\nold: \(old.json)\nnew: \(new.json)\nops: \(String(decoding: put.changes.serialized, as: UTF8.self))"
                 XCTAssertEqual(a.frames, b.frames, context)
                 XCTAssertEqual(a.ambiguous, b.ambiguous, context)
                 XCTAssertEqual(a.broken, b.broken, context)
@@ -367,7 +400,8 @@ final class PutTests: XCTestCase {
                 inPlace += counts["setConstant"]! + counts["setPriority"]! + counts["activate"]! + counts["deactivate"]!
                 replaced += counts["addConstraints"]!
                 let kept = old.constraints.filter { c in c.id == nil && new.constraints.contains { $0.id == nil && $0.json == c.json } }
-                XCTAssertGreaterThanOrEqual(idsBefore.intersection(session.document.entryOrder).count, kept.count, "\(engine) trial \(trial) \(context)")
+                XCTAssertGreaterThanOrEqual(
+                    idsBefore.intersection(session.document.entryOrder).count, kept.count, "\(engine) trial \(trial) \(context)")
                 // The journal's record replays to the same session.
                 let replayed = try LayoutSession(document: JSONParser.parse(old.json), limits: limits)
                 replayed.compact()

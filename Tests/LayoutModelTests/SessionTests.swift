@@ -387,7 +387,8 @@ final class SessionTests: XCTestCase {
         try same(s)
         let cs = s.document.json["constraints"]!.array!
         XCTAssertEqual(cs.compactMap { $0["id"]?.string }.prefix(4), ["row.0", "row.1", "row.2", "row.3"], "the edited group as its members")
-        XCTAssertEqual(cs.first { $0["id"]?.string == "c1" }?["expr"]?.string, "a.top == root.topMargin + 12 @999", "an expr written the usual way stays one")
+        XCTAssertEqual(
+            cs.first { $0["id"]?.string == "c1" }?["expr"]?.string, "a.top == root.topMargin + 12 @999", "an expr written the usual way stays one")
         _ = try s.setConstants(json(#"{"bw": 7, "c1": 12.5}"#))
         try same(s)
         XCTAssertEqual(
