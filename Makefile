@@ -58,6 +58,7 @@ test: test-deps
 	python3 Tests/http/test_tls.py
 	python3 Tests/http/test_sizes.py
 	python3 Tests/http/test_render.py
+	python3 Tests/http/test_put.py
 	python3 Tests/deploy/test_manifests.py
 	python3 Tests/browser/test_playground.py
 	python3 Tests/text/test_text.py

@@ -96,7 +96,9 @@ extension LayoutDocument {
         if optionsChanged {
             let o = new.options
             out.ops.append(
-                op("setOptions", [("options", .object([("layoutDirection", .string(o.layoutDirection.rawValue)), ("scale", o.scale.map(JSON.number) ?? .null)]))]))
+                op(
+                    "setOptions",
+                    [("options", .object([("layoutDirection", .string(o.layoutDirection.rawValue)), ("scale", o.scale.map(JSON.number) ?? .null)]))]))
         }
         if !addedViews.isEmpty { out.ops.append(op("addViews", [("views", .array(addedViews))])) }
         out.ops += updates

@@ -105,11 +105,13 @@ class ChangeResult:
     diagnostics: List[Diagnostic]
     added: List[str] = field(default_factory=list)
     coalesced: int = 1
+    #: A document sent whole (`put`): how many items each op the server found carried.
+    applied: Dict[str, int] = field(default_factory=dict)
 
     @classmethod
     def from_json(cls, j: Mapping[str, Any]) -> "ChangeResult":
         return cls(j["revision"], _frames(j), list(j.get("removed", [])), _diagnostics(j), list(j.get("added", [])),
-                   int(j.get("coalesced", 1)))
+                   int(j.get("coalesced", 1)), dict(j.get("applied", {})))
 
 
 @dataclass(frozen=True)
@@ -292,6 +294,11 @@ class Session:
             body["baseRevision"] = base_revision
         return self._answer(self.client.request("POST", self.path + "/changes", body))
 
+    def put(self, document: Mapping[str, Any], base_revision: Optional[int] = None) -> ChangeResult:
+        """The whole new document (`PUT .../document`): the server applies what differs as one
+        change; `applied` says what it found. With `base_revision`, 409 unless it is current."""
+        return self._answer(self.client.request("PUT", self.path + "/document", _put_body(document, base_revision)))
+
     def set_constants(self, constants: Mapping[str, float]) -> ChangeResult:
         """The set-constant fast path: `{"constraintId": constant, ...}`."""
         return self._answer(self.client.request("POST", self.path + "/constants", dict(constants)))
@@ -382,6 +389,20 @@ class Stream:
         if base_revision is not None:
             body["baseRevision"] = base_revision
         return self._send(body)
+
+    def put(self, document: Mapping[str, Any], base_revision: Optional[int] = None) -> ChangeResult:
+        """A whole document, as `Session.put`."""
+        body: JSONObject = {"document": dict(document)}
+        if base_revision is not None:
+            body["baseRevision"] = base_revision
+        return self._send(body)
+
+
+def _put_body(document: Mapping[str, Any], base_revision: Optional[int]) -> JSONObject:
+    body: JSONObject = dict(document)
+    if base_revision is not None:
+        body["baseRevision"] = base_revision
+    return body
 
 
 def _fitting(view: str, target_size: Optional[Tuple[float, float]], horizontal: float, vertical: float,

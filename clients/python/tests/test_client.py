@@ -150,6 +150,36 @@ def test_stream(client):
     assert s.revision == 33 == s.frames().revision
 
 
+def test_put_the_whole_document(client):
+    import copy
+    s = client.create_session(CARD)
+    ids = [c["id"] for c in s.document()["constraints"]]
+    edited = copy.deepcopy(CARD)
+    edited["constraints"][1]["expr"] = "avatar.top == root.top + 24"  # unnamed: keeps its id
+    edited["views"].append({"id": "badge", "parent": "root", "intrinsicSize": {"width": 8, "height": 8}})
+    edited["constraints"] += [{"expr": "badge.leading == avatar.leading"}, {"expr": "badge.top == avatar.top"}]
+    r = s.put(edited, base_revision=1)
+    assert r.revision == 2 == s.revision
+    assert set(r.frames) == {"avatar", "title", "badge"} and r.frames["avatar"].y == 24
+    assert (r.applied["setConstant"], r.applied["addViews"], r.applied["addConstraints"], r.applied["removeViews"]) == (1, 1, 2, 0)
+    assert [c["id"] for c in s.document()["constraints"]][:len(ids)] == ids
+    assert s.put(edited).frames == {} and s.revision == 3, "the same document again moves nothing"
+    with pytest.raises(LayoutdError) as e:
+        s.put(edited, base_revision=1)
+    assert e.value.status == 409
+    with pytest.raises(LayoutdError) as e:
+        s.put({"views": CARD["views"], "constraints": [{"expr": "avatar.nope == 1"}]})
+    assert e.value.status == 422 and e.value.pointer.startswith("/constraints/0")
+    with s.stream() as stream:
+        r = stream.put(CARD, base_revision=3)
+        assert r.removed == ["badge"] and r.frames["avatar"].y == 16 and r.applied["removeViews"] == 1
+        with pytest.raises(LayoutdError) as e:
+            stream.put({"views": [{"id": "root", "parent": "root"}]})
+        assert e.value.status == 422 and e.value.pointer == "/document/views/0/parent"
+    assert s.revision == 4 == s.frames().revision
+    assert s.document()["constraints"] == client.create_session(CARD).document()["constraints"]
+
+
 def test_labels_stacks_and_fitting_sizes(client):
     fonts = client.fonts()
     assert any(f["family"] == "DejaVu Sans" for f in fonts)
