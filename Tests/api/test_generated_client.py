@@ -128,6 +128,12 @@ class GeneratedClient(unittest.TestCase):
         self.assertEqual((problem.status, problem.pointer), (422, "/nope"))
         state = self.api("get_session").sync(id=sid, client=self.client)
         self.assertEqual(state.revision, 3)
+        # The whole document again, the title shown: one view updated, the answer's `applied` typed.
+        put = m.DocumentPut.from_dict(dict(state.document.to_dict(), baseRevision=3))
+        put.views[-1].hidden = False
+        answer = self.api("put_document").sync(id=sid, client=self.client, body=put)
+        self.assertEqual((answer.revision, answer.applied.update_view, answer.applied.add_views), (4, 1, 0))
+        self.assertFalse(answer.frames.to_dict()["title"].get("hidden", False))
         self.api("delete_session").sync_detailed(id=sid, client=self.client)
         gone = self.api("get_frames").sync(id=sid, client=self.client)
         self.assertIsInstance(gone, m.Problem)
