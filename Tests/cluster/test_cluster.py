@@ -237,12 +237,17 @@ class Load:
         s.counter += 1
         key = SessionClient.KEYS[s.counter % 4]
         value = (s.counter % 400) + 1 + (s.counter // 400) % 3 * 1000  # values recur rarely
-        if key in ("gap1", "gap2"):
+        method = "POST"
+        if key == "gap1":
             path, body = "/changes", {"baseRevision": s.revision, "ops": [{"op": "setConstant", "id": key, "constant": value}]}
+        elif key == "gap2":
+            # The whole document, with every acknowledged constant and the new one: the
+            # server finds the one set-constant it differs by.
+            method, path, body = "PUT", "/document", dict(chain_document(constants={**s.acked, key: value}), baseRevision=s.revision)
         else:
             path, body = "/constants", {key: value}
         try:
-            status, _, answer = request(self.port, "POST", f"/v1/sessions/{s.id}{path}", body)
+            status, _, answer = request(self.port, method, f"/v1/sessions/{s.id}{path}", body)
         except (OSError, http.client.HTTPException):
             status, answer = 0, None
         now = time.time()
@@ -277,8 +282,21 @@ class Load:
             time.sleep(0.05)
 
 
+def constants_of(document):
+    """Each named constraint's constant: an expr written the usual way keeps its form when its
+    constant is set (`v0.left == root.left + 12`), one in the explicit form has the field."""
+    out = {}
+    for c in document["constraints"]:
+        if "constant" in c:
+            out[c.get("id")] = c["constant"]
+        elif "expr" in c:
+            m = re.search(r"(==|[+-]) (\d+)$", c["expr"])
+            out[c.get("id")] = (-1 if m.group(1) == "-" else 1) * int(m.group(2)) if m else None
+    return out
+
+
 def check(s, state):
-    constants = {c.get("id"): c.get("constant") for c in state["document"]["constraints"]}
+    constants = constants_of(state["document"])
     for key, value in s.acked.items():
         got = constants.get(key)
         if got != value and got not in s.unknown.get(key, ()):
@@ -552,7 +570,7 @@ class ClusterTests(unittest.TestCase):
         self.assertEqual(status, 503, problem)
         status, _, state = request(q.port, "GET", f"/v1/sessions/{sid}")
         self.assertEqual(status, 200, state)
-        constants = {c.get("id"): c.get("constant") for c in state["document"]["constraints"]}
+        constants = constants_of(state["document"])
         self.assertEqual(constants["gap0"], 222)
         self.assertEqual(state["revision"], mine["revision"])
         journal = sql(self.pg, f"SELECT revision, epoch FROM layoutd_journal WHERE session='{sid}' ORDER BY revision")

@@ -92,16 +92,18 @@ class Server:
             return f.read()
 
 
-def chain_document(n=4):
+def chain_document(n=4, constants=None):
+    """n views in a column; `constants` sets gap0, w0 and gapN (defaults 10, 100, 4)."""
+    k = {"gap0": 10, "w0": 100, **{f"gap{i}": 4 for i in range(1, n)}, **(constants or {})}
     views = [{"id": "root", "frame": {"x": 0, "y": 0, "width": 1000, "height": 5000}}]
     cs = []
     for i in range(n):
         views.append({"id": f"v{i}", "parent": "root"})
         if i == 0:
-            cs += [{"id": "gap0", "expr": "v0.left == root.left + 10"}, {"expr": "v0.top == root.top"},
-                   {"id": "w0", "expr": "v0.width == 100"}]
+            cs += [{"id": "gap0", "expr": f"v0.left == root.left + {k['gap0']}"}, {"expr": "v0.top == root.top"},
+                   {"id": "w0", "expr": f"v0.width == {k['w0']}"}]
         else:
-            cs += [{"expr": f"v{i}.left == v{i-1}.left"}, {"id": f"gap{i}", "expr": f"v{i}.top == v{i-1}.bottom + 4"},
+            cs += [{"expr": f"v{i}.left == v{i-1}.left"}, {"id": f"gap{i}", "expr": f"v{i}.top == v{i-1}.bottom + {k[f'gap{i}']}"},
                    {"expr": f"v{i}.width == v{i-1}.width"}]
         cs.append({"expr": f"v{i}.height == 20"})
     return {"views": views, "constraints": cs}

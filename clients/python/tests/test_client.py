@@ -90,8 +90,8 @@ def test_session_changes_constants_frames(client):
     assert not since.full and set(since.frames) == {"avatar", "title"} and since.removed == ["badge"]
     everything = s.frames()
     assert everything.full and set(everything.frames) == {"root", "avatar", "title"}
-    first = s.document()["constraints"][0]   # set since: written out with its constant
-    assert (first["id"], first["first"], first["second"], first["constant"]) == ("avatarLeading", "avatar.leading", "root.leading", 20)
+    first = s.document()["constraints"][0]   # set since: an expr still, with its new constant
+    assert first == {"id": "avatarLeading", "expr": "avatar.leading == root.leading + 20"}
     s.delete()
     with pytest.raises(LayoutdError) as e:
         s.frames()
