@@ -10,6 +10,11 @@ from PyPI, headless, against the real server over loopback.
   views they name; the ambiguous one marks the view, explains it, and exercises another
   layout without keeping it; a bad document shows the problem at its pointer; the 100-cell
   feed draws all 501 views;
+- an edit of the editor's text is put into the same session (PUT …/document): one revision an
+  edit, the page's status says what the server applied, the drawn rects follow the changed and
+  removed frames; a bad edit is shown at its pointer and changes nothing; an edit on a session
+  changed elsewhere (409) reads it again and is put over it, one on a session gone (404) makes
+  a new one;
 - the size picker: two devices and a width picked, the strip draws the document at the three
   sizes (a picture each, every view's box in each) and offers it as SVG and PNG;
 - a session's `snapshot.svg` opened in the browser: every view's rect where its frame is, the
@@ -128,6 +133,32 @@ class PlaygroundTest(unittest.TestCase):
         text = self.get("/metrics")
         m = re.search(r'^layoutd_stream_messages_total\{direction="in"\} (\S+)$', text, re.M)
         return float(m.group(1)) if m else 0.0
+
+    def requests(self, route, method, status):
+        """How many requests layoutd_http_requests_total counted for the route, method and status."""
+        pattern = rf'^layoutd_http_requests_total\{{route="{re.escape(route)}",method="{method}",status="{status}"\}} (\S+)$'
+        m = re.search(pattern, self.get("/metrics"), re.M)
+        return float(m.group(1)) if m else 0.0
+
+    def edit(self, document, keyboard=False):
+        """The editor's text replaced by the document, laid out with the button or Ctrl+Enter."""
+        editor = self.browser.find_element(By.ID, "editor")
+        text = json.dumps(document, indent=2)
+        self.browser.execute_script("arguments[0].value = arguments[1]", editor, text)
+        if keyboard:
+            ActionChains(self.browser).key_down(Keys.CONTROL).send_keys_to_element(editor, Keys.ENTER).key_up(Keys.CONTROL).perform()
+        else:
+            self.browser.find_element(By.ID, "run").click()
+        return text
+
+    def editor_document(self):
+        return json.loads(self.browser.find_element(By.ID, "editor").get_attribute("value"))
+
+    def page(self, attribute):
+        return self.browser.find_element(By.TAG_NAME, "body").get_attribute(f"data-{attribute}")
+
+    def status(self):
+        return self.browser.find_element(By.ID, "status").text
 
     def shot(self, name):
         path = os.path.join(SHOTS, f"{name}.png")
@@ -286,6 +317,114 @@ class PlaygroundTest(unittest.TestCase):
         start, end = self.browser.execute_script("return [arguments[0].selectionStart, arguments[0].selectionEnd]", editor)
         self.assertEqual(text[start:end], '"a.nowhere"')
         self.shot("problem")
+
+    def test_an_edit_is_put_into_the_same_session(self):
+        session = self.open("?example=card")
+        self.assertEqual(self.page("revision"), "1")
+        puts, posts = self.requests("/v1/sessions/{id}/document", "PUT", 200), self.requests("/v1/sessions", "POST", 201)
+        document = self.editor_document()
+        # One constant changed and a view added with its four constraints.
+        leading = next(c for c in document["constraints"] if c["id"] == "avatarLeading")
+        leading["expr"] = "avatar.leading == card.leading + 20"
+        document["views"].append({"id": "badge", "parent": "card"})
+        document["constraints"] += [{"expr": "badge.trailing == card.trailing - 8"}, {"expr": "badge.top == card.top + 8"},
+                                    {"expr": "badge.width == 24"}, {"expr": "badge.height == 24"}]
+        self.edit(document)
+        self.wait(lambda: self.page("revision") == "2")
+        self.assertEqual(self.page("session"), session)
+        served = self.get(f"/v1/sessions/{session}")
+        self.assertEqual(served["revision"], 2)
+        self.assertIn("badge", [v["id"] for v in served["document"]["views"]])
+        self.assertIn("avatar.leading == card.leading + 20", [c.get("expr") for c in served["document"]["constraints"]])
+        self.assertRegex(self.status(), r"^revision 2: 1 view added, 4 constraints added, 1 constant set in \d+ ms$")
+        self.assertDrawnAsServed(session)
+        self.assertEqual(self.absolute(session)["avatar"]["x"], 20)
+        self.assertEqual(len(self.browser.find_elements(By.CSS_SELECTOR, "#constraints li[data-constraint-id]")),
+                         len(served["document"]["constraints"]))
+        # Another edit with Ctrl+Enter: one more revision, only the constant.
+        next(c for c in document["constraints"] if c["id"] == "avatarWidth")["expr"] = "avatar.width == 50"
+        self.edit(document, keyboard=True)
+        self.wait(lambda: self.page("revision") == "3")
+        self.assertEqual(self.status().split(" in ")[0], "revision 3: 1 constant set")
+        self.assertEqual(self.get(f"/v1/sessions/{session}/frames")["revision"], 3)
+        self.assertDrawnAsServed(session)
+        self.assertEqual(self.absolute(session)["avatar"]["width"], 50)
+        # The view taken out again: its rect goes with it.
+        document["views"] = [v for v in document["views"] if v["id"] != "badge"]
+        document["constraints"] = [c for c in document["constraints"] if "badge" not in c.get("expr", "")]
+        self.edit(document)
+        self.wait(lambda: self.page("revision") == "4")
+        self.assertEqual(self.status().split(" in ")[0], "revision 4: 1 view removed, 4 constraints removed")
+        self.assertEqual(self.page("session"), session)
+        self.assertNotIn("badge", self.drawn())
+        self.assertDrawnAsServed(session)
+        # Each edit was one PUT, and no session was made; the timeline has a row a revision.
+        self.assertEqual(self.requests("/v1/sessions/{id}/document", "PUT", 200) - puts, 3)
+        self.assertEqual(self.requests("/v1/sessions", "POST", 201), posts)
+        rows = [r.get_attribute("data-revision") for r in self.browser.find_elements(By.CSS_SELECTOR, "#timeline tbody tr")]
+        self.assertEqual(rows, ["4", "3", "2", "1"])
+        self.shot("edit")
+
+    def test_an_invalid_edit_shows_its_problem_and_keeps_the_session(self):
+        session = self.open("?example=card")
+        before = self.drawn()
+        document = self.editor_document()
+        good = json.loads(json.dumps(document))
+        document["constraints"].append({"first": "avatar.nowhere", "relation": "==", "constant": 3})
+        text = self.edit(document)
+        problem = self.wait(lambda: self.browser.find_element(By.ID, "problem").is_displayed() and self.browser.find_element(By.ID, "problem"))
+        self.assertEqual(problem.get_attribute("data-status"), "422")
+        self.assertEqual(problem.get_attribute("data-pointer"), "/constraints/5/first")
+        editor = self.browser.find_element(By.ID, "editor")
+        start, end = self.browser.execute_script("return [arguments[0].selectionStart, arguments[0].selectionEnd]", editor)
+        self.assertEqual(text[start:end], '"avatar.nowhere"')
+        # The session is as it was, and so is the page: same session, revision, drawing.
+        served = self.get(f"/v1/sessions/{session}")
+        self.assertEqual(served["revision"], 1)
+        self.assertEqual(len(served["document"]["constraints"]), len(good["constraints"]))
+        self.assertEqual((self.page("session"), self.page("revision")), (session, "1"))
+        self.assertEqual(self.drawn(), before)
+        self.assertEqual(self.status(), "not applied: the session is as it was, at revision 1")
+        self.shot("edit-problem")
+        # Mended, the next edit goes through at the next revision.
+        next(c for c in good["constraints"] if c["id"] == "avatarTop")["expr"] = "avatar.top == card.top + 16"
+        self.edit(good)
+        self.wait(lambda: self.page("revision") == "2")
+        self.assertFalse(self.browser.find_element(By.ID, "problem").is_displayed())
+        self.assertEqual(self.page("session"), session)
+        self.assertDrawnAsServed(session)
+
+    def test_an_edit_of_a_session_changed_elsewhere_reads_it_again(self):
+        session = self.open("?example=card")
+        conflicts = self.requests("/v1/sessions/{id}/document", "PUT", 409)
+        # Another client moves the avatar: the page still shows revision 1.
+        self.post(f"/v1/sessions/{session}/constants", {"avatarLeading": 30})
+        document = self.editor_document()
+        next(c for c in document["constraints"] if c["id"] == "avatarWidth")["expr"] = "avatar.width == 44"
+        self.edit(document)
+        self.wait(lambda: self.page("revision") == "3")
+        self.assertEqual(self.requests("/v1/sessions/{id}/document", "PUT", 409) - conflicts, 1)
+        self.assertEqual(self.page("session"), session)
+        self.assertIn("changed elsewhere (revision 2)", self.status())
+        self.assertIn("revision 3: 2 constants set", self.status())  # the text's leading back to 8, and the width
+        self.assertFalse(self.browser.find_element(By.ID, "problem").is_displayed())
+        after = self.absolute(session)
+        self.assertEqual((after["avatar"]["x"], after["avatar"]["width"]), (8, 44))
+        self.assertDrawnAsServed(session)
+
+    def test_an_edit_of_a_session_gone_makes_a_new_one(self):
+        session = self.open("?example=card")
+        urllib.request.urlopen(urllib.request.Request(f"{self.base}/v1/sessions/{session}", method="DELETE"), timeout=10)
+        document = self.editor_document()
+        next(c for c in document["constraints"] if c["id"] == "avatarWidth")["expr"] = "avatar.width == 44"
+        self.edit(document)
+        self.wait(lambda: self.page("session") not in (session, None))
+        fresh = self.page("session")
+        self.wait(lambda: "was gone" in self.status())
+        self.assertEqual(self.page("revision"), "1")
+        self.assertFalse(self.browser.find_element(By.ID, "problem").is_displayed())
+        self.assertEqual(self.absolute(fresh)["avatar"]["width"], 44)
+        self.assertDrawnAsServed(fresh)
 
     def test_the_label_and_stack_examples(self):
         for name, views in (("label", {"card", "avatar", "title", "body"}), ("stack", {"screen", "toolbar", "back", "title", "share"})):

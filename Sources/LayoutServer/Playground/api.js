@@ -52,6 +52,9 @@ const sessionPath = (id) => `/v1/sessions/${encodeURIComponent(id)}`;
 export const api = {
   createSession: (text) => call("POST", "/v1/sessions", text),
   session: (id) => call("GET", sessionPath(id)),
+  frames: (id) => call("GET", `${sessionPath(id)}/frames`),
+  // A whole document (with `baseRevision` beside its fields): the session becomes it by the difference.
+  putDocument: (id, body) => call("PUT", `${sessionPath(id)}/document?timing=true`, body),
   deleteSession: (id) => call("DELETE", sessionPath(id)),
   explain: (id, view, axis) => call("GET", `${sessionPath(id)}/explain?view=${encodeURIComponent(view)}&axis=${axis}`),
   trace: (id) => call("GET", `${sessionPath(id)}/trace`),

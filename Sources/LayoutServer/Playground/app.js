@@ -67,15 +67,41 @@ function status(text) { $("status").textContent = text; }
 
 // MARK: the session
 
-async function layOut() {
+// The editor's text laid out. The first layout makes a session; after it the text is put
+// whole into that session (PUT …/document) and the server applies only what differs, so the
+// session, its revisions and its stream go on. Another example or scene makes a new session.
+// One layout at a time: a second waits for the first.
+let queue = Promise.resolve();
+const serially = (run) => (queue = queue.catch(() => {}).then(run));
+
+function layOut() {
+  return serially(() => {
+    const source = readEditor();
+    if (!source) return;
+    return state.session ? putDocument(source) : createSession(source.text);
+  });
+}
+
+function layOutNew() {
+  return serially(() => {
+    const source = readEditor();
+    if (source) return createSession(source.text);
+  });
+}
+
+// The editor's text and its value, or null (the problem shown) when it is not JSON.
+function readEditor() {
   clearProblem();
   const text = editor.value;
   try {
-    JSON.parse(text);
+    return { text, parsed: JSON.parse(text) };
   } catch (e) {
     showProblem({ status: 0, title: "the document is not JSON", detail: e.message });
-    return;
+    return null;
   }
+}
+
+async function createSession(text, note = "") {
   closeSession();
   const started = performance.now();
   let created, current;
@@ -88,22 +114,121 @@ async function layOut() {
   }
   const elapsed = performance.now() - started;
   state.session = created.session;
-  state.document = current.document;
-  strip.document = current.document;
   state.frames = new Map(Object.entries(created.frames));
   state.focus = null;
   document.body.dataset.session = created.session;
-  canvas.reset(current.document.views, state.frames, canvasWidth());
+  showDocument(current.document);
   timeline.reset();
   timeline.add({ revision: created.revision, timing: null, views: state.frames.size, churn: 0, roundTrip: elapsed });
   setRevision(created.revision);
   setDiagnostics(created.diagnostics);
-  status(`${current.stats.views} views, ${current.stats.constraints} constraints: laid out in ${elapsed.toFixed(0)} ms`);
-  state.stream = new ConstantStream(created.session, {
+  status(`${note}${current.stats.views} views, ${current.stats.constraints} constraints: laid out in ${elapsed.toFixed(0)} ms`);
+  openStream();
+  await keepSelection();
+}
+
+// An edit: the whole document, at the revision the page shows, and only what changed comes back.
+// `reread` is the note of a second try, after the session was read again.
+async function putDocument(source, reread = null) {
+  await streamSettled();
+  const session = state.session;
+  const started = performance.now();
+  let answer, current;
+  try {
+    answer = await api.putDocument(session, withBaseRevision(source, state.revision));
+    current = await api.session(session);
+  } catch (e) {
+    if (e instanceof ApiProblem) return recover(e.problem, source, reread !== null);
+    throw e;
+  }
+  const elapsed = performance.now() - started;
+  mergeFrames(answer);
+  showDocument(current.document);
+  noteChange(answer, elapsed);
+  status(`${reread || ""}revision ${answer.revision}: ${describeApplied(answer.applied)} in ${elapsed.toFixed(0)} ms`);
+  if (!state.stream) openStream();
+  await keepSelection();
+}
+
+// The editor's value with `baseRevision` beside its fields; what is not an object goes as
+// typed, for the server to say so.
+function withBaseRevision({ text, parsed }, revision) {
+  const object = parsed !== null && typeof parsed === "object" && !Array.isArray(parsed);
+  return object ? { ...parsed, baseRevision: revision } : text;
+}
+
+// A refused edit. The session gone (404): the text becomes a new one. Changed by someone else
+// (409): read again, drawn as it is, and the edit put once more over it. Anything else (422:
+// a bad document) is shown at its place, and the last good layout stays.
+async function recover(problem, source, retried) {
+  if (problem.status === 404) {
+    state.session = null;  // nothing left to delete
+    return createSession(source.text, "the session was gone (deleted or expired), so this is a new one; ");
+  }
+  if (problem.status === 409 && !retried && await rereadSession()) {
+    return putDocument(source, `the session had changed elsewhere (revision ${state.revision}), so it was read again; `);
+  }
+  showProblem(problem, source.text);
+  status(`not applied: the session is as it was, at revision ${state.revision}`);
+}
+
+// The session as the server has it: its document, every frame, its revision.
+async function rereadSession() {
+  let current, frames;
+  try {
+    current = await api.session(state.session);
+    frames = await api.frames(state.session);
+  } catch (e) {
+    if (e instanceof ApiProblem) { showProblem(e.problem); return false; }
+    throw e;
+  }
+  state.frames = new Map(Object.entries(frames.frames));
+  showDocument(current.document);
+  setRevision(frames.revision);
+  return true;
+}
+
+// What the server found to do, in words: "1 constant set, 2 views added".
+const APPLIED = [
+  ["addViews", "view added", "views added"], ["removeViews", "view removed", "views removed"],
+  ["updateView", "view updated", "views updated"], ["addConstraints", "constraint added", "constraints added"],
+  ["removeConstraints", "constraint removed", "constraints removed"], ["setConstant", "constant set", "constants set"],
+  ["setPriority", "priority set", "priorities set"], ["activate", "constraint activated", "constraints activated"],
+  ["deactivate", "constraint deactivated", "constraints deactivated"], ["setOptions", "options set", "options set"],
+];
+
+function describeApplied(applied = {}) {
+  const said = APPLIED.filter(([op]) => applied[op] > 0).map(([op, one, many]) => `${applied[op]} ${applied[op] === 1 ? one : many}`);
+  return said.length ? said.join(", ") : "nothing changed";
+}
+
+// A document drawn anew with the frames the page holds.
+function showDocument(doc) {
+  state.document = doc;
+  strip.document = doc;
+  canvas.reset(doc.views, state.frames, canvasWidth());
+}
+
+function openStream() {
+  const stream = new ConstantStream(state.session, {
     onReply,
     onProblem: (problem) => showProblem(problem),
-    onClose: () => { if (state.stream) status("the stream closed: lay out again to reconnect"); },
+    onClose: () => {
+      if (state.stream !== stream) return;
+      state.stream = null;
+      status("the stream closed: lay out again to reconnect");
+    },
   });
+  state.stream = stream;
+}
+
+// Until no set-constant is in flight (at most 2 s), so the revision the page knows is the session's.
+async function streamSettled() {
+  for (let i = 0; i < 100 && state.stream && !state.stream.idle; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+// The selected view, explained again if it is still there; a picked drag is dropped.
+async function keepSelection() {
   const keep = state.selected && state.frames.has(state.selected) ? state.selected : null;
   state.selected = null;
   state.drag = null;
@@ -131,14 +256,25 @@ function setRevision(revision) {
 }
 
 function onReply(reply, roundTrip) {
-  for (const [id, frame] of Object.entries(reply.frames)) state.frames.set(id, frame);
+  mergeFrames(reply);
   canvas.update(state.frames);
+  noteChange(reply, roundTrip);
+  if (state.selected) showFrame(state.selected);
+}
+
+// A change's answer (a stream reply, a PUT's): the views it removed and the frames it moved.
+function mergeFrames(reply) {
+  for (const id of reply.removed || []) state.frames.delete(id);
+  for (const [id, frame] of Object.entries(reply.frames)) state.frames.set(id, frame);
+}
+
+// ... its revision, diagnostics and timeline row.
+function noteChange(reply, roundTrip) {
   canvas.clearGhosts();
   setRevision(reply.revision);
   setDiagnostics(reply.diagnostics);
   const churn = reply.diagnostics.filter((d) => d.kind === "churn").length;
   timeline.add({ revision: reply.revision, timing: reply.timing, views: Object.keys(reply.frames).length, churn, roundTrip });
-  if (state.selected) showFrame(state.selected);
 }
 
 // MARK: diagnostics and highlighting
@@ -289,7 +425,7 @@ function loadExample(name) {
   if (example === examples[0]) url.searchParams.delete("example"); else url.searchParams.set("example", example.name);
   history.replaceState(null, "", url);
   state.selected = null;
-  return layOut();
+  return layOutNew();
 }
 
 // MARK: Interface Builder documents
@@ -322,7 +458,7 @@ function showIBRoot() {
   if (!root) return;
   editor.value = JSON.stringify(root.document, null, 2);
   state.selected = null;
-  return layOut();
+  return layOutNew();
 }
 
 $("ib-file").addEventListener("change", async (e) => {
@@ -342,7 +478,7 @@ api.devices().then(({ devices }) => {
 
 for (const e of examples) $("example").append(new Option(e.title, e.name));
 $("example").addEventListener("change", (e) => loadExample(e.target.value));
-$("run").addEventListener("click", layOut);
+$("run").addEventListener("click", () => layOut());
 $("api-key").value = apiKey.get();
 $("api-key").addEventListener("change", (e) => apiKey.set(e.target.value.trim()));
 editor.addEventListener("keydown", (e) => { if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); layOut(); } });
