@@ -8,7 +8,7 @@ WORKLOADS ?= /tmp/layoutd-workloads
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PKGS := libmicrohttpd-dev zlib1g-dev libxml2-dev libsqlite3-dev libpq-dev pkg-config libharfbuzz-dev libfontconfig-dev libunibreak-dev librsvg2-dev fonts-dejavu-core fonts-inter
 
-.PHONY: key deps test-deps lint format cluster-test bench-cluster api-fuzz fuzz-targets fuzz-replay soak build release run test bench bench-engine bench-streams bench-handler bench-document bench-sizes bench-growth bench-store bench-text load fuzz clean
+.PHONY: key deps test-deps lint format cluster-test bench-cluster api-fuzz fuzz-targets fuzz-replay soak build release run test bench bench-engine bench-streams bench-handler bench-document bench-sizes bench-put bench-growth bench-store bench-text load fuzz clean
 
 ## System packages, installed only when missing.
 deps:
@@ -114,6 +114,11 @@ bench-engine: release
 ## Every size at once: k sizes in one request beside k one-shot layouts (BENCHMARKS §12).
 bench-sizes: release
 	python3 Benchmarks/document/sizes.py
+
+## A document re-sent whole: PUT of the 1,000-cell feed edited (one constant, one cell inserted,
+## every constant) beside the equivalent changes and a fresh build (BENCHMARKS §13). ROUNDS=6.
+bench-put: release
+	python3 Benchmarks/put/run_put.py
 
 ## HTTP load: layoutd set-constant round trips beside the bare libmicrohttpd server (wrk, loopback, bounded).
 load: release
