@@ -40,29 +40,11 @@ extension LayoutDocument {
         var cs: [JSON] = []
         cs.reserveCapacity(entries.count)
         for e in liveEntries {
-            let entry = entries[Int(e)]
             if inside != nil {
                 let atomsOf = liveMembers(of: e)
                 guard atomsOf.allSatisfy(within) else { continue }
             }
-            switch entry.form {
-            case .explicit:
-                cs.append(explicitJSON(entry.atom))
-            case .expression:
-                if entry.stale { cs.append(explicitJSON(entry.atom)); continue }
-                var m: [(key: String, value: JSON)] = [("id", .string(entry.id)), ("expr", .string(exprText(e)))]
-                if !atoms[Int(entry.atom)].active { m.append(("active", .bool(false))) }
-                cs.append(.object(m))
-            case .visual:
-                if entry.edited { for a in liveMembers(of: e) { cs.append(explicitJSON(a)) }; continue }
-                var m: [(key: String, value: JSON)] = [("id", .string(entry.id)), ("visual", .string(texts[entry.text]))]
-                if let x = groupExtras[e] {
-                    if let o = x.options { m.append(("options", o)) }
-                    if let o = x.metrics { m.append(("metrics", o)) }
-                }
-                if let a = liveMembers(of: e).first, !atoms[Int(a)].active { m.append(("active", .bool(false))) }
-                cs.append(.object(m))
-            }
+            cs += entryJSON(e)
         }
         let viewList: [JSON] = order.map { v in
             var spec = views[Int(v)].spec
@@ -70,6 +52,31 @@ extension LayoutDocument {
             return viewJSON(spec)
         }
         return .object([("options", .object(opts)), ("views", .array(viewList)), ("constraints", .array(cs + extra))])
+    }
+
+    /// An entry as the document lists it: an explicit constraint, an `expr` (one whose
+    /// numbers changed so that it no longer writes as sent: explicit), a VFL group (one edited
+    /// since: its remaining members).
+    func entryJSON(_ e: EntryRef) -> [JSON] {
+        let entry = entries[Int(e)]
+        switch entry.form {
+        case .explicit:
+            return [explicitJSON(entry.atom)]
+        case .expression:
+            if entry.stale { return [explicitJSON(entry.atom)] }
+            var m: [(key: String, value: JSON)] = [("id", .string(entry.id)), ("expr", .string(exprText(e)))]
+            if !atoms[Int(entry.atom)].active { m.append(("active", .bool(false))) }
+            return [.object(m)]
+        case .visual:
+            if entry.edited { return liveMembers(of: e).map(explicitJSON) }
+            var m: [(key: String, value: JSON)] = [("id", .string(entry.id)), ("visual", .string(texts[entry.text]))]
+            if let x = groupExtras[e] {
+                if let o = x.options { m.append(("options", o)) }
+                if let o = x.metrics { m.append(("metrics", o)) }
+            }
+            if let a = liveMembers(of: e).first, !atoms[Int(a)].active { m.append(("active", .bool(false))) }
+            return [.object(m)]
+        }
     }
 
     func explicitJSON(_ a: AtomRef) -> JSON {

@@ -14,20 +14,24 @@ import ConstraintSolver
 extension LayoutDocument {
     private struct GiveUp: Error {}
 
+    /// A member a request sends beside the document's fields (`sizes`, `baseRevision`): read as
+    /// a tree wherever it is and handed to `take`.
+    typealias Beside = (key: StaticString, take: (JSON) -> Void)
+
     /// Reads the body into `doc` (a new one); the number of views it sent (which picks the
     /// engine), or nil. Filled in place: a document handed back in a tuple stayed shared with
     /// it, and the build's first write to each array copied it whole.
-    static func read(_ body: [UInt8], into doc: inout LayoutDocument, sizes: ((JSON) -> Void)? = nil) -> Int? {
+    static func read(_ body: [UInt8], into doc: inout LayoutDocument, beside: Beside? = nil) -> Int? {
         do {
-            return try JSONParser.reading(body) { r throws -> Int in try doc.read(&r, sizes: sizes) }
+            return try JSONParser.reading(body) { r throws -> Int in try doc.read(&r, beside: beside) }
         } catch {
             return nil
         }
     }
 
     /// `{"options": {...}, "views": [...], "constraints": [...]}`, in that order, each at most
-    /// once; with `sizes`, a `sizes` member anywhere among them is read as a tree and handed to it.
-    private mutating func read(_ r: inout JSONParser, sizes: ((JSON) -> Void)?) throws -> Int {
+    /// once, and the `beside` member anywhere among them.
+    private mutating func read(_ r: inout JSONParser, beside: Beside?) throws -> Int {
         var viewsSent = 0, stage = 0  // 1: views read; 2: constraints read
         var hasOptions = false
         if try r.beginObject() {
@@ -45,8 +49,8 @@ extension LayoutDocument {
                     if stage == 0 { reserve(views: 0, constraints: r.remaining / Self.bytesPerConstraint) }
                     try readConstraints(&r)
                     stage = 2
-                } else if let sizes, k.spells("sizes") {
-                    sizes(try r.readValue())
+                } else if let beside, k.spells(beside.key) {
+                    beside.take(try r.readValue())
                 } else {
                     throw GiveUp()
                 }

@@ -13,7 +13,8 @@ struct DocumentDiff {
 
 extension LayoutDocument {
     /// The ops that make this document `new`, read from a body whose `constraints` were `sent`
-    /// (one entry each, in order).
+    /// (one entry each, in order), or read in place (nil: what was sent is what `new` writes,
+    /// and a constraint with a server-given number was sent without an id).
     ///
     /// A view is kept while its id, parent and kind are; one that moves to another parent or
     /// changes kind is removed and added again, with its subtree (`updateView` keeps parents).
@@ -21,8 +22,8 @@ extension LayoutDocument {
     /// server-named ones by first, relation, second, multiplier and priority, so it keeps its
     /// server-given id. A matched constraint written the same way is changed in place (its
     /// constant, priority, activity); otherwise it is replaced under the same id.
-    func diff(to new: LayoutDocument, sent: [JSON]) -> DocumentDiff {
-        precondition(new.entries.count == sent.count, "a document read whole has one entry for each constraint sent")
+    func diff(to new: LayoutDocument, sent: [JSON]?) -> DocumentDiff {
+        precondition(sent.map { $0.count == new.entries.count } ?? !new.autoShapedIDs, "one entry a constraint sent; ids told apart")
         // Views. `kept`: an old view's ref in `new`, noRef where it goes.
         var kept = [ViewRef](repeating: .noRef, count: views.count)
         var gone = [Bool](repeating: false, count: views.count)
@@ -49,44 +50,29 @@ extension LayoutDocument {
         }
 
         // Constraints: those sent with an id first, so none sent without takes a named one.
-        var partner = [EntryRef](repeating: .noRef, count: sent.count)
+        let count = new.entries.count
+        let liveOld = liveEntries
+        var partner = [EntryRef](repeating: .noRef, count: count)
         var taken = [Bool](repeating: false, count: entries.count)
         var unnamed: [Int] = []
-        for k in sent.indices {
-            guard let id = sent[k]["id"]?.string else { unnamed.append(k); continue }
+        for k in 0..<count {
+            guard let id = new.sentID(k, sent) else { unnamed.append(k); continue }
             if let o = entryRef(id) { (partner[k], taken[Int(o)]) = (o, true) }
         }
-        if !unnamed.isEmpty {
-            // Views by id, those added again included: a constraint on a view that moved to
-            // another parent is replaced, but under its id.
-            var sameID = [ViewRef](repeating: .noRef, count: views.count)
-            forEachViewInOrder { v in sameID[Int(v)] = new.viewRef(views[Int(v)].spec.id) ?? .noRef }
-            var candidates: [ContentKey: [EntryRef]] = [:]
-            for o in liveEntries where !taken[Int(o)] && Self.autoNumber(entries[Int(o)].id) != nil {
-                if let key = contentKey(o, views: sameID) { candidates[key, default: []].append(o) }
-            }
-            // The same constraint first, then one that differs only in constant or activity.
-            for exact in [true, false] {
-                for k in unnamed where partner[k] == .noRef {
-                    guard let key = new.contentKey(EntryRef(k), views: nil), var list = candidates[key] else { continue }
-                    guard let i = exact ? list.firstIndex(where: { edits($0, into: EntryRef(k), of: new, kept: kept)?.isEmpty == true }) : 0
-                    else { continue }
-                    partner[k] = list.remove(at: i)
-                    taken[Int(partner[k])] = true
-                    candidates[key] = list.isEmpty ? nil : list
-                }
-            }
-        }
+        // Known the same already (found so while matching): no ops to look for.
+        var same = [Bool](repeating: false, count: count)
+        if !unnamed.isEmpty { matchUnnamed(unnamed, of: new, liveOld, taken: &taken, partner: &partner, same: &same, kept: kept) }
         var removedConstraints: [JSON] = [], addedConstraints: [JSON] = [], inPlace: [JSON] = []
-        for k in sent.indices {
+        for k in 0..<count {
             let o = partner[k]
-            guard o != .noRef else { addedConstraints.append(sent[k]); continue }
+            guard o != .noRef else { addedConstraints.append(new.added(k, sent, id: new.sentID(k, sent))); continue }
+            if same[k] { continue }
             if let ops = edits(o, into: EntryRef(k), of: new, kept: kept) { inPlace += ops; continue }
             let id = entries[Int(o)].id
             removedConstraints.append(.string(id))
-            addedConstraints.append(sent[k]["id"] != nil ? sent[k] : .object(sent[k].members! + [("id", .string(id))]))
+            addedConstraints.append(new.added(k, sent, id: id))
         }
-        for o in liveEntries where !taken[Int(o)] { removedConstraints.append(.string(entries[Int(o)].id)) }
+        for o in liveOld where !taken[Int(o)] { removedConstraints.append(.string(entries[Int(o)].id)) }
 
         var out = DocumentDiff()
         func op(_ name: String, _ fields: [(key: String, value: JSON)]) -> JSON { .object([("op", .string(name))] + fields) }
@@ -115,6 +101,87 @@ extension LayoutDocument {
         return out
     }
 
+    /// Pairs the constraints sent without an id (`unnamed`, indices into `new`'s entries) with
+    /// this document's server-named ones that no id took, by what they constrain. A document
+    /// sent again lists most in the same order: each is first compared with the next one
+    /// left (no hashing); one that is not is looked up by its key (the same constraint
+    /// first), and the walk goes on after what it found.
+    private func matchUnnamed(
+        _ unnamed: [Int], of new: LayoutDocument, _ liveOld: [EntryRef], taken: inout [Bool], partner: inout [EntryRef],
+        same: inout [Bool], kept: [ViewRef]
+    ) {
+        // Views by id, those added again included: a constraint on a view that moved to
+        // another parent is replaced, but under its id.
+        var sameID = [ViewRef](repeating: .noRef, count: views.count)
+        forEachViewInOrder { v in sameID[Int(v)] = new.viewRef(views[Int(v)].spec.id) ?? .noRef }
+        var olds: [EntryRef] = [], keys: [ContentKey] = []
+        for o in liveOld where !taken[Int(o)] && isServerNamed(o) {
+            guard let key = contentKey(o, views: sameID) else { continue }
+            olds.append(o)
+            keys.append(key)
+        }
+        var used = [Bool](repeating: false, count: olds.count)
+        var heads: [ContentKey: Int] = [:], next: [Int] = []
+        var cursor = 0
+        func fits(_ i: Int, _ n: EntryRef, _ key: ContentKey) -> Bool {
+            !used[i] && keys[i] == key && (key.visual == 0 || texts[entries[Int(olds[i])].text] == new.texts[new.entries[Int(n)].text])
+        }
+        for k in unnamed {
+            let n = EntryRef(k)
+            guard let key = new.contentKey(n, views: nil) else { continue }
+            while cursor < olds.count && used[cursor] { cursor += 1 }
+            var found = cursor < olds.count && fits(cursor, n, key) ? cursor : -1
+            if found < 0 {
+                if next.isEmpty {  // the first miss: the rest indexed by key, in order
+                    next = [Int](repeating: -1, count: olds.count)
+                    for i in olds.indices.reversed() where !used[i] {
+                        next[i] = heads[keys[i]] ?? -1
+                        heads[keys[i]] = i
+                    }
+                }
+                var i = heads[key] ?? -1
+                while i >= 0 && used[i] { i = next[i] }
+                if i >= 0 { heads[key] = i }
+                // The first that fits, or a later one that is the same constraint (a few looked at).
+                var looked = 0
+                while i >= 0 && looked < 8 {
+                    if fits(i, n, key) {
+                        if found < 0 { found = i }
+                        if edits(olds[i], into: n, of: new, kept: kept)?.isEmpty == true {
+                            (found, same[k]) = (i, true)
+                            break
+                        }
+                        looked += 1
+                    }
+                    i = next[i]
+                }
+                if found >= 0 { cursor = found + 1 }
+            }
+            guard found >= 0 else { continue }
+            used[found] = true
+            partner[k] = olds[found]
+            taken[Int(olds[found])] = true
+        }
+    }
+
+    /// A constraint the server named (`c7`): one sent without an id may take it.
+    private func isServerNamed(_ e: EntryRef) -> Bool {
+        entries[Int(e)].autoNumber != nil || (autoShapedIDs && Self.autoNumber(entries[Int(e)].id) != nil)
+    }
+
+    /// The id constraint k of a document read whole was sent with (nil: none).
+    private func sentID(_ k: Int, _ sent: [JSON]?) -> String? {
+        if let sent { return sent[k]["id"]?.string }
+        return entries[k].autoNumber == nil ? entries[k].id : nil
+    }
+
+    /// Constraint k of a document read whole, to be added under `id` (nil: a new server id).
+    private func added(_ k: Int, _ sent: [JSON]?, id: String?) -> JSON {
+        let body = sent?[k] ?? entryJSON(EntryRef(k))[0]
+        if let sent, sent[k]["id"]?.string == id { return body }
+        return .object(body.members!.filter { $0.key != "id" } + (id.map { [("id", .string($0))] } ?? []))
+    }
+
     /// Guides stay guides and stacks stacks: a change of kind is a new view.
     private static func sameKind(_ a: ViewSpec, _ b: ViewSpec) -> Bool {
         a.parent == b.parent && a.isGuide == b.isGuide && (a.stack == nil) == (b.stack == nil)
@@ -139,12 +206,13 @@ extension LayoutDocument {
         var firstAttribute = Attribute.left, secondAttribute = Attribute.left
         var relation = Relation.equal
         var multiplier = 1.0, priority = 0.0
-        var visual = ""
+        /// A VFL group's text, hashed (the text itself is compared on a match); 0 otherwise.
+        var visual = 0
     }
 
     func contentKey(_ e: EntryRef, views map: [ViewRef]?) -> ContentKey? {
         let entry = entries[Int(e)]
-        if entry.form == .visual { return ContentKey(visual: texts[entry.text]) }
+        if entry.form == .visual { return ContentKey(visual: texts[entry.text].hashValue | 1) }
         let x = atoms[Int(entry.atom)]
         func mapped(_ v: ViewRef) -> ViewRef { map.map { $0[Int(v)] } ?? v }
         let first = mapped(x.first), second = x.hasSecond ? mapped(x.second) : .noRef

@@ -9,13 +9,29 @@ extension LayoutSession {
         public var result: ChangeResult
         /// The change as a `changes` body (`{"ops": [...]}`): what the journal keeps and replays.
         public var changes: JSON
-        /// How many items each op carried, every op named (`addViews`, `setConstant`, …).
-        public var applied: [(op: String, count: Int)]
     }
 
-    /// Makes the session `body` (a layout document, with an optional `baseRevision` beside its
-    /// fields) all or nothing. An error names its place in `body`; a stale `baseRevision` is
-    /// a revision mismatch. The same document again is an empty change: no frame moves and
+    /// Makes the session the document in `body` (with an optional `baseRevision` beside its
+    /// fields) all or nothing. Read in place, as a new session's body is; a body the reader
+    /// gives up on, or whose ids it cannot tell apart (one shaped like the server's), is
+    /// parsed and read from the tree, which names any error exactly.
+    public func put(body: [UInt8]) throws(BodyError) -> Put {
+        var target = LayoutDocument()
+        target.measuresText = false
+        var base: JSON? = nil
+        if LayoutDocument.read(body, into: &target, beside: ("baseRevision", { base = $0 })) != nil, !target.autoShapedIDs {
+            do throws(LayoutError) {
+                try check(baseRevision: base)
+                return try put(target, sent: nil)
+            } catch { throw .refused(error) }
+        }
+        let tree: JSON
+        do { tree = try JSONParser.parse(body) } catch { throw .notJSON(error) }
+        do throws(LayoutError) { return try put(document: tree) } catch { throw .refused(error) }
+    }
+
+    /// The same from a parsed body. An error names its place in `body`; a stale `baseRevision`
+    /// is a revision mismatch. The same document again is an empty change: no frame moves and
     /// the revision goes on by one, as for an empty `changes`.
     public func put(document body: JSON) throws(LayoutError) -> Put {
         guard let members = body.members else { throw LayoutError(.invalid, "", "a layout document is a JSON object") }
@@ -24,9 +40,13 @@ extension LayoutSession {
         var target = LayoutDocument()
         target.measuresText = false
         try Self.load(json, into: &target)
-        let diff = document.diff(to: target, sent: json["constraints"]?.array ?? [])
+        return try put(target, sent: json["constraints"]?.array ?? [])
+    }
+
+    private func put(_ target: LayoutDocument, sent: [JSON]?) throws(LayoutError) -> Put {
+        let diff = document.diff(to: target, sent: sent)
         var result = try apply(ops: diff.ops, to: document)
         result.applied = diff.applied
-        return Put(result: result, changes: .object([("ops", .array(diff.ops))]), applied: diff.applied)
+        return Put(result: result, changes: .object([("ops", .array(diff.ops))]))
     }
 }

@@ -139,7 +139,7 @@ public final class LayoutSession {
         try recovering(limits) { limits throws(LayoutError) in
             var doc = LayoutDocument()
             doc.keepsSentText = !oneShot
-            guard let viewsSent = LayoutDocument.read(body, into: &doc, sizes: sizes) else { return nil }
+            guard let viewsSent = LayoutDocument.read(body, into: &doc, beside: sizes.map { ("sizes", $0) }) else { return nil }
             return try LayoutSession(built: consume doc, viewsSent: viewsSent, limits: limits)
         }
     }

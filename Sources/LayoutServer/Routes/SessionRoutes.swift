@@ -16,7 +16,7 @@ struct SessionRoutes: Sendable {
             "PUT", "/v1/sessions/{id}/document",
             caller: { [self] req, caller throws(Problem) in
                 try checkJSONMedia(req)
-                return try change(req, caller, .document(try jsonBody(req)))
+                return try change(req, caller, .document(req.body))
             })
         r.on(
             "POST", "/v1/sessions/{id}/constants",

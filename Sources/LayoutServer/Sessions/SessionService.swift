@@ -25,8 +25,8 @@ final class SessionService: Sendable {
     enum Change {
         case ops(JSON)
         case constants(JSON)
-        /// A whole new document (`PUT …/document`), applied as the ops it differs by.
-        case document(JSON)
+        /// A whole new document (`PUT …/document`), as sent: applied as the ops it differs by.
+        case document([UInt8])
     }
 
     /// Checked before a document is parsed, so a refused request allocates nothing.
@@ -238,14 +238,14 @@ final class SessionService: Sendable {
             let result: ChangeResult
             // What the journal keeps: the change as sent, or the ops a document differed by.
             var journaled: JSON? = nil
-            do throws(LayoutError) {
+            do throws(LayoutSession.BodyError) {
                 switch change {
-                case .ops(let body): result = try s.apply(changes: body)
+                case .ops(let body): result = try refusing { () throws(LayoutError) in try s.apply(changes: body) }
                 case .constants(let body):
-                    result = try s.setConstants(body)
+                    result = try refusing { () throws(LayoutError) in try s.setConstants(body) }
                     metrics.setConstants.increment(by: body.members?.count ?? 0)
                 case .document(let body):
-                    let put = try s.put(document: body)
+                    let put = try s.put(body: body)
                     (result, journaled) = (put.result, put.changes)
                 }
             } catch { throw Problem(error) }
@@ -266,6 +266,11 @@ final class SessionService: Sendable {
             }
             return (answer(result, timing), ticket)
         } ?? nil
+    }
+
+    /// A change's refusal, as a body's (a document's body may also not be JSON).
+    private func refusing<R>(_ body: () throws(LayoutError) -> R) throws(LayoutSession.BodyError) -> R {
+        do throws(LayoutError) { return try body() } catch { throw .refused(error) }
     }
 
     /// Deletes a session (restored first if only stored, one path for both); nil when there

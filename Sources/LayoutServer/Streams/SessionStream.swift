@@ -79,7 +79,7 @@ final class SessionStream: WebSocketHandler {
         }
         guard var members = document.members else { return .problem(Problem(422, "a document is a JSON object", pointer: "/document")) }
         if let b = message["baseRevision"] { members.append(("baseRevision", b)) }
-        return .changes(.document(.object(members)))
+        return .changes(.document(JSON.object(members).serialized))
     }
 
     /// One change, answered once the store's policy allows: a stream's answers keep their
