@@ -26,6 +26,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 os.environ.setdefault("LAYOUTD_BIN", os.path.join(ROOT, ".build", "release", "layoutd"))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "cluster"))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
+from layoutd_process import cpu_seconds  # noqa: E402
 from test_cluster import Postgres, Proxy, Replica, request  # noqa: E402
 
 ROUNDS = int(os.environ.get("ROUNDS", "3"))
@@ -33,13 +35,7 @@ DURATION = int(os.environ.get("DURATION", "8"))
 DURABILITY = os.environ.get("DURABILITY", "relaxed")
 CELL = os.path.join(ROOT, "Benchmarks", "http", "cell.json")
 SCRIPT = os.path.join(ROOT, "Benchmarks", "http", "constants.lua")
-HZ = os.sysconf("SC_CLK_TCK")
 
-
-def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / HZ
 
 
 def nginx_pids(proxy):

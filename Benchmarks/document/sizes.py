@@ -21,7 +21,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
-from layoutd_process import free_port, wait_healthy  # noqa: E402
+from layoutd_process import cpu_seconds, free_port, wait_healthy  # noqa: E402
 
 BIN = os.environ.get("LAYOUTD_BIN", os.path.join(ROOT, ".build", "release", "layoutd"))
 ROUNDS = int(os.environ.get("ROUNDS", "5"))
@@ -42,11 +42,6 @@ def documents():
 def widths(k):
     return [320 + (i * 97) % 700 for i in range(k)]
 
-
-def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def main():

@@ -29,7 +29,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
-from layoutd_process import free_port, wait_healthy  # noqa: E402
+from layoutd_process import cpu_seconds, free_port, wait_healthy  # noqa: E402
 
 BIN = os.environ.get("LAYOUTD_BIN", os.path.join(ROOT, ".build", "release", "layoutd"))
 ROUNDS = int(os.environ.get("ROUNDS", "9"))
@@ -52,11 +52,6 @@ def result(proc):
     line = next(l for l in out.splitlines() if l.startswith("RESULT"))
     return {k: float(v) for k, v in (f.split("=") for f in line.split()[1:])}
 
-
-def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def main():

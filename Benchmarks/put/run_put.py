@@ -40,7 +40,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
 sys.path.insert(0, os.path.join(ROOT, "Benchmarks", "document"))
 from gen_feed import feed  # noqa: E402
-from layoutd_process import free_port, wait_healthy  # noqa: E402
+from layoutd_process import cpu_seconds, free_port, wait_healthy  # noqa: E402
 
 BIN = os.environ.get("LAYOUTD_BIN", os.path.join(ROOT, ".build", "release", "layoutd"))
 ROUNDS = int(os.environ.get("ROUNDS", "6"))
@@ -115,11 +115,6 @@ def same_frames(a, b):
         return abs(x - y) <= 1e-6 if numbers else x == y
     return a.keys() == b.keys() and all(a[v].keys() == b[v].keys() and all(same(a[v][k], b[v][k]) for k in a[v]) for v in a)
 
-
-def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def main():
