@@ -415,6 +415,10 @@ final class PutTests: XCTestCase {
                 XCTAssertEqual(again.result.frames, [], "\(engine) trial \(trial): \(context)")
                 XCTAssertEqual(again.changes, .object([("ops", .array([]))]), "\(engine) trial \(trial)")
                 XCTAssertEqual(again.result.revision, put.result.revision + 1)
+                // The document as the session gives it back (server ids, edited groups as their
+                // members) is the same document too.
+                let back = try session.put(body: session.document.json.serialized)
+                XCTAssertEqual(back.changes, .object([("ops", .array([]))]), "\(engine) trial \(trial)")
             }
         }
         XCTAssertGreaterThan(inPlace, 50, "edits in place are exercised")
