@@ -24,32 +24,75 @@ extension LayoutDocument {
     /// constant, priority, activity); otherwise it is replaced under the same id.
     func diff(to new: LayoutDocument, sent: [JSON]?) -> DocumentDiff {
         precondition(sent.map { $0.count == new.entries.count } ?? !new.autoShapedIDs, "one entry a constraint sent; ids told apart")
-        // Views. `kept`: an old view's ref in `new`, noRef where it goes.
-        var kept = [ViewRef](repeating: .noRef, count: views.count)
+        let v = viewChanges(to: new)
+        let c = constraintChanges(to: new, sent: sent, kept: v.kept)
+        var out = DocumentDiff()
+        func op(_ name: String, _ field: String, _ items: [JSON]) {
+            if !items.isEmpty { out.ops.append(.object([("op", .string(name)), (field, .array(items))])) }
+        }
+        op("removeConstraints", "ids", c.removed)
+        op("removeViews", "ids", v.removedRoots)
+        let optionsChanged = new.options != options
+        if optionsChanged {
+            let o = new.options
+            let fields: [(key: String, value: JSON)] = [
+                ("layoutDirection", .string(o.layoutDirection.rawValue)), ("scale", o.scale.map(JSON.number) ?? .null)
+            ]
+            out.ops.append(.object([("op", .string("setOptions")), ("options", .object(fields))]))
+        }
+        op("addViews", "views", v.added)
+        out.ops += v.updates
+        op("addConstraints", "constraints", c.added)
+        out.ops += c.inPlace
+        var counts: [String: Int] = [:]
+        for x in c.inPlace { counts[x["op"]!.string!, default: 0] += x["ids"]?.array?.count ?? 1 }
+        out.applied = [
+            ("addViews", v.added.count), ("removeViews", v.removed), ("updateView", v.updates.count),
+            ("addConstraints", c.added.count), ("removeConstraints", c.removed.count),
+            ("setConstant", counts["setConstant"] ?? 0), ("setPriority", counts["setPriority"] ?? 0),
+            ("activate", counts["activate"] ?? 0), ("deactivate", counts["deactivate"] ?? 0), ("setOptions", optionsChanged ? 1 : 0)
+        ]
+        return out
+    }
+
+    private struct ViewChanges {
+        /// Each view's ref in the new document, by its ref here; noRef where it goes.
+        var kept: [ViewRef]
+        /// The top views of the subtrees that go, and how many views go.
+        var removedRoots: [JSON] = [], removed = 0
+        var updates: [JSON] = [], added: [JSON] = []
+    }
+
+    private func viewChanges(to new: LayoutDocument) -> ViewChanges {
+        var out = ViewChanges(kept: [ViewRef](repeating: .noRef, count: views.count))
         var gone = [Bool](repeating: false, count: views.count)
-        var removedRoots: [JSON] = [], removedViews = 0
-        var updates: [JSON] = []
         for v in viewOrder {  // a parent before its children: a batch inserts parents first
             let record = views[Int(v)]
             let parentGone = record.parent != .noRef && gone[Int(record.parent)]
             if record.internalGuide { gone[Int(v)] = parentGone; continue }
             guard !parentGone, let n = new.viewRef(record.spec.id), Self.sameKind(record.spec, new.views[Int(n)].spec) else {
                 gone[Int(v)] = true
-                removedViews += 1
-                if !parentGone { removedRoots.append(.string(record.spec.id)) }
+                out.removed += 1
+                if !parentGone { out.removedRoots.append(.string(record.spec.id)) }
                 continue
             }
-            kept[Int(v)] = n
-            if new.views[Int(n)].spec != record.spec { updates.append(update(from: record.spec, to: new.views[Int(n)].spec)) }
+            out.kept[Int(v)] = n
+            if new.views[Int(n)].spec != record.spec { out.updates.append(update(from: record.spec, to: new.views[Int(n)].spec)) }
         }
-        var addedViews: [JSON] = []
         new.forEachViewInOrder { n in
             let spec = new.views[Int(n)].spec
             if let v = viewRef(spec.id), !gone[Int(v)] { return }
-            addedViews.append(viewJSON(spec))
+            out.added.append(viewJSON(spec))
         }
+        return out
+    }
 
-        // Constraints: those sent with an id first, so none sent without takes a named one.
+    private struct ConstraintChanges {
+        var removed: [JSON] = [], added: [JSON] = [], inPlace: [JSON] = []
+    }
+
+    /// Constraints sent with an id are matched first, so that none sent without takes a named one.
+    private func constraintChanges(to new: LayoutDocument, sent: [JSON]?, kept: [ViewRef]) -> ConstraintChanges {
         let count = new.entries.count
         let liveOld = liveEntries
         var partner = [EntryRef](repeating: .noRef, count: count)
@@ -62,42 +105,17 @@ extension LayoutDocument {
         // Known the same already (found so while matching): no ops to look for.
         var same = [Bool](repeating: false, count: count)
         if !unnamed.isEmpty { matchUnnamed(unnamed, of: new, liveOld, taken: &taken, partner: &partner, same: &same, kept: kept) }
-        var removedConstraints: [JSON] = [], addedConstraints: [JSON] = [], inPlace: [JSON] = []
+        var out = ConstraintChanges()
         for k in 0..<count {
             let o = partner[k]
-            guard o != .noRef else { addedConstraints.append(new.added(k, sent, id: new.sentID(k, sent))); continue }
+            guard o != .noRef else { out.added.append(new.added(k, sent, id: new.sentID(k, sent))); continue }
             if same[k] { continue }
-            if let ops = edits(o, into: EntryRef(k), of: new, kept: kept) { inPlace += ops; continue }
+            if let ops = edits(o, into: EntryRef(k), of: new, kept: kept) { out.inPlace += ops; continue }
             let id = entries[Int(o)].id
-            removedConstraints.append(.string(id))
-            addedConstraints.append(new.added(k, sent, id: id))
+            out.removed.append(.string(id))
+            out.added.append(new.added(k, sent, id: id))
         }
-        for o in liveOld where !taken[Int(o)] { removedConstraints.append(.string(entries[Int(o)].id)) }
-
-        var out = DocumentDiff()
-        func op(_ name: String, _ fields: [(key: String, value: JSON)]) -> JSON { .object([("op", .string(name))] + fields) }
-        if !removedConstraints.isEmpty { out.ops.append(op("removeConstraints", [("ids", .array(removedConstraints))])) }
-        if !removedRoots.isEmpty { out.ops.append(op("removeViews", [("ids", .array(removedRoots))])) }
-        let optionsChanged = new.options != options
-        if optionsChanged {
-            let o = new.options
-            out.ops.append(
-                op(
-                    "setOptions",
-                    [("options", .object([("layoutDirection", .string(o.layoutDirection.rawValue)), ("scale", o.scale.map(JSON.number) ?? .null)]))]))
-        }
-        if !addedViews.isEmpty { out.ops.append(op("addViews", [("views", .array(addedViews))])) }
-        out.ops += updates
-        if !addedConstraints.isEmpty { out.ops.append(op("addConstraints", [("constraints", .array(addedConstraints))])) }
-        out.ops += inPlace
-        var counts: [String: Int] = [:]
-        for x in inPlace { counts[x["op"]!.string!, default: 0] += x["ids"]?.array?.count ?? 1 }
-        out.applied = [
-            ("addViews", addedViews.count), ("removeViews", removedViews), ("updateView", updates.count),
-            ("addConstraints", addedConstraints.count), ("removeConstraints", removedConstraints.count),
-            ("setConstant", counts["setConstant"] ?? 0), ("setPriority", counts["setPriority"] ?? 0),
-            ("activate", counts["activate"] ?? 0), ("deactivate", counts["deactivate"] ?? 0), ("setOptions", optionsChanged ? 1 : 0)
-        ]
+        for o in liveOld where !taken[Int(o)] { out.removed.append(.string(entries[Int(o)].id)) }
         return out
     }
 
