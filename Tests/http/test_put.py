@@ -10,7 +10,7 @@ over loopback:
   into the document, and the session is exactly as before;
 - durable: acknowledged under `strict`, a SIGKILL loses nothing; the restored session
   (its journal replayed) answers the same document, frames and ids, and goes on;
-- `?timing=true` times it like any change.
+- `?timing=true` times it like any change; `layoutd_document_ops_total` counts what was found.
 
 Run: python3 Tests/http/test_put.py
 """
@@ -19,6 +19,7 @@ import http.client
 import json
 import os
 import random
+import re
 import shutil
 import sys
 import tempfile
@@ -194,13 +195,20 @@ class Put(unittest.TestCase):
         self.assertEqual(got, 404)
         self.assertEqual(self.state(sid), before)
 
-    def test_timing(self):
+    def ops_counted(self, op):
+        _, text = self.call("GET", "/metrics")
+        m = re.search(rf'^layoutd_document_ops_total{{op="{op}"}} (\d+)', text.decode(), re.M)
+        return int(m.group(1)) if m else 0
+
+    def test_timing_and_metrics(self):
         doc = feed(random.Random(9), 2)
         sid = self.create(doc)
         doc["constraints"][0]["expr"] = "card0.top == root.top + 9"
+        before = self.ops_counted("setConstant"), self.ops_counted("addViews")
         status, answer = self.call("PUT", f"/v1/sessions/{sid}/document?timing=true", doc)
         self.assertEqual(status, 200)
         self.assertGreater(answer["timing"]["engineMicroseconds"], 0)
+        self.assertEqual((self.ops_counted("setConstant"), self.ops_counted("addViews")), (before[0] + 1, before[1]))
 
 
 class Durable(unittest.TestCase):

@@ -19,6 +19,7 @@ public final class ServerMetrics: Sendable {
     private let requests = Mutex<[Int: (count: Counter, latency: DurationHistogram)]>([:])
     private let latencies = Mutex<[String: DurationHistogram]>([:])
     private let diagnosticCounters = Mutex<[String: Counter]>([:])
+    private let documentOpCounters = Mutex<[String: Counter]>([:])
     /// Per tenant and event (`request`, or a refusal's reason), and per refusal of a key:
     /// labels only from the auth file's names and fixed reasons, so their number is bounded.
     private let tenantCounters = Mutex<[String: Counter]>([:])
@@ -178,6 +179,16 @@ public final class ServerMetrics: Sendable {
     func diagnostic(_ kind: String, count: Int) {
         series(diagnosticCounters, kind) {
             registry.makeCounter(descriptor: Self.named("layoutd_diagnostics_total", "Diagnostics reported, by kind."), labels: [("kind", kind)])
+        }.increment(by: count)
+    }
+
+    /// What a document sent whole was found to differ by: `count` items of `op` (views added,
+    /// constants set, …).
+    func documentOps(_ op: String, count: Int) {
+        guard count > 0 else { return }
+        series(documentOpCounters, op) {
+            registry.makeCounter(
+                descriptor: Self.named("layoutd_document_ops_total", "Items of each op that documents sent whole differed by."), labels: [("op", op)])
         }.increment(by: count)
     }
 

@@ -247,6 +247,7 @@ final class SessionService: Sendable {
                 case .document(let body):
                     let put = try s.put(body: body)
                     (result, journaled) = (put.result, put.changes)
+                    for (op, n) in put.result.applied ?? [] { metrics.documentOps(op, count: n) }
                 }
             } catch { throw Problem(error) }
             let nanos = monotonicNanos() - t0
