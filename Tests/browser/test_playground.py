@@ -223,6 +223,17 @@ class PlaygroundTest(unittest.TestCase):
         self.wait(lambda: f"+ {after['avatar']['x']:g}" in
                   self.browser.find_element(By.CSS_SELECTOR, '#constraints li[data-constraint-id="avatarLeading"]').text)
         self.shot("drag")
+        # The editor shows the document as the drag left it: laid out again, nothing moves.
+        editor = self.browser.find_element(By.ID, "editor")
+
+        def leading_in_editor():
+            c = next(c for c in json.loads(editor.get_attribute("value"))["constraints"] if c.get("id") == "avatarLeading")
+            return c.get("constant", c.get("expr"))
+        self.wait(lambda: leading_in_editor() in (after["avatar"]["x"], f"avatar.leading == root.leading + {after['avatar']['x']:g}"))
+        self.browser.find_element(By.ID, "run").click()
+        self.wait(lambda: self.browser.find_element(By.TAG_NAME, "body").get_attribute("data-revision") == str(revision + 1))
+        self.assertEqual(self.absolute(session), after)
+        self.assertIn("nothing changed", self.browser.find_element(By.ID, "status").text)
 
     def test_with_api_keys_the_page_uses_the_key_typed_and_a_stream_ticket(self):
         key = "playground-test-key"

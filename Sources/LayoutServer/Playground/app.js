@@ -27,6 +27,7 @@ const state = {
   selected: null,
   drag: null,       // {id, view, axis, sign, value}: the constraint a drag changes
   stream: null,
+  laidOut: null,    // the editor's text the session was last made or put from
 };
 
 // MARK: problems
@@ -114,6 +115,7 @@ async function createSession(text, note = "") {
   }
   const elapsed = performance.now() - started;
   state.session = created.session;
+  state.laidOut = text;
   state.frames = new Map(Object.entries(created.frames));
   state.focus = null;
   document.body.dataset.session = created.session;
@@ -142,6 +144,7 @@ async function putDocument(source, reread = null) {
     throw e;
   }
   const elapsed = performance.now() - started;
+  state.laidOut = source.text;
   mergeFrames(answer);
   showDocument(current.document);
   noteChange(answer, elapsed);
@@ -407,12 +410,21 @@ async function settle(view) {
     if (session !== state.session) return;
     state.document = current.document;
     strip.document = current.document;
+    syncEditor(current.document);
     highlight();
   } catch (e) {
     if (e instanceof ApiProblem) { showProblem(e.problem); return; }
     throw e;
   }
   if (state.selected === view) select(view);
+}
+
+// A drag moved a constant: the editor shows the session's document (unless it holds an edit not
+// laid out yet), so that the next edit, put whole, keeps the constant where the drag left it.
+function syncEditor(current) {
+  if (editor.value !== state.laidOut) return;
+  editor.value = JSON.stringify(current, null, 2);
+  state.laidOut = editor.value;
 }
 
 // MARK: examples and start-up
