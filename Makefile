@@ -161,7 +161,7 @@ fuzz: release
 ## Coverage-guided fuzzing (libFuzzer, AddressSanitizer) of every parser: FUZZ_SECONDS each
 ## (FUZZ_TARGETS to choose); fails on any finding, kept in .build-fuzz/findings. FUZZING.md.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= json document changes expr vfl websocket deflate gzip http ib
+FUZZ_TARGETS ?= json document changes put expr vfl websocket deflate gzip http ib
 FUZZER_LIB = $(firstword $(wildcard $(dir $(realpath $(shell command -v $(SWIFT))))../lib/clang/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a))
 fuzz-targets: deps
 	$(SWIFT) build -c release --build-path .build-fuzz --product layoutd-fuzz -Xswiftc -sanitize=address \

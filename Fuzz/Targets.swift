@@ -9,13 +9,14 @@ import LayoutServer
 /// nothing crashes. A violated invariant traps (`violated`), which libFuzzer records as a
 /// finding with its input.
 enum Target: String, CaseIterable {
-    case json, document, changes, expr, vfl, websocket, deflate, gzip, http, ib
+    case json, document, changes, put, expr, vfl, websocket, deflate, gzip, http, ib
 
     func run(_ bytes: [UInt8]) {
         switch self {
         case .json: Checks.json(bytes)
         case .document: Checks.document(bytes)
         case .changes: Checks.changes(bytes)
+        case .put: Checks.put(bytes)
         case .expr: Checks.expression(String(decoding: bytes, as: UTF8.self))
         case .vfl: Checks.visualFormat(String(decoding: bytes, as: UTF8.self))
         case .websocket: Checks.webSocket(bytes)
@@ -105,6 +106,68 @@ enum Checks {
                 violated("a refused change altered the session")
             }
         }
+    }
+
+    /// A document sent whole (`put`) to a session of `base`: it applies (revision +1) and the
+    /// session is then its document as a fresh build has it (the same views and constraints,
+    /// server ids aside, and, where the layout is determined, the same frames), its journaled
+    /// ops replay to the same session, and the tree's path ends the same; or it is refused
+    /// with a pointer into it, the session exactly as before.
+    static func put(_ bytes: [UInt8]) {
+        let s = try! LayoutSession(document: JSONParser.parse(base), limits: limits)
+        let before = (s.document.json, s.allFrames, s.revision, s.diagnostics())
+        let put: LayoutSession.Put
+        do { put = try s.put(body: bytes) } catch {
+            if case .refused(let e) = error, let json = try? JSONParser.parse(bytes), !Pointer.resolves(e.pointer, in: json) {
+                violated("pointer \(e.pointer) is not in the document (\(e.detail))")
+            }
+            if s.document.json != before.0 || s.allFrames != before.1 || s.revision != before.2 || s.diagnostics() != before.3 {
+                violated("a refused document altered the session")
+            }
+            return
+        }
+        if put.result.revision != before.2 + 1 { violated("a document put moved the revision by \(put.result.revision - before.2)") }
+        var body = (try? JSONParser.parse(bytes))?.members ?? []
+        body.removeAll { $0.key == "baseRevision" }
+        let fresh: LayoutSession
+        do { fresh = try LayoutSession(document: .object(body), limits: limits) } catch {
+            violated("a document put does not build afresh: \(error.pointer) \(error.detail)")
+        }
+        if unordered(s.document.json) != unordered(fresh.document.json) { violated("a document put is not the document sent") }
+        if s.diagnostics().isEmpty && fresh.diagnostics().isEmpty && Set(s.allFrames.map(\.id)) == Set(fresh.allFrames.map(\.id)) {
+            let mine = Dictionary(uniqueKeysWithValues: s.allFrames.map { ($0.id, $0) })
+            for f in fresh.allFrames where !close(mine[f.id]!, f) { violated("a document put lays out otherwise than a fresh build (\(f.id))") }
+        }
+        let replayed = try! LayoutSession(document: JSONParser.parse(base), limits: limits)
+        do { try replayed.replay(changes: put.changes, at: put.result.revision) } catch { violated("the journaled ops do not replay: \(error)") }
+        if replayed.document.json != s.document.json || replayed.allFrames != s.allFrames { violated("the journaled ops replay otherwise") }
+        let tree = try! LayoutSession(document: JSONParser.parse(base), limits: limits)
+        guard let json = try? JSONParser.parse(bytes), let byTree = try? tree.put(document: json) else { violated("the tree's path refuses it") }
+        if unordered(tree.document.json) != unordered(s.document.json) || byTree.result.revision != put.result.revision {
+            violated("the tree's path puts another document")
+        }
+    }
+
+    /// A document's views and constraints as sets: server-given ids (`c7`, `c7.0`) masked.
+    private static func unordered(_ doc: JSON) -> [String] {
+        func masked(_ c: JSON) -> JSON {
+            guard var m = c.members, let k = m.firstIndex(where: { $0.key == "id" }), let id = m[k].value.string else { return c }
+            let head = id.split(separator: ".", maxSplits: 1)
+            let first = head.first ?? ""
+            if first.count > 1, first.first == "c", first.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }) {
+                m[k].value = .string(head.count == 2 ? "c#." + head[1] : "c#")
+            }
+            return .object(m)
+        }
+        let views = (doc["views"]?.array ?? []).map { String(decoding: $0.serialized, as: UTF8.self) }.sorted()
+        let constraints = (doc["constraints"]?.array ?? []).map { String(decoding: masked($0).serialized, as: UTF8.self) }.sorted()
+        return [String(decoding: (doc["options"] ?? .null).serialized, as: UTF8.self)] + views + ["--"] + constraints
+    }
+
+    private static func close(_ a: FrameEntry, _ b: FrameEntry) -> Bool {
+        func near(_ x: Double, _ y: Double) -> Bool { abs(x - y) <= 1e-6 * max(1, abs(x), abs(y)) }
+        return a.hidden == b.hidden && near(a.frame.x, b.frame.x) && near(a.frame.y, b.frame.y) && near(a.frame.width, b.frame.width)
+            && near(a.frame.height, b.frame.height)
     }
 
     /// `expr` parses to a constraint whose description parses to the same constraint, or
