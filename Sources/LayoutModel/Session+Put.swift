@@ -47,6 +47,10 @@ extension LayoutSession {
         let diff = document.diff(to: target, sent: sent)
         var result = try apply(ops: diff.ops, to: document)
         result.applied = diff.applied
+        // Churn is a client removing and adding back the same constraint in one change; a
+        // document cannot say that, and what the server replaces (a constraint written in
+        // another form) is its own doing.
+        result.diagnostics.removeAll { if case .churn = $0 { true } else { false } }
         return Put(result: result, changes: .object([("ops", .array(diff.ops))]))
     }
 }

@@ -385,6 +385,7 @@ final class PutTests: XCTestCase {
                 let (a, b) = (Self.outcome(session), Self.outcome(fresh))
                 let context =
                     "\(engine) trial \(trial)\nold: \(old.json)\nnew: \(new.json)\nops: \(String(decoding: put.changes.serialized, as: UTF8.self))"
+                XCTAssertFalse(put.result.diagnostics.contains { if case .churn = $0 { true } else { false } }, context)
                 XCTAssertEqual(a.frames, b.frames, context)
                 XCTAssertEqual(a.ambiguous, b.ambiguous, context)
                 XCTAssertEqual(a.broken, b.broken, context)
