@@ -98,15 +98,33 @@ extension LayoutDocument {
         var partner = [EntryRef](repeating: .noRef, count: count)
         var taken = [Bool](repeating: false, count: entries.count)
         var unnamed: [Int] = []
+        // A VFL group edited since it was sent is listed as its members (`row.1`): sent back so,
+        // each is matched to its member, and the group keeps those sent.
+        var members: [Int: AtomRef] = [:], membersKept: [EntryRef: [AtomRef]] = [:]
         for k in 0..<count {
             guard let id = new.sentID(k, sent) else { unnamed.append(k); continue }
-            if let o = entryRef(id) { (partner[k], taken[Int(o)]) = (o, true) }
+            if let o = entryRef(id) {
+                (partner[k], taken[Int(o)]) = (o, true)
+            } else if memberShapedIDs || Self.isMemberShaped(id), let a = atomNamed(id), case .member(let e, _) = atoms[Int(a)].origin,
+                entries[Int(e)].edited
+            {
+                members[k] = a
+                membersKept[e, default: []].append(a)
+                taken[Int(e)] = true
+            }
         }
         // Known the same already (found so while matching): no ops to look for.
         var same = [Bool](repeating: false, count: count)
         if !unnamed.isEmpty { matchUnnamed(unnamed, of: new, liveOld, taken: &taken, partner: &partner, same: &same, kept: kept) }
         var out = ConstraintChanges()
         for k in 0..<count {
+            if let a = members[k] {
+                let id = atomName(a)
+                if let ops = edits(atom: a, id: id, into: EntryRef(k), of: new, kept: kept) { out.inPlace += ops; continue }
+                out.removed.append(.string(id))
+                out.added.append(new.added(k, sent, id: id))
+                continue
+            }
             let o = partner[k]
             guard o != .noRef else { out.added.append(new.added(k, sent, id: new.sentID(k, sent))); continue }
             if same[k] { continue }
@@ -116,6 +134,9 @@ extension LayoutDocument {
             out.added.append(new.added(k, sent, id: id))
         }
         for o in liveOld where !taken[Int(o)] { out.removed.append(.string(entries[Int(o)].id)) }
+        for (e, sentBack) in membersKept {
+            for a in liveMembers(of: e) where !sentBack.contains(a) { out.removed.append(.string(atomName(a))) }
+        }
         return out
     }
 
@@ -260,7 +281,6 @@ extension LayoutDocument {
         case (.visual, _), (_, .visual):
             return nil
         default:
-            guard sameShape(x.atom, y.atom, new, kept) else { return nil }
             switch y.form {
             case .explicit:
                 guard x.form == .explicit || x.stale else { return nil }
@@ -270,12 +290,22 @@ extension LayoutDocument {
                 if (x.text == .rendered) != (y.text == .rendered) { return nil }
                 if y.text != .rendered, texts[x.text] != new.texts[y.text] { return nil }
             }
-            let (a, b) = (atoms[Int(x.atom)], new.atoms[Int(y.atom)])
-            var ops: [JSON] = []
-            if a.constant != b.constant { ops.append(.object([("op", .string("setConstant")), ("id", id), ("constant", .number(b.constant))])) }
-            if a.priority != b.priority { ops.append(.object([("op", .string("setPriority")), ("id", id), ("priority", .number(b.priority))])) }
-            return ops + activity(a.active, b.active)
+            return edits(atom: x.atom, id: x.id, into: n, of: new, kept: kept)
         }
+    }
+
+    /// The set-constant, set-priority and activity ops that make atom a (named `id`) what
+    /// `new`'s entry n (one atom) is, or nil when it constrains something else.
+    private func edits(atom a: AtomRef, id: String, into n: EntryRef, of new: LayoutDocument, kept: [ViewRef]) -> [JSON]? {
+        let y = new.entries[Int(n)]
+        guard y.form != .visual, sameShape(a, y.atom, new, kept) else { return nil }
+        if case .member = atoms[Int(a)].origin, y.form != .explicit { return nil }  // an edited group's members are explicit
+        let (x, b) = (atoms[Int(a)], new.atoms[Int(y.atom)])
+        var ops: [JSON] = []
+        if x.constant != b.constant { ops.append(.object([("op", .string("setConstant")), ("id", .string(id)), ("constant", .number(b.constant))])) }
+        if x.priority != b.priority { ops.append(.object([("op", .string("setPriority")), ("id", .string(id)), ("priority", .number(b.priority))])) }
+        if x.active != b.active { ops.append(.object([("op", .string(b.active ? "activate" : "deactivate")), ("ids", .array([.string(id)]))])) }
+        return ops
     }
 
     /// Atom a of this document and b of `new` constrain the same views' attributes alike.

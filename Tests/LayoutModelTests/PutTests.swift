@@ -360,6 +360,35 @@ final class PutTests: XCTestCase {
 
     // MARK: Tests
 
+    /// A VFL group edited since it was sent is written as its members (`row.1`); sent back so,
+    /// each member is matched to its own, changed in place, or removed when left out.
+    func testAnEditedGroupSentBackAsItsMembersIsMatchedMemberByMember() throws {
+        for engine in [EngineKind.solved, .factored] {
+            let limits = SessionLimits(engine: engine)
+            let s = try LayoutSession(
+                document: JSONParser.parse(
+                    #"""
+                    {"views":[{"id":"root","frame":{"x":0,"y":0,"width":300,"height":100}},{"id":"a","parent":"root"},{"id":"b","parent":"root"}],
+                     "constraints":[{"id":"row","visual":"H:|-8-[a(40)]-12-[b(50)]"},{"expr":"a.top == root.top"},{"expr":"b.top == root.top"},
+                                    {"expr":"a.height == 10"},{"expr":"b.height == 10"}]}
+                    """#), limits: limits)
+            _ = try s.apply(changes: JSONParser.parse(#"{"ops":[{"op":"setConstant","id":"row.2","constant":20}]}"#))
+            let written = s.document.json
+            XCTAssertTrue(written["constraints"]!.array!.contains { $0["id"]?.string == "row.2" }, "an edited group is written as its members")
+            XCTAssertEqual(try s.put(document: written).changes, .object([("ops", .array([]))]), "\(engine)")
+            // One member's constant changed, another left out.
+            var cs = written["constraints"]!.array!.filter { $0["id"]?.string != "row.1" }
+            let k = cs.firstIndex { $0["id"]?.string == "row.2" }!
+            cs[k] = .object(cs[k].members!.map { $0.key == "constant" ? ($0.key, .number(30)) : $0 })
+            let edited = JSON.object(written.members!.map { $0.key == "constraints" ? ($0.key, .array(cs)) : $0 })
+            let put = try s.put(document: edited)
+            let applied = Dictionary(uniqueKeysWithValues: put.result.applied!.map { ($0.op, $0.count) })
+            XCTAssertEqual([applied["setConstant"], applied["removeConstraints"], applied["addConstraints"]], [1, 1, 0], "\(engine): \(put.changes)")
+            let fresh = try LayoutSession(document: edited, limits: limits)
+            XCTAssertEqual(Self.outcome(s), Self.outcome(fresh), "\(engine)")
+        }
+    }
+
     func testAPutEndsAsAFreshBuildOfTheNewDocument() throws {
         var rng = LCG(state: 47)
         var puts = 0, inPlace = 0, replaced = 0
