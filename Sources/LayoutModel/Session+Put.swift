@@ -16,8 +16,7 @@ extension LayoutSession {
     /// gives up on, or whose ids it cannot tell apart (one shaped like the server's), is
     /// parsed and read from the tree, which names any error exactly.
     public func put(body: [UInt8]) throws(BodyError) -> Put {
-        var target = LayoutDocument()
-        target.measuresText = false
+        var target = Self.target
         var base: JSON? = nil
         if LayoutDocument.read(body, into: &target, beside: ("baseRevision", { base = $0 })) != nil, !target.autoShapedIDs {
             do throws(LayoutError) {
@@ -37,13 +36,24 @@ extension LayoutSession {
         guard let members = body.members else { throw LayoutError(.invalid, "", "a layout document is a JSON object") }
         try check(baseRevision: body["baseRevision"])
         let json = JSON.object(members.filter { $0.key != "baseRevision" })
-        var target = LayoutDocument()
-        target.measuresText = false
+        var target = Self.target
         try Self.load(json, into: &target)
         return try put(target, sent: json["constraints"]?.array ?? [])
     }
 
+    /// A document read only to be matched: its labels are not measured.
+    private static var target: LayoutDocument {
+        var d = LayoutDocument()
+        d.measuresText = false
+        return d
+    }
+
     private func put(_ target: LayoutDocument, sent: [JSON]?) throws(LayoutError) -> Put {
+        // One entry a constraint sent, or ids told apart by their numbers: what `diff` reads
+        // (refused, never trapped, should a reader ever break it).
+        guard sent.map({ $0.count == target.entries.count }) ?? !target.autoShapedIDs else {
+            throw LayoutError(.invalid, "/constraints", "the constraints sent could not be matched to those read")
+        }
         let diff = document.diff(to: target, sent: sent)
         var result = try apply(ops: diff.ops, to: document)
         result.applied = diff.applied
