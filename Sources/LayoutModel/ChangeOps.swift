@@ -31,8 +31,15 @@ enum ChangeOps {
         case "updateView":
             try doc.updateView(try id(), fields: op.members!, at: p)
         case "addConstraints":
-            try allowed(["constraints"])
+            try allowed(["constraints", "before"])
+            var anchor: EntryRef? = nil
+            if let b = op["before"] {
+                guard let id = b.string, let e = doc.entryRef(id) else { throw p("before").fail("before names a constraint the document has") }
+                anchor = e
+            }
+            let from = added.count
             try doc.addConstraints(op["constraints"] ?? .null, at: p("constraints"), added: &added)
+            if let anchor { doc.place(added[from...].map { doc.entryRef($0)! }, before: anchor) }
         case "removeConstraints":
             try allowed(["ids"])
             try doc.removeConstraints(try ids(), at: p("ids"))

@@ -10,11 +10,25 @@ extension LayoutDocument {
         while true {
             let n = nextAuto
             nextAuto += 1
+            if !reservedAuto.isEmpty, reservedAuto.contains(n) { continue }
             // Found by number, it needs no string (an entry spells it when asked).
             if !autoShapedIDs && n <= Entry.maxNumber { return EntryID(name: "", number: n) }
             let id = Self.serverID(n)
             if !autoShapedIDs || !isTaken(id) { return EntryID(name: id, number: nil) }
         }
+    }
+
+    /// Keeps the server-shaped ids these constraints are sent with from `autoID`, so that one
+    /// sent without an id before them does not take one.
+    mutating func reserveAutoIDs(sentIn constraints: [JSON]) {
+        for x in constraints {
+            if let id = x["id"]?.string, let n = Self.autoNumber(id), n >= nextAuto { reservedAuto.insert(n) }
+        }
+    }
+
+    /// The same for every `addConstraints` op of a change, before any is applied.
+    mutating func reserveAutoIDs(sentInOps ops: [JSON]) {
+        for op in ops where op["op"]?.string == "addConstraints" { reserveAutoIDs(sentIn: op["constraints"]?.array ?? []) }
     }
 
     /// Whether `id` could name a VFL group's member (`row.0`): digits after its last dot.
@@ -558,12 +572,14 @@ extension LayoutDocument {
 
     mutating func setActive(_ ids: [String], _ active: Bool, at p: Pointer) throws(LayoutError) {
         for (k, id) in ids.enumerated() {
-            for a in try resolve(id, at: p(k)) where atoms[Int(a)].active != active {
+            let flipped = try resolve(id, at: p(k)).filter { atoms[Int($0)].active != active }
+            for a in flipped {
                 atoms[Int(a)].active = active
                 markDirty(atom: a)
                 if active { churnAdded.append((a, atoms[Int(a)].shape)) } else { churnRemoved.append((a, atoms[Int(a)].shape)) }
-                noteEdited(a, field: "active", .bool(active))
             }
+            // Once all are flipped: a group (de)activated whole still agrees, and stays a group.
+            for a in flipped { noteEdited(a, field: "active", .bool(active)) }
         }
     }
 

@@ -52,6 +52,14 @@ extension LayoutDocument {
         views[Int(r)].measured = m
         guard m != before else { return false }
         syncImplicit(r)
+        // A vertical stack that fills keeps its views at their heights, this one's now wrapped
+        // (a build arranges it before any label wraps; arranged later, it would differ).
+        let p = views[Int(r)].parent
+        if m.height != before?.height, p != .noRef, let stack = views[Int(p)].spec.stack, stack.axis == .vertical,
+            stack.distribution == .fill || stack.distribution == .fillProportionally
+        {
+            markStackDirty(p)
+        }
         if m.lines != before?.lines, views[Int(r)].spec.lastBaseline == nil, !views[Int(r)].restyled {
             views[Int(r)].restyled = true
             restyledViews.append(r)

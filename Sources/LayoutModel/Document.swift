@@ -55,6 +55,9 @@ public struct LayoutDocument {
     var freeViews: [ViewRef] = [], freeAtoms: [AtomRef] = [], freeEntries: [EntryRef] = []
     var freedViews: [ViewRef] = [], freedAtoms: [AtomRef] = [], freedEntries: [EntryRef] = []
     var nextAuto = 1
+    /// Server-shaped ids (`c7`, by number) that the change being read sends further on: an
+    /// unnamed constraint before them is given another (a document read back and edited).
+    var reservedAuto: Set<Int> = []
     /// True once a constraint was given an id shaped like a server-given one (`autoID`), or
     /// like a VFL group's member (`row.0`): until then neither kind of name can be taken, and
     /// none is looked up.
@@ -191,6 +194,39 @@ public struct LayoutDocument {
         }
         entrySequence += 1
         return entrySequence
+    }
+
+    /// Moves entries just added (the newest) to just before `anchor` in document order, their
+    /// atoms with them: the order a document lists them in, and the order a conflict breaks
+    /// in (`LayoutSession.breakAsUIKitDoes`). One pass over the entries and the atoms; what
+    /// stays keeps its relative order, so nothing in the engine changes.
+    mutating func place(_ moved: [EntryRef], before anchor: EntryRef) {
+        guard !moved.isEmpty else { return }
+        let at = entries[Int(anchor)].sequence
+        var isMoved = [Bool](repeating: false, count: entries.count)
+        for e in moved { isMoved[Int(e)] = true }
+        // The first atom of what comes from the anchor on (none: the moved ones go last).
+        var atomAt = Int32.max, movedAtoms: [AtomRef] = []
+        for a in atoms.indices where atoms[a].live {
+            switch atoms[a].origin {
+            case .entry(let e), .member(let e, _):
+                if isMoved[Int(e)] {
+                    movedAtoms.append(AtomRef(a))
+                } else if entries[Int(e)].sequence >= at {
+                    atomAt = min(atomAt, atoms[a].sequence)
+                }
+            case .implicit, .stack: break
+            }
+        }
+        for e in entries.indices where entries[e].live && !isMoved[e] && entries[e].sequence >= at { entries[e].sequence += Int32(moved.count) }
+        for (k, e) in moved.enumerated() { entries[Int(e)].sequence = at + Int32(k) }
+        guard atomAt != .max else { return }
+        // The moved atoms are the newest: those from atomAt on shift up by their count.
+        movedAtoms.sort { atoms[Int($0)].sequence < atoms[Int($1)].sequence }
+        var isMovedAtom = [Bool](repeating: false, count: atoms.count)
+        for a in movedAtoms { isMovedAtom[Int(a)] = true }
+        for a in atoms.indices where atoms[a].live && !isMovedAtom[a] && atoms[a].sequence >= atomAt { atoms[a].sequence += Int32(movedAtoms.count) }
+        for (k, a) in movedAtoms.enumerated() { atoms[Int(a)].sequence = atomAt + Int32(k) }
     }
 
     mutating func freeAtom(_ a: AtomRef) {

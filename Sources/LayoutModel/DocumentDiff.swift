@@ -41,13 +41,19 @@ extension LayoutDocument {
         }
         op("addViews", "views", v.added)
         out.ops += v.updates
-        op("addConstraints", "constraints", c.added)
+        for run in c.runs {
+            out.ops.append(
+                .object(
+                    [("op", .string("addConstraints"))] + (run.before.map { [("before", .string($0))] } ?? []) + [
+                        ("constraints", .array(run.constraints))
+                    ]))
+        }
         out.ops += c.inPlace
         var counts: [String: Int] = [:]
         for x in c.inPlace { counts[x["op"]!.string!, default: 0] += x["ids"]?.array?.count ?? 1 }
         out.applied = [
             ("addViews", v.added.count), ("removeViews", v.removed), ("updateView", v.updates.count),
-            ("addConstraints", c.added.count), ("removeConstraints", c.removed.count),
+            ("addConstraints", c.addedCount), ("removeConstraints", c.removed.count),
             ("setConstant", counts["setConstant"] ?? 0), ("setPriority", counts["setPriority"] ?? 0),
             ("activate", counts["activate"] ?? 0), ("deactivate", counts["deactivate"] ?? 0), ("setOptions", optionsChanged ? 1 : 0)
         ]
@@ -87,10 +93,16 @@ extension LayoutDocument {
     }
 
     private struct ConstraintChanges {
-        var removed: [JSON] = [], added: [JSON] = [], inPlace: [JSON] = []
+        var removed: [JSON] = [], inPlace: [JSON] = []
+        /// Runs of constraints to add, each listed before a constraint that stays (nil: last).
+        var runs: [(before: String?, constraints: [JSON])] = []
+        var addedCount = 0
     }
 
     /// Constraints sent with an id are matched first, so that none sent without takes a named one.
+    /// What is added goes where the new document lists it: a constraint replaced, or one that
+    /// moved among those that stay, is removed and added back in its place, so that the
+    /// order (which one a conflict breaks) is a fresh build's.
     private func constraintChanges(to new: LayoutDocument, sent: [JSON]?, kept: [ViewRef]) -> ConstraintChanges {
         let count = new.entries.count
         let liveOld = liveEntries
@@ -115,28 +127,70 @@ extension LayoutDocument {
         // Known the same already (found so while matching): no ops to look for.
         var same = [Bool](repeating: false, count: count)
         if !unnamed.isEmpty { matchUnnamed(unnamed, of: new, liveOld, taken: &taken, partner: &partner, same: &same, kept: kept) }
-        var out = ConstraintChanges()
+        // What each matched constraint needs in place; nil: replaced.
+        var inPlace = [[JSON]?](repeating: nil, count: count)
+        var staying: [Int] = []
         for k in 0..<count {
             if let a = members[k] {
-                let id = atomName(a)
-                if let ops = edits(atom: a, id: id, into: EntryRef(k), of: new, kept: kept) { out.inPlace += ops; continue }
-                out.removed.append(.string(id))
-                out.added.append(new.added(k, sent, id: id))
+                inPlace[k] = edits(atom: a, id: atomName(a), into: EntryRef(k), of: new, kept: kept)
                 continue
             }
             let o = partner[k]
-            guard o != .noRef else { out.added.append(new.added(k, sent, id: new.sentID(k, sent))); continue }
-            if same[k] { continue }
-            if let ops = edits(o, into: EntryRef(k), of: new, kept: kept) { out.inPlace += ops; continue }
-            let id = entries[Int(o)].id
-            out.removed.append(.string(id))
-            out.added.append(new.added(k, sent, id: id))
+            guard o != .noRef else { continue }
+            inPlace[k] = same[k] ? [] : edits(o, into: EntryRef(k), of: new, kept: kept)
+            if inPlace[k] != nil { staying.append(k) }
         }
+        let moved = outOfOrder(staying, partner)
+        var out = ConstraintChanges()
+        var run: [JSON] = []
+        func add(_ k: Int, id: String?) {
+            if let id { out.removed.append(.string(id)) }
+            run.append(new.added(k, sent, id: id ?? new.sentID(k, sent)))
+            out.addedCount += 1
+        }
+        for k in 0..<count {
+            if let a = members[k] {  // a member stays in its group, where the group is
+                if let ops = inPlace[k] { out.inPlace += ops } else { add(k, id: atomName(a)) }
+                continue
+            }
+            let o = partner[k]
+            guard o != .noRef else { add(k, id: nil); continue }
+            guard let ops = inPlace[k], !moved.contains(k) else { add(k, id: entries[Int(o)].id); continue }
+            out.inPlace += ops
+            if !run.isEmpty {
+                out.runs.append((entries[Int(o)].id, run))
+                run = []
+            }
+        }
+        if !run.isEmpty { out.runs.append((nil, run)) }
         for o in liveOld where !taken[Int(o)] { out.removed.append(.string(entries[Int(o)].id)) }
         for (e, sentBack) in membersKept {
             for a in liveMembers(of: e) where !sentBack.contains(a) { out.removed.append(.string(atomName(a))) }
         }
         return out
+    }
+
+    /// Of the constraints that stay (indices into the new document, in its order), those to
+    /// move so that the rest keep their order here: the complement of a longest run in order
+    /// (none, and no work, when the new document keeps the order).
+    private func outOfOrder(_ staying: [Int], _ partner: [EntryRef]) -> Set<Int> {
+        let order = staying.map { entries[Int(partner[$0])].sequence }
+        guard order.indices.dropFirst().contains(where: { order[$0 - 1] > order[$0] }) else { return [] }
+        // Patience sorting: tails[l] ends the best run of length l + 1 found so far.
+        var tails: [Int] = [], back = [Int](repeating: -1, count: order.count)
+        for i in order.indices {
+            var (lo, hi) = (0, tails.count)
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if order[tails[mid]] < order[i] { lo = mid + 1 } else { hi = mid }
+            }
+            if lo > 0 { back[i] = tails[lo - 1] }
+            if lo == tails.count { tails.append(i) } else { tails[lo] = i }
+        }
+        var keep = Set<Int>()
+        var i = tails.last ?? -1
+        while i >= 0 { keep.insert(i); i = back[i] }
+        return Set(order.indices.filter { !keep.contains($0) }.map { staying[$0] })
     }
 
     /// Pairs the constraints sent without an id (`unnamed`, indices into `new`'s entries) with
@@ -168,8 +222,12 @@ extension LayoutDocument {
             let n = EntryRef(k)
             guard let key = new.contentKey(n, views: nil) else { continue }
             while cursor < olds.count && used[cursor] { cursor += 1 }
-            var found = cursor < olds.count && fits(cursor, n, key) ? cursor : -1
-            if found < 0 {
+            // Taken at the cursor only when it is the same constraint: one with a new constant
+            // may be a later one sent unchanged (`>= 10, >= 20` sent as `>= 20`).
+            var found = cursor < olds.count && fits(cursor, n, key) && identical(olds[cursor], n, new, kept) ? cursor : -1
+            if found >= 0 {
+                same[k] = true
+            } else {
                 if next.isEmpty {  // the first miss: the rest indexed by key, in order
                     next = [Int](repeating: -1, count: olds.count)
                     for i in olds.indices.reversed() where !used[i] {
@@ -185,7 +243,7 @@ extension LayoutDocument {
                 while i >= 0 && looked < 8 {
                     if fits(i, n, key) {
                         if found < 0 { found = i }
-                        if edits(olds[i], into: n, of: new, kept: kept)?.isEmpty == true {
+                        if identical(olds[i], n, new, kept) {
                             (found, same[k]) = (i, true)
                             break
                         }
@@ -200,6 +258,10 @@ extension LayoutDocument {
             partner[k] = olds[found]
             taken[Int(olds[found])] = true
         }
+    }
+
+    private func identical(_ o: EntryRef, _ n: EntryRef, _ new: LayoutDocument, _ kept: [ViewRef]) -> Bool {
+        edits(o, into: n, of: new, kept: kept)?.isEmpty == true
     }
 
     /// A constraint the server named (`c7`): one sent without an id may take it.

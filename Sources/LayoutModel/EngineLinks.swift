@@ -46,7 +46,8 @@ struct EngineLinks {
         let old = handle(a)
         linkedCount += (newValue.handle == nil ? 0 : 1) - (old == nil ? 0 : 1)
         if atomOfMade {
-            if let old { atomOf[Int(old.raw)] = .noRef }
+            // Only its own: a handle freed and given again may name another atom by now.
+            if let old, atomOf[Int(old.raw)] == a { atomOf[Int(old.raw)] = .noRef }
             if let new = newValue.handle { setAtom(a, of: new) }
         }
         raw[Int(a)] = (newValue.handle.map { UInt32($0.raw) } ?? Self.noHandle) | (newValue.mirrored ? Self.mirroredBit : 0)

@@ -7,42 +7,44 @@ import ConstraintSolver
 /// Xcode's stored frames show it: of two explicit constraints the one listed later holds, and
 /// a stack's or a content size's constraint holds against an explicit one, except a hidden
 /// arranged view's collapse, which gives way to an explicit size. Runs only when something
-/// is broken: the chosen constraint leaves the engine (what it broke is retried) and comes
-/// back as the newest, to be broken with its conflicting set.
+/// is broken in the wrong order: the constraints of the conflicts leave the engine and come
+/// back newest first, so each one breaks only against newer ones. The outcome is the
+/// document's order alone, whatever the history (swapping one victim at a time cycled on
+/// three constraints at odds, where the engine retried the broken ones in its own order).
 extension LayoutSession {
-    /// Passes over the broken constraints a change makes: one settles every conflict whose
-    /// set shrinks by one removal (a second catches a conflict a swap uncovered).
+    /// Passes over the conflicts a change leaves: one settles them; another catches a
+    /// conflict with a constraint outside them that the settling uncovered.
     static let rebreakPasses = 3
 
     func breakAsUIKitDoes() {
         for _ in 0..<Self.rebreakPasses {
-            let victims = misplacedBreaks()
-            guard !victims.isEmpty else { return }
-            for (victim, link) in victims {
-                guard let h = link.handle, let definition = solver.definition(h) else { continue }
-                solver.remove(h)
-                links.set(victim, EngineLink(handle: solver.add(definition), mirrored: link.mirrored, base: link.base))
+            let broken = solver.brokenConstraints
+            guard broken.contains(where: { misplaced($0.constraint, $0.conflicts) }) else { return }
+            var involved = Set<AtomRef>()
+            for (b, conflicts) in broken {
+                for h in [b] + conflicts {
+                    if let a = atom(ofHandle: h), document.atoms[Int(a)].priority >= Priority.required { involved.insert(a) }
+                }
             }
+            var out: [(atom: AtomRef, definition: ConstraintDefinition, link: EngineLink)] = []
+            for a in involved.sorted(by: { breakRank($0) > breakRank($1) }) {
+                guard let link = link(a), let h = link.handle, let definition = solver.definition(h) else { continue }
+                solver.remove(h)
+                links.set(a, .none)
+                out.append((a, definition, link))
+            }
+            for x in out { links.set(x.atom, EngineLink(handle: solver.add(x.definition), mirrored: x.link.mirrored, base: x.link.base)) }
         }
     }
 
-    /// For each broken constraint whose conflicting set holds one UIKit breaks first: that one
-    /// (each once, in one pass over what is broken).
-    private func misplacedBreaks() -> [(AtomRef, EngineLink)] {
-        var out: [(AtomRef, EngineLink)] = []
-        var chosen = Set<AtomRef>()
-        for (broken, conflicts) in solver.brokenConstraints {
-            guard let b = atom(ofHandle: broken) else { continue }
-            var victim = b
-            for h in conflicts {
-                guard let a = atom(ofHandle: h), document.atoms[Int(a)].priority >= Priority.required,
-                    breakRank(a) < breakRank(victim)
-                else { continue }
-                victim = a
-            }
-            if victim != b, chosen.insert(victim).inserted, let link = link(victim) { out.append((victim, link)) }
+    /// Whether a broken constraint's conflicting set holds one UIKit breaks first.
+    private func misplaced(_ broken: ConstraintHandle, _ conflicts: [ConstraintHandle]) -> Bool {
+        guard let b = atom(ofHandle: broken) else { return false }
+        let rank = breakRank(b)
+        return conflicts.contains { h in
+            guard let a = atom(ofHandle: h), a != b else { return false }
+            return document.atoms[Int(a)].priority >= Priority.required && breakRank(a) < rank
         }
-        return out
     }
 
     /// Each atom's `breakOrder`, for the factored basis's batch (read in place: a copy of
@@ -51,7 +53,7 @@ extension LayoutSession {
         document.atoms.withUnsafeBufferPointer { records in atoms.map { breakOrder(records[Int($0)]) } }
     }
 
-    private func breakRank(_ a: AtomRef) -> Int64 { breakOrder(document.atoms[Int(a)]) }
+    func breakRank(_ a: AtomRef) -> Int64 { breakOrder(document.atoms[Int(a)]) }
 
     /// The order UIKit breaks in, as one number (group, then creation order): a hidden arranged
     /// view's collapse first, then a document's constraints as listed, then what UIKit makes at

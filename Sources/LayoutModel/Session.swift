@@ -247,7 +247,10 @@ public final class LayoutSession {
         doc.reserve(views: json["views"]?.array?.count ?? 0, constraints: json["constraints"]?.array?.count ?? 0)
         if let v = json["views"], !v.isNull { try doc.addViews(v, at: p("views")) }
         var ids: [String] = []  // what a change answers with; a document's build answers with frames
-        if let c = json["constraints"], !c.isNull { try doc.addConstraints(c, at: p("constraints"), added: &ids) }
+        if let c = json["constraints"], !c.isNull {
+            doc.reserveAutoIDs(sentIn: c.array ?? [])
+            try doc.addConstraints(c, at: p("constraints"), added: &ids)
+        }
         doc.texts.trim()
     }
 
@@ -259,6 +262,7 @@ public final class LayoutSession {
         try check(baseRevision: json["baseRevision"])
         guard let ops = json["ops"]?.array else { throw p("ops").fail("ops must be an array") }
         var doc = document
+        doc.reserveAutoIDs(sentInOps: ops)
         var added: [String] = []
         for (k, op) in ops.enumerated() {
             try ChangeOps.apply(op, to: &doc, at: p("ops")(k), added: &added)
@@ -292,6 +296,7 @@ public final class LayoutSession {
     /// Applies ops already checked against `doc` (a document sent whole, `put`).
     func apply(ops: [JSON], to doc: consuming LayoutDocument) throws(LayoutError) -> ChangeResult {
         var doc = doc
+        doc.reserveAutoIDs(sentInOps: ops)
         var added: [String] = []
         for (k, op) in ops.enumerated() { try ChangeOps.apply(op, to: &doc, at: Pointer()("ops")(k), added: &added) }
         return try commit(consume doc, added: added, countRevision: true)
@@ -312,6 +317,7 @@ public final class LayoutSession {
             throw LayoutError(.limit, "", "the session would have \(doc.constraintCount) constraints; the limit is \(limits.maxConstraints)")
         }
         document = consume doc
+        document.reservedAuto = []
         document.prepare()
         let fresh = views.count == 0
         let newViews = document.viewCount - views.count
@@ -630,10 +636,14 @@ public final class LayoutSession {
     public func diagnostics() -> [Diagnostic] {
         guard solver.hasDiagnostics else { return [] }
         var out: [Diagnostic] = []
+        // In the document's order, as its conflicts are: the engine's handles say history.
+        var broken: [(atom: AtomRef, conflicts: [AtomRef])] = []
         for (h, conflicts) in solver.brokenConstraints {
             guard let a = atom(ofHandle: h) else { continue }
-            out.append(
-                .unsatisfiable(constraint: document.atomName(a), conflicts: conflicts.compactMap { atom(ofHandle: $0).map(document.atomName) }))
+            broken.append((a, conflicts.compactMap { atom(ofHandle: $0) }.sorted { breakRank($0) < breakRank($1) }))
+        }
+        for b in broken.sorted(by: { breakRank($0.atom) < breakRank($1.atom) }) {
+            out.append(.unsatisfiable(constraint: document.atomName(b.atom), conflicts: b.conflicts.map(document.atomName)))
         }
         var seen = Set<Int32>()
         var ambiguous: [(String, Axis)] = []

@@ -126,7 +126,7 @@ final class PutTests: XCTestCase {
         if named { d.nextID += 1; id = "k\(d.nextID)" }
         let form: Form = [.expr, .expr, .explicit, .oddExpr].randomElement(using: &rng)!
         let priority = [1000.0, 1000, 750, 250].randomElement(using: &rng)!
-        switch Int.random(in: 0..<4, using: &rng) {
+        switch Int.random(in: 0..<5, using: &rng) {
         case 0:
             return Constraint(
                 id: id, first: (a.id, "leading"), second: (parent, "leading"), constant: Double(Int.random(in: 0...40, using: &rng)),
@@ -139,6 +139,11 @@ final class PutTests: XCTestCase {
             return Constraint(
                 id: id, first: (a.id, "width"), relation: [">=", "=="].randomElement(using: &rng)!, second: (parent, "width"),
                 multiplier: [0.5, 0.25, 1].randomElement(using: &rng)!, constant: 0, priority: priority == 1000 ? 500 : priority, form: form)
+        case 3:
+            // Required: against a view's own size, a conflict (which one breaks follows the order).
+            return Constraint(
+                id: id, first: (a.id, ["width", "height"].randomElement(using: &rng)!), constant: Double(Int.random(in: 10...90, using: &rng)),
+                form: form)
         default:
             let siblings = d.views.filter { $0.parent == parent && $0.id != a.id && !d.arranged.contains($0.id) }
             if let b = siblings.randomElement(using: &rng) {
@@ -212,7 +217,7 @@ final class PutTests: XCTestCase {
     /// a view moved to another parent or restyled, the options, a constraint's form.
     func edit(_ d: inout Doc, _ rng: inout LCG) {
         let plain = d.constraints.indices.filter { d.constraints[$0].visual == nil }
-        switch Int.random(in: 0..<13, using: &rng) {
+        switch Int.random(in: 0..<14, using: &rng) {
         case 0, 1:
             if let k = plain.randomElement(using: &rng) { d.constraints[k].constant += Double(Int.random(in: -15...15, using: &rng)) }
         case 2:
@@ -281,6 +286,14 @@ final class PutTests: XCTestCase {
             }
         case 11:
             if Bool.random(using: &rng) { d.scale = d.scale == nil ? 3 : nil } else { d.rtl.toggle() }
+        case 12:
+            // The same constraint but its constant, beside it: matched by content, the one sent
+            // unchanged keeps its id.
+            guard let k = plain.randomElement(using: &rng) else { return }
+            var c = d.constraints[k]
+            c.id = nil
+            c.constant += Double(Int.random(in: 1...9, using: &rng))
+            d.constraints.insert(c, at: Bool.random(using: &rng) ? k : k + 1)
         default:
             if let k = plain.randomElement(using: &rng) { d.constraints[k].form = [.expr, .explicit, .oddExpr].randomElement(using: &rng)! }
         }
@@ -291,7 +304,8 @@ final class PutTests: XCTestCase {
     struct Outcome: Equatable {
         var frames: [String: Rect]
         var ambiguous: [String]
-        var broken: Int
+        /// The constraints broken, by what they say.
+        var broken: [String]
         var document: JSON
         var explain: [String: [String]]
     }
@@ -314,17 +328,19 @@ final class PutTests: XCTestCase {
         for f in s.allFrames where !amb.contains(f.id) {
             frames[f.id] = Rect(x: r(f.frame.x), y: r(f.frame.y), width: r(f.frame.width), height: r(f.frame.height))
         }
-        // The document: views by id, constraints as a sorted list with server ids masked.
+        // The document: views by id, constraints in order with server ids masked.
         let doc = s.document.json
         let views = (doc["views"]?.array ?? []).sorted { $0["id"]!.string! < $1["id"]!.string! }
         let constraints = (doc["constraints"]?.array ?? []).map { c -> String in
             var m = c.members!
             if let k = m.firstIndex(where: { $0.key == "id" }) { m[k].value = .string(masked(m[k].value.string!)) }
             return String(decoding: JSON.object(m).serialized, as: UTF8.self)
-        }.sorted()
+        }
         var explain: [String: [String]] = [:]
-        let broken = ds.filter { if case .unsatisfiable = $0 { true } else { false } }.count
-        if broken == 0 {
+        var broken: [String] = []
+        for case .unsatisfiable(let c, _) in ds { broken.append(s.document.atomNamed(c).map(s.document.describe) ?? c) }
+        broken.sort()
+        if broken.isEmpty {
             for v in s.document.viewOrder where !s.document.views[Int(v)].internalGuide {
                 let id = s.document.viewName(v)
                 for axis in [Axis.horizontal, .vertical] {
@@ -340,9 +356,27 @@ final class PutTests: XCTestCase {
             }
         }
         return Outcome(
-            frames: broken == 0 ? frames : [:], ambiguous: ambiguous(ds).sorted(), broken: broken,
+            frames: frames, ambiguous: ambiguous(ds).sorted(), broken: broken,
             document: .object([("options", doc["options"]!), ("views", .array(views)), ("constraints", .array(constraints.map(JSON.string)))]),
             explain: explain)
+    }
+
+    /// What differs between two outcomes, briefly (nil: nothing).
+    static func difference(_ a: Outcome, _ b: Outcome) -> String? {
+        var out: [String] = []
+        for (k, v) in a.frames where b.frames[k] != v { out.append("frame \(k): \(v) against \(b.frames[k].map { "\($0)" } ?? "none")") }
+        if a.frames.count != b.frames.count { out.append("framed views \(a.frames.keys.sorted()) against \(b.frames.keys.sorted())") }
+        if a.ambiguous != b.ambiguous { out.append("ambiguous \(a.ambiguous) against \(b.ambiguous)") }
+        if a.broken != b.broken { out.append("broken \(a.broken) against \(b.broken)") }
+        if a.document != b.document {
+            let (x, y) = (a.document["constraints"]!.array!.map { $0.string! }, b.document["constraints"]!.array!.map { $0.string! })
+            out.append(x == y ? "views or options differ" : "constraints \(x) against \(y)")
+        }
+        for (k, v) in a.explain where b.explain[k] != v { out.append("explain \(k): \(v) against \(b.explain[k] ?? [])") }
+        if a.explain.keys.sorted() != b.explain.keys.sorted() {
+            out.append("explained \(a.explain.keys.sorted()) against \(b.explain.keys.sorted())")
+        }
+        return out.isEmpty ? nil : out.joined(separator: "\n")
     }
 
     /// Whether a view is removed and added again: absent before, or moved, or inside one that moved.
@@ -391,7 +425,7 @@ final class PutTests: XCTestCase {
 
     func testAPutEndsAsAFreshBuildOfTheNewDocument() throws {
         var rng = LCG(state: 47)
-        var puts = 0, inPlace = 0, replaced = 0
+        var puts = 0, inPlace = 0, replaced = 0, conflicts = 0
         for engine in [EngineKind.solved, .factored] {
             let limits = SessionLimits(engine: engine)
             for trial in 0..<150 {
@@ -415,12 +449,7 @@ final class PutTests: XCTestCase {
                 let context =
                     "\(engine) trial \(trial)\nold: \(old.json)\nnew: \(new.json)\nops: \(String(decoding: put.changes.serialized, as: UTF8.self))"
                 XCTAssertFalse(put.result.diagnostics.contains { if case .churn = $0 { true } else { false } }, context)
-                XCTAssertEqual(a.frames, b.frames, context)
-                XCTAssertEqual(a.ambiguous, b.ambiguous, context)
-                XCTAssertEqual(a.broken, b.broken, context)
-                XCTAssertEqual(a.document, b.document, context)
-                for (k, v) in a.explain where b.explain[k] != v { XCTFail("explain \(k): \(v) against \(b.explain[k] ?? [])\n\(context)") }
-                XCTAssertEqual(a.explain.keys.sorted(), b.explain.keys.sorted())
+                if let d = Self.difference(a, b) { XCTFail("\(d)\n\(context)") }
                 // Exactly the views that moved (or came back under another parent) are answered.
                 let readded = Self.readded(old, new)
                 let moved = Set(session.allFrames.filter { f in before[f.id] != f || readded.contains(f.id) }.map(\.id))
@@ -447,12 +476,141 @@ final class PutTests: XCTestCase {
                 XCTAssertEqual(again.result.revision, put.result.revision + 1)
                 // The document as the session gives it back (server ids, edited groups as their
                 // members) is the same document too.
-                let back = try session.put(body: session.document.json.serialized)
+                let written = session.document.json
+                let back = try session.put(body: written.serialized)
                 XCTAssertEqual(back.changes, .object([("ops", .array([]))]), "\(engine) trial \(trial)")
+                // And edited as a client edits it: a constraint without an id among the server's.
+                var scratch = new
+                guard var c = randomConstraint(&scratch, &rng) else { continue }
+                c.id = nil
+                var cs = written["constraints"]!.array!
+                cs.insert(try JSONParser.parse(c.json), at: Int.random(in: 0...cs.count, using: &rng))
+                let edited = JSON.object(written.members!.map { $0.key == "constraints" ? ($0.key, .array(cs)) : $0 })
+                let put2: LayoutSession.Put
+                do { put2 = try session.put(body: edited.serialized) } catch {
+                    XCTFail("\(engine) trial \(trial): \(error)\n\(String(decoding: edited.serialized, as: UTF8.self))")
+                    continue
+                }
+                if let d = Self.difference(Self.outcome(session), Self.outcome(try LayoutSession(document: edited, limits: limits))) {
+                    XCTFail(
+                        "edited GET: \(d)\n\(engine) trial \(trial)\n\(String(decoding: edited.serialized, as: UTF8.self))\nops: \(String(decoding: put2.changes.serialized, as: UTF8.self))"
+                    )
+                }
+                if !a.broken.isEmpty { conflicts += 1 }
             }
         }
         XCTAssertGreaterThan(inPlace, 50, "edits in place are exercised")
         XCTAssertGreaterThan(replaced, 50)
         XCTAssertEqual(puts, 300)
+        XCTAssertGreaterThan(conflicts, 30, "conflicts, and which constraint they break, are exercised")
+    }
+}
+
+/// Cases found by review: each once, by hand.
+final class PutCaseTests: XCTestCase {
+    let root = #"{"id":"root","frame":{"x":0,"y":0,"width":300,"height":100}},{"id":"a","parent":"root"}"#
+    let pinned = #"{"expr":"a.left == root.left"},{"expr":"a.top == root.top"},{"expr":"a.height == 10"}"#
+
+    func document(_ constraints: String) throws -> JSON {
+        try JSONParser.parse(#"{"views":[\#(root)],"constraints":[\#(pinned),\#(constraints)]}"#)
+    }
+
+    func width(_ s: LayoutSession) -> Double { s.allFrames.first { $0.id == "a" }!.frame.width }
+    func broken(_ s: LayoutSession) -> [String] { s.diagnostics().compactMap { if case .unsatisfiable(let c, _) = $0 { c } else { nil } } }
+
+    /// A constraint written in another form is replaced in its place: the conflict breaks
+    /// what a new session of the document breaks (the one listed first).
+    func testAReplacedConstraintKeepsItsPlaceInAConflict() throws {
+        for engine in [EngineKind.solved, .factored] {
+            let limits = SessionLimits(engine: engine)
+            let s = try LayoutSession(
+                document: document(#"{"id":"w1","first":"a.width","relation":"==","constant":20},{"id":"w2","expr":"a.width == 10"}"#), limits: limits
+            )
+            XCTAssertEqual(width(s), 10)
+            let new = try document(#"{"id":"w1","expr":"a.width == 20"},{"id":"w2","expr":"a.width == 10"}"#)
+            let put = try s.put(document: new)
+            let fresh = try LayoutSession(document: new, limits: limits)
+            XCTAssertEqual([width(s), width(fresh)], [10, 10], "\(engine): \(put.changes)")
+            XCTAssertEqual(broken(s), ["w1"])
+            XCTAssertEqual(broken(fresh), ["w1"])
+            XCTAssertEqual(s.document.entryOrder.suffix(2), ["w1", "w2"])
+        }
+    }
+
+    /// Of two unnamed constraints alike but for their constants, the one sent unchanged keeps its id.
+    func testTheSameConstraintKeepsItsIDAmongOnesAlike() throws {
+        let s = try LayoutSession(document: document(#"{"expr":"a.width >= 10"},{"expr":"a.width >= 20"}"#))
+        let ids = s.document.entryOrder
+        XCTAssertEqual(ids.count, 5)
+        let put = try s.put(document: document(#"{"expr":"a.width >= 20"}"#))
+        XCTAssertEqual(s.document.entryOrder, Array(ids.prefix(3)) + [ids[4]], "\(put.changes)")
+        XCTAssertEqual(put.result.applied!.first { $0.op == "setConstant" }!.count, 0)
+    }
+
+    /// Three constraints at odds: which hold follows the order listed, whatever the history.
+    func testThreeConstraintsAtOddsBreakByTheOrderListed() throws {
+        let three = #"{"id":"p","expr":"a.width == 30"},{"id":"q","expr":"a.width == 20"},{"id":"r","expr":"a.width == 10"}"#
+        for engine in [EngineKind.solved, .factored] {
+            let limits = SessionLimits(engine: engine)
+            let fresh = try LayoutSession(document: document(three), limits: limits)
+            XCTAssertEqual(width(fresh), 10, "\(engine)")
+            XCTAssertEqual(broken(fresh), ["p", "q"])
+            // Built in another order, then put in this one.
+            let s = try LayoutSession(
+                document: document(#"{"id":"r","expr":"a.width == 10"},{"id":"q","expr":"a.width == 20"},{"id":"p","expr":"a.width == 30"}"#),
+                limits: limits)
+            XCTAssertEqual(width(s), 30)
+            _ = try s.put(document: document(three))
+            XCTAssertEqual(width(s), 10, "\(engine)")
+            XCTAssertEqual(broken(s), ["p", "q"])
+            XCTAssertEqual(s.document.entryOrder.suffix(3), ["p", "q", "r"])
+        }
+    }
+
+    /// `addConstraints` with `before`: listed there, and broken as listed there.
+    func testAddConstraintsBeforeAnother() throws {
+        let s = try LayoutSession(document: document(#"{"id":"w","expr":"a.width == 10"}"#))
+        _ = try s.apply(
+            changes: JSONParser.parse(#"{"ops":[{"op":"addConstraints","before":"w","constraints":[{"id":"v","expr":"a.width == 40"}]}]}"#))
+        XCTAssertEqual(s.document.entryOrder.suffix(2), ["v", "w"])
+        XCTAssertEqual(width(s), 10)
+        XCTAssertEqual(broken(s), ["v"])
+        for (before, pointer) in [(#""nope""#, "/ops/0/before"), ("7", "/ops/0/before"), ("null", "/ops/0/before")] {
+            XCTAssertThrowsError(
+                try s.apply(changes: JSONParser.parse(#"{"ops":[{"op":"addConstraints","before":\#(before),"constraints":[]}]}"#))
+            ) { XCTAssertEqual(($0 as? LayoutError)?.pointer, pointer) }
+        }
+    }
+
+    /// Deactivating a VFL group keeps it a group: `GET` lists it whole, and sent back it is the same.
+    func testAGroupDeactivatedWholeStaysAGroup() throws {
+        let s = try LayoutSession(
+            document: JSONParser.parse(
+                #"{"views":[\#(root),{"id":"b","parent":"root"}],"constraints":[\#(pinned),{"id":"row","visual":"H:|-[a(20)]-[b(30)]"},{"expr":"b.top == root.top"},{"expr":"b.height == 10"}]}"#
+            ))
+        _ = try s.apply(changes: JSONParser.parse(#"{"ops":[{"op":"deactivate","ids":["row"]}]}"#))
+        let written = s.document.json
+        let ids = written["constraints"]!.array!.compactMap { $0["id"]?.string }
+        XCTAssertTrue(ids.contains("row"), "\(ids)")
+        XCTAssertFalse(ids.contains("row.0"))
+        XCTAssertEqual(try s.put(document: written).changes, .object([("ops", .array([]))]))
+        // One member deactivated: the group is listed as its members.
+        _ = try s.apply(changes: JSONParser.parse(#"{"ops":[{"op":"activate","ids":["row"]},{"op":"deactivate","ids":["row.1"]}]}"#))
+        XCTAssertTrue(s.document.json["constraints"]!.array!.contains { $0["id"]?.string == "row.1" })
+    }
+
+    /// A constraint without an id placed among the server's ids (`GET`'s document, edited):
+    /// it takes an id none of them has, both for a new session and a PUT.
+    func testAnUnnamedConstraintAmongServerIDs() throws {
+        let s = try LayoutSession(document: document(#"{"expr":"a.width == 10"}"#))
+        var cs = s.document.json["constraints"]!.array!
+        XCTAssertEqual(cs.compactMap { $0["id"]?.string }, ["c1", "c2", "c3", "c4"])
+        cs.insert(try JSONParser.parse(#"{"expr":"a.width >= 5"}"#), at: 0)
+        let edited = JSON.object(s.document.json.members!.map { $0.key == "constraints" ? ($0.key, .array(cs)) : $0 })
+        let fresh = try LayoutSession(document: edited)
+        XCTAssertEqual(fresh.document.entryOrder, ["c5", "c1", "c2", "c3", "c4"])
+        let put = try s.put(body: edited.serialized)
+        XCTAssertEqual(put.result.added, ["c5"])
+        XCTAssertEqual(s.document.entryOrder, ["c5", "c1", "c2", "c3", "c4"])
     }
 }
