@@ -31,6 +31,18 @@ extension LayoutDocument {
         for op in ops where op["op"]?.string == "addConstraints" { reserveAutoIDs(sentIn: op["constraints"]?.array ?? []) }
     }
 
+    /// Whether `id` is a view's id, a dot and what the server names that view's own
+    /// constraints by (`stack.0`, `frame.x`, `hugging.h`…).
+    static func isDerivedShaped(_ id: String, firstDot: Int) -> Bool {
+        let rest = id.utf8.dropFirst(firstDot + 1)
+        let tail = Substring(rest)
+        if tail.hasPrefix("stack.") {
+            let n = tail.dropFirst(6)
+            return !n.isEmpty && n.utf8.allSatisfy { $0 &- 48 < 10 }
+        }
+        return ImplicitKind.named(tail) != nil
+    }
+
     /// Whether `id` could name a VFL group's member (`row.0`): digits after its last dot.
     static func isMemberShaped(_ id: String) -> Bool { IDShape(id).memberShaped }
 
@@ -188,6 +200,11 @@ extension LayoutDocument {
             throw p()("id").fail("a constraint id is a string of 1…160 characters")
         }
         let shape = IDShape(s)
+        // Refused whether or not that view has one yet: a stack's constraints are made after
+        // the document's, so a taken-yet check would pass on one path and not another.
+        if shape.firstDot > 0, Self.isDerivedShaped(s, firstDot: shape.firstDot) {
+            throw p()("id").fail("'\(s)' is shaped like a name the server gives ('view.stack.0', 'view.frame.x'…): choose another id")
+        }
         guard !isTaken(s, shape: shape) else { throw p()("id").fail("a constraint '\(s)' exists already") }
         // A server-shaped id the server has given already is never given again: kept by its
         // number like the server's own, it leaves the quick ids on (a document sent whole

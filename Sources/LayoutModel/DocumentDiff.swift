@@ -7,6 +7,9 @@ import ConstraintSolver
 /// changed; the ops are what the journal keeps.
 struct DocumentDiff {
     var ops: [JSON] = []
+    /// Where each op's items are in the document sent (`/constraints/4`), one an item (or one
+    /// for the op): an error found only while applying them is answered there.
+    var origins: [[String]] = []
     /// How many items each op carried (views added, constants set, …), every op listed.
     var applied: [(op: String, count: Int)] = []
 }
@@ -26,29 +29,30 @@ extension LayoutDocument {
         let v = viewChanges(to: new)
         let c = constraintChanges(to: new, sent: sent, kept: v.kept)
         var out = DocumentDiff()
-        func op(_ name: String, _ field: String, _ items: [JSON]) {
-            if !items.isEmpty { out.ops.append(.object([("op", .string(name)), (field, .array(items))])) }
+        func op(_ name: String, _ fields: [(key: String, value: JSON)], at origins: [String]) {
+            out.ops.append(.object([("op", .string(name))] + fields))
+            out.origins.append(origins)
         }
-        op("removeConstraints", "ids", c.removed)
-        op("removeViews", "ids", v.removedRoots)
+        if !c.removed.isEmpty { op("removeConstraints", [("ids", .array(c.removed))], at: []) }
+        if !v.removedRoots.isEmpty { op("removeViews", [("ids", .array(v.removedRoots))], at: []) }
         let optionsChanged = new.options != options
         if optionsChanged {
             let o = new.options
             let fields: [(key: String, value: JSON)] = [
                 ("layoutDirection", .string(o.layoutDirection.rawValue)), ("scale", o.scale.map(JSON.number) ?? .null)
             ]
-            out.ops.append(.object([("op", .string("setOptions")), ("options", .object(fields))]))
+            op("setOptions", [("options", .object(fields))], at: ["/options"])
         }
-        op("addViews", "views", v.added)
+        if !v.added.isEmpty { op("addViews", [("views", .array(v.added))], at: v.addedAt.map { "/views/\($0)" }) }
         out.ops += v.updates
+        out.origins += v.updatedAt.map { ["/views/\($0)"] }
         for run in c.runs {
-            out.ops.append(
-                .object(
-                    [("op", .string("addConstraints"))] + (run.before.map { [("before", .string($0))] } ?? []) + [
-                        ("constraints", .array(run.constraints))
-                    ]))
+            op(
+                "addConstraints", (run.before.map { [("before", .string($0))] } ?? []) + [("constraints", .array(run.constraints))],
+                at: run.at.map { "/constraints/\($0)" })
         }
         out.ops += c.inPlace
+        out.origins += c.inPlaceAt.map { ["/constraints/\($0)"] }
         var counts: [String: Int] = [:]
         for x in c.inPlace { counts[x["op"]!.string!, default: 0] += x["ids"]?.array?.count ?? 1 }
         out.applied = [
@@ -66,6 +70,8 @@ extension LayoutDocument {
         /// The top views of the subtrees that go, and how many views go.
         var removedRoots: [JSON] = [], removed = 0
         var updates: [JSON] = [], added: [JSON] = []
+        /// Their places in the document sent.
+        var updatedAt: [Int] = [], addedAt: [Int] = []
     }
 
     private func viewChanges(to new: LayoutDocument) -> ViewChanges {
@@ -82,20 +88,27 @@ extension LayoutDocument {
                 continue
             }
             out.kept[Int(v)] = n
-            if new.views[Int(n)].spec != record.spec { out.updates.append(update(from: record.spec, to: new.views[Int(n)].spec)) }
+            if new.views[Int(n)].spec != record.spec {
+                out.updates.append(update(from: record.spec, to: new.views[Int(n)].spec))
+                out.updatedAt.append(Int(n))
+            }
         }
         new.forEachViewInOrder { n in
             let spec = new.views[Int(n)].spec
             if let v = viewRef(spec.id), !gone[Int(v)] { return }
             out.added.append(viewJSON(spec))
+            out.addedAt.append(Int(n))
         }
         return out
     }
 
     private struct ConstraintChanges {
         var removed: [JSON] = [], inPlace: [JSON] = []
-        /// Runs of constraints to add, each listed before a constraint that stays (nil: last).
-        var runs: [(before: String?, constraints: [JSON])] = []
+        /// Runs of constraints to add, each listed before a constraint that stays (nil: last),
+        /// with their places in the document sent.
+        var runs: [(before: String?, constraints: [JSON], at: [Int])] = []
+        /// Where each in-place op's constraint was sent.
+        var inPlaceAt: [Int] = []
         var addedCount = 0
     }
 
@@ -142,27 +155,32 @@ extension LayoutDocument {
         }
         let moved = outOfOrder(staying, partner)
         var out = ConstraintChanges()
-        var run: [JSON] = []
+        var run: [JSON] = [], runAt: [Int] = []
         func add(_ k: Int, id: String?) {
             if let id { out.removed.append(.string(id)) }
             run.append(new.added(k, sent, id: id ?? new.sentID(k, sent)))
+            runAt.append(k)
             out.addedCount += 1
+        }
+        func edit(_ k: Int, _ ops: [JSON]) {
+            out.inPlace += ops
+            out.inPlaceAt += repeatElement(k, count: ops.count)
         }
         for k in 0..<count {
             if let a = members[k] {  // a member stays in its group, where the group is
-                if let ops = inPlace[k] { out.inPlace += ops } else { add(k, id: atomName(a)) }
+                if let ops = inPlace[k] { edit(k, ops) } else { add(k, id: atomName(a)) }
                 continue
             }
             let o = partner[k]
             guard o != .noRef else { add(k, id: nil); continue }
             guard let ops = inPlace[k], !moved.contains(k) else { add(k, id: entries[Int(o)].id); continue }
-            out.inPlace += ops
+            edit(k, ops)
             if !run.isEmpty {
-                out.runs.append((entries[Int(o)].id, run))
-                run = []
+                out.runs.append((entries[Int(o)].id, run, runAt))
+                (run, runAt) = ([], [])
             }
         }
-        if !run.isEmpty { out.runs.append((nil, run)) }
+        if !run.isEmpty { out.runs.append((nil, run, runAt)) }
         for o in liveOld where !taken[Int(o)] { out.removed.append(.string(entries[Int(o)].id)) }
         for (e, sentBack) in membersKept {
             for a in liveMembers(of: e) where !sentBack.contains(a) { out.removed.append(.string(atomName(a))) }

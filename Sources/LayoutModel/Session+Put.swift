@@ -55,12 +55,30 @@ extension LayoutSession {
             throw LayoutError(.invalid, "/constraints", "the constraints sent could not be matched to those read")
         }
         let diff = document.diff(to: target, sent: sent)
-        var result = try apply(ops: diff.ops, to: document)
+        var result: ChangeResult
+        do throws(LayoutError) { result = try apply(ops: diff.ops, to: document) } catch { throw error.placed(diff.origins) }
         result.applied = diff.applied
         // Churn is a client removing and adding back the same constraint in one change; a
         // document cannot say that, and what the server replaces (a constraint written in
         // another form) is its own doing.
         result.diagnostics.removeAll { if case .churn = $0 { true } else { false } }
         return Put(result: result, changes: .object([("ops", .array(diff.ops))]))
+    }
+}
+
+extension LayoutError {
+    /// An error in the ops a document sent whole became (`/ops/3/constraints/1/id`), at the
+    /// place in that document they came from (`/constraints/12/id`); the whole document when
+    /// the op has none (a removal, a limit).
+    func placed(_ origins: [[String]]) -> LayoutError {
+        var steps = pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        guard steps.popFirst() == "ops", let j = steps.popFirst().flatMap({ Int($0) }), j < origins.count else { return self }
+        let at = origins[j]
+        if let field = steps.first, field == "constraints" || field == "views", steps.count >= 2, let i = Int(steps[steps.startIndex + 1]),
+            i < at.count
+        {
+            return LayoutError(kind, at[i] + steps.dropFirst(2).map { "/" + $0 }.joined(), detail)
+        }
+        return LayoutError(kind, at.count == 1 ? at[0] : "", detail)
     }
 }

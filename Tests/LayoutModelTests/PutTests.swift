@@ -614,3 +614,32 @@ final class PutCaseTests: XCTestCase {
         XCTAssertEqual(s.document.entryOrder, ["c5", "c1", "c2", "c3", "c4"])
     }
 }
+
+extension PutCaseTests {
+    /// A constraint id shaped like the server's own names (`s.stack.0`) is refused at its
+    /// place, by a new session and a PUT alike (a stack's are made after the document's).
+    func testAnIDShapedLikeADerivedNameIsRefusedAtItsPlace() throws {
+        let s = try LayoutSession(document: document(#"{"id":"w","expr":"a.width == 10"}"#))
+        let before = s.document.json
+        for id in ["a.stack.0", "root.frame.x", "a.hugging.h"] {
+            let bad = try document(#"{"id":"\#(id)","expr":"a.width == 10"}"#)
+            XCTAssertThrowsError(try LayoutSession(document: bad)) { XCTAssertEqual(($0 as? LayoutError)?.pointer, "/constraints/3/id") }
+            XCTAssertThrowsError(try s.put(body: bad.serialized)) {
+                guard case .refused(let e) = $0 as? LayoutSession.BodyError else { return XCTFail("\($0)") }
+                XCTAssertEqual(e.pointer, "/constraints/3/id")
+            }
+            XCTAssertEqual(s.document.json, before)
+        }
+        XCTAssertNoThrow(try LayoutSession(document: document(#"{"id":"a.stacked.0","expr":"a.width == 10"}"#)))
+    }
+
+    /// An error found only while applying the ops is answered at the place they came from.
+    func testAnErrorInTheOpsIsPlacedInTheDocument() {
+        let origins = [["/options"], ["/views/4", "/views/7"], ["/constraints/2", "/constraints/9"], []]
+        let cases = [
+            ("/ops/1/views/1/parent", "/views/7/parent"), ("/ops/2/constraints/0/id", "/constraints/2/id"), ("/ops/0/options/scale", "/options"),
+            ("/ops/3/ids/0", ""), ("", ""), ("/baseRevision", "/baseRevision")
+        ]
+        for (from, to) in cases { XCTAssertEqual(LayoutError(.invalid, from, "x").placed(origins).pointer, to, from) }
+    }
+}

@@ -146,11 +146,32 @@ class Put(unittest.TestCase):
         self.assertEqual(answer["applied"]["removeConstraints"], CELL + 1, "cell 4's and cell 5's old top")
         _, one_shot = self.call("POST", "/v1/layout", newer)
         self.assertEqual(self.call("GET", f"/v1/sessions/{sid}/frames")[1]["frames"], one_shot["frames"])
-        kept = [c["id"] for c in self.call("GET", f"/v1/sessions/{sid}")[1]["document"]["constraints"]]
+        listed = self.call("GET", f"/v1/sessions/{sid}")[1]["document"]["constraints"]
+        self.assertEqual([c["expr"] for c in listed], [c["expr"] for c in newer["constraints"]], "in the order sent")
         survivors = [i for i, c in zip(ids, new["constraints"]) if "4." not in c["expr"] and not c["expr"].startswith("card5.top")]
-        self.assertEqual(kept[:len(survivors)], survivors)
+        self.assertEqual([c["id"] for c in listed if c["id"] in survivors], survivors)
         explained = {c["id"] for c in self.call("GET", f"/v1/sessions/{sid}/explain?view=icon1&axis=horizontal")[1]["constraints"]}
         self.assertIn(ids[CELL + 3], explained, "explain names the unnamed constraint by the id it had")
+
+    def test_the_document_read_back_edited_and_sent(self):
+        """GET's document (server ids), a constraint without an id put first and a conflict
+        made: accepted, and broken as a new session of it breaks."""
+        sid = self.create(feed(random.Random(4), 3))
+        document = self.call("GET", f"/v1/sessions/{sid}")[1]["document"]
+        document["constraints"].insert(0, {"expr": "card1.width == 80"})  # against card1.width == 100 further on
+        status, answer = self.call("PUT", f"/v1/sessions/{sid}/document", document)
+        self.assertEqual(status, 200, answer)
+        self.assertEqual(answer["applied"]["addConstraints"], 1)
+        new_id = answer["added"][0]
+        self.assertNotIn(new_id, [c.get("id") for c in document["constraints"]])
+        status, created = self.call("POST", "/v1/sessions", document)
+        self.assertEqual(status, 201, created)
+        fresh = created["session"]
+        broken = [[d["constraint"] for d in a["diagnostics"] if d["kind"] == "unsatisfiable"] for a in (answer, created)]
+        self.assertEqual(broken[0], [new_id], "the one listed first breaks")
+        self.assertEqual(len(broken[1]), 1)
+        self.assertEqual(self.call("GET", f"/v1/sessions/{sid}/frames")[1]["frames"],
+                         self.call("GET", f"/v1/sessions/{fresh}/frames")[1]["frames"])
 
     def test_the_same_document_again_moves_nothing(self):
         doc = feed(random.Random(3), 3)
@@ -171,6 +192,8 @@ class Put(unittest.TestCase):
         cycle["views"][1]["parent"] = "icon0"
         bad_expr = copy.deepcopy(doc)
         bad_expr["constraints"][4] = {"expr": "icon0.leading == card0.nope + 4"}
+        derived = copy.deepcopy(doc)
+        derived["constraints"][2]["id"] = "card0.stack.0"
         too_many = copy.deepcopy(doc)
         too_many["views"] += [{"id": f"x{i}", "parent": "root"} for i in range(400)]
         cases = [
@@ -178,6 +201,7 @@ class Put(unittest.TestCase):
             (dict(doc, baseRevision="2"), 422, "/baseRevision"),
             (cycle, 422, "/views/1/parent"),
             (bad_expr, 422, "/constraints/4/expr"),
+            (derived, 422, "/constraints/2/id"),
             (dict(doc, colour="red"), 422, "/colour"),
             (dict(doc, views=[{"id": "a.b"}]), 422, "/views/0/id"),
             (too_many, 413, ""),

@@ -78,6 +78,10 @@ final class SessionStream: WebSocketHandler {
             return .problem(Problem(422, "unknown field '\(k)' beside a document", pointer: "/\(jsonPointerToken(k))"))
         }
         guard var members = document.members else { return .problem(Problem(422, "a document is a JSON object", pointer: "/document")) }
+        // Beside it only, so that `/baseRevision` names one place.
+        if document["baseRevision"] != nil {
+            return .problem(Problem(422, "baseRevision goes beside the document in a stream's message", pointer: "/document/baseRevision"))
+        }
         if let b = message["baseRevision"] { members.append(("baseRevision", b)) }
         return .changes(.document(JSON.object(members).serialized))
     }

@@ -176,6 +176,9 @@ def test_put_the_whole_document(client):
         with pytest.raises(LayoutdError) as e:
             stream.put({"views": [{"id": "root", "parent": "root"}]})
         assert e.value.status == 422 and e.value.pointer == "/document/views/0/parent"
+        with pytest.raises(LayoutdError) as e:
+            stream.put(dict(CARD, baseRevision=4))
+        assert e.value.status == 422 and e.value.pointer == "/document/baseRevision", "beside the document only"
     assert s.revision == 4 == s.frames().revision
     assert s.document()["constraints"] == client.create_session(CARD).document()["constraints"]
 
