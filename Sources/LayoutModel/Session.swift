@@ -331,6 +331,9 @@ public final class LayoutSession {
             views.add(v, vars)
             viewOfVariable.own(vars, by: v)
         }
+        for old in document.removedViews {
+            if views[old] != nil, let now = document.viewRef(document.viewName(old)), now != old { views.carry(old, to: now) }
+        }
         translate()
         // Built: from here on (text rewrapped below included) a changed atom is listed dirty.
         document.isBuilt = true

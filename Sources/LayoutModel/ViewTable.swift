@@ -59,6 +59,15 @@ struct ViewTable {
         }
     }
 
+    /// A view removed and added again in one change (another parent, another kind): the new
+    /// slot starts as the old one was reported, so it is answered only if its frame changed.
+    mutating func carry(_ old: ViewRef, to new: ViewRef) {
+        let was = slots[Int(old)]
+        Self.update(&slots[Int(new)]) { slot in
+            (slot.frame, slot.revision, slot.flags) = (was.frame, was.revision, was.flags)
+        }
+    }
+
     /// One in-place access to a slot, however many fields change.
     private static func update<T>(_ slot: inout Slot, _ body: (inout Slot) -> T) -> T { body(&slot) }
 
