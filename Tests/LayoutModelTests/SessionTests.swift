@@ -536,31 +536,40 @@ final class SessionTests: XCTestCase {
         }
     }
 
-    /// Every kind of derived name is taken while its atom lives; any other dotted id is free.
+    /// A group's member name is taken while it lives; a view's own names (`v.frame.x`,
+    /// `s.stack.0`) are refused whether or not that view has the constraint yet (a stack's
+    /// are made after the document's, a frame comes with an update); any other dotted id is free.
     func testDerivedNamesAreTakenAndOtherDottedIdsAreFree() throws {
         let views = #"""
             {"views":[{"id":"v","frame":{"x":0,"y":0,"width":100,"height":10}},{"id":"a","parent":"v","intrinsicSize":{"width":5,"height":5}},
               {"id":"s","parent":"v","kind":"stack","stack":{"arrangedSubviews":["b"]}},{"id":"b","parent":"s"}],
             """#
         let constraints = #"{"id":"g","visual":"H:|[a]"},{"expr":"b.width == 1"}"#
-        for taken in ["v.frame.x", "v.frame.height", "a.hugging.h", "a.compression.v", "g.0"] {
+        func refused(_ id: String) -> String {
+            "'\(id)' is shaped like a name the server gives ('view.stack.0', 'view.frame.x'…): choose another id"
+        }
+        let cases = [
+            ("v.frame.x", refused("v.frame.x")), ("v.frame.height", refused("v.frame.height")), ("a.hugging.h", refused("a.hugging.h")),
+            ("a.compression.v", refused("a.compression.v")), ("a.frame.x", refused("a.frame.x")), ("s.stack.0", refused("s.stack.0")),
+            ("b.stack.0", refused("b.stack.0")), ("s.stack.9", refused("s.stack.9")), ("g.0", "a constraint 'g.0' exists already")
+        ]
+        for (id, detail) in cases {
             XCTAssertThrowsError(
-                try LayoutSession(document: json(views + #""constraints":["# + constraints + #",{"id":"\#(taken)","expr":"a.height == 1"}]}"#)),
-                taken
+                try LayoutSession(document: json(views + #""constraints":["# + constraints + #",{"id":"\#(id)","expr":"a.height == 1"}]}"#)), id
             ) {
-                XCTAssertEqual(($0 as? LayoutError)?.detail, "a constraint '\(taken)' exists already", taken)
+                XCTAssertEqual(($0 as? LayoutError)?.detail, detail, id)
+                XCTAssertEqual(($0 as? LayoutError)?.pointer, "/constraints/2/id", id)
             }
         }
-        let free = ["a.top", "v.frame", "a.hugging.x", "a.frame.x", "g.1", "g.01", "b.stack.0", "s.stack.9", "x.", ".", "g.0x"]
+        let free = ["a.top", "v.frame", "a.hugging.x", "g.1", "g.01", "s.stack.", "s.stacked.0", "x.", ".", "g.0x"]
         let entries = free.map { #"{"id":"\#($0)","expr":"a.height >= 1"}"# }.joined(separator: ",")
         let s = session(views + #""constraints":["# + constraints + "," + entries + "]}")
         XCTAssertEqual(s.document.entryOrder, ["g", "c1"] + free)
         XCTAssertNotNil(s.document.atomNamed("g.0"))
         XCTAssertNotNil(s.document.atomNamed("s.stack.0"))
         XCTAssertNotNil(s.document.atomNamed("v.frame.width"))
-        // A stack's constraints are made once its document is loaded: taken from then on.
         XCTAssertThrowsError(try s.change(#"{"ops":[{"op":"addConstraints","constraints":[{"id":"s.stack.0","expr":"a.height == 1"}]}]}"#)) {
-            XCTAssertEqual(($0 as? LayoutError)?.detail, "a constraint 's.stack.0' exists already")
+            XCTAssertEqual(($0 as? LayoutError)?.detail, refused("s.stack.0"))
         }
     }
 
