@@ -236,45 +236,52 @@ extension LayoutDocument {
         func fits(_ i: Int, _ n: EntryRef, _ key: ContentKey) -> Bool {
             !used[i] && keys[i] == key && (key.visual == 0 || texts[entries[Int(olds[i])].text] == new.texts[new.entries[Int(n)].text])
         }
+        func take(_ i: Int, for k: Int) {
+            used[i] = true
+            partner[k] = olds[i]
+            taken[Int(olds[i])] = true
+        }
+        /// The first unused one of `key` here, in order (indexed at the first miss).
+        func first(_ key: ContentKey) -> Int {
+            if next.isEmpty {
+                next = [Int](repeating: -1, count: olds.count)
+                for i in olds.indices.reversed() where !used[i] {
+                    next[i] = heads[keys[i]] ?? -1
+                    heads[keys[i]] = i
+                }
+            }
+            var i = heads[key] ?? -1
+            while i >= 0 && used[i] { i = next[i] }
+            if i >= 0 { heads[key] = i }
+            return i
+        }
+        // The same constraints first, so that one sent unchanged keeps its id even where one
+        // alike but for its constant comes before it (`>= 10, >= 20` sent as `>= 20`).
+        var alike: [(k: Int, key: ContentKey)] = []
         for k in unnamed {
             let n = EntryRef(k)
             guard let key = new.contentKey(n, views: nil) else { continue }
             while cursor < olds.count && used[cursor] { cursor += 1 }
-            // Taken at the cursor only when it is the same constraint: one with a new constant
-            // may be a later one sent unchanged (`>= 10, >= 20` sent as `>= 20`).
             var found = cursor < olds.count && fits(cursor, n, key) && identical(olds[cursor], n, new, kept) ? cursor : -1
-            if found >= 0 {
-                same[k] = true
-            } else {
-                if next.isEmpty {  // the first miss: the rest indexed by key, in order
-                    next = [Int](repeating: -1, count: olds.count)
-                    for i in olds.indices.reversed() where !used[i] {
-                        next[i] = heads[keys[i]] ?? -1
-                        heads[keys[i]] = i
-                    }
-                }
-                var i = heads[key] ?? -1
-                while i >= 0 && used[i] { i = next[i] }
-                if i >= 0 { heads[key] = i }
-                // The first that fits, or a later one that is the same constraint (a few looked at).
-                var looked = 0
+            if found < 0 {  // looked up among a few of its key
+                var i = first(key), looked = 0
                 while i >= 0 && looked < 8 {
                     if fits(i, n, key) {
-                        if found < 0 { found = i }
-                        if identical(olds[i], n, new, kept) {
-                            (found, same[k]) = (i, true)
-                            break
-                        }
+                        if identical(olds[i], n, new, kept) { found = i; break }
                         looked += 1
                     }
                     i = next[i]
                 }
-                if found >= 0 { cursor = found + 1 }
             }
-            guard found >= 0 else { continue }
-            used[found] = true
-            partner[k] = olds[found]
-            taken[Int(olds[found])] = true
+            guard found >= 0 else { alike.append((k, key)); continue }
+            same[k] = true
+            cursor = found + 1
+            take(found, for: k)
+        }
+        // Then those alike: the first left of each key, in order.
+        for (k, key) in alike {
+            let i = first(key)
+            if i >= 0 { take(i, for: k) }
         }
     }
 

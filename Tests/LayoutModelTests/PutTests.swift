@@ -532,6 +532,10 @@ final class PutCaseTests: XCTestCase {
         let put = try s.put(document: document(#"{"expr":"a.width >= 20"}"#))
         XCTAssertEqual(s.document.entryOrder, Array(ids.prefix(3)) + [ids[4]], "\(put.changes)")
         XCTAssertEqual(put.result.applied!.first { $0.op == "setConstant" }!.count, 0)
+        // One alike put before it: new, and the one sent unchanged keeps its id.
+        let before = try s.put(document: document(#"{"expr":"a.width >= 30"},{"expr":"a.width >= 20"}"#))
+        XCTAssertEqual(before.result.added, ["c6"])
+        XCTAssertEqual(s.document.entryOrder, Array(ids.prefix(3)) + ["c6", ids[4]], "\(before.changes)")
     }
 
     /// Three constraints at odds: which hold follows the order listed, whatever the history.

@@ -250,8 +250,12 @@ class Durable(unittest.TestCase):
             new["constraints"] = [c for c in new["constraints"] if "icon2" not in c["expr"]]
             new["views"].append({"id": "icon2", "parent": "card1", "intrinsicSize": {"width": 10, "height": 10}})
             new["constraints"] += [{"expr": "icon2.trailing == card1.trailing"}, {"expr": "icon2.top == card1.top"}]
+            # In the middle, against card2's leading and trailing further on: it breaks, as
+            # listed first, once its place is replayed too.
+            new["constraints"].insert(3, {"expr": "card2.width == 50"})
             status, answer = server.request("PUT", f"/v1/sessions/{sid}/document", new)[::2]
             self.assertEqual(status, 200, answer)
+            self.assertEqual(server.request("POST", "/v1/layout", new)[2]["frames"], server.request("GET", f"/v1/sessions/{sid}/frames")[2]["frames"])
             stored = server.request("GET", f"/v1/sessions/{sid}")[2]
             frames = server.request("GET", f"/v1/sessions/{sid}/frames")[2]
             server.kill()
@@ -260,7 +264,7 @@ class Durable(unittest.TestCase):
             self.assertEqual((restored["revision"], restored["document"]), (stored["revision"], stored["document"]))
             self.assertEqual(server.request("GET", f"/v1/sessions/{sid}/frames")[2], frames)
             # And it goes on: the same document is nothing, an unnamed constant keeps its id.
-            new["constraints"][4]["expr"] = "icon0.top == card0.top + 6"
+            new["constraints"][5]["expr"] = "icon0.top == card0.top + 6"
             status, answer = server.request("PUT", f"/v1/sessions/{sid}/document", dict(new, baseRevision=2))[::2]
             self.assertEqual(status, 200, answer)
             self.assertEqual(answer["applied"]["setConstant"], 1)
