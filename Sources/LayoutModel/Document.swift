@@ -58,6 +58,8 @@ public struct LayoutDocument {
     /// Server-shaped ids (`c7`, by number) that the change being read sends further on: an
     /// unnamed constraint before them is given another (a document read back and edited).
     var reservedAuto: Set<Int> = []
+    /// Entries added `before` another this change, in op order (`place`).
+    var placements: [(moved: [EntryRef], anchor: EntryRef)] = []
     /// True once a constraint was given an id shaped like a server-given one (`autoID`), or
     /// like a VFL group's member (`row.0`): until then neither kind of name can be taken, and
     /// none is looked up.
@@ -196,37 +198,62 @@ public struct LayoutDocument {
         return entrySequence
     }
 
-    /// Moves entries just added (the newest) to just before `anchor` in document order, their
-    /// atoms with them: the order a document lists them in, and the order a conflict breaks
-    /// in (`LayoutSession.breakAsUIKitDoes`). One pass over the entries and the atoms; what
-    /// stays keeps its relative order, so nothing in the engine changes.
+    /// Entries just added, to be listed just before `anchor` (`addConstraints` with
+    /// `before`): placed in `prepare`, once for the whole change.
     mutating func place(_ moved: [EntryRef], before anchor: EntryRef) {
-        guard !moved.isEmpty else { return }
-        let at = entries[Int(anchor)].sequence
-        var isMoved = [Bool](repeating: false, count: entries.count)
-        for e in moved { isMoved[Int(e)] = true }
-        // The first atom of what comes from the anchor on (none: the moved ones go last).
-        var atomAt = Int32.max, movedAtoms: [AtomRef] = []
-        for a in atoms.indices where atoms[a].live {
-            switch atoms[a].origin {
-            case .entry(let e), .member(let e, _):
-                if isMoved[Int(e)] {
-                    movedAtoms.append(AtomRef(a))
-                } else if entries[Int(e)].sequence >= at {
-                    atomAt = min(atomAt, atoms[a].sequence)
-                }
-            case .implicit, .stack: break
+        if !moved.isEmpty { placements.append((moved, anchor)) }
+    }
+
+    /// The change's placements in one pass (a pass each was quadratic in a PUT that inserts
+    /// in many places): the entries as a list in order, each placed group moved before its
+    /// anchor (one removed since still holds its place), then entries and atoms numbered
+    /// again in that order. An entry's atoms follow it; the others (content sizes, stacks)
+    /// keep their places among all atoms, so what stays keeps its relative order and nothing
+    /// in the engine changes.
+    private mutating func settlePlacements() {
+        defer { placements.removeAll() }
+        let anchors = Set(placements.map(\.anchor))
+        let order = entries.indices.filter { entries[$0].live || anchors.contains(EntryRef($0)) }
+            .sorted { entries[$0].sequence < entries[$1].sequence }
+        var next = [Int](repeating: -1, count: entries.count), prev = next
+        for (a, b) in zip(order, order.dropFirst()) { (next[a], prev[b]) = (b, a) }
+        var head = order.first ?? -1
+        for (moved, anchor) in placements {
+            let at = Int(anchor)
+            for e in moved.map({ Int($0) }) where e != at && entries[e].live {
+                if prev[e] >= 0 { next[prev[e]] = next[e] } else { head = next[e] }
+                if next[e] >= 0 { prev[next[e]] = prev[e] }
+                (prev[e], next[e]) = (prev[at], at)
+                if prev[at] >= 0 { next[prev[at]] = e } else { head = e }
+                prev[at] = e
             }
         }
-        for e in entries.indices where entries[e].live && !isMoved[e] && entries[e].sequence >= at { entries[e].sequence += Int32(moved.count) }
-        for (k, e) in moved.enumerated() { entries[Int(e)].sequence = at + Int32(k) }
-        guard atomAt != .max else { return }
-        // The moved atoms are the newest: those from atomAt on shift up by their count.
-        movedAtoms.sort { atoms[Int($0)].sequence < atoms[Int($1)].sequence }
-        var isMovedAtom = [Bool](repeating: false, count: atoms.count)
-        for a in movedAtoms { isMovedAtom[Int(a)] = true }
-        for a in atoms.indices where atoms[a].live && !isMovedAtom[a] && atoms[a].sequence >= atomAt { atoms[a].sequence += Int32(movedAtoms.count) }
-        for (k, a) in movedAtoms.enumerated() { atoms[Int(a)].sequence = atomAt + Int32(k) }
+        var n: Int32 = 0, e = head
+        while e >= 0 {
+            if entries[e].live { n += 1; entries[e].sequence = n }
+            e = next[e]
+        }
+        entrySequence = n
+        let slots = atoms.indices.filter { atoms[$0].live }.sorted { atoms[$0].sequence < atoms[$1].sequence }
+        func entry(_ a: Int) -> EntryRef? {
+            switch atoms[a].origin {
+            case .entry(let e), .member(let e, _): return e
+            case .implicit, .stack: return nil
+            }
+        }
+        // Stable: a group's members keep their order.
+        var theirs = slots.filter { entry($0) != nil }
+        theirs = theirs.enumerated().sorted {
+            (entries[Int(entry($0.element)!)].sequence, $0.offset) < (entries[Int(entry($1.element)!)].sequence, $1.offset)
+        }
+        .map(\.element)
+        var k = 0
+        for (i, a) in slots.enumerated() {
+            var x = a
+            if entry(a) != nil { (x, k) = (theirs[k], k + 1) }
+            atoms[x].sequence = Int32(i + 1)
+        }
+        atomSequence = Int32(slots.count)
     }
 
     mutating func freeAtom(_ a: AtomRef) {
@@ -308,6 +335,7 @@ public struct LayoutDocument {
     /// Before the session reads the change: atoms naming restyled views become dirty
     /// (one pass over the atoms, however many views an op restyled).
     mutating func prepare() {
+        if !placements.isEmpty { settlePlacements() }
         if !dirtyStacks.isEmpty { syncStacks() }
         guard !restyledViews.isEmpty else { return }
         for a in atoms.indices where atoms[a].live {

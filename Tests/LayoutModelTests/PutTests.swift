@@ -634,3 +634,26 @@ extension PutCaseTests {
         for (from, to) in cases { XCTAssertEqual(LayoutError(.invalid, from, "x").placed(origins).pointer, to, from) }
     }
 }
+
+extension PutCaseTests {
+    /// Placements in one change: several anchors, one anchor removed after, one placed
+    /// constraint removed after, one placed before a constraint placed earlier.
+    func testPlacementsInOneChange() throws {
+        let s = try LayoutSession(document: document(#"{"id":"p","expr":"a.width >= 1"},{"id":"q","expr":"a.width >= 2"}"#))
+        let ops = #"""
+            {"ops":[{"op":"addConstraints","before":"q","constraints":[{"id":"x","expr":"a.width >= 3"},{"id":"y","expr":"a.width >= 4"}]},
+                    {"op":"addConstraints","before":"p","constraints":[{"id":"z","expr":"a.width >= 5"}]},
+                    {"op":"addConstraints","before":"x","constraints":[{"id":"w","expr":"a.width >= 6"}]},
+                    {"op":"addConstraints","constraints":[{"id":"v","expr":"a.width >= 7"}]},
+                    {"op":"addConstraints","before":"v","constraints":[{"id":"u","expr":"a.width >= 8"},{"id":"t","expr":"a.width >= 9"}]},
+                    {"op":"removeConstraints","ids":["q","t"]}]}
+            """#
+        _ = try s.apply(changes: JSONParser.parse(ops))
+        XCTAssertEqual(s.document.entryOrder.dropFirst(3), ["z", "p", "w", "x", "y", "u", "v"])
+        // Atoms in the same order: which breaks follows it.
+        let seq = s.document.entryOrder.dropFirst(3).map { s.document.atoms[Int(s.document.entries[Int(s.document.entryRef($0)!)].atom)].sequence }
+        XCTAssertEqual(seq, seq.sorted())
+        _ = try s.apply(changes: JSONParser.parse(#"{"ops":[{"op":"addConstraints","constraints":[{"id":"s","expr":"a.width >= 10"}]}]}"#))
+        XCTAssertEqual(s.document.entryOrder.last, "s")
+    }
+}
