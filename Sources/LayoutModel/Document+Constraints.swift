@@ -32,10 +32,12 @@ extension LayoutDocument {
     }
 
     /// Whether `id` is a view's id, a dot and what the server names that view's own
-    /// constraints by (`stack.0`, `frame.x`, `hugging.h`…).
+    /// constraints by (`stack.0`, `frame.x`, `hugging.h`…), or `view.stack` (a VFL group so
+    /// named would name its members as the stack's).
     static func isDerivedShaped(_ id: String, firstDot: Int) -> Bool {
         let rest = id.utf8.dropFirst(firstDot + 1)
         let tail = Substring(rest)
+        if tail == "stack" { return true }
         if tail.hasPrefix("stack.") {
             let n = tail.dropFirst(6)
             return !n.isEmpty && n.utf8.allSatisfy { $0 &- 48 < 10 }

@@ -123,8 +123,8 @@ extension LayoutDocument {
         var taken = [Bool](repeating: false, count: entries.count)
         var unnamed: [Int] = []
         // A VFL group edited since it was sent is listed as its members (`row.1`): sent back so,
-        // each is matched to its member, and the group keeps those sent.
-        var members: [Int: AtomRef] = [:], membersKept: [EntryRef: [AtomRef]] = [:]
+        // each is matched to its member.
+        var members: [Int: (atom: AtomRef, group: EntryRef)] = [:], groupsSent: [EntryRef: [Int]] = [:]
         for k in 0..<count {
             guard let id = new.sentID(k, sent) else { unnamed.append(k); continue }
             if let o = entryRef(id) {
@@ -132,8 +132,8 @@ extension LayoutDocument {
             } else if memberShapedIDs || Self.isMemberShaped(id), let a = atomNamed(id), case .member(let e, _) = atoms[Int(a)].origin,
                 entries[Int(e)].edited
             {
-                members[k] = a
-                membersKept[e, default: []].append(a)
+                members[k] = (a, e)
+                groupsSent[e, default: []].append(k)
                 taken[Int(e)] = true
             }
         }
@@ -144,8 +144,8 @@ extension LayoutDocument {
         var inPlace = [[JSON]?](repeating: nil, count: count)
         var staying: [Int] = []
         for k in 0..<count {
-            if let a = members[k] {
-                inPlace[k] = edits(atom: a, id: atomName(a), into: EntryRef(k), of: new, kept: kept)
+            if let m = members[k] {
+                inPlace[k] = edits(atom: m.atom, id: atomName(m.atom), into: EntryRef(k), of: new, kept: kept)
                 continue
             }
             let o = partner[k]
@@ -153,7 +153,24 @@ extension LayoutDocument {
             inPlace[k] = same[k] ? [] : edits(o, into: EntryRef(k), of: new, kept: kept)
             if inPlace[k] != nil { staying.append(k) }
         }
+        // A group sent back as its members stays, one block where its first member is, while
+        // they are sent together, in its order, each changed in place, and the block keeps its
+        // order among what stays. Otherwise it is taken apart: removed, and its members added
+        // where they were sent, as the constraints (`row.1`) a new session of the document has.
+        var apart = Set<EntryRef>(), blockAt: [Int: EntryRef] = [:]
+        for (e, ks) in groupsSent {
+            let order = ks.map { k -> Int32 in if case .member(_, let i) = atoms[Int(members[k]!.atom)].origin { i } else { -1 } }
+            let together = zip(ks, ks.dropFirst()).allSatisfy { $1 == $0 + 1 } && zip(order, order.dropFirst()).allSatisfy { $0 < $1 }
+            if together && ks.allSatisfy({ inPlace[$0] != nil }) {
+                blockAt[ks[0]] = e
+                partner[ks[0]] = e
+            } else {
+                apart.insert(e)
+            }
+        }
+        if !blockAt.isEmpty { staying = (staying + blockAt.keys).sorted() }
         let moved = outOfOrder(staying, partner)
+        for (k, e) in blockAt where moved.contains(k) { apart.insert(e) }
         var out = ConstraintChanges()
         var run: [JSON] = [], runAt: [Int] = []
         func add(_ k: Int, id: String?) {
@@ -166,23 +183,28 @@ extension LayoutDocument {
             out.inPlace += ops
             out.inPlaceAt += repeatElement(k, count: ops.count)
         }
+        func stays(_ id: String) {
+            guard !run.isEmpty else { return }
+            out.runs.append((id, run, runAt))
+            (run, runAt) = ([], [])
+        }
         for k in 0..<count {
-            if let a = members[k] {  // a member stays in its group, where the group is
-                if let ops = inPlace[k] { edit(k, ops) } else { add(k, id: atomName(a)) }
+            if let m = members[k] {
+                if apart.contains(m.group) { add(k, id: nil); continue }
+                edit(k, inPlace[k]!)
+                if blockAt[k] == m.group { stays(entries[Int(m.group)].id) }
                 continue
             }
             let o = partner[k]
             guard o != .noRef else { add(k, id: nil); continue }
             guard let ops = inPlace[k], !moved.contains(k) else { add(k, id: entries[Int(o)].id); continue }
             edit(k, ops)
-            if !run.isEmpty {
-                out.runs.append((entries[Int(o)].id, run, runAt))
-                (run, runAt) = ([], [])
-            }
+            stays(entries[Int(o)].id)
         }
         if !run.isEmpty { out.runs.append((nil, run, runAt)) }
-        for o in liveOld where !taken[Int(o)] { out.removed.append(.string(entries[Int(o)].id)) }
-        for (e, sentBack) in membersKept {
+        for o in liveOld where !taken[Int(o)] || apart.contains(o) { out.removed.append(.string(entries[Int(o)].id)) }
+        for (e, ks) in groupsSent where !apart.contains(e) {
+            let sentBack = Set(ks.map { members[$0]!.atom })
             for a in liveMembers(of: e) where !sentBack.contains(a) { out.removed.append(.string(atomName(a))) }
         }
         return out

@@ -8,24 +8,29 @@ import ConstraintSolver
 /// a stack's or a content size's constraint holds against an explicit one, except a hidden
 /// arranged view's collapse, which gives way to an explicit size. Runs only when something
 /// is broken in the wrong order: the constraints of the conflicts leave the engine and come
-/// back newest first, so each one breaks only against newer ones. The outcome is the
+/// back newest first, so each one breaks only against newer ones. A constraint that comes
+/// back can meet another conflict (the engine names one set a break): its set joins the
+/// ones taken out, and the next pass takes them all out again. The outcome is the
 /// document's order alone, whatever the history (swapping one victim at a time cycled on
 /// three constraints at odds, where the engine retried the broken ones in its own order).
 extension LayoutSession {
-    /// Passes over the conflicts a change leaves: one settles them; another catches a
-    /// conflict with a constraint outside them that the settling uncovered.
-    static let rebreakPasses = 3
+    /// Passes at most: each one that does not settle the conflicts takes out more constraints
+    /// than the one before.
+    static let rebreakPasses = 16
 
     func breakAsUIKitDoes() {
+        var involved = Set<AtomRef>()
         for _ in 0..<Self.rebreakPasses {
             let broken = solver.brokenConstraints
             guard broken.contains(where: { misplaced($0.constraint, $0.conflicts) }) else { return }
-            var involved = Set<AtomRef>()
+            let before = involved.count
             for (b, conflicts) in broken {
                 for h in [b] + conflicts {
                     if let a = atom(ofHandle: h), document.atoms[Int(a)].priority >= Priority.required { involved.insert(a) }
                 }
             }
+            // Nothing new to take out: another pass would end where this one starts.
+            if involved.count == before && before > 0 { return }
             var out: [(atom: AtomRef, definition: ConstraintDefinition, link: EngineLink)] = []
             for a in involved.sorted(by: { breakRank($0) > breakRank($1) }) {
                 guard let link = link(a), let h = link.handle, let definition = solver.definition(h) else { continue }

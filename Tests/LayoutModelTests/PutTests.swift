@@ -343,6 +343,9 @@ final class PutTests: XCTestCase {
         if broken.isEmpty {
             for v in s.document.viewOrder where !s.document.views[Int(v)].internalGuide {
                 let id = s.document.viewName(v)
+                // A view ambiguous on one axis: where it settles follows history, and a label's
+                // height (its content size, on the other axis) follows its width.
+                if amb.contains(id) { continue }
                 for axis in [Axis.horizontal, .vertical] {
                     // The constraints naming the view, and whether each holds. Which others
                     // the engine reports as determining it follows its basis (a hugging and a
@@ -356,7 +359,9 @@ final class PutTests: XCTestCase {
             }
         }
         return Outcome(
-            frames: frames, ambiguous: ambiguous(ds).sorted(), broken: broken,
+            // By view: a label ambiguous in width wraps where it settles, which history picks,
+            // and may be ambiguous in height there or not.
+            frames: frames, ambiguous: amb.sorted(), broken: broken,
             document: .object([("options", doc["options"]!), ("views", .array(views)), ("constraints", .array(constraints.map(JSON.string)))]),
             explain: explain)
     }
@@ -411,7 +416,8 @@ final class PutTests: XCTestCase {
     }
 
     func testAPutEndsAsAFreshBuildOfTheNewDocument() throws {
-        var rng = LCG(state: 47)
+        // PUT_SEED=n explores other documents (47: what `make test` runs).
+        var rng = LCG(state: ProcessInfo.processInfo.environment["PUT_SEED"].flatMap { UInt64($0) } ?? 47)
         var puts = 0, inPlace = 0, replaced = 0, conflicts = 0
         for engine in [EngineKind.solved, .factored] {
             let limits = SessionLimits(engine: engine)
@@ -655,5 +661,81 @@ extension PutCaseTests {
         XCTAssertEqual(seq, seq.sorted())
         _ = try s.apply(changes: JSONParser.parse(#"{"ops":[{"op":"addConstraints","constraints":[{"id":"s","expr":"a.width >= 10"}]}]}"#))
         XCTAssertEqual(s.document.entryOrder.last, "s")
+    }
+}
+
+extension PutCaseTests {
+    /// The newest of a conflict holds even where it meets two older ones, one at a time: both
+    /// engines, built at once or grown by a PUT.
+    func testTheNewestHoldsAgainstTwoOlderConflicts() throws {
+        let views = #"{"id":"root","frame":{"x":0,"y":0,"width":300,"height":100}},{"id":"a","parent":"root"},{"id":"b","parent":"root"}"#
+        let pins =
+            #"{"expr":"a.left == root.left"},{"expr":"a.top == root.top"},{"expr":"a.height == 10"},{"expr":"b.left == root.left"},{"expr":"b.top == root.top"},{"expr":"b.height == 10"}"#
+        func doc(_ cs: String) throws -> JSON { try JSONParser.parse(#"{"views":[\#(views)],"constraints":[\#(pins),\#(cs)]}"#) }
+        let three = #"{"id":"p","expr":"a.width == 10"},{"id":"q","expr":"b.width == 10"},{"id":"s","expr":"a.width == b.width"}"#
+        let cases: [(String, Double, [String])] = [
+            (three + #",{"id":"r","expr":"a.width == 20"}"#, 20, ["p", "q"]),
+            (
+                #"{"id":"p","expr":"a.width >= 20"},{"id":"q","expr":"a.width == 20"},{"id":"r","expr":"a.width == 10"},{"expr":"b.width == 1"}"#, 10,
+                ["p", "q"]
+            ),
+            (
+                #"{"id":"p","expr":"a.width == 10"},{"id":"q","expr":"a.width == 10"},{"id":"r","expr":"a.width == 20"},{"expr":"b.width == 1"}"#, 20,
+                ["p", "q"]
+            )
+        ]
+        for engine in [EngineKind.solved, .factored] {
+            let limits = SessionLimits(engine: engine)
+            for (cs, w, broken) in cases {
+                let fresh = try LayoutSession(document: doc(cs), limits: limits)
+                XCTAssertEqual(width(fresh), w, "\(engine) \(cs)")
+                XCTAssertEqual(self.broken(fresh), broken, "\(engine) \(cs)")
+            }
+            let s = try LayoutSession(document: doc(three), limits: limits)
+            _ = try s.put(document: doc(cases[0].0))
+            XCTAssertEqual(width(s), 20, "\(engine)")
+            XCTAssertEqual(broken(s), ["p", "q"], "\(engine)")
+        }
+    }
+}
+
+extension PutCaseTests {
+    /// An edited VFL group sent back as its members, but not where the group was (another
+    /// constraint moved or put before them, the members apart): taken apart into the
+    /// constraints a new session of that document has, and broken as it breaks.
+    func testAnEditedGroupSentBackElsewhereIsTakenApart() throws {
+        let text = #"""
+            {"views":[{"id":"root","frame":{"x":0,"y":0,"width":300,"height":100}},{"id":"a","parent":"root"},{"id":"b","parent":"root"}],
+             "constraints":[{"id":"row","visual":"H:|-8-[a(40)]-12-[b(50)]"},{"id":"x","expr":"a.width == 60"},{"expr":"a.top == root.top"},
+                            {"expr":"b.top == root.top"},{"expr":"a.height == 10"},{"expr":"b.height == 10"}]}
+            """#
+        for engine in [EngineKind.solved, .factored] {
+            let limits = SessionLimits(engine: engine)
+            func edited() throws -> (LayoutSession, [JSON], JSON) {
+                let s = try LayoutSession(document: JSONParser.parse(text), limits: limits)
+                _ = try s.apply(changes: JSONParser.parse(#"{"ops":[{"op":"setConstant","id":"row.2","constant":20}]}"#))
+                let written = s.document.json
+                return (s, written["constraints"]!.array!, written)
+            }
+            func with(_ cs: [JSON], _ written: JSON) -> JSON { .object(written.members!.map { $0.key == "constraints" ? ($0.key, .array(cs)) : $0 }) }
+            var (s, cs, written) = try edited()
+            XCTAssertEqual(cs.compactMap { $0["id"]?.string }.prefix(5), ["row.0", "row.1", "row.2", "row.3", "x"])
+            // x moved before the members; then a new one put between two members.
+            cs.insert(cs.remove(at: 4), at: 0)
+            var moved = with(cs, written)
+            let put = try s.put(document: moved)
+            XCTAssertNotEqual(put.changes, .object([("ops", .array([]))]))
+            if let d = PutTests.difference(PutTests.outcome(s), PutTests.outcome(try LayoutSession(document: moved, limits: limits))) {
+                XCTFail("\(engine): \(d)\n\(put.changes)")
+            }
+            XCTAssertEqual(try s.put(document: moved).changes, .object([("ops", .array([]))]), "the same again")
+            (s, cs, written) = try edited()
+            cs.insert(try JSONParser.parse(#"{"id":"y","expr":"a.width == 70"}"#), at: 2)
+            moved = with(cs, written)
+            _ = try s.put(document: moved)
+            if let d = PutTests.difference(PutTests.outcome(s), PutTests.outcome(try LayoutSession(document: moved, limits: limits))) {
+                XCTFail("\(engine): \(d)")
+            }
+        }
     }
 }

@@ -551,7 +551,8 @@ final class SessionTests: XCTestCase {
         let cases = [
             ("v.frame.x", refused("v.frame.x")), ("v.frame.height", refused("v.frame.height")), ("a.hugging.h", refused("a.hugging.h")),
             ("a.compression.v", refused("a.compression.v")), ("a.frame.x", refused("a.frame.x")), ("s.stack.0", refused("s.stack.0")),
-            ("b.stack.0", refused("b.stack.0")), ("s.stack.9", refused("s.stack.9")), ("g.0", "a constraint 'g.0' exists already")
+            ("b.stack.0", refused("b.stack.0")), ("s.stack.9", refused("s.stack.9")), ("s.stack", refused("s.stack")),
+            ("g.0", "a constraint 'g.0' exists already")
         ]
         for (id, detail) in cases {
             XCTAssertThrowsError(
