@@ -134,9 +134,18 @@ enum Checks {
             violated("a document put does not build afresh: \(error.pointer) \(error.detail)")
         }
         if unordered(s.document.json) != unordered(fresh.document.json) { violated("a document put is not the document sent") }
-        if s.diagnostics().isEmpty && fresh.diagnostics().isEmpty && Set(s.allFrames.map(\.id)) == Set(fresh.allFrames.map(\.id)) {
+        if unordered(s.document.json, inOrder: true) != unordered(fresh.document.json, inOrder: true) {
+            violated("a document put lists its constraints in another order than sent")
+        }
+        // Determined (conflicts or not): the same frames, the same constraints broken.
+        func ambiguous(_ d: [Diagnostic]) -> Bool { d.contains { if case .ambiguous = $0 { true } else { false } } }
+        func broken(_ x: LayoutSession) -> [String] {
+            x.diagnostics().compactMap { if case .unsatisfiable(let c, _) = $0 { maskedID(c) } else { nil } }
+        }
+        if !ambiguous(s.diagnostics()) && !ambiguous(fresh.diagnostics()) && Set(s.allFrames.map(\.id)) == Set(fresh.allFrames.map(\.id)) {
             let mine = Dictionary(uniqueKeysWithValues: s.allFrames.map { ($0.id, $0) })
             for f in fresh.allFrames where !close(mine[f.id]!, f) { violated("a document put lays out otherwise than a fresh build (\(f.id))") }
+            if broken(s) != broken(fresh) { violated("a document put breaks \(broken(s)), a fresh build \(broken(fresh))") }
         }
         let replayed = try! LayoutSession(document: JSONParser.parse(base), limits: limits)
         do { try replayed.replay(changes: put.changes, at: put.result.revision) } catch { violated("the journaled ops do not replay: \(error)") }
@@ -148,20 +157,26 @@ enum Checks {
         }
     }
 
-    /// A document's views and constraints as sets: server-given ids (`c7`, `c7.0`) masked.
-    private static func unordered(_ doc: JSON) -> [String] {
+    /// A document's views and constraints as sets (the constraints `inOrder`, as listed):
+    /// server-given ids (`c7`, `c7.0`) masked.
+    private static func unordered(_ doc: JSON, inOrder: Bool = false) -> [String] {
         func masked(_ c: JSON) -> JSON {
             guard var m = c.members, let k = m.firstIndex(where: { $0.key == "id" }), let id = m[k].value.string else { return c }
-            let head = id.split(separator: ".", maxSplits: 1)
-            let first = head.first ?? ""
-            if first.count > 1, first.first == "c", first.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }) {
-                m[k].value = .string(head.count == 2 ? "c#." + head[1] : "c#")
-            }
+            m[k].value = .string(maskedID(id))
             return .object(m)
         }
         let views = (doc["views"]?.array ?? []).map { String(decoding: $0.serialized, as: UTF8.self) }.sorted()
-        let constraints = (doc["constraints"]?.array ?? []).map { String(decoding: masked($0).serialized, as: UTF8.self) }.sorted()
+        let listed = (doc["constraints"]?.array ?? []).map { String(decoding: masked($0).serialized, as: UTF8.self) }
+        let constraints = inOrder ? listed : listed.sorted()
         return [String(decoding: (doc["options"] ?? .null).serialized, as: UTF8.self)] + views + ["--"] + constraints
+    }
+
+    /// A server-given id (`c7`, `c7.0`) as `c#`.
+    private static func maskedID(_ id: String) -> String {
+        let head = id.split(separator: ".", maxSplits: 1)
+        let first = head.first ?? ""
+        guard first.count > 1, first.first == "c", first.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }) else { return id }
+        return head.count == 2 ? "c#." + head[1] : "c#"
     }
 
     private static func close(_ a: FrameEntry, _ b: FrameEntry) -> Bool {
