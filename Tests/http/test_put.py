@@ -238,8 +238,9 @@ class Put(unittest.TestCase):
 class Durable(unittest.TestCase):
     def test_an_acknowledged_put_survives_a_kill_and_replays(self):
         directory = tempfile.mkdtemp(prefix="layoutd-put-")
+        server = Server(directory, durability="strict")
         try:
-            server = Server(directory, durability="strict").start()
+            server.start()
             rng = random.Random(11)
             doc = feed(rng, 4)
             status, _, created = server.request("POST", "/v1/sessions", doc)
@@ -270,8 +271,8 @@ class Durable(unittest.TestCase):
             self.assertEqual(answer["applied"]["setConstant"], 1)
             self.assertEqual([c["id"] for c in server.request("GET", f"/v1/sessions/{sid}")[2]["document"]["constraints"]],
                              [c["id"] for c in stored["document"]["constraints"]])
-            server.stop()
         finally:
+            server.stop()
             shutil.rmtree(directory, ignore_errors=True)
 
 
