@@ -40,7 +40,17 @@ def measure(bench, path, reps, changes):
     return best
 
 
-ONE_SHOT = "$s11LayoutModel0A7SessionC4make13documentBytes6limits7oneShotACSgSays5UInt8VG_AA0C6LimitsVSbtAA0A5ErrorVYKFZ"
+# The one-shot `make(documentBytes:…)`, found by its mangled name's stem: the full name
+# changes with its parameters (a fixed one went stale when `sizes` came).
+ONE_SHOT_STEM = "$s11LayoutModel0A7SessionC4make13documentBytes"
+
+
+def one_shot_symbol(bench):
+    names = subprocess.run(["nm", bench], check=True, capture_output=True, text=True).stdout.split()
+    found = [n for n in names if n.startswith(ONE_SHOT_STEM) and n.endswith("FZ")]
+    if len(found) != 1:
+        sys.exit(f"the one-shot make is not one symbol in {bench}: {found}")
+    return found[0]
 
 
 def instructions(bench, path, tmp):
@@ -52,8 +62,9 @@ def instructions(bench, path, tmp):
         subprocess.run(["cp", bench, stripped], check=True)
         subprocess.run(["strip", "-g", stripped], check=True)
     out = os.path.join(tmp, "callgrind")
-    subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", f"--toggle-collect={ONE_SHOT}",
-                    f"--dump-after={ONE_SHOT}", stripped, "--reps", "1", path],
+    one_shot = one_shot_symbol(bench)
+    subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", f"--toggle-collect={one_shot}",
+                    f"--dump-after={one_shot}", stripped, "--reps", "1", path],
                    env=dict(os.environ, LAYOUTD_ENGINE="factored"), check=True, capture_output=True)
     dumps = sorted((f for f in os.listdir(tmp) if f.startswith("callgrind.")), key=lambda f: int(f.split(".")[-1]))
     with open(os.path.join(tmp, dumps[-1])) as f:

@@ -31,6 +31,13 @@ extension LayoutDocument {
         for op in ops where op["op"]?.string == "addConstraints" { reserveAutoIDs(sentIn: op["constraints"]?.array ?? []) }
     }
 
+    /// The first letters after a view's id of the names the server derives (`stack.0`,
+    /// `frame.x`, `hugging.h`, `compression.v`): any other dotted id (`cell3.top`) is told
+    /// apart by one byte.
+    static func isDerivedInitial(_ b: UInt8) -> Bool {
+        b == UInt8(ascii: "s") || b == UInt8(ascii: "f") || b == UInt8(ascii: "h") || b == UInt8(ascii: "c")
+    }
+
     /// Whether `id` is a view's id, a dot and what the server names that view's own
     /// constraints by (`stack.0`, `frame.x`, `hugging.h`…), or `view.stack` (a VFL group so
     /// named would name its members as the stack's).
@@ -204,7 +211,7 @@ extension LayoutDocument {
         let shape = IDShape(s)
         // Refused whether or not that view has one yet: a stack's constraints are made after
         // the document's, so a taken-yet check would pass on one path and not another.
-        if shape.firstDot > 0, Self.isDerivedShaped(s, firstDot: shape.firstDot) {
+        if shape.firstDot > 0, Self.isDerivedInitial(shape.afterFirst), Self.isDerivedShaped(s, firstDot: shape.firstDot) {
             throw p()("id").fail("'\(s)' is shaped like a name the server gives ('view.stack.0', 'view.frame.x'…): choose another id")
         }
         guard !isTaken(s, shape: shape) else { throw p()("id").fail("a constraint '\(s)' exists already") }

@@ -9,7 +9,24 @@ struct DocumentDiff {
     var ops: [JSON] = []
     /// Where each op's items are in the document sent (`/constraints/4`), one an item (or one
     /// for the op): an error found only while applying them is answered there.
-    var origins: [[String]] = []
+    var origins: [Origin] = []
+    /// An op's place in the document sent: its items' indices, or one (no pointer is
+    /// written unless an error needs it: 11,000 set-constants made 11,000 strings).
+    enum Origin {
+        case none, options, view(Int), views([Int]), constraint(Int), constraints([Int])
+
+        /// The pointer of item i (an op of one item: its own).
+        func pointer(item i: Int?) -> String? {
+            switch self {
+            case .none: return nil
+            case .options: return "/options"
+            case .view(let k): return "/views/\(k)"
+            case .constraint(let k): return "/constraints/\(k)"
+            case .views(let ks): return i.flatMap { ks.indices.contains($0) ? "/views/\(ks[$0])" : nil }
+            case .constraints(let ks): return i.flatMap { ks.indices.contains($0) ? "/constraints/\(ks[$0])" : nil }
+            }
+        }
+    }
     /// How many items each op carried (views added, constants set, …), every op listed.
     var applied: [(op: String, count: Int)] = []
 }
@@ -29,30 +46,30 @@ extension LayoutDocument {
         let v = viewChanges(to: new)
         let c = constraintChanges(to: new, sent: sent, kept: v.kept)
         var out = DocumentDiff()
-        func op(_ name: String, _ fields: [(key: String, value: JSON)], at origins: [String]) {
+        func op(_ name: String, _ fields: [(key: String, value: JSON)], at origins: DocumentDiff.Origin) {
             out.ops.append(.object([("op", .string(name))] + fields))
             out.origins.append(origins)
         }
-        if !c.removed.isEmpty { op("removeConstraints", [("ids", .array(c.removed))], at: []) }
-        if !v.removedRoots.isEmpty { op("removeViews", [("ids", .array(v.removedRoots))], at: []) }
+        if !c.removed.isEmpty { op("removeConstraints", [("ids", .array(c.removed))], at: .none) }
+        if !v.removedRoots.isEmpty { op("removeViews", [("ids", .array(v.removedRoots))], at: .none) }
         let optionsChanged = new.options != options
         if optionsChanged {
             let o = new.options
             let fields: [(key: String, value: JSON)] = [
                 ("layoutDirection", .string(o.layoutDirection.rawValue)), ("scale", o.scale.map(JSON.number) ?? .null)
             ]
-            op("setOptions", [("options", .object(fields))], at: ["/options"])
+            op("setOptions", [("options", .object(fields))], at: .options)
         }
-        if !v.added.isEmpty { op("addViews", [("views", .array(v.added))], at: v.addedAt.map { "/views/\($0)" }) }
+        if !v.added.isEmpty { op("addViews", [("views", .array(v.added))], at: .views(v.addedAt)) }
         out.ops += v.updates
-        out.origins += v.updatedAt.map { ["/views/\($0)"] }
+        out.origins += v.updatedAt.map(DocumentDiff.Origin.view)
         for run in c.runs {
             op(
                 "addConstraints", (run.before.map { [("before", .string($0))] } ?? []) + [("constraints", .array(run.constraints))],
-                at: run.at.map { "/constraints/\($0)" })
+                at: .constraints(run.at))
         }
         out.ops += c.inPlace
-        out.origins += c.inPlaceAt.map { ["/constraints/\($0)"] }
+        out.origins += c.inPlaceAt.map(DocumentDiff.Origin.constraint)
         var counts: [String: Int] = [:]
         for x in c.inPlace { counts[x["op"]!.string!, default: 0] += x["ids"]?.array?.count ?? 1 }
         out.applied = [
@@ -278,14 +295,27 @@ extension LayoutDocument {
             return i
         }
         // The same constraints first, so that one sent unchanged keeps its id even where one
-        // alike but for its constant comes before it (`>= 10, >= 20` sent as `>= 20`).
-        var alike: [(k: Int, key: ContentKey)] = []
+        // alike but for its constant comes before it (`>= 10, >= 20` sent as `>= 20`: the
+        // same is looked for a few places on). One alike at the cursor is only noted (the walk
+        // goes on past it, no index made): a later one sent unchanged may still take it; if
+        // none does, it is its.
+        var alike: [(k: Int, key: ContentKey, noted: Int)] = []
         for k in unnamed {
             let n = EntryRef(k)
             guard let key = new.contentKey(n, views: nil) else { continue }
             while cursor < olds.count && used[cursor] { cursor += 1 }
-            var found = cursor < olds.count && fits(cursor, n, key) && identical(olds[cursor], n, new, kept) ? cursor : -1
-            if found < 0 {  // looked up among a few of its key
+            var found = -1
+            if cursor < olds.count && fits(cursor, n, key) {
+                if identical(olds[cursor], n, new, kept) {
+                    found = cursor
+                } else if let j = (cursor + 1..<min(cursor + 9, olds.count)).first(where: { fits($0, n, key) && identical(olds[$0], n, new, kept) }) {
+                    found = j
+                } else {
+                    alike.append((k, key, cursor))
+                    cursor += 1
+                    continue
+                }
+            } else {  // looked up among a few of its key
                 var i = first(key), looked = 0
                 while i >= 0 && looked < 8 {
                     if fits(i, n, key) {
@@ -295,20 +325,16 @@ extension LayoutDocument {
                     i = next[i]
                 }
             }
-            guard found >= 0 else { alike.append((k, key)); continue }
+            guard found >= 0 else { alike.append((k, key, -1)); continue }
             same[k] = true
             cursor = found + 1
             take(found, for: k)
         }
-        // Then those alike: the first left of each key, in order.
-        for (k, key) in alike {
-            let i = first(key)
+        // Then those alike: the one noted, else the first left of its key, in order.
+        for (k, key, noted) in alike {
+            let i = noted >= 0 && !used[noted] ? noted : first(key)
             if i >= 0 { take(i, for: k) }
         }
-    }
-
-    private func identical(_ o: EntryRef, _ n: EntryRef, _ new: LayoutDocument, _ kept: [ViewRef]) -> Bool {
-        edits(o, into: n, of: new, kept: kept)?.isEmpty == true
     }
 
     /// A constraint the server named (`c7`): one sent without an id may take it.
@@ -369,15 +395,37 @@ extension LayoutDocument {
             relation: x.relation, multiplier: x.multiplier, priority: x.priority)
     }
 
-    /// The ops that make entry o what `new`'s entry n is, in place (none: the same), or nil
-    /// when it must be replaced: it constrains something else, or would be written otherwise
-    /// afterwards than n is (an `expr` kept as sent, a VFL group with other text or metrics).
-    private func edits(_ o: EntryRef, into n: EntryRef, of new: LayoutDocument, kept: [ViewRef]) -> [JSON]? {
-        let (x, y) = (entries[Int(o)], new.entries[Int(n)])
-        let id = JSON.string(x.id)
-        func activity(_ was: Bool, _ now: Bool) -> [JSON] {
-            was == now ? [] : [.object([("op", .string(now ? "activate" : "deactivate")), ("ids", .array([id]))])]
+    /// What changes in place: a new constant, priority or activity (nil: the same).
+    struct InPlace {
+        var constant: Double? = nil, priority: Double? = nil, active: Bool? = nil
+        var isEmpty: Bool { constant == nil && priority == nil && active == nil }
+
+        /// As `changes` ops on the constraint `id`.
+        func ops(_ id: String) -> [JSON] {
+            var out: [JSON] = []
+            if let constant { out.append(.object([("op", .string("setConstant")), ("id", .string(id)), ("constant", .number(constant))])) }
+            if let priority { out.append(.object([("op", .string("setPriority")), ("id", .string(id)), ("priority", .number(priority))])) }
+            if let active { out.append(.object([("op", .string(active ? "activate" : "deactivate")), ("ids", .array([.string(id)]))])) }
+            return out
         }
+    }
+
+    /// The ops that make entry o what `new`'s entry n is, in place (none: the same), or nil
+    /// when it must be replaced.
+    private func edits(_ o: EntryRef, into n: EntryRef, of new: LayoutDocument, kept: [ViewRef]) -> [JSON]? {
+        change(o, into: n, of: new, kept: kept).map { $0.ops(entries[Int(o)].id) }
+    }
+
+    /// Whether entry o is `new`'s entry n as it is (no JSON made: matching asks it often).
+    private func identical(_ o: EntryRef, _ n: EntryRef, _ new: LayoutDocument, _ kept: [ViewRef]) -> Bool {
+        change(o, into: n, of: new, kept: kept)?.isEmpty == true
+    }
+
+    /// What makes entry o `new`'s entry n in place, or nil when it must be replaced: it
+    /// constrains something else, or would be written otherwise afterwards than n is (an
+    /// `expr` kept as sent, a VFL group with other text or metrics).
+    private func change(_ o: EntryRef, into n: EntryRef, of new: LayoutDocument, kept: [ViewRef]) -> InPlace? {
+        let (x, y) = (entries[Int(o)], new.entries[Int(n)])
         switch (x.form, y.form) {
         case (.visual, .visual):
             let mine = liveMembers(of: o), theirs = new.liveMembers(of: n)
@@ -385,7 +433,8 @@ extension LayoutDocument {
                 groupExtras[o]?.metrics == new.groupExtras[n]?.metrics,
                 zip(mine, theirs).allSatisfy({ sameShape($0, $1, new, kept) && atoms[Int($0)].constant == new.atoms[Int($1)].constant })
             else { return nil }
-            return activity(mine.first.map { atoms[Int($0)].active } ?? true, theirs.first.map { new.atoms[Int($0)].active } ?? true)
+            let (was, now) = (mine.first.map { atoms[Int($0)].active } ?? true, theirs.first.map { new.atoms[Int($0)].active } ?? true)
+            return InPlace(active: was == now ? nil : now)
         case (.visual, _), (_, .visual):
             return nil
         default:
@@ -398,22 +447,25 @@ extension LayoutDocument {
                 if (x.text == .rendered) != (y.text == .rendered) { return nil }
                 if y.text != .rendered, texts[x.text] != new.texts[y.text] { return nil }
             }
-            return edits(atom: x.atom, id: x.id, into: n, of: new, kept: kept)
+            return change(atom: x.atom, into: n, of: new, kept: kept)
         }
     }
 
-    /// The set-constant, set-priority and activity ops that make atom a (named `id`) what
-    /// `new`'s entry n (one atom) is, or nil when it constrains something else.
+    /// The ops that make atom a (named `id`) what `new`'s entry n (one atom) is, or nil.
     private func edits(atom a: AtomRef, id: String, into n: EntryRef, of new: LayoutDocument, kept: [ViewRef]) -> [JSON]? {
+        change(atom: a, into: n, of: new, kept: kept).map { $0.ops(id) }
+    }
+
+    /// The set-constant, set-priority and activity that make atom a what `new`'s entry n (one
+    /// atom) is, or nil when it constrains something else.
+    private func change(atom a: AtomRef, into n: EntryRef, of new: LayoutDocument, kept: [ViewRef]) -> InPlace? {
         let y = new.entries[Int(n)]
         guard y.form != .visual, sameShape(a, y.atom, new, kept) else { return nil }
         if case .member = atoms[Int(a)].origin, y.form != .explicit { return nil }  // an edited group's members are explicit
         let (x, b) = (atoms[Int(a)], new.atoms[Int(y.atom)])
-        var ops: [JSON] = []
-        if x.constant != b.constant { ops.append(.object([("op", .string("setConstant")), ("id", .string(id)), ("constant", .number(b.constant))])) }
-        if x.priority != b.priority { ops.append(.object([("op", .string("setPriority")), ("id", .string(id)), ("priority", .number(b.priority))])) }
-        if x.active != b.active { ops.append(.object([("op", .string(b.active ? "activate" : "deactivate")), ("ids", .array([.string(id)]))])) }
-        return ops
+        return InPlace(
+            constant: x.constant != b.constant ? b.constant : nil, priority: x.priority != b.priority ? b.priority : nil,
+            active: x.active != b.active ? b.active : nil)
     }
 
     /// Atom a of this document and b of `new` constrain the same views' attributes alike.

@@ -70,15 +70,14 @@ extension LayoutError {
     /// An error in the ops a document sent whole became (`/ops/3/constraints/1/id`), at the
     /// place in that document they came from (`/constraints/12/id`); the whole document when
     /// the op has none (a removal, a limit).
-    func placed(_ origins: [[String]]) -> LayoutError {
+    func placed(_ origins: [DocumentDiff.Origin]) -> LayoutError {
         var steps = pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         guard steps.popFirst() == "ops", let j = steps.popFirst().flatMap({ Int($0) }), j < origins.count else { return self }
-        let at = origins[j]
-        if let field = steps.first, field == "constraints" || field == "views", steps.count >= 2, let i = Int(steps[steps.startIndex + 1]),
-            i < at.count
+        if let field = steps.first, field == "constraints" || field == "views", steps.count >= 2,
+            let at = origins[j].pointer(item: Int(steps[steps.startIndex + 1]))
         {
-            return LayoutError(kind, at[i] + steps.dropFirst(2).map { "/" + $0 }.joined(), detail)
+            return LayoutError(kind, at + steps.dropFirst(2).map { "/" + $0 }.joined(), detail)
         }
-        return LayoutError(kind, at.count == 1 ? at[0] : "", detail)
+        return LayoutError(kind, origins[j].pointer(item: nil) ?? "", detail)
     }
 }

@@ -632,10 +632,11 @@ extension PutCaseTests {
 
     /// An error found only while applying the ops is answered at the place they came from.
     func testAnErrorInTheOpsIsPlacedInTheDocument() {
-        let origins = [["/options"], ["/views/4", "/views/7"], ["/constraints/2", "/constraints/9"], []]
+        let origins: [DocumentDiff.Origin] = [.options, .views([4, 7]), .constraints([2, 9]), .none, .constraint(5)]
         let cases = [
             ("/ops/1/views/1/parent", "/views/7/parent"), ("/ops/2/constraints/0/id", "/constraints/2/id"), ("/ops/0/options/scale", "/options"),
-            ("/ops/3/ids/0", ""), ("", ""), ("/baseRevision", "/baseRevision")
+            ("/ops/3/ids/0", ""), ("", ""), ("/baseRevision", "/baseRevision"), ("/ops/4/constant", "/constraints/5"),
+            ("/ops/2/constraints/7/id", "")
         ]
         for (from, to) in cases { XCTAssertEqual(LayoutError(.invalid, from, "x").placed(origins).pointer, to, from) }
     }
