@@ -24,7 +24,9 @@ extension LayoutSession {
             let broken = solver.brokenConstraints
             guard broken.contains(where: { misplaced($0.constraint, $0.conflicts) }) else { return }
             let before = involved.count
-            for (b, conflicts) in broken {
+            // Only the conflicts broken the wrong way (and what joined them): the others stay
+            // as they are, so a change pays for the conflicts it upset, not for every one.
+            for (b, conflicts) in broken where misplaced(b, conflicts) {
                 for h in [b] + conflicts {
                     if let a = atom(ofHandle: h), document.atoms[Int(a)].priority >= Priority.required { involved.insert(a) }
                 }
@@ -60,18 +62,18 @@ extension LayoutSession {
 
     func breakRank(_ a: AtomRef) -> Int64 { breakOrder(document.atoms[Int(a)]) }
 
-    /// The order UIKit breaks in, as one number (group, then creation order): a hidden arranged
-    /// view's collapse first, then a document's constraints as listed, then what UIKit makes at
-    /// layout time.
+    /// The order UIKit breaks in, as one number: a hidden arranged view's collapse first, then
+    /// a document's constraints as listed, then what UIKit makes at layout time: content sizes
+    /// and frames by view (in the order the views came), then stack arrangements by stack. By
+    /// view, not by when each was made: a content size an update gave a view later ranks where
+    /// a new session of the document ranks it.
     private func breakOrder(_ x: Atom) -> Int64 {
-        let group: Int64
         switch x.origin {
-        case .entry, .member: group = 1
-        case .implicit: group = 2
-        case .stack:
+        case .entry, .member: return 1 << 60 | Int64(x.sequence)
+        case .implicit(let v, let kind): return 2 << 60 | Int64(document.views[Int(v)].sequence) << 8 | Int64(kind.rawValue)
+        case .stack(let s, let n):
             let collapse = x.second == .noRef && x.constant == 0 && x.firstAttribute.isDimension && document.views[Int(x.first)].spec.hidden
-            group = collapse ? 0 : 2
+            return collapse ? Int64(x.sequence) : 3 << 60 | Int64(document.views[Int(s)].sequence) << 24 | Int64(n)
         }
-        return group << 32 | Int64(x.sequence)
     }
 }

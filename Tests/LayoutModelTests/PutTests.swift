@@ -740,3 +740,28 @@ extension PutCaseTests {
         }
     }
 }
+
+extension PutCaseTests {
+    /// A content size an update gives a view later ranks by the view, as in a new session:
+    /// the stack's view's own hugging breaks, not its arranged view's compression resistance.
+    func testAContentSizeGivenLaterRanksByItsView() throws {
+        func doc(_ sized: Bool) throws -> JSON {
+            let s = sized ? #","intrinsicSize":{"width":15,"height":25},"hugging":{"horizontal":1000,"vertical":1000}"# : ""
+            return try JSONParser.parse(
+                #"""
+                {"views":[{"id":"root","frame":{"x":0,"y":0,"width":300,"height":400}},
+                  {"id":"s","parent":"root","kind":"stack"\#(s),"stack":{"axis":"vertical","arrangedSubviews":["d"]}},
+                  {"id":"d","parent":"s","intrinsicSize":{"width":20,"height":20},"compressionResistance":{"horizontal":1000,"vertical":1000}}],
+                 "constraints":[{"expr":"s.left == root.left"},{"expr":"s.top == root.top"}]}
+                """#)
+        }
+        for engine in [EngineKind.solved, .factored] {
+            let limits = SessionLimits(engine: engine)
+            let s = try LayoutSession(document: doc(false), limits: limits)
+            _ = try s.put(document: doc(true))
+            let fresh = try LayoutSession(document: doc(true), limits: limits)
+            XCTAssertEqual(s.allFrames.first { $0.id == "d" }?.frame.width, 20, "\(engine)")
+            if let d = PutTests.difference(PutTests.outcome(s), PutTests.outcome(fresh)) { XCTFail("\(engine): \(d)") }
+        }
+    }
+}
