@@ -765,3 +765,33 @@ extension PutCaseTests {
         }
     }
 }
+
+extension PutCaseTests {
+    /// A stack turned to the other axis and its hidden view's compression made required in one
+    /// change: the collapse's old required constraint becomes a tie-breaker (`@1`), and the
+    /// solved engine had kept it as the explanation of a break it no longer made.
+    func testAConflictIsExplainedAfreshWhenItsSetLosesARequiredOne() throws {
+        func doc(_ axis: String, _ required: Bool) throws -> JSON {
+            let cr = required ? #","compressionResistance":{"horizontal":1000,"vertical":1000}"# : ""
+            return try JSONParser.parse(
+                #"""
+                {"views":[{"id":"root","frame":{"x":0,"y":0,"width":300,"height":400}},
+                  {"id":"s","parent":"root","kind":"stack","stack":{"axis":"\#(axis)","arrangedSubviews":["d"]}},
+                  {"id":"d","parent":"s","hidden":true,"intrinsicSize":{"width":20,"height":20}\#(cr)}],
+                 "constraints":[{"expr":"s.left == root.left"},{"expr":"s.top == root.top"},{"id":"flat","expr":"d.height <= 0"}]}
+                """#)
+        }
+        for engine in [EngineKind.solved, .factored] {
+            let limits = SessionLimits(engine: engine)
+            let s = try LayoutSession(document: doc("vertical", false), limits: limits)
+            _ = try s.put(document: doc("horizontal", true))
+            XCTAssertEqual(s.allFrames.first { $0.id == "d" }?.frame.height, 20, "\(engine)")
+            XCTAssertTrue(broken(s).contains("flat"), "\(engine): \(broken(s))")
+            if let d = PutTests.difference(
+                PutTests.outcome(s), PutTests.outcome(try LayoutSession(document: doc("horizontal", true), limits: limits)))
+            {
+                XCTFail("\(engine): \(d)")
+            }
+        }
+    }
+}

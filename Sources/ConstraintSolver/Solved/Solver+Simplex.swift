@@ -72,8 +72,12 @@ extension Solver {
         optimize()
     }
 
+    /// Whether the others of a conflicting set still hold and are still required (one whose
+    /// priority went down explains nothing any more: the set is found again).
     private func stillConflicting(_ set: [ConstraintHandle], except h: Int32) -> Bool {
-        set.allSatisfy { $0.raw == h || records[$0.raw].map { $0.state == .active || $0.state == .redundant } ?? false }
+        set.allSatisfy {
+            $0.raw == h || records[$0.raw].map { ($0.state == .active || $0.state == .redundant) && $0.definition.isRequired } ?? false
+        }
     }
 
     /// Dormant constraints may hold again after a removal or set-constant: a broken one
