@@ -162,12 +162,12 @@ extension LayoutDocument {
         var staying: [Int] = []
         for k in 0..<count {
             if let m = members[k] {
-                inPlace[k] = edits(atom: m.atom, id: atomName(m.atom), into: EntryRef(k), of: new, kept: kept)
+                inPlace[k] = change(atom: m.atom, into: EntryRef(k), of: new, kept: kept).map { $0.ops(atomName(m.atom)) }
                 continue
             }
             let o = partner[k]
             guard o != .noRef else { continue }
-            inPlace[k] = same[k] ? [] : edits(o, into: EntryRef(k), of: new, kept: kept)
+            inPlace[k] = same[k] ? [] : change(o, into: EntryRef(k), of: new, kept: kept).map { $0.ops(entries[Int(o)].id) }
             if inPlace[k] != nil { staying.append(k) }
         }
         // A group sent back as its members stays, one block where its first member is, while
@@ -410,12 +410,6 @@ extension LayoutDocument {
         }
     }
 
-    /// The ops that make entry o what `new`'s entry n is, in place (none: the same), or nil
-    /// when it must be replaced.
-    private func edits(_ o: EntryRef, into n: EntryRef, of new: LayoutDocument, kept: [ViewRef]) -> [JSON]? {
-        change(o, into: n, of: new, kept: kept).map { $0.ops(entries[Int(o)].id) }
-    }
-
     /// Whether entry o is `new`'s entry n as it is (no JSON made: matching asks it often).
     private func identical(_ o: EntryRef, _ n: EntryRef, _ new: LayoutDocument, _ kept: [ViewRef]) -> Bool {
         change(o, into: n, of: new, kept: kept)?.isEmpty == true
@@ -449,11 +443,6 @@ extension LayoutDocument {
             }
             return change(atom: x.atom, into: n, of: new, kept: kept)
         }
-    }
-
-    /// The ops that make atom a (named `id`) what `new`'s entry n (one atom) is, or nil.
-    private func edits(atom a: AtomRef, id: String, into n: EntryRef, of new: LayoutDocument, kept: [ViewRef]) -> [JSON]? {
-        change(atom: a, into: n, of: new, kept: kept).map { $0.ops(id) }
     }
 
     /// The set-constant, set-priority and activity that make atom a what `new`'s entry n (one

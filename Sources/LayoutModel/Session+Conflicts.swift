@@ -21,12 +21,12 @@ extension LayoutSession {
     func breakAsUIKitDoes() {
         var involved = Set<AtomRef>()
         for _ in 0..<Self.rebreakPasses {
-            let broken = solver.brokenConstraints
-            guard broken.contains(where: { misplaced($0.constraint, $0.conflicts) }) else { return }
-            let before = involved.count
             // Only the conflicts broken the wrong way (and what joined them): the others stay
             // as they are, so a change pays for the conflicts it upset, not for every one.
-            for (b, conflicts) in broken where misplaced(b, conflicts) {
+            let wrong = solver.brokenConstraints.filter { misplaced($0.constraint, $0.conflicts) }
+            guard !wrong.isEmpty else { return }
+            let before = involved.count
+            for (b, conflicts) in wrong {
                 for h in [b] + conflicts {
                     if let a = atom(ofHandle: h), document.atoms[Int(a)].priority >= Priority.required { involved.insert(a) }
                 }

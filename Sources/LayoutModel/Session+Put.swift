@@ -56,7 +56,7 @@ extension LayoutSession {
         }
         let diff = document.diff(to: target, sent: sent)
         var result: ChangeResult
-        do throws(LayoutError) { result = try apply(ops: diff.ops, to: document) } catch { throw error.placed(diff.origins) }
+        do throws(LayoutError) { result = try apply(ops: diff.ops) } catch { throw error.placed(diff.origins) }
         result.applied = diff.applied
         // Churn is a client removing and adding back the same constraint in one change; a
         // document cannot say that, and what the server replaces (a constraint written in

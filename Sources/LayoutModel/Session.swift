@@ -261,13 +261,7 @@ public final class LayoutSession {
         for (k, _) in members where k != "ops" && k != "baseRevision" { throw p(k).fail("unknown field '\(k)'") }
         try check(baseRevision: json["baseRevision"])
         guard let ops = json["ops"]?.array else { throw p("ops").fail("ops must be an array") }
-        var doc = document
-        doc.reserveAutoIDs(sentInOps: ops)
-        var added: [String] = []
-        for (k, op) in ops.enumerated() {
-            try ChangeOps.apply(op, to: &doc, at: p("ops")(k), added: &added)
-        }
-        return try commit(consume doc, added: added, countRevision: true)
+        return try apply(ops: ops)
     }
 
     /// A change's `baseRevision` (absent or null: none) is the current revision, or 409.
@@ -294,8 +288,8 @@ public final class LayoutSession {
     }
 
     /// Applies ops already checked against `doc` (a document sent whole, `put`).
-    func apply(ops: [JSON], to doc: consuming LayoutDocument) throws(LayoutError) -> ChangeResult {
-        var doc = doc
+    func apply(ops: [JSON]) throws(LayoutError) -> ChangeResult {
+        var doc = document
         doc.reserveAutoIDs(sentInOps: ops)
         var added: [String] = []
         for (k, op) in ops.enumerated() { try ChangeOps.apply(op, to: &doc, at: Pointer()("ops")(k), added: &added) }
