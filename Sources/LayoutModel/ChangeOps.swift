@@ -21,15 +21,29 @@ enum ChangeOps {
             guard let s = op["id"]?.string else { throw p("id").fail("id must be a string") }
             return s
         }
+        /// The view `before` names (nil: absent; noRef: null, listed last).
+        func viewAnchor() throws(LayoutError) -> ViewRef? {
+            guard let b = op["before"] else { return nil }
+            if b.isNull { return .noRef }
+            guard let id = b.string, let v = doc.viewRef(id), !doc.views[Int(v)].internalGuide else {
+                throw p("before").fail("before names a view the document has")
+            }
+            return v
+        }
         switch name {
         case "addViews":
-            try allowed(["views"])
-            try doc.addViews(op["views"] ?? .null, at: p("views"))
+            try allowed(["views", "before"])
+            let anchor = try viewAnchor()
+            let made = try doc.addViews(op["views"] ?? .null, at: p("views"))
+            if let anchor, anchor != .noRef { doc.place(views: made, before: anchor) }
         case "removeViews":
             try allowed(["ids"])
             try doc.removeViews(try ids(), at: p("ids"))
         case "updateView":
-            try doc.updateView(try id(), fields: op.members!, at: p)
+            let anchor = try viewAnchor(), id = try id()
+            try doc.updateView(id, fields: anchor == nil ? op.members! : op.members!.filter { $0.key != "before" }, at: p)
+            // Moved: listed last now, or before its anchor once the change is read.
+            if let anchor, let v = doc.viewRef(id) { anchor == .noRef ? doc.moveLast(v) : doc.place(views: [v], before: anchor) }
         case "addConstraints":
             try allowed(["constraints", "before"])
             var anchor: EntryRef? = nil

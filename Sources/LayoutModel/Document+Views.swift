@@ -6,11 +6,11 @@ import ConstraintSolver
 /// replacing fields; what a change does to stacks and text follows from here.
 extension LayoutDocument {
 
-    /// Live views in document order.
-    /// Every live view in document order, one at a time: while no slot was reused, slot order
-    /// is document order and no list is made (~1 M instructions of the 1,000-cell feed's answer).
+    /// Every live view in document order, one at a time: while no slot is free or reused and
+    /// no view was placed, slot order is document order and no list is made (~1 M
+    /// instructions of the 1,000-cell feed's answer).
     @inline(__always) func forEachViewInOrder(_ body: (ViewRef) -> Void) {
-        if liveViews == views.count {
+        if liveViews == views.count && viewsInSlotOrder {
             for v in views.indices { body(ViewRef(v)) }
         } else {
             for v in viewOrder { body(v) }
@@ -21,8 +21,8 @@ extension LayoutDocument {
         var out: [ViewRef] = []
         out.reserveCapacity(liveViews)
         for v in views.indices where views[v].live { out.append(ViewRef(v)) }
-        // Slots are reused, so slot order is insertion order only until the first removal.
-        if liveViews != views.count { out.sort { views[Int($0)].sequence < views[Int($1)].sequence } }
+        // Slots are reused and views placed: slot order is document order only until then.
+        if liveViews != views.count || !viewsInSlotOrder { out.sort { views[Int($0)].sequence < views[Int($1)].sequence } }
         return out
     }
 
@@ -34,19 +34,20 @@ extension LayoutDocument {
     }
 
     /// Decodes and adds a `views` array: the one path of a document's views and the addViews op.
-    mutating func addViews(_ json: JSON, at p: Pointer) throws(LayoutError) {
+    @discardableResult mutating func addViews(_ json: JSON, at p: Pointer) throws(LayoutError) -> [ViewRef] {
         guard let arr = json.array else { throw p.fail("views must be an array") }
         var specs: [ViewSpec] = []
         specs.reserveCapacity(arr.count)
         for (i, x) in arr.enumerated() { specs.append(try ViewSpec.decode(x, at: p(i))) }
-        try addViews(specs, at: p)
+        return try addViews(specs, at: p)
     }
 
-    /// Adds views given in any order (a parent may come after its child in the list); view k's
-    /// errors point at `p(k)`. Specs in a plain array, a pointer built only for an error: an
+    /// Adds views given in any order (a parent may come after its child in the list), and
+    /// answers them in the order they were inserted (each parent first); view k's errors
+    /// point at `p(k)`. Specs in a plain array, a pointer built only for an error: an
     /// array of (spec, pointer) pairs was copied through the runtime's generic tuple copy, and a
     /// pointer a view was an allocation (~1,600 instructions a view, 1,000-cell feed).
-    mutating func addViews(_ specs: [ViewSpec], at p: Pointer) throws(LayoutError) {
+    @discardableResult mutating func addViews(_ specs: [ViewSpec], at p: Pointer) throws(LayoutError) -> [ViewRef] {
         // The batch's ids in a table of the specs' own (a `[String: Int]` hashed each id with
         // SipHash twice, ~360 instructions a view). Fields read in place, by index: a `(k, v)`
         // loop copied each spec (its strings and box retained and released), three loops a view.
@@ -104,7 +105,8 @@ extension LayoutDocument {
         }
         // Each batch view's ref once made. No lookup in here: a method call on the document
         // captured by this nested function copied the whole document.
-        var made = [ViewRef](repeating: .noRef, count: specs.count)
+        var made = [ViewRef](repeating: .noRef, count: specs.count), inserted: [ViewRef] = []
+        inserted.reserveCapacity(specs.count)
         func insert(_ k: Int) {
             if made[k] != .noRef { return }  // inserted already, as an earlier view's parent
             var parent = parentInSession[k]
@@ -115,6 +117,7 @@ extension LayoutDocument {
             sequence += 1
             let r = insertRecord(ViewRecord(spec: specs[k], parent: parent, sequence: sequence))
             made[k] = r
+            inserted.append(r)
             liveViews += 1
             if specs[k].hasText {
                 textViews += 1
@@ -146,12 +149,17 @@ extension LayoutDocument {
             if s != .noRef, !dirtyStackSet.contains(s), views[Int(s)].spec.stack?.arranged.contains(specs[k].id) == true { markStackDirty(s) }
             markProportionalStacks(above: made[k])
         }
+        return inserted
     }
 
     /// A record in a free slot or a new one, taken, not copied (`__owned`: `consuming` here
     /// crashed this compiler, signal 11).
     mutating func insertRecord(_ record: __owned ViewRecord) -> ViewRef {
-        if let free = freeViews.takeLast() { views[Int(free)] = record; return free }
+        if let free = freeViews.takeLast() {
+            views[Int(free)] = record
+            viewsInSlotOrder = false
+            return free
+        }
         views.append(record)
         return ViewRef(views.count - 1)
     }

@@ -60,6 +60,11 @@ public struct LayoutDocument {
     var reservedAuto: Set<Int> = []
     /// Entries added `before` another this change, in op order (`place`).
     var placements: [(moved: [EntryRef], anchor: EntryRef)] = []
+    /// Views added or moved `before` another this change, in op order (`place(views:)`).
+    var viewPlacements: [(moved: [ViewRef], anchor: ViewRef)] = []
+    /// Whether slot order is document order (nothing placed, no slot reused): then the live
+    /// views are walked in place, no list sorted.
+    var viewsInSlotOrder = true
     /// True once a constraint was given an id shaped like a server-given one (`autoID`), or
     /// like a VFL group's member (`row.0`): until then neither kind of name can be taken, and
     /// none is looked up.
@@ -204,23 +209,29 @@ public struct LayoutDocument {
         if !moved.isEmpty { placements.append((moved, anchor)) }
     }
 
-    /// The change's placements in one pass (a pass each was quadratic in a PUT that inserts
-    /// in many places): the entries as a list in order, each placed group moved before its
-    /// anchor (one removed since still holds its place), then entries and atoms numbered
-    /// again in that order. An entry's atoms follow it; the others (content sizes, stacks)
-    /// keep their places among all atoms, so what stays keeps its relative order and nothing
-    /// in the engine changes.
-    private mutating func settlePlacements() {
-        defer { placements.removeAll() }
-        let anchors = Set(placements.map(\.anchor))
-        let order = entries.indices.filter { entries[$0].live || anchors.contains(EntryRef($0)) }
-            .sorted { entries[$0].sequence < entries[$1].sequence }
-        var next = [Int](repeating: -1, count: entries.count), prev = next
+    /// Views just added, or moved, to be listed just before `anchor` (`addViews` and
+    /// `updateView` with `before`): placed in `prepare`, with the entries.
+    mutating func place(views moved: [ViewRef], before anchor: ViewRef) {
+        if !moved.isEmpty { viewPlacements.append((moved, anchor)) }
+    }
+
+    /// A view listed last, now (`updateView` with `before: null`).
+    mutating func moveLast(_ v: ViewRef) {
+        sequence += 1
+        views[Int(v)].sequence = sequence
+        viewsInSlotOrder = false
+    }
+
+    /// `order` (slots in their order) with each placement's slots moved, in turn, just
+    /// before its anchor (an anchor moved or removed since still holds its place), through
+    /// a linked list: one pass for the whole change (a pass each was quadratic in a PUT that
+    /// inserts in many places).
+    static func placed(_ order: [Int], slots: Int, _ placements: [(moved: [Int], anchor: Int)], movable: (Int) -> Bool) -> [Int] {
+        var next = [Int](repeating: -1, count: slots), prev = next
         for (a, b) in zip(order, order.dropFirst()) { (next[a], prev[b]) = (b, a) }
         var head = order.first ?? -1
-        for (moved, anchor) in placements {
-            let at = Int(anchor)
-            for e in moved.map({ Int($0) }) where e != at && entries[e].live {
+        for (moved, at) in placements {
+            for e in moved where e != at && movable(e) {
                 if prev[e] >= 0 { next[prev[e]] = next[e] } else { head = next[e] }
                 if next[e] >= 0 { prev[next[e]] = prev[e] }
                 (prev[e], next[e]) = (prev[at], at)
@@ -228,10 +239,27 @@ public struct LayoutDocument {
                 prev[at] = e
             }
         }
-        var n: Int32 = 0, e = head
-        while e >= 0 {
-            if entries[e].live { n += 1; entries[e].sequence = n }
-            e = next[e]
+        var out: [Int] = []
+        out.reserveCapacity(order.count)
+        var e = head
+        while e >= 0 { out.append(e); e = next[e] }
+        return out
+    }
+
+    /// The change's constraint placements: entries numbered again in their new order, then
+    /// atoms. An entry's atoms follow it; the others (content sizes, stacks) keep their
+    /// places among all atoms, so what stays keeps its relative order and nothing in the
+    /// engine changes.
+    private mutating func settlePlacements() {
+        defer { placements.removeAll() }
+        let anchors = Set(placements.map(\.anchor))
+        let order = entries.indices.filter { entries[$0].live || anchors.contains(EntryRef($0)) }
+            .sorted { entries[$0].sequence < entries[$1].sequence }
+        let moves = placements.map { (moved: $0.moved.map { Int($0) }, anchor: Int($0.anchor)) }
+        var n: Int32 = 0
+        for e in Self.placed(order, slots: entries.count, moves, movable: { entries[$0].live }) where entries[e].live {
+            n += 1
+            entries[e].sequence = n
         }
         entrySequence = n
         let slots = atoms.indices.filter { atoms[$0].live }.sorted { atoms[$0].sequence < atoms[$1].sequence }
@@ -254,6 +282,24 @@ public struct LayoutDocument {
             atoms[x].sequence = Int32(i + 1)
         }
         atomSequence = Int32(slots.count)
+    }
+
+    /// The change's view placements: views numbered again in their new order (what a
+    /// content size ranks by in a conflict, and GET's order).
+    private mutating func settleViewPlacements() {
+        defer { viewPlacements.removeAll() }
+        let anchors = Set(viewPlacements.map(\.anchor))
+        let order = views.indices.filter { views[$0].live || anchors.contains(ViewRef($0)) }.sorted { views[$0].sequence < views[$1].sequence }
+        let moves = viewPlacements.map { (moved: $0.moved.map { Int($0) }, anchor: Int($0.anchor)) }
+        var n = 0, inSlots = true, last = -1
+        for v in Self.placed(order, slots: views.count, moves, movable: { views[$0].live }) where views[v].live {
+            n += 1
+            views[v].sequence = n
+            if v < last { inSlots = false }
+            last = v
+        }
+        sequence = n
+        viewsInSlotOrder = inSlots
     }
 
     mutating func freeAtom(_ a: AtomRef) {
@@ -336,6 +382,7 @@ public struct LayoutDocument {
     /// (one pass over the atoms, however many views an op restyled).
     mutating func prepare() {
         if !placements.isEmpty { settlePlacements() }
+        if !viewPlacements.isEmpty { settleViewPlacements() }
         if !dirtyStacks.isEmpty { syncStacks() }
         guard !restyledViews.isEmpty else { return }
         for a in atoms.indices where atoms[a].live {

@@ -60,7 +60,11 @@ extension LayoutDocument {
             ]
             op("setOptions", [("options", .object(fields))], at: .options)
         }
-        if !v.added.isEmpty { op("addViews", [("views", .array(v.added))], at: .views(v.addedAt)) }
+        out.ops += v.moves
+        out.origins += v.movedAt.map(DocumentDiff.Origin.view)
+        for run in v.runs {
+            op("addViews", (run.before.map { [("before", .string($0))] } ?? []) + [("views", .array(run.views))], at: .views(run.at))
+        }
         out.ops += v.updates
         out.origins += v.updatedAt.map(DocumentDiff.Origin.view)
         for run in c.runs {
@@ -73,7 +77,7 @@ extension LayoutDocument {
         var counts: [String: Int] = [:]
         for x in c.inPlace { counts[x["op"]!.string!, default: 0] += x["ids"]?.array?.count ?? 1 }
         out.applied = [
-            ("addViews", v.added.count), ("removeViews", v.removed), ("updateView", v.updates.count),
+            ("addViews", v.addedCount), ("removeViews", v.removed), ("updateView", v.updatedCount),
             ("addConstraints", c.addedCount), ("removeConstraints", c.removed.count),
             ("setConstant", counts["setConstant"] ?? 0), ("setPriority", counts["setPriority"] ?? 0),
             ("activate", counts["activate"] ?? 0), ("deactivate", counts["deactivate"] ?? 0), ("setOptions", optionsChanged ? 1 : 0)
@@ -86,22 +90,53 @@ extension LayoutDocument {
         var kept: [ViewRef]
         /// The top views of the subtrees that go, and how many views go.
         var removedRoots: [JSON] = [], removed = 0
-        var updates: [JSON] = [], added: [JSON] = []
+        var updates: [JSON] = []
+        /// Views that stay but moved among the others (`updateView` with `before`), and runs
+        /// of views to add, each before a view that stays (nil: last).
+        var moves: [JSON] = [], runs: [(before: String?, views: [JSON], at: [Int])] = []
         /// Their places in the document sent.
-        var updatedAt: [Int] = [], addedAt: [Int] = []
+        var updatedAt: [Int] = [], movedAt: [Int] = []
+        /// How many views are added, and how many an `updateView` changes or moves.
+        var addedCount = 0, updatedCount = 0
     }
 
+    /// Views end in the order sent, as constraints do (a content size ranks by its view's
+    /// place in a conflict): those that stay keep their order but for a fewest that moved
+    /// (`outOfOrder`), which go before the next view that keeps its place; new ones go
+    /// before the next view that stays. The moves come first, so each run of new views is
+    /// placed before a view already where it ends.
     private func viewChanges(to new: LayoutDocument) -> ViewChanges {
         var out = ViewChanges(kept: [ViewRef](repeating: .noRef, count: views.count))
-        var gone = [Bool](repeating: false, count: views.count)
-        for v in viewOrder {  // a parent before its children: a batch inserts parents first
+        // Whether each view goes, from its parent's answer (found up the chain: a view placed
+        // before its parent may come first in document order). 0: not known yet, 1 stays, 2 goes.
+        var state = [UInt8](repeating: 0, count: views.count), path: [Int] = []
+        func ownGoes(_ r: ViewRecord) -> Bool {
+            guard !r.internalGuide else { return false }
+            guard let n = new.viewRef(r.spec.id) else { return true }
+            return !Self.sameKind(r.spec, new.views[Int(n)].spec)
+        }
+        let order = viewOrder
+        for v in order {
+            var u = Int(v)
+            while state[u] == 0 {
+                path.append(u)
+                if ownGoes(views[u]) { state[u] = 2; break }
+                let up = views[u].parent
+                if up == .noRef { state[u] = 1; break }
+                u = Int(up)
+            }
+            var answer = state[u]
+            while let w = path.popLast() {
+                if state[w] == 0 { state[w] = answer } else { answer = state[w] }
+            }
+        }
+        for v in order {
             let record = views[Int(v)]
-            let parentGone = record.parent != .noRef && gone[Int(record.parent)]
-            if record.internalGuide { gone[Int(v)] = parentGone; continue }
-            guard !parentGone, let n = new.viewRef(record.spec.id), Self.sameKind(record.spec, new.views[Int(n)].spec) else {
-                gone[Int(v)] = true
+            if record.internalGuide { continue }
+            let parentGoes = record.parent != .noRef && state[Int(record.parent)] == 2
+            guard state[Int(v)] == 1, let n = new.viewRef(record.spec.id) else {
                 out.removed += 1
-                if !parentGone { out.removedRoots.append(.string(record.spec.id)) }
+                if !parentGoes { out.removedRoots.append(.string(record.spec.id)) }
                 continue
             }
             out.kept[Int(v)] = n
@@ -110,13 +145,44 @@ extension LayoutDocument {
                 out.updatedAt.append(Int(n))
             }
         }
+        // The views that stay, in the new order, and which of them moved.
+        var staying: [(n: ViewRef, sequence: Int)] = []
+        new.forEachViewInOrder { n in
+            if let v = viewRef(new.views[Int(n)].spec.id), state[Int(v)] == 1 { staying.append((n, views[Int(v)].sequence)) }
+        }
+        let moved = Self.outOfOrder(staying.map(\.sequence))
+        var isMoved = [Bool](repeating: false, count: new.views.count)
+        for i in moved { isMoved[Int(staying[i].n)] = true }
+        var run: [JSON] = [], runAt: [Int] = [], movedRun: [ViewRef] = []
+        var changed = Set(out.updatedAt)
         new.forEachViewInOrder { n in
             let spec = new.views[Int(n)].spec
-            if let v = viewRef(spec.id), !gone[Int(v)] { return }
-            out.added.append(viewJSON(spec))
-            out.addedAt.append(Int(n))
+            guard let v = viewRef(spec.id), state[Int(v)] == 1 else {
+                run.append(viewJSON(spec))
+                runAt.append(Int(n))
+                return
+            }
+            if !run.isEmpty {
+                out.runs.append((spec.id, run, runAt))
+                (run, runAt) = ([], [])
+            }
+            if isMoved[Int(n)] { movedRun.append(n); return }
+            for m in movedRun { out.moves.append(move(new.views[Int(m)].spec.id, before: .string(spec.id))) }
+            out.movedAt += movedRun.map { Int($0) }
+            movedRun.removeAll()
         }
+        for m in movedRun { out.moves.append(move(new.views[Int(m)].spec.id, before: .null)) }
+        out.movedAt += movedRun.map { Int($0) }
+        if !run.isEmpty { out.runs.append((nil, run, runAt)) }
+        out.addedCount = out.runs.reduce(0) { $0 + $1.views.count }
+        changed.formUnion(out.movedAt)
+        out.updatedCount = changed.count
         return out
+    }
+
+    /// `updateView` that only moves view `id` before another (null: last).
+    private func move(_ id: String, before: JSON) -> JSON {
+        .object([("op", .string("updateView")), ("id", .string(id)), ("before", before)])
     }
 
     private struct ConstraintChanges {
@@ -186,7 +252,8 @@ extension LayoutDocument {
             }
         }
         if !blockAt.isEmpty { staying = (staying + blockAt.keys).sorted() }
-        let moved = outOfOrder(staying, partner)
+        let movedAt = Self.outOfOrder(staying.map { Int(entries[Int(partner[$0])].sequence) })
+        let moved = Set(movedAt.map { staying[$0] })
         for (k, e) in blockAt where moved.contains(k) { apart.insert(e) }
         var out = ConstraintChanges()
         var run: [JSON] = [], runAt: [Int] = []
@@ -227,11 +294,10 @@ extension LayoutDocument {
         return out
     }
 
-    /// Of the constraints that stay (indices into the new document, in its order), those to
+    /// Of what stays (its places here, listed in the new document's order), the positions to
     /// move so that the rest keep their order here: the complement of a longest run in order
     /// (none, and no work, when the new document keeps the order).
-    private func outOfOrder(_ staying: [Int], _ partner: [EntryRef]) -> Set<Int> {
-        let order = staying.map { entries[Int(partner[$0])].sequence }
+    private static func outOfOrder(_ order: [Int]) -> [Int] {
         guard order.indices.dropFirst().contains(where: { order[$0 - 1] > order[$0] }) else { return [] }
         // Patience sorting: tails[l] ends the best run of length l + 1 found so far.
         var tails: [Int] = [], back = [Int](repeating: -1, count: order.count)
@@ -247,7 +313,7 @@ extension LayoutDocument {
         var keep = Set<Int>()
         var i = tails.last ?? -1
         while i >= 0 { keep.insert(i); i = back[i] }
-        return Set(order.indices.filter { !keep.contains($0) }.map { staying[$0] })
+        return order.indices.filter { !keep.contains($0) }
     }
 
     /// Pairs the constraints sent without an id (`unnamed`, indices into `new`'s entries) with

@@ -217,7 +217,7 @@ final class PutTests: XCTestCase {
     /// a view moved to another parent or restyled, the options, a constraint's form.
     func edit(_ d: inout Doc, _ rng: inout LCG) {
         let plain = d.constraints.indices.filter { d.constraints[$0].visual == nil }
-        switch Int.random(in: 0..<14, using: &rng) {
+        switch Int.random(in: 0..<15, using: &rng) {
         case 0, 1:
             if let k = plain.randomElement(using: &rng) { d.constraints[k].constant += Double(Int.random(in: -15...15, using: &rng)) }
         case 2:
@@ -294,6 +294,10 @@ final class PutTests: XCTestCase {
             c.id = nil
             c.constant += Double(Int.random(in: 1...9, using: &rng))
             d.constraints.insert(c, at: Bool.random(using: &rng) ? k : k + 1)
+        case 13:
+            // A view listed elsewhere (before its parent too: a fresh build lists the parent first).
+            guard d.views.count > 2, let k = (1..<d.views.count).randomElement(using: &rng) else { return }
+            d.views.insert(d.views.remove(at: k), at: Int.random(in: 1..<d.views.count, using: &rng))
         default:
             if let k = plain.randomElement(using: &rng) { d.constraints[k].form = [.expr, .explicit, .oddExpr].randomElement(using: &rng)! }
         }
@@ -328,9 +332,9 @@ final class PutTests: XCTestCase {
         for f in s.allFrames where !amb.contains(f.id) {
             frames[f.id] = Rect(x: r(f.frame.x), y: r(f.frame.y), width: r(f.frame.width), height: r(f.frame.height))
         }
-        // The document: views by id, constraints in order with server ids masked.
+        // The document: views and constraints in order, server ids masked.
         let doc = s.document.json
-        let views = (doc["views"]?.array ?? []).sorted { $0["id"]!.string! < $1["id"]!.string! }
+        let views = doc["views"]?.array ?? []
         let constraints = (doc["constraints"]?.array ?? []).map { c -> String in
             var m = c.members!
             if let k = m.firstIndex(where: { $0.key == "id" }) { m[k].value = .string(masked(m[k].value.string!)) }
@@ -793,5 +797,74 @@ extension PutCaseTests {
                 XCTFail("\(engine): \(d)")
             }
         }
+    }
+}
+
+extension PutCaseTests {
+    /// Views end in the order sent: a content size ranks by its view's place, so which of two
+    /// conflicting ones breaks follows the views' order, a view inserted or moved too.
+    func testViewsEndInTheOrderSent() throws {
+        func doc(_ order: [String]) throws -> JSON {
+            let sized = [
+                "a":
+                    #"{"id":"a","parent":"s","intrinsicSize":{"width":40,"height":20},"hugging":{"horizontal":1000,"vertical":250},"compressionResistance":{"horizontal":1000,"vertical":750}}"#,
+                "b":
+                    #"{"id":"b","parent":"s","intrinsicSize":{"width":70,"height":20},"hugging":{"horizontal":1000,"vertical":250},"compressionResistance":{"horizontal":1000,"vertical":750}}"#,
+                "c": #"{"id":"c","parent":"root","intrinsicSize":{"width":10,"height":10}}"#
+            ]
+            let arranged = order.filter { $0 != "c" }.map { "\"\($0)\"" }.joined(separator: ",")
+            return try JSONParser.parse(
+                #"""
+                {"views":[{"id":"root","frame":{"x":0,"y":0,"width":300,"height":400}},
+                  {"id":"s","parent":"root","kind":"stack","stack":{"axis":"horizontal","distribution":"fillEqually","arrangedSubviews":[\#(arranged)]}},
+                  \#(order.map { sized[$0]! }.joined(separator: ","))],
+                 "constraints":[{"expr":"s.left == root.left"},{"expr":"s.top == root.top"}\#(order.contains("c") ? #",{"expr":"c.left == root.left"},{"expr":"c.top == root.bottom"}"# : "")]}
+                """#)
+        }
+        for engine in [EngineKind.solved, .factored] {
+            let limits = SessionLimits(engine: engine)
+            // The two orders break differently, or this shows nothing.
+            let (ab, ba) = (
+                try LayoutSession(document: doc(["a", "b"]), limits: limits), try LayoutSession(document: doc(["b", "a"]), limits: limits)
+            )
+            XCTAssertNotEqual(ab.allFrames.first { $0.id == "a" }?.frame, ba.allFrames.first { $0.id == "a" }?.frame, "\(engine)")
+            for (from, to) in [
+                (["a", "b"], ["b", "a"]), (["b"], ["a", "b"]), (["a"], ["b", "a"]), (["c", "a", "b"], ["b", "a", "c"]),
+                (["a", "b", "c"], ["c", "b", "a"])
+            ] {
+                let s = try LayoutSession(document: doc(from), limits: limits)
+                let put = try s.put(document: doc(to))
+                let fresh = try LayoutSession(document: doc(to), limits: limits)
+                if let d = PutTests.difference(PutTests.outcome(s), PutTests.outcome(fresh)) {
+                    XCTFail("\(engine) \(from) → \(to): \(d)\n\(put.changes)")
+                }
+                XCTAssertEqual(s.document.json["views"], fresh.document.json["views"], "\(engine) \(from) → \(to)")
+                // The journal's record replays to the same order.
+                let replayed = try LayoutSession(document: doc(from), limits: limits)
+                try replayed.replay(changes: put.changes, at: put.result.revision)
+                XCTAssertEqual(replayed.document.json, s.document.json, "\(engine) \(from) → \(to)")
+            }
+        }
+    }
+
+    /// `addViews` and `updateView` with `before`: listed there (null: last); an unknown view refused there.
+    func testViewsPlacedBeforeAnother() throws {
+        let s = try LayoutSession(document: document(#"{"expr":"a.width == 10"}"#))
+        func ids() -> [String] { s.document.json["views"]!.array!.map { $0["id"]!.string! } }
+        _ = try s.apply(
+            changes: JSONParser.parse(#"{"ops":[{"op":"addViews","before":"a","views":[{"id":"b","parent":"root"},{"id":"c","parent":"b"}]}]}"#))
+        XCTAssertEqual(ids(), ["root", "b", "c", "a"])
+        _ = try s.apply(changes: JSONParser.parse(#"{"ops":[{"op":"updateView","id":"b","before":null},{"op":"updateView","id":"a","before":"c"}]}"#))
+        XCTAssertEqual(ids(), ["root", "a", "c", "b"])
+        for op in [#"{"op":"addViews","before":"nope","views":[]}"#, #"{"op":"updateView","id":"a","before":7}"#] {
+            XCTAssertThrowsError(try s.apply(changes: JSONParser.parse(#"{"ops":[\#(op)]}"#))) {
+                XCTAssertEqual(($0 as? LayoutError)?.pointer, "/ops/0/before")
+            }
+        }
+        XCTAssertEqual(ids(), ["root", "a", "c", "b"])
+        // A removed slot reused: the new view is listed last, as a new session of the document lists it.
+        _ = try s.apply(changes: JSONParser.parse(#"{"ops":[{"op":"removeViews","ids":["c"]}]}"#))
+        _ = try s.apply(changes: JSONParser.parse(#"{"ops":[{"op":"addViews","views":[{"id":"d","parent":"root"}]}]}"#))
+        XCTAssertEqual(ids(), ["root", "a", "b", "d"])
     }
 }

@@ -146,7 +146,9 @@ class Put(unittest.TestCase):
         self.assertEqual(answer["applied"]["removeConstraints"], CELL + 1, "cell 4's and cell 5's old top")
         _, one_shot = self.call("POST", "/v1/layout", newer)
         self.assertEqual(self.call("GET", f"/v1/sessions/{sid}/frames")[1]["frames"], one_shot["frames"])
-        listed = self.call("GET", f"/v1/sessions/{sid}")[1]["document"]["constraints"]
+        listed = self.call("GET", f"/v1/sessions/{sid}")[1]["document"]
+        self.assertEqual([v["id"] for v in listed["views"]], [v["id"] for v in newer["views"]], "views in the order sent")
+        listed = listed["constraints"]
         self.assertEqual([c["expr"] for c in listed], [c["expr"] for c in newer["constraints"]], "in the order sent")
         survivors = [i for i, c in zip(ids, new["constraints"]) if "4." not in c["expr"] and not c["expr"].startswith("card5.top")]
         self.assertEqual([c["id"] for c in listed if c["id"] in survivors], survivors)
@@ -254,8 +256,13 @@ class Durable(unittest.TestCase):
             # In the middle, against card2's leading and trailing further on: it breaks, as
             # listed first, once its place is replayed too.
             new["constraints"].insert(3, {"expr": "card2.width == 50"})
+            # A card listed first: the views' order is replayed too.
+            new["views"].insert(1, new["views"].pop(next(k for k, v in enumerate(new["views"]) if v["id"] == "card3")))
             status, answer = server.request("PUT", f"/v1/sessions/{sid}/document", new)[::2]
             self.assertEqual(status, 200, answer)
+            fresh = server.request("POST", "/v1/sessions", new)[2]["session"]
+            order = [v["id"] for v in server.request("GET", f"/v1/sessions/{fresh}")[2]["document"]["views"]]
+            self.assertEqual(order[:2], ["root", "card3"])
             self.assertEqual(server.request("POST", "/v1/layout", new)[2]["frames"], server.request("GET", f"/v1/sessions/{sid}/frames")[2]["frames"])
             stored = server.request("GET", f"/v1/sessions/{sid}")[2]
             frames = server.request("GET", f"/v1/sessions/{sid}/frames")[2]
@@ -263,6 +270,7 @@ class Durable(unittest.TestCase):
             server.start()
             restored = server.request("GET", f"/v1/sessions/{sid}")[2]
             self.assertEqual((restored["revision"], restored["document"]), (stored["revision"], stored["document"]))
+            self.assertEqual([v["id"] for v in restored["document"]["views"]], order)
             self.assertEqual(server.request("GET", f"/v1/sessions/{sid}/frames")[2], frames)
             # And it goes on: the same document is nothing, an unnamed constant keeps its id.
             new["constraints"][5]["expr"] = "icon0.top == card0.top + 6"
