@@ -28,6 +28,9 @@ public protocol ConstraintEngine: AnyObject {
     /// Whether anything is ambiguous or broken (the common answer, no, should be cheap).
     var hasDiagnostics: Bool { get }
     var brokenConstraints: [(constraint: ConstraintHandle, conflicts: [ConstraintHandle])] { get }
+    /// Changes whenever a constraint is broken or stops being so (and, on the solved form,
+    /// becomes redundant or stops): whether an operation touched a conflict, unlisted.
+    var brokenEpoch: Int { get }
     func ambiguousVariables() -> [Variable]
     /// Another optimal solution moving the given ambiguous variables; nothing is kept.
     func alternativeValues(for variables: [Variable], maxStep: Double) -> [Variable: Double]

@@ -65,6 +65,9 @@ public struct LayoutDocument {
     /// Whether slot order is document order (nothing placed, no slot reused): then the live
     /// views are walked in place, no list sorted.
     var viewsInSlotOrder = true
+    /// Views were placed this change: which constraint a conflict breaks may change though
+    /// no atom did (a content size ranks by its view's place).
+    var ranksMoved = false
     /// True once a constraint was given an id shaped like a server-given one (`autoID`), or
     /// like a VFL group's member (`row.0`): until then neither kind of name can be taken, and
     /// none is looked up.
@@ -219,7 +222,7 @@ public struct LayoutDocument {
     mutating func moveLast(_ v: ViewRef) {
         sequence += 1
         views[Int(v)].sequence = sequence
-        viewsInSlotOrder = false
+        (viewsInSlotOrder, ranksMoved) = (false, true)
     }
 
     /// `order` (slots in their order) with each placement's slots moved, in turn, just
@@ -300,6 +303,7 @@ public struct LayoutDocument {
         }
         sequence = n
         viewsInSlotOrder = inSlots
+        ranksMoved = true
     }
 
     mutating func freeAtom(_ a: AtomRef) {
@@ -401,6 +405,7 @@ public struct LayoutDocument {
         dirtyAtoms.clearScratch()
         dirtyViews.clearScratch()
         removedViews.removeAll()
+        ranksMoved = false
         churnAdded.removeAll()
         churnRemoved.removeAll()
         freeViews += freedViews; freeAtoms += freedAtoms; freeEntries += freedEntries

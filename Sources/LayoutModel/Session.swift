@@ -275,14 +275,17 @@ public final class LayoutSession {
     }
 
     /// `{"constraintId": constant, ...}`: the set-constant fast path. Each value goes
-    /// straight to the engine's marker shift; nothing is re-translated.
+    /// straight to the engine's marker shift; nothing is re-translated. One that makes or
+    /// ends a conflict is settled by the document's order (the engine breaks the one set).
     public func setConstants(_ json: JSON) throws(LayoutError) -> ChangeResult {
         guard let members = json.members else { throw LayoutError(.invalid, "", "a constants body is an object of constraint ids to numbers") }
+        let epoch = solver.brokenEpoch
         try document.setConstants(members, at: Pointer()) { a, value in
             guard let link = link(a) else { return }
             let c = link.base + link.sign * value
             solver.setConstant(link.handle!, c)
         }
+        if solver.brokenEpoch != epoch { breakAsUIKitDoes() }
         settleText(changed: [])
         return finish(added: [], countRevision: true)
     }
@@ -396,8 +399,8 @@ public final class LayoutSession {
             return breakAsUIKitDoes()
         }
         // Nothing touched (an empty change, a document sent again as it is): nothing moves,
-        // and no conflict is broken anew.
-        if document.dirtyAtoms.isEmpty { return }
+        // and no conflict is broken anew, unless views moved in the order it breaks by.
+        if document.dirtyAtoms.isEmpty { return document.ranksMoved ? breakAsUIKitDoes() : () }
         // A change to a built engine: an atom whose row keeps its shape keeps its constraint
         // (its constant and priority set in place); the others go in one at a time, in
         // document order, each link beside its definition.

@@ -804,6 +804,11 @@ extension PutCaseTests {
     /// Views end in the order sent: a content size ranks by its view's place, so which of two
     /// conflicting ones breaks follows the views' order, a view inserted or moved too.
     func testViewsEndInTheOrderSent() throws {
+        // Arranged as listed, or always a then b (then the views' order alone moves, no constraint).
+        for fixed in [false, true] { try viewsEndInTheOrderSent(fixedArrangement: fixed) }
+    }
+
+    func viewsEndInTheOrderSent(fixedArrangement: Bool) throws {
         func doc(_ order: [String]) throws -> JSON {
             let sized = [
                 "a":
@@ -812,7 +817,7 @@ extension PutCaseTests {
                     #"{"id":"b","parent":"s","intrinsicSize":{"width":70,"height":20},"hugging":{"horizontal":1000,"vertical":250},"compressionResistance":{"horizontal":1000,"vertical":750}}"#,
                 "c": #"{"id":"c","parent":"root","intrinsicSize":{"width":10,"height":10}}"#
             ]
-            let arranged = order.filter { $0 != "c" }.map { "\"\($0)\"" }.joined(separator: ",")
+            let arranged = order.filter { $0 != "c" }.sorted { fixedArrangement && $0 < $1 }.map { "\"\($0)\"" }.joined(separator: ",")
             return try JSONParser.parse(
                 #"""
                 {"views":[{"id":"root","frame":{"x":0,"y":0,"width":300,"height":400}},
@@ -866,5 +871,24 @@ extension PutCaseTests {
         _ = try s.apply(changes: JSONParser.parse(#"{"ops":[{"op":"removeViews","ids":["c"]}]}"#))
         _ = try s.apply(changes: JSONParser.parse(#"{"ops":[{"op":"addViews","views":[{"id":"d","parent":"root"}]}]}"#))
         XCTAssertEqual(ids(), ["root", "a", "b", "d"])
+    }
+}
+
+extension PutCaseTests {
+    /// A set-constant that makes a conflict breaks by the document's order, as a new session
+    /// of the document breaks it, not the constraint being set; and one that ends it restores
+    /// what it broke.
+    func testASetConstantThatMakesAConflictBreaksByTheOrder() throws {
+        for engine in [EngineKind.solved, .factored] {
+            let limits = SessionLimits(engine: engine)
+            let s = try LayoutSession(document: document(#"{"id":"w1","expr":"a.width == 10"},{"id":"w2","expr":"a.width >= 5"}"#), limits: limits)
+            XCTAssertEqual(broken(s), [])
+            for (c, body) in [(20.0, #"{"w2":20}"#), (8, #"{"w2":8}"#), (30, #"{"w2":30}"#)] {
+                _ = try s.setConstants(JSONParser.parse(body))
+                let fresh = try LayoutSession(document: s.document.json, limits: limits)
+                XCTAssertEqual(width(s), width(fresh), "\(engine) at \(c)")
+                XCTAssertEqual(broken(s), broken(fresh), "\(engine) at \(c)")
+            }
+        }
     }
 }

@@ -135,7 +135,8 @@ public final class FactoredSolver {
     var lastAdded: [ConstraintHandle] = []
     var handleOfRow: [Int32] = []
     /// Broken constraints, oldest first.
-    var broken: [Int32] = []
+    var broken: [Int32] = [] { didSet { brokenEpoch &+= 1 } }
+    public private(set) var brokenEpoch = 0
     /// The row of the operation under way: the one to break when it is in a conflict.
     var preferredRow: Int? = nil
     /// The last batch's `breakOrder`, by handle from its first: the order a conflict breaks in

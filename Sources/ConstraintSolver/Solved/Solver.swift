@@ -39,7 +39,8 @@ public final class Solver {
 
     var records = RecordTable()
     /// Broken and redundant constraints, retried when the system changes under them.
-    var dormant: Set<Int32> = []
+    var dormant: Set<Int32> = [] { didSet { brokenEpoch &+= 1 } }
+    public private(set) var brokenEpoch = 0
 
     // Work lists.
     var dirty: [Symbol] = []
