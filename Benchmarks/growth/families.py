@@ -14,6 +14,9 @@ labels (intrinsic sizes), 12 pt padding, written the ways apps write it:
                   stack of the two labels
   stack-DIST      the same rows (aligned top) distributed DIST (fillEqually, fillProportionally,
                   equalSpacing, equalCentering)
+  stack-text      the stack-top rows with a column aligned fill of two wrapping labels (text,
+                  numberOfLines 0; a third of the first ones and most second ones wrap): a
+                  self-sizing cell
   nested          four levels of stacks a cell (row, column, row of label and badge, ...)
   labels-chained  chained cells each holding one wrapping label (numberOfLines 0)
   labels-pinned   the same labels in cells pinned to the root
@@ -85,7 +88,12 @@ def compressed(priority):
     return lambda i, c: fits(i, c) + [{"expr": f"{c}.height == 0 @{priority}"}]
 
 
-def stacks(n, alignment="top", distribution="fill"):
+def text_label(i, k, parent, words):
+    text = " ".join(WORDS[(i + k + j) % len(WORDS)] for j in range(words))
+    return {"id": f"l{k}_{i}", "parent": parent, "text": {"string": text, "font": {"family": "DejaVu Sans", "size": 15}, "numberOfLines": 0}}
+
+
+def stacks(n, alignment="top", distribution="fill", text=False):
     views = [dict(ROOT), {"id": "feed", "parent": "root", "kind": "stack",
                           "stack": {"axis": "vertical", "arrangedSubviews": [f"row{i}" for i in range(n)]}}]
     cons = [{"expr": "feed.top == root.top"}, {"expr": "feed.leading == root.leading"}, {"expr": "feed.trailing == root.trailing"}]
@@ -97,9 +105,10 @@ def stacks(n, alignment="top", distribution="fill"):
                        "arrangedSubviews": [a, col]}},
             {"id": a, "parent": r, "intrinsicSize": {"width": 40, "height": 40}, "baseline": {"first": 30, "last": 30}},
             {"id": col, "parent": r, "kind": "stack",
-             "stack": {"axis": "vertical", "spacing": 4, "alignment": "leading", "arrangedSubviews": [f"l1_{i}", f"l2_{i}"]}},
-            label(i, 1, col), label(i, 2, col),
+             "stack": {"axis": "vertical", "spacing": 4, "alignment": "fill" if text else "leading",
+                       "arrangedSubviews": [f"l1_{i}", f"l2_{i}"]}},
         ]
+        views += [text_label(i, 1, col, 2 + (i % 3) * 5), text_label(i, 2, col, 12 + (i * 7) % 17)] if text else [label(i, 1, col), label(i, 2, col)]
     return {"views": views, "constraints": cons}
 
 
@@ -156,6 +165,7 @@ FAMILIES = {
     "selfsizing250": lambda n: cells(n, chained_top, compressed(250)),
     **{f"stack-{a}": (lambda a: lambda n: stacks(n, alignment=a))(a) for a in ALIGNMENTS},
     **{f"stack-{d}": (lambda d: lambda n: stacks(n, distribution=d))(d) for d in DISTRIBUTIONS},
+    "stack-text": lambda n: stacks(n, text=True),
     "nested": nested,
     "labels-chained": lambda n: labelled(n, True),
     "labels-pinned": lambda n: labelled(n, False),
@@ -215,8 +225,11 @@ def changes(name, n):
         if chained:
             out["constant"] = {"op": "setConstant", "id": f"cell{m}.top", "constant": 8}
     elif name.startswith("stack") or name == "nested":
-        w, h = label(m, 2, "")["intrinsicSize"].values()
-        out["grow"] = {"op": "updateView", "id": f"l2_{m}", "intrinsicSize": {"width": w, "height": h + 20}}
+        if name == "stack-text":
+            out["grow"] = {"op": "updateView", "id": f"l2_{m}", "text": text_label(m, 2, "", 40)["text"]}
+        else:
+            w, h = label(m, 2, "")["intrinsicSize"].values()
+            out["grow"] = {"op": "updateView", "id": f"l2_{m}", "intrinsicSize": {"width": w, "height": h + 20}}
         doc = FAMILIES[name](1)
         rename = {"row0": f"row{new}", "col0": f"col{new}", "head0": f"head{new}", "badge0": f"badge{new}", "a0": f"a{new}",
                   "l1_0": f"l1_{new}", "l2_0": f"l2_{new}"}

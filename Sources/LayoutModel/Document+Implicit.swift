@@ -55,10 +55,9 @@ extension LayoutDocument {
         // A vertical stack that fills keeps its views at their heights, this one's now wrapped
         // (a build arranges it before any label wraps; arranged later, it would differ).
         let p = views[Int(r)].parent
-        if m.height != before?.height, p != .noRef, let stack = views[Int(p)].spec.stack, stack.axis == .vertical,
-            stack.distribution == .fill || stack.distribution == .fillProportionally
-        {
-            markStackDirty(p)
+        if m.height != before?.height, p != .noRef, let stack = views[Int(p)].spec.stack, stack.axis == .vertical {
+            if stack.distribution == .fill { retie(r, in: p) }
+            if stack.distribution == .fillProportionally { markStackDirty(p) }  // every share follows the total
         }
         if m.lines != before?.lines, views[Int(r)].spec.lastBaseline == nil, !views[Int(r)].restyled {
             views[Int(r)].restyled = true

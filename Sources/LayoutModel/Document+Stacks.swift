@@ -7,6 +7,8 @@ import ConstraintSolver
 struct StackState {
     var atoms: [AtomRef] = []
     var guides: [ViewRef] = []
+    /// The views it arranged when last made.
+    var arranged: [ViewRef] = []
 }
 
 extension LayoutDocument {
@@ -70,8 +72,8 @@ extension LayoutDocument {
     /// and the new ones take free slots. Matched by place in the list, every constraint past
     /// an insertion changed: a row inserted in a 2,000-row stack re-added 2,000 engine rows.
     private mutating func syncStack(_ s: ViewRef) {
-        var guides = stacks[s]?.guides ?? []
-        let wanted = arrangement(of: s, guides: &guides)
+        var guides = stacks[s]?.guides ?? [], arranged: [ViewRef] = []
+        let wanted = arrangement(of: s, guides: &guides, arranged: &arranged)
         var kept: [Relating: [AtomRef]] = [:]
         for a in stacks[s]?.atoms ?? [] where a != .noRef { kept[Relating(atoms[Int(a)]), default: []].append(a) }
         var taken = [AtomRef](repeating: .noRef, count: wanted.count)
@@ -85,30 +87,51 @@ extension LayoutDocument {
         for a in kept.values.joined().sorted() { removeAtom(a) }  // removeAtom empties its slot
         var state = stacks[s] ?? StackState()
         state.guides = guides
+        for v in state.arranged where views[Int(v)].live { (views[Int(v)].arranged, views[Int(v)].fillTie) = (false, .noRef) }
+        for v in arranged { views[Int(v)].arranged = true }
+        state.arranged = arranged
+        let tieSize: Attribute = views[Int(s)].spec.stack!.axis == .horizontal ? .width : .height
         var hole = 0
         for (n, w) in wanted.enumerated() {
-            let a = taken[n]
-            guard a == .noRef else {
+            var a = taken[n]
+            if a != .noRef {
                 let x = atoms[Int(a)]
-                guard x.multiplier != w.multiplier || x.constant != w.constant || x.priority != w.priority else { continue }
-                atoms[Int(a)].multiplier = w.multiplier; atoms[Int(a)].constant = w.constant; atoms[Int(a)].priority = w.priority
+                if x.multiplier != w.multiplier || x.constant != w.constant || x.priority != w.priority {
+                    atoms[Int(a)].multiplier = w.multiplier; atoms[Int(a)].constant = w.constant; atoms[Int(a)].priority = w.priority
+                    markDirty(atom: a)
+                }
+            } else {
+                while hole < state.atoms.count && state.atoms[hole] != .noRef { hole += 1 }
+                var atom = w
+                atom.origin = .stack(s, Int32(hole))
+                a = newAtom(atom)
                 markDirty(atom: a)
-                continue
+                if hole < state.atoms.count { state.atoms[hole] = a } else { state.atoms.append(a) }
             }
-            while hole < state.atoms.count && state.atoms[hole] != .noRef { hole += 1 }
-            var atom = w
-            atom.origin = .stack(s, Int32(hole))
-            let made = newAtom(atom)
-            markDirty(atom: made)
-            if hole < state.atoms.count { state.atoms[hole] = made } else { state.atoms.append(made) }
+            if w.priority == 1 && w.second == .noRef && w.firstAttribute == tieSize && w.first != s { views[Int(w.first)].fillTie = a }
         }
         while state.atoms.last == .noRef { state.atoms.removeLast() }
         stacks[s] = state
     }
 
+    /// A label arranged in a vertical fill stack rewrapped: its tie-breaker follows its new
+    /// height in place. The stack made again for it cost O(stack) a rewrap (+8–20% of a
+    /// column of wrapping labels' layout, callgrind; quadratic in one long stack of them).
+    mutating func retie(_ v: ViewRef, in s: ViewRef) {
+        // A stack to be made again reads the new height then; one that does not arrange the
+        // view, or gives it no tie-breaker (its last view, a hidden one), reads nothing of it.
+        guard !dirtyStackSet.contains(s), views[Int(v)].arranged, views[Int(v)].fillTie != .noRef else { return }
+        let a = views[Int(v)].fillTie
+        guard let h = views[Int(v)].intrinsicHeight else { return markStackDirty(s) }
+        if atoms[Int(a)].constant != h {
+            atoms[Int(a)].constant = h
+            markDirty(atom: a)
+        }
+    }
+
     /// The atoms a stack wants now, in order (their index is their name's). Guides are made
     /// or dropped to the number the distribution needs.
-    private mutating func arrangement(of s: ViewRef, guides: inout [ViewRef]) -> [Atom] {
+    private mutating func arrangement(of s: ViewRef, guides: inout [ViewRef], arranged kept: inout [ViewRef]) -> [Atom] {
         let spec = views[Int(s)].spec.stack!
         if spec.distribution == .fillProportionally { proportionalStacks = true }
         let horizontal = spec.axis == .horizontal
@@ -141,6 +164,7 @@ extension LayoutDocument {
                     multiplier: multiplier, constant: c, priority: priority))
         }
         let arranged = spec.arranged.compactMap { viewRef($0) }.filter { views[Int($0)].live && views[Int($0)].parent == s }
+        kept = arranged
         let visible = arranged.filter { !views[Int($0)].spec.hidden }
         func intrinsic(_ v: ViewRef) -> Double? { horizontal ? views[Int(v)].intrinsicWidth : views[Int(v)].intrinsicHeight }
 

@@ -267,6 +267,10 @@ struct ViewRecord {
     var internalGuide = false
     /// Insertion order: the document's view order.
     var sequence: Int
+    /// Arranged by its parent stack when that stack was last made (`syncStack`), and its
+    /// fill tie-breaker there (`height == intrinsic @1`; noRef: none): what a rewrap updates.
+    var arranged = false
+    var fillTie = AtomRef.noRef
     /// Its implicit atoms by `ImplicitKind`, `noRef` where it has none.
     var implicit = ImplicitAtoms()
     /// A text view's measurements, boxed (most views have no text): on its natural lines

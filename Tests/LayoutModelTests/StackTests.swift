@@ -287,3 +287,41 @@ final class StackTests: XCTestCase {
         }
     }
 }
+
+extension StackTests {
+    /// Labels in a vertical fill stack squeezed below their heights: the tie-breakers (by
+    /// index, at each label's height) decide which gives way, so each follows its label as it
+    /// rewraps at every width (in place); the session equals a new one of its document.
+    func testTieBreakersFollowLabelsAsTheyRewrap() throws {
+        func label(_ id: String, _ words: Int) -> String {
+            let text = Array(repeating: "wraps at every width", count: words).joined(separator: " ")
+            return #"{"id":"\#(id)","parent":"col","text":{"string":"\#(text)","font":{"family":"DejaVu Sans","size":15},"numberOfLines":0}}"#
+        }
+        for engine in [EngineKind.solved, .factored] {
+            let limits = SessionLimits(engine: engine)
+            let s = try LayoutSession(
+                document: json(
+                    #"""
+                    {"views":[{"id":"root","frame":{"x":0,"y":0,"width":400,"height":600}},
+                      {"id":"col","parent":"root","kind":"stack","stack":{"axis":"vertical","spacing":4,"arrangedSubviews":["t1","t2","t3"]}},
+                      \#(label("t1", 4)),\#(label("t2", 1)),\#(label("t3", 2))],
+                     "constraints":[{"expr":"col.leading == root.leading"},{"expr":"col.top == root.top"},
+                                    {"id":"w","expr":"col.width == 380"},{"id":"h","expr":"col.height == 90"}]}
+                    """#), limits: limits)
+            var heights: Set<Double> = []
+            for width in [150.0, 90, 380, 200, 120, 300] {
+                _ = try s.change(#"{"ops":[{"op":"setConstant","id":"w","constant":\#(width)}]}"#)
+                let fresh = try LayoutSession(document: s.document.json, limits: limits)
+                XCTAssertEqual(s.allFrames, fresh.allFrames, "\(engine) at \(width)")
+                heights.insert(s.frame("t1")!.height)
+                // Squeezed, the last label gives way: the others keep the heights they have
+                // in a stack tall enough for all (where nothing but their text holds them).
+                _ = try s.change(#"{"ops":[{"op":"setConstant","id":"h","constant":900}]}"#)
+                let tall = [s.frame("t1")!.height, s.frame("t2")!.height]
+                _ = try s.change(#"{"ops":[{"op":"setConstant","id":"h","constant":90}]}"#)
+                XCTAssertEqual([s.frame("t1")!.height, s.frame("t2")!.height], tall, "\(engine) at \(width)")
+            }
+            XCTAssertGreaterThan(heights.count, 2, "t1 rewrapped")
+        }
+    }
+}
