@@ -130,6 +130,8 @@ extension LayoutDocument {
                 if state[w] == 0 { state[w] = answer } else { answer = state[w] }
             }
         }
+        // Each new view's ref here, where it stays (what the walks of the new order read).
+        var old = [ViewRef](repeating: .noRef, count: new.views.count)
         for v in order {
             let record = views[Int(v)]
             if record.internalGuide { continue }
@@ -140,6 +142,7 @@ extension LayoutDocument {
                 continue
             }
             out.kept[Int(v)] = n
+            old[Int(n)] = v
             if new.views[Int(n)].spec != record.spec {
                 out.updates.append(update(from: record.spec, to: new.views[Int(n)].spec))
                 out.updatedAt.append(Int(n))
@@ -147,9 +150,7 @@ extension LayoutDocument {
         }
         // The views that stay, in the new order, and which of them moved.
         var staying: [(n: ViewRef, sequence: Int)] = []
-        new.forEachViewInOrder { n in
-            if let v = viewRef(new.views[Int(n)].spec.id), state[Int(v)] == 1 { staying.append((n, views[Int(v)].sequence)) }
-        }
+        new.forEachViewInOrder { n in if old[Int(n)] != .noRef { staying.append((n, views[Int(old[Int(n)])].sequence)) } }
         let moved = Self.outOfOrder(staying.map(\.sequence))
         var isMoved = [Bool](repeating: false, count: new.views.count)
         for i in moved { isMoved[Int(staying[i].n)] = true }
@@ -157,7 +158,7 @@ extension LayoutDocument {
         var changed = Set(out.updatedAt)
         new.forEachViewInOrder { n in
             let spec = new.views[Int(n)].spec
-            guard let v = viewRef(spec.id), state[Int(v)] == 1 else {
+            guard old[Int(n)] != .noRef else {
                 run.append(viewJSON(spec))
                 runAt.append(Int(n))
                 return
