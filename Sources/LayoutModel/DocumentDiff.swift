@@ -108,27 +108,28 @@ extension LayoutDocument {
     private func viewChanges(to new: LayoutDocument) -> ViewChanges {
         var out = ViewChanges(kept: [ViewRef](repeating: .noRef, count: views.count))
         // Whether each view goes, from its parent's answer (found up the chain: a view placed
-        // before its parent may come first in document order). 0: not known yet, 1 stays, 2 goes.
-        var state = [UInt8](repeating: 0, count: views.count), path: [Int] = []
-        func ownGoes(_ r: ViewRecord) -> Bool {
-            guard !r.internalGuide else { return false }
-            guard let n = new.viewRef(r.spec.id) else { return true }
-            return !Self.sameKind(r.spec, new.views[Int(n)].spec)
-        }
+        // before its parent may come first in document order). 0: not known yet, 1 stays, 2
+        // goes. Each view is looked up in the new document once (`match`), read in place.
+        var state = [UInt8](repeating: 0, count: views.count), match = [ViewRef](repeating: .noRef, count: views.count)
+        var path: [Int] = []  // views that stay by themselves, their parents' answers not known yet
         let order = viewOrder
-        for v in order {
+        for v in order where state[Int(v)] == 0 {
             var u = Int(v)
-            while state[u] == 0 {
+            while true {
+                if !views[u].internalGuide {
+                    let n = new.viewRef(views[u].spec.id) ?? .noRef
+                    match[u] = n
+                    if n == .noRef || !Self.sameKind(views[u].spec, new.views[Int(n)].spec) { state[u] = 2; break }
+                }
+                let up = Int(views[u].parent)
+                if up < 0 || state[up] != 0 {
+                    state[u] = up < 0 ? 1 : state[up]
+                    break
+                }
                 path.append(u)
-                if ownGoes(views[u]) { state[u] = 2; break }
-                let up = views[u].parent
-                if up == .noRef { state[u] = 1; break }
-                u = Int(up)
+                u = up
             }
-            var answer = state[u]
-            while let w = path.popLast() {
-                if state[w] == 0 { state[w] = answer } else { answer = state[w] }
-            }
+            while let w = path.popLast() { state[w] = state[Int(views[w].parent)] }
         }
         // Each new view's ref here, where it stays (what the walks of the new order read).
         var old = [ViewRef](repeating: .noRef, count: new.views.count)
@@ -136,7 +137,8 @@ extension LayoutDocument {
             let record = views[Int(v)]
             if record.internalGuide { continue }
             let parentGoes = record.parent != .noRef && state[Int(record.parent)] == 2
-            guard state[Int(v)] == 1, let n = new.viewRef(record.spec.id) else {
+            let n = match[Int(v)]
+            guard state[Int(v)] == 1 else {
                 out.removed += 1
                 if !parentGoes { out.removedRoots.append(.string(record.spec.id)) }
                 continue
@@ -149,28 +151,35 @@ extension LayoutDocument {
             }
         }
         // The views that stay, in the new order, and which of them moved.
-        var staying: [(n: ViewRef, sequence: Int)] = []
-        new.forEachViewInOrder { n in if old[Int(n)] != .noRef { staying.append((n, views[Int(old[Int(n)])].sequence)) } }
-        let moved = Self.outOfOrder(staying.map(\.sequence))
+        // (Loops over the order listed, not `forEachViewInOrder`: a closure boxed the lists it
+        // fills, and each access to them went through the box.)
+        let newOrder = new.viewOrder
+        var staying: [ViewRef] = [], sequences: [Int] = []
+        for n in newOrder where old[Int(n)] != .noRef {
+            staying.append(n)
+            sequences.append(views[Int(old[Int(n)])].sequence)
+        }
         var isMoved = [Bool](repeating: false, count: new.views.count)
-        for i in moved { isMoved[Int(staying[i].n)] = true }
+        for i in Self.outOfOrder(sequences) { isMoved[Int(staying[i])] = true }
         var run: [JSON] = [], runAt: [Int] = [], movedRun: [ViewRef] = []
         var changed = Set(out.updatedAt)
-        new.forEachViewInOrder { n in
-            let spec = new.views[Int(n)].spec
+        for n in newOrder {
             guard old[Int(n)] != .noRef else {
-                run.append(viewJSON(spec))
+                run.append(viewJSON(new.views[Int(n)].spec))
                 runAt.append(Int(n))
-                return
+                continue
             }
             if !run.isEmpty {
-                out.runs.append((spec.id, run, runAt))
+                out.runs.append((new.views[Int(n)].spec.id, run, runAt))
                 (run, runAt) = ([], [])
             }
-            if isMoved[Int(n)] { movedRun.append(n); return }
-            for m in movedRun { out.moves.append(move(new.views[Int(m)].spec.id, before: .string(spec.id))) }
-            out.movedAt += movedRun.map { Int($0) }
-            movedRun.removeAll()
+            if isMoved[Int(n)] {
+                movedRun.append(n)
+            } else if !movedRun.isEmpty {
+                for m in movedRun { out.moves.append(move(new.views[Int(m)].spec.id, before: .string(new.views[Int(n)].spec.id))) }
+                out.movedAt += movedRun.map { Int($0) }
+                movedRun.removeAll()
+            }
         }
         for m in movedRun { out.moves.append(move(new.views[Int(m)].spec.id, before: .null)) }
         out.movedAt += movedRun.map { Int($0) }
