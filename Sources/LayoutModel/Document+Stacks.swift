@@ -51,8 +51,15 @@ extension LayoutDocument {
     /// A removed stack (or one that is a stack no more): its guides and constraints go.
     mutating func dropStack(_ s: ViewRef) {
         guard let state = stacks.removeValue(forKey: s) else { return }
+        unarrange(state.arranged)
         for a in state.atoms where a != .noRef && atoms[Int(a)].live { removeAtom(a) }
         for g in state.guides where views[Int(g)].live { removeGuide(g) }
+    }
+
+    /// Views a stack arranged no longer know a tie-breaker of it (its atom's slot is free for
+    /// any constraint once it goes).
+    private mutating func unarrange(_ arranged: [ViewRef]) {
+        for v in arranged where views[Int(v)].live { (views[Int(v)].arranged, views[Int(v)].fillTie) = (false, .noRef) }
     }
 
     /// What a stack's constraint relates: a wanted one takes the atom that relates the same.
@@ -87,8 +94,8 @@ extension LayoutDocument {
         for a in kept.values.joined().sorted() { removeAtom(a) }  // removeAtom empties its slot
         var state = stacks[s] ?? StackState()
         state.guides = guides
-        for v in state.arranged where views[Int(v)].live { (views[Int(v)].arranged, views[Int(v)].fillTie) = (false, .noRef) }
-        for v in arranged { views[Int(v)].arranged = true }
+        unarrange(state.arranged)
+        for v in arranged { (views[Int(v)].arranged, views[Int(v)].fillTie) = (true, .noRef) }
         state.arranged = arranged
         let tieSize: Attribute = views[Int(s)].spec.stack!.axis == .horizontal ? .width : .height
         var hole = 0
@@ -122,6 +129,8 @@ extension LayoutDocument {
         // view, or gives it no tie-breaker (its last view, a hidden one), reads nothing of it.
         guard !dirtyStackSet.contains(s), views[Int(v)].arranged, views[Int(v)].fillTie != .noRef else { return }
         let a = views[Int(v)].fillTie
+        // Only ever its own stack's constraint on this view (whatever left the tie behind).
+        guard atoms[Int(a)].live, case .stack(s, _) = atoms[Int(a)].origin, atoms[Int(a)].first == v else { return markStackDirty(s) }
         guard let h = views[Int(v)].intrinsicHeight else { return markStackDirty(s) }
         if atoms[Int(a)].constant != h {
             atoms[Int(a)].constant = h

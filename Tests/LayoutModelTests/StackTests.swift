@@ -325,3 +325,36 @@ extension StackTests {
         }
     }
 }
+
+extension StackTests {
+    /// A stack made a plain view and a stack again, no longer arranging a label, in one change:
+    /// the label forgets its tie-breaker, whose slot a later constraint takes (its rewrap once
+    /// wrote its height into that constraint).
+    func testAStackDroppedForgetsItsTieBreakers() throws {
+        let text =
+            #""text":{"string":"wraps at every width wraps at every width wraps at every width","font":{"family":"DejaVu Sans","size":15},"numberOfLines":0}"#
+        for engine in [EngineKind.solved, .factored] {
+            let limits = SessionLimits(engine: engine)
+            let s = try LayoutSession(
+                document: json(
+                    #"""
+                    {"views":[{"id":"root","frame":{"x":0,"y":0,"width":400,"height":600}},
+                      {"id":"col","parent":"root","kind":"stack","stack":{"axis":"vertical","arrangedSubviews":["t1","t2"]}},
+                      {"id":"t1","parent":"col",\#(text)},{"id":"t2","parent":"col",\#(text)}],
+                     "constraints":[{"expr":"col.leading == root.leading"},{"expr":"col.top == root.top"},{"expr":"col.width == 380"}]}
+                    """#), limits: limits)
+            _ = try s.change(
+                #"{"ops":[{"op":"updateView","id":"col","kind":"view","stack":null},{"op":"updateView","id":"col","kind":"stack","stack":{"axis":"vertical","arrangedSubviews":["t2"]}}]}"#
+            )
+            // t1 rewraps at 100; one of the others takes the freed slot.
+            let cs = [#"{"id":"tw","expr":"t1.width == 100"}"#] + (0..<8).map { #"{"id":"x\#($0)","expr":"root.width >= \#($0)"}"# }
+            _ = try s.change(#"{"ops":[{"op":"addConstraints","constraints":[\#(cs.joined(separator: ","))]}]}"#)
+            for k in 0..<8 {
+                let e = try XCTUnwrap(s.document.entryRef("x\(k)"))
+                XCTAssertEqual(s.document.atoms[Int(s.document.entries[Int(e)].atom)].constant, Double(k), "\(engine) x\(k)")
+            }
+            let fresh = try LayoutSession(document: s.document.json, limits: limits)
+            XCTAssertEqual(fresh.allFrames, s.allFrames, "\(engine)")
+        }
+    }
+}
