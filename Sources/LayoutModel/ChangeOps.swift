@@ -35,15 +35,16 @@ enum ChangeOps {
             try allowed(["views", "before"])
             let anchor = try viewAnchor()
             let made = try doc.addViews(op["views"] ?? .null, at: p("views"))
-            if let anchor, anchor != .noRef { doc.place(views: made, before: anchor) }
+            // Last, in op order: after what an earlier op placed last too.
+            if let anchor = anchor ?? (doc.viewPlacements.isEmpty ? nil : .noRef) { doc.place(views: made, before: anchor) }
         case "removeViews":
             try allowed(["ids"])
             try doc.removeViews(try ids(), at: p("ids"))
         case "updateView":
-            let anchor = try viewAnchor(), id = try id()
+            let id = try id(), anchor = try viewAnchor()
             try doc.updateView(id, fields: anchor == nil ? op.members! : op.members!.filter { $0.key != "before" }, at: p)
-            // Moved: listed last now, or before its anchor once the change is read.
-            if let anchor, let v = doc.viewRef(id) { anchor == .noRef ? doc.moveLast(v) : doc.place(views: [v], before: anchor) }
+            // Moved before its anchor (or last) once the change is read.
+            if let anchor, let v = doc.viewRef(id) { doc.place(views: [v], before: anchor) }
         case "addConstraints":
             try allowed(["constraints", "before"])
             var anchor: EntryRef? = nil

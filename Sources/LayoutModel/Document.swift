@@ -212,34 +212,29 @@ public struct LayoutDocument {
         if !moved.isEmpty { placements.append((moved, anchor)) }
     }
 
-    /// Views just added, or moved, to be listed just before `anchor` (`addViews` and
-    /// `updateView` with `before`): placed in `prepare`, with the entries.
+    /// Views just added, or moved, to be listed just before `anchor` (noRef: last; `addViews`
+    /// and `updateView` with `before`): placed in `prepare`, with the entries.
     mutating func place(views moved: [ViewRef], before anchor: ViewRef) {
         if !moved.isEmpty { viewPlacements.append((moved, anchor)) }
     }
 
-    /// A view listed last, now (`updateView` with `before: null`).
-    mutating func moveLast(_ v: ViewRef) {
-        sequence += 1
-        views[Int(v)].sequence = sequence
-        (viewsInSlotOrder, ranksMoved) = (false, true)
-    }
-
     /// `order` (slots in their order) with each placement's slots moved, in turn, just
-    /// before its anchor (an anchor moved or removed since still holds its place), through
-    /// a linked list: one pass for the whole change (a pass each was quadratic in a PUT that
-    /// inserts in many places).
-    static func placed(_ order: [Int], slots: Int, _ placements: [(moved: [Int], anchor: Int)], movable: (Int) -> Bool) -> [Int] {
+    /// before its anchor (-1: to the end), through a linked list: one pass for the whole
+    /// change (a pass each was quadratic in a PUT that inserts in many places). A slot placed
+    /// or named as an anchor is in `order` even if removed since: it holds its place for
+    /// what was placed around it.
+    static func placed(_ order: [Int], slots: Int, _ placements: [(moved: [Int], anchor: Int)]) -> [Int] {
         var next = [Int](repeating: -1, count: slots), prev = next
         for (a, b) in zip(order, order.dropFirst()) { (next[a], prev[b]) = (b, a) }
-        var head = order.first ?? -1
+        var (head, tail) = (order.first ?? -1, order.last ?? -1)
         for (moved, at) in placements {
-            for e in moved where e != at && movable(e) {
+            for e in moved where e != at {
                 if prev[e] >= 0 { next[prev[e]] = next[e] } else { head = next[e] }
-                if next[e] >= 0 { prev[next[e]] = prev[e] }
-                (prev[e], next[e]) = (prev[at], at)
-                if prev[at] >= 0 { next[prev[at]] = e } else { head = e }
-                prev[at] = e
+                if next[e] >= 0 { prev[next[e]] = prev[e] } else { tail = prev[e] }
+                let before = at >= 0 ? prev[at] : tail
+                (prev[e], next[e]) = (before, at)
+                if before >= 0 { next[before] = e } else { head = e }
+                if at >= 0 { prev[at] = e } else { tail = e }
             }
         }
         var out: [Int] = []
@@ -255,12 +250,12 @@ public struct LayoutDocument {
     /// engine changes.
     private mutating func settlePlacements() {
         defer { placements.removeAll() }
-        let anchors = Set(placements.map(\.anchor))
-        let order = entries.indices.filter { entries[$0].live || anchors.contains(EntryRef($0)) }
+        let placed = Set(placements.flatMap { $0.moved + [$0.anchor] })
+        let order = entries.indices.filter { entries[$0].live || placed.contains(EntryRef($0)) }
             .sorted { entries[$0].sequence < entries[$1].sequence }
         let moves = placements.map { (moved: $0.moved.map { Int($0) }, anchor: Int($0.anchor)) }
         var n: Int32 = 0
-        for e in Self.placed(order, slots: entries.count, moves, movable: { entries[$0].live }) where entries[e].live {
+        for e in Self.placed(order, slots: entries.count, moves) where entries[e].live {
             n += 1
             entries[e].sequence = n
         }
@@ -288,18 +283,28 @@ public struct LayoutDocument {
     }
 
     /// The change's view placements: views numbered again in their new order (what a
-    /// content size ranks by in a conflict, and GET's order).
+    /// content size ranks by in a conflict, and GET's order), each after its parent, as a new
+    /// session of the document lists them (its views are inserted parents first).
     private mutating func settleViewPlacements() {
         defer { viewPlacements.removeAll() }
-        let anchors = Set(viewPlacements.map(\.anchor))
-        let order = views.indices.filter { views[$0].live || anchors.contains(ViewRef($0)) }.sorted { views[$0].sequence < views[$1].sequence }
+        let placed = Set(viewPlacements.flatMap { $0.moved + [$0.anchor] })
+        let order = views.indices.filter { views[$0].live || placed.contains(ViewRef($0)) }.sorted { views[$0].sequence < views[$1].sequence }
         let moves = viewPlacements.map { (moved: $0.moved.map { Int($0) }, anchor: Int($0.anchor)) }
-        var n = 0, inSlots = true, last = -1
-        for v in Self.placed(order, slots: views.count, moves, movable: { views[$0].live }) where views[v].live {
-            n += 1
-            views[v].sequence = n
-            if v < last { inSlots = false }
-            last = v
+        var n = 0, inSlots = true, last = -1, done = [Bool](repeating: false, count: views.count), chain: [Int] = []
+        for v in Self.placed(order, slots: views.count, moves) where views[v].live {
+            // The view, after those of its ancestors not listed yet.
+            var u = v
+            while u >= 0 && !done[u] {
+                chain.append(u)
+                u = Int(views[u].parent)
+            }
+            while let w = chain.popLast() {
+                done[w] = true
+                n += 1
+                views[w].sequence = n
+                if w < last { inSlots = false }
+                last = w
+            }
         }
         sequence = n
         viewsInSlotOrder = inSlots

@@ -859,14 +859,15 @@ extension PutCaseTests {
         _ = try s.apply(
             changes: JSONParser.parse(#"{"ops":[{"op":"addViews","before":"a","views":[{"id":"b","parent":"root"},{"id":"c","parent":"b"}]}]}"#))
         XCTAssertEqual(ids(), ["root", "b", "c", "a"])
+        // c before its parent b is listed after it, as a new session lists it.
         _ = try s.apply(changes: JSONParser.parse(#"{"ops":[{"op":"updateView","id":"b","before":null},{"op":"updateView","id":"a","before":"c"}]}"#))
-        XCTAssertEqual(ids(), ["root", "a", "c", "b"])
+        XCTAssertEqual(ids(), ["root", "a", "b", "c"])
         for op in [#"{"op":"addViews","before":"nope","views":[]}"#, #"{"op":"updateView","id":"a","before":7}"#] {
             XCTAssertThrowsError(try s.apply(changes: JSONParser.parse(#"{"ops":[\#(op)]}"#))) {
                 XCTAssertEqual(($0 as? LayoutError)?.pointer, "/ops/0/before")
             }
         }
-        XCTAssertEqual(ids(), ["root", "a", "c", "b"])
+        XCTAssertEqual(ids(), ["root", "a", "b", "c"])
         // A removed slot reused: the new view is listed last, as a new session of the document lists it.
         _ = try s.apply(changes: JSONParser.parse(#"{"ops":[{"op":"removeViews","ids":["c"]}]}"#))
         _ = try s.apply(changes: JSONParser.parse(#"{"ops":[{"op":"addViews","views":[{"id":"d","parent":"root"}]}]}"#))
@@ -889,6 +890,70 @@ extension PutCaseTests {
                 XCTAssertEqual(width(s), width(fresh), "\(engine) at \(c)")
                 XCTAssertEqual(broken(s), broken(fresh), "\(engine) at \(c)")
             }
+        }
+    }
+}
+
+extension PutCaseTests {
+    func viewIDs(_ s: LayoutSession) -> [String] { s.document.json["views"]!.array!.map { $0["id"]!.string! } }
+
+    /// Placements apply in op order (`before: null` too, and an `addViews` after it), a view
+    /// placed then removed holds its place as an anchor, and a view is listed after its
+    /// parent: the document `GET` gives builds the same session and is an empty PUT.
+    func testViewPlacementsInOneChange() throws {
+        let base = #"{"views":[{"id":"root"},{"id":"a","parent":"root"},{"id":"b","parent":"root"},{"id":"c","parent":"root"}]}"#
+        for (ops, order) in [
+            (#"{"op":"updateView","id":"c","before":"a"},{"op":"updateView","id":"c","before":null}"#, ["root", "a", "b", "c"]),
+            (#"{"op":"updateView","id":"c","before":"a"},{"op":"updateView","id":"a","before":null}"#, ["root", "c", "b", "a"]),
+            (
+                #"{"op":"addViews","before":"a","views":[{"id":"d","parent":"root"}]},{"op":"updateView","id":"d","before":null}"#,
+                ["root", "a", "b", "c", "d"]
+            ),
+            (#"{"op":"updateView","id":"a","before":null},{"op":"addViews","views":[{"id":"d","parent":"root"}]}"#, ["root", "b", "c", "a", "d"]),
+            (
+                #"{"op":"addViews","before":"b","views":[{"id":"d","parent":"root"}]},{"op":"updateView","id":"c","before":"d"},{"op":"removeViews","ids":["d"]}"#,
+                ["root", "a", "c", "b"]
+            ),
+            // Before a, but after its parent: the parent comes along, as a new session lists them.
+            (#"{"op":"addViews","before":"a","views":[{"id":"e","parent":"c"}]}"#, ["root", "c", "e", "a", "b"]),
+            (#"{"op":"updateView","id":"root","before":null}"#, ["root", "a", "b", "c"])
+        ] {
+            let s = session(base)
+            _ = try s.change(#"{"ops":[\#(ops)]}"#)
+            XCTAssertEqual(viewIDs(s), order, ops)
+        }
+        // The constraints' placements alike: one placed then removed holds its place.
+        let s = session(
+            #"{"views":[{"id":"root","frame":{"x":0,"y":0,"width":100,"height":100}}],"constraints":[{"id":"a","expr":"root.width >= 1"},{"id":"b","expr":"root.width >= 2"},{"id":"c","expr":"root.width >= 3"}]}"#
+        )
+        _ = try s.change(
+            #"{"ops":[{"op":"addConstraints","before":"b","constraints":[{"id":"d","expr":"root.width >= 4"}]},{"op":"addConstraints","before":"d","constraints":[{"id":"e","expr":"root.width >= 5"}]},{"op":"removeConstraints","ids":["d"]}]}"#
+        )
+        XCTAssertEqual(s.document.json["constraints"]!.array!.map { $0["id"]!.string! }, ["a", "e", "b", "c"])
+    }
+
+    /// A parent moved after its child still comes first (its child, listed first, brings it
+    /// along): the session breaks what a new one of its document breaks, and that document
+    /// sent again is an empty change.
+    func testAParentMovedLastStaysBeforeItsChild() throws {
+        let sized = #""hugging":{"horizontal":1000,"vertical":250},"compressionResistance":{"horizontal":1000,"vertical":750}"#
+        let doc = #"""
+            {"views":[{"id":"root","frame":{"x":0,"y":0,"width":300,"height":400}},
+              {"id":"st","parent":"root","kind":"stack","stack":{"axis":"horizontal","distribution":"fillEqually","arrangedSubviews":["p","c"]}},
+              {"id":"p","parent":"st","intrinsicSize":{"width":40,"height":20},\#(sized)},
+              {"id":"k","parent":"p","frame":{"x":0,"y":0,"width":5,"height":5}},
+              {"id":"c","parent":"st","intrinsicSize":{"width":70,"height":20},\#(sized)}],
+             "constraints":[{"expr":"st.left == root.left"},{"expr":"st.top == root.top"}]}
+            """#
+        for engine in [EngineKind.solved, .factored] {
+            let limits = SessionLimits(engine: engine)
+            let s = try LayoutSession(document: json(doc), limits: limits)
+            _ = try s.change(#"{"ops":[{"op":"updateView","id":"p","before":null}]}"#)
+            XCTAssertEqual(viewIDs(s), ["root", "st", "p", "k", "c"], "\(engine)")
+            let fresh = try LayoutSession(document: s.document.json, limits: limits)
+            XCTAssertEqual(broken(s), broken(fresh), "\(engine)")
+            XCTAssertEqual(s.allFrames, fresh.allFrames, "\(engine)")
+            XCTAssertEqual(try s.put(document: s.document.json).changes, .object([("ops", .array([]))]), "\(engine)")
         }
     }
 }
