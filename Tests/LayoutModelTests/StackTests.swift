@@ -293,21 +293,12 @@ extension StackTests {
     /// index, at each label's height) decide which gives way, so each follows its label as it
     /// rewraps at every width (in place); the session equals a new one of its document.
     func testTieBreakersFollowLabelsAsTheyRewrap() throws {
-        func label(_ id: String, _ words: Int) -> String {
-            let text = Array(repeating: "wraps at every width", count: words).joined(separator: " ")
-            return #"{"id":"\#(id)","parent":"col","text":{"string":"\#(text)","font":{"family":"DejaVu Sans","size":15},"numberOfLines":0}}"#
-        }
         for engine in [EngineKind.solved, .factored] {
             let limits = SessionLimits(engine: engine)
             let s = try LayoutSession(
-                document: json(
-                    #"""
-                    {"views":[{"id":"root","frame":{"x":0,"y":0,"width":400,"height":600}},
-                      {"id":"col","parent":"root","kind":"stack","stack":{"axis":"vertical","spacing":4,"arrangedSubviews":["t1","t2","t3"]}},
-                      \#(label("t1", 4)),\#(label("t2", 1)),\#(label("t3", 2))],
-                     "constraints":[{"expr":"col.leading == root.leading"},{"expr":"col.top == root.top"},
-                                    {"id":"w","expr":"col.width == 380"},{"id":"h","expr":"col.height == 90"}]}
-                    """#), limits: limits)
+                document: labelColumn(
+                    [("t1", 4), ("t2", 1), ("t3", 2)], #"{"id":"w","expr":"col.width == 380"},{"id":"h","expr":"col.height == 90"}"#),
+                limits: limits)
             var heights: Set<Double> = []
             for width in [150.0, 90, 380, 200, 120, 300] {
                 _ = try s.change(#"{"ops":[{"op":"setConstant","id":"w","constant":\#(width)}]}"#)
@@ -331,18 +322,9 @@ extension StackTests {
     /// the label forgets its tie-breaker, whose slot a later constraint takes (its rewrap once
     /// wrote its height into that constraint).
     func testAStackDroppedForgetsItsTieBreakers() throws {
-        let text =
-            #""text":{"string":"wraps at every width wraps at every width wraps at every width","font":{"family":"DejaVu Sans","size":15},"numberOfLines":0}"#
         for engine in [EngineKind.solved, .factored] {
             let limits = SessionLimits(engine: engine)
-            let s = try LayoutSession(
-                document: json(
-                    #"""
-                    {"views":[{"id":"root","frame":{"x":0,"y":0,"width":400,"height":600}},
-                      {"id":"col","parent":"root","kind":"stack","stack":{"axis":"vertical","arrangedSubviews":["t1","t2"]}},
-                      {"id":"t1","parent":"col",\#(text)},{"id":"t2","parent":"col",\#(text)}],
-                     "constraints":[{"expr":"col.leading == root.leading"},{"expr":"col.top == root.top"},{"expr":"col.width == 380"}]}
-                    """#), limits: limits)
+            let s = try LayoutSession(document: labelColumn([("t1", 3), ("t2", 3)], #"{"expr":"col.width == 380"}"#), limits: limits)
             _ = try s.change(
                 #"{"ops":[{"op":"updateView","id":"col","kind":"view","stack":null},{"op":"updateView","id":"col","kind":"stack","stack":{"axis":"vertical","arrangedSubviews":["t2"]}}]}"#
             )
@@ -356,5 +338,24 @@ extension StackTests {
             let fresh = try LayoutSession(document: s.document.json, limits: limits)
             XCTAssertEqual(fresh.allFrames, s.allFrames, "\(engine)")
         }
+    }
+}
+
+extension StackTests {
+    /// A vertical stack `col` of wrapping labels (id, how many times "wraps at every width")
+    /// at the top left of a 400 × 600 root, and `extra` constraints.
+    func labelColumn(_ labels: [(String, Int)], _ extra: String) -> JSON {
+        let views = labels.map { id, n in
+            let text = Array(repeating: "wraps at every width", count: n).joined(separator: " ")
+            return #"{"id":"\#(id)","parent":"col","text":{"string":"\#(text)","font":{"family":"DejaVu Sans","size":15},"numberOfLines":0}}"#
+        }
+        let arranged = labels.map { "\"\($0.0)\"" }.joined(separator: ",")
+        return json(
+            #"""
+            {"views":[{"id":"root","frame":{"x":0,"y":0,"width":400,"height":600}},
+              {"id":"col","parent":"root","kind":"stack","stack":{"axis":"vertical","spacing":4,"arrangedSubviews":[\#(arranged)]}},
+              \#(views.joined(separator: ","))],
+             "constraints":[{"expr":"col.leading == root.leading"},{"expr":"col.top == root.top"},\#(extra)]}
+            """#)
     }
 }
