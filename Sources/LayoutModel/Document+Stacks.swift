@@ -7,8 +7,6 @@ import ConstraintSolver
 struct StackState {
     var atoms: [AtomRef] = []
     var guides: [ViewRef] = []
-    /// The views it arranged when last made.
-    var arranged: [ViewRef] = []
 }
 
 extension LayoutDocument {
@@ -51,15 +49,8 @@ extension LayoutDocument {
     /// A removed stack (or one that is a stack no more): its guides and constraints go.
     mutating func dropStack(_ s: ViewRef) {
         guard let state = stacks.removeValue(forKey: s) else { return }
-        unarrange(state.arranged)
         for a in state.atoms where a != .noRef && atoms[Int(a)].live { removeAtom(a) }
         for g in state.guides where views[Int(g)].live { removeGuide(g) }
-    }
-
-    /// Views a stack arranged no longer know a tie-breaker of it (its atom's slot is free for
-    /// any constraint once it goes).
-    private mutating func unarrange(_ arranged: [ViewRef]) {
-        for v in arranged where views[Int(v)].live { (views[Int(v)].arranged, views[Int(v)].fillTie) = (false, .noRef) }
     }
 
     /// What a stack's constraint relates: a wanted one takes the atom that relates the same.
@@ -79,8 +70,8 @@ extension LayoutDocument {
     /// and the new ones take free slots. Matched by place in the list, every constraint past
     /// an insertion changed: a row inserted in a 2,000-row stack re-added 2,000 engine rows.
     private mutating func syncStack(_ s: ViewRef) {
-        var guides = stacks[s]?.guides ?? [], arranged: [ViewRef] = []
-        let wanted = arrangement(of: s, guides: &guides, arranged: &arranged)
+        var guides = stacks[s]?.guides ?? []
+        let wanted = arrangement(of: s, guides: &guides)
         var kept: [Relating: [AtomRef]] = [:]
         for a in stacks[s]?.atoms ?? [] where a != .noRef { kept[Relating(atoms[Int(a)]), default: []].append(a) }
         var taken = [AtomRef](repeating: .noRef, count: wanted.count)
@@ -94,10 +85,6 @@ extension LayoutDocument {
         for a in kept.values.joined().sorted() { removeAtom(a) }  // removeAtom empties its slot
         var state = stacks[s] ?? StackState()
         state.guides = guides
-        unarrange(state.arranged)
-        for v in arranged { (views[Int(v)].arranged, views[Int(v)].fillTie) = (true, .noRef) }
-        state.arranged = arranged
-        let tieSize: Attribute = views[Int(s)].spec.stack!.axis == .horizontal ? .width : .height
         var hole = 0
         for (n, w) in wanted.enumerated() {
             var a = taken[n]
@@ -115,7 +102,7 @@ extension LayoutDocument {
                 markDirty(atom: a)
                 if hole < state.atoms.count { state.atoms[hole] = a } else { state.atoms.append(a) }
             }
-            if w.priority == 1 && w.second == .noRef && w.firstAttribute == tieSize && w.first != s { views[Int(w.first)].fillTie = a }
+            if isFillTie(w, of: s) { views[Int(w.first)].fillTie = a }
         }
         while state.atoms.last == .noRef { state.atoms.removeLast() }
         stacks[s] = state
@@ -125,12 +112,16 @@ extension LayoutDocument {
     /// height in place. The stack made again for it cost O(stack) a rewrap (+8–20% of a
     /// column of wrapping labels' layout, callgrind; quadratic in one long stack of them).
     mutating func retie(_ v: ViewRef, in s: ViewRef) {
-        // A stack to be made again reads the new height then; one that does not arrange the
-        // view, or gives it no tie-breaker (its last view, a hidden one), reads nothing of it.
-        guard !dirtyStackSet.contains(s), views[Int(v)].arranged, views[Int(v)].fillTie != .noRef else { return }
+        // A stack to be made again reads the new height then.
         let a = views[Int(v)].fillTie
-        // Only ever its own stack's constraint on this view (whatever left the tie behind).
-        guard atoms[Int(a)].live, case .stack(s, _) = atoms[Int(a)].origin, atoms[Int(a)].first == v else { return markStackDirty(s) }
+        guard !dirtyStackSet.contains(s), a != .noRef else { return }
+        // The ref is kept, not cleared, when the stack drops the tie (the view no longer
+        // arranged, its last, hidden) or goes: one that is not this stack's tie on this view
+        // is stale, and the view has none (every sync sets each tie it makes).
+        guard atoms[Int(a)].live, isFillTie(atoms[Int(a)], of: s), atoms[Int(a)].first == v else {
+            views[Int(v)].fillTie = .noRef
+            return
+        }
         guard let h = views[Int(v)].intrinsicHeight else { return markStackDirty(s) }
         if atoms[Int(a)].constant != h {
             atoms[Int(a)].constant = h
@@ -140,7 +131,14 @@ extension LayoutDocument {
 
     /// The atoms a stack wants now, in order (their index is their name's). Guides are made
     /// or dropped to the number the distribution needs.
-    private mutating func arrangement(of s: ViewRef, guides: inout [ViewRef], arranged kept: inout [ViewRef]) -> [Atom] {
+    /// Whether x is stack s's fill tie-breaker on one of its views (`height == intrinsic @1`
+    /// along a vertical stack), as `arrangement` makes it.
+    private func isFillTie(_ x: Atom, of s: ViewRef) -> Bool {
+        guard case .stack(s, _) = x.origin, x.priority == 1, x.second == .noRef, x.first != s, x.relation == .equal else { return false }
+        return x.firstAttribute == (views[Int(s)].spec.stack?.axis == .horizontal ? .width : .height)
+    }
+
+    private mutating func arrangement(of s: ViewRef, guides: inout [ViewRef]) -> [Atom] {
         let spec = views[Int(s)].spec.stack!
         if spec.distribution == .fillProportionally { proportionalStacks = true }
         let horizontal = spec.axis == .horizontal
@@ -173,7 +171,6 @@ extension LayoutDocument {
                     multiplier: multiplier, constant: c, priority: priority))
         }
         let arranged = spec.arranged.compactMap { viewRef($0) }.filter { views[Int($0)].live && views[Int($0)].parent == s }
-        kept = arranged
         let visible = arranged.filter { !views[Int($0)].spec.hidden }
         func intrinsic(_ v: ViewRef) -> Double? { horizontal ? views[Int(v)].intrinsicWidth : views[Int(v)].intrinsicHeight }
 

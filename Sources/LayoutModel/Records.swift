@@ -267,9 +267,8 @@ struct ViewRecord {
     var internalGuide = false
     /// Insertion order: the document's view order.
     var sequence: Int
-    /// Arranged by its parent stack when that stack was last made (`syncStack`), and its
-    /// fill tie-breaker there (`height == intrinsic @1`; noRef: none): what a rewrap updates.
-    var arranged = false
+    /// Its fill tie-breaker in its parent stack when that stack was last made (`syncStack`;
+    /// noRef: none, and possibly stale: `retie` checks it): what a rewrap updates.
     var fillTie = AtomRef.noRef
     /// Its implicit atoms by `ImplicitKind`, `noRef` where it has none.
     var implicit = ImplicitAtoms()

@@ -290,7 +290,8 @@ public final class LayoutSession {
         return finish(added: [], countRevision: true)
     }
 
-    /// Applies ops already checked against `doc` (a document sent whole, `put`).
+    /// Applies a change's ops to a copy of the document, all or nothing (`changes`, and the
+    /// ops a document sent whole became).
     func apply(ops: [JSON]) throws(LayoutError) -> ChangeResult {
         var doc = document
         doc.reserveAutoIDs(sentInOps: ops)
