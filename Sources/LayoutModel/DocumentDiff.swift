@@ -107,40 +107,19 @@ extension LayoutDocument {
     /// placed before a view already where it ends.
     private func viewChanges(to new: LayoutDocument) -> ViewChanges {
         var out = ViewChanges(kept: [ViewRef](repeating: .noRef, count: views.count))
-        // Whether each view goes, from its parent's answer (found up the chain: a view placed
-        // before its parent may come first in document order). 0: not known yet, 1 stays, 2
-        // goes. Each view is looked up in the new document once (`match`), read in place.
-        var state = [UInt8](repeating: 0, count: views.count), match = [ViewRef](repeating: .noRef, count: views.count)
-        var path: [Int] = []  // views that stay by themselves, their parents' answers not known yet
-        let order = viewOrder
-        for v in order where state[Int(v)] == 0 {
-            var u = Int(v)
-            while true {
-                if !views[u].internalGuide {
-                    let n = new.viewRef(views[u].spec.id) ?? .noRef
-                    match[u] = n
-                    if n == .noRef || !Self.sameKind(views[u].spec, new.views[Int(n)].spec) { state[u] = 2; break }
-                }
-                let up = Int(views[u].parent)
-                if up < 0 || state[up] != 0 {
-                    state[u] = up < 0 ? 1 : state[up]
-                    break
-                }
-                path.append(u)
-                u = up
-            }
-            while let w = path.popLast() { state[w] = state[Int(views[w].parent)] }
-        }
+        // A parent comes before its children in document order (a new session inserts them
+        // so, and placements keep it): whether it goes is known when they are reached.
+        var gone = [Bool](repeating: false, count: views.count)
         // Each new view's ref here, where it stays (what the walks of the new order read).
         var old = [ViewRef](repeating: .noRef, count: new.views.count)
-        for v in order {
+        for v in viewOrder {
             let record = views[Int(v)]
-            if record.internalGuide { continue }
-            let parentGoes = record.parent != .noRef && state[Int(record.parent)] == 2
-            let n = match[Int(v)]
-            guard state[Int(v)] == 1 else {
+            let parentGone = record.parent != .noRef && gone[Int(record.parent)]
+            if record.internalGuide { gone[Int(v)] = parentGone; continue }
+            guard !parentGone, let n = new.viewRef(record.spec.id), Self.sameKind(record.spec, new.views[Int(n)].spec) else {
+                gone[Int(v)] = true
                 out.removed += 1
-                if !parentGoes { out.removedRoots.append(.string(record.spec.id)) }
+                if !parentGone { out.removedRoots.append(.string(record.spec.id)) }
                 continue
             }
             out.kept[Int(v)] = n
