@@ -5,7 +5,7 @@ ARG SWIFT_VERSION=6.3.1
 FROM swift:${SWIFT_VERSION}-bookworm AS build
 WORKDIR /src
 RUN apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq make libmicrohttpd-dev zlib1g-dev libxml2-dev libsqlite3-dev libpq-dev pkg-config \
-        libharfbuzz-dev libfontconfig-dev libunibreak-dev librsvg2-dev fonts-dejavu-core fonts-inter \
+        libharfbuzz-dev libfontconfig-dev libicu-dev librsvg2-dev fonts-dejavu-core fonts-inter \
     && rm -rf /var/lib/apt/lists/*
 COPY . .
 # The Swift runtime is linked in statically: the runtime image needs only the C libraries.
@@ -13,7 +13,7 @@ RUN make release SWIFT_BUILD_FLAGS=--static-swift-stdlib && cp .build/release/la
 
 FROM debian:bookworm-slim
 RUN apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-        libmicrohttpd12 zlib1g libxml2 libsqlite3-0 libpq5 libharfbuzz0b libfontconfig1 libunibreak1 librsvg2-2 libcairo2 libglib2.0-0 \
+        libmicrohttpd12 zlib1g libxml2 libsqlite3-0 libpq5 libharfbuzz0b libfontconfig1 libicu72 librsvg2-2 libcairo2 libglib2.0-0 \
         fonts-dejavu-core fonts-inter ca-certificates curl \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --no-create-home layoutd \

@@ -6,7 +6,7 @@ HOST    ?= 127.0.0.1
 PORT    ?= 8080
 WORKLOADS ?= /tmp/layoutd-workloads
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PKGS := libmicrohttpd-dev zlib1g-dev libxml2-dev libsqlite3-dev libpq-dev pkg-config libharfbuzz-dev libfontconfig-dev libunibreak-dev librsvg2-dev fonts-dejavu-core fonts-inter
+APT_PKGS := libmicrohttpd-dev zlib1g-dev libxml2-dev libsqlite3-dev libpq-dev pkg-config libharfbuzz-dev libfontconfig-dev libicu-dev librsvg2-dev fonts-dejavu-core fonts-inter
 
 .PHONY: key deps test-deps lint format cluster-test bench-cluster api-fuzz fuzz-targets fuzz-replay soak build release run test bench bench-engine bench-streams bench-handler bench-document bench-sizes bench-put bench-growth bench-store bench-text load fuzz clean
 
@@ -22,7 +22,7 @@ deps:
 ## browser test), prometheus (promtool), postgresql (the PostgreSQL store's tests start one), nginx (the
 ## cluster test runs Deploy/proxy/nginx.conf), curl, openssl (the TLS test's certificates); from PyPI the OpenAPI validator, schemathesis,
 ## websockets, pytest, selenium, uharfbuzz (the text oracle), pillow (decodes the PNG pictures) and openapi-python-client.
-TEST_APT_PKGS := curl openssl chromium chromium-driver prometheus postgresql nginx
+TEST_APT_PKGS := curl openssl unicode-data chromium chromium-driver prometheus postgresql nginx
 test-deps: deps
 	@missing=""; for p in $(TEST_APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
@@ -48,6 +48,7 @@ run: release
 
 test: test-deps
 	$(SWIFT) build --build-tests
+	python3 Tests/lint/check_conversions.py
 	Tests/api/schemathesis.sh
 	python3 Tests/store/test_store.py
 	python3 Tests/store/test_postgres_store.py

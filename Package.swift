@@ -16,6 +16,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0")
     ],
     targets: [
+        // Floating values into integers, checked: the one conversion every target uses, and the
+        // unchecked `Int(x)` of a Double turned into a build error (see the loop at the end).
+        .target(name: "CheckedNumbers"),
         // The product's core: an incremental Cassowary solver. Knows nothing of views.
         // Dynamic exclusivity checks cost ~8% of a build in its inner loops (perf); the solver's
         // accesses are local and simple, so release builds skip them (debug builds and tests keep them).
@@ -23,12 +26,13 @@ let package = Package(
         // A small JSON value, parser and writer shared by the layers above.
         .target(name: "JSON"),
         // Text set as labels set it: fonts found by fontconfig, shaped by HarfBuzz, lines broken
-        // at libunibreak's opportunities (Debian: libfontconfig-dev, libharfbuzz-dev, libunibreak-dev).
+        // at ICU's UAX #14 opportunities, never inside a grapheme cluster (Debian: libfontconfig-dev,
+        // libharfbuzz-dev, libicu-dev).
         // Knows nothing of views.
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
-        .systemLibrary(name: "CUnibreak", pkgConfig: "libunibreak", providers: [.apt(["libunibreak-dev"])]),
-        .target(name: "TextLayout", dependencies: ["CHarfBuzz", "CFontconfig", "CUnibreak"]),
+        .systemLibrary(name: "CICU", pkgConfig: "icu-uc", providers: [.apt(["libicu-dev"])]),
+        .target(name: "TextLayout", dependencies: ["CHarfBuzz", "CFontconfig", "CICU"]),
         // Views, anchors, VFL, expressions, transactional changes and diagnostics. Knows the engine, not HTTP.
         // Its per-change path reads the session's stored properties many times: release builds
         // skip the dynamic exclusivity checks there too (4-5% of a set-constant's handler, measured
@@ -126,7 +130,11 @@ let package = Package(
 // Boundaries the compiler checks: a file uses only the members of modules it imports itself
 // (MemberImportVisibility), an existential says `any` (ExistentialAny), and an import is internal
 // unless marked `public import`, so what a module exposes of another is written where it does.
+// Every target but CheckedNumbers depends on it, and a deprecation is an error: with the module
+// imported, `Int(x)` of a Double does not compile (Tests/lint/check_conversions.py checks the imports).
 for target in package.targets where target.type != .system {
     target.swiftSettings =
         (target.swiftSettings ?? []) + ["MemberImportVisibility", "ExistentialAny", "InternalImportsByDefault"].map { .enableUpcomingFeature($0) }
+        + [.unsafeFlags(["-Werror", "DeprecatedDeclaration"])]
+    if target.name != "CheckedNumbers" { target.dependencies.append("CheckedNumbers") }
 }

@@ -1,3 +1,4 @@
+import CheckedNumbers
 /// Many constraints in flat arrays, for `ConstraintEngine.add(batch:)`: every term one
 /// after another, and per constraint where its terms end, its constant, relation and
 /// priority. A whole document is written into one of these rather than into one

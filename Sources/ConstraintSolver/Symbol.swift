@@ -1,3 +1,4 @@
+import CheckedNumbers
 /// A tableau symbol. The kind lives in the low two bits so rows can sort and
 /// compare symbols as plain integers; the id (upper bits) indexes per-symbol arrays.
 @usableFromInline struct Symbol: Hashable, Comparable, Sendable {

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import CheckedNumbers
 import Glibc
 
 /// A peer's IP address as 128 bits (IPv4 as IPv4-mapped IPv6), hashable without allocating.

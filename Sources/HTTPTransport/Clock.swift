@@ -2,6 +2,7 @@
 // module's interface. timespec reaches Swift through the first C module that includes
 // <time.h>: libmicrohttpd's (with MemberImportVisibility its fields count as that module's).
 public import CMicroHTTPD
+import CheckedNumbers
 public import Glibc
 
 // Inlinable: a call across the module boundary cost 180 instructions a request (callgrind).

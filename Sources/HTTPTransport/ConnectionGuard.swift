@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import CheckedNumbers
 import Foundation
 import Synchronization
 

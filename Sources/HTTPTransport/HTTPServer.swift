@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import CheckedNumbers
 import Dispatch
 import Synchronization
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import CheckedNumbers
 /// An immutable route table: built once, then read from every MHD thread. It matches
 /// paths to routes; what a route runs is the server's business, found by the route's
 /// `index`. (Not generic over the handler: a generic table is not specialized across the

@@ -1,4 +1,5 @@
 import CGnuTLS
+import CheckedNumbers
 import Synchronization
 
 /// The server's certificate chain and key, handed to GnuTLS at each handshake (libmicrohttpd's

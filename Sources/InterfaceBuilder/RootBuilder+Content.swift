@@ -1,3 +1,4 @@
+import CheckedNumbers
 import JSON
 
 /// What a view's content asks for: its intrinsic size (stored, or a label's text to measure),
@@ -148,7 +149,7 @@ extension RootBuilder {
             return object([("first", number(first)), ("last", number(first))])
         }
         let most = e["numberOfLines"].flatMap(Int.init) ?? 1
-        var lines = max(1, Int((height / fontLine).rounded()))
+        var lines = max(1, Int(checked: (height / fontLine).rounded()) ?? 1)
         if most > 0 { lines = min(lines, most) }
         let line = height / Double(lines)
         return object([("first", number(line * share)), ("last", number(height - line * (1 - share)))])

@@ -1,4 +1,5 @@
 import CLibXML2
+import CheckedNumbers
 
 /// An element of an XML document, as the importer reads it: name, attributes in document
 /// order, child elements, its text, and where its start tag is (line, column).

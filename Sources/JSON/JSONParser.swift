@@ -1,3 +1,4 @@
+import CheckedNumbers
 #if canImport(Glibc)
     import Glibc
 #endif

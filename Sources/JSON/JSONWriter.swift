@@ -1,3 +1,4 @@
+public import CheckedNumbers
 /// Writes JSON straight into a byte buffer: the response hot path (changed frames)
 /// never goes through Foundation's encoder.
 ///
@@ -223,8 +224,8 @@ public struct JSONWriter: ~Copyable {
         /// shortest text that reads back the same), `null` if not finite.
         @inlinable public mutating func number(_ v: Double) {
             // Exact integers small enough to print exactly in decimal: frames, mostly.
-            // (A conversion and a compare: `Int64(exactly:)` called `trunc`.)
-            if abs(v) < 9.0e15, case let n = Int64(v), Double(n) == v { integer(n); return }
+            // (A conversion and compares: `Int64(exactly:)` called `trunc`.)
+            if abs(v) < 9.0e15, let n = Int64(checked: v), Double(n) == v { integer(n); return }
             guard v.isFinite else { put("null"); return }
             var text = v.description
             text.withUTF8 { b in

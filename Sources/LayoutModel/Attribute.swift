@@ -1,3 +1,4 @@
+import CheckedNumbers
 public import ConstraintSolver
 /// The attributes of the contract and the anchor rules between them.
 public enum Attribute: String, Sendable, CaseIterable {
@@ -111,7 +112,8 @@ public struct AtomicConstraint: Hashable, Sendable {
 }
 
 func fmt(_ v: Double) -> String {
-    v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
+    if v == v.rounded() && abs(v) < 1e15, let n = Int64(checked: v) { return String(n) }
+    return String(v)
 }
 
 /// A constraint's parts, its views as names or as refs: `first relation multiplier × second + constant`.

@@ -1,3 +1,4 @@
+import CheckedNumbers
 import JSON
 
 /// The ops of a `changes` body, each checked and applied to a working copy of the document.

@@ -1,5 +1,6 @@
-import JSON
+import CheckedNumbers
 import ConstraintSolver
+import JSON
 
 /// Constraints: added from JSON (explicit, `expr` or VFL), removed, and changed in place.
 extension LayoutDocument {

@@ -1,3 +1,4 @@
+import CheckedNumbers
 import ConstraintSolver
 import Glibc
 
@@ -56,9 +57,8 @@ extension LayoutDocument {
             out.append(contentsOf: Self.attributeNames[Int(unsafeBitCast(attribute, to: UInt8.self))])
         }
         func integer(_ d: Double) -> Bool {
-            guard d == d.rounded(), abs(d) < 1e15, d != 0 || d.sign == .plus else { return false }
+            guard d == d.rounded(), abs(d) < 1e15, d != 0 || d.sign == .plus, var n = Int64(checked: abs(d)) else { return false }
             if d < 0 { out.append(UInt8(ascii: "-")) }
-            var n = Int64(abs(d))
             let start = out.count
             repeat {
                 out.append(UInt8(ascii: "0") + UInt8(n % 10))

@@ -1,6 +1,7 @@
+import CheckedNumbers
+import ConstraintSolver
 import JSON
 import TextLayout
-import ConstraintSolver
 
 /// The constraints a view's own fields make: a fixed frame, an intrinsic size (measured, for
 /// a label, and wrapped to the width the layout gives it).

@@ -1,5 +1,6 @@
-public import JSON
+import CheckedNumbers
 import ConstraintSolver
+public import JSON
 
 /// The document as JSON (`GET /v1/sessions/{id}`, the store's snapshots), written from the
 /// records: nothing is kept as sent. Views list the fields that differ from the defaults;

@@ -1,3 +1,4 @@
+import CheckedNumbers
 /// Ids in and out: an atom's name follows from where it comes from (`entry`, `group.k`,
 /// `view.hugging.h`), so none is stored, and a name is parsed back the same way.
 extension LayoutDocument {

@@ -1,5 +1,6 @@
-import JSON
+import CheckedNumbers
 import ConstraintSolver
+import JSON
 
 /// A document read from the request's bytes in place, without a `JSON` tree of it: the tree
 /// was a `String` a key and an array an object (the parse, 38 M instructions of the 1,000-cell

@@ -1,3 +1,4 @@
+import CheckedNumbers
 import ConstraintSolver
 /// Stack views: the constraints a stack makes for its arranged views (UIStackView's), kept
 /// in step with the stack and its views. Each is an atom of origin `.stack(stack, n)`,

@@ -1,6 +1,7 @@
+import CheckedNumbers
+import ConstraintSolver
 import JSON
 import TextLayout
-import ConstraintSolver
 
 /// Views in and out: adding a batch (parents first, cycles refused), removing subtrees, and
 /// replacing fields; what a change does to stacks and text follows from here.

@@ -1,6 +1,7 @@
+import CheckedNumbers
+import ConstraintSolver
 import JSON
 import TextLayout
-import ConstraintSolver
 
 public struct LayoutOptions: Equatable, Sendable {
     public var layoutDirection: LayoutDirection = .ltr

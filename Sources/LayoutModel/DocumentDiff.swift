@@ -1,5 +1,6 @@
-import JSON
+import CheckedNumbers
 import ConstraintSolver
+import JSON
 
 /// The `changes` ops that turn a session's document into one sent whole (`PUT …/document`),
 /// found in one pass over each document: views by id, constraints by id or, sent without one,
@@ -75,7 +76,7 @@ extension LayoutDocument {
         out.ops += c.inPlace
         out.origins += c.inPlaceAt.map(DocumentDiff.Origin.constraint)
         var counts: [String: Int] = [:]
-        for x in c.inPlace { counts[x["op"]!.string!, default: 0] += x["ids"]?.array?.count ?? 1 }
+        for x in c.inPlace { counts[x["op"]?.string ?? "", default: 0] += x["ids"]?.array?.count ?? 1 }
         out.applied = [
             ("addViews", v.addedCount), ("removeViews", v.removed), ("updateView", v.updatedCount),
             ("addConstraints", c.addedCount), ("removeConstraints", c.removed.count),

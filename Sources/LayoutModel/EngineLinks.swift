@@ -1,3 +1,4 @@
+import CheckedNumbers
 import ConstraintSolver
 
 /// An atom's constraint in the engine. The engine constant is `base + sign × constant`,

@@ -1,3 +1,4 @@
+import CheckedNumbers
 import ConstraintSolver
 
 /// The common expression read straight from its bytes, with no tokens and no strings but the

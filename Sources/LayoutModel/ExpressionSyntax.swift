@@ -1,3 +1,4 @@
+import CheckedNumbers
 import ConstraintSolver
 /// The one-line constraint syntax: `a.x == b.y * 2 + 8 @750`, `icon.width == 2 * icon.height`,
 /// `title.width >= 100`. Errors name the character position.

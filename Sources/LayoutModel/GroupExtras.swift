@@ -1,3 +1,4 @@
+import CheckedNumbers
 import JSON
 
 /// VFL groups' `options` and `metrics` as sent, by entry. Groups mostly repeat their

@@ -1,3 +1,4 @@
+import CheckedNumbers
 import ConstraintSolver
 
 /// Debugging aids in the manner of Auto Layout's: what affects a view, the view tree

@@ -1,3 +1,4 @@
+import CheckedNumbers
 /// The view names a run of expressions looked up last, by their bytes (up to 16, held as two
 /// words), with their refs: a document's expressions name the same few views over and over
 /// (a cell's constraints its own four and its parent). A hit is two loads and a compare where

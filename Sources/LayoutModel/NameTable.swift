@@ -1,3 +1,4 @@
+import CheckedNumbers
 import Glibc
 
 /// Every table's hash seed, one per process (a generic type cannot hold a static).

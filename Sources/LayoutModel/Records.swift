@@ -1,6 +1,7 @@
+import CheckedNumbers
+import ConstraintSolver
 import JSON
 import TextLayout
-import ConstraintSolver
 
 /// The document's records, named by dense integers instead of their ids: an id is hashed
 /// once, where it enters (a parsed document or op) or leaves (an answer); everything in

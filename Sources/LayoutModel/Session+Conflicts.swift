@@ -1,3 +1,4 @@
+import CheckedNumbers
 import ConstraintSolver
 
 /// Which required constraint a conflict breaks, as UIKit and Xcode choose it. The engines

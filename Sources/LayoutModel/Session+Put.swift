@@ -1,3 +1,4 @@
+import CheckedNumbers
 public import JSON
 
 /// A document sent whole (`PUT /v1/sessions/{id}/document`): the session becomes it by the

@@ -1,5 +1,6 @@
-public import JSON
+import CheckedNumbers
 import ConstraintSolver
+public import JSON
 
 /// A size to lay a document out at: every root's width and height (a root keeps its origin),
 /// and optionally the pixel scale frames are rounded to and the layout direction (nil: the

@@ -1,3 +1,4 @@
+import CheckedNumbers
 /// What a picture of a layout draws of a view, beside its frame: where it sits in the tree,
 /// whether it is a guide or hidden, and its text as the layout measured it.
 public struct ViewSketch: Sendable {

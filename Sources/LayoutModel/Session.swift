@@ -3,6 +3,7 @@ public import JSON
 #if canImport(Glibc)
     import Glibc
 #endif
+import CheckedNumbers
 import TextLayout
 
 /// A view's reported frame in its parent's coordinates, with its hidden flag.

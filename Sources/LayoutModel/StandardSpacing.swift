@@ -1,3 +1,4 @@
+import CheckedNumbers
 import TextLayout
 
 /// The system's standard space (IB's `symbolic` constants, VFL's `-`, UIStackView's

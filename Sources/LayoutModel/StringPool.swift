@@ -1,3 +1,4 @@
+import CheckedNumbers
 /// Strings kept as sent, in one byte buffer: the `expr` and `visual` texts of a document's
 /// entries. A String each was a 32-byte header and a malloc: on the 1,000-cell feed, ~270
 /// bytes a view for ~165 bytes of text. Removing a string leaves a hole; once holes outweigh

@@ -1,3 +1,4 @@
+import CheckedNumbers
 import JSON
 public import TextLayout
 
@@ -21,10 +22,10 @@ public struct TextContent: Equatable, Sendable {
         guard size > 0 && size <= 10_000 else { throw p("font")("size").fail("a font size is more than 0 and at most 10000 points") }
         var weight = 400
         if let w = f["weight"], !w.isNull {
-            guard let n = w.number, n == n.rounded(), n >= 100, n <= 900 else {
+            guard let n = w.number, n == n.rounded(), n >= 100, n <= 900, let k = Int(checked: n) else {
                 throw p("font")("weight").fail("a weight is an integer from 100 to 900")
             }
-            weight = Int(n)
+            weight = k
         }
         var italic = false
         if let i = f["italic"], !i.isNull {
@@ -33,10 +34,10 @@ public struct TextContent: Equatable, Sendable {
         }
         var lines = 1
         if let n = json["numberOfLines"], !n.isNull {
-            guard let x = n.number, x == x.rounded(), x >= 0, x <= 1_000_000 else {
+            guard let x = n.number, x == x.rounded(), x >= 0, x <= 1_000_000, let k = Int(checked: x) else {
                 throw p("numberOfLines").fail("numberOfLines is a whole number, 0 for unlimited")
             }
-            lines = Int(x)
+            lines = k
         }
         var mode = LineBreakMode.word
         if let b = json["lineBreak"], !b.isNull {

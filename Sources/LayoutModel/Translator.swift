@@ -1,3 +1,4 @@
+import CheckedNumbers
 public import ConstraintSolver
 
 /// The four engine variables of a view: its frame in its parent's coordinates.

@@ -1,3 +1,4 @@
+import CheckedNumbers
 import ConstraintSolver
 
 /// Which view (by its `ViewTable` slot) and axis each engine variable belongs to.

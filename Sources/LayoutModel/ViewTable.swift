@@ -1,3 +1,4 @@
+import CheckedNumbers
 /// The session's views as the engine sees them, by the document's `ViewRef`: each view's
 /// four variables and its last reported frame, stamped with the revision that changed it.
 /// A moved variable names its view (`VariableOwners`), so a change finds and updates its

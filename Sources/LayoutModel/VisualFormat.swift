@@ -1,3 +1,4 @@
+import CheckedNumbers
 import ConstraintSolver
 /// Apple's Visual Format Language, the whole grammar:
 ///
@@ -129,7 +130,7 @@ struct VisualShape {
 
     private func canonical<U: TokenUnit>(_ text: [U]) -> String? {
         func number(_ v: Double) -> String? {
-            if v == v.rounded() && abs(v) < 1e15 { return String(Int64(v)) }
+            if v == v.rounded() && abs(v) < 1e15, let n = Int64(checked: v) { return String(n) }
             let s = String(v)
             return s.contains("e") || !v.isFinite ? nil : s
         }

@@ -1,10 +1,11 @@
-public import HTTPTransport
+import CheckedNumbers
 import Foundation
+public import HTTPTransport
 import JSON
 public import Logging
-import Synchronization
-import SessionStorage
 import Prometheus
+import SessionStorage
+import Synchronization
 
 /// Flags read from several threads.
 final class ServerState: Sendable {
@@ -128,7 +129,7 @@ public final class LayoutdServer: Sendable {
         guard let server = http.withLock({ $0 }) else { return }
         logger.info("draining", metadata: ["in_flight": "\(server.inFlight)"])
         server.quiesce()
-        let deadline = monotonicNanos() + UInt64(configuration.drainTimeoutSeconds * 1e9)
+        let deadline = monotonicNanos() + UInt64(saturating: configuration.drainTimeoutSeconds * 1e9)
         while server.inFlight > 0 && monotonicNanos() < deadline { usleep(2000) }
         websockets.closeAll("server shutting down")
         let left = server.inFlight
@@ -214,8 +215,8 @@ public final class LayoutdServer: Sendable {
                 metrics.tenant(caller.owner, "rate")
                 // The IETF draft's fields (draft-ietf-httpapi-ratelimit-headers): the policy, a
                 // quota of requestsPerSecond a 1 s window, and what is left of it.
-                let quota = Int(caller.tenant?.quotas.requestsPerSecond ?? 0)
-                let seconds = max(1, Int(wait.rounded(.up)))
+                let quota = Int(saturating: caller.tenant?.quotas.requestsPerSecond ?? 0)
+                let seconds = max(1, Int(saturating: wait.rounded(.up)))
                 var refusal = Problem(
                     429, "tenant \(caller.owner) is over its rate of requests: retry in \(seconds) s",
                     headers: [

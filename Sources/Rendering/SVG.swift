@@ -1,3 +1,4 @@
+import CheckedNumbers
 import LayoutModel
 
 /// Pictures as an SVG document: one, or many as a contact sheet (rows of up to six, each
@@ -86,7 +87,7 @@ public enum SVG {
         guard v.isFinite else { return "0" }
         guard abs(v) < 1e12 else { return String(v) }
         let r = (v * 1000).rounded() / 1000
-        if r == r.rounded() { return String(Int64(r)) }
+        if r == r.rounded(), let whole = Int64(checked: r) { return String(whole) }
         var s = String(format3: r)
         while s.hasSuffix("0") { s.removeLast() }
         return s
@@ -113,7 +114,8 @@ public enum SVG {
 extension String {
     /// `v` with three decimals (no exponent: SVG numbers allow one, but keep them readable).
     init(format3 v: Double) {
-        let scaled = Int64((abs(v) * 1000).rounded())
+        // Callers pass |v| < 1e12 (`n` above); past Int64 it saturates rather than traps.
+        let scaled = Int64(saturating: (abs(v) * 1000).rounded())
         let whole = scaled / 1000, frac = scaled % 1000
         let digits = String(frac)
         self = (v < 0 ? "-" : "") + String(whole) + "." + String(repeating: "0", count: 3 - digits.count) + digits

@@ -1,4 +1,5 @@
 import CPostgres
+import CheckedNumbers
 import Glibc
 
 /// One libpq connection: statements with text parameters (bytea as hex) and text results.

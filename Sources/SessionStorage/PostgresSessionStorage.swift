@@ -1,3 +1,4 @@
+import CheckedNumbers
 import Foundation
 import Synchronization
 
@@ -219,7 +220,7 @@ public final class PostgresSessionStorage: SessionStorage, SessionLeasing, @unch
         do throws(PostgresConnection.Failure) {
             try writer.run(
                 "INSERT INTO layoutd_probe(k, at) VALUES(1, $1) ON CONFLICT(k) DO UPDATE SET at=excluded.at",
-                [.int(Int(Date().timeIntervalSince1970))])
+                [.int(Int(saturating: Date().timeIntervalSince1970))])
         } catch {
             throw StorageError("the PostgreSQL store at \(location) cannot be written: \(error.message)")
         }

@@ -1,4 +1,5 @@
 import CSQLite
+import CheckedNumbers
 
 /// A failed SQLite call: its result code and SQLite's message.
 public struct SQLiteError: Error, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import CheckedNumbers
 import Foundation
 import Synchronization
 
@@ -185,8 +186,8 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
         let w = try writable()
         do throws(SQLiteError) {
             try w.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            try w.probe.run([.int(Int(Date().timeIntervalSince1970)), .int(65_536)])
-            try w.probe.run([.int(Int(Date().timeIntervalSince1970)), .int(0)])
+            try w.probe.run([.int(Int(saturating: Date().timeIntervalSince1970)), .int(65_536)])
+            try w.probe.run([.int(Int(saturating: Date().timeIntervalSince1970)), .int(0)])
         } catch {
             throw StorageError("the SQLite store at \(path) cannot be written: \(error.message)")
         }

@@ -1,3 +1,4 @@
+import CheckedNumbers
 import Foundation
 public import JSON
 import Synchronization
@@ -306,7 +307,7 @@ public final class StoreWriter: @unchecked Sendable {
             if batch.isEmpty && failing == nil {
                 // Retention, once a minute, on this thread (the store's writing connection is its own).
                 lastExpiry = DispatchTime.now().uptimeNanoseconds
-                if let n = try? storage.expire(before: Int(Date().timeIntervalSince1970) - retentionSeconds), n > 0 { onExpired(n) }
+                if let n = try? storage.expire(before: Int(saturating: Date().timeIntervalSince1970) - retentionSeconds), n > 0 { onExpired(n) }
                 continue
             }
             if batch.isEmpty {
@@ -341,7 +342,7 @@ public final class StoreWriter: @unchecked Sendable {
                 }
             }
             do {
-                let refused = try storage.commit(writes, now: Int(Date().timeIntervalSince1970))
+                let refused = try storage.commit(writes, now: Int(saturating: Date().timeIntervalSince1970))
                 onCommit(DispatchTime.now().uptimeNanoseconds &- t0, bytes, snapshots)
                 condition.withLock {
                     for (s, n) in grown {

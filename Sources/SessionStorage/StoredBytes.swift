@@ -1,4 +1,5 @@
 import CZlib
+import CheckedNumbers
 
 /// How bytes lie in the store: zlib-compressed past a size (documents compress 5-10×;
 /// small journal entries do not, and their compression would cost more than it saves),

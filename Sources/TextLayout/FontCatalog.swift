@@ -1,4 +1,5 @@
 import CFontconfig
+import CheckedNumbers
 import Synchronization
 
 /// The fonts the system has, through fontconfig: the families (for `GET /v1/fonts` and

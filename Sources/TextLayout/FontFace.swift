@@ -1,4 +1,5 @@
 import CHarfBuzz
+import CheckedNumbers
 
 /// One font file's face, shaped by HarfBuzz's own OpenType functions at its design units
 /// (unhinted): advances scale exactly with the size, as in Core Text, since a layout in
@@ -34,20 +35,27 @@ final class FontFace: @unchecked Sendable {
     /// Shapes a paragraph (no newline in it) and gives each byte of it the advance of the
     /// cluster starting there (0 inside a cluster), in design units: the line breaker sums
     /// ranges of it. Kerning and ligatures are applied, as shaping applies them to the whole.
-    func advances(_ utf8: UnsafeBufferPointer<UInt8>) -> [Double] {
+    /// `starts[i]`: a cluster starts at byte i (a line may not end inside a ligature).
+    func advances(_ utf8: UnsafeBufferPointer<UInt8>) -> (advances: [Double], starts: [Bool]) {
         var out = [Double](repeating: 0, count: utf8.count)
-        guard utf8.count > 0, let buffer = hb_buffer_create() else { return out }
+        var starts = [Bool](repeating: false, count: utf8.count)
+        guard utf8.count > 0, let buffer = hb_buffer_create() else { return (out, starts) }
         defer { hb_buffer_destroy(buffer) }
         utf8.withMemoryRebound(to: CChar.self) { hb_buffer_add_utf8(buffer, $0.baseAddress, Int32(utf8.count), 0, Int32(utf8.count)) }
         hb_buffer_guess_segment_properties(buffer)
         hb_shape(font, buffer, nil, 0)
         var count: UInt32 = 0
-        guard let infos = hb_buffer_get_glyph_infos(buffer, &count), let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return out }
+        guard let infos = hb_buffer_get_glyph_infos(buffer, &count), let positions = hb_buffer_get_glyph_positions(buffer, &count) else {
+            return (out, starts)
+        }
         for i in 0..<Int(count) {
             let cluster = Int(infos[i].cluster)
-            if cluster < out.count { out[cluster] += Double(positions[i].x_advance) }
+            if cluster < out.count {
+                out[cluster] += Double(positions[i].x_advance)
+                starts[cluster] = true
+            }
         }
-        return out
+        return (out, starts)
     }
 
     /// A paragraph's glyphs as shaped for measuring (the same call): each glyph's id, the
@@ -98,7 +106,7 @@ final class OutlineSink {
     /// Two decimals: a hundredth of a point is far below a pixel at any scale drawn.
     private func append(_ v: Double) {
         let r = (v * 100).rounded() / 100
-        path += Array((r == r.rounded() ? String(Int(r)) : String(r)).utf8)
+        path += Array((r == r.rounded() ? String(Int(saturating: r)) : String(r)).utf8)
     }
 
     nonisolated(unsafe) static let funcs: OpaquePointer = {

@@ -1,5 +1,3 @@
-import CUnibreak
-
 /// A text shaped once for a font: per paragraph (the text split at `\n`), each byte's
 /// advance summed from the start (so any range's width is a subtraction), where lines may
 /// break, and where clusters start. Wrapping at any width then needs no shaping.
@@ -7,9 +5,10 @@ struct ShapedText: Sendable {
     struct Paragraph: Sendable {
         /// `prefix[i]`: the advance of bytes 0..<i, in design units.
         var prefix: [Double]
-        /// `breakAfter[i]`: a line may end after byte i (UAX #14, libunibreak).
+        /// `breakAfter[i]`: a line may end after byte i (UAX #14, ICU).
         var breakAfter: [Bool]
-        /// A cluster (what the font shapes as one) starts at byte i.
+        /// A grapheme cluster that the font also shapes as one starts at byte i: where
+        /// `lineBreak: "char"` and a word too long for its line may break.
         var clusterStart: [Bool]
         /// Spaces and tabs: not counted at a line's end.
         var blank: [Bool]
@@ -25,21 +24,20 @@ struct ShapedText: Sendable {
         paragraphs = utf8.split(separator: 10, omittingEmptySubsequences: false).map { slice in
             let bytes = Array(slice)
             return bytes.withUnsafeBufferPointer { p in
-                let advances = face.advances(p)
+                let (advances, shaped) = face.advances(p)
+                let found = Boundaries.find(p)
                 var prefix = [Double](repeating: 0, count: bytes.count + 1)
                 var clusterStart = [Bool](repeating: false, count: bytes.count)
+                var breakAfter = [Bool](repeating: false, count: bytes.count)
                 for i in 0..<bytes.count {
                     prefix[i + 1] = prefix[i] + advances[i]
-                    // A UTF-8 lead byte with an advance starts a cluster (combining marks carry none).
-                    clusterStart[i] = advances[i] != 0 || (i == 0)
+                    // A line ends only where a grapheme cluster and a shaped cluster (a
+                    // ligature) both start: never inside what reads, or is drawn, as one.
+                    clusterStart[i] = i == 0 || (found.cluster[i] && shaped[i])
                 }
-                var breaks = [CChar](repeating: CChar(LINEBREAK_NOBREAK), count: bytes.count)
-                if !bytes.isEmpty {
-                    breaks.withUnsafeMutableBufferPointer { b in
-                        set_linebreaks_utf8(p.baseAddress, bytes.count, "en", b.baseAddress)
-                    }
+                for i in 0..<bytes.count {
+                    breakAfter[i] = found.lineBreak[i + 1] && (i + 1 == bytes.count || clusterStart[i + 1])
                 }
-                let breakAfter = breaks.map { $0 == CChar(LINEBREAK_ALLOWBREAK) || $0 == CChar(LINEBREAK_MUSTBREAK) }
                 return Paragraph(
                     prefix: prefix, breakAfter: breakAfter, clusterStart: clusterStart,
                     blank: bytes.map { $0 == 32 || $0 == 9 })

@@ -1,3 +1,4 @@
+import CheckedNumbers
 public import Synchronization
 
 /// Measures texts for layout: shaped once per (text, font) and wrapped per width, both

@@ -1,6 +1,7 @@
-import HTTPTransport
 import ArgumentParser
+import CheckedNumbers
 import Foundation
+import HTTPTransport
 import LayoutModel
 import LayoutServer
 import Logging

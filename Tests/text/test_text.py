@@ -8,7 +8,10 @@ same font file fontconfig picks), over loopback HTTP against the real server:
 - narrowing a label with a set-constant re-wraps it: its height grows, the view below it
   moves, both are reported, and nothing else is; widening it back restores the frames;
 - GET /v1/fonts lists the families; an unknown family and text beside intrinsicSize are 422
-  with a pointer, and a session is left as it was.
+  with a pointer, and a session is left as it was;
+- every string of Unicode's LineBreakTest.txt and GraphemeBreakTest.txt (Debian's
+  unicode-data) as a label at two widths, word and char wrapping: 200, the server alive after
+  each request; a line never ends inside a grapheme cluster (flags, ZWJ families, marks).
 
 The oracle is independent of the measurer under test: HarfBuzz as uharfbuzz bundles it
 (pinned in the Makefile, 0.57.0) against Debian's libharfbuzz in the server, on the same font
@@ -180,6 +183,52 @@ class TextTest(unittest.TestCase):
         self.assertEqual(state["revision"], 1)
         status, frames = self.call("GET", f"/v1/sessions/{sid}/frames")
         self.assertEqual(frames["frames"], created["frames"])
+
+    def test_every_string_of_unicodes_break_tests(self):
+        strings = []
+        for name in ("LineBreakTest.txt", "GraphemeBreakTest.txt"):
+            with open(f"/usr/share/unicode/auxiliary/{name}", encoding="utf-8") as f:
+                for line in f:
+                    body = line.split("#", 1)[0].split()
+                    points = [int(t, 16) for t in body if t not in ("×", "÷")]
+                    if points:
+                        # A lone surrogate cannot travel in JSON's UTF-8; none is in these files.
+                        strings.append("".join(chr(p) for p in points if not 0xD800 <= p <= 0xDFFF))
+        self.assertGreater(len(strings), 8000)
+        batch = 400
+        for start in range(0, len(strings), batch):
+            chunk = strings[start:start + batch]
+            for width, mode in ((1, "word"), (40, "char")):
+                views = [{"id": "root", "frame": {"x": 0, "y": 0, "width": 1000, "height": 1000}}]
+                constraints = []
+                for k, text in enumerate(chunk):
+                    views.append({"id": f"l{k}", "parent": "root",
+                                  "text": {"string": text, "font": {"family": FAMILY, "size": SIZE}, "numberOfLines": 0, "lineBreak": mode}})
+                    constraints += [{"expr": f"l{k}.left == root.left"}, {"expr": f"l{k}.top == root.top"}, {"expr": f"l{k}.width == {width}"}]
+                status, answer = self.call("POST", "/v1/layout", {"views": views, "constraints": constraints})
+                self.assertEqual(status, 200, f"strings {start}..{start + len(chunk)} at {width} ({mode}): {answer}")
+                self.assertEqual(len(answer["frames"]), len(chunk) + 1)
+            status, _ = self.call("GET", "/healthz")
+            self.assertEqual(status, 200)
+
+    def test_a_line_never_ends_inside_a_grapheme_cluster(self):
+        one = self.regular.line_height
+        # At a width of one point every cluster has a line of its own: the line count is the
+        # cluster count, whatever the code points in each.
+        for text, clusters in [("🇫🇷🇩🇪🇯🇵", 3), ("👨‍👩‍👧‍👦👍🏽", 2), ("e\u0301e\u0301", 2), ("#\uFE0F\u20E3x", 2), ("Hi 🇫🇷", 3),
+                               ("🇫", 1), ("a\uFFFEb\uFFFF", 4)]:
+            for mode in ("word", "char"):
+                frame = self.wrapped(text, 1, mode)
+                self.assertAlmostEqual(frame["height"], clusters * one, places=6, msg=f"{text!r} {mode}")
+
+    def wrapped(self, string, width, mode):
+        doc = {"views": [{"id": "root", "frame": {"x": 0, "y": 0, "width": 1000, "height": 1000}},
+                         {"id": "label", "parent": "root",
+                          "text": {"string": string, "font": {"family": FAMILY, "size": SIZE}, "numberOfLines": 0, "lineBreak": mode}}],
+               "constraints": [{"expr": "label.left == root.left"}, {"expr": "label.top == root.top"}, {"expr": f"label.width == {width}"}]}
+        status, answer = self.call("POST", "/v1/layout", doc)
+        self.assertEqual(status, 200, answer)
+        return answer["frames"]["label"]
 
     def test_fonts_and_refusals(self):
         status, fonts = self.call("GET", "/v1/fonts")

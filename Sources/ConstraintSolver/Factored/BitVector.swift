@@ -1,3 +1,4 @@
+import CheckedNumbers
 /// Flags by column or row, a bit each, where a `[Bool]` spent a byte: a 1,000-cell session's
 /// user-column and live-row flags, 13 bytes a view. Not the per-change `touched` flags: a
 /// bit's shift and mask on every value a drag writes cost 1.7 M instructions of `drag_n1000`.

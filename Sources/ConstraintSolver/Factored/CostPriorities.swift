@@ -1,3 +1,4 @@
+import CheckedNumbers
 /// Each column's cost level as a priority (0: no cost), stored as an id into the distinct
 /// priorities the engine has seen: 4 bytes a column where a `Double` was 8 (a document
 /// uses a handful of priorities; a 1,000-cell session has 50,000 columns).

@@ -1,3 +1,4 @@
+import CheckedNumbers
 /// Markowitz elimination with threshold pivoting over sparse rows (row → column → value):
 /// row singletons first, else the sparsest column's sparsest acceptable row (ties by
 /// `rank`, then id). Runs until no column can be eliminated; returns the pivots in order

@@ -1,3 +1,4 @@
+import CheckedNumbers
 /// An (index, value) entry of a sparse row or column: 12 bytes, where an `(Int, Double)`
 /// pair took 16. The value is kept as two 32-bit halves so that the entry aligns to 4
 /// bytes and packs without padding; the halves load as one (unaligned) 8-byte read.

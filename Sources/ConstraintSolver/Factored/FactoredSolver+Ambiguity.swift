@@ -1,3 +1,4 @@
+import CheckedNumbers
 /// Which user variables are not unique over the optimal face. Its directions at the current
 /// vertex come from the movable nonbasic columns (free: both signs; restricted with a zero
 /// reduced cost at every level: up), each moving the basics along −B⁻¹·a_j. A degenerate

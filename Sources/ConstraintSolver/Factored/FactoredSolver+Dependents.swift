@@ -1,3 +1,4 @@
+import CheckedNumbers
 /// Dependent variables: a free user variable that only one required equality names is
 /// whatever that row makes it, so the row and the variable are taken out of the simplex
 /// (LP presolve's free column singleton) and the variable is computed from its row after

@@ -1,3 +1,4 @@
+import CheckedNumbers
 /// The engine surface the layout model uses. The simplex's own failures cannot happen with
 /// conflicts broken (every certificate names a required row) and a bounded objective
 /// (errors ≥ 0); should one happen anyway, the engine rebuilds its basis from its rows

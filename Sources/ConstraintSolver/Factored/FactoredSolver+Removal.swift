@@ -1,3 +1,4 @@
+import CheckedNumbers
 /// Removal without touching the factors: the removed row is made vacuous by a free "tomb"
 /// column basic in it alone (so B stays square and nonsingular), and the row and its tomb
 /// are dropped at the next factorization.

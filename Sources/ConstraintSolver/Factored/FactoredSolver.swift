@@ -1,3 +1,4 @@
+import CheckedNumbers
 /// The engine on a factored basis (revised simplex), with Cassowary's semantics: required
 /// constraints hold, optional ones minimise the sum of absolute errors level by level
 /// (strict priorities), nothing is re-solved from scratch.

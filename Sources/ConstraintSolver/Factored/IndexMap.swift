@@ -1,3 +1,4 @@
+import CheckedNumbers
 /// A dense map of ids to ids (step ↔ row, step ↔ column) stored as 32-bit integers: half the
 /// bytes of `[Int]`, read and written as `Int`. -1 is "none".
 struct IndexMap: RandomAccessCollection {

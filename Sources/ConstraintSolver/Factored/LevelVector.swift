@@ -1,3 +1,4 @@
+import CheckedNumbers
 /// One level's duals (by row) or reduced costs (by column), each entry a default where
 /// unset (0 for a dual, the column's cost for a reduced cost): dense, grown on write, NaN
 /// marking an unset entry. Hashed instead, the two levels of the 1,000-cell feed took 49

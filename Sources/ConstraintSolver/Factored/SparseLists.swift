@@ -1,3 +1,4 @@
+import CheckedNumbers
 /// Many short sparse lists (a row's cells, a column's rows, a step of L or U) in one flat
 /// array of entries, each list a span of it. An array of arrays paid a 32-byte header and a
 /// malloc for every list, most of them two or three entries long: with the rows, the

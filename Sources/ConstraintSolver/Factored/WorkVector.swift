@@ -1,3 +1,4 @@
+import CheckedNumbers
 import Glibc
 
 /// A sparse vector being computed, on dense storage: values by index, a stamp that says

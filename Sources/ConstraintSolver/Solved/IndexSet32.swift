@@ -1,3 +1,4 @@
+import CheckedNumbers
 /// A set of small integers with deterministic iteration order (Swift's `Set` is
 /// seeded per process and per instance, which would make degenerate pivots, and so
 /// ambiguous layouts, differ between runs). Small sets are a plain array; large

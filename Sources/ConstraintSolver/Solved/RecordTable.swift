@@ -1,3 +1,4 @@
+import CheckedNumbers
 /// Constraint records by handle: a dense array with a free list (handles are reused after
 /// removal), read with dictionary-style subscripts. A hashed table of 260k records cost
 /// cache misses on every add.

@@ -1,3 +1,4 @@
+import CheckedNumbers
 /// Whether a variable's value is determined, and another optimal solution when not.
 ///
 /// A variable is ambiguous when some parametric symbol in its row (or the variable

@@ -1,3 +1,4 @@
+import CheckedNumbers
 /// What the engine can tell about itself: counters, the constraints behind a value,
 /// and a readable tableau for debugging.
 public struct SolverStats: Sendable, Equatable {

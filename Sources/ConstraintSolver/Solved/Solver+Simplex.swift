@@ -1,3 +1,4 @@
+import CheckedNumbers
 /// Putting constraints into the tableau and taking them out again, and the two
 /// simplex loops that restore optimality (primal) and feasibility (dual) afterwards.
 extension Solver {

@@ -1,3 +1,4 @@
+import CheckedNumbers
 /// An incremental Cassowary solver with strict (lexicographic) priorities.
 ///
 /// The tableau keeps every basic symbol as a row of parametric ones; a column index

@@ -1,4 +1,5 @@
 import CZlib
+import CheckedNumbers
 
 /// RFC 7692 permessage-deflate with no context takeover either way: each message is
 /// compressed on its own, so a stream keeps no compression window between messages.

@@ -1,4 +1,5 @@
 import CZlib
+import CheckedNumbers
 
 /// The two loops every zlib user here needs, on a stream that is already initialised
 /// (gzip or raw deflate): all input through deflate into one buffer, and inflate with a

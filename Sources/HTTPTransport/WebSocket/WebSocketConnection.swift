@@ -1,3 +1,4 @@
+import CheckedNumbers
 import Foundation
 import Synchronization
 

@@ -1,3 +1,4 @@
+import CheckedNumbers
 /// RFC 6455 framing: parsing client frames and writing server frames. Pure functions
 /// over bytes, tested on their own.
 public enum WebSocketFrame {

@@ -1,4 +1,5 @@
 import CEpoll
+import CheckedNumbers
 import Foundation
 import Synchronization
 

@@ -1,3 +1,4 @@
+import CheckedNumbers
 import HTTPTransport
 import JSON
 
@@ -116,9 +117,9 @@ struct Tenants: Sendable {
 
     private static func count(_ v: JSON?, _ pointer: String) throws(Invalid) -> Int? {
         guard let v else { return nil }
-        guard let n = v.number, n >= 0, n == n.rounded(), n < 1e15 else {
+        guard let n = v.number, n >= 0, n == n.rounded(), n < 1e15, let count = Int(checked: n) else {
             throw Invalid(message: "a quota is a whole number, 0 or more", pointer: pointer)
         }
-        return Int(n)
+        return count
     }
 }

@@ -1,3 +1,4 @@
+import CheckedNumbers
 import Prometheus
 import Synchronization
 import TextLayout

@@ -1,3 +1,4 @@
+import CheckedNumbers
 import HTTPTransport
 import JSON
 import Rendering
@@ -47,8 +48,8 @@ struct PictureRoutes: Sendable {
             throw Problem(413, "a PNG is at most 32767 pixels a side (cairo's limit); this one is \(sheet.width * scale) by \(sheet.height * scale)")
         }
         guard pixels <= Double(limit) else {
-            throw Problem(
-                413, "the picture would be \(Int(sheet.width * scale))×\(Int(sheet.height * scale)) pixels; at most \(limit) (--max-picture-pixels)")
+            let w = Int(saturating: sheet.width * scale), h = Int(saturating: sheet.height * scale)
+            throw Problem(413, "the picture would be \(w)×\(h) pixels; at most \(limit) (--max-picture-pixels)")
         }
         do throws(PNG.Failure) {
             return Response(

@@ -1,3 +1,4 @@
+import CheckedNumbers
 import HTTPTransport
 import JSON
 import LayoutModel

@@ -1,5 +1,6 @@
-import HTTPTransport
+import CheckedNumbers
 import Foundation
+import HTTPTransport
 import Logging
 import Prometheus
 import SessionStorage

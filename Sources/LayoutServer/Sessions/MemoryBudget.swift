@@ -1,6 +1,7 @@
-import HTTPTransport
 import CMalloc
+import CheckedNumbers
 import Foundation
+import HTTPTransport
 import Synchronization
 
 /// New sessions and one-shot layouts are refused (503) once the heap in use passes the

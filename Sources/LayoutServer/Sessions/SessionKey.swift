@@ -1,3 +1,4 @@
+import CheckedNumbers
 /// A session id (32 lowercase hex digits) as the 128 bits it spells: the store's key. A
 /// request's id is read straight from the path's bytes, with no String made and no
 /// String hashed.

@@ -1,11 +1,12 @@
-import Synchronization
-import HTTPTransport
+import CheckedNumbers
 import Foundation
+import HTTPTransport
 import JSON
 import LayoutModel
 import Logging
-import SessionStorage
 import Prometheus
+import SessionStorage
+import Synchronization
 
 /// The server's side of a durable store: what each accepted change writes, when its answer
 /// may go (the durability policy), and how a stored session comes back.

@@ -1,3 +1,4 @@
+import CheckedNumbers
 import HTTPTransport
 import JSON
 import LayoutModel
@@ -52,7 +53,7 @@ final class SessionService: Sendable {
     private func checkMemoryShare(of caller: Caller, adding bytes: Int) throws(Problem) {
         let budget = configuration.memoryBudget.limitBytes
         guard let share = caller.tenant?.quotas.memoryShare, budget > 0 else { return }
-        let allowed = Int(share * Double(budget))
+        let allowed = Int(saturating: share * Double(budget))
         let held = store.heapEstimate(ownedBy: caller.owner)
         guard held + max(bytes, 1) > allowed else { return }
         metrics.tenant(caller.owner, "memory")

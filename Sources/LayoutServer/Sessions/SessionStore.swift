@@ -1,5 +1,6 @@
-import HTTPTransport
+import CheckedNumbers
 import Foundation
+import HTTPTransport
 import LayoutModel
 import SessionStorage
 import Synchronization
@@ -85,7 +86,7 @@ public final class SessionStore: @unchecked Sendable {
 
     public init(maxSessions: Int, idleTTLSeconds: Double) {
         self.maxSessions = maxSessions
-        self.idleTTLNanos = UInt64(max(0.001, idleTTLSeconds) * 1e9)
+        self.idleTTLNanos = UInt64(saturating: max(0.001, idleTTLSeconds) * 1e9)
     }
 
     public var count: Int { sessions.withLock { $0.count } }

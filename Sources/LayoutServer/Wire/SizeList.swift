@@ -1,3 +1,4 @@
+import CheckedNumbers
 import InterfaceBuilder
 import JSON
 import LayoutModel
@@ -86,5 +87,8 @@ struct SizeList {
     }
 
     /// 320, 320.5: as a name and a message show a number of points.
-    private static func points(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
+    private static func points(_ v: Double) -> String {
+        if v == v.rounded(), let whole = Int(checked: v) { return String(whole) }
+        return String(v)
+    }
 }

@@ -1,3 +1,4 @@
+import CheckedNumbers
 import InterfaceBuilder
 import JSON
 import LayoutModel
