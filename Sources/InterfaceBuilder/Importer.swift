@@ -22,6 +22,7 @@ public enum Importer {
             throw ImportError(
                 message: "targetRuntime \(runtime): only UIKit documents (iOS, tvOS) are laid out", line: root.line, column: root.column)
         }
+        try NumericAttributes.check(root)
         let deviceElement = root.child("device")
         let deviceID = options.device ?? deviceElement?["id"]
         var device: Device? = nil
@@ -32,7 +33,7 @@ public enum Importer {
             }
         }
         // Xcode's version: its leading number (`16097.3`, `32700.99.1234`).
-        let toolsVersion = root["toolsVersion"].flatMap { Double($0.prefix { $0 != "." }) } ?? 0
+        let toolsVersion = root["toolsVersion"].flatMap { Double($0.prefix { $0 != "." }) }.flatMap { $0.isFinite ? $0 : nil } ?? 0
         // The canvas's safe area changed with Xcode: the 6.1-inch phone's status bar is 44 up to
         // Xcode 14.0 (iPhone XR, 11), 48 after; Xcode 26 gives a phone with a sensor housing
         // twice its insets (48 -> 96, 59 -> 118, home indicator 34 -> 68), as its documents in
@@ -50,7 +51,7 @@ public enum Importer {
         // The images the document names, with their sizes: an image view's content.
         var images: [String: (Double, Double)] = [:]
         for image in root.list("resources") where image.name == "image" {
-            if let name = image["name"], let w = image["width"].flatMap(Double.init), let h = image["height"].flatMap(Double.init) {
+            if let name = image["name"], let w = image.number("width"), let h = image.number("height") {
                 images[name] = (w, h)
             }
         }
@@ -115,11 +116,11 @@ public enum Importer {
 /// when it is fixed.
 func storedFrame(_ e: XMLElement, in parent: (width: Double, height: Double)? = nil) -> (x: Double, y: Double, width: Double, height: Double)? {
     if let r = e.child("rect", key: "frame") {
-        func n(_ k: String) -> Double { Double(r[k] ?? "") ?? 0 }
+        func n(_ k: String) -> Double { r.number(k) ?? 0 }
         return (n("x"), n("y"), n("width"), n("height"))
     }
     guard let f = e.child("frame", key: "frameInset") else { return nil }
-    func n(_ k: String) -> Double? { f[k].flatMap(Double.init) }
+    func n(_ k: String) -> Double? { f.number(k) }
     let (pw, ph) = parent ?? (n("width") ?? 0, n("height") ?? 0)
     let width = n("width") ?? max(0, pw - (n("minX") ?? 0) - (n("maxX") ?? 0))
     let height = n("height") ?? max(0, ph - (n("minY") ?? 0) - (n("maxY") ?? 0))

@@ -16,14 +16,15 @@ extension RootBuilder {
     /// A scroll view's attributes that stay its frame's when what it holds relates to them.
     static let frameAttributes: Set<String> = ["width", "height", "centerX", "centerY", "centerXWithinMargins", "centerYWithinMargins"]
 
-    /// A multiplier as IB writes it: `0.5`, or a ratio `9:16`.
+    /// A multiplier as IB writes it: `0.5`, or a ratio `9:16`; nil when it is not a finite
+    /// number within ±1e6 (the constraint is then left out, with a note).
     static func multiplier(_ text: String?) -> Double? {
         guard let text else { return 1 }
         if let colon = text.firstIndex(of: ":") {
             guard let a = Double(text[..<colon]), let b = Double(text[text.index(after: colon)...]), b != 0 else { return nil }
-            return a / b
+            return finite(a / b)
         }
-        return Double(text)
+        return Double(text).flatMap(finite)
     }
 
     /// The layoutd constraint, or nil (with a note) when it names something this root does
@@ -62,7 +63,7 @@ extension RootBuilder {
         if multiplier != 1 { members.append(("multiplier", number(multiplier))) }
         // A constant or priority set for the layout's size classes replaces the constraint's own.
         let variation = c.children.last { [sizeClasses] in $0.name == "variation" && sizeClasses.applies($0["key"] ?? "") }
-        let constant = (variation?["constant"] ?? c["constant"]).flatMap(Double.init) ?? 0
+        let constant = variation?.number("constant") ?? c.number("constant") ?? 0
         // Xcode's standard space, where the value it stored is the one layoutd resolves (8 between
         // views, 20 to a superview's edge; between baselines the fonts decide, so the number stays).
         var standard = false
@@ -72,7 +73,7 @@ extension RootBuilder {
             standard = constant == (isInside(first, s) || isInside(s, first) ? 20 : 8)
         }
         members.append(("constant", standard ? .string("standard") : number(constant)))
-        if let p = (variation?["priority"] ?? c["priority"]).flatMap(Double.init), p != 1000 {
+        if let p = variation?.number("priority") ?? c.number("priority"), p != 1000 {
             members.append(("priority", number(min(max(p, 1), 1000))))
         }
         return object(members)
@@ -100,3 +101,5 @@ extension RootBuilder {
         return false
     }
 }
+
+private func finite(_ x: Double) -> Double? { x.isFinite && abs(x) <= 1e6 ? x : nil }

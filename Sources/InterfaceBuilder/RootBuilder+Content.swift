@@ -70,7 +70,7 @@ extension RootBuilder {
         }
         // Text not measured here has its baselines where the system font puts them.
         if !out.contains(where: { $0.0 == "text" }), let b = storedBaselines(e, height: aligned.height) { out.append(("baseline", b)) }
-        func priority(_ k: String) -> JSON? { e[k].flatMap(Double.init).map { number(min(max($0, 1), 1000)) } }
+        func priority(_ k: String) -> JSON? { e.number(k).map { number(min(max($0, 1), 1000)) } }
         let hugging = [("horizontal", priority("horizontalHuggingPriority")), ("vertical", priority("verticalHuggingPriority"))]
             .compactMap { k, v in v.map { (k, $0) } }
         if !hugging.isEmpty { out.append(("hugging", object(hugging))) }
@@ -84,12 +84,12 @@ extension RootBuilder {
     /// The intrinsic size IB states: `<size key="intrinsicContentSize">`, or the placeholder
     /// one set in its size inspector (`infinite`: none in that axis).
     private func declaredIntrinsicSize(_ e: XMLElement) -> JSON? {
-        if let size = e.child("size", key: "intrinsicContentSize"), let w = size["width"].flatMap(Double.init),
-            let h = size["height"].flatMap(Double.init)
+        if let size = e.child("size", key: "intrinsicContentSize"), let w = size.number("width"),
+            let h = size.number("height")
         {
             return object([("width", number(w)), ("height", number(h))])
         }
-        let w = e["placeholderIntrinsicWidth"].flatMap(Double.init), h = e["placeholderIntrinsicHeight"].flatMap(Double.init)
+        let w = e.number("placeholderIntrinsicWidth"), h = e.number("placeholderIntrinsicHeight")
         guard w != nil || h != nil else { return nil }
         return object([("width", w.map(number)), ("height", h.map(number))].compactMap { k, v in v.map { (k, $0) } })
     }
@@ -107,7 +107,7 @@ extension RootBuilder {
             ("family", .string(options.fontFamily)), ("size", number(size)), ("weight", number(Double(weight)))
         ]
         if italic { fontMembers.append(("italic", .bool(true))) }
-        let lines = e["numberOfLines"].flatMap(Int.init) ?? 1
+        let lines = e.integer("numberOfLines") ?? 1
         return object([("string", .string(string)), ("font", object(fontMembers)), ("numberOfLines", number(Double(max(lines, 0))))])
     }
 
@@ -117,7 +117,8 @@ extension RootBuilder {
         var size = e.name == "button" ? 15.0 : e.name == "textField" ? 14 : 17, weight = 400, italic = false
         if let font = e.child("fontDescription", key: "fontDescription") {
             if let style = font["style"], let s = Self.textStyles[style] { (size, weight) = s }
-            if let p = font["pointSize"].flatMap(Double.init) { size = p }
+            // 0 is what Xcode writes for the labels of its built-in cell styles: the default size.
+            if let p = font.number("pointSize"), p > 0 { size = p }
             switch font["type"] {
             case "boldSystem": weight = 700
             case "italicSystem": italic = true
@@ -148,7 +149,7 @@ extension RootBuilder {
             let first = (height - fontLine) / 2 + size * Self.systemAscender
             return object([("first", number(first)), ("last", number(first))])
         }
-        let most = e["numberOfLines"].flatMap(Int.init) ?? 1
+        let most = e.integer("numberOfLines") ?? 1
         var lines = max(1, Int(checked: (height / fontLine).rounded()) ?? 1)
         if most > 0 { lines = min(lines, most) }
         let line = height / Double(lines)
@@ -161,7 +162,7 @@ extension RootBuilder {
         if let a = e["alignment"] { members.append(("alignment", .string(a == "baseline" ? "lastBaseline" : a))) }
         if e["spacingType"] == "standard" {
             members.append(("spacing", .string("standard")))
-        } else if let s = e["spacing"].flatMap(Double.init) {
+        } else if let s = e.number("spacing") {
             members.append(("spacing", number(s)))
         }
         members.append(("arrangedSubviews", .array(arranged.map { .string($0) })))

@@ -243,7 +243,7 @@ struct RootBuilder {
         _ e: XMLElement, id: String, parentID: String?, frame: (x: Double, y: Double, width: Double, height: Double),
         parentSize: (width: Double, height: Double), rootWidth width: Double, safe: Device.Insets
     ) -> JSON? {
-        func n(_ x: XMLElement, _ k: String) -> Double { Double(x[k] ?? "") ?? 0 }
+        func n(_ x: XMLElement, _ k: String) -> Double { x.number(k) ?? 0 }
         let isRoot = parentID == nil
         var m: Device.Insets
         if let insets = e.child("edgeInsets", key: "layoutMargins") {

@@ -687,4 +687,74 @@ final class ImporterTests: XCTestCase {
         let mac = Array("<document targetRuntime=\"MacOSX.Cocoa\"><objects/></document>".utf8)
         XCTAssertEqual(refusal(mac)?.message.contains("only UIKit"), true)
     }
+
+    /// Every numeric attribute the importer reads is a finite number in range, or the document
+    /// is refused at the element that holds it; none reaches a conversion or a division.
+    func testNumbersThatCannotBeReadAreRefusedWhereTheyStand() throws {
+        let label = { (attributes: String, font: String) in
+            """
+                            <subviews>
+                                <label id="l" text="Title" \(attributes)>
+                                    <rect key="frame" x="16" y="20" width="100" height="20.5"/>
+                                    <fontDescription key="fontDescription" type="system" \(font)/>
+                                </label>
+                            </subviews>
+            """
+        }
+        let bad: [(String, String, String)] = [
+            ("", "pointSize=\"nan\"", "pointSize"), ("", "pointSize=\"inf\"", "pointSize"), ("", "pointSize=\"-3\"", "pointSize"),
+            ("", "pointSize=\"1e308\"", "pointSize"), ("", "pointSize=\"\"", "pointSize"), ("", "pointSize=\"big\"", "pointSize"),
+            ("numberOfLines=\"1.5\"", "pointSize=\"17\"", "numberOfLines"), ("numberOfLines=\"-1\"", "pointSize=\"17\"", "numberOfLines"),
+            ("horizontalHuggingPriority=\"NaN\"", "pointSize=\"17\"", "horizontalHuggingPriority")
+        ]
+        for (attributes, font, name) in bad {
+            do {
+                _ = try Importer.read(Self.scene(label(attributes, font)), options: ImportOptions(contentSizes: .stored))
+                XCTFail("\(attributes) \(font) was read")
+            } catch {
+                XCTAssertTrue(error.message.contains(name), error.message)
+                // The element that holds it: the label's line (10), or its font's (12).
+                XCTAssertEqual(error.line, name == "pointSize" ? 12 : 10, error.message)
+                XCTAssertGreaterThan(error.column, 1)
+            }
+        }
+        let frame = { (x: String) in "<subviews><view id=\"v\"><rect key=\"frame\" x=\"\(x)\" y=\"0\" width=\"1\" height=\"1\"/></view></subviews>" }
+        for x in ["-inf", "1e300", "0x1p3000", "--1"] {
+            XCTAssertThrowsError(try Importer.read(Self.scene(frame(x))), x)
+        }
+        // A multiplier that is not a finite number leaves its constraint out, with a note.
+        let ratio = try storedRoot(
+            """
+                            <subviews><view id="v"><rect key="frame" x="0" y="0" width="10" height="10"/></view></subviews>
+                            <constraints><constraint firstItem="v" firstAttribute="width" secondItem="v" secondAttribute="height" multiplier="1:0" id="r"/></constraints>
+            """)
+        XCTAssertTrue(ratio.notes.contains { $0.contains("multiplier") }, "\(ratio.notes)")
+    }
+
+    /// Xcode writes `pointSize="0.0"` for the labels of its built-in cell styles: the style's
+    /// size, never a division by zero.
+    func testAZeroFontSizeIsTheDefaultSize() throws {
+        let root = try storedRoot(
+            """
+                            <subviews>
+                                <label id="l" text="Title">
+                                    <rect key="frame" x="16" y="20" width="100" height="20.5"/>
+                                    <fontDescription key="fontDescription" type="system" pointSize="0.0"/>
+                                </label>
+                            </subviews>
+            """)
+        let frames = try layout(root)
+        XCTAssertEqual(frames["l"]?.height, 20.5)
+        let measured = try XCTUnwrap(try Importer.read(Self.scene(
+            """
+                            <subviews>
+                                <label id="l" text="Title">
+                                    <rect key="frame" x="16" y="20" width="100" height="20.5"/>
+                                    <fontDescription key="fontDescription" type="system" pointSize="0.0"/>
+                                </label>
+                            </subviews>
+            """), options: ImportOptions(contentSizes: .measured)).roots.first)
+        let text = try XCTUnwrap(measured.document["views"]?.array?.first { $0["id"]?.string == "l" }?["text"])
+        XCTAssertEqual(text["font"]?["size"]?.number, 17)
+    }
 }
