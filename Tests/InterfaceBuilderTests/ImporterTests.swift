@@ -745,15 +745,18 @@ final class ImporterTests: XCTestCase {
             """)
         let frames = try layout(root)
         XCTAssertEqual(frames["l"]?.height, 20.5)
-        let measured = try XCTUnwrap(try Importer.read(Self.scene(
-            """
-                            <subviews>
-                                <label id="l" text="Title">
-                                    <rect key="frame" x="16" y="20" width="100" height="20.5"/>
-                                    <fontDescription key="fontDescription" type="system" pointSize="0.0"/>
-                                </label>
-                            </subviews>
-            """), options: ImportOptions(contentSizes: .measured)).roots.first)
+        let measured = try XCTUnwrap(
+            try Importer.read(
+                Self.scene(
+                    """
+                                    <subviews>
+                                        <label id="l" text="Title">
+                                            <rect key="frame" x="16" y="20" width="100" height="20.5"/>
+                                            <fontDescription key="fontDescription" type="system" pointSize="0.0"/>
+                                        </label>
+                                    </subviews>
+                    """), options: ImportOptions(contentSizes: .measured)
+            ).roots.first)
         let text = try XCTUnwrap(measured.document["views"]?.array?.first { $0["id"]?.string == "l" }?["text"])
         XCTAssertEqual(text["font"]?["size"]?.number, 17)
     }
