@@ -63,6 +63,7 @@ test: test-deps
 	python3 Tests/deploy/test_manifests.py
 	python3 Tests/browser/test_playground.py
 	python3 Tests/text/test_text.py
+	python3 Tests/regressions/replay.py
 	python3 -m pytest -q clients/python/tests
 	python3 Tests/api/test_generated_client.py
 	$(MAKE) fuzz-replay

@@ -44,6 +44,7 @@ enum NumericAttributes {
             guard let x = Double(value), x.isFinite, rule.range.contains(x), !rule.whole || x == x.rounded() else {
                 let bounds = "\(Int(saturating: rule.range.lowerBound))…\(Int(saturating: rule.range.upperBound))"
                 throw ImportError(
+                    .malformed,
                     message: "<\(e.name)> \(name)=\"\(value.prefix(40))\" is not \(rule.whole ? "a whole number" : "a number") in \(bounds)",
                     line: e.line, column: e.column)
             }

@@ -713,6 +713,7 @@ final class ImporterTests: XCTestCase {
                 XCTFail("\(attributes) \(font) was read")
             } catch {
                 XCTAssertTrue(error.message.contains(name), error.message)
+                XCTAssertEqual(error.kind, .malformed, "answered 400: the document cannot be read")
                 // The element that holds it: the label's line (10), or its font's (12).
                 XCTAssertEqual(error.line, name == "pointSize" ? 12 : 10, error.message)
                 XCTAssertGreaterThan(error.column, 1)
