@@ -73,6 +73,7 @@ public struct JSONParser {
         try enter()
         i += 1
         var members: [(key: String, value: JSON)] = []
+        var seen = Set<String>()
         skipSpace()
         if i < bytes.count && bytes[i] == UInt8(ascii: "}") { i += 1; depth -= 1; return .object(members) }
         // Room for the usual few members at once: appending grew each object's array 1 → 2 → 4,
@@ -86,6 +87,15 @@ public struct JSONParser {
             guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             i += 1
             skipSpace()
+            // A repeated name is refused: readers disagree on which one counts (the first,
+            // the last), and a proxy and the server reading one body two ways is a smuggling
+            // risk. A few members are compared in turn; a long object keeps a set.
+            if members.count < 16 {
+                for m in members where m.key == key { throw fail("the member name \"\(key.prefix(64))\" is repeated") }
+            } else {
+                if members.count == 16 { seen = Set(members.map(\.key)) }
+                guard seen.insert(key).inserted else { throw fail("the member name \"\(key.prefix(64))\" is repeated") }
+            }
             members.append((key, try value()))
             skipSpace()
             guard i < bytes.count else { throw fail("unexpected end of input") }

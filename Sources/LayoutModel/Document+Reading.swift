@@ -34,7 +34,7 @@ extension LayoutDocument {
     /// once, and the `beside` member anywhere among them.
     private mutating func read(_ r: inout JSONParser, beside: Beside?) throws -> Int {
         var viewsSent = 0, stage = 0  // 1: views read; 2: constraints read
-        var hasOptions = false
+        var hasOptions = false, hasBeside = false
         if try r.beginObject() {
             repeat {
                 let k = try r.key()
@@ -50,8 +50,9 @@ extension LayoutDocument {
                     if stage == 0 { reserve(views: 0, constraints: r.remaining / Self.bytesPerConstraint) }
                     try readConstraints(&r)
                     stage = 2
-                } else if let beside, k.spells(beside.key) {
+                } else if let beside, !hasBeside, k.spells(beside.key) {
                     beside.take(try r.readValue())
+                    hasBeside = true
                 } else {
                     throw GiveUp()
                 }
@@ -79,10 +80,12 @@ extension LayoutDocument {
         specs.reserveCapacity(min(r.remaining / Self.bytesPerView, Self.viewsReservedAtMost))
         if try r.beginArray() {
             var parents = RecentParents()
+            var keys: [UnsafeBufferPointer<UInt8>] = []
+            keys.reserveCapacity(8)
             // Each read into its place in the list (a spec returned and appended was copied twice).
             repeat {
                 specs.append(Self.blankSpec)
-                try Self.readView(&r, into: &specs[specs.count - 1], parents: &parents)
+                try Self.readView(&r, into: &specs[specs.count - 1], parents: &parents, keys: &keys)
             } while try r.nextElement()
         }
         reserve(views: specs.count, constraints: r.remaining / Self.bytesPerConstraint)
@@ -91,13 +94,18 @@ extension LayoutDocument {
     }
 
     /// A view: its id and parent read in place, any other field decoded from its small tree
-    /// by `ViewSpec.apply`. As the tree's path reads it, the first id counts and the others
-    /// are passed over.
-    private static func readView(_ r: inout JSONParser, into spec: inout ViewSpec, parents: inout RecentParents) throws {
+    /// by `ViewSpec.apply`. A key sent twice is left to the tree's path, which refuses it;
+    /// `keys` is a list kept for the next view (its few keys compared in turn).
+    private static func readView(
+        _ r: inout JSONParser, into spec: inout ViewSpec, parents: inout RecentParents, keys: inout [UnsafeBufferPointer<UInt8>]
+    ) throws {
         var hasID = false, validID = false
         guard try r.beginObject() else { throw GiveUp() }
+        keys.removeAll(keepingCapacity: true)
         repeat {
             let k = try r.key()
+            for seen in keys where seen.spells(k) { throw GiveUp() }
+            keys.append(k)
             if k.spells("id") {
                 // Checked on the body's bytes where it is plain (on the String, ~140
                 // instructions a view, it was copied to be read).

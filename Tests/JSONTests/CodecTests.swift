@@ -171,6 +171,18 @@ final class CodecTests: XCTestCase {
         }
     }
 
+    /// A member name sent twice is refused (readers disagree on which counts), in a short
+    /// object and past the point where the parser keeps a set.
+    func testRepeatedMemberNamesAreRefused() throws {
+        XCTAssertThrowsError(try JSONParser.parse(#"{"id":"a","frame":1,"id":"b"}"#))
+        XCTAssertThrowsError(try JSONParser.parse(#"{"a":{"x":1,"x":2}}"#))
+        let long = (0..<40).map { "\"k\($0)\":\($0)" }
+        XCTAssertNoThrow(try JSONParser.parse("{" + long.joined(separator: ",") + "}"))
+        XCTAssertThrowsError(try JSONParser.parse("{" + (long + ["\"k7\":0"]).joined(separator: ",") + "}"))
+        XCTAssertThrowsError(try JSONParser.parse("{" + (long + ["\"k39\":0"]).joined(separator: ",") + "}"))
+        XCTAssertNoThrow(try JSONParser.parse(#"[{"a":1},{"a":2}]"#), "the same name in two objects")
+    }
+
     func testInvalidInputRejectedLikeFoundation() {
         // Trailing commas: Foundation here accepts them, RFC 8259 (and this parser) does not.
         for text in ["[1,]", #"{"a":1,}"#] { XCTAssertThrowsError(try JSONParser.parse(text), text) }

@@ -70,8 +70,8 @@ final class DocumentReadingTests: XCTestCase {
         }
     }
 
-    /// Every field the tree's path reads, in any order within an object, and what it does with
-    /// repeats inside a view (the first id counts; a later field replaces an earlier one).
+    /// Every field the tree's path reads, in any order within an object; a name repeated in an
+    /// object is refused by both (no reader's rule for which counts).
     func testEveryFieldAndOrderAgree() {
         XCTAssertTrue(
             agree(
@@ -80,17 +80,24 @@ final class DocumentReadingTests: XCTestCase {
                  "views":[{"parent":null,"id":"r","frame":{"x":0,"y":0,"width":300,"height":200},"margins":{"top":4}},
                           {"kind":"guide","id":"g","parent":"r"},
                           {"id":"s","parent":"r","kind":"stack","stack":{"axis":"vertical","arrangedSubviews":["a","b"],"spacing":4}},
-                          {"id":"a","id":"ignored","parent":"s","intrinsicSize":{"width":10},"intrinsicSize":{"height":5}},
+                          {"id":"a","parent":"s","intrinsicSize":{"width":10,"height":5}},
                           {"id":"b","parent":"s","hidden":false,"compressionResistance":{"vertical":999.5},"baseline":{"first":3}},
                           {"id":"t","parent":"r","text":{"string":"Hello, world","font":{"family":"DejaVu Sans","size":15}}},
                           {"id":"\u0078y","parent":"r"}],
                  "constraints":[{"expr":"r.leading == g.leading", "id":"late"},{"id":null,"expr":"g.width == 10"},
                                 {"expr":"g.top == r.top","active":false},{"first":"g.height","constant":5},
                                 {"id":"é1","expr":"xy.width == 20"},{"expr":"xy.height == 2 * xy.width @750"},
-                                {"expr":"xy.top == r.top + 1","expr":"ignored"},
+                                {"expr":"xy.top == r.top + 1"},
                                 {"expr":"xy.left  >=  r.left+2.50"},{"expr":"xy.bottom <= r.bottom - \u0031"},{"expr":"xy.right <= r.right"}]}
                 """#))
         XCTAssertTrue(agree(#"{"constraints":[],"views":[{"id":"r"}]}"#) == false, "constraints before views are the tree's")
+        for repeated in [
+            #"{"views":[{"id":"a","id":"b"}]}"#, #"{"views":[{"id":"a","frame":{"x":1},"frame":{"x":2}}]}"#,
+            #"{"views":[{"id":"a"}],"constraints":[{"expr":"a.width == 1","expr":"a.width == 2"}]}"#,
+            #"{"views":[{"id":"a"}],"views":[{"id":"b"}]}"#, #"{"views":[{"id":"a","frame":{"x":1,"x":2}}]}"#
+        ] {
+            XCTAssertFalse(agree(repeated), repeated)
+        }
         XCTAssertTrue(agree(#"{}"#))
         XCTAssertTrue(agree(#"{"views":[],"constraints":[]}"#))
     }
