@@ -104,7 +104,7 @@ public final class HTTPServer: @unchecked Sendable {
                     flags, sa, acceptPolicy, accessHandler, cls, completedHandler, connectionNotify, threads,
                     UInt32(configuration.connectionLimit + max(16, configuration.connectionLimit / 8)),
                     UInt32(configuration.connectionTimeoutSeconds),
-                    configuration.connectionMemoryLimit, UInt32(configuration.listenBacklog), certificateCallback)
+                    configuration.connectionMemoryLimit, UInt32(configuration.listenBacklog), certificateCallback, configuration.tlsPriorities)
             }
         }
         guard let daemon else {
@@ -183,6 +183,9 @@ public final class HTTPServer: @unchecked Sendable {
                         503, "the server is at its limit of \(configuration.connectionLimit) connections",
                         [("Retry-After", "1"), ("Connection", "close")]))
             }
+            if let violation = Self.malformed(connection, url) {
+                return answerAtOnce(connection, state, refusal(400, violation, [("Connection", "close")]))
+            }
             if state.clock?.viaProxy == true,
                 let client = ConnectionGuard.forwardedClient(xForwardedFor: state.header("X-Forwarded-For"), xRealIP: state.header("X-Real-IP"))
             {
@@ -238,6 +241,7 @@ public final class HTTPServer: @unchecked Sendable {
             return offload(connection, state, workers, method: String(cString: method), path: String(cString: url))
         }
         var request = Request(method: String(cString: method), path: String(cString: url), body: state.body, values: state)
+        request.viaTrustedProxy = state.clock?.viaProxy == true
         state.body = []
         let response = handler(&request)
         if response.hold != nil { return suspend(connection, state, response) }
@@ -248,6 +252,27 @@ public final class HTTPServer: @unchecked Sendable {
             inFlightCount.subtract(1, ordering: .relaxed)
         }
         return queue(connection, response)
+    }
+
+    /// What makes a request unreadable one way for a proxy and another for this server, or
+    /// cut short where a C string ends: refused before anything reads it. libmicrohttpd
+    /// takes the first of two `Content-Length`s (a proxy may take the last), and hands on
+    /// header values and paths as C strings (`Bearer KEY\0junk` read as `Bearer KEY`).
+    static func malformed(_ connection: OpaquePointer, _ url: UnsafePointer<CChar>) -> String? {
+        var p = url
+        while p.pointee != 0 {
+            let b = UInt8(bitPattern: p.pointee)
+            if b < 0x20 || b == 0x7F { return "the path holds a control character (or %00)" }
+            p += 1
+        }
+        if layoutd_mhd_scan(connection, .GET_ARGUMENT_KIND).bad_bytes > 0 { return "the query holds a control character (or %00)" }
+        let headers = layoutd_mhd_scan(connection, .HEADER_KIND)
+        if headers.bad_bytes > 0 {
+            return "the header \(headers.first_bad.map { String(cString: $0) } ?? "") holds a control character"
+        }
+        if headers.content_lengths > 1 { return "Content-Length is sent more than once" }
+        if headers.content_lengths > 0 && headers.transfer_encodings > 0 { return "Content-Length and Transfer-Encoding are both sent" }
+        return nil
     }
 
     /// A held answer: the connection waits suspended (its thread serves others) until the
@@ -299,7 +324,8 @@ public final class HTTPServer: @unchecked Sendable {
         let copied = CopiedRequestValues(
             headers: values(connection, .HEADER_KIND, lowercased: true),
             arguments: values(connection, .GET_ARGUMENT_KIND, lowercased: false))
-        let request = Request(method: method, path: path, body: state.body, values: copied)
+        var request = Request(method: method, path: path, body: state.body, values: copied)
+        request.viaTrustedProxy = state.clock?.viaProxy == true
         state.body = []
         let job = Offloaded(connection: connection, request: request)
         MHD_suspend_connection(connection)

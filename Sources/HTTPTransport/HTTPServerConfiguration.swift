@@ -35,6 +35,11 @@ public struct HTTPServerConfiguration: Sendable {
     /// HTTPS and WSS through libmicrohttpd's own TLS (GnuTLS): a certificate chain and its
     /// private key, PEM; nil serves plain HTTP.
     public var tls: TLSCredentials? = nil
+    /// GnuTLS's priority string for TLS handshakes: by default TLS 1.2 and 1.3 only, ECDHE key
+    /// exchange only (forward secret: no static RSA, no DHE), AEAD ciphers only.
+    public var tlsPriorities = HTTPServerConfiguration.defaultTLSPriorities
+    public static let defaultTLSPriorities =
+        "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2:-KX-ALL:+ECDHE-RSA:+ECDHE-ECDSA:-CIPHER-ALL:+AES-256-GCM:+AES-128-GCM:+CHACHA20-POLY1305:%SERVER_PRECEDENCE"
     public init() {}
 }
 

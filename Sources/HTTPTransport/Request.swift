@@ -31,6 +31,8 @@ public struct Request {
     public var body: [UInt8]
     /// The matched route's `{name}` captures: names and byte ranges of `path`.
     public var captures = PathCaptures()
+    /// The connection came from a `--trusted-proxies` address (it names its client in a header).
+    public var viaTrustedProxy = false
     let values: any RequestValues
 
     public init(method: String, path: String, body: [UInt8], values: any RequestValues) {

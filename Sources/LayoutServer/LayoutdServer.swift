@@ -27,6 +27,7 @@ public final class LayoutdServer: Sendable {
     let sessions: SessionService
     let access: AccessControl
     let crossOrigin: CrossOrigin
+    let hosts: HostAllowList
     let tickets = StreamTickets()
     let websockets: WebSocketServer
     let persistence: SessionPersistence?
@@ -41,6 +42,7 @@ public final class LayoutdServer: Sendable {
         self.configuration = configuration
         self.logger = logger
         crossOrigin = CrossOrigin(origins: Set(configuration.corsOrigins))
+        hosts = HostAllowList(configuration.allowedHosts)
         do throws(Tenants.Invalid) { access = try AccessControl(path: configuration.authFile) } catch {
             throw ConfigurationError(description: "--auth-file \(configuration.authFile ?? ""): \(error)")
         }
@@ -154,6 +156,8 @@ public final class LayoutdServer: Sendable {
         // Read only when origins are configured: a header lookup on every request otherwise.
         let origin = crossOrigin.isOff ? nil : crossOrigin.allowed(req)
         switch router.match(req.method, req.path) {
+        case _ where access.isOpen && !req.viaTrustedProxy && !hosts.admits(req.header("Host")):
+            response = hosts.refusal(req.header("Host") ?? "").response
         case .notFound:
             response = Problem(404, "no route for \(req.path)").response
         case .methodNotAllowed(let allow) where origin != nil && CrossOrigin.isPreflight(req):
@@ -180,12 +184,12 @@ public final class LayoutdServer: Sendable {
         // 503 is deliberate (draining, or a limit reached) and counted in the metrics; logging
         // each one as an error would flood the log exactly when the server is busiest.
         if response.status >= 500 && response.status != 503 {
-            logger.error("request failed", metadata: ["method": "\(req.method)", "path": "\(req.path)", "status": "\(response.status)"])
+            logger.error("request failed", metadata: ["method": "\(req.method)", "path": "\(logged(req.path))", "status": "\(response.status)"])
         } else if logger.logLevel <= .debug {
             logger.debug(
                 "request",
                 metadata: [
-                    "method": "\(req.method)", "path": "\(req.path)", "status": "\(response.status)",
+                    "method": "\(req.method)", "path": "\(logged(req.path))", "status": "\(response.status)",
                     "micros": "\(nanos / 1000)"
                 ])
         }
@@ -291,4 +295,15 @@ public final class LayoutdServer: Sendable {
         if negotiable { r.headers.append(("Vary", "Accept-Encoding")) }
         metrics.bytesOutWire.increment(by: r.body.count)
     }
+}
+
+/// A request's text as a log line may carry it: control characters escaped, so no value ends a
+/// line and forges the next (the transport refuses them in paths already; this holds anyway).
+func logged(_ text: String) -> String {
+    guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return text }
+    var out = ""
+    for u in text.unicodeScalars {
+        if u.value < 0x20 || u.value == 0x7F { out += "\\x" + String(u.value, radix: 16) } else { out.unicodeScalars.append(u) }
+    }
+    return out
 }

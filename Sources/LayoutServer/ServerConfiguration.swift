@@ -36,6 +36,9 @@ public struct ServerConfiguration: Sendable {
     /// Origins whose pages may call the API from a browser (`--cors-origins`), exactly as a
     /// browser sends them (`https://app.example.com`); none by default.
     public var corsOrigins: [String] = []
+    /// Host names an open server answers besides IP addresses and localhost (`--allowed-hosts`;
+    /// `*`: any), against DNS rebinding. A server with keys answers any.
+    public var allowedHosts: [String] = []
     /// A key `/metrics` wants as `Authorization: Bearer` (`--metrics-key`); nil: open to scrapers.
     public var metricsKey: String? = nil
     /// New sessions and one-shot layouts get 503 while the heap in use is past this

@@ -98,10 +98,22 @@ struct Layoutd: ParsableCommand {
             "Comma-separated origins (scheme://host[:port]) whose pages may call the API from a browser: CORS preflights answered, answers readable. Env: LAYOUTD_CORS_ORIGINS."
     )
     var corsOrigins: String = env("CORS_ORIGINS") ?? ""
+    @Option(
+        help: """
+            Comma-separated host names an open server (no --auth-file) answers in Host, besides IP addresses \
+            and localhost: other names are refused (403) against DNS rebinding. "*": any. Env: LAYOUTD_ALLOWED_HOSTS.
+            """)
+    var allowedHosts: String = env("ALLOWED_HOSTS") ?? ""
     @Option(help: "PEM certificate chain: serve HTTPS and WSS (with --tls-key). Env: LAYOUTD_TLS_CERT.")
     var tlsCert: String = env("TLS_CERT") ?? ""
     @Option(help: "PEM private key of --tls-cert. Env: LAYOUTD_TLS_KEY.")
     var tlsKey: String = env("TLS_KEY") ?? ""
+    @Option(
+        help: """
+            GnuTLS priority string for handshakes. Default: TLS 1.2 and 1.3, ECDHE key exchange (forward secret), \
+            AEAD ciphers. Env: LAYOUTD_TLS_PRIORITIES.
+            """)
+    var tlsPriorities: String = env("TLS_PRIORITIES") ?? HTTPServerConfiguration.defaultTLSPriorities
     @Option(help: "A key /metrics then wants as Authorization: Bearer KEY (default: open to scrapers). Env: LAYOUTD_METRICS_KEY.")
     var metricsKey: String = env("METRICS_KEY") ?? ""
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. Env: LAYOUTD_LOG_LEVEL.") var logLevel: String =
@@ -213,6 +225,8 @@ struct Layoutd: ParsableCommand {
         c.authFile = authFile.isEmpty ? nil : authFile
         c.metricsKey = metricsKey.isEmpty ? nil : metricsKey
         c.http.tls = try readCertificates()
+        c.http.tlsPriorities = tlsPriorities
+        c.allowedHosts = allowedHosts.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         c.corsOrigins = corsOrigins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         c.sessionEngine = EngineKind(rawValue: engine) ?? .solved
         c.sessionFactoredFromViews = engine == "auto" ? SessionLimits.autoFactoredFromViews : nil

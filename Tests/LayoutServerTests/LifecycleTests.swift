@@ -139,7 +139,7 @@ func answersHTTP(port: UInt16) -> Bool? {
     guard connected == 0 else { return nil }
     var tv = timeval(tv_sec: 5, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-    let request = Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+    let request = Array("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
     _ = request.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     var byte: UInt8 = 0
     return recv(fd, &byte, 1, 0) == 1

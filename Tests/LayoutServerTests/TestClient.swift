@@ -62,7 +62,7 @@ final class HTTPTestClient {
         connect()
         let bytes = Array(body.utf8)
         send(
-            Array("POST \(path) HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(bytes.count)\r\n\r\n".utf8)
+            Array("POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(bytes.count)\r\n\r\n".utf8)
                 + bytes.prefix(sent))
         unsent = Array(bytes.dropFirst(sent))
     }

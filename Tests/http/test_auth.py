@@ -83,7 +83,7 @@ def handshake(port, path, key=None):
     """A WebSocket opening handshake; the answer's status."""
     s = socket.create_connection(("127.0.0.1", port), timeout=10)
     auth = f"Authorization: Bearer {key}\r\n" if key else ""
-    s.sendall((f"GET {path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    s.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                f"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n{auth}\r\n").encode())
     head = s.recv(4096).decode(errors="replace")
     s.close()

@@ -102,7 +102,7 @@ class SlowClients(unittest.TestCase):
         for _ in range(1100):
             s = self.server.raw()
             try:
-                s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")   # half a request, never finished
+                s.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")   # half a request, never finished
             except OSError:
                 pass   # refused at accept: closed already
             stalled.append(s)
@@ -150,7 +150,7 @@ class SlowClients(unittest.TestCase):
     def test_a_trickling_client_is_cut_off_at_the_deadline(self):
         self.server = Server()
         s = self.server.raw()
-        request = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Padding: " + b"a" * 200 + b"\r\n\r\n"
+        request = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: " + b"a" * 200 + b"\r\n\r\n"
         started = time.time()
         sent = 0
         while sent < len(request) and time.time() < started + TIMEOUT + 5:
@@ -187,7 +187,7 @@ class SlowClients(unittest.TestCase):
         c.close()
         s = self.server.raw()
         key = base64.b64encode(os.urandom(16)).decode()
-        s.sendall((f"GET /v1/sessions/{session}/stream HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        s.sendall((f"GET /v1/sessions/{session}/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                    f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
         s.settimeout(5)
         head = b""

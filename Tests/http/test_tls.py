@@ -4,6 +4,9 @@ real process with a certificate authority and a server certificate made here by 
 - the Python client, given the CA file, lays out over HTTPS and drags over WSS;
 - a client that does not trust the CA is refused at the handshake;
 - plain HTTP to the TLS port gets no HTTP answer, and the server goes on serving;
+- openssl s_client, offering each: TLS 1.0 and 1.1 are refused, static-RSA key exchange and
+  CBC suites are refused, TLS 1.2 with ECDHE and TLS 1.3 are agreed (testssl's checks);
+  `--tls-priorities` puts another GnuTLS priority string in force;
 - a key that does not read, or is not the certificate's, stops the start;
 - SIGHUP puts a new certificate in force for new connections (open ones keep theirs), and a
   pair that does not match keeps the one in force.
@@ -112,15 +115,50 @@ class TLSTests(unittest.TestCase):
 
     def test_plain_http_to_the_tls_port_gets_no_answer(self):
         s = socket.create_connection(("127.0.0.1", self.port), timeout=5)
-        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         try:
             answer = s.recv(4096)
         except (ConnectionResetError, socket.timeout):
             answer = b""
         s.close()
-        self.assertFalse(answer.startswith(b"HTTP/1.1 200"), answer[:80])
+        self.assertFalse(answer.startswith(b"HTTP/"), answer[:80])
         context = ssl.create_default_context(cafile=self.ca)
         self.assertEqual(urllib.request.urlopen(f"https://127.0.0.1:{self.port}/healthz", timeout=5, context=context).status, 200)
+
+    def handshake(self, port, *args):
+        """The cipher openssl s_client agrees on with the server offering `args`, or None."""
+        run = subprocess.run(["openssl", "s_client", "-connect", f"127.0.0.1:{port}", "-CAfile", self.ca, *args],
+                             stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
+        for line in run.stdout.splitlines():
+            if "Cipher is" in line:
+                cipher = line.rsplit("Cipher is", 1)[1].strip()
+                return None if cipher == "(NONE)" else cipher
+        return None
+
+    def test_only_tls_1_2_and_1_3_with_forward_secret_suites(self):
+        legacy = ["-cipher", "DEFAULT@SECLEVEL=0"]   # so that the client offers what the server must refuse
+        self.assertIsNone(self.handshake(self.port, "-tls1", *legacy))
+        self.assertIsNone(self.handshake(self.port, "-tls1_1", *legacy))
+        for static_rsa in ("AES128-SHA", "AES256-GCM-SHA384", "AES128-GCM-SHA256"):
+            self.assertIsNone(self.handshake(self.port, "-tls1_2", "-cipher", static_rsa), static_rsa)
+        self.assertIsNone(self.handshake(self.port, "-tls1_2", "-cipher", "ECDHE-RSA-AES128-SHA"), "a CBC suite")
+        self.assertEqual(self.handshake(self.port, "-tls1_2", "-cipher", "ECDHE-RSA-AES128-GCM-SHA256"), "ECDHE-RSA-AES128-GCM-SHA256")
+        self.assertIn("ECDHE", self.handshake(self.port, "-tls1_2"))
+        self.assertTrue(self.handshake(self.port, "-tls1_3").startswith("TLS_"))
+        # Another priority string: TLS 1.3 only.
+        port = free_port()
+        proc = subprocess.Popen([BIN, "--port", str(port), "--store", "memory", "--tls-cert", os.path.join(self.dir, "server.pem"),
+                                 "--tls-key", os.path.join(self.dir, "server.key"), "--tls-priorities", "NORMAL:-VERS-ALL:+VERS-TLS1.3"],
+                                stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+        try:
+            deadline = time.time() + 20
+            while self.handshake(port, "-tls1_3") is None:
+                self.assertLess(time.time(), deadline, "layoutd did not start with --tls-priorities")
+                time.sleep(0.1)
+            self.assertIsNone(self.handshake(port, "-tls1_2"))
+        finally:
+            proc.terminate()
+            proc.wait(10)
 
     def test_a_key_that_does_not_read_stops_the_start(self):
         bad = os.path.join(self.dir, "bad.key")

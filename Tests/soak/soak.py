@@ -61,7 +61,7 @@ class Stats:
 async def http(port, method, path, body=None, expect=(200,)):
     r, w = await asyncio.open_connection("127.0.0.1", port)
     try:
-        head = f"{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: {len(body or b'')}\r\n"
+        head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: {len(body or b'')}\r\n"
         if body is not None:
             head += "Content-Type: application/json\r\n"
         w.write(head.encode() + b"\r\n" + (body or b""))
@@ -81,7 +81,7 @@ class Stream:
     async def open(self, port, session):
         self.r, self.w = await asyncio.open_connection("127.0.0.1", port)
         key = base64.b64encode(os.urandom(16)).decode()
-        self.w.write((f"GET /v1/sessions/{session}/stream HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+        self.w.write((f"GET /v1/sessions/{session}/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
                       f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
         head = await asyncio.wait_for(self.r.readuntil(b"\r\n\r\n"), 30)
         if b" 101 " not in head.split(b"\r\n")[0]:
@@ -170,7 +170,7 @@ def sample(pid, port):
     threads = int(re.search(r"Threads:\s+(\d+)", status).group(1))
     fds = len(os.listdir(f"/proc/{pid}/fd"))
     with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
-        s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        s.sendall(b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         data = b""
         while chunk := s.recv(65536):
             data += chunk
