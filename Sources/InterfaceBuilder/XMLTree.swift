@@ -35,9 +35,13 @@ public struct XMLLimits: Sendable {
     public var maxBytes = 32 << 20
     public var maxDepth = 256
     public var maxElements = 1_000_000
+    /// Attributes on one element: libxml2 checks each new one against all before it (60,000
+    /// on one element took 6 s), so a start tag past this is refused before libxml2 reads it.
+    /// IB writes at most a few dozen.
+    public var maxAttributes = 256
 
-    public init(maxBytes: Int = 32 << 20, maxDepth: Int = 256, maxElements: Int = 1_000_000) {
-        (self.maxBytes, self.maxDepth, self.maxElements) = (maxBytes, maxDepth, maxElements)
+    public init(maxBytes: Int = 32 << 20, maxDepth: Int = 256, maxElements: Int = 1_000_000, maxAttributes: Int = 256) {
+        (self.maxBytes, self.maxDepth, self.maxElements, self.maxAttributes) = (maxBytes, maxDepth, maxElements, maxAttributes)
     }
 }
 
@@ -53,6 +57,10 @@ public enum XMLTree {
         // billion laughs detected) while it is parsed.
         if let (line, column) = source.find("<!DOCTYPE") {
             throw XMLError(message: "a DTD is not accepted", line: line, column: column)
+        }
+        if let at = source.crowdedTag(limit: limits.maxAttributes) {
+            let (line, column) = source.place(at)
+            throw XMLError(message: "an element with more than \(limits.maxAttributes) attributes", line: line, column: column)
         }
         let sink = ErrorSink()
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_BIG_LINES.rawValue)
@@ -168,6 +176,45 @@ private struct Source {
         while i <= last {
             if bytes[i] == first && bytes[i..<i + needle.count].elementsEqual(needle) { return i }
             i += 1
+        }
+        return nil
+    }
+
+    /// The offset of the first start tag with more than `limit` attributes (its `=` signs
+    /// outside quoted values), in one pass; comments, CDATA, declarations and processing
+    /// instructions are passed over.
+    func crowdedTag(limit: Int) -> Int? {
+        let lt = UInt8(ascii: "<"), gt = UInt8(ascii: ">"), eq = UInt8(ascii: "="), q1 = UInt8(ascii: "\""), q2 = UInt8(ascii: "'")
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            guard bytes[i] == lt, i + 1 < n else {
+                i += 1
+                continue
+            }
+            let next = bytes[i + 1]
+            if next == UInt8(ascii: "!") || next == UInt8(ascii: "?") {
+                let close = bytes[i...].starts(with: Array("<!--".utf8)) ? "-->" : bytes[i...].starts(with: Array("<![CDATA[".utf8)) ? "]]>" : ">"
+                i = (offset(of: close, from: i + 2, before: nil) ?? n) + 1
+                continue
+            }
+            let start = i
+            var count = 0, quote: UInt8 = 0
+            i += 1
+            while i < n {
+                let b = bytes[i]
+                if quote != 0 {
+                    if b == quote { quote = 0 }
+                } else if b == q1 || b == q2 {
+                    quote = b
+                } else if b == eq {
+                    count += 1
+                    if count > limit { return start }
+                } else if b == gt || b == lt {
+                    break
+                }
+                i += 1
+            }
         }
         return nil
     }

@@ -60,4 +60,24 @@ final class XMLTreeTests: XCTestCase {
         let abyss = String(repeating: "<a>", count: 100_000) + String(repeating: "</a>", count: 100_000)
         XCTAssertNotNil(refusal(abyss, limits: XMLLimits(maxDepth: 1_000_000)))
     }
+
+    /// libxml2 compares each attribute with every one before it on its element: a start tag
+    /// with too many is refused, where it is, before libxml2 reads the document.
+    func testAnElementWithTooManyAttributesIsRefusedBeforeLibxml2() throws {
+        func element(_ n: Int) -> String { "<a\n " + (0..<n).map { "a\($0)=\"\($0)\"" }.joined(separator: " ") + "/>" }
+        XCTAssertNil(refusal("<r>" + element(256) + "</r>"))
+        let crowded = try XCTUnwrap(refusal("<r>\n<b x='1'/>" + element(257) + "</r>"))
+        XCTAssertTrue(crowded.message.contains("more than 256 attributes"), crowded.message)
+        XCTAssertEqual(crowded.line, 2)
+        XCTAssertEqual(crowded.column, 11)
+        // `=` inside values, comments and CDATA is no attribute.
+        let quoted =
+            "<r a=\"" + String(repeating: "=", count: 1000) + "\" b='=='><!-- " + String(repeating: "x=1 ", count: 500)
+            + " --><![CDATA[" + String(repeating: "y=2 ", count: 500) + "]]></r>"
+        XCTAssertNil(refusal(quoted))
+        // 60,000 on one element (6 s in libxml2) are refused at once.
+        let start = ContinuousClock.now
+        XCTAssertNotNil(refusal("<r>" + element(60_000) + "</r>"))
+        XCTAssertLessThan(start.duration(to: .now), .seconds(2))
+    }
 }
