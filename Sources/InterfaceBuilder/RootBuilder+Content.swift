@@ -117,8 +117,7 @@ extension RootBuilder {
         var size = e.name == "button" ? 15.0 : e.name == "textField" ? 14 : 17, weight = 400, italic = false
         if let font = e.child("fontDescription", key: "fontDescription") {
             if let style = font["style"], let s = Self.textStyles[style] { (size, weight) = s }
-            // 0 is what Xcode writes for the labels of its built-in cell styles: the default size.
-            if let p = font.number("pointSize"), p > 0 { size = p }
+            if let p = font.number("pointSize") { size = p > 0 ? p : zeroPointSize(e) }
             switch font["type"] {
             case "boldSystem": weight = 700
             case "italicSystem": italic = true
@@ -131,6 +130,26 @@ extension RootBuilder {
             }
         }
         return (size, weight, italic)
+    }
+
+    /// What Xcode lays out a `pointSize="0.0"` label at (it writes 0 for its built-in cell
+    /// styles' labels). From Xcode 12 on, 12 pt whatever the style and role (CoreText's size
+    /// for a font of size 0): stored frames of 14.5 pt tall labels in every zero-size Subtitle
+    /// and Right Detail cell of 1 and 3 documents at toolsVersion 18122–24128, and one document
+    /// whose frames grew to 20.5 when a commit set the size to 17. Before, the style's own size
+    /// (Xcode 5–8 documents, toolsVersion 5056–11762, 17 for both Right Detail labels, 17 and
+    /// 12 for Subtitle's; 3 documents of 2 repositories). Xcode 9–11 documents have zero sizes
+    /// only in Basic cells, whose frames fill the cell: the style's size there too. An unknown
+    /// Xcode counts as a recent one.
+    func zeroPointSize(_ label: XMLElement) -> Double {
+        guard toolsVersion != 0 && toolsVersion < 17000 else { return 12 }
+        guard let cell = controller, cell.name == "tableViewCell", let style = cell["style"] else { return 17 }
+        let detail = label["id"] != nil && cell["detailTextLabel"] == label["id"]
+        switch style {
+        case "IBUITableViewCellStyleSubtitle": return detail ? 12 : 17
+        case "IBUITableViewCellStyleValue2": return 12
+        default: return 17
+        }
     }
 
     /// The system font's metrics per point of size (San Francisco: ascender 0.952, descender

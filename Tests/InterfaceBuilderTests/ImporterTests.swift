@@ -732,33 +732,54 @@ final class ImporterTests: XCTestCase {
         XCTAssertTrue(ratio.notes.contains { $0.contains("multiplier") }, "\(ratio.notes)")
     }
 
-    /// Xcode writes `pointSize="0.0"` for the labels of its built-in cell styles: the style's
-    /// size, never a division by zero.
-    func testAZeroFontSizeIsTheDefaultSize() throws {
-        let root = try storedRoot(
-            """
-                            <subviews>
-                                <label id="l" text="Title">
-                                    <rect key="frame" x="16" y="20" width="100" height="20.5"/>
-                                    <fontDescription key="fontDescription" type="system" pointSize="0.0"/>
-                                </label>
-                            </subviews>
-            """)
-        let frames = try layout(root)
-        XCTAssertEqual(frames["l"]?.height, 20.5)
-        let measured = try XCTUnwrap(
-            try Importer.read(
-                Self.scene(
-                    """
-                                    <subviews>
-                                        <label id="l" text="Title">
-                                            <rect key="frame" x="16" y="20" width="100" height="20.5"/>
-                                            <fontDescription key="fontDescription" type="system" pointSize="0.0"/>
-                                        </label>
-                                    </subviews>
-                    """), options: ImportOptions(contentSizes: .measured)
-            ).roots.first)
-        let text = try XCTUnwrap(measured.document["views"]?.array?.first { $0["id"]?.string == "l" }?["text"])
-        XCTAssertEqual(text["font"]?["size"]?.number, 17)
+    /// Xcode writes `pointSize="0.0"` for the labels of its built-in cell styles: 12 pt from
+    /// Xcode 12 on, the style's own size before; never a division by zero.
+    func testAZeroFontSizeIsWhatXcodeLaysOut() throws {
+        func cell(style: String, tools: String) -> [UInt8] {
+            Array(
+                """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <document type="com.apple.InterfaceBuilder3.CocoaTouch.XIB" version="3.0" toolsVersion="\(tools)" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
+                    <objects>
+                        <tableViewCell style="\(style)" textLabel="t" detailTextLabel="d" id="c">
+                            <rect key="frame" x="0.0" y="0.0" width="375" height="44"/>
+                            <tableViewCellContentView key="contentView" id="cv">
+                                <rect key="frame" x="0.0" y="0.0" width="375" height="44"/>
+                                <subviews>
+                                    <label text="Title" id="t">
+                                        <rect key="frame" x="16" y="15" width="25" height="14.5"/>
+                                        <fontDescription key="fontDescription" type="system" pointSize="0.0"/>
+                                    </label>
+                                    <label text="Detail" id="d">
+                                        <rect key="frame" x="326" y="15" width="33" height="14.5"/>
+                                        <fontDescription key="fontDescription" type="system" pointSize="0.0"/>
+                                    </label>
+                                </subviews>
+                            </tableViewCellContentView>
+                        </tableViewCell>
+                    </objects>
+                </document>
+                """.utf8)
+        }
+        func sizes(_ bytes: [UInt8]) throws -> [String: Double] {
+            let root = try XCTUnwrap(try Importer.read(bytes, options: ImportOptions(contentSizes: .measured)).roots.first)
+            var out: [String: Double] = [:]
+            for v in root.document["views"]?.array ?? [] {
+                if let id = v["id"]?.string, let size = v["text"]?["font"]?["size"]?.number { out[id] = size }
+            }
+            return out
+        }
+        let expected: [(String, String, Double, Double)] = [
+            ("IBUITableViewCellStyleSubtitle", "21701", 12, 12), ("IBUITableViewCellStyleValue1", "20037", 12, 12),
+            ("IBUITableViewCellStyleSubtitle", "11762", 17, 12), ("IBUITableViewCellStyleValue1", "11762", 17, 17),
+            ("IBUITableViewCellStyleValue2", "11762", 12, 12), ("IBUITableViewCellStyleDefault", "14868", 17, 17)
+        ]
+        for (style, tools, text, detail) in expected {
+            XCTAssertEqual(try sizes(cell(style: style, tools: tools)), ["t": text, "d": detail], "\(style) at \(tools)")
+        }
+        // With stored sizes, the stored frames: no division by the zero.
+        let root = try XCTUnwrap(
+            try Importer.read(cell(style: "IBUITableViewCellStyleValue1", tools: "20037"), options: ImportOptions(contentSizes: .stored)).roots.first)
+        XCTAssertEqual(try layout(root)["d"]?.height, 14.5)
     }
 }
