@@ -8,6 +8,7 @@ public struct LayoutError: Error, Equatable, Sendable {
         case invalid  // 422: valid JSON that breaks a rule of the contract
         case revisionMismatch  // 409
         case limit  // 413/422: a configured per-session limit
+        case quota  // 429: a tenant's share (of memory) the change would pass
     }
     public var kind: Kind
     public var pointer: String

@@ -33,6 +33,11 @@ public struct ChangeResult: Sendable {
 public struct SessionLimits: Sendable {
     public var maxViews: Int
     public var maxConstraints: Int
+    /// The heap (`heapEstimate`) a change may grow the session to (nil: any): its tenant's
+    /// share of memory, less what its other sessions hold. Checked before the engine is
+    /// touched, from the views and constraints the change adds; a change that adds none
+    /// always passes.
+    public var maxHeapEstimate: Int? = nil
     public var historyDepth: Int
     /// The engine sessions are built on.
     public var engine: EngineKind
@@ -70,7 +75,9 @@ public final class LayoutSession {
     public let engineKind: EngineKind
     public internal(set) var document = LayoutDocument()
     public private(set) var revision = 1
-    public let limits: SessionLimits
+    /// What the session may grow to; a server tightens them for its tenant before a change
+    /// (its quotas apply to a session restored from the store as to one just made).
+    public var limits: SessionLimits
 
     /// Each view's variables and last reported frame, stamped with the revision that
     /// changed it: `frames(since:)` reads the stamps, so a change records no history.
@@ -314,6 +321,13 @@ public final class LayoutSession {
         }
         if doc.constraintCount > limits.maxConstraints {
             throw LayoutError(.limit, "", "the session would have \(doc.constraintCount) constraints; the limit is \(limits.maxConstraints)")
+        }
+        if let most = limits.maxHeapEstimate {
+            let views = max(0, doc.viewCount - document.viewCount), constraints = max(0, doc.constraintCount - document.constraintCount)
+            let projected = heapEstimate + Self.heapGrowth(views: views, constraints: constraints, factored: solver is FactoredSolver)
+            if views + constraints > 0 && projected > most {
+                throw LayoutError(.quota, "", "the session would hold about \(projected >> 10) KiB, past the \(most >> 10) KiB its tenant's memory share leaves it")
+            }
         }
         document = consume doc
         document.reservedAuto = []
@@ -694,6 +708,12 @@ public final class LayoutSession {
     public var heapEstimate: Int {
         let size = solver.tableauSize
         return solver is FactoredSolver ? 100_000 + 180 * size.columns : 800 * size.rows
+    }
+
+    /// What `views` and `constraints` more add to `heapEstimate`, at most: four columns a
+    /// view, and a constraint's row with its slack and error columns.
+    static func heapGrowth(views: Int, constraints: Int, factored: Bool) -> Int {
+        factored ? 180 * (4 * views + 3 * constraints) : 800 * (views + constraints)
     }
 
     public var stats: Stats {

@@ -24,6 +24,7 @@
 
 Run: python3 Tests/http/test_auth.py
 """
+import concurrent.futures
 import hashlib
 import http.client
 import re
@@ -42,7 +43,7 @@ from layoutd_process import BIN, Layoutd, free_port  # noqa: E402
 
 FAMILIES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "Benchmarks", "growth", "families.py")
 
-KEY_A, KEY_A2, KEY_B, KEY_C = "key-of-team-a", "second-key-of-team-a", "key-of-team-b", "key-of-team-c"
+KEY_A, KEY_A2, KEY_B, KEY_C, KEY_Q = "key-of-team-a", "second-key-of-team-a", "key-of-team-b", "key-of-team-c", "key-of-team-q"
 DOC = {"views": [{"id": "root", "frame": {"x": 0, "y": 0, "width": 320, "height": 100}},
                  {"id": "v", "parent": "root", "intrinsicSize": {"width": 40, "height": 20}}],
        "constraints": [{"id": "lead", "expr": "v.leading == root.leading + 8"}, {"expr": "v.top == root.top + 4"}]}
@@ -57,6 +58,7 @@ def tenants(a_keys=(KEY_A,)):
         {"name": "team-a", "keys": [digest(k) for k in a_keys]},
         {"name": "team-b", "keys": [digest(KEY_B)], "quotas": {"sessions": 2, "viewsPerSession": 3}},
         {"name": "team-c", "keys": [digest(KEY_C)], "quotas": {"requestsPerSecond": 5}},
+        {"name": "team-q", "keys": [digest(KEY_Q)], "quotas": {"sessions": 3, "viewsPerSession": 4, "constraintsPerSession": 12}},
     ]}
 
 
@@ -140,7 +142,8 @@ class AuthTests(unittest.TestCase):
             self.assertTrue(400 <= status < 500, status)
         except (BrokenPipeError, ConnectionResetError, http.client.RemoteDisconnected):
             pass
-        self.assertEqual(c.request("POST", "/v1/layout", DOC, key="\u00e9\x01 key")[0], 401, "odd bytes")
+        self.assertEqual(c.request("POST", "/v1/layout", DOC, key="\u00e9 key")[0], 401, "odd bytes")
+        self.assertEqual(c.request("POST", "/v1/layout", DOC, key="key\x01")[0], 400, "a control character: refused before any key is read")
         self.assertEqual(c.request("POST", "/v1/layout", DOC, key=KEY_A)[0], 200)
         self.assertEqual(c.request("GET", "/healthz")[0], 200, "the server is up after odd keys")
 
@@ -231,6 +234,64 @@ class AuthTests(unittest.TestCase):
         status, _, problem = c.request("POST", "/v1/sessions", big, key=KEY_B)
         self.assertEqual(status, 413, problem)
         self.assertEqual(c.request("POST", "/v1/sessions", DOC, key=KEY_B)[0], 201)
+
+    def test_the_sessions_quota_holds_against_concurrent_creates(self):
+        server, c = self.start()
+        with concurrent.futures.ThreadPoolExecutor(16) as pool:
+            statuses = list(pool.map(lambda _: c.request("POST", "/v1/sessions", DOC, key=KEY_Q)[0], range(16)))
+        self.assertEqual(statuses.count(201), 3, statuses)
+        self.assertEqual(statuses.count(429), 13, statuses)
+        metrics = c.request("GET", "/metrics")[2].decode()
+        self.assertIn('layoutd_tenant_sessions{tenant="team-q"} 3', metrics)
+
+    def test_views_and_constraints_quotas_hold_for_changes(self):
+        server, c = self.start()
+        status, _, created = c.request("POST", "/v1/sessions", DOC, key=KEY_Q)
+        self.assertEqual(status, 201, created)
+        sid = created["session"]
+        before = c.request("GET", f"/v1/sessions/{sid}", key=KEY_Q)[2]
+        for op, want in (({"op": "addViews", "views": [{"id": f"x{i}", "parent": "root"} for i in range(3)]}, "views"),
+                         ({"op": "addConstraints", "constraints": [{"expr": f"v.width >= {i}"} for i in range(3)]}, "constraints")):
+            status, _, problem = c.request("POST", f"/v1/sessions/{sid}/changes", {"ops": [op]}, key=KEY_Q)
+            self.assertEqual(status, 413, problem)
+            self.assertIn(want, problem["detail"])
+        too_many = {"views": DOC["views"], "constraints": DOC["constraints"] + [{"expr": f"v.height >= {i}"} for i in range(3)]}
+        self.assertEqual(c.request("PUT", f"/v1/sessions/{sid}/document", too_many, key=KEY_Q)[0], 413)
+        self.assertEqual(c.request("POST", "/v1/sessions", too_many, key=KEY_Q)[0], 413)
+        self.assertEqual(c.request("GET", f"/v1/sessions/{sid}", key=KEY_Q)[2], before, "refused changes leave the session as it was")
+        self.assertEqual(c.request("POST", f"/v1/sessions/{sid}/changes",
+                                   {"ops": [{"op": "addConstraints", "constraints": [{"expr": "v.width >= 1"}]}]}, key=KEY_Q)[0], 200)
+
+    def test_memory_share_holds_for_changes_that_grow_a_session(self):
+        # team-m's share: 1/64 of 64 MiB, 1 MiB. One session grown cell by cell through changes
+        # stops at about the share; each refusal leaves the session as it was.
+        share = {"tenants": tenants()["tenants"] + [{"name": "team-m", "keys": [digest("key-m")], "quotas": {"memoryShare": 1 / 64}}]}
+        self.write(share)
+        server, c = self.start("--memory-budget-mb", "64")
+        status, _, created = c.request("POST", "/v1/sessions", DOC, key="key-m")
+        sid = created["session"]
+        refused = None
+        for k in range(200):
+            cells = [{"id": f"c{k}_{i}", "parent": "root", "intrinsicSize": {"width": 10, "height": 10}} for i in range(20)]
+            pins = [{"expr": f"c{k}_{i}.top == root.top + {i}"} for i in range(20)] + [{"expr": f"c{k}_{i}.left == root.left"} for i in range(20)]
+            before = c.request("GET", f"/v1/sessions/{sid}", key="key-m")[2]
+            status, headers, body = c.request("POST", f"/v1/sessions/{sid}/changes",
+                                              {"ops": [{"op": "addViews", "views": cells}, {"op": "addConstraints", "constraints": pins}]}, key="key-m")
+            if status != 200:
+                refused = (k, status, headers, body, before)
+                break
+        self.assertIsNotNone(refused, "a session grew past its tenant's share through changes")
+        k, status, headers, body, before = refused
+        self.assertEqual(status, 429, body)
+        self.assertIn("memory share", body["detail"])
+        self.assertIn("retry-after", headers)
+        self.assertGreater(k, 5)
+        self.assertEqual(c.request("GET", f"/v1/sessions/{sid}", key="key-m")[2], before)
+        metrics = c.request("GET", "/metrics")[2].decode()
+        held = float(re.search(r'^layoutd_tenant_memory_bytes\{tenant="team-m"\} (\S+)', metrics, re.M).group(1))
+        self.assertLessEqual(held, 2**20 * 1.05, "at most about the share")
+        self.assertEqual(c.request("POST", f"/v1/sessions/{sid}/changes", {"ops": [{"op": "removeViews", "ids": ["c0_0"]}]}, key="key-m")[0], 200,
+                         "a change that adds nothing passes")
 
     def test_memory_share_quota(self):
         # A budget of 64 MiB, team-m's share 1/64 of it: 1 MiB, about five 10-cell sessions.

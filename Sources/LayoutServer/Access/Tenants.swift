@@ -6,8 +6,8 @@ import JSON
 /// digests (never the keys) and quotas (a missing one is unlimited).
 ///
 ///     {"tenants": [{"name": "team-a", "keys": ["sha256:<64 hex digits>"],
-///                   "quotas": {"sessions": 100, "viewsPerSession": 5000, "requestsPerSecond": 200,
-///                              "memoryShare": 0.25}}]}
+///                   "quotas": {"sessions": 100, "viewsPerSession": 5000, "constraintsPerSession": 20000,
+///                              "requestsPerSecond": 200, "memoryShare": 0.25}}]}
 struct Tenants: Sendable {
     struct Tenant: Sendable {
         let name: String
@@ -18,6 +18,7 @@ struct Tenants: Sendable {
     struct Quotas: Sendable, Equatable {
         var sessions: Int? = nil
         var viewsPerSession: Int? = nil
+        var constraintsPerSession: Int? = nil
         var requestsPerSecond: Double? = nil
         /// The fraction of `--memory-budget-mb` the tenant's sessions in memory may hold.
         var memoryShare: Double? = nil
@@ -60,6 +61,7 @@ struct Tenants: Sendable {
                 guard q.members != nil else { throw Invalid(message: "\"quotas\" must be an object", pointer: at + "/quotas") }
                 quotas.sessions = try Self.count(q["sessions"], at + "/quotas/sessions")
                 quotas.viewsPerSession = try Self.count(q["viewsPerSession"], at + "/quotas/viewsPerSession")
+                quotas.constraintsPerSession = try Self.count(q["constraintsPerSession"], at + "/quotas/constraintsPerSession")
                 if let r = q["requestsPerSecond"] {
                     guard let n = r.number, n > 0, n.isFinite else {
                         throw Invalid(message: "requestsPerSecond is a positive number", pointer: at + "/quotas/requestsPerSecond")

@@ -4,6 +4,7 @@ import JSON
 import LayoutModel
 import Prometheus
 import Rendering
+import Synchronization
 
 /// The one door into a session: HTTP routes and WebSocket streams both reach the model
 /// through here. It holds the store, its persistence and the metrics a change counts in;
@@ -14,6 +15,9 @@ final class SessionService: Sendable {
     let configuration: ServerConfiguration
     /// The durable store behind the sessions; nil keeps them in memory only.
     let persistence: SessionPersistence?
+    /// Creations under way, by tenant: counted with its live sessions, so that concurrent
+    /// creates cannot all pass a quota that has room for one.
+    private let creating = Mutex<[String: Int]>([:])
 
     init(store: SessionStore, metrics: ServerMetrics, configuration: ServerConfiguration, persistence: SessionPersistence?) {
         self.store = store
@@ -45,6 +49,40 @@ final class SessionService: Sendable {
     private func liveSessions(of owner: String) throws(Problem) -> Int {
         guard let persistence else { return store.count(ownedBy: owner) }
         return try persistence.storedCount(ownedBy: owner) + store.count(ownedBy: owner, unstored: true)
+    }
+
+    /// Takes one of the tenant's session slots for a creation under way (given back when it
+    /// ends, made or not: a made session counts as live by then), or 429.
+    private func reserveCreation(of owner: String, quota n: Int) throws(Problem) {
+        let live = try liveSessions(of: owner)
+        let taken = creating.withLock { pending -> Bool in
+            guard live + pending[owner, default: 0] < n else { return false }
+            pending[owner, default: 0] += 1
+            return true
+        }
+        guard taken else {
+            metrics.tenant(owner, "sessions")
+            throw Problem(429, "tenant \(owner) keeps at most \(n) sessions: delete one or retry later", headers: [("Retry-After", "1")])
+        }
+    }
+
+    /// The limits a change to a tenant's session runs under: its quotas of views and
+    /// constraints, and the heap its memory share leaves this session beside its others.
+    private func tighten(_ s: LayoutSession, of box: SessionBox, for caller: Caller) {
+        var limits = s.limits
+        limits.maxViews = configuration.maxViewsPerSession
+        limits.maxConstraints = configuration.maxConstraintsPerSession
+        limits.maxHeapEstimate = nil
+        if let quotas = caller.tenant?.quotas {
+            if let n = quotas.viewsPerSession { limits.maxViews = min(limits.maxViews, n) }
+            if let n = quotas.constraintsPerSession { limits.maxConstraints = min(limits.maxConstraints, n) }
+            let budget = configuration.memoryBudget.limitBytes
+            if let share = quotas.memoryShare, budget > 0 {
+                let others = store.heapEstimate(ownedBy: caller.owner) - box.heapEstimate.load(ordering: .relaxed)
+                limits.maxHeapEstimate = Int(saturating: share * Double(budget)) - others
+            }
+        }
+        s.limits = limits
     }
 
     /// A tenant's sessions in memory hold at most its share of the budget (estimated: see
@@ -131,13 +169,13 @@ final class SessionService: Sendable {
         try persistence?.checkWritable()
         var limits = configuration.sessionLimits
         if let quotas = caller.tenant?.quotas {
-            if let n = quotas.sessions, try liveSessions(of: caller.owner) >= n {
-                metrics.tenant(caller.owner, "sessions")
-                throw Problem(429, "tenant \(caller.owner) keeps at most \(n) sessions: delete one or retry later", headers: [("Retry-After", "1")])
-            }
             if let n = quotas.viewsPerSession { limits.maxViews = min(limits.maxViews, n) }
+            if let n = quotas.constraintsPerSession { limits.maxConstraints = min(limits.maxConstraints, n) }
             try checkMemoryShare(of: caller, adding: 0)
+            // Last: nothing between the reservation and the `defer` that gives it back throws.
+            if let n = quotas.sessions { try reserveCreation(of: caller.owner, quota: n) }
         }
+        defer { if caller.tenant?.quotas.sessions != nil { creating.withLock { $0[caller.owner, default: 1] -= 1 } } }
         let t0 = monotonicNanos()
         let (session, doc) = try Self.session(body, limits: limits, oneShot: false)
         session.compact()
@@ -234,6 +272,7 @@ final class SessionService: Sendable {
         try store.withSession(key) { box, s throws(Problem) -> (T, SessionPersistence.Ticket?)? in
             guard box.owner == caller.owner else { return nil }
             try persistence?.checkWritable()
+            if case .constants = change {} else { tighten(s, of: box, for: caller) }
             let counters = timed ? s.engineWork : nil
             let t0 = monotonicNanos()
             let result: ChangeResult

@@ -89,7 +89,9 @@ struct Problem: Error {
         case .invalid: status = 422
         case .revisionMismatch: status = 409
         case .limit: status = 413
+        case .quota: status = 429
         }
         self.init(status, e.detail, pointer: e.pointer)
+        if e.kind == .quota { headers.append(("Retry-After", "5")) }
     }
 }
