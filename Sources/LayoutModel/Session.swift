@@ -326,7 +326,8 @@ public final class LayoutSession {
             let views = max(0, doc.viewCount - document.viewCount), constraints = max(0, doc.constraintCount - document.constraintCount)
             let projected = heapEstimate + Self.heapGrowth(views: views, constraints: constraints, factored: solver is FactoredSolver)
             if views + constraints > 0 && projected > most {
-                throw LayoutError(.quota, "", "the session would hold about \(projected >> 10) KiB, past the \(most >> 10) KiB its tenant's memory share leaves it")
+                let detail = "the session would hold about \(projected >> 10) KiB, past the \(most >> 10) KiB its tenant's memory share leaves it"
+                throw LayoutError(.quota, "", detail)
             }
         }
         document = consume doc
