@@ -51,14 +51,15 @@ public final class LayoutdServer: Sendable {
         persistence = storage.map { SessionPersistence(storage: $0, configuration: configuration, metrics: metrics, logger: logger) }
         sessions = SessionService(store: store, metrics: metrics, configuration: configuration, persistence: persistence)
         websockets = WebSocketServer(
-            reactors: configuration.http.threads, maxConnections: configuration.maxStreams, maxMessageBytes: configuration.maxStreamMessageBytes)
+            reactors: configuration.http.threads, maxConnections: configuration.maxStreams, maxMessageBytes: configuration.maxStreamMessageBytes,
+            idleTimeoutSeconds: configuration.streamIdleTimeoutSeconds)
         var r = RouteTable()
         OneShotRoutes(sessions: sessions).register(&r)
         SessionRoutes(sessions: sessions).register(&r)
         let pictures = PictureRoutes(sessions: sessions)
         pictures.register(&r)
         CompareRoutes(pictures: pictures).register(&r)
-        StreamRoutes(sessions: sessions, websockets: websockets, logger: logger, tickets: tickets).register(&r)
+        StreamRoutes(sessions: sessions, websockets: websockets, logger: logger, tickets: tickets, access: access).register(&r)
         InterfaceBuilderRoutes(sessions: sessions).register(&r)
         PlaygroundRoutes().register(&r)
         let state = state
@@ -246,7 +247,14 @@ public final class LayoutdServer: Sendable {
         if let failure {
             logger.error("auth file not reloaded: the one in force stays", metadata: ["error": "\(failure)"])
         } else if !access.isOpen {
-            logger.notice("auth file reloaded", metadata: ["tenants": "\(access.tenantNames.joined(separator: ","))"])
+            // A revoked key's streams close and its tickets go at once, not at their next use.
+            let access = access
+            let closed = websockets.close(
+                where: { ($0 as? SessionStream).map { !access.isCurrent($0.caller) } ?? false }, .policy, "the API key was revoked")
+            let dropped = tickets.revoke(unless: access.isCurrent)
+            logger.notice(
+                "auth file reloaded",
+                metadata: ["tenants": "\(access.tenantNames.joined(separator: ","))", "streams_closed": "\(closed)", "tickets_dropped": "\(dropped)"])
         }
         return failure
     }

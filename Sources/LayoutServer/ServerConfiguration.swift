@@ -28,6 +28,8 @@ public struct ServerConfiguration: Sendable {
     public var maxStreams = 1024
     /// Largest WebSocket message (after reassembly and inflation); more closes with 1009.
     public var maxStreamMessageBytes = 1 << 20
+    /// A stream whose client sends nothing, not even a ping, for this long is closed (0: never).
+    public var streamIdleTimeoutSeconds = 300.0
     /// Take a new session's id from `X-Layoutd-Session-Id` (32 hex digits) when a trusted
     /// proxy sets it: the proxy can then route the id by consistent hashing from the start.
     public var trustSessionIDHeader = false

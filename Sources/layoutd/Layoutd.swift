@@ -84,6 +84,8 @@ struct Layoutd: ParsableCommand {
         env("MAX_STREAMS") ?? defaults.maxStreams
     @Option(help: "Largest WebSocket message in bytes (close 1009 beyond). Env: LAYOUTD_MAX_MESSAGE_BYTES.") var maxMessageBytes: Int =
         env("MAX_MESSAGE_BYTES") ?? defaults.maxStreamMessageBytes
+    @Option(help: "Seconds a stream's client may send nothing, not even a ping, before it is closed (0: never). Env: LAYOUTD_STREAM_IDLE_TIMEOUT.")
+    var streamIdleTimeout: Double = env("STREAM_IDLE_TIMEOUT") ?? defaults.streamIdleTimeoutSeconds
     @Option(help: "Seconds SIGTERM waits for requests under way. Env: LAYOUTD_DRAIN_TIMEOUT.") var drainTimeout: Double =
         env("DRAIN_TIMEOUT") ?? defaults.drainTimeoutSeconds
     @Flag(help: "Take new session ids from X-Layoutd-Session-Id (set by a trusted, session-affine proxy). Env: LAYOUTD_TRUST_SESSION_ID_HEADER=1.")
@@ -166,6 +168,7 @@ struct Layoutd: ParsableCommand {
         ] where v < 1 {
             throw ValidationError("--\(name) must be at least 1")
         }
+        guard streamIdleTimeout >= 0 && streamIdleTimeout.isFinite else { throw ValidationError("--stream-idle-timeout is 0 or more seconds") }
         guard engine == "auto" || EngineKind(rawValue: engine) != nil else { throw ValidationError("--engine is auto, solved or factored") }
         guard EngineKind(rawValue: layoutEngine) != nil else { throw ValidationError("--layout-engine is solved or factored") }
         for p in proxies where AddressRange(p) == nil {
@@ -220,6 +223,7 @@ struct Layoutd: ParsableCommand {
         c.maxSizePoints = maxSizePoints
         c.maxPicturePixels = maxPicturePixels
         c.maxStreamMessageBytes = maxMessageBytes
+        c.streamIdleTimeoutSeconds = streamIdleTimeout
         c.drainTimeoutSeconds = drainTimeout
         c.trustSessionIDHeader = trustSessionIdHeader
         c.authFile = authFile.isEmpty ? nil : authFile

@@ -38,6 +38,9 @@ import tempfile
 import time
 import unittest
 
+import websockets.exceptions
+import websockets.sync.client
+
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "support"))
 from layoutd_process import BIN, Layoutd, free_port  # noqa: E402
 
@@ -438,6 +441,76 @@ class AuthTests(unittest.TestCase):
         self.assertEqual(handshake(server.port, f"/v1/sessions/{sid}/stream?ticket={ticket}"), 101)
         self.assertEqual(handshake(server.port, f"/v1/sessions/{sid}/stream?ticket={ticket}"), 401, "spent")
         self.assertEqual(handshake(server.port, f"/v1/sessions/{sid}/stream?ticket=made-up"), 401)
+
+    def stream(self, server, sid, key, **options):
+        return websockets.sync.client.connect(f"ws://127.0.0.1:{server.port}/v1/sessions/{sid}/stream",
+                                              additional_headers={"Authorization": f"Bearer {key}"}, open_timeout=10, **options)
+
+    def test_stream_messages_count_against_the_rate(self):
+        server, c = self.start()
+        sid = c.request("POST", "/v1/sessions", DOC, key=KEY_C)[2]["session"]
+        with self.stream(server, sid, KEY_C) as ws:
+            for i in range(40):
+                ws.send(json.dumps({"lead": 8 + i}))
+            answers = []
+            # Admitted set-constants next to each other in a batch are answered once (`coalesced`).
+            while sum(a.get("coalesced", 1) for a in answers) < 40:
+                answers.append(json.loads(ws.recv(timeout=10)))
+        refused = [a for a in answers if a.get("status") == 429]
+        applied = [a for a in answers if "revision" in a]
+        self.assertGreaterEqual(len(refused), 30, "a burst past 5 a second is refused message by message")
+        self.assertTrue(1 <= sum(a.get("coalesced", 1) for a in applied) <= 8, applied)
+        self.assertIn("rate", refused[0]["detail"])
+        time.sleep(1.5)  # the tenant's bucket refills
+        state = c.request("GET", f"/v1/sessions/{sid}", key=KEY_C)[2]
+        self.assertEqual(state["revision"], 1 + len(applied), "refused messages changed nothing")
+        # A client that goes on regardless is cut off.
+        time.sleep(1.5)
+        with self.stream(server, sid, KEY_C) as ws:
+            with self.assertRaises(websockets.exceptions.ConnectionClosed) as closed:
+                for i in range(400):   # past 256 refusals in a row; small enough to be sent before the close
+                    ws.send(json.dumps({"lead": i}))
+                while True:
+                    ws.recv(timeout=10)
+            self.assertEqual(closed.exception.rcvd.code, 1008)
+
+    def test_a_revoked_key_closes_its_streams_and_tickets(self):
+        self.write(tenants(a_keys=(KEY_A, KEY_A2)))
+        server, c = self.start("--log-level", "info")
+        sid = c.request("POST", "/v1/sessions", DOC, key=KEY_A)[2]["session"]
+        kept, revoked = self.stream(server, sid, KEY_A), self.stream(server, sid, KEY_A2)
+        ticket = c.request("POST", f"/v1/sessions/{sid}/stream-ticket", key=KEY_A2)[2]["ticket"]
+        kept_ticket = c.request("POST", f"/v1/sessions/{sid}/stream-ticket", key=KEY_A)[2]["ticket"]
+        revoked.send(json.dumps({"lead": 9}))
+        self.assertEqual(json.loads(revoked.recv(timeout=10))["revision"], 2)
+        self.write(tenants(a_keys=(KEY_A,)))
+        t0 = time.time()
+        self.hup(server, "auth file reloaded")
+        with self.assertRaises(websockets.exceptions.ConnectionClosed) as closed:
+            revoked.recv(timeout=5)
+        self.assertEqual(closed.exception.rcvd.code, 1008)
+        self.assertLess(time.time() - t0, 5, "closed at the reload, not at its next message")
+        self.assertEqual(handshake(server.port, f"/v1/sessions/{sid}/stream?ticket={ticket}"), 401, "its ticket went with it")
+        kept.send(json.dumps({"lead": 10}))
+        self.assertEqual(json.loads(kept.recv(timeout=10))["revision"], 3, "another key's stream stays open")
+        kept.close()
+        self.assertEqual(handshake(server.port, f"/v1/sessions/{sid}/stream?ticket={kept_ticket}"), 101)
+
+    def test_a_silent_stream_is_closed_and_a_pinging_one_is_not(self):
+        server, c = self.start("--stream-idle-timeout", "1.5")
+        sid = c.request("POST", "/v1/sessions", DOC, key=KEY_A)[2]["session"]
+        silent = self.stream(server, sid, KEY_A, ping_interval=None)
+        pinging = self.stream(server, sid, KEY_A, ping_interval=0.4, ping_timeout=5)
+        t0 = time.time()
+        with self.assertRaises(websockets.exceptions.ConnectionClosed) as closed:
+            silent.recv(timeout=10)
+        self.assertEqual(closed.exception.rcvd.code, 1000)
+        self.assertIn("idle", closed.exception.rcvd.reason)
+        self.assertTrue(1.4 < time.time() - t0 < 5, time.time() - t0)
+        time.sleep(1)
+        pinging.send(json.dumps({"lead": 11}))
+        self.assertEqual(json.loads(pinging.recv(timeout=10))["revision"], 2, "a stream that pings stays open")
+        pinging.close()
 
     def test_a_bad_file_stops_the_start(self):
         self.write({"tenants": [{"name": "team-a", "keys": ["md5:abc"]}]})

@@ -27,6 +27,9 @@ public final class WebSocketConnection: @unchecked Sendable {
 
     /// Messages read per batch at most (the rest waits in the socket).
     public static let maxBatch = 256
+    /// When (monotonic nanoseconds) the peer last sent anything, a ping included: a stream
+    /// silent past the server's idle timeout is closed (reactor thread only).
+    var lastHeard = monotonicNanos()
 
     init(connection: UpgradedConnection, handler: any WebSocketHandler, deflate: PerMessageDeflate?, maxMessage: Int, server: WebSocketServer) {
         self.server = server
@@ -121,6 +124,7 @@ public final class WebSocketConnection: @unchecked Sendable {
             reads += 1
             if n == 0 { return false }  // the peer went away
             if n < 0 { return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR }
+            lastHeard = monotonicNanos()
             input.append(contentsOf: chunk[0..<n])
         }
     }

@@ -13,8 +13,11 @@ final class WebSocketReactor: @unchecked Sendable {
     private var connections: [Int32: WebSocketConnection] = [:]  // by socket, reactor thread only
     private let running = Atomic<Bool>(true)
     private var scratch = [UInt8](repeating: 0, count: 65536)  // receive buffer, reactor thread only
+    /// A connection silent this long is closed (0: never).
+    private let idleTimeoutNanos: UInt64
 
-    init(name: String) {
+    init(name: String, idleTimeoutNanos: UInt64) {
+        self.idleTimeoutNanos = idleTimeoutNanos
         epfd = layoutd_epoll_create()
         wakeFD = layoutd_eventfd()
         _ = layoutd_epoll_add(epfd, wakeFD)
@@ -64,7 +67,16 @@ final class WebSocketReactor: @unchecked Sendable {
             }
             if monotonicNanos() - lastIdle > 1_000_000_000 {
                 lastIdle = monotonicNanos()
-                for s in connections.values { s.handler.stillOpen(s) }
+                for s in connections.values {
+                    if idleTimeoutNanos > 0 && lastIdle &- s.lastHeard > idleTimeoutNanos {
+                        // A silent stream held a slot of --max-streams for ever: two addresses
+                        // could hold them all.
+                        s.close(.normal, "idle for more than \(idleTimeoutNanos / 1_000_000_000) s")
+                        finish(s)
+                    } else {
+                        s.handler.stillOpen(s)
+                    }
+                }
             }
         }
         for s in connections.values { finish(s) }

@@ -1,3 +1,4 @@
+import CheckedNumbers
 import Foundation
 import Synchronization
 
@@ -18,11 +19,22 @@ public final class WebSocketServer: Sendable {
     public let maxConnections: Int
     public let maxMessageBytes: Int
 
-    /// `reactors` loop threads (the HTTP server's thread count is a fair choice).
-    public init(reactors: Int, maxConnections: Int, maxMessageBytes: Int) {
+    /// `reactors` loop threads (the HTTP server's thread count is a fair choice); a connection
+    /// whose peer sends nothing, not even a ping, for `idleTimeoutSeconds` is closed (0: never).
+    public init(reactors: Int, maxConnections: Int, maxMessageBytes: Int, idleTimeoutSeconds: Double = 0) {
         self.maxConnections = maxConnections
         self.maxMessageBytes = maxMessageBytes
-        self.reactors = (0..<max(1, reactors)).map { WebSocketReactor(name: "layoutd-streams-\($0)") }
+        let idle = UInt64(saturating: idleTimeoutSeconds * 1e9)
+        self.reactors = (0..<max(1, reactors)).map { WebSocketReactor(name: "layoutd-streams-\($0)", idleTimeoutNanos: idle) }
+    }
+
+    /// Closes, from any thread, the open connections whose handler `which` picks (a revoked
+    /// key's streams): a close frame with `code` and `reason`, then the socket. How many.
+    @discardableResult
+    public func close(where which: (any WebSocketHandler) -> Bool, _ code: WebSocketFrame.CloseCode, _ reason: String) -> Int {
+        let picked = slots.withLock { $0.open.values.filter { which($0.handler) } }
+        for c in picked { c.shutdown(code, reason) }
+        return picked.count
     }
 
     /// Connections open now.

@@ -5,6 +5,8 @@ import Synchronization
 /// Who is asking: the tenant an API key names, or anyone on a server without keys.
 struct Caller: Sendable {
     let tenant: Tenants.Tenant?
+    /// The SHA-256 of the key it came with: what a revocation looks for in its open streams.
+    var keyDigest: [UInt8]? = nil
     /// What a session made by this caller is owned by ("" without keys).
     var owner: String { tenant?.name ?? "" }
     static let anyone = Caller(tenant: nil)
@@ -45,7 +47,15 @@ final class AccessControl: Sendable {
         guard let tenants = current.withLock({ $0 }) else { return .success(.anyone) }
         guard let key = bearerKey(authorization) else { return .failure(.noKey) }
         guard let tenant = tenants.tenant(forKey: key) else { return .failure(.unknownKey) }
-        return .success(Caller(tenant: tenant))
+        return .success(Caller(tenant: tenant, keyDigest: Digest.sha256(key)))
+    }
+
+    /// Whether the caller's key is still one of its tenant's (after a reload): a stream or a
+    /// ticket of a revoked key is closed or dropped.
+    func isCurrent(_ caller: Caller) -> Bool {
+        guard let tenants = current.withLock({ $0 }) else { return true }
+        guard let name = caller.tenant?.name, let digest = caller.keyDigest else { return false }
+        return tenants.tenants.contains { t in t.name == name && t.keys.contains { Digest.equal($0, digest) } }
     }
 
     /// Takes one request from the tenant's rate: nil when admitted, else the seconds until it would be.
@@ -114,6 +124,16 @@ final class StreamTickets: Sendable {
             t[ticket] = (caller, session, now + Self.lifetimeNanos)
         }
         return ticket
+    }
+
+    /// Drops the tickets whose caller `keep` refuses (a revoked key's): how many.
+    @discardableResult
+    func revoke(unless keep: (Caller) -> Bool) -> Int {
+        issued.withLock { t in
+            let before = t.count
+            t = t.filter { keep($0.value.caller) }
+            return before - t.count
+        }
     }
 
     /// The ticket's caller, once: nil when it is unknown, spent, expired or for another session.

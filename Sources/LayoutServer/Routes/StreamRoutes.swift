@@ -8,6 +8,7 @@ struct StreamRoutes: Sendable {
     let websockets: WebSocketServer
     let logger: Logger
     let tickets: StreamTickets
+    let access: AccessControl
 
     func register(_ r: inout RouteTable) {
         r.on("GET", "/v1/sessions/{id}/stream", ticketed: true, caller: { [self] req, caller throws(Problem) in try open(req, caller) })
@@ -25,7 +26,8 @@ struct StreamRoutes: Sendable {
         let id = req.parameter("id")
         do throws(WebSocketServer.Refusal) { try WebSocketServer.checkHandshake(req) } catch { throw Problem(refusal: error) }
         guard try sessions.exists(id, for: caller) else { throw Problem(404, "no session '\(id)'") }
-        let stream = SessionStream(sessionID: id, caller: caller, sessions: sessions, logger: logger, timed: try timingRequested(req))
+        let stream = SessionStream(
+            sessionID: id, caller: caller, sessions: sessions, logger: logger, timed: try timingRequested(req), admit: { [access] in access.admit($0) })
         do throws(WebSocketServer.Refusal) { return try websockets.accept(req, handler: stream) } catch { throw Problem(refusal: error) }
     }
 }

@@ -1,3 +1,4 @@
+import CheckedNumbers
 import HTTPTransport
 import JSON
 import LayoutModel
@@ -10,16 +11,26 @@ import Logging
 /// `coalesced`: a drag that outruns the engine costs one change per batch, not per message.
 final class SessionStream: WebSocketHandler {
     let sessionID: String
-    /// Who opened the stream: its messages act for that tenant.
-    private let caller: Caller
+    /// Who opened the stream: its messages act for that tenant (and a revocation of its key closes it).
+    let caller: Caller
+    /// Takes one message from the tenant's request rate: nil when admitted, else the seconds to wait.
+    private let admit: @Sendable (Caller) -> Double?
+    /// Messages refused in a row for the rate: past `refusalsBeforeClosing` the stream is closed.
+    /// (Its reactor's thread only: every handler call comes there, one at a time.)
+    nonisolated(unsafe) private var refusedInARow = 0
+    static let refusalsBeforeClosing = 256
     private let sessions: SessionService
     private let logger: Logger
     /// Each answer carries the engine's timing (`?timing=true` on the handshake).
     private let timed: Bool
 
-    init(sessionID: String, caller: Caller, sessions: SessionService, logger: Logger, timed: Bool) {
+    init(
+        sessionID: String, caller: Caller, sessions: SessionService, logger: Logger, timed: Bool,
+        admit: @escaping @Sendable (Caller) -> Double? = { _ in nil }
+    ) {
         self.sessionID = sessionID
         self.caller = caller
+        self.admit = admit
         self.sessions = sessions
         self.logger = logger
         self.timed = timed
@@ -43,6 +54,19 @@ final class SessionStream: WebSocketHandler {
         sessions.metrics.streamMessagesIn.increment(by: messages.count)
         var parsed: [Parsed] = []
         for m in messages {
+            // Each message is a request of the tenant's rate, as an HTTP change is: refused
+            // ones are answered 429 and not applied; a client that goes on regardless is cut off.
+            if let wait = admit(caller) {
+                refusedInARow += 1
+                if refusedInARow > Self.refusalsBeforeClosing {
+                    connection.close(.policy, "over the tenant's rate of requests")
+                    return
+                }
+                let seconds = max(1, Int(saturating: wait.rounded(.up)))
+                parsed.append(.problem(Problem(429, "tenant \(caller.owner) is over its rate of requests: retry in \(seconds) s")))
+                continue
+            }
+            refusedInARow = 0
             guard case .text(let bytes) = m else { parsed.append(.problem(Problem(415, "send changes and constants as text messages"))); continue }
             guard let json = try? JSONParser.parse(bytes) else { parsed.append(.problem(Problem(400, "the message is not JSON"))); continue }
             guard json.members != nil else {
