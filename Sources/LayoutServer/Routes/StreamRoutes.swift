@@ -26,8 +26,9 @@ struct StreamRoutes: Sendable {
         let id = req.parameter("id")
         do throws(WebSocketServer.Refusal) { try WebSocketServer.checkHandshake(req) } catch { throw Problem(refusal: error) }
         guard try sessions.exists(id, for: caller) else { throw Problem(404, "no session '\(id)'") }
+        let timed = try timingRequested(req)
         let stream = SessionStream(
-            sessionID: id, caller: caller, sessions: sessions, logger: logger, timed: try timingRequested(req), admit: { [access] in access.admit($0) })
+            sessionID: id, caller: caller, sessions: sessions, logger: logger, timed: timed, admit: { [access] in access.admit($0) })
         do throws(WebSocketServer.Refusal) { return try websockets.accept(req, handler: stream) } catch { throw Problem(refusal: error) }
     }
 }
