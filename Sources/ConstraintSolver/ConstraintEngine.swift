@@ -15,6 +15,9 @@ public protocol ConstraintEngine: AnyObject {
     /// A whole document at once: the engine may build it in one batch.
     func add(batch: ConstraintBatch) -> [ConstraintHandle]
     func remove(_ handle: ConstraintHandle)
+    /// Removes them all, retrying what they broke once at the end (one by one, each removal
+    /// retried every broken constraint: n² for n constraints at odds taken out together).
+    func remove(all handles: [ConstraintHandle])
     func setConstant(_ handle: ConstraintHandle, _ constant: Double)
     func setPriority(_ handle: ConstraintHandle, _ priority: Double)
     /// A constraint as it stands (its terms merged as the engine keeps them).
@@ -60,6 +63,8 @@ extension ConstraintEngine {
     }
 
     public func forgetChanges() { _ = takeChanges() }
+
+    public func remove(all handles: [ConstraintHandle]) { for h in handles { remove(h) } }
 
     public func add(batch definitions: [ConstraintDefinition]) -> [ConstraintHandle] { add(batch: ConstraintBatch(definitions)) }
 }

@@ -35,12 +35,14 @@ extension LayoutSession {
             // Nothing new to take out: another pass would end where this one starts.
             if involved.count == before && before > 0 { return }
             var out: [(atom: AtomRef, definition: ConstraintDefinition, link: EngineLink)] = []
+            var handles: [ConstraintHandle] = []
             for a in involved.sorted(by: { breakRank($0) > breakRank($1) }) {
                 guard let link = link(a), let h = link.handle, let definition = solver.definition(h) else { continue }
-                solver.remove(h)
+                handles.append(h)
                 links.set(a, .none)
                 out.append((a, definition, link))
             }
+            solver.remove(all: handles)
             for x in out { links.set(x.atom, EngineLink(handle: solver.add(x.definition), mirrored: x.link.mirrored, base: x.link.base)) }
         }
     }

@@ -95,13 +95,17 @@ public final class Solver {
         return ConstraintHandle(raw: h)
     }
 
-    public func remove(_ handle: ConstraintHandle) {
-        guard let rec = records.removeValue(forKey: handle.raw) else { return }
-        for (v, _) in rec.definition.expression.terms {
-            constraintsOf[v.symbol.index].remove(handle.raw)
+    public func remove(_ handle: ConstraintHandle) { remove(all: [handle]) }
+
+    public func remove(all handles: [ConstraintHandle]) {
+        for handle in handles {
+            guard let rec = records.removeValue(forKey: handle.raw) else { continue }
+            for (v, _) in rec.definition.expression.terms {
+                constraintsOf[v.symbol.index].remove(handle.raw)
+            }
+            dormant.remove(handle.raw)
+            if rec.marker != nil { withdraw(rec) }
         }
-        dormant.remove(handle.raw)
-        if rec.marker != nil { withdraw(rec) }
         optimize()
         retryDormant()
     }
