@@ -24,6 +24,9 @@ public struct ServerConfiguration: Sendable {
     public var maxSizePoints = 1_000_000.0
     /// The largest PNG a request may ask for, in pixels (width × height × scale²); more is 413.
     public var maxPicturePixels = 16_000_000
+    /// Glyphs the labels of one picture (a contact sheet: all its sizes) may draw (413 beyond):
+    /// an outline each, in work and in answer bytes.
+    public var maxPictureGlyphs = 200_000
     /// Open WebSocket streams at once; one more is 503.
     public var maxStreams = 1024
     /// Largest WebSocket message (after reassembly and inflation); more closes with 1009.

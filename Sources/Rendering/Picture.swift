@@ -21,16 +21,25 @@ public struct Picture: Sendable {
         public var text: (path: String, x: Double, y: Double, lines: Int)?
     }
 
+    /// A picture whose labels would take more glyphs than allowed: drawing them is work and
+    /// answer bytes (an outline a glyph) that grow with the text, not the layout.
+    public struct TooLarge: Error, Sendable {
+        public let glyphs: Int
+        public let limit: Int
+    }
+
     public var name: String?
     public var width: Double
     public var height: Double
     public var boxes: [Box]
+    /// The glyphs its labels drew.
+    public private(set) var glyphs = 0
 
     /// `viewsOf` names the views a constraint relates (a conflict's views are marked).
     public init(
         name: String?, sketch: [ViewSketch], frames: [FrameEntry], diagnostics: [Diagnostic],
-        viewsOf: (String) -> [String], measurer: TextMeasurer = .shared
-    ) {
+        viewsOf: (String) -> [String], measurer: TextMeasurer = .shared, maxGlyphs: Int = .max
+    ) throws(TooLarge) {
         self.name = name
         var frameOf: [String: Rect] = [:]
         frameOf.reserveCapacity(frames.count)
@@ -51,6 +60,7 @@ public struct Picture: Sendable {
         var origins = Origins(frames: frameOf, parents: parentOf, hidden: hidden)
         var boxes: [Box] = []
         var size = (width: 0.0, height: 0.0)
+        var glyphsLeft = maxGlyphs
         for v in sketch {
             guard let f = frameOf[v.id] else { continue }
             let o = origins.origin(v.id)
@@ -58,15 +68,26 @@ public struct Picture: Sendable {
             let frame = Rect(x: o.x, y: o.y, width: f.width, height: f.height)
             if v.parent == nil { size = (max(size.width, frame.x + frame.width), max(size.height, frame.y + frame.height)) }
             var text: (String, Double, Double, Int)? = nil
-            if let t = v.text, let outline = try? measurer.outline(t.string, style: t.style, width: v.wrapWidth) {
-                // A label draws its lines centred down its height, from its leading edge.
-                let top = frame.y + v.insets.top + (f.height - v.insets.top - v.insets.bottom - outline.height) / 2
-                text = (outline.path, frame.x + v.insets.left, top, outline.lines)
+            if let t = v.text {
+                let drawn: TextOutline?
+                do throws(TextMeasurer.Failure) {
+                    drawn = try measurer.outline(t.string, style: t.style, width: v.wrapWidth, maxGlyphs: glyphsLeft)
+                } catch {
+                    if case .tooManyGlyphs(let n) = error { throw TooLarge(glyphs: maxGlyphs - glyphsLeft + n, limit: maxGlyphs) }
+                    drawn = nil  // a family gone since the layout: the box without its text
+                }
+                if let outline = drawn {
+                    // A label draws its lines centred down its height, from its leading edge.
+                    let top = frame.y + v.insets.top + (f.height - v.insets.top - v.insets.bottom - outline.height) / 2
+                    text = (outline.path, frame.x + v.insets.left, top, outline.lines)
+                    glyphsLeft -= outline.glyphs
+                }
             }
             let mark: Mark = conflict.contains(v.id) ? .conflict : ambiguous.contains(v.id) ? .ambiguous : .none
             boxes.append(Box(id: v.id, frame: frame, isGuide: v.isGuide, mark: mark, text: text))
         }
         (width, height) = (max(1, size.width), max(1, size.height))
         self.boxes = boxes
+        glyphs = maxGlyphs == .max ? 0 : maxGlyphs - glyphsLeft
     }
 }

@@ -10,6 +10,8 @@ public final class TextMeasurer: Sendable {
         case unknownFamily(String)
         /// The family's file could not be read.
         case unreadableFont(String)
+        /// Drawing it would take more glyphs than the caller allows.
+        case tooManyGlyphs(Int)
     }
 
     public static let shared = TextMeasurer(catalog: .shared)
@@ -70,7 +72,7 @@ public final class TextMeasurer: Sendable {
     /// The text drawn as it is measured: the same shaping and the same lines at `width`, each
     /// glyph's outline as SVG path data in points, from the text's top left (y down). What a
     /// picture of a layout draws, so it shows exactly the wrapping the layout used.
-    public func outline(_ text: String, style: TextStyle, width: Double?) throws(Failure) -> TextOutline {
+    public func outline(_ text: String, style: TextStyle, width: Double?, maxGlyphs: Int = .max) throws(Failure) -> TextOutline {
         let face = try face(style.font)
         let shapedText = ShapedText(text, face: face)
         let scale = style.font.size / face.unitsPerEm
@@ -79,22 +81,41 @@ public final class TextMeasurer: Sendable {
         sink.scale = scale
         var utf8 = Array(text.utf8)
         if utf8.contains(13) { utf8 = Array(text.replacingCRLF().utf8) }
+        // Each paragraph's glyphs by the byte their cluster starts at (shaping gives them in
+        // visual order, right to left for Arabic): a line's are then one range, found by a
+        // binary search. Scanning them all for each line was lines × glyphs: 32,000 one-word
+        // lines took seconds.
+        var glyphCount = 0
         let paragraphs = utf8.split(separator: 10, omittingEmptySubsequences: false).map { bytes in
-            Array(bytes).withUnsafeBufferPointer { face.glyphs($0) }
+            let glyphs = Array(bytes).withUnsafeBufferPointer { face.glyphs($0) }.sorted { $0.cluster < $1.cluster }
+            glyphCount += glyphs.count
+            return glyphs
         }
+        if glyphCount > maxGlyphs { throw .tooManyGlyphs(glyphCount) }
         var lines = 0, widest = 0.0
         LineBreaker.walk(shapedText, maxWidth: (style.wraps ? width : nil).map { $0 / scale }, mode: style.lineBreak, limit: style.numberOfLines) {
             k, start, end, w in
             let p = shapedText.paragraphs[k]
             let baseline = Double(lines) * lineHeight + face.ascender * scale
-            for g in paragraphs[k] where g.cluster >= start && g.cluster < end {
+            let glyphs = paragraphs[k]
+            var lo = 0, hi = glyphs.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if glyphs[mid].cluster < start { lo = mid + 1 } else { hi = mid }
+            }
+            while lo < glyphs.count && glyphs[lo].cluster < end {
+                let g = glyphs[lo]
                 sink.origin = ((g.x - p.prefix[start]) * scale, baseline - g.y * scale)
                 face.drawGlyph(g.glyph, into: sink)
+                lo += 1
             }
             lines += 1
             widest = max(widest, w * scale)
         }
-        return TextOutline(path: String(decoding: sink.path, as: UTF8.self), width: widest, height: Double(lines) * lineHeight, lines: lines)
+        // An empty text has no line, as it measures (its one empty paragraph is not drawn).
+        if text.isEmpty { lines = 0 }
+        return TextOutline(
+            path: String(decoding: sink.path, as: UTF8.self), width: widest, height: Double(lines) * lineHeight, lines: lines, glyphs: glyphCount)
     }
 
     private func face(_ font: Font) throws(Failure) -> FontFace {

@@ -60,4 +60,6 @@ public struct TextOutline: Sendable {
     public var width: Double
     public var height: Double
     public var lines: Int
+    /// The glyphs the text shaped to (what drawing it costs).
+    public var glyphs: Int
 }

@@ -80,6 +80,8 @@ struct Layoutd: ParsableCommand {
     var maxSizePoints: Double = env("MAX_SIZE_POINTS") ?? defaults.maxSizePoints
     @Option(help: "Largest PNG picture, in pixels: width x height x scale squared (413 beyond). Env: LAYOUTD_MAX_PICTURE_PIXELS.")
     var maxPicturePixels: Int = env("MAX_PICTURE_PIXELS") ?? defaults.maxPicturePixels
+    @Option(help: "Glyphs the labels of one picture (all its sizes) may draw (413 beyond). Env: LAYOUTD_MAX_PICTURE_GLYPHS.")
+    var maxPictureGlyphs: Int = env("MAX_PICTURE_GLYPHS") ?? defaults.maxPictureGlyphs
     @Option(help: "Open WebSocket streams at most (503 beyond). Env: LAYOUTD_MAX_STREAMS.") var maxStreams: Int =
         env("MAX_STREAMS") ?? defaults.maxStreams
     @Option(help: "Largest WebSocket message in bytes (close 1009 beyond). Env: LAYOUTD_MAX_MESSAGE_BYTES.") var maxMessageBytes: Int =
@@ -162,7 +164,7 @@ struct Layoutd: ParsableCommand {
         for (name, v) in [
             ("threads", threads), ("max-connections", maxConnections), ("max-body-bytes", maxBodyBytes), ("max-sessions", maxSessions),
             ("max-views", maxViews), ("max-constraints", maxConstraints), ("max-streams", maxStreams), ("max-message-bytes", maxMessageBytes),
-            ("max-sizes", maxSizes), ("max-picture-pixels", maxPicturePixels),
+            ("max-sizes", maxSizes), ("max-picture-pixels", maxPicturePixels), ("max-picture-glyphs", maxPictureGlyphs),
             ("workers", workers), ("offload-bytes", offloadBytes), ("request-timeout", requestTimeout),
             ("max-connections-per-ip", perClientConnections ?? 1)
         ] where v < 1 {
@@ -222,6 +224,7 @@ struct Layoutd: ParsableCommand {
         c.maxSizes = maxSizes
         c.maxSizePoints = maxSizePoints
         c.maxPicturePixels = maxPicturePixels
+        c.maxPictureGlyphs = maxPictureGlyphs
         c.maxStreamMessageBytes = maxMessageBytes
         c.streamIdleTimeoutSeconds = streamIdleTimeout
         c.drainTimeoutSeconds = drainTimeout

@@ -25,6 +25,7 @@ import json
 import os
 import re
 import sys
+import time
 import unittest
 import xml.etree.ElementTree as ET
 
@@ -87,7 +88,7 @@ def line_bands(path, line_height):
 class Render(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.server = Layoutd("--max-picture-pixels", "4000000")
+        cls.server = Layoutd("--max-picture-pixels", "4000000", "--max-picture-glyphs", "100000")
 
     @classmethod
     def tearDownClass(cls):
@@ -224,6 +225,27 @@ class Render(unittest.TestCase):
         wide = json.loads(json.dumps(DOC))
         wide["views"][0]["frame"].update(width=40000, height=50)
         self.assertEqual(self.request("POST", "/v1/render", wide, accept="image/png")[0], 413)
+
+    def test_a_long_label_in_a_narrow_width_is_drawn_in_linear_time_or_refused(self):
+        def one_word_a_line(words):
+            return {"views": [{"id": "r", "frame": {"x": 0, "y": 0, "width": 320, "height": 480}},
+                              {"id": "l", "parent": "r", "text": {"string": "W " * words, "font": {"family": "DejaVu Sans", "size": 17},
+                                                                  "numberOfLines": 0}}],
+                    "constraints": [{"expr": "l.left == r.left"}, {"expr": "l.top == r.top"}, {"expr": "l.width == 1"}]}
+        # 32,000 lines of one glyph: each line's glyphs were found by scanning all of them
+        # (4.7 s, release); now a range of them.
+        t0 = time.monotonic()
+        status, _, svg = self.request("POST", "/v1/render", one_word_a_line(32_000))
+        self.assertEqual(status, 200)
+        self.assertLess(time.monotonic() - t0, 5, "one-word lines drawn in linear time (debug build)")
+        path = next(p for p in ET.fromstring(svg).iter(SVG_NS + "path") if p.get("data-view-id") == "l")
+        self.assertEqual(int(path.get("data-lines")), 32_000)
+        # Past --max-picture-glyphs (100,000 here): refused before anything is drawn.
+        status, _, problem = self.request("POST", "/v1/render", one_word_a_line(60_000))
+        self.assertEqual(status, 413, problem)
+        self.assertIn("--max-picture-glyphs", json.loads(problem)["detail"])
+        status, _, _ = self.request("POST", "/v1/render", dict(one_word_a_line(20_000), sizes=[{"name": f"s{i}", "width": 320, "height": 480} for i in range(3)]))
+        self.assertEqual(status, 413, "a sheet's sizes share one budget")
 
 
     def compare(self, body, accept=None):

@@ -232,7 +232,19 @@ final class SessionService: Sendable {
     /// A picture of the caller's session as it is (nil: no such session).
     func picture(_ key: SessionKey, for caller: Caller) throws(Problem) -> Picture? {
         try read(key, for: caller) { _, s throws(Problem) in
-            Picture(name: nil, sketch: s.sketch(), frames: s.allFrames, diagnostics: s.diagnostics(), viewsOf: s.views(ofConstraint:))
+            try drawn { () throws(Picture.TooLarge) -> Picture in
+                try Picture(
+                    name: nil, sketch: s.sketch(), frames: s.allFrames, diagnostics: s.diagnostics(), viewsOf: s.views(ofConstraint:),
+                    maxGlyphs: configuration.maxPictureGlyphs)
+            }
+        }
+    }
+
+    /// A picture made, or 413 when its labels would take more glyphs than `--max-picture-glyphs`.
+    private func drawn<T>(_ make: () throws(Picture.TooLarge) -> T) throws(Problem) -> T {
+        do throws(Picture.TooLarge) { return try make() } catch {
+            throw Problem(
+                413, "the picture's labels are \(error.glyphs) glyphs or more; a picture draws at most \(error.limit) (--max-picture-glyphs)")
         }
     }
 
@@ -241,22 +253,35 @@ final class SessionService: Sendable {
     func render(_ body: [UInt8]) throws(Problem) -> [Picture] {
         switch try oneShotTakingSizes(body) {
         case .plain(let session, let diagnostics, _):
-            return [
-                Picture(
-                    name: nil, sketch: session.sketch(), frames: session.allFrames, diagnostics: diagnostics, viewsOf: session.views(ofConstraint:))
-            ]
+            return try drawn { () throws(Picture.TooLarge) -> [Picture] in
+                [
+                    try Picture(
+                        name: nil, sketch: session.sketch(), frames: session.allFrames, diagnostics: diagnostics,
+                        viewsOf: session.views(ofConstraint:), maxGlyphs: configuration.maxPictureGlyphs)
+                ]
+            }
         case .sized(let session, let list, let layouts):
             let sketch = session.sketch()
-            return zip(list.entries, layouts).map { entry, layout in
+            // One budget for the whole sheet: every size draws the labels again.
+            var glyphsLeft = configuration.maxPictureGlyphs
+            var pictures: [Picture] = []
+            for (entry, layout) in zip(list.entries, layouts) {
                 // Each size's texts at the widths they were wrapped at there.
                 let atSize = sketch.map { v in
                     var v = v
                     if v.text != nil { v.wrapWidth = layout.wrapWidths[v.id] }
                     return v
                 }
-                return Picture(
-                    name: entry.name, sketch: atSize, frames: layout.frames, diagnostics: layout.diagnostics, viewsOf: session.views(ofConstraint:))
+                let left = glyphsLeft
+                let picture = try drawn { () throws(Picture.TooLarge) -> Picture in
+                    try Picture(
+                        name: entry.name, sketch: atSize, frames: layout.frames, diagnostics: layout.diagnostics,
+                        viewsOf: session.views(ofConstraint:), maxGlyphs: left)
+                }
+                glyphsLeft -= picture.glyphs
+                pictures.append(picture)
             }
+            return pictures
         }
     }
 
