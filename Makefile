@@ -58,6 +58,7 @@ test: test-deps
 	python3 Tests/http/test_auth.py
 	python3 Tests/http/test_tls.py
 	python3 Tests/http/test_protocol.py
+	python3 Tests/http/test_isolation.py
 	python3 Tests/http/test_sizes.py
 	python3 Tests/http/test_render.py
 	python3 Tests/http/test_put.py

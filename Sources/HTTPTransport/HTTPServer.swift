@@ -20,10 +20,15 @@ public final class HTTPServer: @unchecked Sendable {
     public typealias Handler = @Sendable (inout Request) -> Response
     /// The answer to a request refused before it reaches `handler` (a limit): status, detail, headers.
     public typealias Refusal = @Sendable (_ status: Int, _ detail: String, _ headers: [(String, String)]) -> Response
+    /// Whether a request (method, path) is one to answer on a worker whatever its size: work
+    /// that can take long (a build, a change, a picture) never runs on the threads that serve
+    /// every connection, so a light request (a health check, a set-constant) never waits for it.
+    public typealias Heavy = @Sendable (_ method: String, _ path: String) -> Bool
 
     public let configuration: HTTPServerConfiguration
     let handler: Handler
     let refusal: Refusal
+    let heavy: Heavy
     private var daemon: OpaquePointer?
     private var workers: WorkerPool?
     private let inFlightCount = Atomic<Int>(0)
@@ -33,10 +38,14 @@ public final class HTTPServer: @unchecked Sendable {
     private let connectionGuard: ConnectionGuard
     public private(set) var port: UInt16 = 0
 
-    public init(configuration: HTTPServerConfiguration, refusal: @escaping Refusal, handler: @escaping Handler) {
+    public init(
+        configuration: HTTPServerConfiguration, refusal: @escaping Refusal, heavy: @escaping Heavy = { _, _ in false },
+        handler: @escaping Handler
+    ) {
         self.configuration = configuration
         self.handler = handler
         self.refusal = refusal
+        self.heavy = heavy
         connectionGuard = ConnectionGuard(
             requestTimeoutSeconds: configuration.requestTimeoutSeconds,
             idleTimeoutSeconds: configuration.connectionTimeoutSeconds,
@@ -237,10 +246,11 @@ public final class HTTPServer: @unchecked Sendable {
         state.answered = true
         state.clock.map(connectionGuard.handling)
         if state.tooLarge { return queue(connection, tooLarge(nil)) }
-        if let workers, state.body.count >= configuration.offloadBodyBytes {
-            return offload(connection, state, workers, method: String(cString: method), path: String(cString: url))
+        let methodName = String(cString: method), path = String(cString: url)
+        if let workers, state.body.count >= configuration.offloadBodyBytes || heavy(methodName, path) {
+            return offload(connection, state, workers, method: methodName, path: path)
         }
-        var request = Request(method: String(cString: method), path: String(cString: url), body: state.body, values: state)
+        var request = Request(method: methodName, path: path, body: state.body, values: state)
         request.viaTrustedProxy = state.clock?.viaProxy == true
         state.body = []
         let response = handler(&request)
@@ -329,7 +339,10 @@ public final class HTTPServer: @unchecked Sendable {
         state.body = []
         let job = Offloaded(connection: connection, request: request)
         MHD_suspend_connection(connection)
-        workers.run { [self] in
+        // Queued by who sent it (its key, else its address): the workers take each sender's
+        // jobs in turn, so a flood from one waits behind itself, not in front of the others.
+        let sender = copied.headers["authorization"] ?? state.clock?.client.map { "\($0)" } ?? ""
+        workers.run(for: sender) { [self] in
             var job = job
             let c = Suspended(connection: job.connection)
             let response = handler(&job.request)

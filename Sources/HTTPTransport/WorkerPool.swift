@@ -7,8 +7,11 @@ final class WorkerPool: @unchecked Sendable {
     /// Guards the fields below and lets idle threads wait (a condition: `Mutex` has no wait,
     /// hence `@unchecked`).
     private let condition = NSCondition()
-    private var jobs: [@Sendable () -> Void] = []
-    private var head = 0
+    /// Each sender's jobs in order, and the senders with jobs in the order they are served
+    /// (round robin: one job of each in turn).
+    private var queues: [String: Queue] = [:]
+    private var turn: [String] = []
+    private var queued = 0
     private var stopping = false
     private var running = 0
 
@@ -20,9 +23,11 @@ final class WorkerPool: @unchecked Sendable {
         }
     }
 
-    func run(_ job: @escaping @Sendable () -> Void) {
+    func run(for sender: String = "", _ job: @escaping @Sendable () -> Void) {
         condition.lock()
-        jobs.append(job)
+        if queues[sender] == nil { turn.append(sender) }
+        queues[sender, default: Queue()].jobs.append(job)
+        queued += 1
         condition.signal()
         condition.unlock()
     }
@@ -31,7 +36,7 @@ final class WorkerPool: @unchecked Sendable {
     var pending: Int {
         condition.lock()
         defer { condition.unlock() }
-        return jobs.count - head + running
+        return queued + running
     }
 
     /// Lets the threads finish what is queued, then end.
@@ -45,11 +50,13 @@ final class WorkerPool: @unchecked Sendable {
     private func work() {
         while true {
             condition.lock()
-            while head == jobs.count && !stopping { condition.wait() }
-            if head == jobs.count { condition.unlock(); return }
-            let job = jobs[head]
-            head += 1
-            if head == jobs.count { jobs.removeAll(keepingCapacity: true); head = 0 }
+            while queued == 0 && !stopping { condition.wait() }
+            if queued == 0 { condition.unlock(); return }
+            // The sender whose turn it is: one job, then to the back of the line if it has more.
+            let sender = turn.removeFirst()
+            let job = queues[sender]!.take()
+            if queues[sender]!.isEmpty { queues[sender] = nil } else { turn.append(sender) }
+            queued -= 1
             running += 1
             condition.unlock()
             job()
@@ -57,5 +64,19 @@ final class WorkerPool: @unchecked Sendable {
             running -= 1
             condition.unlock()
         }
+    }
+}
+
+/// One sender's jobs, taken from the front without moving the rest.
+private struct Queue {
+    var jobs: [@Sendable () -> Void] = []
+    var head = 0
+    var isEmpty: Bool { head == jobs.count }
+
+    mutating func take() -> @Sendable () -> Void {
+        let job = jobs[head]
+        head += 1
+        if head == jobs.count { (jobs, head) = ([], 0) }
+        return job
     }
 }

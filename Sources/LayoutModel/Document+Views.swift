@@ -248,3 +248,34 @@ extension LayoutDocument {
         syncImplicit(r)
     }
 }
+
+extension LayoutDocument {
+    /// A view this change added or touched that sits deeper than `limit` below its root, and
+    /// its depth; nil when none does. Each view's depth is found once (remembered on the way
+    /// up), so a chain of n new views costs n steps, and a walk stops past the limit.
+    func nestedTooDeep(limit: Int) -> (ViewRef, Int)? {
+        var depthOf: [ViewRef: Int] = [:]
+        var path: [ViewRef] = []
+        for v in dirtyViews where views[Int(v)].live {
+            path.removeAll(keepingCapacity: true)
+            var u = v, above = -1
+            while true {
+                if let d = depthOf[u] {
+                    above = d
+                    break
+                }
+                path.append(u)
+                if path.count > limit + 1 { return (v, path.count - 1) }
+                let p = views[Int(u)].parent
+                if p == .noRef { break }
+                u = p
+            }
+            for w in path.reversed() {
+                above += 1
+                depthOf[w] = above
+                if above > limit { return (w, above) }
+            }
+        }
+        return nil
+    }
+}

@@ -70,27 +70,34 @@ extension LayoutSession {
     }
 
     /// The view tree, one view a line, indented, with `AMBIGUOUS LAYOUT` and the axis
-    /// after each ambiguous view (like `_autolayoutTrace`).
+    /// after each ambiguous view (like `_autolayoutTrace`). Indented four spaces a level up
+    /// to `traceIndentLevels`, then by its depth written out: the text stays linear in the
+    /// views (spaces all the way made a 13,500-deep chain 364 MB). Walked with a stack of
+    /// its own, not recursion, whatever the depth.
     public func trace() -> String {
         var ambiguous: [String: [Axis]] = [:]
         for d in diagnostics() { if case .ambiguous(let v, let axis) = d { ambiguous[v, default: []].append(axis) } }
         var lines: [String] = []
         let children = document.childLists()
-        func visit(_ v: ViewRef, _ depth: Int) {
+        var stack: [(ViewRef, Int)] = document.viewOrder.filter { document.views[Int($0)].parent == .noRef }.reversed().map { ($0, 0) }
+        while let (v, depth) = stack.popLast() {
             let spec = document.views[Int(v)].spec
-            guard let f = views.reported(v)?.frame else { return }
+            guard let f = views.reported(v)?.frame else { continue }
             let id = spec.id
-            var line = String(repeating: "    ", count: depth) + (depth == 0 ? "•" : "|") + id
+            let indent = depth <= Self.traceIndentLevels ? String(repeating: "    ", count: depth) : "[\(depth)] "
+            var line = indent + (depth == 0 ? "•" : "|") + id
             if spec.isGuide { line += " [guide]" }
             line += " (\(fmt(f.x)), \(fmt(f.y)), \(fmt(f.width)), \(fmt(f.height)))"
             if spec.hidden { line += " hidden" }
             if let axes = ambiguous[id] { line += " AMBIGUOUS LAYOUT " + axes.map(\.rawValue).joined(separator: ", ") }
             lines.append(line)
-            for c in children[v] ?? [] { visit(c, depth + 1) }
+            for c in (children[v] ?? []).reversed() { stack.append((c, depth + 1)) }
         }
-        for v in document.viewOrder where document.views[Int(v)].parent == .noRef { visit(v, 0) }
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// Levels a trace indents with spaces; deeper lines say their depth instead.
+    static let traceIndentLevels = 32
 
     /// Another optimal layout of the ambiguous views (Auto Layout's
     /// `exerciseAmbiguityInLayout`); not kept, the revision does not change.

@@ -38,6 +38,9 @@ public struct SessionLimits: Sendable {
     /// touched, from the views and constraints the change adds; a change that adds none
     /// always passes.
     public var maxHeapEstimate: Int? = nil
+    /// Views nested at most this deep (a root is 0): every walk of the tree, and a trace's
+    /// indentation, follows the depth.
+    public var maxDepth = 512
     public var historyDepth: Int
     /// The engine sessions are built on.
     public var engine: EngineKind
@@ -321,6 +324,9 @@ public final class LayoutSession {
         }
         if doc.constraintCount > limits.maxConstraints {
             throw LayoutError(.limit, "", "the session would have \(doc.constraintCount) constraints; the limit is \(limits.maxConstraints)")
+        }
+        if let (v, depth) = doc.nestedTooDeep(limit: limits.maxDepth) {
+            throw LayoutError(.limit, "", "view '\(doc.viewName(v))' is nested \(depth) deep; views nest at most \(limits.maxDepth) deep")
         }
         if let most = limits.maxHeapEstimate {
             let views = max(0, doc.viewCount - document.viewCount), constraints = max(0, doc.constraintCount - document.constraintCount)

@@ -89,7 +89,9 @@ public final class LayoutdServer: Sendable {
 
     public func start() throws {
         MemoryBudget.keepFreedHeap(configuration.heapKeepBytes)
-        let server = HTTPServer(configuration: configuration.http, refusal: { Problem($0, $1, headers: $2).response }) { [self] req in handle(&req) }
+        let server = HTTPServer(configuration: configuration.http, refusal: { Problem($0, $1, headers: $2).response }, heavy: Self.isHeavy) {
+            [self] req in handle(&req)
+        }
         try server.start()
         http.withLock { $0 = server }
         metrics.mirror(metrics.connectionsTimedOut) { server.connectionsTimedOut }
@@ -142,6 +144,18 @@ public final class LayoutdServer: Sendable {
         // Everything acknowledged, set-constants waiting for their flush included, is written.
         persistence?.stop(store)
         logger.info("stopped", metadata: ["unfinished": "\(left)"])
+    }
+
+    /// The requests answered on a worker whatever their size: every build, change, import and
+    /// picture (a small body can hold 2,000 constraints at odds). What stays on the threads
+    /// that serve every connection is light: health, metrics, reads of a session, a
+    /// set-constant (the fast path), a stream ticket.
+    @Sendable static func isHeavy(_ method: String, _ path: String) -> Bool {
+        switch method {
+        case "POST", "PUT": return !path.hasSuffix("/constants") && !path.hasSuffix("/stream-ticket")
+        case "GET": return path.hasSuffix("/snapshot.png") || path.hasSuffix("/snapshot.svg") || path.hasSuffix("/trace")
+        default: return false
+        }
     }
 
     // MARK: The middleware chain

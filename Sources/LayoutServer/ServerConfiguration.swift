@@ -11,6 +11,8 @@ public struct ServerConfiguration: Sendable {
     public var sessionTTLSeconds = 900.0
     /// Views and constraints per session; more is 413.
     public var maxViewsPerSession = SessionLimits().maxViews
+    /// How deep views may nest (a root is 0): 413 beyond.
+    public var maxDepth = SessionLimits().maxDepth
     public var maxConstraintsPerSession = SessionLimits().maxConstraints
     /// Revisions back for which `frames?since=` answers with only what changed (older: the full set).
     public var historyDepth = SessionLimits().historyDepth
@@ -77,9 +79,11 @@ public struct ServerConfiguration: Sendable {
     public init() {}
 
     var sessionLimits: SessionLimits {
-        SessionLimits(
+        var limits = SessionLimits(
             maxViews: maxViewsPerSession, maxConstraints: maxConstraintsPerSession, historyDepth: historyDepth,
             engine: sessionEngine, factoredFromViews: sessionFactoredFromViews)
+        limits.maxDepth = maxDepth
+        return limits
     }
 
     var layoutLimits: SessionLimits {

@@ -72,6 +72,8 @@ struct Layoutd: ParsableCommand {
         env("SESSION_TTL") ?? defaults.sessionTTLSeconds
     @Option(help: "Views per session (413 beyond). Env: LAYOUTD_MAX_VIEWS.") var maxViews: Int =
         env("MAX_VIEWS") ?? defaults.maxViewsPerSession
+    @Option(help: "How deep views may nest, a root being 0 (413 beyond). Env: LAYOUTD_MAX_DEPTH.") var maxDepth: Int =
+        env("MAX_DEPTH") ?? defaults.maxDepth
     @Option(help: "Constraints per session (413 beyond). Env: LAYOUTD_MAX_CONSTRAINTS.") var maxConstraints: Int =
         env("MAX_CONSTRAINTS") ?? defaults.maxConstraintsPerSession
     @Option(help: "Sizes one request lays out at, `sizes` or frames-at (413 beyond). Env: LAYOUTD_MAX_SIZES.") var maxSizes: Int =
@@ -163,7 +165,8 @@ struct Layoutd: ParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
         for (name, v) in [
             ("threads", threads), ("max-connections", maxConnections), ("max-body-bytes", maxBodyBytes), ("max-sessions", maxSessions),
-            ("max-views", maxViews), ("max-constraints", maxConstraints), ("max-streams", maxStreams), ("max-message-bytes", maxMessageBytes),
+            ("max-views", maxViews), ("max-depth", maxDepth), ("max-constraints", maxConstraints), ("max-streams", maxStreams),
+            ("max-message-bytes", maxMessageBytes),
             ("max-sizes", maxSizes), ("max-picture-pixels", maxPicturePixels), ("max-picture-glyphs", maxPictureGlyphs),
             ("workers", workers), ("offload-bytes", offloadBytes), ("request-timeout", requestTimeout),
             ("max-connections-per-ip", perClientConnections ?? 1)
@@ -219,6 +222,7 @@ struct Layoutd: ParsableCommand {
         c.heapKeepBytes = heapKeepMb << 20
         c.sessionTTLSeconds = sessionTTL
         c.maxViewsPerSession = maxViews
+        c.maxDepth = maxDepth
         c.maxConstraintsPerSession = maxConstraints
         c.maxStreams = maxStreams
         c.maxSizes = maxSizes

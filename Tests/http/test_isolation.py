@@ -1,0 +1,128 @@
+"""Work a request can make explode, bounded, against the real server over loopback: each
+answered within a bound or refused with a problem naming the limit, the server alive, and a
+light request answered meanwhile.
+
+- views nested past --max-depth are refused (413, naming the view); a trace of a chain just
+  within it is linear in the views (four spaces a level up to 32 levels, then the depth
+  written out), not quadratic;
+- 2,000 required constraints at odds on one view (`width == 40`, `width >= 41 + k`) build a
+  session as UIKit breaks them (the newest holds) within seconds of a debug build (they were
+  taken out of the engine one by one, each removal retrying every broken one: n²);
+- an Interface Builder document with 60,000 attributes on one element is refused at once
+  (libxml2's check of each against all is quadratic), with its line and column;
+- while one client posts the heaviest of these, another's /healthz is answered promptly.
+
+Run: python3 Tests/http/test_isolation.py
+"""
+import json
+import os
+import sys
+import threading
+import time
+import unittest
+import urllib.error
+import urllib.request
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "support"))
+from layoutd_process import Layoutd  # noqa: E402
+
+
+def chain(depth):
+    views = [{"id": "v0", "frame": {"x": 0, "y": 0, "width": 100, "height": 100}}]
+    views += [{"id": f"v{i}", "parent": f"v{i - 1}", "frame": {"x": 0, "y": 0, "width": 10, "height": 10}} for i in range(1, depth + 1)]
+    return {"views": views, "constraints": []}
+
+
+def conflicts(n):
+    views = [{"id": "root", "frame": {"x": 0, "y": 0, "width": 1000, "height": 1000}}, {"id": "v", "parent": "root"}]
+    cons = [{"expr": "v.left == root.left"}, {"expr": "v.top == root.top"}, {"expr": "v.height == 10"}, {"expr": "v.width == 40"}]
+    cons += [{"expr": f"v.width >= {41 + k}"} for k in range(n)]
+    return {"views": views, "constraints": cons}
+
+
+class IsolationTests(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.server = Layoutd("--max-body-bytes", str(8 << 20))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+
+    def call(self, method, path, body=None, content_type="application/json", raw=False):
+        data = body if isinstance(body, bytes) else (json.dumps(body).encode() if body is not None else None)
+        req = urllib.request.Request(self.server.base + path, method=method, data=data, headers={"Content-Type": content_type})
+        try:
+            with urllib.request.urlopen(req, timeout=120) as r:
+                payload = r.read()
+                return r.status, payload if raw else json.loads(payload or b"null")
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+    def test_nesting_depth_is_limited_and_a_trace_is_linear(self):
+        status, problem = self.call("POST", "/v1/sessions", chain(600))
+        self.assertEqual(status, 413, problem)
+        self.assertIn("nested", problem["detail"])
+        self.assertIn("at most 512", problem["detail"])
+        status, problem = self.call("POST", "/v1/layout", chain(13_500))
+        self.assertEqual(status, 413, problem)
+        status, created = self.call("POST", "/v1/sessions", chain(512))
+        self.assertEqual(status, 201, created)
+        sid = created["session"]
+        status, trace = self.call("GET", f"/v1/sessions/{sid}/trace", raw=True)
+        self.assertEqual(status, 200)
+        lines = trace.decode().splitlines()
+        self.assertEqual(len(lines), 513)
+        self.assertLess(len(trace), 513 * 200, "linear in the views: no line is indented past 32 levels")
+        self.assertTrue(lines[-1].startswith("[512] |v512"), lines[-1])
+        self.assertTrue(lines[32].startswith(" " * 128 + "|v32"), lines[32])
+        # A change that nests one more view past the limit is refused, the session as it was.
+        status, problem = self.call("POST", f"/v1/sessions/{sid}/changes", {"ops": [{"op": "addViews", "views": [{"id": "deeper", "parent": "v512"}]}]})
+        self.assertEqual(status, 413, problem)
+        self.assertEqual(self.call("GET", f"/v1/sessions/{sid}")[1]["revision"], 1)
+
+    def test_constraints_at_odds_are_answered_within_bounds(self):
+        t0 = time.monotonic()
+        status, created = self.call("POST", "/v1/sessions", conflicts(2000))
+        elapsed = time.monotonic() - t0
+        self.assertEqual(status, 201)
+        self.assertEqual(created["frames"]["v"]["width"], 41 + 1999, "the newest holds, as UIKit breaks them")
+        self.assertLess(elapsed, 6.0, "2,000 conflicts (debug build: about 2.3 s; the release build 87 ms, was 1.4 s)")
+
+    def test_an_element_with_too_many_attributes(self):
+        element = "<view " + " ".join(f'a{i}="{i}"' for i in range(60_000)) + "/>"
+        doc = ('<?xml version="1.0" encoding="UTF-8"?>\n<document type="com.apple.InterfaceBuilder3.CocoaTouch.XIB" version="3.0" '
+               'targetRuntime="iOS.CocoaTouch">\n<objects>\n' + element + "\n</objects>\n</document>\n").encode()
+        t0 = time.monotonic()
+        status, problem = self.call("POST", "/v1/ib/layout", doc, content_type="application/xml")
+        self.assertLess(time.monotonic() - t0, 3)
+        self.assertEqual(status, 400, problem)
+        self.assertEqual((problem["line"], problem["column"]), (4, 1))
+        self.assertIn("attributes", problem["detail"])
+
+    def test_a_light_request_is_answered_while_heavy_ones_run(self):
+        stop = threading.Event()
+
+        def heavy():
+            while not stop.is_set():
+                self.call("POST", "/v1/sessions", conflicts(1500))
+        workers = [threading.Thread(target=heavy) for _ in range(3)]
+        for w in workers:
+            w.start()
+        try:
+            time.sleep(0.3)
+            waits = []
+            for _ in range(10):
+                t0 = time.monotonic()
+                self.assertEqual(self.call("GET", "/healthz")[0], 200)
+                waits.append(time.monotonic() - t0)
+                time.sleep(0.05)
+        finally:
+            stop.set()
+            for w in workers:
+                w.join()
+        self.assertLess(sorted(waits)[-2], 1.0, f"a health check waited {max(waits):.2f} s behind heavy requests")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
