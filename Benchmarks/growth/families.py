@@ -23,6 +23,9 @@ labels (intrinsic sizes), 12 pt padding, written the ways apps write it:
   ambiguous       chained cells with nothing that sizes them: every height ambiguous
   conflicting     the self-sizing feed where every cell's avatar is also asked to be 44 wide
                   (required): one broken constraint a cell
+  conflicts-at-odds  the self-sizing feed and one view asked `width == 40`, then `width >= 41+k`
+                  for each cell k (all required, all at odds with each other): n broken
+                  constraints on one variable, each breaking against the next
 
 Deterministic: the same arguments give the same bytes. `python3 families.py FAMILY N` prints
 one document; `families.py --list` the families; `families.py --changes FAMILY N` the changes
@@ -158,6 +161,14 @@ def conflicting(n):
     return doc
 
 
+def conflicts_at_odds(n):
+    doc = cells(n, chained_top, compressed(50))
+    doc["views"].append({"id": "odd", "parent": "root"})
+    doc["constraints"] += [{"expr": "odd.left == root.left"}, {"expr": "odd.top == root.top"}, {"expr": "odd.height == 10"},
+                           {"expr": "odd.width == 40"}] + [{"expr": f"odd.width >= {41 + k}"} for k in range(n)]
+    return doc
+
+
 FAMILIES = {
     "independent": lambda n: cells(n, lambda i, c: f"{c}.top == root.top + {i * 80}", pinned_bottom),
     "chained": lambda n: cells(n, chained_top, pinned_bottom),
@@ -171,6 +182,7 @@ FAMILIES = {
     "labels-pinned": lambda n: labelled(n, False),
     "ambiguous": lambda n: cells(n, chained_top, lambda i, c: []),
     "conflicting": conflicting,
+    "conflicts-at-odds": conflicts_at_odds,
 }
 
 
