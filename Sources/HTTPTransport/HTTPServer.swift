@@ -142,11 +142,20 @@ public final class HTTPServer: @unchecked Sendable {
         try TLSCertificates.install(credentials)
     }
 
-    public func stop() {
-        guard let d = daemon else { return }
+    /// Stops serving. True when everything under way ended first; false when a worker was
+    /// still busy after `waitingAtMost` seconds: the daemon is then left as it is (stopping it
+    /// with a connection suspended is undefined in libmicrohttpd) for the process to exit
+    /// with, so that one request's endless work cannot keep a drain from ending.
+    @discardableResult
+    public func stop(waitingAtMost seconds: Double = .infinity) -> Bool {
+        guard let d = daemon else { return true }
         // Stopping with a connection still suspended is undefined in libmicrohttpd: let
-        // the workers finish (their jobs are finite) and resume theirs first.
-        while let w = workers, w.pending > 0 { usleep(1000) }
+        // the workers finish and resume theirs first.
+        let giveUp = seconds.isFinite ? monotonicNanos() + UInt64(saturating: max(0, seconds) * 1e9) : .max
+        while let w = workers, w.pending > 0 {
+            if monotonicNanos() > giveUp { return false }
+            usleep(1000)
+        }
         // And the held answers' (a delayed refusal waits at most a second).
         let deadline = monotonicNanos() + 5_000_000_000
         while heldCount.load(ordering: .relaxed) > 0 && monotonicNanos() < deadline { usleep(1000) }
@@ -155,6 +164,7 @@ public final class HTTPServer: @unchecked Sendable {
         MHD_stop_daemon(d)
         if configuration.tls != nil { TLSCertificates.removeAll() }
         connectionGuard.stop()
+        return true
     }
 
     var isAccepting: Bool { accepting.load(ordering: .relaxed) }

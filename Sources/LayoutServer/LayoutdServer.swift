@@ -139,7 +139,11 @@ public final class LayoutdServer: Sendable {
         websockets.closeAll("server shutting down")
         let left = server.inFlight
         state.running.store(false, ordering: .relaxed)
-        server.stop()
+        // What is still under way had the drain timeout; one more second, then the process
+        // exits with it unanswered (it was never acknowledged).
+        if !server.stop(waitingAtMost: 1) {
+            logger.warning("requests still under way after the drain timeout are abandoned", metadata: ["in_flight": "\(server.inFlight)"])
+        }
         http.withLock { $0 = nil }
         // Everything acknowledged, set-constants waiting for their flush included, is written.
         persistence?.stop(store)

@@ -10,12 +10,15 @@ light request answered meanwhile.
   taken out of the engine one by one, each removal retrying every broken one: n²);
 - an Interface Builder document with 60,000 attributes on one element is refused at once
   (libxml2's check of each against all is quadratic), with its line and column;
-- while one client posts the heaviest of these, another's /healthz is answered promptly.
+- while one client posts the heaviest of these, another's /healthz is answered promptly;
+- SIGTERM ends the process within the drain timeout (and a second) even while a request's
+  work goes on past it: a drain cannot be held open by one request.
 
 Run: python3 Tests/http/test_isolation.py
 """
 import json
 import os
+import signal
 import sys
 import threading
 import time
@@ -122,6 +125,30 @@ class IsolationTests(unittest.TestCase):
             for w in workers:
                 w.join()
         self.assertLess(sorted(waits)[-2], 1.0, f"a health check waited {max(waits):.2f} s behind heavy requests")
+
+
+class DrainTests(unittest.TestCase):
+    def test_sigterm_ends_the_process_while_heavy_work_goes_on(self):
+        server = Layoutd("--drain-timeout", "1", "--max-body-bytes", str(8 << 20))
+        body = json.dumps(conflicts(8000)).encode()   # tens of seconds of a debug build
+
+        def heavy():
+            req = urllib.request.Request(server.base + "/v1/layout", data=body, headers={"Content-Type": "application/json"})
+            try:
+                urllib.request.urlopen(req, timeout=120).read()
+            except OSError:
+                pass
+        t = threading.Thread(target=heavy, daemon=True)
+        t.start()
+        time.sleep(1.0)
+        self.assertIsNone(server.proc.poll(), "still at work")
+        t0 = time.monotonic()
+        server.proc.send_signal(signal.SIGTERM)
+        code = server.proc.wait(30)
+        self.assertLess(time.monotonic() - t0, 6, "the drain ended within its timeout and the second after it")
+        self.assertEqual(code, 0)
+        with open(server.log.name) as f:
+            self.assertIn("abandoned", f.read())
 
 
 if __name__ == "__main__":
