@@ -193,6 +193,7 @@ public final class HTTPServer: @unchecked Sendable {
             // First call: headers only.
             let state = RequestState(connection: connection)
             state.clock = clock(connection)
+            state.maxBody = configuration.maxBodyBytesByPath.isEmpty ? configuration.maxBodyBytes : configuration.maxBody(for: String(cString: url))
             conCls.pointee = Unmanaged.passRetained(state).toOpaque()
             inFlightCount.add(1, ordering: .relaxed)
             if connectionCount.load(ordering: .relaxed) > configuration.connectionLimit {
@@ -221,7 +222,7 @@ public final class HTTPServer: @unchecked Sendable {
             // unsigned bits) and would wait for that body, so Int(cl) failing must not let it by.
             if let cl = state.header("Content-Length"), !cl.isEmpty, cl.utf8.allSatisfy({ $0 &- 48 < 10 }) {
                 let n = Int(cl)
-                if (n ?? .max) > configuration.maxBodyBytes { return answerAtOnce(connection, state, tooLarge(n)) }
+                if (n ?? .max) > state.maxBody { return answerAtOnce(connection, state, tooLarge(n, limit: state.maxBody)) }
                 state.declaredLength = n ?? 0
             }
             return .YES
@@ -240,7 +241,7 @@ public final class HTTPServer: @unchecked Sendable {
         let n = uploadSize.pointee
         if n > 0 {
             if !state.tooLarge {
-                if state.body.count + n > configuration.maxBodyBytes {
+                if state.body.count + n > state.maxBody {
                     state.tooLarge = true
                     state.body = []
                 } else {
@@ -255,7 +256,7 @@ public final class HTTPServer: @unchecked Sendable {
         }
         state.answered = true
         state.clock.map(connectionGuard.handling)
-        if state.tooLarge { return queue(connection, tooLarge(nil)) }
+        if state.tooLarge { return queue(connection, tooLarge(nil, limit: state.maxBody)) }
         let methodName = String(cString: method), path = String(cString: url)
         if let workers, state.body.count >= configuration.offloadBodyBytes || heavy(methodName, path) {
             return offload(connection, state, workers, method: methodName, path: path)
@@ -415,8 +416,8 @@ public final class HTTPServer: @unchecked Sendable {
         }
     }
 
-    private func tooLarge(_ n: Int?) -> Response {
-        refusal(413, "the request body\(n.map { " (\($0) bytes)" } ?? "") is larger than the limit of \(configuration.maxBodyBytes) bytes", [])
+    private func tooLarge(_ n: Int?, limit: Int) -> Response {
+        refusal(413, "the request body\(n.map { " (\($0) bytes)" } ?? "") is larger than the limit of \(limit) bytes", [])
     }
 
     private func queue(_ connection: OpaquePointer, _ r: Response) -> MHD_Result {

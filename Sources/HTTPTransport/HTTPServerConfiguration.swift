@@ -25,6 +25,11 @@ public struct HTTPServerConfiguration: Sendable {
     public var connectionMemoryLimit = 16 * 1024
     public var listenBacklog = 1024
     public var maxBodyBytes = 1 << 20
+    /// Paths that take larger bodies than `maxBodyBytes` (a storyboard runs to megabytes).
+    public var maxBodyBytesByPath: [String: Int] = [:]
+
+    /// The body limit of a request to `path` (counted on the bytes received, and again after gzip).
+    public func maxBody(for path: String) -> Int { maxBodyBytesByPath[path] ?? maxBodyBytes }
     /// Requests with a body at least this big (session creation, one-shot layouts, large
     /// change sets) are answered on `workers` threads while their connection is suspended,
     /// so libmicrohttpd's threads keep serving everyone else. Small ones (set-constants)

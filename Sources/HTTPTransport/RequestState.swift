@@ -14,6 +14,8 @@ final class RequestState: RequestValues, @unchecked Sendable {
     /// The body's length as the request declared it (0: not declared), within the limit.
     var declaredLength = 0
     var tooLarge = false
+    /// The body limit of this request's path.
+    var maxBody = 0
     var answered = false
     /// Answered 101: no longer counted in flight.
     var upgraded = false

@@ -299,10 +299,11 @@ public final class LayoutdServer: Sendable {
             return
         }
         guard enc == "gzip" || enc == "x-gzip" else { throw Problem(415, "Content-Encoding \(enc) is not supported (gzip is)") }
+        let limit = configuration.http.maxBody(for: req.path)
         do {
-            req.body = try Gzip.decompress(req.body, limit: configuration.http.maxBodyBytes)
+            req.body = try Gzip.decompress(req.body, limit: limit)
         } catch .tooLarge {
-            throw Problem(413, "the gzip body inflates past the limit of \(configuration.http.maxBodyBytes) bytes")
+            throw Problem(413, "the gzip body inflates past the limit of \(limit) bytes")
         } catch {
             throw Problem(400, "the body is not valid gzip")
         }

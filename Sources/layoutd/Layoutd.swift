@@ -50,6 +50,12 @@ struct Layoutd: ParsableCommand {
     @Option(help: "Largest request body in bytes, after gzip inflation too (413 beyond). Env: LAYOUTD_MAX_BODY_BYTES.")
     var maxBodyBytes: Int = env("MAX_BODY_BYTES") ?? defaults.http.maxBodyBytes
     @Option(
+        help: """
+            Largest Interface Builder document POST /v1/ib/layout takes, in bytes, after gzip inflation too (413 beyond; \
+            real storyboards run to megabytes). Env: LAYOUTD_MAX_IB_BYTES.
+            """)
+    var maxIBBytes: Int = env("MAX_IB_BYTES") ?? 16 << 20
+    @Option(
         help:
             "Threads for heavy requests, so that libmicrohttpd's threads keep serving other connections (pool and single threading). Env: LAYOUTD_WORKERS."
     )
@@ -164,9 +170,9 @@ struct Layoutd: ParsableCommand {
         guard HTTPThreading(rawValue: threading) != nil else { throw ValidationError("--threading is pool, per-connection or single") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
         for (name, v) in [
-            ("threads", threads), ("max-connections", maxConnections), ("max-body-bytes", maxBodyBytes), ("max-sessions", maxSessions),
-            ("max-views", maxViews), ("max-depth", maxDepth), ("max-constraints", maxConstraints), ("max-streams", maxStreams),
-            ("max-message-bytes", maxMessageBytes),
+            ("threads", threads), ("max-connections", maxConnections), ("max-body-bytes", maxBodyBytes), ("max-ib-bytes", maxIBBytes),
+            ("max-sessions", maxSessions), ("max-views", maxViews), ("max-depth", maxDepth), ("max-constraints", maxConstraints),
+            ("max-streams", maxStreams), ("max-message-bytes", maxMessageBytes),
             ("max-sizes", maxSizes), ("max-picture-pixels", maxPicturePixels), ("max-picture-glyphs", maxPictureGlyphs),
             ("workers", workers), ("offload-bytes", offloadBytes), ("request-timeout", requestTimeout),
             ("max-connections-per-ip", perClientConnections ?? 1)
@@ -221,6 +227,7 @@ struct Layoutd: ParsableCommand {
         c.memoryBudget = MemoryBudget(limitBytes: memoryBudgetMb << 20)
         c.heapKeepBytes = heapKeepMb << 20
         c.sessionTTLSeconds = sessionTTL
+        c.http.maxBodyBytesByPath = ["/v1/ib/layout": max(maxIBBytes, maxBodyBytes)]
         c.maxViewsPerSession = maxViews
         c.maxDepth = maxDepth
         c.maxConstraintsPerSession = maxConstraints

@@ -19,6 +19,7 @@ Run: python3 Tests/http/test_isolation.py
 import json
 import os
 import signal
+import socket
 import sys
 import threading
 import time
@@ -102,6 +103,24 @@ class IsolationTests(unittest.TestCase):
         self.assertEqual(status, 400, problem)
         self.assertEqual((problem["line"], problem["column"]), (4, 1))
         self.assertIn("attributes", problem["detail"])
+
+    def test_a_storyboard_of_megabytes_fits_the_ib_limit(self):
+        import subprocess
+        maker = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "Benchmarks", "IBBench", "make_storyboard.py")
+        storyboard = subprocess.run([sys.executable, maker, "--scenes", "60", "--cards", "8"], capture_output=True, check=True).stdout
+        self.assertGreater(len(storyboard), 1 << 20, "past the general body limit")
+        small = Layoutd()   # the defaults: 1 MiB bodies, 16 MiB Interface Builder documents
+        try:
+            req = urllib.request.Request(small.base + "/v1/ib/layout?contentSizes=stored", data=storyboard, headers={"Content-Type": "application/xml"})
+            with urllib.request.urlopen(req, timeout=300) as r:
+                self.assertEqual(r.status, 200)
+                self.assertEqual(len(json.loads(r.read())["roots"]), 60)
+            # Other routes keep --max-body-bytes: refused on the declared length, before the body.
+            with socket.create_connection(("127.0.0.1", small.port), timeout=30) as s:
+                s.sendall(b"POST /v1/layout HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2097152\r\n\r\n")
+                self.assertTrue(s.recv(200).startswith(b"HTTP/1.1 413"))
+        finally:
+            small.stop()
 
     def test_a_light_request_is_answered_while_heavy_ones_run(self):
         stop = threading.Event()
