@@ -19,10 +19,12 @@ let package = Package(
         // Floating values into integers, checked: the one conversion every target uses, and the
         // unchecked `Int(x)` of a Double turned into a build error (see the loop at the end).
         .target(name: "CheckedNumbers"),
+        // A request's deadline and cancel, the thread's: asked by every loop where work can explode.
+        .target(name: "WorkBudget"),
         // The product's core: an incremental Cassowary solver. Knows nothing of views.
         // Dynamic exclusivity checks cost ~8% of a build in its inner loops (perf); the solver's
         // accesses are local and simple, so release builds skip them (debug builds and tests keep them).
-        .target(name: "ConstraintSolver", swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
+        .target(name: "ConstraintSolver", dependencies: ["WorkBudget"], swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         // A small JSON value, parser and writer shared by the layers above.
         .target(name: "JSON"),
         // Text set as labels set it: fonts found by fontconfig, shaped by HarfBuzz, lines broken
@@ -32,18 +34,18 @@ let package = Package(
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
         .systemLibrary(name: "CICU", pkgConfig: "icu-uc", providers: [.apt(["libicu-dev"])]),
-        .target(name: "TextLayout", dependencies: ["CHarfBuzz", "CFontconfig", "CICU"]),
+        .target(name: "TextLayout", dependencies: ["CHarfBuzz", "CFontconfig", "CICU", "WorkBudget"]),
         // Views, anchors, VFL, expressions, transactional changes and diagnostics. Knows the engine, not HTTP.
         // Its per-change path reads the session's stored properties many times: release builds
         // skip the dynamic exclusivity checks there too (4-5% of a set-constant's handler, measured
         // side by side; debug builds and tests keep them).
         .target(
-            name: "LayoutModel", dependencies: ["ConstraintSolver", "JSON", "TextLayout"],
+            name: "LayoutModel", dependencies: ["ConstraintSolver", "JSON", "TextLayout", "WorkBudget"],
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         // Interface Builder documents into layoutd documents: libxml2 reads the XML (Debian:
         // libxml2-dev), the importer supplies UIKit's conventions. Knows the document format, not HTTP.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
-        .target(name: "InterfaceBuilder", dependencies: ["CLibXML2", "JSON"]),
+        .target(name: "InterfaceBuilder", dependencies: ["CLibXML2", "JSON", "WorkBudget"]),
         // libmicrohttpd and zlib from the system (Debian: libmicrohttpd-dev, zlib1g-dev).
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -64,7 +66,7 @@ let package = Package(
         // Pictures of layouts: SVG written here (labels as the glyph outlines they were measured
         // with), PNG rasterized by librsvg on cairo.
         .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
-        .target(name: "Rendering", dependencies: ["CRsvg", "LayoutModel", "TextLayout"]),
+        .target(name: "Rendering", dependencies: ["CRsvg", "LayoutModel", "TextLayout", "WorkBudget"]),
         // HTTP on libmicrohttpd: the adapter, request, response, router, gzip/deflate, WebSocket
         // framing and handshake. Knows nothing of layout.
         .target(name: "HTTPTransport", dependencies: ["CMicroHTTPD", "CGnuTLS", "CZlib", "CEpoll"]),
@@ -73,7 +75,7 @@ let package = Package(
         .target(
             name: "LayoutServer",
             dependencies: [
-                "HTTPTransport", "LayoutModel", "InterfaceBuilder", "JSON", "SessionStorage", "TextLayout", "Rendering", "CMalloc",
+                "HTTPTransport", "LayoutModel", "InterfaceBuilder", "JSON", "SessionStorage", "TextLayout", "Rendering", "CMalloc", "WorkBudget",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus")
             ],

@@ -1,3 +1,5 @@
+import WorkBudget
+
 /// What the layout model asks of an engine. Two implement it: `Solver` (`Solved/`: the
 /// substituted solved form, Cassowary's and kiwi's; the cheapest set-constant, quadratic on
 /// dependent chains) and `FactoredSolver` (`Factored/`: revised simplex on an LU-factored
@@ -70,6 +72,10 @@ extension ConstraintEngine {
 }
 
 extension Solver: ConstraintEngine {
-    public func add(batch: ConstraintBatch) -> [ConstraintHandle] { (0..<batch.count).map { add(batch[$0]) } }
+    /// One constraint at a time, as long as the thread's work budget lasts: past it, the rest
+    /// get handles that name nothing (the caller discards what it built).
+    public func add(batch: ConstraintBatch) -> [ConstraintHandle] {
+        (0..<batch.count).map { WorkBudget.exhausted() ? ConstraintHandle(raw: .max) : add(batch[$0]) }
+    }
     public var recoveries: Int { 0 }
 }

@@ -9,6 +9,7 @@ public struct LayoutError: Error, Equatable, Sendable {
         case revisionMismatch  // 409
         case limit  // 413/422: a configured per-session limit
         case quota  // 429: a tenant's share (of memory) the change would pass
+        case stopped  // 503: the request's work passed its deadline, or was cancelled
     }
     public var kind: Kind
     public var pointer: String
@@ -17,6 +18,9 @@ public struct LayoutError: Error, Equatable, Sendable {
     public init(_ kind: Kind = .invalid, _ pointer: String, _ detail: String) {
         self.kind = kind; self.pointer = pointer; self.detail = detail
     }
+
+    /// Work stopped by the request's budget (`WorkBudget`).
+    public static let stopped = LayoutError(.stopped, "", "the request's work passed its deadline")
 
     /// The same error, its pointer taken to be inside `prefix` (a document nested in a request).
     func under(_ prefix: String) -> LayoutError { LayoutError(kind, prefix + pointer, detail) }

@@ -1,5 +1,6 @@
 import CheckedNumbers
 import ConstraintSolver
+import WorkBudget
 
 /// Which required constraint a conflict breaks, as UIKit and Xcode choose it. The engines
 /// break the newest constraint of a conflicting set; UIKit keeps the newest and breaks an
@@ -21,7 +22,7 @@ extension LayoutSession {
 
     func breakAsUIKitDoes() {
         var involved = Set<AtomRef>()
-        for _ in 0..<Self.rebreakPasses {
+        for _ in 0..<Self.rebreakPasses where !WorkBudget.exhausted() {
             // Only the conflicts broken the wrong way (and what joined them): the others stay
             // as they are, so a change pays for the conflicts it upset, not for every one.
             let wrong = solver.brokenConstraints.filter { misplaced($0.constraint, $0.conflicts) }
@@ -43,7 +44,9 @@ extension LayoutSession {
                 out.append((a, definition, link))
             }
             solver.remove(all: handles)
-            for x in out { links.set(x.atom, EngineLink(handle: solver.add(x.definition), mirrored: x.link.mirrored, base: x.link.base)) }
+            for x in out where !WorkBudget.exhausted() {
+                links.set(x.atom, EngineLink(handle: solver.add(x.definition), mirrored: x.link.mirrored, base: x.link.base))
+            }
         }
     }
 

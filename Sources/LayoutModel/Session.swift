@@ -5,6 +5,7 @@ public import JSON
 #endif
 import CheckedNumbers
 import TextLayout
+import WorkBudget
 
 /// A view's reported frame in its parent's coordinates, with its hidden flag.
 public struct FrameEntry: Equatable, Sendable {
@@ -133,7 +134,7 @@ public final class LayoutSession {
         throws(LayoutError) -> LayoutSession?
     {
         guard let s = try build(limits) else { return nil }
-        guard s.solver.recoveries > 0, s.engineKind != .solved else { return s }
+        guard s.solver.recoveries > 0, s.engineKind != .solved, !WorkBudget.exhausted() else { return s }
         var fallback = limits
         fallback.engine = .solved
         fallback.factoredFromViews = nil
@@ -363,6 +364,9 @@ public final class LayoutSession {
         }
         lastChurn = churn()
         settleText(changed: document.dirtyViews)
+        // Work stopped early (a one-shot or a new session past its request's budget): what
+        // was built is not the layout, and is thrown away with this error.
+        if WorkBudget.exhausted() { throw LayoutError.stopped }
         return finish(added: added, countRevision: countRevision, collect: collect, fresh: fresh)
     }
 
@@ -374,7 +378,7 @@ public final class LayoutSession {
     func settleText(changed: [ViewRef]) {
         guard document.textViews > 0 else { return }
         var look = changed.filter { document.views[Int($0)].live && document.views[Int($0)].spec.hasText }
-        for _ in 0..<Self.textPasses {
+        for _ in 0..<Self.textPasses where !WorkBudget.exhausted() {
             solver.takeChanges(into: &movedScratch)
             carriedMoves += movedScratch
             for v in movedScratch {

@@ -6,6 +6,7 @@ public import Logging
 import Prometheus
 import SessionStorage
 import Synchronization
+import WorkBudget
 
 /// Flags read from several threads.
 final class ServerState: Sendable {
@@ -29,6 +30,8 @@ public final class LayoutdServer: Sendable {
     let crossOrigin: CrossOrigin
     let hosts: HostAllowList
     let tickets = StreamTickets()
+    /// The work budgets of the heavy requests under way: a drain past its timeout cancels them.
+    private let budgets = Mutex<[ObjectIdentifier: WorkBudget]>([:])
     let websockets: WebSocketServer
     let persistence: SessionPersistence?
 
@@ -136,6 +139,8 @@ public final class LayoutdServer: Sendable {
         server.quiesce()
         let deadline = monotonicNanos() + UInt64(saturating: configuration.drainTimeoutSeconds * 1e9)
         while server.inFlight > 0 && monotonicNanos() < deadline { usleep(2000) }
+        // Heavy work still under way stops at its next check, answered 503.
+        for b in budgets.withLock({ Array($0.values) }) { b.cancel() }
         websockets.closeAll("server shutting down")
         let left = server.inFlight
         state.running.store(false, ordering: .relaxed)
@@ -190,7 +195,11 @@ public final class LayoutdServer: Sendable {
             do {
                 let caller = try authorize(route, req)
                 try decodeBody(&req)
-                response = try router.handler(route)(req, caller)
+                if Self.isHeavy(req.method, req.path) {
+                    response = try budgeted { [req] () throws(Problem) -> Response in try router.handler(route)(req, caller) }
+                } else {
+                    response = try router.handler(route)(req, caller)
+                }
             } catch {
                 response = error.response
             }
@@ -213,6 +222,24 @@ public final class LayoutdServer: Sendable {
                 ])
         }
         return response
+    }
+
+    /// Runs a heavy request's handler within `--request-deadline` (and the drain's cancel):
+    /// whatever it made after a loop stopped for it is not an answer, and the answer is 503.
+    private func budgeted(_ handler: () throws(Problem) -> Response) throws(Problem) -> Response {
+        let budget = WorkBudget(seconds: configuration.requestDeadlineSeconds)
+        let id = ObjectIdentifier(budget)
+        budgets.withLock { $0[id] = budget }
+        defer { budgets.withLock { _ = $0.removeValue(forKey: id) } }
+        let result = WorkBudget.run(budget) { () -> Result<Response, Problem> in
+            do throws(Problem) { return .success(try handler()) } catch { return .failure(error) }
+        }
+        guard budget.stoppedWork else { return try result.get() }
+        metrics.requestsStopped.increment()
+        if budget.wasCancelled { throw Problem(503, "the server is shutting down: retry", headers: [("Retry-After", "1")]) }
+        throw Problem(
+            503, "the request's work passed its deadline of \(fmtSeconds(budget.seconds)) s (--request-deadline)",
+            headers: [("Retry-After", "1")])
     }
 
     /// Who may act on this route: anyone on an open route or server; else the tenant whose key
@@ -334,3 +361,6 @@ func logged(_ text: String) -> String {
     }
     return out
 }
+
+/// Seconds as a person writes them: 30, 2.5.
+private func fmtSeconds(_ s: Double) -> String { s == s.rounded() && abs(s) < 1e9 ? String(Int(saturating: s)) : String(s) }

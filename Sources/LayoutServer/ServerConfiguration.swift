@@ -11,6 +11,9 @@ public struct ServerConfiguration: Sendable {
     public var sessionTTLSeconds = 900.0
     /// Views and constraints per session; more is 413.
     public var maxViewsPerSession = SessionLimits().maxViews
+    /// A request's work stops past this many seconds (503 with Retry-After): a one-shot layout,
+    /// a new session, an import, a picture. A kept session's change runs to its end.
+    public var requestDeadlineSeconds = 30.0
     /// How deep views may nest (a root is 0): 413 beyond.
     public var maxDepth = SessionLimits().maxDepth
     public var maxConstraintsPerSession = SessionLimits().maxConstraints

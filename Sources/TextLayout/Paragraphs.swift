@@ -1,3 +1,5 @@
+import WorkBudget
+
 /// A text shaped once for a font: per paragraph (the text split at `\n`), each byte's
 /// advance summed from the start (so any range's width is a subtraction), where lines may
 /// break, and where clusters start. Wrapping at any width then needs no shaping.
@@ -82,6 +84,7 @@ enum LineBreaker {
             }
             while start < p.count {
                 if limit > 0 && n >= limit { return }
+                if WorkBudget.exhausted() { return }
                 var end = lineEnd(p, from: start, maxWidth: maxWidth, mode: mode)
                 body(k, start, end, width(p, start, end))
                 n += 1

@@ -1,5 +1,6 @@
 import CheckedNumbers
 public import Synchronization
+import WorkBudget
 
 /// Measures texts for layout: shaped once per (text, font) and wrapped per width, both
 /// kept (a drag that narrows a label re-wraps it without shaping it again). Safe from any
@@ -59,6 +60,8 @@ public final class TextMeasurer: Sendable {
         let m = TextMeasurement(
             width: (widths.max() ?? 0) * scale, height: Double(lines) * lineHeight, lines: lines,
             ascender: face.ascender * scale, lineHeight: lineHeight)
+        // Cut short by the request's work budget: not the text's measurement, never kept.
+        if WorkBudget.exhausted() { return m }
         measured.withLock { cache in
             if cache.count >= capacity { cache.removeAll(keepingCapacity: true) }
             cache[key] = m

@@ -80,6 +80,12 @@ struct Layoutd: ParsableCommand {
         env("MAX_VIEWS") ?? defaults.maxViewsPerSession
     @Option(help: "How deep views may nest, a root being 0 (413 beyond). Env: LAYOUTD_MAX_DEPTH.") var maxDepth: Int =
         env("MAX_DEPTH") ?? defaults.maxDepth
+    @Option(
+        help: """
+            Seconds a heavy request's work may take (a one-shot layout, a new session, an import, a picture): past it the \
+            work stops and the answer is 503. A kept session's change runs to its end. Env: LAYOUTD_REQUEST_DEADLINE.
+            """)
+    var requestDeadline: Double = env("REQUEST_DEADLINE") ?? defaults.requestDeadlineSeconds
     @Option(help: "Constraints per session (413 beyond). Env: LAYOUTD_MAX_CONSTRAINTS.") var maxConstraints: Int =
         env("MAX_CONSTRAINTS") ?? defaults.maxConstraintsPerSession
     @Option(help: "Sizes one request lays out at, `sizes` or frames-at (413 beyond). Env: LAYOUTD_MAX_SIZES.") var maxSizes: Int =
@@ -179,6 +185,7 @@ struct Layoutd: ParsableCommand {
         ] where v < 1 {
             throw ValidationError("--\(name) must be at least 1")
         }
+        guard requestDeadline > 0 && requestDeadline.isFinite else { throw ValidationError("--request-deadline is a number of seconds above 0") }
         guard streamIdleTimeout >= 0 && streamIdleTimeout.isFinite else { throw ValidationError("--stream-idle-timeout is 0 or more seconds") }
         guard engine == "auto" || EngineKind(rawValue: engine) != nil else { throw ValidationError("--engine is auto, solved or factored") }
         guard EngineKind(rawValue: layoutEngine) != nil else { throw ValidationError("--layout-engine is solved or factored") }
@@ -230,6 +237,7 @@ struct Layoutd: ParsableCommand {
         c.http.maxBodyBytesByPath = ["/v1/ib/layout": max(maxIBBytes, maxBodyBytes)]
         c.maxViewsPerSession = maxViews
         c.maxDepth = maxDepth
+        c.requestDeadlineSeconds = requestDeadline
         c.maxConstraintsPerSession = maxConstraints
         c.maxStreams = maxStreams
         c.maxSizes = maxSizes

@@ -1,4 +1,5 @@
 import CheckedNumbers
+import WorkBudget
 /// The engine surface the layout model uses. The simplex's own failures cannot happen with
 /// conflicts broken (every certificate names a required row) and a bounded objective
 /// (errors ≥ 0); should one happen anyway, the engine rebuilds its basis from its rows
@@ -43,6 +44,7 @@ extension FactoredSolver: ConstraintEngine {
     /// The handles the failed add made stay its answer: the rebuild is a batch of its own,
     /// which would leave none.
     private func recover() {
+        if WorkBudget.exhausted() { return }
         recoveries += 1
         preferredRow = nil
         let made = lastAdded

@@ -1,4 +1,5 @@
 import CheckedNumbers
+import WorkBudget
 /// The engine on a factored basis (revised simplex), with Cassowary's semantics: required
 /// constraints hold, optional ones minimise the sum of absolute errors level by level
 /// (strict priorities), nothing is re-solved from scratch.
@@ -679,6 +680,9 @@ public final class FactoredSolver {
         // a bounded number of steps, then the caller rebuilds the basis (`recover`).
         let budget = 50 * (basis.stepCount + 20)
         while true {
+            // Past the thread's work budget the simplex stops; the operation does not recover
+            // (`recover`), and its caller discards what it built.
+            if WorkBudget.exhausted() { throw Unsatisfiable(reason: "past the request's work budget") }
             maybeRefactor()
             if !infeasible.isEmpty {
                 try dualStep()

@@ -30,6 +30,8 @@ public final class ServerMetrics: Sendable {
 
     let sessionsActive: Gauge
     let sessionsCreated: Counter
+    /// Heavy requests whose work stopped at `--request-deadline` or a drain: answered 503.
+    let requestsStopped: Counter
     let sessionsEvicted: Counter
     let solveTime: DurationHistogram
     let engineRows: Gauge
@@ -75,6 +77,7 @@ public final class ServerMetrics: Sendable {
         }
         sessionsActive = gauge("layoutd_sessions_active", "Sessions held in memory.")
         sessionsCreated = counter("layoutd_sessions_created_total", "Sessions created.")
+        requestsStopped = counter("layoutd_requests_stopped_total", "Heavy requests whose work stopped at --request-deadline or a drain (503).")
         sessionsEvicted = counter("layoutd_sessions_evicted_total", "Sessions evicted from memory (idle or over the cap).")
         solveTime = histogram("layoutd_engine_solve_seconds", "Time to apply one change in the model and engine.")
         engineRows = gauge("layoutd_engine_rows", "Engine rows over all sessions in memory.")

@@ -4,6 +4,7 @@ import HTTPTransport
 import LayoutModel
 import SessionStorage
 import Synchronization
+import WorkBudget
 
 /// One session and the lock that serialises its requests. `@unchecked`: the session (a
 /// class the model keeps single-threaded) is touched only under `retired`'s lock.
@@ -149,13 +150,20 @@ public final class SessionStore: @unchecked Sendable {
             retire([box])
         }
         guard let restorer else { return nil }
-        return try restore(key, restorer)
+        // A restore is the session taken back, not the request's work: never stopped half way.
+        return try WorkBudget.run(nil) { () throws(Problem) -> SessionBox? in try restore(key, restorer) }
     }
 
     /// Runs `body` on the session under its lock (restoring it first if it is only stored);
     /// nil when there is no such session. A box retired between the lookup and its lock (it
-    /// left memory) is looked up again.
+    /// left memory) is looked up again. Outside the request's work budget: a kept session's
+    /// change, restore or temporary resize runs to its end (stopped half way, the session
+    /// would be left half changed); what bounds it is the session's limits.
     func withSession<T>(_ key: SessionKey, _ body: (SessionBox, LayoutSession) throws(Problem) -> T) throws(Problem) -> T? {
+        try WorkBudget.run(nil) { () throws(Problem) -> T? in try lockedSession(key, body) }
+    }
+
+    private func lockedSession<T>(_ key: SessionKey, _ body: (SessionBox, LayoutSession) throws(Problem) -> T) throws(Problem) -> T? {
         while true {
             guard let box = try get(key) else { return nil }
             if let result = try box.withSession({ s throws(Problem) in

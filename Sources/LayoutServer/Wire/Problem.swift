@@ -90,8 +90,10 @@ struct Problem: Error {
         case .revisionMismatch: status = 409
         case .limit: status = 413
         case .quota: status = 429
+        case .stopped: status = 503
         }
         self.init(status, e.detail, pointer: e.pointer)
         if e.kind == .quota { headers.append(("Retry-After", "5")) }
+        if e.kind == .stopped { headers.append(("Retry-After", "1")) }
     }
 }

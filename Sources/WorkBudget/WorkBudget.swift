@@ -1,0 +1,79 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+import CheckedNumbers
+import Synchronization
+
+/// What one request's work may take: a deadline, and a cancel (a drain, a client gone). The
+/// loops where work can explode (simplex steps, conflicts broken again, text passes and
+/// lines, sizes, pictures' boxes, an import's roots) ask `WorkBudget.exhausted()` and stop
+/// early; the request is then answered 503 and what it built is thrown away. The budget is
+/// the thread's (set around a request's handling), so the engines and the text need no
+/// parameter for it; a thread without one is never stopped.
+public final class WorkBudget: Sendable {
+    public let seconds: Double
+    private let deadline: UInt64
+    private let cancelled = Atomic<Bool>(false)
+    private let spent = Atomic<Bool>(false)
+
+    public init(seconds: Double) {
+        self.seconds = seconds
+        deadline = seconds.isFinite && seconds > 0 ? Self.now() &+ UInt64(saturating: min(seconds, 1e9) * 1e9) : .max
+    }
+
+    /// Stops the work at its next check (a drain past its timeout).
+    public func cancel() { cancelled.store(true, ordering: .relaxed) }
+
+    public var wasCancelled: Bool { cancelled.load(ordering: .relaxed) }
+
+    /// Whether a check found it spent, and so some loop stopped early: what the request then
+    /// made is not an answer. (Time alone running out, with nothing asking, stops nothing.)
+    public var stoppedWork: Bool { spent.load(ordering: .relaxed) }
+
+    /// Whether the work should stop: cancelled, or past the deadline (a clock read: ~20 ns).
+    public var isExhausted: Bool {
+        if spent.load(ordering: .relaxed) { return true }
+        guard cancelled.load(ordering: .relaxed) || Self.now() > deadline else { return false }
+        spent.store(true, ordering: .relaxed)
+        return true
+    }
+
+    static func now() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+    }
+
+    // MARK: The thread's budget
+
+    /// The budget of the work on this thread, if any.
+    public static var current: WorkBudget? {
+        guard let p = pthread_getspecific(key) else { return nil }
+        return Unmanaged<WorkBudget>.fromOpaque(p).takeUnretainedValue()
+    }
+
+    /// Runs `body` with `budget` as the thread's (nil: none, for work that must not stop half
+    /// way, such as a change to a kept session), then puts the one before back.
+    public static func run<T, E: Error>(_ budget: WorkBudget?, _ body: () throws(E) -> T) throws(E) -> T {
+        let before = pthread_getspecific(key)
+        let retained = budget.map { Unmanaged.passRetained($0) }
+        pthread_setspecific(key, retained?.toOpaque())
+        defer {
+            pthread_setspecific(key, before)
+            retained?.release()
+        }
+        return try body()
+    }
+
+    /// Whether the thread's budget is spent: what a loop asks before another step.
+    @inline(__always) public static func exhausted() -> Bool {
+        guard let p = pthread_getspecific(key) else { return false }
+        return Unmanaged<WorkBudget>.fromOpaque(p).takeUnretainedValue().isExhausted
+    }
+
+    private static let key: pthread_key_t = {
+        var k = pthread_key_t()
+        pthread_key_create(&k, nil)
+        return k
+    }()
+}
