@@ -263,6 +263,7 @@ public final class HTTPServer: @unchecked Sendable {
         }
         var request = Request(method: methodName, path: path, body: state.body, values: state)
         request.viaTrustedProxy = state.clock?.viaProxy == true
+        request.socket = state.clock?.fd ?? -1
         state.body = []
         let response = handler(&request)
         if response.hold != nil { return suspend(connection, state, response) }
@@ -347,6 +348,9 @@ public final class HTTPServer: @unchecked Sendable {
             arguments: values(connection, .GET_ARGUMENT_KIND, lowercased: false))
         var request = Request(method: method, path: path, body: state.body, values: copied)
         request.viaTrustedProxy = state.clock?.viaProxy == true
+        // Plain connections: a closed one is seen while the work goes on (over TLS a close
+        // comes as a record, not an end of stream).
+        request.socket = configuration.tls == nil ? state.clock?.fd ?? -1 : -1
         state.body = []
         let job = Offloaded(connection: connection, request: request)
         MHD_suspend_connection(connection)

@@ -33,6 +33,11 @@ public struct Request {
     public var captures = PathCaptures()
     /// The connection came from a `--trusted-proxies` address (it names its client in a header).
     public var viaTrustedProxy = false
+    /// The connection's socket (-1: none, a request made without a network).
+    public var socket: Int32 = -1
+
+    /// Whether the client has closed its connection: its answer can go nowhere.
+    public var clientClosed: Bool { peerClosed(socket) }
     let values: any RequestValues
 
     public init(method: String, path: String, body: [UInt8], values: any RequestValues) {

@@ -196,7 +196,8 @@ public final class LayoutdServer: Sendable {
                 let caller = try authorize(route, req)
                 try decodeBody(&req)
                 if Self.isHeavy(req.method, req.path) {
-                    response = try budgeted { [req] () throws(Problem) -> Response in try router.handler(route)(req, caller) }
+                    let socket = req.socket
+                    response = try budgeted(client: socket) { [req] () throws(Problem) -> Response in try router.handler(route)(req, caller) }
                 } else {
                     response = try router.handler(route)(req, caller)
                 }
@@ -226,8 +227,11 @@ public final class LayoutdServer: Sendable {
 
     /// Runs a heavy request's handler within `--request-deadline` (and the drain's cancel):
     /// whatever it made after a loop stopped for it is not an answer, and the answer is 503.
-    private func budgeted(_ handler: () throws(Problem) -> Response) throws(Problem) -> Response {
-        let budget = WorkBudget(seconds: configuration.requestDeadlineSeconds)
+    private func budgeted(client socket: Int32, _ handler: () throws(Problem) -> Response) throws(Problem) -> Response {
+        // A client that closes its connection cancels its work: its answer can go nowhere.
+        var gone: (@Sendable () -> Bool)? = nil
+        if socket >= 0 { gone = { @Sendable in peerClosed(socket) } }
+        let budget = WorkBudget(seconds: configuration.requestDeadlineSeconds, gone: gone)
         let id = ObjectIdentifier(budget)
         budgets.withLock { $0[id] = budget }
         defer { budgets.withLock { _ = $0.removeValue(forKey: id) } }

@@ -15,9 +15,15 @@ public final class WorkBudget: Sendable {
     private let deadline: UInt64
     private let cancelled = Atomic<Bool>(false)
     private let spent = Atomic<Bool>(false)
+    /// Whether the one who asked is gone (a closed connection): asked at most every
+    /// `probeNanos`, since it is a system call.
+    private let gone: (@Sendable () -> Bool)?
+    private let nextProbe = Atomic<UInt64>(0)
+    static let probeNanos: UInt64 = 50_000_000
 
-    public init(seconds: Double) {
+    public init(seconds: Double, gone: (@Sendable () -> Bool)? = nil) {
         self.seconds = seconds
+        self.gone = gone
         deadline = seconds.isFinite && seconds > 0 ? Self.now() &+ UInt64(saturating: min(seconds, 1e9) * 1e9) : .max
     }
 
@@ -33,7 +39,16 @@ public final class WorkBudget: Sendable {
     /// Whether the work should stop: cancelled, or past the deadline (a clock read: ~20 ns).
     public var isExhausted: Bool {
         if spent.load(ordering: .relaxed) { return true }
-        guard cancelled.load(ordering: .relaxed) || Self.now() > deadline else { return false }
+        let now = Self.now()
+        var over = cancelled.load(ordering: .relaxed) || now > deadline
+        if !over, let gone, now >= nextProbe.load(ordering: .relaxed) {
+            nextProbe.store(now &+ Self.probeNanos, ordering: .relaxed)
+            if gone() {
+                cancelled.store(true, ordering: .relaxed)
+                over = true
+            }
+        }
+        guard over else { return false }
         spent.store(true, ordering: .relaxed)
         return true
     }

@@ -15,7 +15,8 @@ light request answered meanwhile.
   work goes on past it: the drain cancels it, and the request is answered 503;
 - `--request-deadline`: a one-shot layout, a new session or a picture whose work runs past it
   stops and is answered 503 with Retry-After (no session made, the stop counted), the server
-  answering on; a change to a kept session runs to its end whatever the deadline.
+  answering on; a change to a kept session runs to its end whatever the deadline; a client
+  that closes its connection cancels its work.
 
 Run: python3 Tests/http/test_isolation.py
 """
@@ -190,6 +191,27 @@ class DeadlineTests(unittest.TestCase):
             self.assertEqual(status, 200, changed)
             self.assertEqual(changed["frames"]["v"]["width"], 100 + 399)
             self.assertGreater(took, 0.5, "the change took longer than the deadline, and was not stopped")
+        finally:
+            server.stop()
+
+
+    def test_a_client_that_goes_away_cancels_its_work(self):
+        server = Layoutd("--max-body-bytes", str(8 << 20))   # the default deadline: 30 s
+        try:
+            body = json.dumps(conflicts(8000)).encode()   # tens of seconds of a debug build
+            with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+                s.sendall(b"POST /v1/layout HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                          + f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+                time.sleep(0.5)
+            t0 = time.monotonic()
+            while True:
+                with urllib.request.urlopen(server.base + "/metrics", timeout=10) as r:
+                    metrics = r.read().decode()
+                stopped = float(next(l.split()[1] for l in metrics.splitlines() if l.startswith("layoutd_requests_stopped_total")))
+                if stopped >= 1:
+                    break
+                self.assertLess(time.monotonic() - t0, 5, "the work went on for a client that was gone")
+                time.sleep(0.1)
         finally:
             server.stop()
 
