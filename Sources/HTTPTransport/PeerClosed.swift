@@ -1,6 +1,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
+import CheckedNumbers
 
 /// Whether the peer of `socket` has closed it (an end of stream waits to be read), without
 /// reading anything; false for -1. Plain connections only: over TLS a close comes as a
