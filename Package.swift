@@ -33,8 +33,10 @@ let package = Package(
         // Knows nothing of views.
         .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
-        .systemLibrary(name: "CICU", pkgConfig: "icu-uc", providers: [.apt(["libicu-dev"])]),
-        .target(name: "TextLayout", dependencies: ["CHarfBuzz", "CFontconfig", "CICU", "WorkBudget"]),
+        // ICU's break iterators behind a C file of ours: its headers clash with Foundation's own
+        // ICU copy's in any module that sees both, so only plain C types reach Swift.
+        .target(name: "CICUBreaks", linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icudata")]),
+        .target(name: "TextLayout", dependencies: ["CHarfBuzz", "CFontconfig", "CICUBreaks", "WorkBudget"]),
         // Views, anchors, VFL, expressions, transactional changes and diagnostics. Knows the engine, not HTTP.
         // Its per-change path reads the session's stored properties many times: release builds
         // skip the dynamic exclusivity checks there too (4-5% of a set-constant's handler, measured
@@ -134,7 +136,7 @@ let package = Package(
 // unless marked `public import`, so what a module exposes of another is written where it does.
 // Every target but CheckedNumbers depends on it, and a deprecation is an error: with the module
 // imported, `Int(x)` of a Double does not compile (Tests/lint/check_conversions.py checks the imports).
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.name != "CICUBreaks" {
     target.swiftSettings =
         (target.swiftSettings ?? []) + ["MemberImportVisibility", "ExistentialAny", "InternalImportsByDefault"].map { .enableUpcomingFeature($0) }
         + [.unsafeFlags(["-Werror", "DeprecatedDeclaration"])]
