@@ -7,18 +7,32 @@ public struct TextContent: Equatable, Sendable {
     public var string: String
     public var style: TextStyle
 
+    /// UILabel's font size when none is given.
+    static let defaultSize = 17.0
+
     /// Decodes `text`, checking the font against the families the server has.
     static func decode(_ json: JSON, at p: Pointer) throws(LayoutError) -> TextContent {
         guard let m = json.members else { throw p.fail("text must be an object with string and font") }
         try ViewSpec.onlyKeys(m, ["string", "font", "numberOfLines", "lineBreak", "lineHeight"], at: p)
         guard let string = json["string"]?.string else { throw p("string").fail("text needs a string") }
-        guard let f = json["font"], let fm = f.members else { throw p("font").fail("text needs a font: {family, size}") }
+        // A label without a font has the system font, as UIKit's: the server's default family
+        // at 17 points (a missing family or size is the default's).
+        let f = json["font"] ?? .object([])
+        guard let fm = f.members else { throw p("font").fail("a font is an object: {family, size, weight, italic}") }
         try ViewSpec.onlyKeys(fm, ["family", "size", "weight", "italic"], at: p("font"))
-        guard let name = f["family"]?.string else { throw p("font")("family").fail("a font needs a family (GET /v1/fonts lists them)") }
-        guard let family = TextMeasurer.shared.catalog.family(named: name) else {
-            throw p("font")("family").fail("the server has no font family '\(name)' (GET /v1/fonts lists those it has)")
+        let family: String
+        if let given = f["family"], !given.isNull {
+            guard let name = given.string else { throw p("font")("family").fail("a font's family is a string (GET /v1/fonts lists them)") }
+            guard let known = TextMeasurer.shared.catalog.family(named: name) else {
+                throw p("font")("family").fail("the server has no font family '\(name)' (GET /v1/fonts lists those it has)")
+            }
+            family = known
+        } else {
+            guard let fallback = TextMeasurer.shared.catalog.defaultFamily else { throw p("font")("family").fail("the server has no fonts") }
+            family = fallback
         }
-        let size = try ViewSpec.number(f["size"], at: p("font")("size"))
+        var size = Self.defaultSize
+        if let s = f["size"], !s.isNull { size = try ViewSpec.number(s, at: p("font")("size")) }
         guard size > 0 && size <= 10_000 else { throw p("font")("size").fail("a font size is more than 0 and at most 10000 points") }
         var weight = 400
         if let w = f["weight"], !w.isNull {

@@ -58,6 +58,10 @@ public final class FontCatalog: Sendable {
     /// The family's own spelling, if the system has it (case-insensitive).
     public func family(named name: String) -> String? { byLowercasedName[name.lowercased()] }
 
+    /// The family a label without one is set in, as UIKit's labels take the system font:
+    /// Inter (the closest to San Francisco a Debian server has), else DejaVu Sans, else the first.
+    public var defaultFamily: String? { family(named: "Inter") ?? family(named: "DejaVu Sans") ?? families.first?.name }
+
     /// The file fontconfig picks for the family at that weight and slant (the nearest it has).
     func file(for font: Font) -> FileFace? {
         let key = font.key

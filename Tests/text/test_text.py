@@ -230,6 +230,22 @@ class TextTest(unittest.TestCase):
         self.assertEqual(status, 200, answer)
         return answer["frames"]["label"]
 
+    def test_a_label_without_a_font_has_the_default_one(self):
+        status, fonts = self.call("GET", "/v1/fonts")
+        default = next((f["family"] for f in fonts["fonts"] if f["family"] == "Inter"), FAMILY)
+        def one(text):
+            doc = {"views": [{"id": "root", "frame": {"x": 0, "y": 0, "width": 1000, "height": 1000}},
+                             {"id": "label", "parent": "root", "text": text}],
+                   "constraints": [{"expr": "label.left == root.left"}, {"expr": "label.top == root.top"}]}
+            status, answer = self.call("POST", "/v1/layout", doc)
+            self.assertEqual(status, 200, answer)
+            return answer["frames"]["label"]
+        stated = one({"string": "Hello, world", "font": {"family": default, "size": 17}})
+        self.assertEqual(one({"string": "Hello, world"}), stated)
+        self.assertEqual(one({"string": "Hello, world", "font": {"size": 17}}), stated)
+        self.assertEqual(one({"string": "Hello, world", "font": {"family": default}}), stated)
+        self.assertGreater(stated["width"], 50)
+
     def test_fonts_and_refusals(self):
         status, fonts = self.call("GET", "/v1/fonts")
         self.assertEqual(status, 200)
