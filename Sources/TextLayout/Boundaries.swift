@@ -1,4 +1,5 @@
 import CICUBreaks
+import CheckedNumbers
 import Synchronization
 
 /// Where a paragraph's lines may end (UAX #14) and where its grapheme clusters start
