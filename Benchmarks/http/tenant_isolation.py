@@ -9,6 +9,9 @@ meanwhile two wrk connections post to flood's own session:
   at-limit    each connection paced to half of flood's quota (all of it used)
   past-limit  as fast as they can: all but QUOTA a second answered 429, each refusal
               held until flood's next token
+  heavy       two threads of the heaviest requests flood's quota allows (heavy_flood.py:
+              2,000 constraints at odds, a 20,000-line label drawn, a 40-scene storyboard,
+              a deep chain's trace), each as soon as the one before is answered
 
 The flood starts 1.2 s before quiet's measurement (its burst, a second's worth, is spent by
 then). Every client is wrk on CPU 1, a few µs of CPU a request, so what quiet's latencies
@@ -37,7 +40,7 @@ SECONDS = int(os.environ.get("SECONDS", "5"))
 QUOTA = int(os.environ.get("QUOTA", "200"))
 HERE = os.path.dirname(os.path.abspath(__file__))
 CELL = open(os.path.join(HERE, "cell.json")).read()
-CONDITIONS = {"alone": None, "at-limit": 2 * 1000 / QUOTA, "past-limit": 0}  # a flood connection's pause, ms
+CONDITIONS = {"alone": None, "at-limit": 2 * 1000 / QUOTA, "past-limit": 0, "heavy": "heavy"}  # a flood connection's pause, ms
 
 
 def wrk(port, session, key, seconds, connections, pause_ms=0):
@@ -63,7 +66,7 @@ def main():
                                {"name": "flood", "keys": [digest("flood-key")], "quotas": {"requestsPerSecond": QUOTA}}]}, f)
     port = free_port()
     server = subprocess.Popen(["taskset", "-c", "0", BIN, "--port", str(port), "--store", "memory", "--threads", "1",
-                               "--log-level", "warning", "--auth-file", auth], stderr=subprocess.DEVNULL)
+                               "--log-level", "warning", "--auth-file", auth, "--max-body-bytes", str(4 << 20)], stderr=subprocess.DEVNULL)
     try:
         wait_healthy(port, server)
         sessions = {}
@@ -78,7 +81,11 @@ def main():
             cond = list(CONDITIONS)[r % len(CONDITIONS)]
             pause = CONDITIONS[cond]
             flooder = None
-            if pause is not None:
+            if pause == "heavy":
+                flooder = subprocess.Popen(["taskset", "-c", "1", sys.executable, os.path.join(HERE, "heavy_flood.py"), str(port), "flood-key",
+                                            str(SECONDS + 2)], stdout=subprocess.PIPE, text=True)
+                time.sleep(1.2)
+            elif pause is not None:
                 flooder = wrk(port, sessions["flood"], "flood-key", SECONDS + 2, 2, pause)
                 time.sleep(1.2)
             c0 = cpu_seconds(server.pid)
@@ -91,7 +98,10 @@ def main():
             print(f"{cond:10} quiet p50 {[int(q['p50_us']) for q in quiet[cond]]} µs, p99 {[int(q['p99_us']) for q in quiet[cond]]} µs, "
                   f"{[int(q['reqs']) for q in quiet[cond]]} requests; server CPU {[round(q['cpu_us'] / SECONDS / 1e4, 1) for q in quiet[cond]]} %")
             for f in flood[cond]:
-                print(f"  flood {f['rps']:.0f} requests/s, {f['non2xx'] / f['reqs'] * 100:.0f}% refused (429), p50 {f['p50_us']:.0f} µs")
+                if "rps" in f:
+                    print(f"  flood {f['rps']:.0f} requests/s, {f['non2xx'] / f['reqs'] * 100:.0f}% refused (429), p50 {f['p50_us']:.0f} µs")
+                else:
+                    print(f"  flood {f['requests']:.0f} heavy requests, {f['refused']:.0f} refused (429)")
         alone50 = statistics.median(q["p50_us"] for q in quiet["alone"])
         alone99 = statistics.median(q["p99_us"] for q in quiet["alone"])
         # The noise: how far apart the rounds of `alone` itself are.

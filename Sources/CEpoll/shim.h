@@ -29,4 +29,12 @@ static inline int layoutd_epoll_wait(int ep, int *fds, int max, int timeout_ms) 
     for (int i = 0; i < n; i++) fds[i] = events[i].data.fd;
     return n;
 }
+
+/* The calling thread's nice value (Linux keeps one a thread): the workers that answer heavy
+ * requests run below the threads that answer light ones. */
+#include <sys/resource.h>
+#include <sys/syscall.h>
+static inline int layoutd_nice_this_thread(int nice) {
+    return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice);
+}
 #endif

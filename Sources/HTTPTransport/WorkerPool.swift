@@ -1,3 +1,4 @@
+import CEpoll
 import Foundation
 
 /// A fixed set of threads for requests too heavy to run on libmicrohttpd's own threads,
@@ -15,9 +16,17 @@ final class WorkerPool: @unchecked Sendable {
     private var stopping = false
     private var running = 0
 
+    /// The workers' nice value: heavy work yields the CPU to the threads that answer light
+    /// requests (a health check, a set-constant) when both want it, so one tenant's builds
+    /// do not stretch another's latencies on a busy machine (CFS weights: 110 against 1,024).
+    static let niceness: Int32 = 10
+
     init(threads: Int, name: String) {
         for i in 0..<max(1, threads) {
-            let t = Thread { [self] in work() }
+            let t = Thread { [self] in
+                _ = layoutd_nice_this_thread(Self.niceness)
+                work()
+            }
             t.name = "\(name)-\(i)"
             t.start()
         }
