@@ -36,6 +36,10 @@ public struct ServerConfiguration: Sendable {
     public var maxStreams = 1024
     /// Largest WebSocket message (after reassembly and inflation); more closes with 1009.
     public var maxStreamMessageBytes = 1 << 20
+    /// Streams one tenant may hold open (429 beyond), on a server with keys: by default half of
+    /// `maxStreams`, so that no one tenant holds them all.
+    public var maxStreamsPerTenantSetting: Int? = nil
+    var maxStreamsPerTenant: Int { maxStreamsPerTenantSetting ?? max(1, maxStreams / 2) }
     /// A stream whose client sends nothing, not even a ping, for this long is closed (0: never).
     public var streamIdleTimeoutSeconds = 300.0
     /// Take a new session's id from `X-Layoutd-Session-Id` (32 hex digits) when a trusted

@@ -100,6 +100,12 @@ struct Layoutd: ParsableCommand {
         env("MAX_STREAMS") ?? defaults.maxStreams
     @Option(help: "Largest WebSocket message in bytes (close 1009 beyond). Env: LAYOUTD_MAX_MESSAGE_BYTES.") var maxMessageBytes: Int =
         env("MAX_MESSAGE_BYTES") ?? defaults.maxStreamMessageBytes
+    @Option(
+        name: .customLong("max-streams-per-tenant"),
+        help: "Streams one tenant may hold open, with --auth-file (429 beyond). Default: half of --max-streams. Env: LAYOUTD_MAX_STREAMS_PER_TENANT.")
+    var maxStreamsPerTenantFlag: Int?
+    /// The flag, else its environment variable (an optional option takes no default value).
+    var maxStreamsPerTenant: Int? { maxStreamsPerTenantFlag ?? env("MAX_STREAMS_PER_TENANT") }
     @Option(help: "Seconds a stream's client may send nothing, not even a ping, before it is closed (0: never). Env: LAYOUTD_STREAM_IDLE_TIMEOUT.")
     var streamIdleTimeout: Double = env("STREAM_IDLE_TIMEOUT") ?? defaults.streamIdleTimeoutSeconds
     @Option(help: "Seconds SIGTERM waits for requests under way. Env: LAYOUTD_DRAIN_TIMEOUT.") var drainTimeout: Double =
@@ -185,6 +191,7 @@ struct Layoutd: ParsableCommand {
         ] where v < 1 {
             throw ValidationError("--\(name) must be at least 1")
         }
+        if let n = maxStreamsPerTenant, n < 1 { throw ValidationError("--max-streams-per-tenant must be at least 1") }
         guard requestDeadline > 0 && requestDeadline.isFinite else { throw ValidationError("--request-deadline is a number of seconds above 0") }
         guard streamIdleTimeout >= 0 && streamIdleTimeout.isFinite else { throw ValidationError("--stream-idle-timeout is 0 or more seconds") }
         guard engine == "auto" || EngineKind(rawValue: engine) != nil else { throw ValidationError("--engine is auto, solved or factored") }
@@ -246,6 +253,7 @@ struct Layoutd: ParsableCommand {
         c.maxPictureGlyphs = maxPictureGlyphs
         c.maxStreamMessageBytes = maxMessageBytes
         c.streamIdleTimeoutSeconds = streamIdleTimeout
+        c.maxStreamsPerTenantSetting = maxStreamsPerTenant
         c.drainTimeoutSeconds = drainTimeout
         c.trustSessionIDHeader = trustSessionIdHeader
         c.authFile = authFile.isEmpty ? nil : authFile

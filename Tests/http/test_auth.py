@@ -496,6 +496,29 @@ class AuthTests(unittest.TestCase):
         kept.close()
         self.assertEqual(handshake(server.port, f"/v1/sessions/{sid}/stream?ticket={kept_ticket}"), 101)
 
+    def test_no_one_tenant_holds_every_stream_slot(self):
+        server, c = self.start("--max-streams", "4")   # a tenant's share: 2
+        a = c.request("POST", "/v1/sessions", DOC, key=KEY_A)[2]["session"]
+        b = c.request("POST", "/v1/sessions", DOC, key=KEY_B)[2]["session"]
+        held = [self.stream(server, a, KEY_A), self.stream(server, a, KEY_A)]
+        with self.assertRaises(websockets.exceptions.InvalidStatus) as refused:
+            self.stream(server, a, KEY_A)
+        self.assertEqual(refused.exception.response.status_code, 429)
+        other = self.stream(server, b, KEY_B)
+        other.send(json.dumps({"lead": 9}))
+        self.assertEqual(json.loads(other.recv(timeout=10))["revision"], 2, "another tenant still gets a stream")
+        held[0].close()
+        deadline = time.time() + 5
+        while True:   # the slot comes back once the server has seen the close
+            try:
+                held.append(self.stream(server, a, KEY_A))
+                break
+            except websockets.exceptions.InvalidStatus:
+                self.assertLess(time.time(), deadline, "a closed stream's slot was not given back")
+                time.sleep(0.05)
+        for s in held[1:] + [other]:
+            s.close()
+
     def test_a_silent_stream_is_closed_and_a_pinging_one_is_not(self):
         server, c = self.start("--stream-idle-timeout", "1.5")
         sid = c.request("POST", "/v1/sessions", DOC, key=KEY_A)[2]["session"]

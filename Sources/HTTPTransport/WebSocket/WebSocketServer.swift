@@ -10,7 +10,10 @@ public final class WebSocketServer: Sendable {
     /// it. A handshake whose client went away before the upgrade stops counting after `claimTTL`.
     private struct Slots {
         var open: [ObjectIdentifier: WebSocketConnection] = [:]
-        var claims: [UInt64] = []
+        var claims: [(at: UInt64, holder: String)] = []
+        /// Open connections and claims by holder (a tenant): no one holds every slot.
+        var held: [String: Int] = [:]
+        var holderOf: [ObjectIdentifier: String] = [:]
     }
     private let slots = Mutex(Slots())
     private static let claimTTL: UInt64 = 10_000_000_000
@@ -40,10 +43,12 @@ public final class WebSocketServer: Sendable {
     /// Connections open now.
     public var count: Int { slots.withLock { $0.open.count } }
 
-    /// Why a handshake is refused: the request is not one (400), or the server is full (503).
+    /// Why a handshake is refused: the request is not one (400), the server is full (503), or
+    /// its holder has its share of the slots (429).
     public enum Refusal: Error {
         case notAHandshake(String, headers: [(String, String)])
         case full(Int)
+        case holderFull(Int)
     }
 
     /// Checks that `req` is an RFC 6455 opening handshake (before the application looks at
@@ -63,17 +68,27 @@ public final class WebSocketServer: Sendable {
     /// The 101 for a handshake `checkHandshake` passed, with permessage-deflate when the client
     /// offers it; the socket goes to `handler` once libmicrohttpd hands it over. Refused only
     /// when the server is full.
-    public func accept(_ req: Request, handler: any WebSocketHandler) throws(Refusal) -> Response {
+    /// `holder` (a tenant's name) holds at most `perHolder` connections.
+    public func accept(_ req: Request, handler: any WebSocketHandler, holder: String = "", perHolder: Int = .max) throws(Refusal) -> Response {
         // The clock is read under the lock: read before it, a concurrent handshake's later
         // claim could go in first, and `now - claim` overflowed (the soak's debug server trapped).
-        let now: UInt64? = slots.withLock { s in
+        let claimed: Result<UInt64, Refusal> = slots.withLock { s in
             let now = monotonicNanos()
-            s.claims.removeAll { now - $0 > Self.claimTTL }
-            guard s.open.count + s.claims.count < maxConnections else { return nil }
-            s.claims.append(now)
-            return now
+            for c in s.claims where now - c.at > Self.claimTTL { s.held[c.holder, default: 1] -= 1 }
+            s.claims.removeAll { now - $0.at > Self.claimTTL }
+            guard s.open.count + s.claims.count < maxConnections else { return .failure(.full(maxConnections)) }
+            // A claim counts for its holder from here; one whose upgrade never runs stops
+            // counting with the claim (below, and `remove`).
+            guard s.held[holder, default: 0] < perHolder else { return .failure(.holderFull(perHolder)) }
+            s.claims.append((now, holder))
+            s.held[holder, default: 0] += 1
+            return .success(now)
         }
-        guard let now else { throw .full(maxConnections) }
+        let now: UInt64
+        switch claimed {
+        case .success(let t): now = t
+        case .failure(let refusal): throw refusal
+        }
         let key = req.header("Sec-WebSocket-Key") ?? ""
         var response = Response(status: 101, headers: [("Upgrade", "websocket"), ("Sec-WebSocket-Accept", WebSocketHandshake.accept(key))])
         let negotiated = PerMessageDeflate.negotiate(req.header("Sec-WebSocket-Extensions"))
@@ -83,8 +98,15 @@ public final class WebSocketServer: Sendable {
                 connection: upgraded, handler: handler, deflate: negotiated.map { PerMessageDeflate(serverWindowBits: $0.serverWindowBits) },
                 maxMessage: maxMessageBytes, server: self)
             slots.withLock { s in
-                if let k = s.claims.firstIndex(of: now) { s.claims.remove(at: k) }
+                // The claim becomes the connection (its holder's count stays); one that expired
+                // meanwhile gave its count back, so the connection takes one again.
+                if let k = s.claims.firstIndex(where: { $0.at == now && $0.holder == holder }) {
+                    s.claims.remove(at: k)
+                } else {
+                    s.held[holder, default: 0] += 1
+                }
                 s.open[ObjectIdentifier(connection)] = connection
+                s.holderOf[ObjectIdentifier(connection)] = holder
             }
             reactors[nextReactor.add(1, ordering: .relaxed).oldValue % reactors.count].adopt(connection)
         }
@@ -92,7 +114,11 @@ public final class WebSocketServer: Sendable {
     }
 
     func remove(_ connection: WebSocketConnection) {
-        _ = slots.withLock { $0.open.removeValue(forKey: ObjectIdentifier(connection)) }
+        slots.withLock { s in
+            let id = ObjectIdentifier(connection)
+            s.open.removeValue(forKey: id)
+            if let holder = s.holderOf.removeValue(forKey: id) { s.held[holder, default: 1] -= 1 }
+        }
     }
 
     /// Shutdown: every connection sent `goingAway` and closed (2 s at most), the reactors stopped.

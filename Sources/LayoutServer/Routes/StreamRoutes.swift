@@ -29,7 +29,11 @@ struct StreamRoutes: Sendable {
         let timed = try timingRequested(req)
         let stream = SessionStream(
             sessionID: id, caller: caller, sessions: sessions, logger: logger, timed: timed, admit: { [access] in access.admit($0) })
-        do throws(WebSocketServer.Refusal) { return try websockets.accept(req, handler: stream) } catch { throw Problem(refusal: error) }
+        // With keys, no one tenant holds every slot; an open server's callers are one holder.
+        let perTenant = caller.tenant == nil ? Int.max : sessions.configuration.maxStreamsPerTenant
+        do throws(WebSocketServer.Refusal) {
+            return try websockets.accept(req, handler: stream, holder: caller.owner, perHolder: perTenant)
+        } catch { throw Problem(refusal: error) }
     }
 }
 
@@ -38,6 +42,8 @@ extension Problem {
         switch refusal {
         case .notAHandshake(let why, let headers): self.init(400, why, headers: headers)
         case .full(let n): self.init(503, "the server keeps at most \(n) open streams", headers: [("Retry-After", "1")])
+        case .holderFull(let n):
+            self.init(429, "a tenant keeps at most \(n) open streams (--max-streams-per-tenant)", headers: [("Retry-After", "1")])
         }
     }
 }
