@@ -73,9 +73,14 @@ extension ConstraintEngine {
 
 extension Solver: ConstraintEngine {
     /// One constraint at a time, as long as the thread's work budget lasts: past it, the rest
-    /// get handles that name nothing (the caller discards what it built).
+    /// are `unmade` (the caller links what was made and discards the rest).
     public func add(batch: ConstraintBatch) -> [ConstraintHandle] {
-        (0..<batch.count).map { WorkBudget.exhausted() ? ConstraintHandle(raw: .max) : add(batch[$0]) }
+        (0..<batch.count).map { WorkBudget.exhausted() ? .unmade : add(batch[$0]) }
     }
     public var recoveries: Int { 0 }
+}
+
+extension ConstraintHandle {
+    /// A constraint not made: the thread's work budget ran out before it (`add(batch:)`).
+    public static let unmade = ConstraintHandle(raw: .max)
 }

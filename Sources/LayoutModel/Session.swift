@@ -459,7 +459,15 @@ public final class LayoutSession {
             definitions = order.map { definitions[$0] }
         }
         let unusual = adds.indices.filter { adds[$0].link.mirrored || adds[$0].link.base != 0 }.map { (k: $0, link: adds[$0].link) }
-        links.link(adds.map(\.atom), to: definitions.map { solver.add($0) }, plainBut: unusual)
+        // Past the work budget the rest are not made: the change is then refused and the
+        // session rolled back (`LayoutError.stopped`); only what was made is linked.
+        var handles: [ConstraintHandle] = []
+        handles.reserveCapacity(definitions.count)
+        for d in definitions {
+            if WorkBudget.exhausted() { break }
+            handles.append(solver.add(d))
+        }
+        linkMade(adds.map(\.atom), handles, unusual)
         breakAsUIKitDoes()
     }
 
@@ -501,7 +509,15 @@ public final class LayoutSession {
         // The factored basis breaks conflicts in UIKit's order at once (Session+Conflicts).
         if engineKind == .factored { batch.breakOrder = breakOrders(atoms) }
         let handles = batch.count > 1 ? solver.add(batch: batch) : (0..<batch.count).map { solver.add(batch[$0]) }
-        links.link(atoms, to: handles, plainBut: unusual)
+        linkMade(atoms, handles, unusual)
+    }
+
+    /// Links the atoms whose constraints were made: all of them, unless the work budget ran
+    /// out part way (the handles then end early, or with `unmade`).
+    private func linkMade(_ atoms: [AtomRef], _ handles: [ConstraintHandle], _ unusual: [(k: Int, link: EngineLink)]) {
+        let made = min(handles.firstIndex(of: .unmade) ?? handles.count, atoms.count)
+        guard made < atoms.count else { return links.link(atoms, to: handles, plainBut: unusual) }
+        links.link(Array(atoms[..<made]), to: Array(handles[..<made]), plainBut: unusual.filter { $0.k < made })
     }
 
     private func sameShape(_ a: ConstraintDefinition, _ b: ConstraintDefinition) -> Bool {

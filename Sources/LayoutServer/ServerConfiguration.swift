@@ -12,7 +12,7 @@ public struct ServerConfiguration: Sendable {
     /// Views and constraints per session; more is 413.
     public var maxViewsPerSession = SessionLimits().maxViews
     /// A request's work stops past this many seconds (503 with Retry-After): a one-shot layout,
-    /// a new session, an import, a picture. A kept session's change runs to its end.
+    /// a new session, an import, a picture, and a change to a kept session (rolled back).
     public var requestDeadlineSeconds = 30.0
     /// How deep views may nest (a root is 0): 413 beyond.
     public var maxDepth = SessionLimits().maxDepth

@@ -83,7 +83,7 @@ struct Layoutd: ParsableCommand {
     @Option(
         help: """
             Seconds a heavy request's work may take (a one-shot layout, a new session, an import, a picture): past it the \
-            work stops and the answer is 503. A kept session's change runs to its end. Env: LAYOUTD_REQUEST_DEADLINE.
+            work stops and the answer is 503 (a kept session's change is rolled back). Env: LAYOUTD_REQUEST_DEADLINE.
             """)
     var requestDeadline: Double = env("REQUEST_DEADLINE") ?? defaults.requestDeadlineSeconds
     @Option(help: "Constraints per session (413 beyond). Env: LAYOUTD_MAX_CONSTRAINTS.") var maxConstraints: Int =

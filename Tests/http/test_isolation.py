@@ -15,8 +15,9 @@ light request answered meanwhile.
   work goes on past it: the drain cancels it, and the request is answered 503;
 - `--request-deadline`: a one-shot layout, a new session or a picture whose work runs past it
   stops and is answered 503 with Retry-After (no session made, the stop counted), the server
-  answering on; a change to a kept session runs to its end whatever the deadline; a client
-  that closes its connection cancels its work.
+  answering on; a change to a kept session past it is stopped and rolled back (document,
+  revision and frames as before; the next change applies); a client that closes its
+  connection cancels its work.
 
 Run: python3 Tests/http/test_isolation.py
 """
@@ -151,7 +152,7 @@ class IsolationTests(unittest.TestCase):
 
 
 class DeadlineTests(unittest.TestCase):
-    def test_heavy_work_stops_at_the_deadline_and_a_kept_sessions_change_does_not(self):
+    def test_heavy_work_and_a_kept_sessions_change_stop_at_the_deadline(self):
         server = Layoutd("--request-deadline", "0.5", "--max-body-bytes", str(8 << 20))
         try:
             def post(path, doc, accept=None):
@@ -182,15 +183,27 @@ class DeadlineTests(unittest.TestCase):
             self.assertGreaterEqual(stopped, 2)
             created_total = float(next(l.split()[1] for l in metrics.splitlines() if l.startswith("layoutd_sessions_created_total")))
             self.assertEqual(created_total, 0, "the stopped creation made no session")
-            # A kept session's change is not stopped half way, however long it takes.
+            # A kept session's change past the deadline stops too, and the session is rolled back:
+            # its document, revision and frames as before, and it takes the next change.
             status, _, created, _ = post("/v1/sessions", conflicts(10))
             self.assertEqual(status, 201, created)
             sid = created["session"]
-            ops = {"ops": [{"op": "addConstraints", "constraints": [{"expr": f"v.width >= {100 + k}"} for k in range(400)]}]}
-            status, _, changed, took = post(f"/v1/sessions/{sid}/changes", ops)
+            with urllib.request.urlopen(server.base + f"/v1/sessions/{sid}", timeout=10) as r:
+                before = json.loads(r.read())
+            ops = {"ops": [{"op": "addConstraints", "constraints": [{"expr": f"v.width >= {100 + k}"} for k in range(8000)]}]}
+            status, headers, problem, took = post(f"/v1/sessions/{sid}/changes", ops)
+            self.assertEqual(status, 503, problem)
+            self.assertIn("--request-deadline", problem["detail"])
+            self.assertLess(took, 10)
+            with urllib.request.urlopen(server.base + f"/v1/sessions/{sid}", timeout=10) as r:
+                after = json.loads(r.read())
+            self.assertEqual(after["document"], before["document"])
+            self.assertEqual(after["revision"], before["revision"])
+            with urllib.request.urlopen(server.base + f"/v1/sessions/{sid}/frames", timeout=10) as r:
+                self.assertEqual(json.loads(r.read())["frames"]["v"]["width"], 41 + 9)
+            status, _, changed, _ = post(f"/v1/sessions/{sid}/changes", {"ops": [{"op": "addConstraints", "constraints": [{"expr": "v.width >= 60"}]}]})
             self.assertEqual(status, 200, changed)
-            self.assertEqual(changed["frames"]["v"]["width"], 100 + 399)
-            self.assertGreater(took, 0.5, "the change took longer than the deadline, and was not stopped")
+            self.assertEqual((changed["revision"], changed["frames"]["v"]["width"]), (before["revision"] + 1, 60))
         finally:
             server.stop()
 

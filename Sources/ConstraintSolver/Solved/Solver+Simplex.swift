@@ -1,4 +1,5 @@
 import CheckedNumbers
+import WorkBudget
 /// Putting constraints into the tableau and taking them out again, and the two
 /// simplex loops that restore optimality (primal) and feasibility (dual) afterwards.
 extension Solver {
@@ -85,6 +86,9 @@ extension Solver {
     /// may now fit, and a redundant one may no longer be implied by the others.
     func retryDormant() {
         for h in dormant.sorted() {
+            // Past the thread's work budget the rest stay as they are (broken, or redundant):
+            // a consistent state, which the caller discards.
+            if WorkBudget.exhausted() { return }
             guard let rec = records[h] else { continue }
             if rec.state == .redundant && isSatisfied(rec.definition) && stillImplied(h) { continue }
             reenforce(h)

@@ -5,6 +5,7 @@ import LayoutModel
 import Prometheus
 import Rendering
 import Synchronization
+import WorkBudget
 
 /// The one door into a session: HTTP routes and WebSocket streams both reach the model
 /// through here. It holds the store, its persistence and the metrics a change counts in;
@@ -294,7 +295,12 @@ final class SessionService: Sendable {
     func apply<T>(_ change: Change, to key: SessionKey, for caller: Caller, timed: Bool, answer: (ChangeResult, WireFormat.Timing?) -> T)
         throws(Problem) -> (T, SessionPersistence.Ticket?)?
     {
-        try store.withSession(key) { box, s throws(Problem) -> (T, SessionPersistence.Ticket?)? in
+        // The request's budget (a stream message has none: one of its own); a set-constant,
+        // the fast path, runs without (bounded by what it names, and a rollback would copy
+        // the document on every drag step).
+        let budget: WorkBudget?
+        if case .constants = change { budget = nil } else { budget = WorkBudget.current ?? WorkBudget(seconds: configuration.requestDeadlineSeconds) }
+        return try store.withSession(key) { box, s throws(Problem) -> (T, SessionPersistence.Ticket?)? in
             guard box.owner == caller.owner else { return nil }
             try persistence?.checkWritable()
             if case .constants = change {} else { tighten(s, of: box, for: caller) }
@@ -303,18 +309,30 @@ final class SessionService: Sendable {
             let result: ChangeResult
             // What the journal keeps: the change as sent, or the ops a document differed by.
             var journaled: JSON? = nil
+            // Kept to roll back to: the change copies what it alters anyway (the session keeps
+            // its document until the change commits), so holding it copies nothing more.
+            let previous: (document: LayoutDocument, revision: Int, nextAutoID: Int)? = {
+                if case .constants = change { return nil }
+                return (s.document, s.revision, s.nextAutoID)
+            }()
             do throws(LayoutSession.BodyError) {
                 switch change {
-                case .ops(let body): result = try refusing { () throws(LayoutError) in try s.apply(changes: body) }
+                case .ops(let body):
+                    result = try WorkBudget.run(budget) { () throws(LayoutSession.BodyError) -> ChangeResult in
+                        try refusing { () throws(LayoutError) in try s.apply(changes: body) }
+                    }
                 case .constants(let body):
                     result = try refusing { () throws(LayoutError) in try s.setConstants(body) }
                     metrics.setConstants.increment(by: body.members?.count ?? 0)
                 case .document(let body):
-                    let put = try s.put(body: body)
+                    let put = try WorkBudget.run(budget) { () throws(LayoutSession.BodyError) -> LayoutSession.Put in try s.put(body: body) }
                     (result, journaled) = (put.result, put.changes)
                     for (op, n) in put.result.applied ?? [] { metrics.documentOps(op, count: n) }
                 }
-            } catch { throw Problem(error) }
+            } catch {
+                if budget?.stoppedWork == true, let previous { try rollBack(box, s, to: previous) }
+                throw Problem(error)
+            }
             let nanos = monotonicNanos() - t0
             metrics.solveTime.recordNanoseconds(Int64(nanos))
             count(result.diagnostics)
@@ -332,6 +350,22 @@ final class SessionService: Sendable {
             }
             return (answer(result, timing), ticket)
         } ?? nil
+    }
+
+    /// A change stopped half way by its budget: the session built again from the document it
+    /// had, at its revision, in the box in its place (no write was queued: the store has it as
+    /// it was). Its history of frames starts again (`frames?since=` answers whole).
+    private func rollBack(_ box: SessionBox, _ s: LayoutSession, to previous: (document: LayoutDocument, revision: Int, nextAutoID: Int)) throws(Problem) {
+        do throws(LayoutError) {
+            let rebuilt = try WorkBudget.run(nil) { () throws(LayoutError) -> LayoutSession in
+                try LayoutSession.make(document: previous.document.json, limits: s.limits)
+            }
+            rebuilt.restore(revision: previous.revision, nextAutoID: previous.nextAutoID)
+            rebuilt.compact()
+            box.rollBack(to: rebuilt)
+        } catch {
+            throw Problem(503, "a change stopped half way could not be rolled back: \(error.detail)", headers: [("Retry-After", "1")])
+        }
     }
 
     /// A change's refusal, as a body's (a document's body may also not be JSON).

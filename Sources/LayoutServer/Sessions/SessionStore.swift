@@ -10,7 +10,8 @@ import WorkBudget
 /// class the model keeps single-threaded) is touched only under `retired`'s lock.
 public final class SessionBox: @unchecked Sendable {
     public let id: String
-    let session: LayoutSession
+    /// Replaced only by `rollBack`, under the lock.
+    private(set) var session: LayoutSession
     /// The store lease's epoch this box was made under (0: the store keeps no leases): its
     /// writes carry it, and the store refuses them once another replica took the session.
     let epoch: Int
@@ -46,6 +47,10 @@ public final class SessionBox: @unchecked Sendable {
     func withSession<T, E: Error>(_ body: (LayoutSession) throws(E) -> T) throws(E) -> T? {
         try retired.withLock { retired throws(E) -> T? in retired ? nil : try body(session) }
     }
+
+    /// Puts `rebuilt` in the session's place: a change stopped half way (its work budget spent)
+    /// left the one in here half changed. Only from inside `withSession`'s body (under its lock).
+    func rollBack(to rebuilt: LayoutSession) { session = rebuilt }
 
     /// Waits for the request under way, if any, and retires the box; returns its engine's size.
     func retire() -> (rows: Int, columns: Int) {
@@ -156,9 +161,9 @@ public final class SessionStore: @unchecked Sendable {
 
     /// Runs `body` on the session under its lock (restoring it first if it is only stored);
     /// nil when there is no such session. A box retired between the lookup and its lock (it
-    /// left memory) is looked up again. Outside the request's work budget: a kept session's
-    /// change, restore or temporary resize runs to its end (stopped half way, the session
-    /// would be left half changed); what bounds it is the session's limits.
+    /// left memory) is looked up again. Outside the request's work budget: a restore or a
+    /// temporary resize runs to its end (stopped half way, the session would be left half
+    /// changed); a change runs within it only where it can be rolled back (`SessionService.apply`).
     func withSession<T>(_ key: SessionKey, _ body: (SessionBox, LayoutSession) throws(Problem) -> T) throws(Problem) -> T? {
         try WorkBudget.run(nil) { () throws(Problem) -> T? in try lockedSession(key, body) }
     }
@@ -170,10 +175,11 @@ public final class SessionStore: @unchecked Sendable {
                 let before = s.engineSize
                 defer {
                     // Most changes (a set-constant) leave the engine's size as it was: no gauge update then.
-                    let after = s.engineSize
+                    // The box's session: a change rolled back put another in its place.
+                    let after = box.session.engineSize
                     if after != before {
                         onHeldChange(0, after.rows - before.rows, after.columns - before.columns)
-                        box.heapEstimate.store(s.heapEstimate, ordering: .relaxed)
+                        box.heapEstimate.store(box.session.heapEstimate, ordering: .relaxed)
                     }
                 }
                 return try body(box, s)
