@@ -311,7 +311,7 @@ final class SessionService: Sendable {
             var journaled: JSON? = nil
             // Kept to roll back to: the change copies what it alters anyway (the session keeps
             // its document until the change commits), so holding it copies nothing more.
-            let previous: (document: LayoutDocument, revision: Int, nextAutoID: Int)? = {
+            let previous: Earlier? = {
                 if case .constants = change { return nil }
                 return (s.document, s.revision, s.nextAutoID)
             }()
@@ -352,10 +352,13 @@ final class SessionService: Sendable {
         } ?? nil
     }
 
+    /// What a change is rolled back to: the session's document, revision and id counter.
+    typealias Earlier = (document: LayoutDocument, revision: Int, nextAutoID: Int)
+
     /// A change stopped half way by its budget: the session built again from the document it
     /// had, at its revision, in the box in its place (no write was queued: the store has it as
     /// it was). Its history of frames starts again (`frames?since=` answers whole).
-    private func rollBack(_ box: SessionBox, _ s: LayoutSession, to previous: (document: LayoutDocument, revision: Int, nextAutoID: Int)) throws(Problem) {
+    private func rollBack(_ box: SessionBox, _ s: LayoutSession, to previous: Earlier) throws(Problem) {
         do throws(LayoutError) {
             let rebuilt = try WorkBudget.run(nil) { () throws(LayoutError) -> LayoutSession in
                 try LayoutSession.make(document: previous.document.json, limits: s.limits)
