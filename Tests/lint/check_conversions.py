@@ -26,7 +26,7 @@ import sys
 import tempfile
 
 INTEGER = r"\bU?Int(?:8|16|32|64)?"
-CONVERSION = re.compile(INTEGER + r"\((?!\s*(?:exactly|clamping|truncatingIfNeeded|bitPattern|checked|saturating|littleEndian|bigEndian)\s*:)(?!\s*\))")
+CONVERSION = re.compile(INTEGER + r"\((?!\s*(?:exactly|clamping|truncatingIfNeeded|bitPattern|checked|saturating|littleEndian|bigEndian|ascii)\s*:)(?!\s*\))")
 IMPORT = re.compile(r"^(?:public |internal |package |@testable )?import CheckedNumbers$", re.M)
 TRAPS = [
     (re.compile(INTEGER + r"\(exactly:[^()\n]*(?:\([^()\n]*\))?[^()\n]*\)!"), "Int(exactly:) force-unwrapped: nil is a refusal to make, not a crash"),
