@@ -165,7 +165,7 @@ fuzz: release
 ## Coverage-guided fuzzing (libFuzzer, AddressSanitizer) of every parser: FUZZ_SECONDS each
 ## (FUZZ_TARGETS to choose); fails on any finding, kept in .build-fuzz/findings. FUZZING.md.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= json document changes put expr vfl websocket deflate gzip http ib
+FUZZ_TARGETS ?= json document changes put expr vfl websocket deflate gzip http ib text
 FUZZER_LIB = $(firstword $(wildcard $(dir $(realpath $(shell command -v $(SWIFT))))../lib/clang/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a))
 fuzz-targets: deps
 	$(SWIFT) build -c release --build-path .build-fuzz --product layoutd-fuzz -Xswiftc -sanitize=address \
@@ -176,6 +176,7 @@ fuzz-targets: deps
 	@for t in $(FUZZ_TARGETS); do \
 	  mkdir -p .build-fuzz/corpus/$$t && cp -n Fuzz/Corpus/$$t/* .build-fuzz/corpus/$$t/; \
 	  LSAN_OPTIONS=suppressions=Fuzz/lsan.supp LAYOUTD_FUZZ_TARGET=$$t .build-fuzz/release/layoutd-fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -rss_limit_mb=3072 -timeout=10 \
+	    $$(test -f Fuzz/Dictionaries/$$t.dict && echo -dict=Fuzz/Dictionaries/$$t.dict) \
 	    -artifact_prefix=.build-fuzz/findings/$$t- .build-fuzz/corpus/$$t > .build-fuzz/$$t.log 2>&1; \
 	  echo "$$t: $$(grep -E '^#[0-9]+.*DONE' .build-fuzz/$$t.log | tail -1)"; \
 	done

@@ -114,8 +114,8 @@ let package = Package(
         .executableTarget(name: "layoutd-drag-bench", dependencies: ["JSON", "LayoutModel", "CEpoll"], path: "Benchmarks/DragBench"),
         // The fuzz targets (make fuzz-targets); built plainly, a replayer of their corpora.
         .executableTarget(
-            name: "layoutd-fuzz", dependencies: ["JSON", "LayoutModel", "LayoutServer", "HTTPTransport", "InterfaceBuilder"], path: "Fuzz",
-            exclude: ["Corpus", "lsan.supp"]),
+            name: "layoutd-fuzz", dependencies: ["JSON", "LayoutModel", "LayoutServer", "HTTPTransport", "InterfaceBuilder", "TextLayout"],
+            path: "Fuzz", exclude: ["Corpus", "Dictionaries", "lsan.supp", "make_ib_seeds.py", "make_json_seeds.py", "make_text_seeds.py"]),
         // What more than one test target uses (a seeded generator, raw deflate through zlib).
         .target(name: "TestSupport", dependencies: ["CZlib"], path: "Tests/TestSupport"),
         .testTarget(name: "ConstraintSolverTests", dependencies: ["ConstraintSolver", "TestSupport"]),

@@ -9,7 +9,7 @@ import LayoutServer
 /// nothing crashes. A violated invariant traps (`violated`), which libFuzzer records as a
 /// finding with its input.
 enum Target: String, CaseIterable {
-    case json, document, changes, put, expr, vfl, websocket, deflate, gzip, http, ib
+    case json, document, changes, put, expr, vfl, websocket, deflate, gzip, http, ib, text
 
     func run(_ bytes: [UInt8]) {
         switch self {
@@ -24,6 +24,7 @@ enum Target: String, CaseIterable {
         case .gzip: Checks.gzip(bytes)
         case .http: HTTPCheck.shared.run(bytes)
         case .ib: Checks.interfaceBuilder(bytes)
+        case .text: TextCheck.run(bytes)
         }
     }
 }
@@ -280,16 +281,28 @@ enum Checks {
 extension Checks {
     /// An Interface Builder document is imported, or refused at a place inside it; every
     /// root it makes is a document layoutd builds, or refuses with a pointer into it, and
-    /// its frames name every view the root stores a frame for.
+    /// its frames name every view the root stores a frame for. Both ways of sizing content:
+    /// as Xcode stored it, and labels measured (the text path, in the substitute family).
     static func interfaceBuilder(_ bytes: [UInt8]) {
         let lines = bytes.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
-        let document: ImportedDocument
-        do {
-            document = try Importer.read(bytes, options: ImportOptions(contentSizes: .stored), limits: XMLLimits(maxElements: 4_000))
-        } catch {
-            if error.line < 1 || error.line > lines || error.column < 1 { violated("refusal at \(error.line):\(error.column) of \(lines) lines") }
-            return
+        var refusals: [ImportError?] = []
+        for sizes in [ImportOptions.ContentSizes.stored, .measured] {
+            let document: ImportedDocument
+            do {
+                document = try Importer.read(bytes, options: ImportOptions(contentSizes: sizes), limits: XMLLimits(maxElements: 4_000))
+            } catch {
+                if error.line < 1 || error.line > lines || error.column < 1 { violated("refusal at \(error.line):\(error.column) of \(lines) lines") }
+                refusals.append(error)
+                continue
+            }
+            refusals.append(nil)
+            importedRoots(document)
         }
+        if refusals[0] != refusals[1] { violated("stored and measured sizes refuse otherwise: \(String(describing: refusals))") }
+    }
+
+    /// Each root builds (or is refused with a pointer into it) and has every stored frame.
+    private static func importedRoots(_ document: ImportedDocument) {
         for root in document.roots {
             let session: LayoutSession
             do { session = try LayoutSession.make(document: root.document, limits: limits) } catch {
@@ -305,13 +318,36 @@ extension Checks {
 
 /// RFC 6901 pointers into a JSON value.
 enum Pointer {
+    /// The reference tokens, unescaped, read by code points as RFC 6901 has them (a `/` that a
+    /// combining mark follows is one Character with it, but still a separator); nil when the
+    /// pointer does not start with `/` or has a `~` but before 0 or 1.
+    static func tokens(_ pointer: String) -> [String]? {
+        var tokens: [String] = [], token = String.UnicodeScalarView(), escaped = false
+        var scalars = pointer.unicodeScalars.makeIterator()
+        guard scalars.next() == "/" else { return nil }
+        while let c = scalars.next() {
+            if escaped {
+                guard c == "0" || c == "1" else { return nil }
+                token.append(c == "1" ? "/" : "~")
+                escaped = false
+            } else if c == "~" {
+                escaped = true
+            } else if c == "/" {
+                tokens.append(String(token))
+                token = String.UnicodeScalarView()
+            } else {
+                token.append(c)
+            }
+        }
+        guard !escaped else { return nil }
+        return tokens + [String(token)]
+    }
+
     /// Whether every token of `pointer` but the last names a value in `json`, and the last
     /// names one or a member that should be there (a missing required field is named too).
     static func resolves(_ pointer: String, in json: JSON) -> Bool {
         if pointer.isEmpty { return true }
-        guard pointer.hasPrefix("/") else { return false }
-        let tokens = pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
-            .map { $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~") }
+        guard let tokens = self.tokens(pointer) else { return false }
         var v = json
         for (k, t) in tokens.enumerated() {
             let last = k == tokens.count - 1

@@ -3,7 +3,8 @@
 #endif
 import Foundation
 
-// layoutd-fuzz: the fuzz targets of `Targets.swift`.
+// layoutd-fuzz: the fuzz targets of `Targets.swift` (`http` in `HTTPCheck.swift`, `text` in
+// `TextCheck.swift`).
 //
 // Built for fuzzing (`make fuzz-targets`: coverage and AddressSanitizer, -DFUZZING) it is
 // libFuzzer's driver: `LAYOUTD_FUZZ_TARGET=json .build-fuzz/release/layoutd-fuzz CORPUS…`.

@@ -1,0 +1,2 @@
+GET /playground/app.js
+
