@@ -45,15 +45,18 @@ public enum JSON: Sendable, Equatable {
     }
 }
 
-/// RFC 6901 escaping for one reference token.
+/// RFC 6901 escaping for one reference token: each `~` and `/` code point. Not Characters:
+/// a `/` that a combining mark follows is one Character with it (`/\u{301}`), and went out
+/// unescaped, a pointer a client splits in two.
 public func jsonPointerToken(_ s: String) -> String {
-    var out = ""
-    for c in s {
+    guard s.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return s }
+    var out = String.UnicodeScalarView()
+    for c in s.unicodeScalars {
         switch c {
-        case "~": out += "~0"
-        case "/": out += "~1"
+        case "~": out += "~0".unicodeScalars
+        case "/": out += "~1".unicodeScalars
         default: out.append(c)
         }
     }
-    return out
+    return String(out)
 }

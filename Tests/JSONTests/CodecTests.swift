@@ -31,6 +31,26 @@ final class CodecTests: XCTestCase {
         #"  {"nested":{"deeper":[1,[2,[3,{"k":"v"}]]]}}  "#, "0", "-0", "[1.0, 2.50, 0.1, 100000000000000000000]"
     ]
 
+    /// RFC 6901 escapes code points: a `/` or `~` that a combining mark follows (one Character
+    /// with it) is escaped too, and the token splits on `/` back into the name.
+    func testPointerTokensEscapeEverySlashAndTilde() {
+        XCTAssertEqual(jsonPointerToken("plain"), "plain")
+        XCTAssertEqual(jsonPointerToken("a/b~c"), "a~1b~0c")
+        XCTAssertEqual(jsonPointerToken("a/\u{301}b"), "a~1\u{301}b")
+        XCTAssertEqual(jsonPointerToken("~\u{301}/\u{20DD}"), "~0\u{301}~1\u{20DD}")
+        XCTAssertEqual(jsonPointerToken("\u{301}options"), "\u{301}options")
+        for name in ["x/\u{301}y", "/\u{301}", "~\u{300}~1", "🇫🇷/👨‍👩‍👧"] {
+            let token = jsonPointerToken(name)
+            XCTAssertFalse(token.utf8.contains(UInt8(ascii: "/")), name)
+            var back: [Unicode.Scalar] = [], escaped = false
+            for c in token.unicodeScalars {
+                if escaped { back.append(c == "1" ? "/" : "~") } else if c != "~" { back.append(c) }
+                escaped = !escaped && c == "~"
+            }
+            XCTAssertEqual(back, Array(name.unicodeScalars), name)
+        }
+    }
+
     func testParserAgreesWithFoundation() throws {
         for text in corpus {
             let ours = try JSONParser.parse(text)

@@ -2,7 +2,8 @@
 """Every request that ever stopped the server, replayed against the real one (loopback HTTP).
 
 `requests.json` holds each: what it is, why it stopped the server, the request, and the
-statuses it may get (default: any 2xx or 4xx; a 4xx is application/problem+json). After each,
+statuses it may get (default: any 2xx or 4xx; a 4xx is application/problem+json), and where
+the problem's `pointer` is to point when that was what went wrong. After each,
 the process is alive and /healthz answers; a refused request on a session leaves the session
 as it was. New entries come from every crash found (fuzzing, reports), with the fix.
 
@@ -56,6 +57,10 @@ def main():
                     problems.append(f"status {status}: {answer[:300]!r}")
                 if 400 <= status and kind != "application/problem+json":
                     problems.append(f"a {status} as {kind}, not application/problem+json")
+                if "pointer" in entry and 400 <= status:
+                    pointer = json.loads(answer).get("pointer")
+                    if pointer != entry["pointer"]:
+                        problems.append(f"pointer {pointer!r}, expected {entry['pointer']!r}")
                 if status >= 400 and "{session}" in entry["path"]:
                     _, _, after = call(server.base, "GET", f"/v1/sessions/{sid}")
                     if after != before:
