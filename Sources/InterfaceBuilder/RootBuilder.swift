@@ -183,7 +183,10 @@ struct RootBuilder {
         guard let id = id ?? e["id"], !excluded.contains(id) else { return }
         known.insert(id)
         elements[id] = e
-        if let parentID { parent[id] = parentID }
+        // A view's first parent: an id used twice (a view nested in one of its own id, or in
+        // one it holds) makes no cycle for the walks up the tree (`isInside`); the document it
+        // makes is refused for the repeated id.
+        if let parentID, parent[id] == nil { parent[id] = parentID }
         if e["misplaced"] == "YES" || e["ambiguous"] == "YES" { unreconciled.insert(id) }
         stored.append((id, frame.x, frame.y, frame.width, frame.height))
         let isRoot = parentID == nil

@@ -688,6 +688,30 @@ final class ImporterTests: XCTestCase {
         XCTAssertEqual(refusal(mac)?.message.contains("only UIKit"), true)
     }
 
+    /// An id used twice, by a view and one nested in it (or in what it holds), once looped
+    /// forever walking up the tree (a standard space asks whether one view is inside another).
+    /// It is imported, and its root's document refused for the repeated id.
+    func testAViewNestedInOneOfItsOwnIdIsRefusedNotWalkedForever() throws {
+        for nested in ["<view id=\"a\">", "<view id=\"c\"><rect key=\"frame\" x=\"0\" y=\"0\" width=\"5\" height=\"5\"/><subviews><view id=\"a\">"] {
+            let close = nested.hasPrefix("<view id=\"c\"") ? "</view></subviews></view>" : "</view>"
+            let root = try storedRoot(
+                """
+                                <subviews>
+                                    <view id="a" translatesAutoresizingMaskIntoConstraints="NO"><rect key="frame" x="0" y="0" width="50" height="50"/>
+                                        <subviews>\(nested)<rect key="frame" x="0" y="0" width="10" height="10"/>\(close)</subviews>
+                                    </view>
+                                    <view id="b" translatesAutoresizingMaskIntoConstraints="NO"><rect key="frame" x="0" y="60" width="50" height="20"/></view>
+                                </subviews>
+                                <constraints>
+                                    <constraint firstItem="b" firstAttribute="top" secondItem="a" secondAttribute="bottom" constant="8" symbolic="YES" id="s"/>
+                                </constraints>
+                """)
+            XCTAssertThrowsError(try LayoutSession.make(document: root.document, oneShot: true)) { error in
+                XCTAssertEqual((error as? LayoutError)?.detail, "a view 'a' exists already")
+            }
+        }
+    }
+
     /// Every numeric attribute the importer reads is a finite number in range, or the document
     /// is refused at the element that holds it; none reaches a conversion or a division.
     func testNumbersThatCannotBeReadAreRefusedWhereTheyStand() throws {
