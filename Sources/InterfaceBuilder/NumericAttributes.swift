@@ -22,6 +22,8 @@ enum NumericAttributes {
         "frame": ["minX": length, "maxX": length, "minY": length, "maxY": length, "width": length, "height": length],
         "size": ["width": length, "height": length],
         "constraint": ["constant": length, "priority": priority],
+        // A constraint's constant or priority in some size classes.
+        "variation": ["constant": length, "priority": priority],
         "fontDescription": ["pointSize": Rule(range: 0...10_000)],
         "stackView": ["spacing": length],
         "edgeInsets": ["top": length, "left": length, "bottom": length, "right": length],

@@ -747,6 +747,21 @@ final class ImporterTests: XCTestCase {
         for x in ["-inf", "1e300", "0x1p3000", "--1"] {
             XCTAssertThrowsError(try Importer.read(Self.scene(frame(x))), x)
         }
+        // A size class's constant or priority is checked as the constraint's own is.
+        let variation = { (a: String) in
+            """
+                            <subviews><view id="v"><rect key="frame" x="0" y="0" width="10" height="10"/></view></subviews>
+                            <constraints><constraint firstItem="v" firstAttribute="width" constant="10" id="w">
+                                <variation key="widthClass=compact" \(a)/>
+                            </constraint></constraints>
+            """
+        }
+        for a in ["constant=\"1e300\"", "constant=\"nan\"", "priority=\"-1\"", "priority=\"inf\""] {
+            XCTAssertThrowsError(try Importer.read(Self.scene(variation(a))), a) { error in
+                XCTAssertEqual((error as? ImportError)?.line, 11, a)
+            }
+        }
+        XCTAssertNoThrow(try Importer.read(Self.scene(variation("constant=\"-20\" priority=\"750\""))))
         // A multiplier that is not a finite number leaves its constraint out, with a note.
         let ratio = try storedRoot(
             """
