@@ -85,6 +85,19 @@ final class TextMeasurerTests: XCTestCase {
         XCTAssertEqual(try measurer.measure("", style: style(0), width: 10).height, 0)
     }
 
+    func testAnEmptyTextIsDrawnAsItMeasures() throws {
+        for width in [nil, 0, 50] as [Double?] {
+            let m = try measurer.measure("", style: style(0), width: width)
+            let o = try measurer.outline("", style: style(0), width: width)
+            XCTAssertEqual(o.lines, m.lines)
+            XCTAssertEqual(o.lines, 0)
+            XCTAssertEqual(o.height, m.height)
+            XCTAssertEqual(o.path, "")
+        }
+        // An empty paragraph after a newline is a line in both.
+        XCTAssertEqual(try measurer.outline("\n", style: style(0), width: nil).lines, try measurer.measure("\n", style: style(0), width: nil).lines)
+    }
+
     func testArabicAndCJKMeasureAndWrap() throws {
         let arabic = "مرحبا بالعالم هذا نص طويل للاختبار"
         let a = try measurer.measure(arabic, style: style(0), width: nil)
