@@ -24,7 +24,9 @@ let package = Package(
         // The product's core: an incremental Cassowary solver. Knows nothing of views.
         // Dynamic exclusivity checks cost ~8% of a build in its inner loops (perf); the solver's
         // accesses are local and simple, so release builds skip them (debug builds and tests keep them).
-        .target(name: "ConstraintSolver", dependencies: ["WorkBudget"], swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
+        .target(
+            name: "ConstraintSolver", dependencies: ["WorkBudget"],
+            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         // A small JSON value, parser and writer shared by the layers above.
         .target(name: "JSON"),
         // Text set as labels set it: fonts found by fontconfig, shaped by HarfBuzz, lines broken

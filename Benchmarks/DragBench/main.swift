@@ -70,7 +70,8 @@ var sessions: [String] = []
 let t0 = now()
 for _ in 0..<drags {
     let c = Conn(port)
-    c.write(Array("POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(doc.count)\r\n\r\n".utf8) + doc)
+    c.write(
+        Array("POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(doc.count)\r\n\r\n".utf8) + doc)
     let head = c.readHead()
     guard head.hasPrefix("HTTP/1.1 201"), let lenLine = head.split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("content-length:") })
     else { print("create failed: \(head)"); exit(1) }

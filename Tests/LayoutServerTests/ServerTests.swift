@@ -400,7 +400,8 @@ final class ServerTests: XCTestCase {
             heavy.connect()
             let start = Date()
             heavy.send(
-                Array("POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body)
+                Array("POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
+                    + body)
             Thread.sleep(forTimeInterval: 0.3)  // received, and being solved (about 1.5 s in a debug build)
             let quickLatency = Mutex<Double>(0)
             let quickDone = expectation(description: "health check answered")
@@ -579,7 +580,8 @@ final class ServerTests: XCTestCase {
         let c = HTTPTestClient(port: port)
         c.connect()
         c.send(
-            Array("POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n".utf8)
+            Array(
+                "POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n".utf8)
                 + Array(body.utf8))
         Thread.sleep(forTimeInterval: 0.05)
         kill(p.processIdentifier, SIGTERM)
