@@ -19,18 +19,24 @@ public final class TextMeasurer: Sendable {
 
     public let catalog: FontCatalog
     private let faces = Mutex<[FontCatalog.FileFace: FontFace]>([:])
-    private let shaped = Mutex<[ShapeKey: ShapedText]>([:])
-    private let measured = Mutex<[MeasureKey: TextMeasurement]>([:])
+    private let shaped = Mutex(Kept<ShapeKey, ShapedText>())
+    private let measured = Mutex(Kept<MeasureKey, TextMeasurement>())
     /// Measurements made (cache misses) and the time they took: what a metric reports.
     public let measurements = Atomic<Int>(0)
     public let nanoseconds = Atomic<Int>(0)
-    /// Past this many entries a cache starts again (a crude bound; entries are small).
+    /// Past this many entries, or this many bytes (estimated) in a cache, it starts again.
     private let capacity = 100_000
+    let maxCachedBytes: Int
 
     private struct ShapeKey: Hashable { var text: String; var font: Font.Key }
     private struct MeasureKey: Hashable { var text: String; var style: TextStyle; var width: Double? }
 
-    public init(catalog: FontCatalog) { self.catalog = catalog }
+    /// `maxCachedBytes`: what each cache may hold. A count alone let long texts hold gigabytes
+    /// (a megabyte's label shapes to 12 MB, kept until 100,000 others came).
+    public init(catalog: FontCatalog, maxCachedBytes: Int = 64 << 20) { (self.catalog, self.maxCachedBytes) = (catalog, maxCachedBytes) }
+
+    /// The bytes the caches hold (estimated): shaped texts, and measurements.
+    var cachedBytes: (shaped: Int, measured: Int) { (shaped.withLock { $0.bytes }, measured.withLock { $0.bytes }) }
 
     /// Checks that a font can be measured with (the family exists and its file reads).
     public func check(_ font: Font) throws(Failure) { _ = try face(font) }
@@ -39,19 +45,18 @@ public final class TextMeasurer: Sendable {
     public func measure(_ text: String, style: TextStyle, width: Double?) throws(Failure) -> TextMeasurement {
         let wrapAt = style.wraps ? width : nil
         let key = MeasureKey(text: text, style: style, width: wrapAt)
-        if let m = measured.withLock({ $0[key] }) { return m }
+        if let m = measured.withLock({ $0.entries[key] }) { return m }
         let start = ContinuousClock.now
         let face = try face(style.font)
         let shapeKey = ShapeKey(text: text, font: style.font.key)
         let shapedText: ShapedText
-        if let s = shaped.withLock({ $0[shapeKey] }) {
+        if let s = shaped.withLock({ $0.entries[shapeKey] }) {
             shapedText = s
         } else {
             shapedText = ShapedText(text, face: face)
-            shaped.withLock { cache in
-                if cache.count >= capacity { cache.removeAll(keepingCapacity: true) }
-                cache[shapeKey] = shapedText
-            }
+            // A byte's advance, its three flags and the key's copy of it.
+            let bytes = 12 * text.utf8.count + 64 * shapedText.paragraphs.count + 128
+            shaped.withLock { $0.keep(shapedText, at: shapeKey, bytes: bytes, entries: capacity, budget: maxCachedBytes) }
         }
         let scale = style.font.size / face.unitsPerEm
         let widths = LineBreaker.lines(shapedText, maxWidth: wrapAt.map { $0 / scale }, mode: style.lineBreak, limit: style.numberOfLines)
@@ -62,10 +67,7 @@ public final class TextMeasurer: Sendable {
             ascender: face.ascender * scale, lineHeight: lineHeight)
         // Cut short by the request's work budget: not the text's measurement, never kept.
         if WorkBudget.exhausted() { return m }
-        measured.withLock { cache in
-            if cache.count >= capacity { cache.removeAll(keepingCapacity: true) }
-            cache[key] = m
-        }
+        measured.withLock { $0.keep(m, at: key, bytes: text.utf8.count + 128, entries: capacity, budget: maxCachedBytes) }
         let elapsed = start.duration(to: .now).components
         measurements.add(1, ordering: .relaxed)
         nanoseconds.add(Int(elapsed.seconds) * 1_000_000_000 + Int(elapsed.attoseconds / 1_000_000_000), ordering: .relaxed)
@@ -130,5 +132,22 @@ public final class TextMeasurer: Sendable {
             cache[file] = f
             return f
         }
+    }
+}
+
+/// A cache that starts again once it holds `entries` entries or `budget` bytes (as its
+/// caller estimates them).
+private struct Kept<Key: Hashable, Value> {
+    var entries: [Key: Value] = [:]
+    var bytes = 0
+
+    mutating func keep(_ value: Value, at key: Key, bytes cost: Int, entries most: Int, budget: Int) {
+        if entries.count >= most || bytes + cost > budget {
+            entries.removeAll(keepingCapacity: true)
+            bytes = 0
+        }
+        // One text past the budget alone is not kept.
+        guard cost <= budget else { return }
+        if entries.updateValue(value, forKey: key) == nil { bytes += cost }
     }
 }

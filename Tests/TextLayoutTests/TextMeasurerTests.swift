@@ -110,6 +110,26 @@ final class TextMeasurerTests: XCTestCase {
         XCTAssertGreaterThan(try measurer.measure(cjk, style: style(0), width: c.width / 3).lines, 2)
     }
 
+    /// The caches are bounded in bytes, not only in entries: long texts, each shaped to twelve
+    /// bytes a byte, once stayed until 100,000 others came.
+    func testTheCachesHoldAtMostTheirBytes() throws {
+        let small = TextMeasurer(catalog: .shared, maxCachedBytes: 100_000)
+        for k in 0..<40 {
+            let text = String(repeating: "word\(k) ", count: 500)
+            _ = try small.measure(text, style: style(0), width: 200)
+            XCTAssertLessThanOrEqual(small.cachedBytes.shaped, 100_000)
+            XCTAssertLessThanOrEqual(small.cachedBytes.measured, 100_000)
+            XCTAssertGreaterThan(small.cachedBytes.shaped, 12 * text.utf8.count - 1, "the last one is kept")
+        }
+        // A text past the budget alone is measured, the same each time, and not kept.
+        let huge = String(repeating: "x ", count: 10_000)
+        let m = try small.measure(huge, style: style(0), width: 100)
+        XCTAssertGreaterThan(m.lines, 100)
+        XCTAssertEqual(small.cachedBytes.shaped, 0)
+        XCTAssertEqual(try small.measure(huge, style: style(0), width: 100), m)
+        XCTAssertEqual(m, try measurer.measure(huge, style: style(0), width: 100))
+    }
+
     func testMeasurementsAreCachedAndCounted() throws {
         let text = "cached \(UUID().uuidString)"
         let before = measurer.measurements.load(ordering: .relaxed)
