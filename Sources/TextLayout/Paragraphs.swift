@@ -88,8 +88,10 @@ enum LineBreaker {
                 var end = lineEnd(p, from: start, maxWidth: maxWidth, mode: mode)
                 body(k, start, end, width(p, start, end))
                 n += 1
-                // Blanks after a break end the line they follow (they never start one).
-                while end < p.count && p.blank[end] { end += 1 }
+                // Blanks after a break end the line they follow (they never start one); not a
+                // blank a combining mark is on (` \u{301}`): the next line starts with that
+                // cluster, which a start inside it would leave undrawn and unmeasured.
+                while end < p.count && p.blank[end] && (end + 1 == p.count || p.clusterStart[end + 1]) { end += 1 }
                 start = end
             }
         }

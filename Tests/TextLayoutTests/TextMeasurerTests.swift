@@ -98,6 +98,37 @@ final class TextMeasurerTests: XCTestCase {
         XCTAssertEqual(try measurer.outline("\n", style: style(0), width: nil).lines, try measurer.measure("\n", style: style(0), width: nil).lines)
     }
 
+    /// Every cluster is on a line, at every width, but the blanks a line ends with: a blank a
+    /// combining mark is on starts the next line whole (a line that started after the blank,
+    /// inside its cluster, drew neither it nor its mark).
+    func testEveryClusterButTrailingBlanksIsOnALine() throws {
+        let face = try XCTUnwrap(FontFace(try XCTUnwrap(measurer.catalog.file(for: sans))))
+        for text in ["ab \u{301}cd", "x \u{301}\u{302} \u{301}", "ab  \u{20DD}c", "a \u{301}", "\u{301} \u{301}"] {
+            let shaped = ShapedText(text, face: face)
+            let p = shaped.paragraphs[0]
+            for width in stride(from: 0.0, through: p.prefix[p.count] + 1, by: 37) {
+                for mode in [LineBreakMode.word, .char] {
+                    var covered = [Bool](repeating: false, count: p.count)
+                    LineBreaker.walk(shaped, maxWidth: width, mode: mode, limit: 0) { _, start, end, _ in
+                        XCTAssertTrue(start == 0 || p.clusterStart[start], "\(text) starts a line inside a cluster")
+                        for i in start..<end { covered[i] = true }
+                    }
+                    for i in 0..<p.count where !covered[i] {
+                        XCTAssertTrue(p.blank[i] && (i + 1 == p.count || p.clusterStart[i + 1]), "\(text): byte \(i) on no line at \(width)")
+                    }
+                }
+            }
+        }
+        // Drawn, the mark comes with its blank: the narrow lines' path holds the glyphs the
+        // unwrapped line does.
+        let st = style(0, .char)
+        let ab = try measurer.measure("ab", style: st, width: nil).width
+        let narrow = try measurer.outline("ab \u{301}cd", style: st, width: ab + 0.5)
+        XCTAssertGreaterThan(narrow.lines, 1)
+        let wide = try measurer.outline("ab \u{301}cd", style: st, width: nil)
+        XCTAssertEqual(narrow.path.filter { $0 == "M" }.count, wide.path.filter { $0 == "M" }.count, "each contour drawn")
+    }
+
     func testArabicAndCJKMeasureAndWrap() throws {
         let arabic = "مرحبا بالعالم هذا نص طويل للاختبار"
         let a = try measurer.measure(arabic, style: style(0), width: nil)
