@@ -8,15 +8,19 @@ public enum JSON: Sendable, Equatable {
     case array([JSON])
     case object([(key: String, value: JSON)])
 
+    /// Strings and keys are equal when their code points are (RFC 8259 §8.3), not by Swift's
+    /// canonical equivalence: `가` and its two jamo are different text to a font, and a
+    /// document changed from one to the other has changed.
     public static func == (a: JSON, b: JSON) -> Bool {
+        func same(_ x: String, _ y: String) -> Bool { x.utf8.elementsEqual(y.utf8) }
         switch (a, b) {
         case (.null, .null): return true
         case let (.bool(x), .bool(y)): return x == y
         case let (.number(x), .number(y)): return x == y
-        case let (.string(x), .string(y)): return x == y
+        case let (.string(x), .string(y)): return same(x, y)
         case let (.array(x), .array(y)): return x == y
         case let (.object(x), .object(y)):
-            return x.count == y.count && zip(x, y).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+            return x.count == y.count && zip(x, y).allSatisfy { same($0.key, $1.key) && $0.value == $1.value }
         default: return false
         }
     }

@@ -7,6 +7,12 @@ public struct TextContent: Equatable, Sendable {
     public var string: String
     public var style: TextStyle
 
+    /// The same text byte for byte: String's own `==` is canonical equivalence, under which
+    /// a change from `가` to its two jamo (which a font sets apart) would not re-measure.
+    public static func == (a: TextContent, b: TextContent) -> Bool {
+        a.style == b.style && a.string.utf8.elementsEqual(b.string.utf8)
+    }
+
     /// UILabel's font size when none is given.
     static let defaultSize = 17.0
 

@@ -28,8 +28,24 @@ public final class TextMeasurer: Sendable {
     private let capacity = 100_000
     let maxCachedBytes: Int
 
-    private struct ShapeKey: Hashable { var text: String; var font: Font.Key }
-    private struct MeasureKey: Hashable { var text: String; var style: TextStyle; var width: Double? }
+    private struct ShapeKey: Hashable { var text: Bytes; var font: Font.Key }
+    private struct MeasureKey: Hashable { var text: Bytes; var style: TextStyle; var width: Double? }
+
+    /// A text compared and hashed by its UTF-8 bytes. A `String` key is compared by canonical
+    /// equivalence: `é` and `e` with a combining acute are one key, and the second text got
+    /// the first's shaping (other clusters, other glyphs where the font lacks one form). Bytes
+    /// are also cheaper: hashing a String normalizes it first.
+    private struct Bytes: Hashable {
+        var text: String
+        static func == (a: Bytes, b: Bytes) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
+        func hash(into hasher: inout Hasher) {
+            var text = text
+            text.withUTF8 {
+                hasher.combine($0.count)
+                hasher.combine(bytes: UnsafeRawBufferPointer($0))
+            }
+        }
+    }
 
     /// `maxCachedBytes`: what each cache may hold. A count alone let long texts hold gigabytes
     /// (a megabyte's label shapes to 12 MB, kept until 100,000 others came).
@@ -44,11 +60,11 @@ public final class TextMeasurer: Sendable {
     /// The text set in `style`, wrapped at `width` when it wraps (nil: on its natural lines).
     public func measure(_ text: String, style: TextStyle, width: Double?) throws(Failure) -> TextMeasurement {
         let wrapAt = style.wraps ? width : nil
-        let key = MeasureKey(text: text, style: style, width: wrapAt)
+        let key = MeasureKey(text: Bytes(text: text), style: style, width: wrapAt)
         if let m = measured.withLock({ $0.entries[key] }) { return m }
         let start = ContinuousClock.now
         let face = try face(style.font)
-        let shapeKey = ShapeKey(text: text, font: style.font.key)
+        let shapeKey = ShapeKey(text: Bytes(text: text), font: style.font.key)
         let shapedText: ShapedText
         if let s = shaped.withLock({ $0.entries[shapeKey] }) {
             shapedText = s

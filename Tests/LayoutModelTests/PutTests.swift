@@ -390,6 +390,25 @@ final class PutTests: XCTestCase {
 
     // MARK: Tests
 
+    /// A label's text changed to a canonically equivalent one (a Hangul syllable to its jamo,
+    /// equal as Strings, set apart by the font) is a change: measured again, as a fresh build.
+    func testATextChangedToACanonicallyEquivalentOneIsMeasuredAgain() throws {
+        func document(_ text: String) throws -> JSON {
+            try JSONParser.parse(
+                #"{"views":[{"id":"root","frame":{"x":0,"y":0,"width":300,"height":100}},"#
+                    + #"{"id":"t","parent":"root","text":{"string":"\#(text)","font":{"family":"DejaVu Sans","size":13}}}],"#
+                    + #""constraints":[{"expr":"t.left == root.left"},{"expr":"t.top == root.top"}]}"#)
+        }
+        for engine in [EngineKind.solved, .factored] {
+            let limits = SessionLimits(engine: engine)
+            let s = try LayoutSession(document: document("\u{AC00}\u{AC00}"), limits: limits)
+            let jamo = try document("\u{1100}\u{1161}\u{1100}\u{1161}")
+            _ = try s.put(document: jamo)
+            let fresh = try LayoutSession(document: jamo, limits: limits)
+            XCTAssertEqual(Self.outcome(s), Self.outcome(fresh), "\(engine)")
+        }
+    }
+
     /// A VFL group edited since it was sent is written as its members (`row.1`); sent back so,
     /// each member is matched to its own, changed in place, or removed when left out.
     func testAnEditedGroupSentBackAsItsMembersIsMatchedMemberByMember() throws {

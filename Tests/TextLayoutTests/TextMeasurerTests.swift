@@ -34,6 +34,19 @@ final class TextMeasurerTests: XCTestCase {
         XCTAssertEqual(a.height / 17, 1.164, accuracy: 0.01)
     }
 
+    /// A Hangul syllable and its two jamo are canonically equivalent (equal as Strings) but
+    /// not the same text to a font: each is measured as itself, not as the other one cached.
+    func testCanonicallyEquivalentTextsAreMeasuredEachAsItself() throws {
+        let syllable = "\u{AC00}\u{AC00}", jamo = "\u{1100}\u{1161}\u{1100}\u{1161}"
+        XCTAssertEqual(syllable, jamo)
+        let alone = try TextMeasurer(catalog: .shared).measure(jamo, style: style(1), width: nil)
+        let shared = TextMeasurer(catalog: .shared)
+        let first = try shared.measure(syllable, style: style(1), width: nil)
+        XCTAssertNotEqual(first.width, alone.width, "the two forms should measure apart in DejaVu Sans")
+        XCTAssertEqual(try shared.measure(jamo, style: style(1), width: nil), alone)
+        XCTAssertEqual(try shared.measure(jamo, style: style(0, .char), width: 1).lines, 2, "one cluster a syllable")
+    }
+
     func testBoldIsWiderAndTrailingSpacesDoNotCount() throws {
         var bold = sans
         bold.weight = 700
@@ -83,6 +96,25 @@ final class TextMeasurerTests: XCTestCase {
         let one = try measurer.measure("first\nsecond", style: style(1), width: nil)
         XCTAssertEqual(one.lines, 1)
         XCTAssertEqual(try measurer.measure("", style: style(0), width: 10).height, 0)
+    }
+
+    /// The outline is SVG path data: commands, then numbers in points to two decimals (no
+    /// exponent, no trailing zero, a minus only before a number that is not zero), which
+    /// place the glyphs inside the text's box.
+    func testAnOutlineIsPathDataOfNumbersToTwoDecimals() throws {
+        let o = try measurer.outline("Hig, 1/3 -0.05 Ω", style: style(0), width: 40)
+        let tokens = o.path.split(whereSeparator: { "MLQCZ ".contains($0) })
+        XCTAssertGreaterThan(tokens.count, 100)
+        let number = try Regex(#"^-?(0|[1-9][0-9]*)(\.[0-9]?[1-9])?$"#)
+        for t in tokens {
+            XCTAssertNotNil(try number.wholeMatch(in: t), "\(t)")
+            XCTAssertNotEqual(t, "-0")
+        }
+        let values = tokens.compactMap { Double($0) }
+        XCTAssertEqual(values.count, tokens.count)
+        XCTAssertLessThanOrEqual(values.max()!, max(o.width, o.height) + 20)
+        XCTAssertGreaterThanOrEqual(values.min()!, -20)
+        XCTAssertTrue(values.contains { $0 != $0.rounded() }, "hundredths are kept")
     }
 
     func testAnEmptyTextIsDrawnAsItMeasures() throws {
