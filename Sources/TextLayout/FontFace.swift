@@ -93,29 +93,61 @@ final class OutlineSink {
     var origin = (x: 0.0, y: 0.0)
     var scale = 1.0
 
-    private func point(_ command: UInt8, _ xs: [Float]) {
+    private func point(_ command: UInt8, _ x: Float, _ y: Float) {
         path.append(command)
-        for k in stride(from: 0, to: xs.count, by: 2) {
-            if k > 0 { path.append(32) }
-            append(origin.x + Double(xs[k]) * scale)
-            path.append(32)
-            append(origin.y - Double(xs[k + 1]) * scale)
-        }
+        pair(x, y)
     }
 
-    /// Two decimals: a hundredth of a point is far below a pixel at any scale drawn.
+    private func pair(_ x: Float, _ y: Float) {
+        append(origin.x + Double(x) * scale)
+        path.append(32)
+        append(origin.y - Double(y) * scale)
+    }
+
+    /// Two decimals: a hundredth of a point is far below a pixel at any scale drawn. Written
+    /// from the whole number of hundredths: `String(Double)` and an array a number were most
+    /// of the time a picture's text took.
     private func append(_ v: Double) {
-        let r = (v * 100).rounded() / 100
-        path += Array((r == r.rounded() ? String(Int(saturating: r)) : String(r)).utf8)
+        let h = Int(saturating: (v * 100).rounded())
+        if h < 0 { path.append(45) }
+        let whole = h.magnitude / 100, hundredths = Int(h.magnitude % 100)
+        let start = path.count
+        var n = whole
+        repeat {
+            path.append(48 + UInt8(n % 10))
+            n /= 10
+        } while n > 0
+        path[start...].reverse()
+        if hundredths != 0 {
+            path.append(46)
+            path.append(48 + UInt8(hundredths / 10))
+            if hundredths % 10 != 0 { path.append(48 + UInt8(hundredths % 10)) }
+        }
     }
 
     nonisolated(unsafe) static let funcs: OpaquePointer = {
         let f = hb_draw_funcs_create()!
         func sink(_ p: UnsafeMutableRawPointer?) -> OutlineSink { Unmanaged<OutlineSink>.fromOpaque(p!).takeUnretainedValue() }
-        hb_draw_funcs_set_move_to_func(f, { _, data, _, x, y, _ in sink(data).point(77, [x, y]) }, nil, nil)
-        hb_draw_funcs_set_line_to_func(f, { _, data, _, x, y, _ in sink(data).point(76, [x, y]) }, nil, nil)
-        hb_draw_funcs_set_quadratic_to_func(f, { _, data, _, cx, cy, x, y, _ in sink(data).point(81, [cx, cy, x, y]) }, nil, nil)
-        hb_draw_funcs_set_cubic_to_func(f, { _, data, _, c1x, c1y, c2x, c2y, x, y, _ in sink(data).point(67, [c1x, c1y, c2x, c2y, x, y]) }, nil, nil)
+        hb_draw_funcs_set_move_to_func(f, { _, data, _, x, y, _ in sink(data).point(77, x, y) }, nil, nil)
+        hb_draw_funcs_set_line_to_func(f, { _, data, _, x, y, _ in sink(data).point(76, x, y) }, nil, nil)
+        hb_draw_funcs_set_quadratic_to_func(
+            f,
+            { _, data, _, cx, cy, x, y, _ in
+                let s = sink(data)
+                s.point(81, cx, cy)
+                s.path.append(32)
+                s.pair(x, y)
+            }, nil, nil)
+        hb_draw_funcs_set_cubic_to_func(
+            f,
+            { _, data, _, c1x, c1y, c2x, c2y, x, y, _ in
+                let s = sink(data)
+                s.point(67, c1x, c1y)
+                s.path.append(32)
+                s.pair(c2x, c2y)
+                s.path.append(32)
+                s.pair(x, y)
+            }, nil, nil)
         hb_draw_funcs_set_close_path_func(f, { _, data, _, _ in sink(data).path.append(90) }, nil, nil)
         hb_draw_funcs_make_immutable(f)
         return f
