@@ -16,6 +16,10 @@ import Synchronization
 ///   connections, and here the same number caps the requests in flight for one client
 ///   as the proxy names it (the last `X-Forwarded-For` address, or `X-Real-IP`). That
 ///   header is read only from a trusted proxy: anyone else could write any address in it.
+/// - **A per-owner connection cap**: a connection belongs to the owner (tenant) its
+///   requests name, from whatever address; one owner past its share is refused its next
+///   request (the server closes that connection), so a tenant with many addresses cannot
+///   hold every slot either. A trusted proxy's connections carry everyone's: not counted.
 final class ConnectionGuard: @unchecked Sendable {
     /// One connection's clock; the notify callback's socket context holds it.
     final class Clock: Sendable {
@@ -28,6 +32,8 @@ final class ConnectionGuard: @unchecked Sendable {
         let deadline: Atomic<Int>
         let upgraded = Atomic<Bool>(false)
         let expired = Atomic<Bool>(false)
+        /// The owner counted for this connection (guarded by the guard's lock).
+        nonisolated(unsafe) var owner: String? = nil
 
         init(fd: Int32, client: ClientAddress?, viaProxy: Bool, deadline: Int) {
             self.fd = fd; self.client = client; self.viaProxy = viaProxy; self.deadline = Atomic(deadline)
@@ -37,8 +43,9 @@ final class ConnectionGuard: @unchecked Sendable {
     private let requestTimeoutMs: Int
     private let idleTimeoutMs: Int
     private let perClientLimit: Int
+    private let perOwnerLimit: Int
     private let trusted: [AddressRange]
-    private let open = Mutex<(clocks: [ObjectIdentifier: Clock], perClient: [ClientAddress: Int])>(([:], [:]))
+    private let open = Mutex<(clocks: [ObjectIdentifier: Clock], perClient: [ClientAddress: Int], perOwner: [String: Int])>(([:], [:], [:]))
     /// Requests in flight per client named by a trusted proxy.
     private let forwarded = Mutex<[ClientAddress: Int]>([:])
     private let running = Atomic<Bool>(true)
@@ -46,11 +53,13 @@ final class ConnectionGuard: @unchecked Sendable {
     let timedOut = Atomic<Int>(0)
     let refused = Atomic<Int>(0)
     let refusedForwarded = Atomic<Int>(0)
+    let refusedOwner = Atomic<Int>(0)
 
-    init(requestTimeoutSeconds: Int, idleTimeoutSeconds: Int, perClientLimit: Int, trusted: [AddressRange]) {
+    init(requestTimeoutSeconds: Int, idleTimeoutSeconds: Int, perClientLimit: Int, perOwnerLimit: Int, trusted: [AddressRange]) {
         requestTimeoutMs = requestTimeoutSeconds * 1000
         idleTimeoutMs = idleTimeoutSeconds * 1000
         self.perClientLimit = perClientLimit
+        self.perOwnerLimit = perOwnerLimit
         self.trusted = trusted
     }
 
@@ -112,7 +121,30 @@ final class ConnectionGuard: @unchecked Sendable {
                 let n = (s.perClient[a] ?? 1) - 1
                 s.perClient[a] = n > 0 ? n : nil
             }
+            if let o = clock.owner { Self.release(o, in: &s.perOwner) }
         }
+    }
+
+    /// Counts the connection as `owner`'s: false when the owner holds its share already
+    /// (the connection stays another owner's, or nobody's). A connection first used by one
+    /// owner and then another moves to the second.
+    func claim(_ clock: Clock, for owner: String) -> Bool {
+        guard !clock.viaProxy else { return true }
+        let held = open.withLock { s -> Bool in
+            if clock.owner == owner { return true }
+            guard s.perOwner[owner, default: 0] < perOwnerLimit else { return false }
+            if let o = clock.owner { Self.release(o, in: &s.perOwner) }
+            clock.owner = owner
+            s.perOwner[owner, default: 0] += 1
+            return true
+        }
+        if !held { refusedOwner.add(1, ordering: .relaxed) }
+        return held
+    }
+
+    private static func release(_ owner: String, in counts: inout [String: Int]) {
+        let n = (counts[owner] ?? 1) - 1
+        counts[owner] = n > 0 ? n : nil
     }
 
     /// A whole request is in: no deadline while it is handled.

@@ -50,6 +50,7 @@ public final class HTTPServer: @unchecked Sendable {
             requestTimeoutSeconds: configuration.requestTimeoutSeconds,
             idleTimeoutSeconds: configuration.connectionTimeoutSeconds,
             perClientLimit: configuration.maxConnectionsPerClient,
+            perOwnerLimit: configuration.maxConnectionsPerOwner,
             trusted: configuration.trustedProxies.compactMap(AddressRange.init))
     }
 
@@ -173,6 +174,7 @@ public final class HTTPServer: @unchecked Sendable {
     public var connectionsTimedOut: Int { connectionGuard.timedOut.load(ordering: .relaxed) }
     public var connectionsRefusedPerClient: Int { connectionGuard.refused.load(ordering: .relaxed) }
     public var requestsRefusedPerForwardedClient: Int { connectionGuard.refusedForwarded.load(ordering: .relaxed) }
+    public var requestsRefusedPerOwner: Int { connectionGuard.refusedOwner.load(ordering: .relaxed) }
 
     func admits(_ address: UnsafePointer<sockaddr>?) -> Bool {
         isAccepting && connectionGuard.admits(address)
@@ -264,6 +266,7 @@ public final class HTTPServer: @unchecked Sendable {
         var request = Request(method: methodName, path: path, body: state.body, values: state)
         request.viaTrustedProxy = state.clock?.viaProxy == true
         request.socket = state.clock?.fd ?? -1
+        request.slot = state.clock.map { ConnectionSlot(clock: $0, guard: connectionGuard) }
         state.body = []
         let response = handler(&request)
         if response.hold != nil { return suspend(connection, state, response) }
@@ -351,6 +354,7 @@ public final class HTTPServer: @unchecked Sendable {
         // Plain connections: a closed one is seen while the work goes on (over TLS a close
         // comes as a record, not an end of stream).
         request.socket = configuration.tls == nil ? state.clock?.fd ?? -1 : -1
+        request.slot = state.clock.map { ConnectionSlot(clock: $0, guard: connectionGuard) }
         state.body = []
         let job = Offloaded(connection: connection, request: request)
         MHD_suspend_connection(connection)

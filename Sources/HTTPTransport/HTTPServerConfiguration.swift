@@ -18,6 +18,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var requestTimeoutSeconds = 10
     /// Connections one peer address may hold (trusted proxies excepted): half the slots.
     public var maxConnectionsPerClient = 512
+    /// Connections one owner (a tenant: what `Request.holdConnection(for:)` names) may hold,
+    /// from any number of addresses (trusted proxies excepted): half the slots.
+    public var maxConnectionsPerOwner = 512
     /// Addresses or CIDR ranges of proxies that carry many clients' connections.
     public var trustedProxies: [String] = []
     /// libmicrohttpd zeroes the whole pool for every request (3.9% of server CPU at 32 KiB,

@@ -35,6 +35,8 @@ public struct Request {
     public var viaTrustedProxy = false
     /// The connection's socket (-1: none, a request made without a network).
     public var socket: Int32 = -1
+    /// The connection's place in the per-owner count (nil: a request made without a network).
+    var slot: ConnectionSlot? = nil
 
     /// Whether the client has closed its connection: its answer can go nowhere.
     public var clientClosed: Bool { peerClosed(socket) }
@@ -46,6 +48,10 @@ public struct Request {
         self.body = body
         self.values = values
     }
+
+    /// Counts this request's connection as `owner`'s (a tenant's): false when the owner
+    /// already holds its share of the server's connections (`maxConnectionsPerOwner`).
+    public func holdConnection(for owner: String) -> Bool { slot.map { $0.guard.claim($0.clock, for: owner) } ?? true }
 
     public func header(_ name: String) -> String? { values.header(name) }
     public func query(_ name: String) -> String? { values.query(name) }
@@ -77,4 +83,10 @@ public struct Request {
         }
         return false
     }
+}
+
+/// A request's connection, as the per-owner count knows it.
+struct ConnectionSlot {
+    let clock: ConnectionGuard.Clock
+    let `guard`: ConnectionGuard
 }

@@ -284,6 +284,14 @@ public final class LayoutdServer: Sendable {
                 refusal.heldSeconds = min(wait, 1)
                 throw refusal
             }
+            // Its share of the connections, from however many addresses: past it, this
+            // connection is closed with the refusal, the slot going back to everyone.
+            if !req.holdConnection(for: caller.owner) {
+                metrics.tenant(caller.owner, "connections")
+                throw Problem(
+                    429, "tenant \(caller.owner) holds its share of the server's connections (--max-connections-per-tenant): reuse one",
+                    headers: [("Retry-After", "1"), ("Connection", "close")])
+            }
             metrics.tenant(caller.owner, "request")
             return caller
         }

@@ -40,6 +40,12 @@ struct Layoutd: ParsableCommand {
     var perClientConnections: Int? { maxConnectionsPerIp ?? env("MAX_CONNECTIONS_PER_IP") }
     @Option(
         help:
+            "Connections one tenant may hold, from any addresses, with --auth-file; past it a request is answered 429 and its connection closed (trusted proxies are exempt). Default: half of --max-connections. Env: LAYOUTD_MAX_CONNECTIONS_PER_TENANT."
+    )
+    var maxConnectionsPerTenant: Int?
+    var perTenantConnections: Int? { maxConnectionsPerTenant ?? env("MAX_CONNECTIONS_PER_TENANT") }
+    @Option(
+        help:
             "Comma-separated addresses or CIDR ranges of proxies in front of layoutd: exempt from --max-connections-per-ip (the proxy limits its own clients). Env: LAYOUTD_TRUSTED_PROXIES."
     )
     var trustedProxies: String = env("TRUSTED_PROXIES") ?? ""
@@ -187,7 +193,7 @@ struct Layoutd: ParsableCommand {
             ("max-streams", maxStreams), ("max-message-bytes", maxMessageBytes),
             ("max-sizes", maxSizes), ("max-picture-pixels", maxPicturePixels), ("max-picture-glyphs", maxPictureGlyphs),
             ("workers", workers), ("offload-bytes", offloadBytes), ("request-timeout", requestTimeout),
-            ("max-connections-per-ip", perClientConnections ?? 1)
+            ("max-connections-per-ip", perClientConnections ?? 1), ("max-connections-per-tenant", perTenantConnections ?? 1)
         ] where v < 1 {
             throw ValidationError("--\(name) must be at least 1")
         }
@@ -232,6 +238,7 @@ struct Layoutd: ParsableCommand {
         c.http.connectionTimeoutSeconds = connectionTimeout
         c.http.requestTimeoutSeconds = requestTimeout
         c.http.maxConnectionsPerClient = perClientConnections ?? max(1, maxConnections / 2)
+        c.http.maxConnectionsPerOwner = perTenantConnections ?? max(1, maxConnections / 2)
         c.http.trustedProxies = proxies
         c.http.maxBodyBytes = maxBodyBytes
         c.http.connectionMemoryLimit = connectionMemory

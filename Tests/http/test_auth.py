@@ -522,6 +522,43 @@ class AuthTests(unittest.TestCase):
         for s in held[1:] + [other]:
             s.close()
 
+    def test_no_one_tenant_holds_every_connection_slot(self):
+        server, c = self.start("--max-connections-per-tenant", "3")
+
+        def keyed(conn, key):
+            conn.request("POST", "/v1/layout", body=json.dumps(DOC).encode(),
+                         headers={"Content-Type": "application/json", "Authorization": f"Bearer {key}"})
+            r = conn.getresponse()
+            r.read()
+            return r.status, r.getheader("Connection", "")
+
+        held = [http.client.HTTPConnection("127.0.0.1", server.port, timeout=30) for _ in range(3)]
+        for conn in held:
+            self.assertEqual(keyed(conn, KEY_A)[0], 200)
+        for conn in held:   # kept alive, counted once each
+            self.assertEqual(keyed(conn, KEY_A)[0], 200)
+        extra = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        status, connection = keyed(extra, KEY_A)
+        self.assertEqual((status, connection.lower()), (429, "close"), "a fourth connection of one tenant")
+        extra.close()
+        other = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        self.assertEqual(keyed(other, KEY_B)[0], 200, "another tenant still gets a connection")
+        metrics = c.request("GET", "/metrics")[2].decode()
+        self.assertIn('layoutd_tenant_refusals_total{tenant="team-a",reason="connections"} 1', metrics)
+        held.pop().close()
+        deadline = time.time() + 5
+        while True:   # the slot comes back once the server has seen the close
+            conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+            status = keyed(conn, KEY_A)[0]
+            if status == 200:
+                held.append(conn)
+                break
+            conn.close()
+            self.assertLess(time.time(), deadline, "a closed connection's slot was not given back")
+            time.sleep(0.05)
+        for conn in held + [other]:
+            conn.close()
+
     def test_a_silent_stream_is_closed_and_a_pinging_one_is_not(self):
         server, c = self.start("--stream-idle-timeout", "1.5")
         sid = c.request("POST", "/v1/sessions", DOC, key=KEY_A)[2]["session"]
