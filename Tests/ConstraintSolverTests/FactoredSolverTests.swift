@@ -369,6 +369,26 @@ final class FactoredSolverOperationTests: XCTestCase {
         XCTAssertGreaterThan(brokenSeen, 50)
     }
 
+    /// n required rows at odds over one variable (`w == 40`, then `w >= 41+k`), broken in the
+    /// order listed: the first breaks and the worst of the rest is repaired in one dual step,
+    /// which repairs them all (repairing the lowest id first took a step per row, each moving
+    /// all n: n² over the growing eta file).
+    func testRowsAtOddsOverOneVariableTakeAFewSteps() {
+        for n in [100, 800] {
+            let s = FactoredSolver()
+            let w = s.addVariable()
+            var batch = ConstraintBatch(
+                [ConstraintDefinition(LinearExpression([(w, 1)], constant: -40), .equal, priority: 1000)]
+                    + (0..<n).map { k in ConstraintDefinition(LinearExpression([(w, 1)], constant: -Double(41 + k)), .greaterOrEqual, priority: 1000)
+                    })
+            batch.breakOrder = (0...n).map(Int64.init)
+            let handles = s.add(batch: batch)
+            XCTAssertEqual(s.value(w), Double(40 + n), accuracy: 1e-9)
+            XCTAssertEqual(s.brokenConstraints.map(\.constraint), [handles[0]], "n = \(n): only w == 40 breaks")
+            XCTAssertLessThan(s.stats.pivots, 10, "n = \(n): pivots")
+        }
+    }
+
     /// The ambiguous variables are those whose range over the optimal face is not a point
     /// (the reference: min and max of each variable with every level fixed at its optimum).
     func testAmbiguityAgainstTheOptimalFace() throws {

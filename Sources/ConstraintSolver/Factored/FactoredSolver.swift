@@ -93,7 +93,7 @@ public final class FactoredSolver {
     /// Nonbasic columns whose lexicographic reduced cost improves the objective.
     var candidates = IndexQueue()
     /// Basic restricted columns below zero (or artificials off zero).
-    var infeasible = IndexQueue()
+    var infeasible = InfeasibleQueue()
     var pendingFixed: [Int] = []
 
     /// The columns the current change wrote, each with its value before (the changed set).
@@ -483,7 +483,7 @@ public final class FactoredSolver {
             // A restricted basic at 0 blocks zero-cost moves: the verdicts change when one comes or goes.
             if (old <= Self.eps) != (v <= Self.eps) { ambiguityCache = nil }
         }
-        if bad && basis.isBasic(j) { infeasible.insert(j) } else if !infeasible.isEmpty { infeasible.remove(j) }
+        if bad && basis.isBasic(j) { infeasible.update(j, by: abs(v)) } else if !infeasible.isEmpty { infeasible.remove(j) }
     }
 
     // MARK: Reduced costs
@@ -654,14 +654,8 @@ public final class FactoredSolver {
         setValue(leaving, 0)
     }
 
-    /// The infeasible basic to leave: the most infeasible while there are few, else the
-    /// smallest id (a scan of thousands per step made a 10,000-cell build quadratic: 33% of it).
-    private func nextInfeasible() -> Int {
-        if infeasible.count <= 32 {
-            return infeasible.members.max { (abs(value[$0]), -$0) < (abs(value[$1]), -$1) }!
-        }
-        return infeasible.min()!
-    }
+    /// The infeasible basic to leave: the most infeasible.
+    private func nextInfeasible() -> Int { infeasible.most { abs(value[$0]) }! }
 
     private static func less(_ a: (Int, [Double], Double, Int), _ b: (Int, [Double], Double, Int)) -> Bool {
         if a.0 != b.0 { return a.0 < b.0 }
