@@ -50,11 +50,22 @@ extension FactoredSolver {
     /// [0,0] artificials and the dual simplex either drives them to 0 or breaks it again
     /// with a new conflict set. One whose conflict set is untouched still conflicts.
     func retryBroken(after trigger: Int32?, removedRow: Int? = nil) throws(Unsatisfiable) {
-        // Over a copy: the list changes as they are retried (removing from the list being
-        // iterated copied it at every removal).
+        // The list is taken and made again: those not retried keep their places, and the
+        // solves append what they break (again) after them, as removing each retried one in
+        // place and appending did. In place, each removal scanned the list: n² for a document
+        // with a conflict a cell (12% of an 8,000-cell build).
         let retried = broken
-        for h in retried {
-            guard let rec = records[h], let conflicts = records.conflicts[h] else { continue }
+        var kept: [Int32] = [], next = 0
+        broken = []
+        // A solve that throws leaves the ones not reached yet where they were.
+        defer { broken = kept + retried[next...] + broken }
+        while next < retried.count {
+            let h = retried[next]
+            next += 1
+            guard let rec = records[h], let conflicts = records.conflicts[h] else {
+                kept.append(h)
+                continue
+            }
             let errors = rows[rec.row].map(\.index).filter { kind[$0] == .error && costPriority[$0] == Self.brokenPriority }
             let holds = errors.allSatisfy { value[$0] <= Self.eps }
             let involved =
@@ -62,7 +73,10 @@ extension FactoredSolver {
                 || conflicts.contains {
                     $0.raw == trigger || records[$0.raw] == nil || records.isBroken($0.raw)
                 }
-            guard holds || involved else { continue }
+            guard holds || involved else {
+                kept.append(h)
+                continue
+            }
             for e in errors {
                 // Its cost stays while it is basic, so the duals stay consistent; once
                 // nonbasic the artificial is deleted.
@@ -73,7 +87,6 @@ extension FactoredSolver {
                 pendingFixed.append(e)
             }
             records.conflicts[h] = nil
-            broken.removeAll { $0 == h }
             if !holds {
                 preferredRow = rec.row
                 try solve()  // may break it again, with a new certificate
