@@ -71,6 +71,10 @@ let package = Package(
         // with), PNG rasterized by librsvg on cairo.
         .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
         .target(name: "Rendering", dependencies: ["CRsvg", "LayoutModel", "TextLayout", "WorkBudget"]),
+        // Interface Builder documents checked: each root laid out, its findings placed in the XML
+        // (the one path `POST /v1/ib/layout` and `layoutd check` take), snapshots, pictures and
+        // reports. Knows documents, the model and pictures, not HTTP.
+        .target(name: "IBCheck", dependencies: ["InterfaceBuilder", "LayoutModel", "Rendering", "JSON", "TextLayout"]),
         // HTTP on libmicrohttpd: the adapter, request, response, router, gzip/deflate, WebSocket
         // framing and handshake. Knows nothing of layout.
         .target(name: "HTTPTransport", dependencies: ["CMicroHTTPD", "CGnuTLS", "CZlib", "CEpoll"]),
@@ -79,7 +83,7 @@ let package = Package(
         .target(
             name: "LayoutServer",
             dependencies: [
-                "HTTPTransport", "LayoutModel", "InterfaceBuilder", "JSON", "SessionStorage", "TextLayout", "Rendering", "CMalloc", "WorkBudget",
+                "HTTPTransport", "LayoutModel", "InterfaceBuilder", "IBCheck", "JSON", "SessionStorage", "TextLayout", "Rendering", "CMalloc", "WorkBudget",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus")
             ],
@@ -91,7 +95,8 @@ let package = Package(
         .executableTarget(
             name: "layoutd",
             dependencies: [
-                "LayoutServer", "HTTPTransport", "LayoutModel", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "LayoutServer", "HTTPTransport", "LayoutModel", "IBCheck", "InterfaceBuilder",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log")
             ]
         ),

@@ -154,7 +154,7 @@ for path in files {
             }
         }
         if verbose {
-            for n in root.notes { print("  note \(root.name): \(n)") }
+            for n in root.notes { print("  note \(root.name) \(n.place.line):\(n.place.column): \(n.message)") }
             for d in session.diagnostics() { print("  diagnostic \(root.name): \(d)") }
         }
     }

@@ -38,7 +38,33 @@ public struct ImportedRoot: Sendable {
     /// Views Xcode marked `misplaced` or `ambiguous`: its stored frame is not its layout.
     public var unreconciled: Set<String>
     /// What the importer left out or approximated, one sentence each.
-    public var notes: [String]
+    public var notes: [ImportNote]
+    /// Where the root starts in the XML: its controller's, cell's or view's start tag.
+    public var place: SourcePlace
+    /// Where each view, guide and constraint of `document` comes from, by its id there: its
+    /// element's start tag (what the importer made for one, a guide's pins or a frame's
+    /// autoresizing constraints, is placed at the element it was made for).
+    public var places: [String: SourcePlace]
+}
+
+/// A place in the XML: 1-based line and column of an element's start tag.
+public struct SourcePlace: Sendable, Equatable, Hashable {
+    public var line: Int
+    public var column: Int
+
+    public init(line: Int, column: Int) { (self.line, self.column) = (line, column) }
+    init(_ e: XMLElement) { (line, column) = (e.line, e.column) }
+}
+
+/// Something the importer left out or approximated: the sentence, the IB id it concerns and
+/// where its element is.
+public struct ImportNote: Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public var id: String?
+    public var place: SourcePlace
+
+    public init(_ message: String, id: String?, place: SourcePlace) { (self.message, self.id, self.place) = (message, id, place) }
+    public var description: String { message }
 }
 
 /// A document's roots and the device they are laid out on.

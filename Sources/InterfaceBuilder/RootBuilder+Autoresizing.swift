@@ -45,6 +45,7 @@ extension RootBuilder {
             ]
         }
         constraints.append(object(start))
+        places["\(id).autoresizing.\(names.start)"] = places[id]
         var length: [(String, JSON)] = [("id", .string("\(id).autoresizing.\(names.size)")), ("first", .string("\(id).\(names.size)"))]
         if kSize == 0 {
             length.append(("constant", number(size)))
@@ -54,5 +55,6 @@ extension RootBuilder {
             ]
         }
         constraints.append(object(length))
+        places["\(id).autoresizing.\(names.size)"] = places[id]
     }
 }

@@ -31,23 +31,24 @@ extension RootBuilder {
     /// not lay out.
     mutating func constraint(_ c: XMLElement, owner: String) -> JSON? {
         let id = c["id"] ?? "\(owner)-c\(constraints.count)"
+        places[id] = SourcePlace(c)
         var first = c["firstItem"].map { aliases[$0] ?? $0 } ?? owner
         var second = c["secondItem"].map { aliases[$0] ?? $0 }
         guard let firstAttribute = c["firstAttribute"].flatMap({ Self.attributes[$0] }) else {
-            notes.append("constraint \(id): attribute \(c["firstAttribute"] ?? "(none)") is not laid out")
+            note("constraint \(id): attribute \(c["firstAttribute"] ?? "(none)") is not laid out", id: id, at: c)
             return nil
         }
         let secondAttribute = c["secondAttribute"].flatMap { Self.attributes[$0] }
         if second != nil && secondAttribute == nil {
-            notes.append("constraint \(id): attribute \(c["secondAttribute"] ?? "(none)") is not laid out")
+            note("constraint \(id): attribute \(c["secondAttribute"] ?? "(none)") is not laid out", id: id, at: c)
             return nil
         }
         for item in [first, second].compactMap({ $0 }) where !known.contains(item) {
-            notes.append("constraint \(id) names \(item), which is not a view of this root")
+            note("constraint \(id) names \(item), which is not a view of this root", id: id, at: c)
             return nil
         }
         guard let multiplier = Self.multiplier(c["multiplier"]) else {
-            notes.append("constraint \(id): multiplier \(c["multiplier"] ?? "") is not a number")
+            note("constraint \(id): multiplier \(c["multiplier"] ?? "") is not a number", id: id, at: c)
             return nil
         }
         // A scroll view's edges, related to what it scrolls, are its content area's.

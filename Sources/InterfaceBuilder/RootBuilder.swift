@@ -23,7 +23,9 @@ struct RootBuilder {
     var constraints: [JSON] = []
     var stored: [(id: String, x: Double, y: Double, width: Double, height: Double)] = []
     var unreconciled: Set<String> = []
-    var notes: [String] = []
+    var notes: [ImportNote] = []
+    /// Where each id of the document comes from (`ImportedRoot.places`).
+    var places: [String: SourcePlace] = [:]
     /// Every view and guide of this root, by IB id.
     var known: Set<String> = []
     var elements: [String: XMLElement] = [:]
@@ -77,7 +79,8 @@ struct RootBuilder {
             ("constraints", .array(constraints))
         ])
         return ImportedRoot(
-            kind: kind, name: name, rootID: rootID, document: document, storedFrames: stored, unreconciled: unreconciled, notes: notes)
+            kind: kind, name: name, rootID: rootID, document: document, storedFrames: stored, unreconciled: unreconciled, notes: notes,
+            place: SourcePlace(kind == .view ? root : controller ?? root), places: places)
     }
 
     /// The root's size and safe area: a controller's root fills the device's screen in the
@@ -183,6 +186,7 @@ struct RootBuilder {
         guard let id = id ?? e["id"], !excluded.contains(id) else { return }
         known.insert(id)
         elements[id] = e
+        places[id] = SourcePlace(e)
         // A view's first parent: an id used twice (a view nested in one of its own id, or in
         // one it holds) makes no cycle for the walks up the tree (`isInside`); the document it
         // makes is refused for the repeated id.
@@ -287,6 +291,7 @@ struct RootBuilder {
     private mutating func guides(_ e: XMLElement, owner: String, safe: Device.Insets) {
         for g in e.children where g.name == "viewLayoutGuide" {
             guard let gid = g["id"] else { continue }
+            places[gid] = SourcePlace(g)
             switch g["key"] {
             case "safeArea":
                 addGuide(gid, in: owner, top: safe.top, left: safe.left, bottom: safe.bottom, right: safe.right)
@@ -296,7 +301,7 @@ struct RootBuilder {
                 addGuide(gid, in: owner, top: 0, left: 0, bottom: nil, right: nil)
                 contentGuide[owner] = gid
             default:
-                notes.append("guide \(gid) (\(g["key"] ?? "?")) of \(owner) is not laid out")
+                note("guide \(gid) (\(g["key"] ?? "?")) of \(owner) is not laid out", id: gid, at: g)
             }
         }
         if e.name == "scrollView" || e.name == "tableView" || e.name == "collectionView" || e.name == "textView" { scrollers.insert(owner) }
@@ -313,6 +318,7 @@ struct RootBuilder {
 
     private mutating func guideView(_ gid: String, in owner: String) {
         known.insert(gid)
+        if places[gid] == nil { places[gid] = places[owner] }
         views.append(object([("id", .string(gid)), ("parent", .string(owner)), ("kind", .string("guide"))]))
     }
 
@@ -325,7 +331,11 @@ struct RootBuilder {
         if let owner { members.append(("second", .string("\(owner).\(attribute)"))) }
         members.append(("constant", number(constant)))
         constraints.append(object(members))
+        places["\(guide).\(attribute)"] = places[guide]
     }
+
+    /// A note on `e`, placed at its start tag.
+    mutating func note(_ message: String, id: String?, at e: XMLElement) { notes.append(ImportNote(message, id: id, place: SourcePlace(e))) }
 
     /// iOS 7–10's top and bottom layout guides: zero-width strips at the root's left, under
     /// the status and top bars and over the bottom bar.
@@ -333,6 +343,7 @@ struct RootBuilder {
         guard let list = controller?.child("layoutGuides") else { return }
         for g in list.children where g.name == "viewControllerLayoutGuide" {
             guard let gid = g["id"] else { continue }
+            places[gid] = SourcePlace(g)
             guideView(gid, in: rootID)
             let (edge, size) = g["type"] == "bottom" ? ("bottom", safe.bottom) : ("top", safe.top)
             pin(gid, edge, to: rootID)

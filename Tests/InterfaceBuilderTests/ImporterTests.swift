@@ -768,7 +768,7 @@ final class ImporterTests: XCTestCase {
                             <subviews><view id="v"><rect key="frame" x="0" y="0" width="10" height="10"/></view></subviews>
                             <constraints><constraint firstItem="v" firstAttribute="width" secondItem="v" secondAttribute="height" multiplier="1:0" id="r"/></constraints>
             """)
-        XCTAssertTrue(ratio.notes.contains { $0.contains("multiplier") }, "\(ratio.notes)")
+        XCTAssertTrue(ratio.notes.contains { $0.message.contains("multiplier") }, "\(ratio.notes)")
     }
 
     /// Xcode writes `pointSize="0.0"` for the labels of its built-in cell styles: 12 pt from

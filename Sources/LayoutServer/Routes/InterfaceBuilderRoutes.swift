@@ -1,4 +1,5 @@
 import HTTPTransport
+import IBCheck
 import InterfaceBuilder
 import JSON
 import LayoutModel
@@ -48,9 +49,9 @@ struct InterfaceBuilderRoutes: Sendable {
         return o
     }
 
-    /// Each root laid out one-shot: its frames, diagnostics and notes by IB ids, and its
-    /// layoutd document (what `POST /v1/sessions` takes to keep it). A root layoutd refuses
-    /// says why in its place; the others are answered.
+    /// Each root laid out one-shot: its frames, diagnostics and notes by IB ids, its findings
+    /// placed in the XML, and its layoutd document (what `POST /v1/sessions` takes to keep it).
+    /// A root layoutd refuses says why in its place; the others are answered.
     static func answer(_ document: ImportedDocument, options: ImportOptions, limits: SessionLimits) -> [UInt8] {
         var w = JSONWriter(capacity: 4096)
         w.beginObject()
@@ -76,19 +77,22 @@ struct InterfaceBuilderRoutes: Sendable {
             w.value(.string(root.kind.rawValue))
             w.key("root")
             w.value(.string(root.rootID))
-            do throws(LayoutError) {
-                // From the tree the importer made (written out and read back, it was parsed twice).
-                let session = try LayoutSession.make(document: root.document, limits: limits, oneShot: true)
+            // The path `layoutd check` takes: the same layout, the same findings.
+            let layout = RootLayout(root, limits: limits)
+            if let error = layout.error {
+                w.key("error")
+                w.value(Problem(error).json)
+            } else if let session = layout.session {
                 w.key(plain: "frames")
                 WireFormat.frames(&w, of: session)
                 w.key("diagnostics")
-                WireFormat.diagnostics(&w, session.diagnostics())
-            } catch {
-                w.key("error")
-                w.value(Problem(error).json)
+                WireFormat.diagnostics(&w, layout.diagnostics)
             }
             w.key("notes")
-            w.value(.array(root.notes.map { .string($0) }))
+            w.value(.array(root.notes.map { .string($0.message) }))
+            w.key("findings")
+            let findings = layout.findings(storedFrames: RootLayout.comparesStoredFrames(options), tolerance: RootLayout.defaultTolerance)
+            w.value(.array(findings.map(\.json)))
             w.key("document")
             w.value(root.document)
             w.endObject()
