@@ -35,9 +35,10 @@ public struct Finding: Sendable, Equatable {
     public var file: String?
 
     public init(
-        _ kind: Kind, _ message: String, at place: SourcePlace, ids: [String], root: String? = nil,
+        _ kind: Kind, _ message: String, at place: SourcePlace, ids: [String], root: String? = nil, size: String? = nil,
         severity: Severity? = nil
     ) {
+        self.size = size
         self.kind = kind
         self.severity = severity ?? Severities.standard[kind] ?? .warning
         self.message = message

@@ -58,8 +58,8 @@ extension RootLayout {
             let apart = max(abs(f.x - s.x), abs(f.y - s.y), abs(f.width - s.width), abs(f.height - s.height))
             guard apart > tolerance else { continue }
             let message =
-                "'\(s.id)' is misplaced: Xcode stored it at \(box(s.x, s.y, s.width, s.height)), the constraints put it at "
-                + "\(box(f.x, f.y, f.width, f.height)) (\(points(apart)) pt apart); update its frame or its constraints."
+                "'\(s.id)' is misplaced: Xcode stored it at \(text(Rect(x: s.x, y: s.y, width: s.width, height: s.height))), "
+                + "the constraints put it at \(text(f)) (\(pointsText(apart)) pt apart); update its frame or its constraints."
             out.append(Finding(.misplaced, message, at: place(of: s.id), ids: [s.id], root: root.name))
         }
         return out
@@ -86,13 +86,8 @@ extension RootLayout {
     }
 }
 
-/// `x 16, y 20, 343 × 21`.
-private func box(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> String {
-    "x \(points(x)), y \(points(y)), \(points(w)) × \(points(h))"
-}
-
 /// A number of points to two decimals, without trailing zeros.
-func points(_ v: Double) -> String {
+func pointsText(_ v: Double) -> String {
     let r = (v * 100).rounded() / 100
     if let whole = Int(checked: r), Double(whole) == r { return String(whole) }
     var s = String(r)

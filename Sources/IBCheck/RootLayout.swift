@@ -49,3 +49,11 @@ public struct RootLayout {
         }
     }
 }
+
+extension RootLayout {
+    /// What a document of `bytes` may cost to read, for layouts within `limits`: IB writes
+    /// 10–20 elements a view, so the document may hold what its views may.
+    public static func xmlLimits(bytes: Int, limits: SessionLimits) -> XMLLimits {
+        XMLLimits(maxBytes: bytes, maxDepth: 256, maxElements: max(1_000, 40 * limits.maxViews))
+    }
+}

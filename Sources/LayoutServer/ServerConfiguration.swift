@@ -93,7 +93,7 @@ public struct ServerConfiguration: Sendable {
         return limits
     }
 
-    var layoutLimits: SessionLimits {
+    public var layoutLimits: SessionLimits {
         var limits = sessionLimits
         limits.engine = layoutEngine
         limits.factoredFromViews = nil

@@ -12,8 +12,26 @@ import Logging
 struct Layoutd: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "layoutd",
-        abstract: "Auto Layout as a service: POST views and constraints, get frames back."
+        abstract: "Auto Layout as a service: POST views and constraints, get frames back.",
+        discussion: "With no subcommand, layoutd serves. `layoutd check PATH…` checks Interface Builder documents in process.",
+        subcommands: [Check.self]
     )
+
+    /// ArgumentParser's, but a usage error of `layoutd check` exits 2, as a linter's does (1
+    /// is its findings); the server's flags keep ArgumentParser's statuses.
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            if arguments.first == Check.configuration.commandName, !(error is ExitCode), exitCode(for: error) != .success {
+                FileHandle.standardError.write(Data((Check.fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(Check.usageError)
+            }
+            exit(withError: error)
+        }
+    }
 
     @Option(help: "Address to listen on: IPv4, or IPv6 (\"::\" takes IPv4 clients too). Env: LAYOUTD_HOST.") var host: String =
         env("HOST") ?? "127.0.0.1"

@@ -17,8 +17,7 @@ struct InterfaceBuilderRoutes: Sendable {
             try checkXMLMedia(req)
             let options = try Self.options(req)
             let limits = sessions.configuration.layoutLimits
-            // IB writes 10–20 elements a view: the document may hold what its views may.
-            let xml = XMLLimits(maxBytes: req.body.count, maxDepth: 256, maxElements: max(1_000, 40 * limits.maxViews))
+            let xml = RootLayout.xmlLimits(bytes: req.body.count, limits: limits)
             let document: ImportedDocument
             do throws(ImportError) { document = try Importer.read(req.body, options: options, limits: xml) } catch {
                 var problem = Problem(error.kind == .malformed ? 400 : 422, error.message)
