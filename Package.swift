@@ -83,7 +83,8 @@ let package = Package(
         .target(
             name: "LayoutServer",
             dependencies: [
-                "HTTPTransport", "LayoutModel", "InterfaceBuilder", "IBCheck", "JSON", "SessionStorage", "TextLayout", "Rendering", "CMalloc", "WorkBudget",
+                "HTTPTransport", "LayoutModel", "InterfaceBuilder", "IBCheck", "JSON", "SessionStorage", "TextLayout", "Rendering", "CMalloc",
+                "WorkBudget",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus")
             ],

@@ -27,7 +27,9 @@ public enum DocumentFinder {
                     walk.skipDescendants()
                     continue
                 }
-                if isDocument(name) { found.append(path.hasSuffix("/") ? path + item : path + "/" + item) }
+                // A document is a file: a snapshot folder is named after the document it holds.
+                guard isDocument(name), walk.fileAttributes?[.type] as? FileAttributeType == .typeRegular else { continue }
+                found.append(path == "." ? item : path.hasSuffix("/") ? path + item : path + "/" + item)
             }
             out += found.sorted()
         }

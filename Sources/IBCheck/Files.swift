@@ -1,8 +1,8 @@
 import Foundation
 
 /// Files written whole, their folders made as needed.
-enum Files {
-    static func write(_ bytes: [UInt8], to path: String) throws(CheckFailure) {
+public enum Files {
+    public static func write(_ bytes: [UInt8], to path: String) throws(CheckFailure) {
         let folder = (path as NSString).deletingLastPathComponent
         do {
             if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }

@@ -23,7 +23,8 @@ extension RootLayout {
             let id = elementID(at: error.pointer)
             out.append(
                 Finding(
-                    .refused, "layoutd refused the root's document: \(error.detail) (\(error.pointer))", at: place(of: id), ids: id.map { [$0] } ?? [],
+                    .refused, "layoutd refused the root's document: \(error.detail) (\(error.pointer))", at: place(of: id),
+                    ids: id.map { [$0] } ?? [],
                     root: name))
         }
         var loose = Set<String>()

@@ -63,13 +63,15 @@ struct Check: ParsableCommand {
         c.tolerance = tolerance
         c.severities = try severities()
         (c.record, c.compare, c.pictures) = (record, compare, pictures)
-        if compare != nil { c.changes = changes ?? output.map { ($0 as NSString).deletingLastPathComponent }.flatMap { $0.isEmpty ? nil : $0 } ?? "layoutd-changes" }
+        if compare != nil {
+            c.changes = changes ?? output.map { ($0 as NSString).deletingLastPathComponent }.flatMap { $0.isEmpty ? nil : $0 } ?? "layoutd-changes"
+        }
         let files: [String]
         do throws(CheckFailure) { files = try DocumentFinder.documents(under: paths) } catch { throw Self.fail(error.description) }
         let summary = CheckRun.run(files, c, jobs: jobs, progress: Progress.onTerminal(total: files.count))
         let report = ReportFormat(rawValue: format)!.render(summary)
         if let output {
-            guard FileManager.default.createFile(atPath: output, contents: Data(report.utf8)) else { throw Self.fail("\(output): cannot be written") }
+            do throws(CheckFailure) { try Files.write(Array(report.utf8), to: output) } catch { throw Self.fail(error.description) }
         } else {
             FileHandle.standardOutput.write(Data(report.utf8))
         }
@@ -103,7 +105,9 @@ struct Check: ParsableCommand {
 
     func severities() throws -> Severities {
         var s = Severities.standard
-        for (lists, severity) in [(errorKinds, Finding.Severity.error), (warningKinds, .warning)] as [([String], Finding.Severity?)] + [(ignoredKinds, nil)] {
+        for (lists, severity) in [(errorKinds, Finding.Severity.error), (warningKinds, .warning)] as [([String], Finding.Severity?)] + [
+            (ignoredKinds, nil)
+        ] {
             for name in lists.flatMap({ $0.split(separator: ",") }) {
                 let trimmed = name.trimmingCharacters(in: .whitespaces)
                 guard let kind = Finding.Kind(rawValue: trimmed) else {

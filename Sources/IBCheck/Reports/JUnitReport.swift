@@ -25,9 +25,11 @@ enum JUnitReport {
                     failed += 1
                     let more = errors.count > 1 ? " (and \(errors.count - 1) more)" : ""
                     body += "      <failure message=\"\(xml(first.message + more))\" type=\"\(first.kind.rawValue)\">"
-                    body += xml(errors.map(line).joined(separator: "\n")) + "</failure>\n"
+                    body += xml(errors.map(line).joined(separator: "\n"), attribute: false) + "</failure>\n"
                 }
-                if !warnings.isEmpty { body += "      <system-out>" + xml(warnings.map(line).joined(separator: "\n")) + "</system-out>\n" }
+                if !warnings.isEmpty {
+                    body += "      <system-out>" + xml(warnings.map(line).joined(separator: "\n"), attribute: false) + "</system-out>\n"
+                }
                 body += "    </testcase>\n"
             }
             tests += cases.count
@@ -41,11 +43,13 @@ enum JUnitReport {
     }
 
     private static func line(_ f: Finding) -> String {
-        "\(f.file ?? "-"):\(f.place.line):\(f.place.column): \(f.severity.rawValue): \(f.message) [\(f.kind.rawValue); ids \(f.ids.joined(separator: ", "))]"
+        let ids = f.ids.isEmpty ? "" : "; ids " + f.ids.joined(separator: ", ")
+        return "\(f.file ?? "-"):\(f.place.line):\(f.place.column): \(f.severity.rawValue): \(f.message) [\(f.kind.rawValue)\(ids)]"
     }
 
-    /// Text and attribute values escaped; characters XML 1.0 cannot hold replaced.
-    static func xml(_ s: String) -> String {
+    /// Text or an attribute's value escaped (an attribute's line breaks too, which would be
+    /// read as spaces); characters XML 1.0 cannot hold replaced.
+    static func xml(_ s: String, attribute: Bool = true) -> String {
         var out = ""
         for c in s.unicodeScalars {
             switch c {
@@ -54,7 +58,7 @@ enum JUnitReport {
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
-            case "\n": out += "&#10;"
+            case "\n" where attribute: out += "&#10;"
             default: out.unicodeScalars.append(c)
             }
         }
