@@ -20,9 +20,10 @@ deps:
 
 ## What the tests need beyond the toolchain: Debian's chromium, chromium-driver (the playground's
 ## browser test), prometheus (promtool), postgresql (the PostgreSQL store's tests start one), nginx (the
-## cluster test runs Deploy/proxy/nginx.conf), curl, openssl (the TLS test's certificates); from PyPI the OpenAPI validator, schemathesis,
+## cluster test runs Deploy/proxy/nginx.conf), curl, openssl (the TLS test's certificates), libxml2-utils (xmllint:
+## `layoutd check`'s JUnit report against its schema); from PyPI the OpenAPI validator, schemathesis,
 ## websockets, pytest, selenium, uharfbuzz (the text oracle), pillow (decodes the PNG pictures) and openapi-python-client.
-TEST_APT_PKGS := curl openssl unicode-data chromium chromium-driver prometheus postgresql nginx
+TEST_APT_PKGS := curl openssl unicode-data chromium chromium-driver prometheus postgresql nginx libxml2-utils
 test-deps: deps
 	@missing=""; for p in $(TEST_APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
@@ -61,6 +62,7 @@ test: test-deps
 	python3 Tests/http/test_isolation.py
 	python3 Tests/http/test_sizes.py
 	python3 Tests/http/test_render.py
+	python3 Tests/check/test_check.py
 	python3 Tests/http/test_put.py
 	python3 Tests/deploy/test_manifests.py
 	python3 Tests/browser/test_playground.py
