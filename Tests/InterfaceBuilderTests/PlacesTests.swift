@@ -16,7 +16,7 @@ final class PlacesTests: XCTestCase {
     }
 
     func testViewsGuidesAndConstraintsArePlacedAtTheirElements() throws {
-        let bytes = try ImporterTests().fixture("scene.storyboard")
+        let bytes = Array(try Data(contentsOf: ImporterTests.fixtures.appendingPathComponent("scene.storyboard")))
         let text = String(decoding: bytes, as: UTF8.self)
         let root = try XCTUnwrap(try Importer.read(bytes).roots.first)
         XCTAssertEqual(root.place, try tag("vc1", in: text), "a scene is placed at its controller")
@@ -25,7 +25,8 @@ final class PlacesTests: XCTestCase {
         }
         // A guide's pins and a view's autoresizing constraints are the guide's and the view's.
         XCTAssertEqual(root.places["safe.top"], try tag("safe", in: text))
-        let ids = Set((root.document["constraints"]?.array ?? []).compactMap { $0["id"]?.string })
+        let constraints: [JSON] = root.document["constraints"]?.array ?? []
+        let ids = Set(constraints.compactMap { $0["id"]?.string })
         for id in ids { XCTAssertNotNil(root.places[id], "\(id) has no place") }
     }
 
