@@ -37,12 +37,16 @@ public struct Device: Sendable, Equatable {
         Device(id: "retina6_1", name: "iPhone 11", width: 414, height: 896, scale: 2, top: 48, bottom: 34),
         Device(id: "retina6_5", name: "iPhone 11 Pro Max", width: 414, height: 896, scale: 3, top: 44, bottom: 34),
         Device(id: "retina5_4", name: "iPhone 12 mini", width: 375, height: 812, scale: 3, top: 50, bottom: 34),
-        Device(id: "retina6_12", name: "iPhone 12", width: 390, height: 844, scale: 3, top: 47, bottom: 34),
+        // IB's ids name the 6.1-inch phones the other way round from their marketing names' order:
+        // `retina6_0` is the 390 × 844 one and `retina6_12` the 393 × 852 one (roots stored at
+        // 393 × 852 in the `retina6_12` documents of 8 repositories of the corpus).
+        Device(id: "retina6_0", name: "iPhone 12", width: 390, height: 844, scale: 3, top: 47, bottom: 34),
         Device(id: "retina6_7", name: "iPhone 12 Pro Max", width: 428, height: 926, scale: 3, top: 47, bottom: 34),
-        Device(id: "retina6_0", name: "iPhone 14 Pro", width: 393, height: 852, scale: 3, top: 59, bottom: 34),
+        Device(id: "retina6_12", name: "iPhone 14 Pro", width: 393, height: 852, scale: 3, top: 59, bottom: 34),
         Device(id: "retina6_72", name: "iPhone 14 Pro Max", width: 430, height: 932, scale: 3, top: 59, bottom: 34),
         Device(id: "iPad9_7", name: "iPad (9.7-inch)", width: 768, height: 1024, scale: 2, top: 20, bottom: 0),
         Device(id: "ipad9_7", name: "iPad (9.7-inch)", width: 768, height: 1024, scale: 2, top: 20, bottom: 0),
+        Device(id: "ipad7_9", name: "iPad mini (6th generation)", width: 744, height: 1133, scale: 2, top: 24, bottom: 20),
         Device(id: "ipad10_2", name: "iPad (10.2-inch)", width: 810, height: 1080, scale: 2, top: 20, bottom: 0),
         Device(id: "ipad10_5", name: "iPad Pro (10.5-inch)", width: 834, height: 1112, scale: 2, top: 20, bottom: 0),
         Device(id: "ipad11_0rounded", name: "iPad Pro (11-inch)", width: 834, height: 1194, scale: 2, top: 24, bottom: 20),

@@ -25,23 +25,18 @@ public enum Importer {
         try NumericAttributes.check(root)
         let deviceElement = root.child("device")
         let deviceID = options.device ?? deviceElement?["id"]
+        let xcode = ToolsVersion(root["toolsVersion"])
         var device: Device? = nil
+        var documentNotes: [ImportNote] = []
         if let deviceID {
-            device = Device.named(deviceID)
+            device = Device.named(deviceID)?.drawn(by: xcode)
             if device == nil && options.device != nil {
                 throw ImportError(message: "unknown device \(deviceID) (GET /v1/devices lists them)", line: 1, column: 1)
             }
-        }
-        // Xcode's version: its leading number (`16097.3`, `32700.99.1234`).
-        let toolsVersion = root["toolsVersion"].flatMap { Double($0.prefix { $0 != "." }) }.flatMap { $0.isFinite ? $0 : nil } ?? 0
-        // The canvas's safe area changed with Xcode: the 6.1-inch phone's status bar is 44 up to
-        // Xcode 14.0 (iPhone XR, 11), 48 after; Xcode 26 gives a phone with a sensor housing
-        // twice its insets (48 -> 96, 59 -> 118, home indicator 34 -> 68), as its documents in
-        // public repositories store them.
-        if device?.id == "retina6_1" && toolsVersion > 0 && toolsVersion < 21225 { device?.top = 44 }
-        if toolsVersion >= 24000, var d = device, d.bottom > 0 {
-            (d.top, d.bottom) = (2 * d.top, 2 * d.bottom)
-            device = d
+            if device == nil, let e = deviceElement {
+                let message = "device \(deviceID) is not one layoutd knows: roots keep their stored sizes, with a 20-point status bar"
+                documentNotes.append(ImportNote(message, id: nil, place: SourcePlace(e)))
+            }
         }
         let landscape = options.landscape ?? (deviceElement?["orientation"] == "landscape")
         var roots: [ImportedRoot] = []
@@ -72,10 +67,12 @@ public enum Importer {
         for (kind, name, view, controller) in found {
             if let only = options.root, only != name && only != view["id"] { continue }
             var builder = RootBuilder(kind: kind, root: view, controller: controller, device: device, landscape: landscape, options: options)
-            if kind == .scene { builder.bars = (bars.top[name] ?? 0, bars.bottom[name] ?? 0, bars.opaqueTop.contains(name)) }
+            if kind == .scene { builder.bars = bars.of(name) }
             builder.images = images
-            builder.toolsVersion = toolsVersion
-            roots.append(try builder.build(name: name))
+            builder.xcode = xcode
+            var imported = try builder.build(name: name)
+            imported.notes = documentNotes + imported.notes
+            roots.append(imported)
         }
         if let only = options.root, roots.isEmpty {
             throw ImportError(message: "no scene, controller or view \(only) in the document", line: 1, column: 1)
@@ -114,10 +111,10 @@ public enum Importer {
 /// Stored frame of a view element: `<rect key="frame" x y width height/>`, or Xcode 8's
 /// `<frame key="frameInset">`: insets from the parent's edges (`minX`, `maxY`…) with the size
 /// when it is fixed.
-func storedFrame(_ e: XMLElement, in parent: (width: Double, height: Double)? = nil) -> (x: Double, y: Double, width: Double, height: Double)? {
+func storedFrame(_ e: XMLElement, in parent: (width: Double, height: Double)? = nil) -> Frame? {
     if let r = e.child("rect", key: "frame") {
         func n(_ k: String) -> Double { r.number(k) ?? 0 }
-        return (n("x"), n("y"), n("width"), n("height"))
+        return Frame(x: n("x"), y: n("y"), width: n("width"), height: n("height"))
     }
     guard let f = e.child("frame", key: "frameInset") else { return nil }
     func n(_ k: String) -> Double? { f.number(k) }
@@ -126,7 +123,7 @@ func storedFrame(_ e: XMLElement, in parent: (width: Double, height: Double)? = 
     let height = n("height") ?? max(0, ph - (n("minY") ?? 0) - (n("maxY") ?? 0))
     let x = n("minX") ?? n("maxX").map { pw - $0 - width } ?? 0
     let y = n("minY") ?? n("maxY").map { ph - $0 - height } ?? 0
-    return (x, y, width, height)
+    return Frame(x: x, y: y, width: width, height: height)
 }
 
 /// A view element's stored frame's presence, in either of IB's forms.

@@ -8,7 +8,7 @@ import JSON
 /// the stored frame.
 extension RootBuilder {
     mutating func autoresizing(
-        _ e: XMLElement, id: String, in parentID: String, frame: (x: Double, y: Double, width: Double, height: Double),
+        _ e: XMLElement, id: String, in parentID: String, frame: Frame,
         parentSize: (width: Double, height: Double)
     ) {
         let mask = e.child("autoresizingMask", key: "autoresizingMask")

@@ -36,7 +36,7 @@ extension RootBuilder {
         "ultraLight": 100, "thin": 200, "light": 300, "regular": 400, "medium": 500, "semibold": 600, "bold": 700, "heavy": 800, "black": 900
     ]
 
-    func content(_ e: XMLElement, frame: (x: Double, y: Double, width: Double, height: Double)) -> [(String, JSON)] {
+    func content(_ e: XMLElement, frame: Frame) -> [(String, JSON)] {
         var out: [(String, JSON)] = []
         // Controls whose frame is wider than the rect Auto Layout aligns: the intrinsic size
         // is the alignment rect's.
@@ -142,7 +142,7 @@ extension RootBuilder {
     /// only in Basic cells, whose frames fill the cell: the style's size there too. An unknown
     /// Xcode counts as a recent one.
     func zeroPointSize(_ label: XMLElement) -> Double {
-        guard toolsVersion != 0 && toolsVersion < 17000 else { return 12 }
+        guard xcode.isBefore(17000) else { return 12 }
         guard let cell = controller, cell.name == "tableViewCell", let style = cell["style"] else { return 17 }
         let detail = label["id"] != nil && cell["detailTextLabel"] == label["id"]
         switch style {

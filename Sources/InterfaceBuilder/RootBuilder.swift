@@ -10,15 +10,14 @@ struct RootBuilder {
     let device: Device?
     let landscape: Bool
     let options: ImportOptions
-    /// The Xcode that wrote the document (`toolsVersion`'s leading number): some canvas rules
-    /// changed with it.
-    var toolsVersion = 0.0
+    /// The Xcode that wrote the document: some canvas rules changed with it.
+    var xcode = ToolsVersion(nil)
 
     /// The document's images by name: an image view's intrinsic size when content is measured.
     var images: [String: (Double, Double)] = [:]
     let sizeClasses: SizeClasses
     /// The top and bottom bars over a controller's root (`Bars`).
-    var bars: (top: Double, bottom: Double, opaqueTop: Bool) = (0, 0, false)
+    var bars = ControllerBars()
     var views: [JSON] = []
     var constraints: [JSON] = []
     var stored: [(id: String, x: Double, y: Double, width: Double, height: Double)] = []
@@ -55,7 +54,7 @@ struct RootBuilder {
     mutating func build(name: String) throws(ImportError) -> ImportedRoot {
         let cellSize = kind == .cell ? controller.flatMap { storedFrame($0) }.map { ($0.width, $0.height) } : nil
         // A cell's content view written without a frame fills its cell.
-        let filling = cellSize.map { (x: 0.0, y: 0.0, width: $0.0, height: $0.1) }
+        let filling = cellSize.map { Frame(width: $0.0, height: $0.1) }
         guard let rootID = Importer.rootID(root, cell: kind == .cell ? controller : nil), let frame = storedFrame(root, in: cellSize) ?? filling
         else {
             throw ImportError(message: "a root view without an id or a frame", line: root.line, column: root.column)
@@ -67,8 +66,9 @@ struct RootBuilder {
             aliases[cellID] = rootID
             for c in cell.list("constraints") where c.name == "constraint" { pending.append((rootID, c)) }
         }
-        let (width, height, safe) = rootGeometry(stored: frame)
-        visit(root, id: rootID, frame: frame, parentID: nil, arranged: false, rootSize: (width, height), safe: safe)
+        let canvas = rootCanvas(stored: frame)
+        let safe = canvas.safeArea
+        visit(root, id: rootID, frame: frame, parentID: nil, arranged: false, rootSize: (canvas.width, canvas.height), safe: safe)
         legacyGuides(rootID: rootID, safe: safe)
         for (owner, c) in pending where !excluded.contains(c["id"] ?? "") {
             if let json = constraint(c, owner: owner) { constraints.append(json) }
@@ -81,60 +81,6 @@ struct RootBuilder {
         return ImportedRoot(
             kind: kind, name: name, rootID: rootID, document: document, storedFrames: stored, unreconciled: unreconciled, notes: notes,
             place: SourcePlace(kind == .view ? root : controller ?? root), places: places)
-    }
-
-    /// The root's size and safe area: a controller's root fills the device's screen in the
-    /// orientation asked for (less the bars its controller shows), another root keeps its
-    /// stored size and has the screen's safe area only when it is the screen's size.
-    private func rootGeometry(stored frame: (x: Double, y: Double, width: Double, height: Double))
-        -> (Double, Double, Device.Insets)
-    {
-        guard let device else {
-            // No device named (before Xcode 8): the stored height is the screen's, less what the
-            // root sits below; a controller's root has the 20-point status bar and its bars.
-            let below = kind == .scene && frame.y > 0 && frame.y < frame.height
-            var safe = Device.Insets()
-            if kind == .scene {
-                let status = controller?.children.contains { $0.name == "nil" && $0["key"] == "simulatedStatusBarMetrics" } == true ? 0.0 : 20
-                safe.top = max(0, status + bars.top - (below ? frame.y : 0))
-                safe.bottom = bars.bottom
-            }
-            return (frame.width, below ? frame.height - frame.y : frame.height, safe)
-        }
-        let screen = device.screen(landscape: landscape)
-        switch kind {
-        case .scene:
-            let asked = options.device != nil || options.landscape != nil
-            // A root stored below the bars (y > 0) with the screen's whole height is an old
-            // document's leftover: Xcode lays it out in what is left of the screen.
-            var stored = (frame.width, frame.y > 0 ? min(frame.height, screen.height - frame.y) : frame.height)
-            var safe = screen.safeArea
-            // The bars Xcode's canvas shows over the controller (a phone's navigation bar is
-            // 32 in landscape).
-            safe.top += bars.top == 44 && landscape && device.width < 700 ? 32 : bars.top
-            safe.bottom += bars.bottom
-            // Under an opaque navigation bar the root starts below it: Xcode lays it out there
-            // even where the height it stored for the root is off (marked misplaced).
-            if bars.opaqueTop && root["misplaced"] == "YES" { stored.1 = screen.height - safe.top }
-            let (w, h) = asked ? (screen.width, screen.height) : stored
-            // A root shorter than the screen leaves out the bars it does not extend under: below
-            // the top bars (stored below them, or short by exactly their height), its top inset is
-            // what of them is left over it and the rest comes off the bottom; otherwise (above an
-            // opaque bottom bar, in a child controller's container) it all comes off the bottom.
-            if !asked && h < screen.height - 0.5 {
-                let missing = screen.height - h
-                let underTop = frame.y > 0 || bars.opaqueTop || abs(missing - safe.top) < 0.5
-                let fromTop = underTop ? min(missing, safe.top) : 0
-                safe.top -= fromTop
-                safe.bottom = max(0, safe.bottom - (missing - fromTop))
-            }
-            return (w, h, safe)
-        case .view:
-            let full = frame.width == screen.width && frame.height == screen.height
-            return (frame.width, frame.height, full ? screen.safeArea : Device.Insets())
-        case .cell:
-            return (frame.width, frame.height, Device.Insets())
-        }
     }
 
     /// Every view a constraint under `e` names (one without `firstItem` names the view holding it).
@@ -180,7 +126,7 @@ struct RootBuilder {
     }
 
     private mutating func visit(
-        _ e: XMLElement, id: String? = nil, frame: (x: Double, y: Double, width: Double, height: Double), parentID: String?,
+        _ e: XMLElement, id: String? = nil, frame: Frame, parentID: String?,
         parentSize: (width: Double, height: Double) = (0, 0), arranged: Bool, rootSize: (Double, Double), safe: Device.Insets
     ) {
         guard let id = id ?? e["id"], !excluded.contains(id) else { return }
@@ -247,7 +193,7 @@ struct RootBuilder {
     /// margins are inset by the safe area it overlaps (`insetsLayoutMarginsFromSafeArea`).
     /// nil: the engine's default (8, no safe area).
     private mutating func margins(
-        _ e: XMLElement, id: String, parentID: String?, frame: (x: Double, y: Double, width: Double, height: Double),
+        _ e: XMLElement, id: String, parentID: String?, frame: Frame,
         parentSize: (width: Double, height: Double), rootWidth width: Double, safe: Device.Insets
     ) -> JSON? {
         func n(_ x: XMLElement, _ k: String) -> Double { x.number(k) ?? 0 }
@@ -265,7 +211,7 @@ struct RootBuilder {
             // sides since Xcode 9.1 (iOS 11); 8 all round in documents from before.
             let side = Device.systemMinimumMargin(width: width)
             m =
-                toolsVersion >= 13529 || toolsVersion == 0
+                !xcode.isBefore(13529)
                 ? Device.Insets(top: 11, left: side, bottom: 11, right: side) : Device.Insets(top: 8, left: 8, bottom: 8, right: 8)
         } else {
             m = Device.Insets(top: 8, left: 8, bottom: 8, right: 8)

@@ -1,0 +1,38 @@
+/// How a document's Xcode drew a device's canvas where it differs from the device: one
+/// function per rule, each with the evidence it was found on (the corpus's development half,
+/// `Benchmarks/IBCorpus`, and the documents the importer was built on).
+extension Device {
+    /// The device as the canvas of the Xcode that wrote the document shows it.
+    func drawn(by xcode: ToolsVersion) -> Device {
+        var d = self
+        d.top = Self.notchedStatusBarBeforeXcode14(d, xcode) ?? d.top
+        d.top = Self.noStatusBarOnHomeButtonPhones(d, xcode) ?? d.top
+        if let doubled = Self.doubledInsetsOfXcode26(d, xcode) { (d.top, d.bottom) = doubled }
+        return d
+    }
+
+    /// A phone with a sensor housing had a 44-point status bar on Xcode's canvas up to Xcode
+    /// 14.0 (toolsVersion 21225), whatever its screen's own: the 6.1-inch phone's 44 in 13
+    /// repositories at 15400–19529 and 48 after; the 6.7-inch phone's 44 at 19162.
+    static func notchedStatusBarBeforeXcode14(_ d: Device, _ xcode: ToolsVersion) -> Double? {
+        d.isPhone && d.bottom > 0 && d.top > 44 && xcode.isBefore(21225) ? 44 : nil
+    }
+
+    /// Xcode 11 to 14.2 (toolsVersion 14800 to 21700) draw a phone with a home button without
+    /// a status bar: its safe area starts at the top of the screen. Stored frames of 5
+    /// repositories (toolsVersion 14868–21507: navigation bars stored at y = 0, views 0 below
+    /// the safe area's top); Xcode 10 (14113–14490, 7 repositories) and Xcode 14.3 on (21701,
+    /// 22505, 24506: 2 repositories) store the bar at y = 20.
+    static func noStatusBarOnHomeButtonPhones(_ d: Device, _ xcode: ToolsVersion) -> Double? {
+        d.isPhone && d.bottom == 0 && xcode.isFrom(14800) && xcode.isBefore(21701) ? 0 : nil
+    }
+
+    /// Xcode 26 gives a phone with a sensor housing twice its insets (48 -> 96, 59 -> 118,
+    /// home indicator 34 -> 68), as its documents in public repositories store them; a
+    /// template's version is no Xcode 26.
+    static func doubledInsetsOfXcode26(_ d: Device, _ xcode: ToolsVersion) -> (top: Double, bottom: Double)? {
+        xcode.isXcode26OrLater && d.bottom > 0 ? (2 * d.top, 2 * d.bottom) : nil
+    }
+
+    var isPhone: Bool { width < 700 }
+}

@@ -1,0 +1,82 @@
+/// Where a root is laid out: a controller's root fills the device's screen in the orientation
+/// asked for (less the bars its controller shows), another root keeps its stored size and has
+/// the screen's safe area only when it is the screen's size.
+extension RootBuilder {
+    func rootCanvas(stored frame: Frame) -> RootCanvas {
+        guard let device else { return noDeviceCanvas(stored: frame) }
+        let screen = device.screen(landscape: landscape)
+        switch kind {
+        case .scene:
+            return sceneCanvas(stored: frame, device: device, screen: screen)
+        case .view:
+            let full = frame.width == screen.width && frame.height == screen.height
+            return RootCanvas(width: frame.width, height: frame.height, safeArea: full ? screen.safeArea : Device.Insets())
+        case .cell:
+            return RootCanvas(width: frame.width, height: frame.height, safeArea: Device.Insets())
+        }
+    }
+
+    /// No device named (before Xcode 8): the stored height is the screen's, less what the root
+    /// sits below; a controller's root has the 20-point status bar and its bars.
+    private func noDeviceCanvas(stored frame: Frame) -> RootCanvas {
+        let below = kind == .scene && frame.y > 0 && frame.y < frame.height
+        var safe = Device.Insets()
+        if kind == .scene {
+            let status = controller?.children.contains { $0.name == "nil" && $0["key"] == "simulatedStatusBarMetrics" } == true ? 0.0 : 20
+            safe.top = max(0, status + bars.top - (below ? frame.y : 0))
+            safe.bottom = bars.bottom
+        }
+        return RootCanvas(width: frame.width, height: below ? frame.height - frame.y : frame.height, safeArea: safe)
+    }
+
+    private func sceneCanvas(stored frame: Frame, device: Device, screen: (width: Double, height: Double, safeArea: Device.Insets))
+        -> RootCanvas
+    {
+        let asked = options.device != nil || options.landscape != nil
+        // A root stored below the bars (y > 0) with the screen's whole height is an old
+        // document's leftover: Xcode lays it out in what is left of the screen.
+        var stored = (frame.width, frame.y > 0 ? min(frame.height, screen.height - frame.y) : frame.height)
+        var safe = screen.safeArea
+        // The bars Xcode's canvas shows over the controller (a phone's navigation bar is
+        // 32 in landscape).
+        safe.top += bars.top == 44 && landscape && device.isPhone ? 32 : bars.top
+        safe.bottom += bars.bottom
+        // Under an opaque navigation bar the root starts below it: Xcode lays it out there
+        // even where the height it stored for the root is off (marked misplaced).
+        if bars.opaqueTop && root["misplaced"] == "YES" { stored.1 = screen.height - safe.top }
+        let (w, h) = asked ? (screen.width, screen.height) : stored
+        if !asked && h < screen.height - 0.5 {
+            let missing = screen.height - h
+            if Self.isSheet(missing: missing, statusBar: screen.safeArea.top, storedY: frame.y) {
+                safe.top -= screen.safeArea.top
+            } else {
+                // A root shorter than the screen leaves out the bars it does not extend under:
+                // below the top bars (stored below them, or short by exactly their height), its
+                // top inset is what of them is left over it and the rest comes off the bottom;
+                // otherwise (above an opaque bottom bar, in a child controller's container) it
+                // all comes off the bottom.
+                let underTop = frame.y > 0 || bars.opaqueTop || abs(missing - safe.top) < 0.5
+                let fromTop = underTop ? min(missing, safe.top) : 0
+                safe.top -= fromTop
+                safe.bottom = max(0, safe.bottom - (missing - fromTop))
+            }
+        }
+        return RootCanvas(width: w, height: h, safeArea: safe)
+    }
+
+    /// A controller presented as a sheet (iOS 13's default, Xcode 11 on): its root is stored 10
+    /// points shorter than the screen below the status bar, the card's top. The status bar is
+    /// not over the card, the home indicator is: Xcode's frames in 20 such roots of 4
+    /// repositories (842 on a 896-point phone, 758 on a 812-point one, 872 on a 926-point one;
+    /// a navigation bar in the card stored at y = 0).
+    static func isSheet(missing: Double, statusBar: Double, storedY: Double) -> Bool {
+        statusBar > 0 && storedY == 0 && abs(missing - (statusBar + 10)) < 0.5
+    }
+}
+
+/// Where a root is laid out: its size and the safe area its controller's canvas gives it.
+struct RootCanvas {
+    var width: Double
+    var height: Double
+    var safeArea: Device.Insets
+}

@@ -1,0 +1,123 @@
+import LayoutModel
+import XCTest
+
+@testable import InterfaceBuilder
+
+/// The device table and the canvas rules that depend on the Xcode that wrote a document
+/// (`CanvasRules.swift`, `RootBuilder+Geometry.swift`, `Bars.swift`), on documents written for
+/// these tests: a view pinned to the safe area's top and one to its bottom show the insets.
+final class CanvasRuleTests: XCTestCase {
+    /// A storyboard whose controller `vc` has a root of `size` with two 10-point views: `t`
+    /// under the safe area's top, `b` on its bottom; `more` adds scenes.
+    static func storyboard(
+        tools: String, device: String, size: (Double, Double), controller: String = "", more: String = ""
+    ) -> [UInt8] {
+        Array(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="\(tools)" targetRuntime="iOS.CocoaTouch" useAutolayout="YES" useSafeAreas="YES">
+                <device id="\(device)" orientation="portrait" appearance="light"/>
+                <scenes><scene sceneID="s"><objects>
+                    <viewController id="vc" sceneMemberID="viewController">
+                        <view key="view" contentMode="scaleToFill" id="root">
+                            <rect key="frame" x="0.0" y="0.0" width="\(size.0)" height="\(size.1)"/>
+                            <subviews>
+                                <view translatesAutoresizingMaskIntoConstraints="NO" id="t"><rect key="frame" x="0" y="0" width="10" height="10"/></view>
+                                <view translatesAutoresizingMaskIntoConstraints="NO" id="b"><rect key="frame" x="0" y="0" width="10" height="10"/></view>
+                            </subviews>
+                            <viewLayoutGuide key="safeArea" id="safe"/>
+                            <constraints>
+                                <constraint firstItem="t" firstAttribute="top" secondItem="safe" secondAttribute="top" id="c1"/>
+                                <constraint firstItem="t" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="c2"/>
+                                <constraint firstItem="t" firstAttribute="width" constant="10" id="c3"/>
+                                <constraint firstItem="t" firstAttribute="height" constant="10" id="c4"/>
+                                <constraint firstItem="b" firstAttribute="bottom" secondItem="safe" secondAttribute="bottom" id="c5"/>
+                                <constraint firstItem="b" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="c6"/>
+                                <constraint firstItem="b" firstAttribute="width" constant="10" id="c7"/>
+                                <constraint firstItem="b" firstAttribute="height" constant="10" id="c8"/>
+                            </constraints>
+                        </view>
+                        \(controller)
+                    </viewController>
+                </objects></scene>
+                \(more)
+                </scenes>
+            </document>
+            """.utf8)
+    }
+
+    /// The root `vc`'s size and the safe area's top and bottom insets, as laid out.
+    func insets(_ bytes: [UInt8]) throws -> (size: [Double], top: Double, bottom: Double, notes: [ImportNote]) {
+        let root = try XCTUnwrap(try Importer.read(bytes, options: ImportOptions(contentSizes: .stored)).roots.first { $0.name == "vc" })
+        let session = try LayoutSession.make(document: root.document, oneShot: true)
+        var frames: [String: Rect] = [:]
+        session.forEachFrame { id, frame, _ in frames[id] = frame }
+        let r = try XCTUnwrap(frames["root"]), t = try XCTUnwrap(frames["t"]), b = try XCTUnwrap(frames["b"])
+        return ([r.width, r.height], t.y, r.height - b.y - b.height, root.notes)
+    }
+
+    func testTheSixPointOneInchPhonesAndTheIPadMini() throws {
+        var i = try insets(Self.storyboard(tools: "21701", device: "retina6_12", size: (393, 852)))
+        XCTAssertEqual([i.size, [i.top, i.bottom]], [[393, 852], [59, 34]])
+        i = try insets(Self.storyboard(tools: "21701", device: "retina6_0", size: (390, 844)))
+        XCTAssertEqual([i.size, [i.top, i.bottom]], [[390, 844], [47, 34]])
+        i = try insets(Self.storyboard(tools: "22505", device: "ipad7_9", size: (744, 1133)))
+        XCTAssertEqual([i.size, [i.top, i.bottom]], [[744, 1133], [24, 20]])
+    }
+
+    /// A device the table lacks is said, not silently replaced.
+    func testAnUnknownDeviceIsNoted() throws {
+        let i = try insets(Self.storyboard(tools: "22505", device: "retina9_9", size: (400, 900)))
+        XCTAssertEqual(i.size, [400, 900])
+        XCTAssertTrue(i.notes.contains { $0.message.contains("retina9_9") }, "\(i.notes)")
+    }
+
+    /// Xcode 11 to 14.2 draw a phone with a home button without a status bar; Xcode 10 and
+    /// Xcode 14.3 on with it. Sensor-housing phones have 44 before Xcode 14.0.
+    func testStatusBarsByXcode() throws {
+        for (tools, top) in [("14490.70", 20.0), ("15505", 0), ("17156", 0), ("21507", 0), ("21701", 20), ("22505", 20)] {
+            XCTAssertEqual(try insets(Self.storyboard(tools: tools, device: "retina4_7", size: (375, 667))).top, top, tools)
+        }
+        XCTAssertEqual(try insets(Self.storyboard(tools: "19162", device: "retina6_7", size: (428, 926))).top, 44)
+        XCTAssertEqual(try insets(Self.storyboard(tools: "21225", device: "retina6_7", size: (428, 926))).top, 47)
+    }
+
+    /// The templates' `32700.99.1234` is no Xcode 26: insets are not doubled.
+    func testATemplatesToolsVersionIsNoXcode26() throws {
+        var i = try insets(Self.storyboard(tools: "32700.99.1234", device: "retina6_1", size: (414, 896)))
+        XCTAssertEqual([i.top, i.bottom], [48, 34])
+        i = try insets(Self.storyboard(tools: "24127", device: "retina6_1", size: (414, 896)))
+        XCTAssertEqual([i.top, i.bottom], [96, 68])
+    }
+
+    /// A sheet's card is 10 points below the status bar: no status bar over it, the home
+    /// indicator still under it.
+    func testASheetHasNoStatusBar() throws {
+        var i = try insets(Self.storyboard(tools: "16096", device: "retina6_1", size: (414, 842)))
+        XCTAssertEqual([i.size, [i.top, i.bottom]], [[414, 842], [0, 34]])
+        i = try insets(Self.storyboard(tools: "15505", device: "retina5_9", size: (375, 758)))
+        XCTAssertEqual([i.top, i.bottom], [0, 34])
+    }
+
+    /// A navigation controller's simulated tab bar is under its whole stack.
+    func testANavigationControllersSimulatedTabBarIsItsStacks() throws {
+        let nav = """
+            <scene sceneID="n"><objects>
+                <navigationController navigationBarHidden="YES" id="nav" sceneMemberID="viewController">
+                    <tabBarItem key="tabBarItem" title="" id="item"/>
+                    <simulatedTabBarMetrics key="simulatedBottomBarMetrics"/>
+                    <navigationBar key="navigationBar" contentMode="scaleToFill" id="bar">
+                        <rect key="frame" x="0.0" y="20" width="375" height="44"/>
+                    </navigationBar>
+                    <connections><segue destination="vc" kind="relationship" relationship="rootViewController" id="root-segue"/></connections>
+                </navigationController>
+            </objects></scene>
+            """
+        var i = try insets(Self.storyboard(tools: "12121", device: "retina4_7", size: (375, 667), more: nav))
+        XCTAssertEqual([i.top, i.bottom], [20, 49])
+        // A member's own metrics win.
+        i = try insets(
+            Self.storyboard(tools: "12121", device: "retina4_7", size: (375, 667), controller: #"<nil key="simulatedBottomBarMetrics"/>"#, more: nav))
+        XCTAssertEqual([i.top, i.bottom], [20, 0])
+    }
+}
