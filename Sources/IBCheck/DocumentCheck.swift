@@ -51,20 +51,7 @@ public struct DocumentCheck: Sendable {
                         f.size = name
                         findings.append(f)
                     }
-                    let snapshot = Snapshot(file: file, root: layout.root, size: name)
-                    if let folder = configuration.record {
-                        do throws(CheckFailure) { try snapshot.write(layout, under: folder) } catch { result.failures.append(error.description) }
-                    }
-                    if let folder = configuration.compare {
-                        let compared = snapshot.compare(layout, under: folder, tolerance: configuration.tolerance)
-                        findings += compared.findings
-                        if let picture = compared.picture, let changes = configuration.changes {
-                            let path = snapshot.path(under: changes, ext: "")
-                            do throws(CheckFailure) { try PictureFile.write([picture], to: path) } catch {
-                                result.failures.append(error.description)
-                            }
-                        }
-                    }
+                    findings += snapshots(of: layout, file: file, size: name, failures: &result.failures)
                     if configuration.pictures != nil, let picture = layout.picture(named: "\(layout.root.name) \(name)") {
                         pictures.append(picture)
                     }
@@ -83,6 +70,23 @@ public struct DocumentCheck: Sendable {
             return f
         }
         return result
+    }
+
+    /// The layout's frames recorded, or compared with those recorded (what moved, and a
+    /// picture of the root when anything did), as the configuration asks.
+    private func snapshots(of layout: RootLayout, file: String, size: String, failures: inout [String]) -> [Finding] {
+        let snapshot = Snapshot(file: file, root: layout.root, size: size)
+        if let folder = configuration.record {
+            do throws(CheckFailure) { try snapshot.write(layout, under: folder) } catch { failures.append(error.description) }
+        }
+        guard let folder = configuration.compare else { return [] }
+        let compared = snapshot.compare(layout, under: folder, tolerance: configuration.tolerance)
+        if let picture = compared.picture, let changes = configuration.changes {
+            do throws(CheckFailure) { try PictureFile.write([picture], to: snapshot.path(under: changes, ext: "")) } catch {
+                failures.append(error.description)
+            }
+        }
+        return compared.findings
     }
 
     /// Findings of the import (a refusal, what was left out) said once, not at every size.

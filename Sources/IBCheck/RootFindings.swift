@@ -87,15 +87,6 @@ extension RootLayout {
     }
 }
 
-/// A number of points to two decimals, without trailing zeros.
-func pointsText(_ v: Double) -> String {
-    let r = (v * 100).rounded() / 100
-    if let whole = Int(checked: r), Double(whole) == r { return String(whole) }
-    var s = String(r)
-    if s.contains("e") { s = String(v) }
-    return s
-}
-
 extension RootLayout {
     /// How far a view may be from its stored frame, in points, before it is misplaced (or
     /// has moved from its snapshot): Xcode's canvas rounds frames to half a point.

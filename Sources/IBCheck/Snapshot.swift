@@ -102,6 +102,3 @@ struct Snapshot {
 func delta(_ a: Rect, _ b: Rect) -> Double {
     max(abs(a.x - b.x), abs(a.y - b.y), abs(a.x + a.width - b.x - b.width), abs(a.y + a.height - b.y - b.height))
 }
-
-/// `x 16, y 20, 343 × 21`.
-func text(_ r: Rect) -> String { "x \(pointsText(r.x)), y \(pointsText(r.y)), \(pointsText(r.width)) × \(pointsText(r.height))" }

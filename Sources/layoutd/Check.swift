@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import IBCheck
 import InterfaceBuilder
+import LayoutModel
 import LayoutServer
 import TextLayout
 
@@ -55,7 +56,10 @@ struct Check: ParsableCommand {
     }
 
     func run() throws {
-        var c = CheckConfiguration(limits: ServerConfiguration().layoutLimits)
+        // The server's one-shot layouts' limits and engine (LAYOUTD_LAYOUT_ENGINE too): its findings.
+        var server = ServerConfiguration()
+        server.layoutEngine = env("LAYOUT_ENGINE").flatMap(EngineKind.init(rawValue:)) ?? server.layoutEngine
+        var c = CheckConfiguration(limits: server.layoutLimits)
         c.sizes = CheckSize.matrix(devices: devices, orientations: try landscapes(), points: try pointSizes())
         c.importOptions.contentSizes = ImportOptions.ContentSizes(rawValue: contentSizes)!
         // Inter where it is installed (the image and the Makefile install it), as the server does.
