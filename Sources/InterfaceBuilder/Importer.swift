@@ -40,7 +40,6 @@ public enum Importer {
         }
         let landscape = options.landscape ?? (deviceElement?["orientation"] == "landscape")
         var roots: [ImportedRoot] = []
-        var found: [(ImportedRoot.Kind, String, XMLElement, XMLElement?)] = []  // kind, name, root view, controller
         let lists = objectLists(root)
         let bars = Bars(objects: lists)
         // The images the document names, with their sizes: an image view's content.
@@ -50,26 +49,14 @@ public enum Importer {
                 images[name] = (w, h)
             }
         }
-        for objects in lists {
-            for object in objects {
-                if let view = object.children.first(where: { $0["key"] == "view" && hasFrame($0) }) {
-                    found.append((.scene, object["id"] ?? view["id"] ?? "", view, object))
-                    cells(in: view, into: &found)
-                } else if isCell(object) {
-                    cell(object, into: &found)
-                    cells(in: object, into: &found)
-                } else if isView(object) {
-                    found.append((.view, object["id"] ?? "", object, nil))
-                    cells(in: object, into: &found)
-                }
-            }
-        }
-        for (kind, name, view, controller) in found {
+        for found in RootDiscovery.roots(in: lists) {
+            let (kind, name, view, controller) = (found.kind, found.name, found.view, found.owner)
             if let only = options.root, only != name && only != view["id"] { continue }
             var builder = RootBuilder(kind: kind, root: view, controller: controller, device: device, landscape: landscape, options: options)
             if kind == .scene { builder.bars = bars.of(name) }
             builder.images = images
             builder.xcode = xcode
+            builder.unstoredCellSize = found.unstoredCellSize
             var imported = try builder.build(name: name)
             imported.notes = documentNotes + imported.notes
             roots.append(imported)
@@ -84,19 +71,6 @@ public enum Importer {
     private static func objectLists(_ document: XMLElement) -> [[XMLElement]] {
         if let scenes = document.child("scenes") { return scenes.children.compactMap { $0.child("objects")?.children } }
         return document.child("objects").map { [$0.children] } ?? []
-    }
-
-    /// Table and collection cells anywhere under `element` (a table's prototypes, a
-    /// collection's cells), each a root of its own: its content view.
-    private static func cells(in element: XMLElement, into found: inout [(ImportedRoot.Kind, String, XMLElement, XMLElement?)]) {
-        for child in element.children {
-            cell(child, into: &found)
-            cells(in: child, into: &found)
-        }
-    }
-
-    private static func cell(_ e: XMLElement, into found: inout [(ImportedRoot.Kind, String, XMLElement, XMLElement?)]) {
-        if isCell(e), let content = e.children.first(where: { $0["key"] == "contentView" }) { found.append((.cell, e["id"] ?? "", content, e)) }
     }
 
     static func isCell(_ e: XMLElement) -> Bool { e.name == "tableViewCell" || e.name == "collectionViewCell" }

@@ -10,6 +10,8 @@ struct RootBuilder {
     let device: Device?
     let landscape: Bool
     let options: ImportOptions
+    /// A table cell stored without a frame: its table's width and its row height.
+    var unstoredCellSize: (width: Double, height: Double)?
     /// The Xcode that wrote the document: some canvas rules changed with it.
     var xcode = ToolsVersion(nil)
 
@@ -52,7 +54,7 @@ struct RootBuilder {
     }
 
     mutating func build(name: String) throws(ImportError) -> ImportedRoot {
-        let cellSize = kind == .cell ? controller.flatMap { storedFrame($0) }.map { ($0.width, $0.height) } : nil
+        let cellSize = kind == .cell ? controller.flatMap { storedFrame($0) }.map { ($0.width, $0.height) } ?? unstoredCellSize : nil
         // A cell's content view written without a frame fills its cell.
         let filling = cellSize.map { Frame(width: $0.0, height: $0.1) }
         guard let rootID = Importer.rootID(root, cell: kind == .cell ? controller : nil), let frame = storedFrame(root, in: cellSize) ?? filling
@@ -144,16 +146,17 @@ struct RootBuilder {
         if let parentID { members.append(("parent", .string(parentID))) }
         let isStack = e.name == "stackView"
         if isStack { members.append(("kind", .string("stack"))) }
+        // Positioned by its frame; a `fixedFrame` view no constraint names is where Xcode's canvas keeps it.
+        let byFrame =
+            !isRoot && !arranged
+            && (e["translatesAutoresizingMaskIntoConstraints"] != "NO" || (e["fixedFrame"] == "YES" && !constrained.contains(id)))
         if isRoot {
             members.append(("frame", object([("x", number(0)), ("y", number(0)), ("width", number(rootSize.0)), ("height", number(rootSize.1))])))
-        } else if !arranged, let parentID,
-            e["translatesAutoresizingMaskIntoConstraints"] != "NO" || (e["fixedFrame"] == "YES" && !constrained.contains(id))
-        {
-            // Positioned by its frame; a `fixedFrame` view no constraint names is where Xcode's canvas keeps it.
+        } else if byFrame, let parentID {
             autoresizing(e, id: id, in: parentID, frame: frame, parentSize: parentSize)
         }
         if e["hidden"] == "YES" { members.append(("hidden", .bool(true))) }
-        members += content(e, frame: frame)
+        members += content(e, frame: frame, byFrame: byFrame)
         // UIStackView's fillProportionally shares by intrinsic size, and a view without one by
         // its current size: a nib's view, the frame it was stored with (Xcode's frames show it).
         if arranged, let stack = parentID.flatMap({ elements[$0] }), stack["distribution"] == "fillProportionally",
@@ -175,7 +178,7 @@ struct RootBuilder {
         if let m = margins(e, id: id, parentID: parentID, frame: frame, parentSize: parentSize, rootWidth: rootSize.0, safe: ownSafe) {
             members.append(("margins", m))
         }
-        let subviews = e.list("subviews").filter { Importer.isView($0) && !excluded.contains($0["id"] ?? "") }
+        let subviews = (e.list("subviews") + Self.effectContent(e)).filter { Importer.isView($0) && !excluded.contains($0["id"] ?? "") }
         if isStack { members.append(("stack", stackSpec(e, arranged: subviews.compactMap { $0["id"] }))) }
         views.append(object(members))
         guides(e, owner: id, safe: ownSafe)
@@ -297,5 +300,11 @@ struct RootBuilder {
             pin(gid, "height", to: nil, size)
             pin(gid, "width", to: nil)
         }
+    }
+
+    /// A visual-effect view holds what it shows in its `contentView`, outside its subviews:
+    /// laid out as its subview (5 documents of the development half have one).
+    static func effectContent(_ e: XMLElement) -> [XMLElement] {
+        e.name == "visualEffectView" ? e.children.filter { $0["key"] == "contentView" } : []
     }
 }

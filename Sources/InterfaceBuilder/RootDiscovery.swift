@@ -1,0 +1,65 @@
+/// What IB lays out on its own in a document, each a root: a controller's view, a xib's
+/// top-level view, a table or collection cell's content view, and the views a table or
+/// collection view holds outside its subviews (table header and footer views, collection
+/// section headers and footers), which Xcode lays out at their stored size.
+struct FoundRoot {
+    var kind: ImportedRoot.Kind
+    /// The controller's id for a scene, the view's or cell's id otherwise.
+    var name: String
+    var view: XMLElement
+    /// The scene's controller or the cell the content view is of.
+    var owner: XMLElement?
+    /// A table cell stored without a frame (Xcode 5 and 6 prototypes): its table's width and
+    /// its row height.
+    var unstoredCellSize: (width: Double, height: Double)?
+}
+
+enum RootDiscovery {
+    static func roots(in lists: [[XMLElement]]) -> [FoundRoot] {
+        var found: [FoundRoot] = []
+        for objects in lists {
+            for object in objects {
+                if let view = object.children.first(where: { $0["key"] == "view" && hasFrame($0) }) {
+                    found.append(FoundRoot(kind: .scene, name: object["id"] ?? view["id"] ?? "", view: view, owner: object))
+                    inner(view, table: view.name == "tableView" ? view : nil, into: &found)
+                } else if Importer.isCell(object) {
+                    cell(object, table: nil, into: &found)
+                    inner(object, table: object.name == "tableView" ? object : nil, into: &found)
+                } else if Importer.isView(object) {
+                    found.append(FoundRoot(kind: .view, name: object["id"] ?? "", view: object))
+                    inner(object, table: object.name == "tableView" ? object : nil, into: &found)
+                }
+            }
+        }
+        return found
+    }
+
+    /// The keys under which a table or collection view holds views that are not its subviews.
+    static let heldViews: Set<String> = ["tableHeaderView", "tableFooterView"]
+
+    /// Cells and held views anywhere under `element`, with the table they are in.
+    private static func inner(_ element: XMLElement, table: XMLElement?, into found: inout [FoundRoot]) {
+        for child in element.children {
+            cell(child, table: table, into: &found)
+            if Importer.isView(child), child.name == "collectionReusableView" || heldViews.contains(child["key"] ?? "") {
+                found.append(FoundRoot(kind: .view, name: child["id"] ?? "", view: child))
+            }
+            inner(child, table: child.name == "tableView" ? child : table, into: &found)
+        }
+    }
+
+    private static func cell(_ e: XMLElement, table: XMLElement?, into found: inout [FoundRoot]) {
+        guard Importer.isCell(e), let content = e.children.first(where: { $0["key"] == "contentView" }) else { return }
+        var root = FoundRoot(kind: .cell, name: e["id"] ?? "", view: content, owner: e)
+        if !hasFrame(e), e.name == "tableViewCell", let table, let width = storedFrame(table)?.width {
+            root.unstoredCellSize = (width, rowHeight(of: e, in: table))
+        }
+        found.append(root)
+    }
+
+    /// A prototype's row height: its own, else its table's, else UIKit's 44 (IB writes -1 for
+    /// an automatic height).
+    static func rowHeight(of cell: XMLElement, in table: XMLElement) -> Double {
+        [cell.number("rowHeight"), table.number("rowHeight")].compactMap { $0 }.first { $0 > 0 } ?? 44
+    }
+}
