@@ -106,6 +106,7 @@ func drive(_ document: JSON, steps: Int) -> Driven {
 }
 
 var (views, agreeing, documentsFull, roots, refused) = (0, 0, 0, 0, 0)
+var (conflictingRoots, conflictingViews, conflictingAgreeing) = (0, 0, 0)
 var (importNanos, buildNanos, jsonNanos) = (UInt64(0), UInt64(0), UInt64(0))
 var misses: [String: Int] = [:]
 for path in files {
@@ -122,6 +123,9 @@ for path in files {
     }
     importNanos += now() - t0
     var (docViews, docAgreeing) = (0, 0)
+    // Roots whose required constraints conflict: which constraint Xcode broke is weak evidence
+    // (issue 62), so they are counted apart as well.
+    var (conflictRoots, conflictViews, conflictAgreeing) = (0, 0, 0)
     for root in document.roots {
         roots += 1
         // As `POST /v1/ib/layout` does: the session from the tree the importer made.
@@ -142,6 +146,17 @@ for path in files {
         if drive > 0 { driven.add(drive(root.document, steps: drive)) }
         var frames: [String: Rect] = [:]
         session.forEachFrame { id, frame, _ in frames[id] = frame }
+        let conflicting = session.diagnostics().contains {
+            if case .unsatisfiable = $0 { return true }; return false
+        }
+        let (viewsBefore, agreeingBefore) = (docViews, docAgreeing)
+        defer {
+            if conflicting {
+                conflictRoots += 1
+                conflictViews += docViews - viewsBefore
+                conflictAgreeing += docAgreeing - agreeingBefore
+            }
+        }
         for s in root.storedFrames where !root.unreconciled.contains(s.id) && s.id != root.rootID {
             guard let f = frames[s.id] else { continue }
             docViews += 1
@@ -160,13 +175,18 @@ for path in files {
     }
     views += docViews
     agreeing += docAgreeing
+    (conflictingRoots, conflictingViews, conflictingAgreeing) = (
+        conflictingRoots + conflictRoots, conflictingViews + conflictViews, conflictingAgreeing + conflictAgreeing
+    )
+    if conflictRoots > 0 { print("  conflicting roots \(conflictRoots): \(conflictAgreeing) of \(conflictViews) views agree") }
     if docViews == docAgreeing { documentsFull += 1 } else { misses[path] = docViews - docAgreeing }
     print("\(path): \(document.roots.count) roots, \(docAgreeing) of \(docViews) views agree")
 }
 let share = views == 0 ? 0 : Double(agreeing) / Double(views)
 print(
     "{\"documents\":\(files.count),\"refused\":\(refused),\"roots\":\(roots),\"views\":\(views),\"agreeing\":\(agreeing),"
-        + "\"share\":\(share),\"documents_full\":\(documentsFull),\"import_ms\":\(Double(importNanos) / 1e6),"
+        + "\"share\":\(share),\"documents_full\":\(documentsFull),"
+        + "\"conflicting_roots\":\(conflictingRoots),\"conflicting_views\":\(conflictingViews),\"conflicting_agreeing\":\(conflictingAgreeing),\"import_ms\":\(Double(importNanos) / 1e6),"
         + "\"layout_ms\":\(Double(buildNanos) / 1e6),\"json_layout_ms\":\(Double(jsonNanos) / 1e6)"
         + (drive > 0
             ? ",\"driven_steps\":\(driven.steps),\"driven_frames\":\(driven.frames),\"apart_from_fresh\":\(driven.apart),\"misreported\":\(driven.misreported),\"conflicted_steps\":\(driven.conflicted)"

@@ -34,6 +34,7 @@ from fetch_corpus import read_corpus, target  # noqa: E402
 DOC_LINE = re.compile(r"^(?P<path>.*): (?P<roots>\d+) roots, (?P<agree>\d+) of (?P<views>\d+) views agree$")
 REFUSED_LINE = re.compile(r"^(?P<path>.*): refused at (?P<where>\d+:\d+): (?P<message>.*)$")
 ROOT_REFUSED = re.compile(r"^(?P<path>.*) (?P<root>\S+): layoutd refused its document: (?P<message>.*)$")
+CONFLICT_LINE = re.compile(r"^  conflicting roots (?P<roots>\d+): (?P<agree>\d+) of (?P<views>\d+) views agree$")
 VIEW_LINE = re.compile(
     r"^  (?P<root>\S+) (?P<view>\S+): layoutd (?P<lx>[^,\s]+), (?P<ly>[^,\s]+), (?P<lw>[^,\s]+) × (?P<lh>[^,\s]+)"
     r"  Xcode (?P<xx>[^,\s]+), (?P<xy>[^,\s]+), (?P<xw>[^,\s]+) × (?P<xh>[^,\s]+)$")
@@ -69,6 +70,8 @@ def run_one(bench, path, stored, verbose, timeout):
             return result
         if m := ROOT_REFUSED.match(line):
             result["root_refusals"].append(f"{m['root']}: {m['message']}")
+        elif m := CONFLICT_LINE.match(line):
+            result.update(conflict_roots=int(m["roots"]), conflict_views=int(m["views"]), conflict_agreeing=int(m["agree"]))
         elif m := VIEW_LINE.match(line):
             result["views_apart"].append(line.strip())
         elif line.startswith("  "):
@@ -99,6 +102,11 @@ def summarize(half, mode, docs, results):
         "documents_without_views": len(ok) - len(compared),
         "roots": sum(r["roots"] for _, r in ok),
         "root_refusals": sum(len(r["root_refusals"]) for _, r in ok),
+        # Roots whose required constraints conflict, apart: Xcode's frames of them are weak evidence.
+        "conflicting_roots": sum(r.get("conflict_roots", 0) for _, r in ok),
+        "conflicting_documents": sum(1 for _, r in ok if r.get("conflict_roots", 0)),
+        "conflicting_views": sum(r.get("conflict_views", 0) for _, r in ok),
+        "conflicting_agreeing": sum(r.get("conflict_agreeing", 0) for _, r in ok),
         "seconds": sum(r.get("seconds", 0) for r in results),
     }
     for outcome in ("crash", "timeout", "refused", "unreadable"):
@@ -116,6 +124,12 @@ def print_summary(s):
           f"({s['documents_without_views']} with no view compared); "
           f"crashed {len(s['crash'])}, timed out {len(s['timeout'])}, refused {len(s['refused'])}, "
           f"roots refused {s['root_refusals']}; {s['seconds']:.0f} s")
+    other_views = s["views"] - s["conflicting_views"]
+    other_agreeing = s["agreeing"] - s["conflicting_agreeing"]
+    print(f"           conflicting roots {s['conflicting_roots']} (in {s['conflicting_documents']} documents): "
+          f"views agreeing {s['conflicting_agreeing']} / {s['conflicting_views']}; "
+          f"the other roots: {other_agreeing} / {other_views}"
+          f" ({100 * other_agreeing / other_views if other_views else 0:.1f}%)")
 
 
 def main():

@@ -72,7 +72,7 @@ struct RootBuilder {
         let safe = canvas.safeArea
         visit(root, id: rootID, frame: frame, parentID: nil, arranged: false, rootSize: (canvas.width, canvas.height), safe: safe)
         legacyGuides(rootID: rootID, safe: safe)
-        for (owner, c) in pending where !excluded.contains(c["id"] ?? "") {
+        for (owner, c) in Self.inFileOrder(pending) where !excluded.contains(c["id"] ?? "") {
             if let json = constraint(c, owner: owner) { constraints.append(json) }
         }
         let document = object([
@@ -306,5 +306,17 @@ struct RootBuilder {
     /// laid out as its subview (5 documents of the development half have one).
     static func effectContent(_ e: XMLElement) -> [XMLElement] {
         e.name == "visualEffectView" ? e.children.filter { $0["key"] == "contentView" } : []
+    }
+
+    /// The document's constraints in the order the IB file lists them (a view's own, written
+    /// inside it, before its superview's), so that where required constraints conflict the
+    /// first in the file breaks (the engine breaks the first listed; frames, guides, content
+    /// sizes and stacks keep their places). Of the 20 conflicting roots of the corpus's
+    /// development half, 9 agree with Xcode so, 6 with the views' order (a superview's first)
+    /// and 8 and 6 with either order reversed; the validation half's conflicting roots agree
+    /// on 81 of 139 views so, 79 with the views' order. Stored frames of a conflicting root
+    /// are weak evidence: the benchmark reports those roots apart.
+    static func inFileOrder(_ pending: [(owner: String, element: XMLElement)]) -> [(owner: String, element: XMLElement)] {
+        pending.sorted { ($0.element.line, $0.element.column) < ($1.element.line, $1.element.column) }
     }
 }

@@ -142,4 +142,35 @@ final class RootDiscoveryTests: XCTestCase {
         XCTAssertEqual(f["constrained"], Rect(x: 20, y: 200, width: 200, height: 32))
         XCTAssertEqual(f["switch"], Rect(x: 20, y: 300, width: 51, height: 31))
     }
+
+    /// Of conflicting required constraints, the first in the IB file breaks: a subview's own
+    /// constraint, written inside it, before its superview's.
+    func testTheFirstInTheFileOfConflictingConstraintsBreaks() throws {
+        let root = try XCTUnwrap(
+            try Importer.read(
+                ImporterTests.scene(
+                    """
+                    <subviews>
+                        <view translatesAutoresizingMaskIntoConstraints="NO" id="box"><rect key="frame" x="20" y="100" width="335" height="50"/>
+                            <constraints><constraint firstAttribute="width" constant="100" id="own"/></constraints>
+                        </view>
+                    </subviews>
+                    <constraints>
+                        <constraint firstItem="box" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="20" id="k1"/>
+                        <constraint firstItem="box" firstAttribute="top" secondItem="root" secondAttribute="top" constant="100" id="k2"/>
+                        <constraint firstItem="box" firstAttribute="height" constant="50" id="k3"/>
+                        <constraint firstAttribute="trailing" secondItem="box" secondAttribute="trailing" constant="20" id="k4"/>
+                    </constraints>
+                    """), options: ImportOptions(contentSizes: .stored)
+            ).roots.first)
+        let session = try LayoutSession.make(document: root.document, oneShot: true)
+        var frames: [String: Rect] = [:]
+        session.forEachFrame { id, frame, _ in frames[id] = frame }
+        XCTAssertEqual(frames["box"], Rect(x: 20, y: 100, width: 335, height: 50))
+        let broken = session.diagnostics().compactMap { d -> String? in
+            if case .unsatisfiable(let c, _) = d { return c }
+            return nil
+        }
+        XCTAssertEqual(broken, ["own"])
+    }
 }
