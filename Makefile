@@ -126,10 +126,12 @@ bench-sizes: release
 bench-put: release
 	python3 Benchmarks/put/run_put.py
 
-## HTTP load: layoutd set-constant round trips beside the bare libmicrohttpd server (wrk, loopback, bounded).
-load: release
+## HTTP load: layoutd set-constant round trips beside the bare libmicrohttpd server (wrk, loopback, bounded),
+## then one tenant's set-constants while another floods (at its rate, past it, the heaviest requests).
+load: release test-deps
 	@command -v wrk >/dev/null || ($(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq wrk)
 	Benchmarks/http/run_load.sh
+	python3 Benchmarks/http/tenant_isolation.py
 
 ## The set-constant middleware chain in-process (no socket): the Swift share of a request.
 bench-handler: release

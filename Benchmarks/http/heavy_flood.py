@@ -1,8 +1,10 @@
 """The heaviest requests one tenant's quota allows, for tenant_isolation.py's `heavy` rounds:
 THREADS threads (default 2), each posting in turn, for SECONDS, as tenant KEY to PORT:
 2,000 constraints at odds on one view (a one-shot layout), a 20,000-word label drawn one word
-a line (a picture), a storyboard of 40 scenes (an import), a 500-deep chain's trace. Prints
-`RESULT requests=N refused=N` (429s) at the end.
+a line (a picture), a storyboard of 40 scenes (an import), a 500-deep chain's trace; and one
+more thread flooding a WebSocket stream with set-constants as fast as it can send them (past
+the tenant's rate each is refused, and past 256 refusals in a row the stream is closed: it
+opens another). Prints `RESULT requests=N refused=N streamed=N streams=N` at the end.
 
   python3 Benchmarks/http/heavy_flood.py PORT KEY SECONDS
 """
@@ -14,6 +16,8 @@ import threading
 import time
 import urllib.error
 import urllib.request
+
+import websockets.sync.client
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -64,12 +68,39 @@ def main():
             with lock:
                 counts["requests"] += 1
                 counts["refused"] += refused
-    threads = [threading.Thread(target=loop, args=(i,)) for i in range(int(os.environ.get("THREADS", "2")))]
+    lever = {"views": [{"id": "r", "frame": {"x": 0, "y": 0, "width": 320, "height": 480}}, {"id": "a", "parent": "r"}],
+             "constraints": [{"expr": "a.left == r.left"}, {"expr": "a.top == r.top"}, {"expr": "a.height == 10"},
+                             {"id": "w", "expr": "a.width == 10"}]}
+    made = urllib.request.Request(base + "/v1/sessions", data=json.dumps(lever).encode(),
+                                  headers={"Content-Type": "application/json", "Authorization": f"Bearer {key}"})
+    with urllib.request.urlopen(made, timeout=120) as r:
+        streamed_session = json.loads(r.read())["session"]
+    counts["streamed"] = counts["streams"] = 0
+
+    def stream():
+        k = 0
+        while time.monotonic() < end:
+            try:
+                with websockets.sync.client.connect(f"ws://127.0.0.1:{port}/v1/sessions/{streamed_session}/stream",
+                                                    additional_headers={"Authorization": f"Bearer {key}"}, open_timeout=10) as ws:
+                    with lock:
+                        counts["streams"] += 1
+                    while time.monotonic() < end:
+                        k += 1
+                        ws.send(json.dumps({"w": 10 + k % 50}))
+                        with lock:
+                            counts["streamed"] += 1
+            except (OSError, EOFError, websockets.exceptions.WebSocketException):
+                time.sleep(0.01)  # closed past the rate (or reset mid-handshake): open another
+
+    threads = [threading.Thread(target=stream)]
+    threads += [threading.Thread(target=loop, args=(i,)) for i in range(int(os.environ.get("THREADS", "2")))]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    print(f"RESULT requests={counts['requests']} refused={counts['refused']}", flush=True)
+    print(f"RESULT requests={counts['requests']} refused={counts['refused']} streamed={counts['streamed']} streams={counts['streams']}",
+          flush=True)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,8 @@ meanwhile two wrk connections post to flood's own session:
               held until flood's next token
   heavy       two threads of the heaviest requests flood's quota allows (heavy_flood.py:
               2,000 constraints at odds, a 20,000-line label drawn, a 40-scene storyboard,
-              a deep chain's trace), each as soon as the one before is answered
+              a deep chain's trace), each as soon as the one before is answered, and a
+              WebSocket stream flooded with set-constants (opened again when it is closed)
 
 The flood starts 1.2 s before quiet's measurement (its burst, a second's worth, is spent by
 then). Every client is wrk on CPU 1, a few µs of CPU a request, so what quiet's latencies
@@ -101,7 +102,8 @@ def main():
                 if "rps" in f:
                     print(f"  flood {f['rps']:.0f} requests/s, {f['non2xx'] / f['reqs'] * 100:.0f}% refused (429), p50 {f['p50_us']:.0f} µs")
                 else:
-                    print(f"  flood {f['requests']:.0f} heavy requests, {f['refused']:.0f} refused (429)")
+                    print(f"  flood {f['requests']:.0f} heavy requests, {f['refused']:.0f} refused (429); "
+                          f"{f['streamed']:.0f} stream messages on {f['streams']:.0f} streams")
         alone50 = statistics.median(q["p50_us"] for q in quiet["alone"])
         alone99 = statistics.median(q["p99_us"] for q in quiet["alone"])
         # The noise: how far apart the rounds of `alone` itself are.
