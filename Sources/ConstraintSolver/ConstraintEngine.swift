@@ -4,7 +4,7 @@ import WorkBudget
 /// substituted solved form, Cassowary's and kiwi's; the cheapest set-constant, quadratic on
 /// dependent chains) and `FactoredSolver` (`Factored/`: revised simplex on an LU-factored
 /// basis; linear on chains). The model picks one per session (`EngineKind`, `SessionLimits`);
-/// the server's default puts one-shot layouts and documents of 128 views (or 2,048 constraints) or more on the
+/// the server's default puts one-shot layouts and documents of 128 views (or 1,024 constraints) or more on the
 /// factored basis, smaller sessions on the solved form, and a session keeps its engine.
 public protocol ConstraintEngine: AnyObject {
     func addVariable() -> Variable

@@ -69,7 +69,7 @@ public struct SessionLimits: Sendable {
     /// conflict it breaks by a scan of the constraints on its variables (two views and 8,000
     /// constraints at odds: 1,353 ms solved, 9 ms factored).
     public func engine(forViews views: Int, constraints: Int = 0) -> EngineKind {
-        if let n = factoredFromViews, views >= n || constraints >= 16 * n { return .factored }
+        if let n = factoredFromViews, views >= n || constraints >= 8 * n { return .factored }
         return engine
     }
 }

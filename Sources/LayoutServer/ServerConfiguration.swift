@@ -64,7 +64,7 @@ public struct ServerConfiguration: Sendable {
     /// dependent chains) or the factored basis (linear on chains and stacks)...
     public var sessionEngine = EngineKind.defaultKind
     /// ...and from how many views a new session's document takes the factored basis anyway
-    /// (nil: never; `--engine auto`, the default, is the solved form below 128 views and 2,048 constraints).
+    /// (nil: never; `--engine auto`, the default, is the solved form below 128 views and 1,024 constraints).
     /// BENCHMARKS.md §4 and §7.
     public var sessionFactoredFromViews = EngineKind.defaultFactoredFromViews
     /// The engine one-shot layouts run on: the factored basis, linear on chains and stacks.

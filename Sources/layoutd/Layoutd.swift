@@ -168,7 +168,7 @@ struct Layoutd: ParsableCommand {
         env("LOG_LEVEL") ?? "info"
     @Option(
         help:
-            "Engine of sessions: auto (the solved form, and the factored basis for documents of 128 views or 2,048 constraints or more), solved (the substituted solved form: the cheapest set-constants, quadratic on dependent chains) or factored (revised simplex on a factored basis, linear on chains). Env: LAYOUTD_ENGINE."
+            "Engine of sessions: auto (the solved form, and the factored basis for documents of 128 views or 1,024 constraints or more), solved (the substituted solved form: the cheapest set-constants, quadratic on dependent chains) or factored (revised simplex on a factored basis, linear on chains). Env: LAYOUTD_ENGINE."
     )
     var engine: String = env("ENGINE") ?? "auto"
     @Option(help: "Engine of one-shot layouts (POST /v1/layout): factored or solved. Env: LAYOUTD_LAYOUT_ENGINE.")

@@ -184,12 +184,12 @@ final class EngineAgreementTests: XCTestCase {
         XCTAssertEqual(try LayoutSession(document: doc(500), limits: SessionLimits(engine: .solved, factoredFromViews: nil)).engineKind, .solved)
         XCTAssertEqual(try LayoutSession(document: doc(5), limits: SessionLimits(engine: .factored, factoredFromViews: 128)).engineKind, .factored)
         // Few views and many constraints (here at odds, which the solved form explains one by
-        // one): the factored basis from 16 constraints a threshold view.
+        // one): the factored basis from 8 constraints a threshold view.
         func odds(_ n: Int) -> JSON {
             let cs = (0..<n).map { #"{"expr":"v.width >= \#(41 + $0)"}"# }.joined(separator: ",")
             return json(#"{"views":[{"id":"v","frame":{"x":0,"y":0,"width":40,"height":10}}],"constraints":[\#(cs)]}"#)
         }
         XCTAssertEqual(try LayoutSession(document: odds(100), limits: auto).engineKind, .solved)
-        XCTAssertEqual(try LayoutSession(document: odds(2_100), limits: auto).engineKind, .factored)
+        XCTAssertEqual(try LayoutSession(document: odds(1_100), limits: auto).engineKind, .factored)
     }
 }
