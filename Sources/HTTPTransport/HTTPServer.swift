@@ -351,9 +351,8 @@ public final class HTTPServer: @unchecked Sendable {
             arguments: values(connection, .GET_ARGUMENT_KIND, lowercased: false))
         var request = Request(method: method, path: path, body: state.body, values: copied)
         request.viaTrustedProxy = state.clock?.viaProxy == true
-        // Plain connections: a closed one is seen while the work goes on (over TLS a close
-        // comes as a record, not an end of stream).
-        request.socket = configuration.tls == nil ? state.clock?.fd ?? -1 : -1
+        // A closed connection is seen while the work goes on (its FIN, plain or over TLS).
+        request.socket = state.clock?.fd ?? -1
         request.slot = state.clock.map { ConnectionSlot(clock: $0, guard: connectionGuard) }
         state.body = []
         let job = Offloaded(connection: connection, request: request)

@@ -1,13 +1,8 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
-import CheckedNumbers
+import CEpoll
 
-/// Whether the peer of `socket` has closed it (an end of stream waits to be read), without
-/// reading anything; false for -1. Plain connections only: over TLS a close comes as a
-/// record first, which this takes for data.
+/// Whether the peer of `socket` has closed it (its FIN came, whether or not data or a TLS
+/// close_notify record waits before it), without reading anything; false for -1.
 public func peerClosed(_ socket: Int32) -> Bool {
     guard socket >= 0 else { return false }
-    var byte: UInt8 = 0
-    return recv(socket, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)) == 0
+    return layoutd_peer_hung_up(socket) != 0
 }

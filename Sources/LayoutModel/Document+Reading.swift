@@ -1,6 +1,7 @@
 import CheckedNumbers
 import ConstraintSolver
 import JSON
+import WorkBudget
 
 /// A document read from the request's bytes in place, without a `JSON` tree of it: the tree
 /// was a `String` a key and an array an object (the parse, 38 M instructions of the 1,000-cell
@@ -84,6 +85,7 @@ extension LayoutDocument {
             keys.reserveCapacity(8)
             // Each read into its place in the list (a spec returned and appended was copied twice).
             repeat {
+                if specs.count & 255 == 255 && WorkBudget.exhausted() { throw GiveUp() }
                 specs.append(Self.blankSpec)
                 try Self.readView(&r, into: &specs[specs.count - 1], parents: &parents, keys: &keys)
             } while try r.nextElement()
@@ -193,7 +195,12 @@ extension LayoutDocument {
         // The views stay as they are while the constraints are read: one memo of their names.
         let memo = NameMemo()
         defer { memo.deallocate() }
+        var read = 0
         repeat {
+            // Past the request's work budget: given up, and the caller does not take the
+            // tree's path either (`make(documentBytes:)`).
+            read += 1
+            if read & 255 == 0 && WorkBudget.exhausted() { throw GiveUp() }
             let start = r.mark
             guard try Self.readEntry(&r, into: &entry) else {
                 r.rewind(to: start)

@@ -154,7 +154,11 @@ public final class LayoutSession {
         try recovering(limits) { limits throws(LayoutError) in
             var doc = LayoutDocument()
             doc.keepsSentText = !oneShot
-            guard let viewsSent = LayoutDocument.read(body, into: &doc, beside: sizes.map { ("sizes", $0) }) else { return nil }
+            guard let viewsSent = LayoutDocument.read(body, into: &doc, beside: sizes.map { ("sizes", $0) }) else {
+                // Stopped by the request's work budget: not for the tree's path to read again.
+                if WorkBudget.exhausted() { throw Pointer().fail("the request's work passed its budget") }
+                return nil
+            }
             return try LayoutSession(built: consume doc, viewsSent: viewsSent, limits: limits)
         }
     }

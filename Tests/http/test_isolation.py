@@ -42,6 +42,18 @@ def chain(depth):
     return {"views": views, "constraints": []}
 
 
+def column(n):
+    """n views stacked in a column: seconds of a debug build at 10,000 and more (a build with no
+    simplex step: the work is making and factoring its 60,000 rows)."""
+    views = [{"id": "root", "frame": {"x": 0, "y": 0, "width": 320, "height": 100000}}]
+    cons = []
+    for i in range(n):
+        views.append({"id": f"v{i}", "parent": "root", "intrinsicSize": {"width": 50 + i % 7, "height": 20}})
+        cons.append({"expr": f"v{i}.left == root.left + {i % 5}"})
+        cons.append({"expr": f"v{i}.top == {'root.top' if i == 0 else f'v{i - 1}.bottom'} + 2"})
+    return {"views": views, "constraints": cons}
+
+
 def conflicts(n):
     views = [{"id": "root", "frame": {"x": 0, "y": 0, "width": 1000, "height": 1000}}, {"id": "v", "parent": "root"}]
     cons = [{"expr": "v.left == root.left"}, {"expr": "v.top == root.top"}, {"expr": "v.height == 10"}, {"expr": "v.width == 40"}]
@@ -165,7 +177,7 @@ class DeadlineTests(unittest.TestCase):
                 except urllib.error.HTTPError as e:
                     return e.code, dict(e.headers), json.loads(e.read()), time.monotonic() - t0
             for path in ("/v1/layout", "/v1/sessions"):
-                status, headers, problem, took = post(path, conflicts(8000))
+                status, headers, problem, took = post(path, column(10000))
                 self.assertEqual(status, 503, problem)
                 self.assertIn("--request-deadline", problem["detail"])
                 self.assertIn("Retry-After", headers)
@@ -211,7 +223,7 @@ class DeadlineTests(unittest.TestCase):
     def test_a_client_that_goes_away_cancels_its_work(self):
         server = Layoutd("--max-body-bytes", str(8 << 20))   # the default deadline: 30 s
         try:
-            body = json.dumps(conflicts(8000)).encode()   # tens of seconds of a debug build
+            body = json.dumps(column(15000)).encode()   # seconds of a debug build
             with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
                 s.sendall(b"POST /v1/layout HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                           + f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
@@ -231,8 +243,10 @@ class DeadlineTests(unittest.TestCase):
 
 class DrainTests(unittest.TestCase):
     def test_sigterm_ends_the_process_while_heavy_work_goes_on(self):
-        server = Layoutd("--drain-timeout", "1", "--max-body-bytes", str(8 << 20))
-        body = json.dumps(conflicts(8000)).encode()   # tens of seconds of a debug build
+        # The solved form's one-shot of 8,000 constraints at odds: tens of seconds of a debug
+        # build, all of it in loops that look at the work budget, so the cancel is seen at once.
+        server = Layoutd("--drain-timeout", "1", "--max-body-bytes", str(8 << 20), "--layout-engine", "solved")
+        body = json.dumps(conflicts(8000)).encode()
         answered = []
 
         def heavy():

@@ -14,6 +14,7 @@ real process with a certificate authority and a server certificate made here by 
 Run: python3 Tests/http/test_tls.py
 """
 import http.client
+import json
 import os
 import shutil
 import signal
@@ -79,7 +80,7 @@ class TLSTests(unittest.TestCase):
         shutil.copy(os.path.join(d, "ca-server.key"), os.path.join(d, "server.key"))
         cls.port = free_port()
         cls.log = open(os.path.join(d, "layoutd.log"), "w")
-        cls.proc = subprocess.Popen([BIN, "--port", str(cls.port), "--store", "memory", "--log-level", "warning",
+        cls.proc = subprocess.Popen([BIN, "--port", str(cls.port), "--store", "memory", "--log-level", "warning", "--max-body-bytes", str(4 << 20),
                                      "--tls-cert", os.path.join(d, "server.pem"), "--tls-key", os.path.join(d, "server.key")],
                                     stderr=cls.log, stdout=subprocess.DEVNULL)
         cls.ca = os.path.join(d, "ca.pem")
@@ -107,6 +108,32 @@ class TLSTests(unittest.TestCase):
         with session.stream() as stream:
             for x in (20, 30, 40):
                 self.assertEqual(stream.set_constants({"lead": x}).frames["v"].x, x)
+
+    def test_a_client_that_goes_away_over_tls_cancels_its_work(self):
+        # 15,000 views in a column: seconds of a debug build. Over TLS a client's close comes as
+        # a close_notify record and then the FIN: the FIN is seen behind the unread record.
+        views = [{"id": "root", "frame": {"x": 0, "y": 0, "width": 320, "height": 100000}}]
+        cons = []
+        for i in range(15000):
+            views.append({"id": f"v{i}", "parent": "root", "intrinsicSize": {"width": 50, "height": 20}})
+            cons += [{"expr": f"v{i}.left == root.left"}, {"expr": f"v{i}.top == {'root.top' if i == 0 else f'v{i - 1}.bottom'} + 2"}]
+        body = json.dumps({"views": views, "constraints": cons}, separators=(",", ":")).encode()   # 2.2 MB: --max-body-bytes 4 MiB
+        context = ssl.create_default_context(cafile=self.ca)
+
+        def stopped():
+            with urllib.request.urlopen(f"https://127.0.0.1:{self.port}/metrics", timeout=10, context=context) as r:
+                text = r.read().decode()
+            return float(next(line.split()[1] for line in text.splitlines() if line.startswith("layoutd_requests_stopped_total")))
+        before = stopped()
+        with socket.create_connection(("127.0.0.1", self.port), timeout=10) as raw:
+            with context.wrap_socket(raw, server_hostname="localhost") as s:
+                s.sendall(b"POST /v1/layout HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                          + f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+                time.sleep(0.5)
+        t0 = time.monotonic()
+        while stopped() < before + 1:
+            self.assertLess(time.monotonic() - t0, 10, "the work went on for a TLS client that was gone")
+            time.sleep(0.1)
 
     def test_a_client_that_does_not_trust_the_certificate_is_refused(self):
         with self.assertRaises(urllib.error.URLError) as refused:

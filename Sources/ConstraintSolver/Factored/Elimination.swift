@@ -1,3 +1,4 @@
+import WorkBudget
 import CheckedNumbers
 /// Markowitz elimination with threshold pivoting over sparse rows (row → column → value):
 /// row singletons first, else the sparsest column's sparsest acceptable row (ties by
@@ -115,6 +116,10 @@ struct Elimination {
         // Scratch, reused by every pivot: a column's live rows, the pivot row.
         var column: [Entry] = [], prow: [Entry] = []
         while true {
+            // Past the thread's work budget the elimination stops short; the crash then
+            // throws, and its caller discards the engine (a 60,000-row build has no pivot,
+            // and so no simplex step that would look at the budget).
+            if out.pivots.count & 1023 == 1023 && WorkBudget.exhausted() { break }
             var pivot: (row: Int, column: Int)? = nil
             if let (_, i) = singletons.top(where: { singletonKey($0) }) {
                 let only = rowCells[position: rowCells.positions(i).lowerBound]

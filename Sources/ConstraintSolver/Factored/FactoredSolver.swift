@@ -226,7 +226,11 @@ public final class FactoredSolver {
         }
         makeColumnLists()
         lastAdded = handles
+        // Between the build's phases, the thread's work budget: a 60,000-row document has
+        // no simplex step, where the budget is otherwise looked at.
+        if WorkBudget.exhausted() { throw Unsatisfiable(reason: "past the request's work budget") }
         peelDependents()
+        if WorkBudget.exhausted() { throw Unsatisfiable(reason: "past the request's work budget") }
         try crash()
         try solve()
         try cleanupArtificials()
@@ -951,6 +955,7 @@ public final class FactoredSolver {
         }
         var elimination = Elimination(rows: free, columns: kind.count, rank: rank, bounds: (rhs, slackSign))
         var factors = elimination.run()
+        if WorkBudget.exhausted() { throw Unsatisfiable(reason: "past the request's work budget") }
         var chosen = [Bool](repeating: false, count: rows.listCount)
         for p in factors.pivots { chosen[p.row] = true }
         // A free column whose entries all cancelled was never pivoted: it is nonbasic (an
