@@ -30,13 +30,8 @@ test-deps: deps
 	  echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
-	@python3 -c "import openapi_spec_validator" 2>/dev/null || python3 -m pip install -q openapi-spec-validator
-	@python3 -c "import schemathesis" 2>/dev/null || python3 -m pip install -q "schemathesis>=4.32,<5"
-	@python3 -c "import websockets.sync.client, pytest" 2>/dev/null || python3 -m pip install -q "websockets>=12" pytest
-	@python3 -c "import selenium" 2>/dev/null || python3 -m pip install -q "selenium>=4.20"
-	@python3 -c "import PIL" 2>/dev/null || python3 -m pip install -q "pillow>=10"
-	@python3 -c "import uharfbuzz; assert uharfbuzz.__version__ == '0.57.0'" 2>/dev/null || python3 -m pip install -q "uharfbuzz==0.57.0"
-	@command -v openapi-python-client >/dev/null || python3 -m pip install -q openapi-python-client
+	@python3 -c "import sys, importlib.metadata as m; pins = [l.split('==') for l in open('Tests/python-tools.txt') if '==' in l]; \
+	  sys.exit(any(m.version(n) != v.strip() for n, v in pins))" 2>/dev/null || python3 -m pip install -q -r Tests/python-tools.txt
 
 build: deps
 	$(SWIFT) build

@@ -11,9 +11,9 @@ let package = Package(
         .executable(name: "layoutd-bench", targets: ["layoutd-bench"])
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
-        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1")
     ],
     targets: [
         // Floating values into integers, checked: the one conversion every target uses, and the
