@@ -162,7 +162,8 @@ class AuthTests(unittest.TestCase):
                   ("POST", base + "/exercise-ambiguity", None), ("POST", base + "/changes", {"ops": []}),
                   ("POST", base + "/frames-at", {"sizes": [{"width": 100, "height": 100}]}),
                   ("GET", base + "/snapshot.svg", None), ("GET", base + "/snapshot.png", None),
-                  ("POST", base + "/constants", {"lead": 30})]
+                  ("POST", base + "/constants", {"lead": 30}), ("PUT", base + "/document", DOC),
+                  ("POST", base + "/stream-ticket", None)]
 
         def check(server, c):
             for method, path, body in routes:
