@@ -145,7 +145,12 @@ for path in files {
         jsonNanos += now() - t2
         if drive > 0 { driven.add(drive(root.document, steps: drive)) }
         var frames: [String: Rect] = [:]
-        session.forEachFrame { id, frame, _ in frames[id] = frame }
+        // As the route answers: ambiguous views where Xcode stored them (`holdingAmbiguousViews`).
+        let ambiguous = session.diagnostics().compactMap { d -> (view: String, horizontal: Bool)? in
+            if case .ambiguous(let v, let axis) = d { return (v, axis == .horizontal) }; return nil
+        }
+        let held = ambiguous.isEmpty ? nil : try? LayoutSession.make(document: root.holdingAmbiguousViews(ambiguous), oneShot: true)
+        (held ?? session).forEachFrame { id, frame, _ in frames[id] = frame }
         let conflicting = session.diagnostics().contains {
             if case .unsatisfiable = $0 { return true }; return false
         }

@@ -12,9 +12,15 @@ public struct RootLayout {
     public let diagnostics: [Diagnostic]
     /// The layout at a size other than the imported one (`resized`).
     private let sized: SizedLayout?
+    /// At the imported size, the layout with ambiguous views where Xcode stored them
+    /// (`ImportedRoot.holdingAmbiguousViews`); nil when nothing is ambiguous.
+    private var held: LayoutSession? = nil
+
+    /// The session whose frames are answered at the imported size: ambiguous views held.
+    public var framesSession: LayoutSession? { held ?? session }
 
     /// Every view's frame, in document order (read when asked: the route writes the session's).
-    public var frames: [FrameEntry] { sized?.frames ?? session?.allFrames ?? [] }
+    public var frames: [FrameEntry] { sized?.frames ?? framesSession?.allFrames ?? [] }
     /// Each wrapped text's width at a size `resized` gave (nil: the imported size's), for its picture.
     public var wrapWidths: [String: Double]? { sized?.wrapWidths }
 
@@ -25,6 +31,7 @@ public struct RootLayout {
             // From the tree the importer made (written out and read back, it was parsed twice).
             let session = try LayoutSession.make(document: root.document, limits: limits, oneShot: true)
             (self.session, error, diagnostics) = (session, nil, session.diagnostics())
+            held = Self.holding(root, ambiguousIn: diagnostics, limits: limits)
         } catch {
             (session, self.error, diagnostics) = (nil, error, [])
         }
@@ -51,6 +58,17 @@ public struct RootLayout {
 }
 
 extension RootLayout {
+    /// The root laid out again with its ambiguous views held where Xcode stored them; its
+    /// diagnostics are not answered (the document as imported is what is ambiguous).
+    static func holding(_ root: ImportedRoot, ambiguousIn diagnostics: [Diagnostic], limits: SessionLimits) -> LayoutSession? {
+        let ambiguous = diagnostics.compactMap { d -> (view: String, horizontal: Bool)? in
+            if case .ambiguous(let v, let axis) = d { return (v, axis == .horizontal) }
+            return nil
+        }
+        guard !ambiguous.isEmpty else { return nil }
+        return try? LayoutSession.make(document: root.holdingAmbiguousViews(ambiguous), limits: limits, oneShot: true)
+    }
+
     /// What a document of `bytes` may cost to read, for layouts within `limits`: IB writes
     /// 10–20 elements a view, so the document may hold what its views may.
     public static func xmlLimits(bytes: Int, limits: SessionLimits) -> XMLLimits {

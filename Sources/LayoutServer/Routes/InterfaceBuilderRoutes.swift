@@ -81,7 +81,7 @@ struct InterfaceBuilderRoutes: Sendable {
             if let error = layout.error {
                 w.key("error")
                 w.value(Problem(error).json)
-            } else if let session = layout.session {
+            } else if let session = layout.framesSession {
                 w.key(plain: "frames")
                 WireFormat.frames(&w, of: session)
                 w.key("diagnostics")
