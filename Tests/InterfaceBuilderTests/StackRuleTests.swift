@@ -1,0 +1,63 @@
+import LayoutModel
+import XCTest
+
+@testable import InterfaceBuilder
+
+/// How Xcode's canvas arranges stacks where the document does not say it outright
+/// (`RootBuilder+Content.swift`), on scenes written for these tests.
+final class StackRuleTests: XCTestCase {
+    /// `root`'s views laid out with stored content sizes, by id.
+    func frames(_ body: String) throws -> [String: Rect] {
+        let root = try XCTUnwrap(try Importer.read(ImporterTests.scene(body), options: ImportOptions(contentSizes: .stored)).roots.first)
+        let session = try LayoutSession.make(document: root.document, oneShot: true)
+        var out: [String: Rect] = [:]
+        session.forEachFrame { id, frame, _ in out[id] = frame }
+        return out
+    }
+
+    func testAStackWithStoredMarginsArrangesInsideThem() throws {
+        let f = try frames(
+            """
+            <subviews>
+                <stackView opaque="NO" contentMode="scaleToFill" distribution="fillEqually" translatesAutoresizingMaskIntoConstraints="NO" id="s">
+                    <rect key="frame" x="0.0" y="100" width="375" height="50"/>
+                    <subviews>
+                        <view contentMode="scaleToFill" id="a"><rect key="frame" x="10" y="8" width="177.5" height="34"/></view>
+                        <view contentMode="scaleToFill" id="b"><rect key="frame" x="187.5" y="8" width="177.5" height="34"/></view>
+                    </subviews>
+                    <edgeInsets key="layoutMargins" top="8" left="10" bottom="8" right="10"/>
+                </stackView>
+            </subviews>
+            <constraints>
+                <constraint firstItem="s" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="c1"/>
+                <constraint firstItem="s" firstAttribute="trailing" secondItem="root" secondAttribute="trailing" id="c2"/>
+                <constraint firstItem="s" firstAttribute="top" secondItem="root" secondAttribute="top" constant="100" id="c3"/>
+                <constraint firstItem="s" firstAttribute="height" constant="50" id="c4"/>
+            </constraints>
+            """)
+        XCTAssertEqual(f["a"], Rect(x: 10, y: 8, width: 177.5, height: 34))
+        XCTAssertEqual(f["b"], Rect(x: 187.5, y: 8, width: 177.5, height: 34))
+    }
+
+    func testAStackWithoutStoredMarginsArrangesToItsEdges() throws {
+        let f = try frames(
+            """
+            <subviews>
+                <stackView opaque="NO" contentMode="scaleToFill" distribution="fillEqually" translatesAutoresizingMaskIntoConstraints="NO" id="s">
+                    <rect key="frame" x="0.0" y="100" width="375" height="50"/>
+                    <subviews>
+                        <view contentMode="scaleToFill" id="a"><rect key="frame" x="0" y="0" width="187.5" height="50"/></view>
+                        <view contentMode="scaleToFill" id="b"><rect key="frame" x="187.5" y="0" width="187.5" height="50"/></view>
+                    </subviews>
+                </stackView>
+            </subviews>
+            <constraints>
+                <constraint firstItem="s" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="c1"/>
+                <constraint firstItem="s" firstAttribute="trailing" secondItem="root" secondAttribute="trailing" id="c2"/>
+                <constraint firstItem="s" firstAttribute="top" secondItem="root" secondAttribute="top" constant="100" id="c3"/>
+                <constraint firstItem="s" firstAttribute="height" constant="50" id="c4"/>
+            </constraints>
+            """)
+        XCTAssertEqual(f["a"], Rect(x: 0, y: 0, width: 187.5, height: 50))
+    }
+}
