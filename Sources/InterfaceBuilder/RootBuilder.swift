@@ -212,7 +212,7 @@ struct RootBuilder {
         } else if isRoot && kind == .cell && controller?.name == "tableViewCell" {
             // A table cell's content view: 11 above and below and the system minimum at the
             // sides since Xcode 9.1 (iOS 11); 8 all round in documents from before.
-            let side = Device.systemMinimumMargin(width: width)
+            let side = Self.tableCellSideMargin(width: width, xcode: xcode)
             m =
                 !xcode.isBefore(13529)
                 ? Device.Insets(top: 11, left: side, bottom: 11, right: side) : Device.Insets(top: 8, left: 8, bottom: 8, right: 8)
@@ -231,6 +231,15 @@ struct RootBuilder {
         effectiveMargins[id] = m
         if m == Device.Insets(top: 8, left: 8, bottom: 8, right: 8) { return nil }
         return object([("top", number(m.top)), ("left", number(m.left)), ("bottom", number(m.bottom)), ("right", number(m.right))])
+    }
+
+    /// A table cell's content view's side margins: UIKit's system minimum (16, 20 on screens
+    /// wider than 380 points), but 15 on the narrower ones in Xcode 10's documents (toolsVersion
+    /// 14000 to 14799): the IBCorpus development half's cells at 14113–14490 store 15 in 4
+    /// repositories (320 to 375 points wide) and 20 at 414; one cell that preserves its
+    /// superview's margins stores 16.
+    static func tableCellSideMargin(width: Double, xcode: ToolsVersion) -> Double {
+        width <= 380 && xcode.isFrom(14000) && xcode.isBefore(14800) ? 15 : Device.systemMinimumMargin(width: width)
     }
 
     /// A view's guides as guide views: the safe area (on a root the screen's; on another view

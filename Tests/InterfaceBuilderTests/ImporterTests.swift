@@ -494,7 +494,8 @@ final class ImporterTests: XCTestCase {
     }
 
     /// Canvas rules that changed with Xcode, keyed by the document's `toolsVersion`: a table
-    /// cell's content margins (8 all round before Xcode 9.1, then 11 and 16), a collection
+    /// cell's content margins (8 all round before Xcode 9.1, then 11 and 16, 15 at the sides in
+    /// Xcode 10), a collection
     /// cell's (a plain view's 8), the 6.1-inch phone's status bar (44 up to Xcode 14.0, then
     /// 48, doubled by Xcode 26 as on every phone with a sensor housing), and the 20-point
     /// status bar of documents that name no device.
@@ -530,7 +531,10 @@ final class ImporterTests: XCTestCase {
             return [f.x, f.y]
         }
         XCTAssertEqual(try origin(cell("13196", "tableViewCell", content: "tableViewCellContentView"), "v"), [8, 8])
-        XCTAssertEqual(try origin(cell("14490", "tableViewCell", content: "tableViewCellContentView"), "v"), [16, 11])
+        // Xcode 10's narrow cells: 15 at the sides (`RootBuilder.tableCellSideMargin`); then 16.
+        XCTAssertEqual(try origin(cell("14490", "tableViewCell", content: "tableViewCellContentView"), "v"), [15, 11])
+        XCTAssertEqual(try origin(cell("13529", "tableViewCell", content: "tableViewCellContentView"), "v"), [16, 11])
+        XCTAssertEqual(try origin(cell("14868", "tableViewCell", content: "tableViewCellContentView"), "v"), [16, 11])
         XCTAssertEqual(try origin(cell("20037", "collectionViewCell", content: "collectionViewCellContentView"), "v"), [8, 8])
 
         func phone(_ tools: String, device: String) -> [UInt8] {
