@@ -37,15 +37,4 @@ static inline int layoutd_epoll_wait(int ep, int *fds, int max, int timeout_ms) 
 static inline int layoutd_nice_this_thread(int nice) {
     return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice);
 }
-
-/* Whether the peer has shut its side (a FIN came), unread data before it or not: over TLS a
- * close comes as a close_notify record and then the FIN, and a peek of one byte saw the record. */
-#include <poll.h>
-#ifndef POLLRDHUP
-#define POLLRDHUP 0x2000 /* Linux's, declared only under _GNU_SOURCE */
-#endif
-static inline int layoutd_peer_hung_up(int fd) {
-    struct pollfd p = {.fd = fd, .events = POLLRDHUP, .revents = 0};
-    return poll(&p, 1, 0) == 1 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0;
-}
 #endif
