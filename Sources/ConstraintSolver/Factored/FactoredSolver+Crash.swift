@@ -1,0 +1,121 @@
+import CheckedNumbers
+import WorkBudget
+
+extension FactoredSolver {
+    /// A basis for every row at once: a Markowitz elimination on the free columns picks
+    /// one row per free variable, preferring rows likely to hold with equality (required
+    /// `==`, then optional `==` by level, then inequalities); every other row gets its
+    /// slack, else an error, else a [0,0] artificial. Factored once; values and duals
+    /// computed from scratch.
+    func crash() throws(Unsatisfiable) {
+        ambiguityCache = nil
+        dropTombs()
+        let (free, _) = liveRows { kind[$0] == .free }
+        var rank = [Int](repeating: 0, count: rows.listCount)
+        var slackSign = [Double](repeating: 0, count: rows.listCount)
+        for i in 0..<rows.listCount where rowLive[i] {
+            var hasSlack = false, error: Int? = nil, sign = 0.0
+            for k in rows.positions(i) {
+                let (j, a) = (rows[position: k].index, rows[position: k].value)
+                if kind[j] == .slack { (hasSlack, sign) = (true, a < 0 ? -1 : 1) } else if kind[j] == .error && error == nil { error = j }
+            }
+            slackSign[i] = sign
+            let level = error.map { levelIndex(costPriority[$0]) }
+            // Required `==` (0), then optional rows by level, higher first, an `==` before an
+            // inequality of its level (1…14), required inequalities last (15): an optional
+            // inequality is tight at the value it asks for, a required one is only a bound.
+            // By level first, a label's compression at 750 defines its height before the stack's
+            // tie-break at 1 that asks the same value, which otherwise cost a degenerate pivot
+            // (1,000-cell stack feeds: 1,000 to 2,000 pivots fewer of 2,000 to 5,000).
+            rank[i] = level.map { 1 + 2 * min($0, 6) + (hasSlack ? 1 : 0) } ?? (hasSlack ? 15 : 0)
+            // An optional `size == 0` (a stack's "as thin as its content" at 25, a fitting
+            // size's compression at 50) is almost never met: the content holds the size up.
+            // Taken first as the singleton it is, it made every containment row below it
+            // infeasible, a dual pivot each (8.5 a cell in a feed of stacks aligned top).
+            // Such a row waits until no other row can take its column.
+            if level != nil && !hasSlack && rhs[i] == 0 && free.count(i) == 1 { rank[i] += Elimination.deferred }
+        }
+        var elimination = Elimination(rows: free, columns: kind.count, rank: rank, bounds: (rhs, slackSign))
+        var factors = elimination.run()
+        if WorkBudget.exhausted() { throw Unsatisfiable(reason: "past the request's work budget") }
+        var chosen = [Bool](repeating: false, count: rows.listCount)
+        for p in factors.pivots { chosen[p.row] = true }
+        // A free column whose entries all cancelled was never pivoted: it is nonbasic (an
+        // unconstrained direction) and not part of B, so it leaves the U rows it is in.
+        var isPivotColumn = [Bool](repeating: false, count: kind.count)
+        for p in factors.pivots { isPivotColumn[p.column] = true }
+        for k in factors.pivots.indices { factors.u.removeAll(in: k) { !isPivotColumn[$0.index] } }
+        // Every other row gets its own logical (or an artificial): a column in that row
+        // only, the smallest slack, else the smallest error. The free columns are all
+        // eliminated from those rows already, so the crash's elimination plus one diagonal
+        // step a row is the LU of the whole basis: no second factorization (it was 15% of a build).
+        for i in 0..<rows.listCount where rowLive[i] && !chosen[i] {
+            var slack = Int.max, error = Int.max
+            for k in rows.positions(i) {
+                let j = rows[position: k].index
+                guard columnRows.count(j) == 1 else { continue }
+                if kind[j] == .slack { slack = min(slack, j) } else if kind[j] == .error { error = min(error, j) }
+            }
+            let q: Int
+            if slack != .max || error != .max {
+                q = slack != .max ? slack : error
+            } else {
+                q = newColumn(.fixed)
+                appendToRow(i, q, 1)
+                pendingFixed.append(q)
+            }
+            factors.append(Elimination.Pivot(row: i, column: q, pivot: cell(i, q)!))
+        }
+        basis.reset()
+        releaseDropped()
+        basis.install(factors)
+        factorizations += 1
+        var rhsEntries: [Entry] = []
+        for i in 0..<rows.listCount where rowLive[i] && rhs[i] != 0 { rhsEntries.append(Entry(i, rhs[i])) }
+        basis.ftran(rhsEntries, into: &columnWork)
+        // A negative basic slack or error swaps to its opposite-signed twin in the same row
+        // (both are found in that row only, so only the step's diagonal changes).
+        var swapped = false
+        for k in 0..<basis.stepCount {
+            let v = basis.columnOfStep[k]
+            guard kind[v] == .slack || kind[v] == .error, columnWork[k] < -Self.eps else { continue }
+            let i = Int(columnRows[v].first!), a = cell(i, v)!
+            if let twin = rows[i].map(\.index).sorted().first(where: {
+                kind[$0] == .error && $0 != v && cell(i, $0)! * a < 0 && columnRows[$0].count == 1
+            }) {
+                basis.swapSingleton(step: k, to: twin, diagonal: cell(i, twin)!)
+                swapped = true
+            }
+        }
+        if swapped { basis.ftran(rhsEntries, into: &columnWork) }
+        // Values and duals from scratch.
+        infeasible.removeAll()
+        for j in value.indices where !basis.isBasic(j) && value[j] != 0 && !dependents.contains(column: j) { setValue(j, 0) }
+        for k in 0..<basis.stepCount { setValue(basis.columnOfStep[k], columnWork[k]) }
+        for level in levelPriority.indices {
+            var cb: [Entry] = []
+            for k in 0..<basis.stepCount where costPriority[basis.columnOfStep[k]] == levelPriority[level] { cb.append(Entry(k, 1)) }
+            var y: [Entry] = []
+            if !cb.isEmpty {
+                basis.btran(cb, into: &rowWork)
+                y = rho()
+            }
+            var yd = LevelVector()
+            for e in y { yd[e.index] = e.value }
+            duals[level] = yd
+            // Unset, a column's reduced cost is its cost: 1 for a nonbasic error of the level in
+            // some row, but 0 for a basic or rowless one.
+            reduced[level] = LevelVector()
+            for j in kind.indices where costPriority[j] == levelPriority[level] && (basis.isBasic(j) || columnRows[j].isEmpty) {
+                setReducedCost(level, j, 0)
+            }
+            for r in y {
+                for e in rows[r.index] where !basis.isBasic(e.index) {
+                    reduced[level].add(e.index, -r.value * e.value, default: cost(level, e.index))
+                }
+            }
+        }
+        candidates.removeAll()
+        for j in kind.indices where !basis.isBasic(j) && !columnRows[j].isEmpty { checkCandidate(j) }
+    }
+}
