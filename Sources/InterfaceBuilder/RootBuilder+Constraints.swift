@@ -16,11 +16,12 @@ extension RootBuilder {
     /// A scroll view's attributes that stay its frame's when what it holds relates to them.
     static let frameAttributes: Set<String> = ["width", "height", "centerX", "centerY", "centerXWithinMargins", "centerYWithinMargins"]
 
-    /// A multiplier as IB writes it: `0.5`, or a ratio `9:16`; nil when it is not a finite
-    /// number within ±1e6 (the constraint is then left out, with a note).
+    /// A multiplier as IB writes it: `0.5`, or a ratio `9:16` or `1/3` (IB keeps a fraction
+    /// as it was typed: 5 constraints of the IBCorpus); nil when it is not a finite number
+    /// within ±1e6 (the constraint is then left out, with a note).
     static func multiplier(_ text: String?) -> Double? {
         guard let text else { return 1 }
-        if let colon = text.firstIndex(of: ":") {
+        if let colon = text.firstIndex(where: { $0 == ":" || $0 == "/" }) {
             guard let a = Double(text[..<colon]), let b = Double(text[text.index(after: colon)...]), b != 0 else { return nil }
             return finite(a / b)
         }

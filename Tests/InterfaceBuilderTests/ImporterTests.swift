@@ -773,6 +773,20 @@ final class ImporterTests: XCTestCase {
                             <constraints><constraint firstItem="v" firstAttribute="width" secondItem="v" secondAttribute="height" multiplier="1:0" id="r"/></constraints>
             """)
         XCTAssertTrue(ratio.notes.contains { $0.message.contains("multiplier") }, "\(ratio.notes)")
+        // A fraction, as IB keeps one that was typed, is a number.
+        let third = try storedRoot(
+            """
+                            <subviews><view translatesAutoresizingMaskIntoConstraints="NO" id="v"><rect key="frame" x="0" y="0" width="125" height="10"/></view></subviews>
+                            <constraints>
+                                <constraint firstItem="v" firstAttribute="width" secondItem="root" secondAttribute="width" multiplier="1/3" id="w"/>
+                                <constraint firstItem="v" firstAttribute="height" constant="10" id="h"/>
+                                <constraint firstItem="v" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="x"/>
+                                <constraint firstItem="v" firstAttribute="top" secondItem="root" secondAttribute="top" id="y"/>
+                            </constraints>
+            """)
+        XCTAssertEqual(third.notes, [])
+        XCTAssertEqual(try layout(third)["v"], Rect(x: 0, y: 0, width: 125, height: 10))
+        XCTAssertNil(RootBuilder.multiplier("1/0"))
     }
 
     /// Xcode writes `pointSize="0.0"` for the labels of its built-in cell styles: 12 pt from
