@@ -71,6 +71,34 @@ struct Bars {
         Self.stackInheritsBottomBar(navigations: navs, own: ownBottom, into: &bottom)
         top.merge(ownTop) { $1 }
         bottom.merge(ownBottom) { $1 }
+        Self.shownInheritTopBar(controllers: controllers, segues: segues, own: ownTop, into: &top)
+    }
+
+    /// What a controller shows (a `show` or `push` segue) is pushed onto its navigation stack:
+    /// Xcode draws the navigation bar over the controller showing it over what it shows, where
+    /// neither the shown controller's own simulated metrics nor a stack of this storyboard say
+    /// otherwise; a tab bar controller shown passes it to its tabs. IBCorpus development half:
+    /// controllers shown from one with a simulated navigation bar (IBAnimatable, 2 documents,
+    /// 14 views) and a tab bar controller's tabs shown from a navigation stack
+    /// (IsmailMuhammaad/Zakerly, 21 views). A tab's tab bar over what it shows without a
+    /// navigation controller is one repository each way (Xcode 9 draws it, Xcode 10 not): not
+    /// inherited.
+    static func shownInheritTopBar(
+        controllers: [String: XMLElement], segues: (XMLElement) -> [XMLElement], own: [String: Double], into top: inout [String: Double]
+    ) {
+        var queue = controllers.keys.sorted().filter { (top[$0] ?? 0) > 0 }
+        while let id = queue.first {
+            queue.removeFirst()
+            guard let c = controllers[id], let bar = top[id], bar > 0 else { continue }
+            var shown = segues(c).filter { $0["kind"] == "show" || $0["kind"] == "push" }.compactMap { $0["destination"] }
+            if c.name == "tabBarController" {
+                shown += segues(c).filter { $0["kind"] == "relationship" && $0["relationship"] == "viewControllers" }.compactMap { $0["destination"] }
+            }
+            for d in shown where top[d] == nil && own[d] == nil && controllers[d].map({ $0.name != "navigationController" }) == true {
+                top[d] = bar
+                queue.append(d)
+            }
+        }
     }
 
     /// A navigation controller's simulated bottom bar is its stack's where a member sets none:

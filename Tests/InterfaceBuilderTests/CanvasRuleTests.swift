@@ -120,4 +120,47 @@ final class CanvasRuleTests: XCTestCase {
             Self.storyboard(tools: "12121", device: "retina4_7", size: (375, 667), controller: #"<nil key="simulatedBottomBarMetrics"/>"#, more: nav))
         XCTAssertEqual([i.top, i.bottom], [20, 0])
     }
+
+    /// What a controller shows is pushed onto its navigation stack: the bar over it is over
+    /// what it shows, and over the tabs of a tab bar controller it shows.
+    func testWhatAControllerShowsHasItsNavigationBar() throws {
+        let simulated = """
+            <scene sceneID="a"><objects>
+                <viewController id="a" sceneMemberID="viewController">
+                    <view key="view" contentMode="scaleToFill" id="a-root"><rect key="frame" x="0.0" y="0.0" width="375" height="667"/></view>
+                    <simulatedNavigationBarMetrics key="simulatedTopBarMetrics" prompted="NO"/>
+                    <connections><segue destination="vc" kind="show" id="a-show"/></connections>
+                </viewController>
+            </objects></scene>
+            """
+        var i = try insets(Self.storyboard(tools: "13771", device: "retina4_7", size: (375, 667), more: simulated))
+        XCTAssertEqual([i.top, i.bottom], [64, 0])
+        let tabs = """
+            <scene sceneID="n"><objects>
+                <navigationController id="nav" sceneMemberID="viewController">
+                    <navigationBar key="navigationBar" contentMode="scaleToFill" id="bar"><rect key="frame" x="0.0" y="20" width="375" height="44"/></navigationBar>
+                    <connections><segue destination="a" kind="relationship" relationship="rootViewController" id="root-segue"/></connections>
+                </navigationController>
+            </objects></scene>
+            <scene sceneID="a"><objects>
+                <viewController id="a" sceneMemberID="viewController">
+                    <view key="view" contentMode="scaleToFill" id="a-root"><rect key="frame" x="0.0" y="0.0" width="375" height="667"/></view>
+                    <connections><segue destination="tabs" kind="show" id="a-show"/></connections>
+                </viewController>
+            </objects></scene>
+            <scene sceneID="t"><objects>
+                <tabBarController id="tabs" sceneMemberID="viewController">
+                    <tabBar key="tabBar" contentMode="scaleToFill" id="tab-bar"><rect key="frame" x="0.0" y="0.0" width="375" height="49"/></tabBar>
+                    <connections><segue destination="vc" kind="relationship" relationship="viewControllers" id="tab-segue"/></connections>
+                </tabBarController>
+            </objects></scene>
+            """
+        i = try insets(Self.storyboard(tools: "21701", device: "retina4_7", size: (375, 667), more: tabs))
+        XCTAssertEqual([i.top, i.bottom], [64, 49])
+        // Its own simulated metrics win.
+        i = try insets(
+            Self.storyboard(
+                tools: "13771", device: "retina4_7", size: (375, 667), controller: #"<nil key="simulatedTopBarMetrics"/>"#, more: simulated))
+        XCTAssertEqual([i.top, i.bottom], [20, 0])
+    }
 }
