@@ -1,6 +1,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
+import CheckedNumbers
 
 /// Linux's POLLRDHUP (the peer shut its side), which Glibc declares only under _GNU_SOURCE.
 private let pollReadHangUp: Int16 = 0x2000
