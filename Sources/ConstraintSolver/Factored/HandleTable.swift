@@ -1,3 +1,5 @@
+import CheckedNumbers
+
 /// Constraint records by handle: a dense array, handles of removed constraints reused (a
 /// hashed table cost a probe per set-constant, and handles that only grow would grow the
 /// table with a long session's churn).
