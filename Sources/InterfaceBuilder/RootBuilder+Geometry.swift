@@ -26,8 +26,17 @@ extension RootBuilder {
             safe.top = max(0, status + bars.top - (below ? frame.y : 0))
             safe.bottom = bars.bottom
         }
-        return RootCanvas(width: frame.width, height: below ? frame.height - frame.y : frame.height, safeArea: safe)
+        let height = below && Self.isScreenHeight(frame.height) ? frame.height - frame.y : frame.height
+        return RootCanvas(width: frame.width, height: height, safeArea: safe)
     }
+
+    /// A root stored below the bars of a document that names no device keeps its stored height
+    /// unless that is a whole screen's (an old document's leftover, laid out in what is left of
+    /// the screen): Xcode 4 to 6 store such roots at what is left (y 64 and 504 high on a
+    /// 568-point screen, 455 above a tab bar; 20 and 548): 9 repositories of the IBCorpus
+    /// development half, 3 of them with views that show it (CSAILVision/DetectMeApp,
+    /// GerardFogarty/Metronome-iOS, Latrops/Party-Maker), none the other way.
+    static func isScreenHeight(_ h: Double) -> Bool { Device.all.contains { $0.height == h || $0.width == h } }
 
     private func sceneCanvas(stored frame: Frame, device: Device, screen: (width: Double, height: Double, safeArea: Device.Insets))
         -> RootCanvas

@@ -163,4 +163,43 @@ final class CanvasRuleTests: XCTestCase {
                 tools: "13771", device: "retina4_7", size: (375, 667), controller: #"<nil key="simulatedTopBarMetrics"/>"#, more: simulated))
         XCTAssertEqual([i.top, i.bottom], [20, 0])
     }
+
+    /// A document naming no device: a root stored below the bars keeps a stored height that is
+    /// what is left of the screen, and loses its offset from one that is the whole screen's.
+    func testARootStoredBelowTheBarsOfNoDevice() throws {
+        func bottom(rootY: Int, height: Int) throws -> (root: Double, b: Double) {
+            let xml = """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="4510" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
+                    <scenes><scene sceneID="s"><objects>
+                        <viewController id="vc" sceneMemberID="viewController">
+                            <view key="view" contentMode="scaleToFill" id="root">
+                                <rect key="frame" x="0.0" y="\(rootY)" width="320" height="\(height)"/>
+                                <subviews>
+                                    <view translatesAutoresizingMaskIntoConstraints="NO" id="b"><rect key="frame" x="0" y="0" width="10" height="10"/></view>
+                                </subviews>
+                                <constraints>
+                                    <constraint firstItem="b" firstAttribute="bottom" secondItem="root" secondAttribute="bottom" id="c1"/>
+                                    <constraint firstItem="b" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="c2"/>
+                                    <constraint firstItem="b" firstAttribute="width" constant="10" id="c3"/>
+                                    <constraint firstItem="b" firstAttribute="height" constant="10" id="c4"/>
+                                </constraints>
+                            </view>
+                            <simulatedNavigationBarMetrics key="simulatedTopBarMetrics" prompted="NO"/>
+                        </viewController>
+                    </objects></scene></scenes>
+                </document>
+                """
+            let root = try XCTUnwrap(try Importer.read(Array(xml.utf8), options: ImportOptions(contentSizes: .stored)).roots.first)
+            let session = try LayoutSession.make(document: root.document, oneShot: true)
+            var frames: [String: Rect] = [:]
+            session.forEachFrame { id, frame, _ in frames[id] = frame }
+            let r = try XCTUnwrap(frames["root"]), b = try XCTUnwrap(frames["b"])
+            return (r.height, b.y + b.height)
+        }
+        var i = try bottom(rootY: 64, height: 504)
+        XCTAssertEqual([i.root, i.b], [504, 504])
+        i = try bottom(rootY: 64, height: 568)
+        XCTAssertEqual([i.root, i.b], [504, 504])
+    }
 }
