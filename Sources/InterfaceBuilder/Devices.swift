@@ -19,9 +19,16 @@ public struct Device: Sendable, Equatable {
     /// The screen and safe area in an orientation.
     public func screen(landscape: Bool) -> (width: Double, height: Double, safeArea: Insets) {
         guard landscape else { return (width, height, Insets(top: top, left: 0, bottom: bottom, right: 0)) }
+        if Self.keepsStatusBarInLandscape(self) { return (height, width, Insets(top: top, left: 0, bottom: bottom, right: 0)) }
         let notched = bottom > 0 && width < 700
         return (height, width, Insets(top: 0, left: notched ? top : 0, bottom: notched ? 21 : 0, right: notched ? top : 0))
     }
+
+    /// An iPad keeps its status bar (and home indicator) in landscape, where a phone hides it:
+    /// both landscape iPad documents of the IBCorpus development half (artsy/eidolon's 9.7-inch
+    /// iPad, Xcode 8; cristina-cernat/ImageGallery's 12.9-inch rounded one, Xcode 14) store
+    /// their views 20 and 24 points below the top.
+    static func keepsStatusBarInLandscape(_ d: Device) -> Bool { d.width >= 700 }
 
     /// UIKit's least side margins of a controller's root view and a cell's content view on
     /// this width: 16 up to the 375-point phones, 20 wider (Xcode's canvas shows 20 on a

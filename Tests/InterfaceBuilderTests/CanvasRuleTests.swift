@@ -47,8 +47,9 @@ final class CanvasRuleTests: XCTestCase {
     }
 
     /// The root `vc`'s size and the safe area's top and bottom insets, as laid out.
-    func insets(_ bytes: [UInt8]) throws -> (size: [Double], top: Double, bottom: Double, notes: [ImportNote]) {
-        let root = try XCTUnwrap(try Importer.read(bytes, options: ImportOptions(contentSizes: .stored)).roots.first { $0.name == "vc" })
+    func insets(_ bytes: [UInt8], landscape: Bool? = nil) throws -> (size: [Double], top: Double, bottom: Double, notes: [ImportNote]) {
+        let options = ImportOptions(landscape: landscape, contentSizes: .stored)
+        let root = try XCTUnwrap(try Importer.read(bytes, options: options).roots.first { $0.name == "vc" })
         let session = try LayoutSession.make(document: root.document, oneShot: true)
         var frames: [String: Rect] = [:]
         session.forEachFrame { id, frame, _ in frames[id] = frame }
@@ -201,5 +202,15 @@ final class CanvasRuleTests: XCTestCase {
         XCTAssertEqual([i.root, i.b], [504, 504])
         i = try bottom(rootY: 64, height: 568)
         XCTAssertEqual([i.root, i.b], [504, 504])
+    }
+
+    /// An iPad in landscape keeps its status bar; a phone hides it.
+    func testAnIPadKeepsItsStatusBarInLandscape() throws {
+        var i = try insets(Self.storyboard(tools: "12118", device: "ipad9_7", size: (768, 1024)), landscape: true)
+        XCTAssertEqual(i.size + [i.top, i.bottom], [1024, 768, 20, 0])
+        i = try insets(Self.storyboard(tools: "21501", device: "ipad12_9rounded", size: (1024, 1366)), landscape: true)
+        XCTAssertEqual(i.size + [i.top, i.bottom], [1366, 1024, 24, 20])
+        i = try insets(Self.storyboard(tools: "21701", device: "retina4_7", size: (375, 667)), landscape: true)
+        XCTAssertEqual(i.size + [i.top, i.bottom], [667, 375, 0, 0])
     }
 }
