@@ -130,6 +130,12 @@ public final class LayoutdServer: Sendable {
             ])
     }
 
+    /// Requests whose headers are in and whose answer is not yet sent (what a drain waits for).
+    var requestsInFlight: Int { http.withLock { $0 }?.inFlight ?? 0 }
+
+    /// Heavy requests whose handler is running (each under its work budget).
+    var heavyRequestsUnderWay: Int { budgets.withLock { $0.count } }
+
     /// SIGTERM: not ready, stop accepting, let requests under way finish (up to the drain
     /// timeout), close streams, stop.
     public func drain() {

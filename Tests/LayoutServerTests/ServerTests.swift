@@ -402,7 +402,8 @@ final class ServerTests: XCTestCase {
             heavy.send(
                 Array("POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
                     + body)
-            Thread.sleep(forTimeInterval: 0.3)  // received, and being solved (about 1.5 s in a debug build)
+            // Received, and being solved (about 1.5 s in a debug build).
+            XCTAssertTrue(waitFor(seconds: 10) { t.server.heavyRequestsUnderWay == 1 }, "the creation's solve began")
             let quickLatency = Mutex<Double>(0)
             let quickDone = expectation(description: "health check answered")
             let port = t.port
@@ -540,20 +541,27 @@ final class ServerTests: XCTestCase {
         // A request under way: its headers are in, half of its body is not.
         let b = t.client()
         b.begin("/v1/sessions", json: cardDocument, sent: 10)
-        Thread.sleep(forTimeInterval: 0.05)
+        XCTAssertTrue(waitFor { t.server.requestsInFlight == 1 }, "the server has the request's headers")
         let drained = expectation(description: "drain returns")
+        let drainReturned = Atomic<Bool>(false)
         let server = t.server  // LayoutdServer is Sendable
         Thread.detachNewThread {
-            server.drain(); drained.fulfill()
+            server.drain()
+            drainReturned.store(true, ordering: .relaxed)
+            drained.fulfill()
         }
         XCTAssertTrue(waitFor { !t.server.isReady })
         let notReady = a.request("GET", "/readyz")
         XCTAssertEqual(notReady.status, 503, "draining: the balancer is told to stop sending")
         XCTAssertEqual(notReady.headers["retry-after"], "1")
         XCTAssertFalse(t.server.isReady)
+        // The readiness check is done; the half-sent request is still under way, and the drain waits for it.
+        XCTAssertTrue(waitFor { t.server.requestsInFlight == 1 }, "in flight: \(t.server.requestsInFlight)")
+        XCTAssertFalse(drainReturned.load(ordering: .relaxed), "the drain returned with a request under way")
         // The request under way still completes, then the drain ends.
         XCTAssertEqual(b.finish().status, 201)
         wait(for: [drained], timeout: 10)
+        XCTAssertEqual(t.server.requestsInFlight, 0)
     }
 
     func testSigtermDrainsInFlightRequests() throws {
@@ -579,11 +587,15 @@ final class ServerTests: XCTestCase {
         let body = chainDocument(views: 1500)
         let c = HTTPTestClient(port: port)
         c.connect()
+        // `Expect: 100-continue`: the server's "100 Continue" says it has the request's headers,
+        // so the request is in flight when SIGTERM arrives.
         c.send(
             Array(
-                "POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n".utf8)
-                + Array(body.utf8))
-        Thread.sleep(forTimeInterval: 0.05)
+                "POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nExpect: 100-continue\r\n\r\n"
+                    .utf8))
+        XCTAssertEqual(c.readLine()?.hasPrefix("HTTP/1.1 100"), true, "the server took the headers")
+        XCTAssertEqual(c.readLine(), "")
+        c.send(Array(body.utf8))
         kill(p.processIdentifier, SIGTERM)
         let reply = c.readReply()
         XCTAssertEqual(reply.status, 201, "the request under way is answered")
@@ -591,6 +603,7 @@ final class ServerTests: XCTestCase {
         XCTAssertEqual(p.terminationStatus, 0)
         log += String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         XCTAssertTrue(log.contains("draining"), log)
+        XCTAssertTrue(log.contains("in_flight=1"), "the drain began with the request under way: \(log)")
         XCTAssertTrue(log.contains("unfinished=0"), log)
     }
 }

@@ -195,10 +195,10 @@ class PlaygroundTest(unittest.TestCase):
         for _ in range(12):
             actions.move_by_offset(5, 0)
         actions.release().perform()
-        # Settled: the page's revision is the server's, and the stream has nothing in flight.
-        self.wait(lambda: self.browser.find_element(By.TAG_NAME, "body").get_attribute("data-revision")
-                  == str(self.get(f"/v1/sessions/{session}/frames")["revision"]) != "1")
-        time.sleep(0.3)
+        # Settled: the stream has nothing in flight, and the page's revision is the server's.
+        body = self.browser.find_element(By.TAG_NAME, "body")
+        self.wait(lambda: body.get_attribute("data-stream-idle") == "true"
+                  and body.get_attribute("data-revision") == str(self.get(f"/v1/sessions/{session}/frames")["revision"]) != "1")
         revision = self.get(f"/v1/sessions/{session}/frames")["revision"]
         self.assertGreater(revision, 1)
         self.assertEqual(self.browser.find_element(By.ID, "revision").text, str(revision))

@@ -331,14 +331,24 @@ class AuthTests(unittest.TestCase):
         it stays within a factor of 1.5 of the heap measured around the same sessions."""
         server, c = self.start("--threads", "1", "--heap-keep-mb", "0")
 
-        def gauges():
-            # Answers are freed on a worker after they are sent (a one-shot's document, a
-            # creation's parsed tree): let that finish before the heap is read.
-            time.sleep(0.3)
+        def read():
             text = c.request("GET", "/metrics")[2].decode()
             heap = float(re.search(r"^layoutd_heap_bytes (\S+)", text, re.M).group(1))
             m = re.search(r'^layoutd_tenant_memory_bytes\{tenant="team-a"\} (\S+)', text, re.M)
             return heap, float(m.group(1)) if m else 0.0
+
+        def gauges():
+            # Answers are freed on a worker after they are sent (a one-shot's document, a
+            # creation's parsed tree): the heap is read once two readings agree (within 64 KB).
+            deadline = time.time() + 10
+            last = read()
+            while True:
+                time.sleep(0.02)
+                now = read()
+                if abs(now[0] - last[0]) < 65536 and now[1] == last[1]:
+                    return now
+                self.assertLess(time.time(), deadline, f"the heap did not settle: {last} then {now}")
+                last = now
 
         for family, cells in (("independent", 10), ("stack-top", 10), ("labels-chained", 10), ("selfsizing50", 300),
                               ("stack-center", 300), ("nested", 300), ("labels-pinned", 300), ("ambiguous", 300)):
@@ -462,12 +472,23 @@ class AuthTests(unittest.TestCase):
         self.assertGreaterEqual(len(refused), 30, "a burst past 5 a second is refused message by message")
         self.assertTrue(1 <= sum(a.get("coalesced", 1) for a in applied) <= 8, applied)
         self.assertIn("rate", refused[0]["detail"])
-        time.sleep(1.5)  # the tenant's bucket refills
-        state = c.request("GET", f"/v1/sessions/{sid}", key=KEY_C)[2]
-        self.assertEqual(state["revision"], 1 + len(applied), "refused messages changed nothing")
-        # A client that goes on regardless is cut off.
-        time.sleep(1.5)
-        with self.stream(server, sid, KEY_C) as ws:
+        # Once the tenant's bucket has a token again (slower polls than its rate of 5 a second).
+        deadline = time.time() + 10
+        while (read := c.request("GET", f"/v1/sessions/{sid}", key=KEY_C))[0] == 429:
+            self.assertLess(time.time(), deadline, "the tenant's bucket did not refill")
+            time.sleep(0.3)
+        self.assertEqual(read[2]["revision"], 1 + len(applied), "refused messages changed nothing")
+        # A client that goes on regardless is cut off (its stream opened once a token is there).
+        deadline = time.time() + 10
+        while True:
+            try:
+                flood = self.stream(server, sid, KEY_C)
+                break
+            except websockets.exceptions.InvalidStatus as refused:
+                self.assertEqual(refused.response.status_code, 429)
+                self.assertLess(time.time(), deadline, "the stream was never admitted")
+                time.sleep(0.3)
+        with flood as ws:
             with self.assertRaises(websockets.exceptions.ConnectionClosed) as closed:
                 for i in range(400):   # past 256 refusals in a row; small enough to be sent before the close
                     ws.send(json.dumps({"lead": i}))
@@ -571,7 +592,8 @@ class AuthTests(unittest.TestCase):
         self.assertEqual(closed.exception.rcvd.code, 1000)
         self.assertIn("idle", closed.exception.rcvd.reason)
         self.assertTrue(1.4 < time.time() - t0 < 5, time.time() - t0)
-        time.sleep(1)
+        # Time itself is the claim here: a full idle timeout (1.5 s) more, and the pinging stream is open.
+        time.sleep(1.5)
         pinging.send(json.dumps({"lead": 11}))
         self.assertEqual(json.loads(pinging.recv(timeout=10))["revision"], 2, "a stream that pings stays open")
         pinging.close()

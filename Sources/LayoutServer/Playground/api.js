@@ -97,6 +97,7 @@ export class ConstantStream {
       this.sentAt = null;
       if (reply.status && reply.title) onProblem(reply); else onReply(reply, roundTrip);
       this.flush();
+      this.showIdle();
     });
     this.socket.addEventListener("close", () => onClose && onClose());
     return opened;
@@ -105,9 +106,14 @@ export class ConstantStream {
   setConstants(values) {
     this.pending = Object.assign(this.pending || {}, values);
     this.flush();
+    this.showIdle();
   }
 
   get idle() { return this.sentAt === null && this.pending === null; }
+
+  // On the page, beside its revision: whether a set-constant is still in flight, so that a
+  // reader (the browser test) can tell a settled revision from one about to change.
+  showIdle() { document.body.dataset.streamIdle = String(this.idle); }
 
   flush() {
     if (this.sentAt !== null || this.pending === null || !this.socket || this.socket.readyState !== WebSocket.OPEN) return;
