@@ -7,7 +7,7 @@ import XCTest
 
 @testable import LayoutServer
 
-/// What the README promises of starting, draining, and a store that fails under the server.
+/// What docs/OPERATING.md promises of starting, draining, and a store that fails under the server.
 final class LifecycleTests: XCTestCase {
     func testReadyzIs503UntilTheServerHasStarted() throws {
         var c = ServerConfiguration()

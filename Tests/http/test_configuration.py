@@ -1,4 +1,4 @@
-"""What README and `layoutd --help` say of settings, against the real process:
+"""What docs/OPERATING.md and `layoutd --help` say of settings, against the real process:
 
 - each flag can come from the environment (`LAYOUTD_PORT`), and a flag wins over it;
 - every `--threading` mode (pool, per-connection, single) serves a layout;
