@@ -27,6 +27,12 @@ labels (intrinsic sizes), 12 pt padding, written the ways apps write it:
                   for each cell k (all required, all at odds with each other): n broken
                   constraints on one variable, each breaking against the next
 
+Patterns not yet linear (not a feed: each one screen of n views), by default not run:
+  column-fillProportionally       one vertical fillProportionally stack of n fixed-size views
+  column-fillProportionally-text  the same of n wrapping labels
+  column-equalSpacing-text        an equalSpacing stack of n wrapping labels in a fixed height
+  chained-widths                  n boxes in rows of two, each box's width the previous one's
+
 Deterministic: the same arguments give the same bytes. `python3 families.py FAMILY N` prints
 one document; `families.py --list` the families; `families.py --changes FAMILY N` the changes
 (`changes`) a live session of it takes, by name.
@@ -169,6 +175,39 @@ def conflicts_at_odds(n):
     return doc
 
 
+def one_column(n, distribution, text=False, fixed_height=False):
+    """One vertical stack of n views with `distribution`: fixed intrinsic sizes, or wrapping
+    labels; with `fixed_height` the stack's height is fixed (the views share what is left)."""
+    arranged = [f"v{i}" for i in range(n)]
+    views = [dict(ROOT), {"id": "col", "parent": "root", "kind": "stack",
+                          "stack": {"axis": "vertical", "distribution": distribution, "spacing": 4, "arrangedSubviews": arranged}}]
+    cons = [{"expr": "col.top == root.top"}, {"expr": "col.leading == root.leading"}, {"expr": "col.trailing == root.trailing"}]
+    if fixed_height:
+        cons.append({"expr": f"col.height == {80 * n}"})
+    for i in range(n):
+        if text:
+            views.append(dict(text_label(i, 1, "col", 3 + (i * 7) % 13), id=f"v{i}"))
+        else:
+            views.append({"id": f"v{i}", "parent": "col", "intrinsicSize": {"width": 100 + i % 50, "height": 20 + i % 30}})
+    return {"views": views, "constraints": cons}
+
+
+def chained_widths(n):
+    """A grid of n boxes in rows of two whose widths are chained box to box."""
+    views, cons = [dict(ROOT)], []
+    for i in range(n):
+        g = f"g{i}"
+        views.append({"id": g, "parent": "root"})
+        cons += [{"expr": f"{g}.top == root.top + {(i // 2) * 50}"}, {"expr": f"{g}.height == 40"}]
+        if i % 2 == 0:
+            cons.append({"expr": f"{g}.leading == root.leading + 8"})
+        else:
+            cons += [{"expr": f"{g}.leading == g{i - 1}.trailing + 8"}, {"expr": f"{g}.trailing == root.trailing - 8"}]
+        if i > 0:
+            cons.append({"expr": f"{g}.width == g{i - 1}.width"})
+    return {"views": views, "constraints": cons}
+
+
 FAMILIES = {
     "independent": lambda n: cells(n, lambda i, c: f"{c}.top == root.top + {i * 80}", pinned_bottom),
     "chained": lambda n: cells(n, chained_top, pinned_bottom),
@@ -183,7 +222,13 @@ FAMILIES = {
     "ambiguous": lambda n: cells(n, chained_top, lambda i, c: []),
     "conflicting": conflicting,
     "conflicts-at-odds": conflicts_at_odds,
+    "column-fillProportionally": lambda n: one_column(n, "fillProportionally"),
+    "column-fillProportionally-text": lambda n: one_column(n, "fillProportionally", text=True),
+    "column-equalSpacing-text": lambda n: one_column(n, "equalSpacing", text=True, fixed_height=True),
+    "chained-widths": chained_widths,
 }
+# Not linear yet (seconds to minutes at 2k): run by name (`--families`), not by default.
+PENDING = {"column-fillProportionally", "column-fillProportionally-text", "column-equalSpacing-text", "chained-widths"}
 
 
 CELL_FORMS = {
