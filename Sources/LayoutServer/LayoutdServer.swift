@@ -59,8 +59,8 @@ public final class LayoutdServer: Sendable {
         var r = RouteTable()
         OneShotRoutes(sessions: sessions).register(&r)
         SessionRoutes(sessions: sessions).register(&r)
-        let pictures = PictureRoutes(sessions: sessions)
-        pictures.register(&r)
+        let pictures = PictureAnswer(maxPixels: configuration.maxPicturePixels)
+        PictureRoutes(sessions: sessions, answer: pictures).register(&r)
         CompareRoutes(pictures: pictures).register(&r)
         StreamRoutes(sessions: sessions, websockets: websockets, logger: logger, tickets: tickets, access: access).register(&r)
         InterfaceBuilderRoutes(sessions: sessions).register(&r)
@@ -203,9 +203,9 @@ public final class LayoutdServer: Sendable {
                 try decodeBody(&req)
                 if Self.isHeavy(req.method, req.path) {
                     let socket = req.socket
-                    response = try budgeted(client: socket) { [req] () throws(Problem) -> Response in try router.handler(route)(req, caller) }
+                    response = try budgeted(client: socket) { [req] () throws(Problem) -> Response in try router.entry(route).handler(req, caller) }
                 } else {
-                    response = try router.handler(route)(req, caller)
+                    response = try router.entry(route).handler(req, caller)
                 }
             } catch {
                 response = error.response
@@ -255,8 +255,8 @@ public final class LayoutdServer: Sendable {
     /// Who may act on this route: anyone on an open route or server; else the tenant whose key
     /// `Authorization: Bearer` carries, within its request rate (401 and 429 otherwise).
     private func authorize(_ route: Router.Route, _ req: Request) throws(Problem) -> Caller {
-        if access.isOpen || router.isOpen(route) { return .anyone }
-        if router.isTicketed(route), let ticket = req.query("ticket") {
+        if access.isOpen || router.entry(route).open { return .anyone }
+        if router.entry(route).ticketed, let ticket = req.query("ticket") {
             guard let caller = tickets.redeem(ticket, session: req.parameter("id")) else {
                 metrics.keyRefused("unknown_ticket")
                 throw Problem(401, "the stream ticket is unknown, spent or expired: ask for another", headers: [("WWW-Authenticate", "Bearer")])
