@@ -21,7 +21,6 @@ public final class LayoutdServer: Sendable {
     public let metrics = ServerMetrics()
     public let store: SessionStore
     let logger: Logger
-    private let gzip = Gzip()
     private let router: RouteTable
     private let state = ServerState()
     private let http = Mutex<HTTPServer?>(nil)
@@ -30,6 +29,9 @@ public final class LayoutdServer: Sendable {
     let crossOrigin: CrossOrigin
     let hosts: HostAllowList
     let tickets = StreamTickets()
+    private let authorization: Authorization
+    private let decoding: BodyDecoding
+    private let compression: AnswerCompression
     /// The work budgets of the heavy requests under way: a drain past its timeout cancels them.
     private let budgets = Mutex<[ObjectIdentifier: WorkBudget]>([:])
     let websockets: WebSocketServer
@@ -56,6 +58,9 @@ public final class LayoutdServer: Sendable {
         websockets = WebSocketServer(
             reactors: configuration.http.threads, maxConnections: configuration.maxStreams, maxMessageBytes: configuration.maxStreamMessageBytes,
             idleTimeoutSeconds: configuration.streamIdleTimeoutSeconds)
+        authorization = Authorization(access: access, tickets: tickets, metrics: metrics)
+        decoding = BodyDecoding(http: configuration.http, metrics: metrics)
+        compression = AnswerCompression(minBytes: configuration.gzipMinBytes, metrics: metrics)
         var r = RouteTable()
         OneShotRoutes(sessions: sessions).register(&r)
         SessionRoutes(sessions: sessions).register(&r)
@@ -199,20 +204,21 @@ public final class LayoutdServer: Sendable {
             routeIndex = route.index
             req.captures = captures
             do {
-                let caller = try authorize(route, req)
-                try decodeBody(&req)
+                let entry = router.entry(route)
+                let caller = try authorization.caller(entry, req)
+                try decoding.decode(&req)
                 if Self.isHeavy(req.method, req.path) {
                     let socket = req.socket
-                    response = try budgeted(client: socket) { [req] () throws(Problem) -> Response in try router.entry(route).handler(req, caller) }
+                    response = try budgeted(client: socket) { [req] () throws(Problem) -> Response in try entry.handler(req, caller) }
                 } else {
-                    response = try router.entry(route).handler(req, caller)
+                    response = try entry.handler(req, caller)
                 }
             } catch {
                 response = error.response
             }
         }
         if let origin, response.upgrade == nil, !CrossOrigin.isPreflight(req) { crossOrigin.decorate(&response, origin: origin) }
-        if response.upgrade == nil { compress(&response, for: req) }
+        if response.upgrade == nil { compression.compress(&response, for: req) }
         if req.method == "HEAD" { response.body = [] }
         let nanos = monotonicNanos() - t0
         metrics.request(route: routeName, routeIndex: routeIndex, method: req.method, status: response.status, nanos: nanos)
@@ -252,57 +258,6 @@ public final class LayoutdServer: Sendable {
             headers: [("Retry-After", "1")])
     }
 
-    /// Who may act on this route: anyone on an open route or server; else the tenant whose key
-    /// `Authorization: Bearer` carries, within its request rate (401 and 429 otherwise).
-    private func authorize(_ route: Router.Route, _ req: Request) throws(Problem) -> Caller {
-        if access.isOpen || router.entry(route).open { return .anyone }
-        if router.entry(route).ticketed, let ticket = req.query("ticket") {
-            guard let caller = tickets.redeem(ticket, session: req.parameter("id")) else {
-                metrics.keyRefused("unknown_ticket")
-                throw Problem(401, "the stream ticket is unknown, spent or expired: ask for another", headers: [("WWW-Authenticate", "Bearer")])
-            }
-            return caller
-        }
-        switch access.caller(authorization: req.header("Authorization")) {
-        case .failure(.noKey):
-            metrics.keyRefused("no_key")
-            throw Problem(401, "send an API key: Authorization: Bearer KEY", headers: [("WWW-Authenticate", "Bearer")])
-        case .failure(.unknownKey):
-            metrics.keyRefused("unknown_key")
-            throw Problem(401, "the API key is not known (revoked, or mistyped)", headers: [("WWW-Authenticate", #"Bearer error="invalid_token""#)])
-        case .success(let caller):
-            if let wait = access.admit(caller) {
-                metrics.tenant(caller.owner, "rate")
-                // The IETF draft's fields (draft-ietf-httpapi-ratelimit-headers): the policy, a
-                // quota of requestsPerSecond a 1 s window, and what is left of it.
-                let quota = Int(saturating: caller.tenant?.quotas.requestsPerSecond ?? 0)
-                let seconds = max(1, Int(saturating: wait.rounded(.up)))
-                var refusal = Problem(
-                    429, "tenant \(caller.owner) is over its rate of requests: retry in \(seconds) s",
-                    headers: [
-                        ("Retry-After", "\(seconds)"), ("RateLimit-Policy", #""tenant";q=\#(quota);w=1"#),
-                        ("RateLimit", #""tenant";r=0;t=\#(seconds)"#)
-                    ])
-                // Held until the next token (at most a second): a flood on keep-alive
-                // connections then sends at about its rate, each refusal a wakeup of the
-                // server less. Unheld, 2 clients past a quota of 200 sent ~2,500 requests a
-                // second, each ~115 µs of server CPU (BENCHMARKS §2).
-                refusal.heldSeconds = min(wait, 1)
-                throw refusal
-            }
-            // Its share of the connections, from however many addresses: past it, this
-            // connection is closed with the refusal, the slot going back to everyone.
-            if !req.holdConnection(for: caller.owner) {
-                metrics.tenant(caller.owner, "connections")
-                throw Problem(
-                    429, "tenant \(caller.owner) holds its share of the server's connections (--max-connections-per-tenant): reuse one",
-                    headers: [("Retry-After", "1"), ("Connection", "close")])
-            }
-            metrics.tenant(caller.owner, "request")
-            return caller
-        }
-    }
-
     /// Re-reads `--auth-file` (SIGHUP): keys added or revoked take effect, sessions stay. A
     /// bad file keeps the one in force; the answer says why.
     public func reloadAccess() -> String? {
@@ -335,37 +290,6 @@ public final class LayoutdServer: Sendable {
             logger.error("TLS certificate not reloaded: the one in force stays", metadata: ["error": "\(error)"])
             return "\(error)"
         }
-    }
-
-    /// `Content-Encoding: gzip` bodies are inflated, with the body limit applied to what they inflate to.
-    private func decodeBody(_ req: inout Request) throws(Problem) {
-        guard let enc = req.header("Content-Encoding")?.lowercased(), enc != "identity", !req.body.isEmpty else {
-            metrics.bytesInDecoded.increment(by: req.body.count)
-            return
-        }
-        guard enc == "gzip" || enc == "x-gzip" else { throw Problem(415, "Content-Encoding \(enc) is not supported (gzip is)") }
-        let limit = configuration.http.maxBody(for: req.path)
-        do {
-            req.body = try Gzip.decompress(req.body, limit: limit)
-        } catch .tooLarge {
-            throw Problem(413, "the gzip body inflates past the limit of \(limit) bytes")
-        } catch {
-            throw Problem(400, "the body is not valid gzip")
-        }
-        metrics.bytesInDecoded.increment(by: req.body.count)
-    }
-
-    private func compress(_ r: inout Response, for req: Request) {
-        metrics.bytesOutBody.increment(by: r.body.count)
-        let negotiable = r.body.count > configuration.gzipMinBytes
-        if negotiable, r.header("Content-Encoding") == nil, req.acceptsGzip {
-            r.body = gzip.compress(r.body)
-            r.headers.append(("Content-Encoding", "gzip"))
-        }
-        // Only answers past the gzip threshold depend on Accept-Encoding; a smaller one is the
-        // same bytes for every client, so it carries no Vary (and libmicrohttpd adds no header).
-        if negotiable { r.headers.append(("Vary", "Accept-Encoding")) }
-        metrics.bytesOutWire.increment(by: r.body.count)
     }
 }
 

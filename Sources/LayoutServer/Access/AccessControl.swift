@@ -2,16 +2,6 @@ import Foundation
 import HTTPTransport
 import Synchronization
 
-/// Who is asking: the tenant an API key names, or anyone on a server without keys.
-struct Caller: Sendable {
-    let tenant: Tenants.Tenant?
-    /// The SHA-256 of the key it came with: what a revocation looks for in its open streams.
-    var keyDigest: [UInt8]? = nil
-    /// What a session made by this caller is owned by ("" without keys).
-    var owner: String { tenant?.name ?? "" }
-    static let anyone = Caller(tenant: nil)
-}
-
 /// `--auth-file`: the tenants and their keys, re-read on SIGHUP (a bad file keeps the one in
 /// force), and each tenant's request rate. Without a file the server is open.
 final class AccessControl: Sendable {
@@ -82,63 +72,4 @@ func bearerKey(_ authorization: String?) -> [UInt8]? {
     guard let header = authorization, header.count > 7, header.prefix(7).lowercased() == "bearer " else { return nil }
     let key = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
     return key.isEmpty ? nil : Array(key.utf8)
-}
-
-/// A request rate: `rate` a second on average, bursts of up to a second's worth.
-struct TokenBucket {
-    let rate: Double
-    private var tokens: Double
-    private var at: UInt64
-
-    init(rate: Double, now: UInt64) {
-        self.rate = rate
-        tokens = max(1, rate)
-        at = now
-    }
-
-    /// nil when a token was taken, else the seconds until one is there.
-    mutating func take(now: UInt64) -> Double? {
-        tokens = min(max(1, rate), tokens + Double(now &- at) / 1e9 * rate)
-        at = now
-        if tokens >= 1 {
-            tokens -= 1
-            return nil
-        }
-        return (1 - tokens) / rate
-    }
-}
-
-/// Single-use, short-lived tickets for a browser's WebSocket, which cannot carry an
-/// `Authorization` header: a page asks for one with its key (`POST .../stream-ticket`) and
-/// opens `.../stream?ticket=T` within `lifetime`. A ticket names one session and one
-/// caller, and works once, so one seen in a log or a proxy's URL is already spent.
-final class StreamTickets: Sendable {
-    static let lifetimeNanos: UInt64 = 30_000_000_000
-    private let issued = Mutex<[String: (caller: Caller, session: String, until: UInt64)]>([:])
-
-    func issue(for caller: Caller, session: String, now: UInt64 = monotonicNanos()) -> String {
-        var g = SystemRandomNumberGenerator()
-        let ticket = (0..<4).map { _ in String(g.next() as UInt64, radix: 16) }.joined(separator: "-")
-        issued.withLock { t in
-            t = t.filter { $0.value.until > now }  // the expired go as new ones come
-            t[ticket] = (caller, session, now + Self.lifetimeNanos)
-        }
-        return ticket
-    }
-
-    /// Drops the tickets whose caller `keep` refuses (a revoked key's): how many.
-    @discardableResult
-    func revoke(unless keep: (Caller) -> Bool) -> Int {
-        issued.withLock { t in
-            let before = t.count
-            t = t.filter { keep($0.value.caller) }
-            return before - t.count
-        }
-    }
-
-    /// The ticket's caller, once: nil when it is unknown, spent, expired or for another session.
-    func redeem(_ ticket: String, session: String, now: UInt64 = monotonicNanos()) -> Caller? {
-        guard let t = issued.withLock({ $0.removeValue(forKey: ticket) }), t.until > now, t.session == session else { return nil }
-        return t.caller
-    }
 }
