@@ -128,6 +128,24 @@ final class SolverTests: XCTestCase {
         XCTAssertEqual(s.value(x), 140, accuracy: 1e-9)
     }
 
+    /// n constraints at odds on one variable: each new one breaks against the one in force,
+    /// its explanation that one alone (the broken ones are kept apart and never looked at),
+    /// and once that one goes they all hold.
+    func testConstraintsAtOddsAreExplainedByTheOneInForce() {
+        let s = Solver()
+        let x = s.addVariable()
+        let first = s.add(ConstraintDefinition(expr([(x, 1)], -40), .equal))
+        let odds = (0..<300).map { k in s.add(ConstraintDefinition(expr([(x, 1)], -Double(41 + k)), .greaterOrEqual)) }
+        XCTAssertEqual(s.value(x), 40, accuracy: 1e-9)
+        for h in odds {
+            guard case .broken(let c)? = s.state(h) else { return XCTFail("\(h) should be broken") }
+            XCTAssertEqual(c, [first, h])
+        }
+        s.remove(first)
+        XCTAssertEqual(s.value(x), 340, accuracy: 1e-9)
+        XCTAssertTrue(odds.allSatisfy { s.state($0) == .active })
+    }
+
     func testRedundantConstraintTakesOverWhenTwinRemoved() {
         let s = Solver()
         let x = s.addVariable()

@@ -34,7 +34,10 @@ extension Solver {
     /// constraints naming it are the ones to look at.
     public func constraintsAffecting(_ v: Variable) -> [ConstraintHandle] {
         let slot = rowOf[v.symbol.index]
-        guard slot >= 0 else { return constraintsOf[v.symbol.index].elements.sorted().map { ConstraintHandle(raw: $0) } }
+        guard slot >= 0 else {
+            let i = v.symbol.index
+            return (constraintsOf[i].elements + brokenOf[i].elements).sorted().map { ConstraintHandle(raw: $0) }
+        }
         var out = Set<Int32>()
         for c in rows[Int(slot)].cells where markerOwner[c.symbol.index] >= 0 {
             out.insert(markerOwner[c.symbol.index])

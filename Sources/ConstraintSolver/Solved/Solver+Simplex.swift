@@ -49,16 +49,32 @@ extension Solver {
         var rec = records[h]!
         rec.marker = nil
         rec.other = nil
+        file(h, broken: true)
         let conflicts = explainsConflicts ? explainConflict(h) : []
         rec.state = .broken(conflicts: conflicts.map { ConstraintHandle(raw: $0) })
         records[h] = rec
         dormant.insert(h)
     }
 
+    /// Moves h between its variables' constraints in force and their broken ones.
+    func file(_ h: Int32, broken: Bool) {
+        for (v, _) in records[h]!.definition.expression.terms {
+            let i = v.symbol.index
+            if broken {
+                constraintsOf[i].remove(h)
+                brokenOf[i].insert(h)
+            } else {
+                brokenOf[i].remove(h)
+                constraintsOf[i].insert(h)
+            }
+        }
+    }
+
     /// Re-adds a dormant constraint (its definition may have changed).
     func reenforce(_ h: Int32) {
         guard var rec = records[h] else { return }
         let previous = rec.state
+        if case .broken = previous { file(h, broken: false) }
         rec.state = .active
         records[h] = rec
         dormant.remove(h)

@@ -24,8 +24,11 @@ public final class Solver {
     var changeFlag: [Bool] = []
     var ambiguityFlag: [Bool] = []
     var dirtyFlag: [Bool] = []
-    /// The constraints naming each variable (a set: a widely shared variable has thousands).
+    /// The constraints naming each variable that are not broken (a set: a widely shared
+    /// variable has thousands), and those that are: explaining a conflict looks at the first
+    /// only, and n constraints at odds on one variable are n broken beside a few in force.
     var constraintsOf: [IndexSet32] = []
+    var brokenOf: [IndexSet32] = []
     private var nextSymbolId: Int32 = 0
     private var freeSymbolIds: [Int32] = []
 
@@ -74,7 +77,7 @@ public final class Solver {
     /// Drops a variable no constraint mentions any more.
     public func removeVariable(_ v: Variable) {
         let s = v.symbol
-        guard s.index < rowOf.count, constraintsOf[s.index].isEmpty else { return }
+        guard s.index < rowOf.count, constraintsOf[s.index].isEmpty, brokenOf[s.index].isEmpty else { return }
         ambiguousIds.remove(s.id)
         release(s)
     }
@@ -102,6 +105,7 @@ public final class Solver {
             guard let rec = records.removeValue(forKey: handle.raw) else { continue }
             for (v, _) in rec.definition.expression.terms {
                 constraintsOf[v.symbol.index].remove(handle.raw)
+                brokenOf[v.symbol.index].remove(handle.raw)
             }
             dormant.remove(handle.raw)
             if rec.marker != nil { withdraw(rec) }
@@ -160,6 +164,7 @@ public final class Solver {
         rec.definition.priority = priority
         rec.marker = nil
         rec.other = nil
+        if case .broken = rec.state { file(handle.raw, broken: false) }
         rec.state = .active
         records[handle.raw] = rec
         dormant.remove(handle.raw)
@@ -208,6 +213,7 @@ public final class Solver {
             ambiguityFlag.append(false)
             dirtyFlag.append(false)
             constraintsOf.append(IndexSet32())
+            brokenOf.append(IndexSet32())
             objective.grow(to: Int(nextSymbolId))
         }
         return Symbol(id: id, kind: kind)
