@@ -1,4 +1,5 @@
 import InterfaceBuilder
+import Rendering
 
 /// JUnit XML as CI services read it: a test suite a document, a test case a root at a size
 /// (and one for the document itself), failing with its error findings; warnings are the
@@ -47,21 +48,5 @@ enum JUnitReport {
         return "\(f.file ?? "-"):\(f.place.line):\(f.place.column): \(f.severity.rawValue): \(f.message) [\(f.kind.rawValue)\(ids)]"
     }
 
-    /// Text or an attribute's value escaped (an attribute's line breaks too, which would be
-    /// read as spaces); characters XML 1.0 cannot hold replaced.
-    static func xml(_ s: String, attribute: Bool = true) -> String {
-        var out = ""
-        for c in s.unicodeScalars {
-            switch c {
-            case "\u{0}"..."\u{8}", "\u{B}", "\u{C}", "\u{E}"..."\u{1F}", "\u{FFFE}", "\u{FFFF}": out += "\u{FFFD}"
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\n" where attribute: out += "&#10;"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
-    }
+    static func xml(_ s: String, attribute: Bool = true) -> String { XMLText.escaped(s, attribute: attribute) }
 }
