@@ -37,7 +37,7 @@ enum ChangeOps {
             let anchor = try viewAnchor()
             let made = try doc.addViews(op["views"] ?? .null, at: p("views"))
             // Last, in op order: after what an earlier op placed last too.
-            if let anchor = anchor ?? (doc.viewPlacements.isEmpty ? nil : .noRef) { doc.place(views: made, before: anchor) }
+            if let anchor = anchor ?? (doc.changes.viewPlacements.isEmpty ? nil : .noRef) { doc.place(views: made, before: anchor) }
         case "removeViews":
             try allowed(["ids"])
             try doc.removeViews(try ids(), at: p("ids"))

@@ -476,7 +476,7 @@ extension LayoutDocument {
                 secondAttribute: c.second?.attribute ?? .left, relation: c.relation, active: active,
                 origin: origin, multiplier: c.multiplier, constant: c.constant, priority: c.priority))
         markDirty(atom: a)
-        if active && isBuilt { churnAdded.append((a, atoms[Int(a)].shape)) }
+        if active && isBuilt { changes.churnAdded.append((a, atoms[Int(a)].shape)) }
         // A document's constraint may change a fitting size a proportional stack shares by.
         if proportionalStacks, isBuilt { markProportionalStacks(above: c.first) }
         return a
@@ -493,7 +493,7 @@ extension LayoutDocument {
             if stacks[s] != nil, Int(n) < stacks[s]!.atoms.count { stacks[s]!.atoms[Int(n)] = .noRef }
             return
         }
-        if atoms[Int(a)].active { churnRemoved.append((a, atoms[Int(a)].shape)) }
+        if atoms[Int(a)].active { changes.churnRemoved.append((a, atoms[Int(a)].shape)) }
         if proportionalStacks { markProportionalStacks(above: atoms[Int(a)].first) }
         switch atoms[Int(a)].origin {
         case .entry(let e):
@@ -603,7 +603,7 @@ extension LayoutDocument {
             for a in flipped {
                 atoms[Int(a)].active = active
                 markDirty(atom: a)
-                if active { churnAdded.append((a, atoms[Int(a)].shape)) } else { churnRemoved.append((a, atoms[Int(a)].shape)) }
+                if active { changes.churnAdded.append((a, atoms[Int(a)].shape)) } else { changes.churnRemoved.append((a, atoms[Int(a)].shape)) }
             }
             // Once all are flipped: a group (de)activated whole still agrees, and stays a group.
             for a in flipped { noteEdited(a, field: "active", .bool(active)) }

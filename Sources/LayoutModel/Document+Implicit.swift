@@ -62,7 +62,7 @@ extension LayoutDocument {
         }
         if m.lines != before?.lines, views[Int(r)].spec.lastBaseline == nil, !views[Int(r)].restyled {
             views[Int(r)].restyled = true
-            restyledViews.append(r)
+            changes.restyledViews.append(r)
         }
         return true
     }

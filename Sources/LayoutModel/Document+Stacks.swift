@@ -13,8 +13,8 @@ struct StackState {
 extension LayoutDocument {
     /// A stack's arrangement changed, or one of its arranged views did: made again in `prepare`.
     mutating func markStackDirty(_ s: ViewRef) {
-        guard views[Int(s)].spec.stack != nil, dirtyStackSet.insert(s).inserted else { return }
-        dirtyStacks.append(s)
+        guard views[Int(s)].spec.stack != nil, changes.dirtyStackSet.insert(s).inserted else { return }
+        changes.dirtyStacks.append(s)
     }
 
     /// A fillProportionally stack shares a view without an intrinsic size by its fitting size,
@@ -41,8 +41,8 @@ extension LayoutDocument {
 
     /// After a change's ops: each dirty stack's constraints made again.
     mutating func syncStacks() {
-        while let s = dirtyStacks.popLast() {
-            dirtyStackSet.remove(s)
+        while let s = changes.dirtyStacks.popLast() {
+            changes.dirtyStackSet.remove(s)
             if views[Int(s)].live && views[Int(s)].spec.stack != nil { syncStack(s) } else { dropStack(s) }
         }
     }
@@ -115,7 +115,7 @@ extension LayoutDocument {
     mutating func retie(_ v: ViewRef, in s: ViewRef) {
         // A stack to be made again reads the new height then.
         let a = views[Int(v)].fillTie
-        guard !dirtyStackSet.contains(s), a != .noRef else { return }
+        guard !changes.dirtyStackSet.contains(s), a != .noRef else { return }
         // The ref is kept, not cleared, when the stack drops the tie (the view no longer
         // arranged, its last, hidden) or goes: one that is not this stack's tie on this view
         // is stale, and the view has none (every sync sets each tie it makes).
@@ -335,7 +335,7 @@ extension LayoutDocument {
         views[Int(g)].live = false
         liveViews -= 1
         guideViews -= 1
-        removedViews.append(g)
+        changes.removedViews.append(g)
         freeView(g)
     }
 }

@@ -147,7 +147,7 @@ extension LayoutDocument {
         // the search of its arranged views was quadratic).
         for k in specs.indices {
             let s = views[Int(made[k])].parent
-            if s != .noRef, !dirtyStackSet.contains(s), views[Int(s)].spec.stack?.arranged.contains(specs[k].id) == true { markStackDirty(s) }
+            if s != .noRef, !changes.dirtyStackSet.contains(s), views[Int(s)].spec.stack?.arranged.contains(specs[k].id) == true { markStackDirty(s) }
             markProportionalStacks(above: made[k])
         }
         return inserted
@@ -166,7 +166,7 @@ extension LayoutDocument {
     }
 
     /// A removed view's slot, free for reuse once the session has taken the change.
-    mutating func freeView(_ v: ViewRef) { freedViews.append(v) }
+    mutating func freeView(_ v: ViewRef) { changes.freedViews.append(v) }
 
     mutating func removeViews(_ ids: [String], at p: Pointer) throws(LayoutError) {
         var roots: [ViewRef] = []
@@ -204,8 +204,8 @@ extension LayoutDocument {
             liveViews -= 1
             if views[v].spec.hasText { textViews -= 1 }
             if views[v].internalGuide { guideViews -= 1 }
-            removedViews.append(ViewRef(v))
-            freedViews.append(ViewRef(v))
+            changes.removedViews.append(ViewRef(v))
+            changes.freedViews.append(ViewRef(v))
         }
     }
 
@@ -239,7 +239,7 @@ extension LayoutDocument {
             || v.firstBaseline != before.firstBaseline || v.lastBaseline != before.lastBaseline || v.text != before.text, !views[Int(r)].restyled
         {
             views[Int(r)].restyled = true
-            restyledViews.append(r)
+            changes.restyledViews.append(r)
         }
         if v.text != before.text {
             measureText(r)
@@ -256,7 +256,7 @@ extension LayoutDocument {
     func nestedTooDeep(limit: Int) -> (ViewRef, Int)? {
         var depthOf: [ViewRef: Int] = [:]
         var path: [ViewRef] = []
-        for v in dirtyViews where views[Int(v)].live {
+        for v in changes.dirtyViews where views[Int(v)].live {
             path.removeAll(keepingCapacity: true)
             var u = v, above = -1
             while true {

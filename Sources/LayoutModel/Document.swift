@@ -54,21 +54,13 @@ public struct LayoutDocument {
     /// Stacks' spacer guides among the live views (not the client's: not counted as views).
     var guideViews = 0
     var freeViews: [ViewRef] = [], freeAtoms: [AtomRef] = [], freeEntries: [EntryRef] = []
-    var freedViews: [ViewRef] = [], freedAtoms: [AtomRef] = [], freedEntries: [EntryRef] = []
     var nextAuto = 1
     /// Server-shaped ids (`c7`, by number) that the change being read sends further on: an
     /// unnamed constraint before them is given another (a document read back and edited).
     var reservedAuto: Set<Int> = []
-    /// Entries added `before` another this change, in op order (`place`).
-    var placements: [(moved: [EntryRef], anchor: EntryRef)] = []
-    /// Views added or moved `before` another this change, in op order (`place(views:)`).
-    var viewPlacements: [(moved: [ViewRef], anchor: ViewRef)] = []
     /// Whether slot order is document order (nothing placed, no slot reused): then the live
     /// views are walked in place, no list sorted.
     var viewsInSlotOrder = true
-    /// Views were placed this change: which constraint a conflict breaks may change though
-    /// no atom did (a content size ranks by its view's place).
-    var ranksMoved = false
     /// True once a constraint was given an id shaped like a server-given one (`autoID`), or
     /// like a VFL group's member (`row.0`): until then neither kind of name can be taken, and
     /// none is looked up.
@@ -79,23 +71,15 @@ public struct LayoutDocument {
     var atomSequence: Int32 = 0
     var entrySequence: Int32 = 0
 
-    // What the ops in progress touched (read by the session, cleared by `settle`).
-    var dirtyAtoms: [AtomRef] = []
-    var dirtyViews: [ViewRef] = []
-    var removedViews: [ViewRef] = []
-    var churnRemoved: [(atom: AtomRef, shape: Atom.Shape)] = []
-    var churnAdded: [(atom: AtomRef, shape: Atom.Shape)] = []
+    /// What the ops in progress touched: read by the session, reset by `settle`.
+    var changes = ChangeLog()
     /// False while the document is built from a body, until the session has translated it:
     /// every atom is new (none is listed dirty: the build translates them all) and nothing
     /// is removed (no churn is noted). Listing and noting each atom was ~2.5 M
     /// instructions of the 1,000-cell feed's build.
     var isBuilt = false
-    var restyledViews: [ViewRef] = []
     /// Stack views by ref: the constraints and guides each made; and those to make again.
     var stacks: [ViewRef: StackState] = [:]
-    var dirtyStacks: [ViewRef] = []
-    /// `dirtyStacks` as a set: whether a stack is in it, without a search.
-    var dirtyStackSet: Set<ViewRef> = []
     /// Whether some stack shares proportionally (what a nested view's change may resize).
     var proportionalStacks = false
 
@@ -140,7 +124,7 @@ public struct LayoutDocument {
         entries.reserveCapacity(entries.count + m)
         entryNamed.reserveCapacity(entryNamed.count + m)
         atoms.reserveCapacity(atoms.count + m + 4 * n)  // intrinsic sizes add up to four per view
-        dirtyViews.reserveCapacity(dirtyViews.count + n)
+        changes.dirtyViews.reserveCapacity(changes.dirtyViews.count + n)
     }
 
     /// The record arrays and name tables at their size, for a document kept after its build:
@@ -167,13 +151,13 @@ public struct LayoutDocument {
     mutating func markDirty(atom a: AtomRef) {
         guard isBuilt, !atoms[Int(a)].dirty else { return }
         atoms[Int(a)].dirty = true
-        dirtyAtoms.append(a)
+        changes.dirtyAtoms.append(a)
     }
 
     mutating func markDirty(view v: ViewRef) {
         guard !views[Int(v)].dirty else { return }
         views[Int(v)].dirty = true
-        dirtyViews.append(v)
+        changes.dirtyViews.append(v)
     }
 
     mutating func newAtom(_ atom: Atom) -> AtomRef {
@@ -210,13 +194,13 @@ public struct LayoutDocument {
     /// Entries just added, to be listed just before `anchor` (`addConstraints` with
     /// `before`): placed in `prepare`, once for the whole change.
     mutating func place(_ moved: [EntryRef], before anchor: EntryRef) {
-        if !moved.isEmpty { placements.append((moved, anchor)) }
+        if !moved.isEmpty { changes.placements.append((moved, anchor)) }
     }
 
     /// Views just added, or moved, to be listed just before `anchor` (noRef: last; `addViews`
     /// and `updateView` with `before`): placed in `prepare`, with the entries.
     mutating func place(views moved: [ViewRef], before anchor: ViewRef) {
-        if !moved.isEmpty { viewPlacements.append((moved, anchor)) }
+        if !moved.isEmpty { changes.viewPlacements.append((moved, anchor)) }
     }
 
     /// `order` (slots in their order) with each placement's slots moved, in turn, just
@@ -250,11 +234,11 @@ public struct LayoutDocument {
     /// places among all atoms, so what stays keeps its relative order and nothing in the
     /// engine changes.
     private mutating func settlePlacements() {
-        defer { placements.removeAll() }
-        let placed = Set(placements.flatMap { $0.moved + [$0.anchor] })
+        defer { changes.placements.removeAll() }
+        let placed = Set(changes.placements.flatMap { $0.moved + [$0.anchor] })
         let order = entries.indices.filter { entries[$0].live || placed.contains(EntryRef($0)) }
             .sorted { entries[$0].sequence < entries[$1].sequence }
-        let moves = placements.map { (moved: $0.moved.map { Int($0) }, anchor: Int($0.anchor)) }
+        let moves = changes.placements.map { (moved: $0.moved.map { Int($0) }, anchor: Int($0.anchor)) }
         var n: Int32 = 0
         for e in Self.placed(order, slots: entries.count, moves) where entries[e].live {
             n += 1
@@ -287,10 +271,10 @@ public struct LayoutDocument {
     /// content size ranks by in a conflict, and GET's order), each after its parent, as a new
     /// session of the document lists them (its views are inserted parents first).
     private mutating func settleViewPlacements() {
-        defer { viewPlacements.removeAll() }
-        let placed = Set(viewPlacements.flatMap { $0.moved + [$0.anchor] })
+        defer { changes.viewPlacements.removeAll() }
+        let placed = Set(changes.viewPlacements.flatMap { $0.moved + [$0.anchor] })
         let order = views.indices.filter { views[$0].live || placed.contains(ViewRef($0)) }.sorted { views[$0].sequence < views[$1].sequence }
-        let moves = viewPlacements.map { (moved: $0.moved.map { Int($0) }, anchor: Int($0.anchor)) }
+        let moves = changes.viewPlacements.map { (moved: $0.moved.map { Int($0) }, anchor: Int($0.anchor)) }
         var n = 0, inSlots = true, last = -1, done = [Bool](repeating: false, count: views.count), chain: [Int] = []
         for v in Self.placed(order, slots: views.count, moves) where views[v].live {
             // The view, after those of its ancestors not listed yet.
@@ -309,13 +293,13 @@ public struct LayoutDocument {
         }
         sequence = n
         viewsInSlotOrder = inSlots
-        ranksMoved = true
+        changes.ranksMoved = true
     }
 
     mutating func freeAtom(_ a: AtomRef) {
         atoms[Int(a)].live = false
         liveAtoms -= 1
-        freedAtoms.append(a)
+        changes.freedAtoms.append(a)
     }
 
     /// An entry with a server number is found by it, any other by its name.
@@ -369,7 +353,7 @@ public struct LayoutDocument {
         }
         texts.remove(entries[Int(e)].text)
         entries[Int(e)].text = .empty
-        freedEntries.append(e)
+        changes.freedEntries.append(e)
         if texts.wantsRepacking {
             var packed = StringPool()
             for k in entries.indices { entries[k].text = texts.copy(entries[k].text, into: &packed) }
@@ -391,31 +375,28 @@ public struct LayoutDocument {
     /// Before the session reads the change: atoms naming restyled views become dirty
     /// (one pass over the atoms, however many views an op restyled).
     mutating func prepare() {
-        if !placements.isEmpty { settlePlacements() }
-        if !viewPlacements.isEmpty { settleViewPlacements() }
-        if !dirtyStacks.isEmpty { syncStacks() }
-        guard !restyledViews.isEmpty else { return }
+        if !changes.placements.isEmpty { settlePlacements() }
+        if !changes.viewPlacements.isEmpty { settleViewPlacements() }
+        if !changes.dirtyStacks.isEmpty { syncStacks() }
+        guard !changes.restyledViews.isEmpty else { return }
         for a in atoms.indices where atoms[a].live {
             let x = atoms[a]
             if views[Int(x.first)].restyled || (x.hasSecond && views[Int(x.second)].restyled) { markDirty(atom: AtomRef(a)) }
         }
-        for v in restyledViews { views[Int(v)].restyled = false }
-        restyledViews.removeAll()
+        for v in changes.restyledViews { views[Int(v)].restyled = false }
+        changes.restyledViews.removeAll()
     }
 
     /// After the session has taken the change: clears what it touched and releases the
     /// slots it freed for reuse.
     mutating func settle() {
-        for a in dirtyAtoms { atoms[Int(a)].dirty = false }
-        for v in dirtyViews { views[Int(v)].dirty = false }
-        dirtyAtoms.clearScratch()
-        dirtyViews.clearScratch()
-        removedViews.removeAll()
-        ranksMoved = false
-        churnAdded.removeAll()
-        churnRemoved.removeAll()
-        freeViews += freedViews; freeAtoms += freedAtoms; freeEntries += freedEntries
-        freedViews.removeAll(); freedAtoms.removeAll(); freedEntries.removeAll()
+        assert(
+            changes.placements.isEmpty && changes.viewPlacements.isEmpty && changes.restyledViews.isEmpty && changes.dirtyStacks.isEmpty,
+            "prepare consumed these")
+        for a in changes.dirtyAtoms { atoms[Int(a)].dirty = false }
+        for v in changes.dirtyViews { views[Int(v)].dirty = false }
+        freeViews += changes.freedViews; freeAtoms += changes.freedAtoms; freeEntries += changes.freedEntries
+        changes.reset()
     }
 
     // MARK: Options

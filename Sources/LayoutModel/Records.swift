@@ -126,7 +126,7 @@ struct Atom {
         get { bit(3) }
         set { setBit(3, newValue) }
     }
-    /// Listed in the document's `dirtyAtoms` (at most once).
+    /// Listed in the document's `changes.dirtyAtoms` (at most once).
     var dirty: Bool {
         get { bit(4) }
         set { setBit(4, newValue) }
@@ -260,7 +260,7 @@ struct ViewRecord {
     var spec: ViewSpec
     var parent: ViewRef
     var live = true
-    /// Listed in the document's `dirtyViews` (at most once).
+    /// Listed in the document's `changes.dirtyViews` (at most once).
     var dirty = false
     /// Insets, margins or baselines changed: every atom naming the view is re-translated.
     var restyled = false

@@ -18,7 +18,7 @@ extension LayoutSession {
         meter.release("entries (ids, VFL members)") { (document.entries, document.groupMembers) = ([], []) }
         meter.release("stacks") { document.stacks = [:] }
         meter.release("document scratch") {
-            document.dirtyAtoms = []; document.dirtyViews = []; document.freeViews = []; document.freeAtoms = []
+            document.changes = ChangeLog(); document.freeViews = []; document.freeAtoms = []
             document.freeEntries = []; document.exprScratch = []; document.formatScratch = VisualShape()
         }
         meter.release("frames and variables") {

@@ -78,7 +78,7 @@ extension LayoutSession {
         }
         document.prepare()
         translate()
-        settleText(changed: document.dirtyViews)
+        settleText(changed: document.changes.dirtyViews)
         solver.forgetChanges()
         carriedMoves.removeAll(keepingCapacity: true)
         document.settle()

@@ -354,23 +354,23 @@ public final class LayoutSession {
             viewOfVariable.cover(upTo: viewOfVariable.count + 4 * newViews)
         }
         // New views are dirty, in the order they were added: their variables come in that order.
-        for v in document.dirtyViews where document.views[Int(v)].live && views[v] == nil {
+        for v in document.changes.dirtyViews where document.views[Int(v)].live && views[v] == nil {
             let vars = ViewVariables(x: solver.addVariable(), y: solver.addVariable(), width: solver.addVariable(), height: solver.addVariable())
             views.add(v, vars)
             viewOfVariable.own(vars, by: v)
         }
-        for old in document.removedViews {
+        for old in document.changes.removedViews {
             if views[old] != nil, let now = document.viewRef(document.viewName(old)), now != old { views.carry(old, to: now) }
         }
         translate()
         // Built: from here on (text rewrapped below included) a changed atom is listed dirty.
         document.isBuilt = true
-        for v in document.removedViews {
+        for v in document.changes.removedViews {
             guard let vars = views.remove(v) else { continue }
             for x in [vars.x, vars.y, vars.width, vars.height] { solver.removeVariable(x); viewOfVariable[x.id] = nil }
         }
         lastChurn = churn()
-        settleText(changed: document.dirtyViews)
+        settleText(changed: document.changes.dirtyViews)
         // Work stopped early (a one-shot or a new session past its request's budget): what
         // was built is not the layout, and is thrown away with this error.
         if WorkBudget.exhausted() { throw LayoutError.stopped }
@@ -434,15 +434,15 @@ public final class LayoutSession {
         }
         // Nothing touched (an empty change, a document sent again as it is): nothing moves,
         // and no conflict is broken anew, unless views moved in the order it breaks by.
-        if document.dirtyAtoms.isEmpty { return document.ranksMoved ? breakAsUIKitDoes() : () }
+        if document.changes.dirtyAtoms.isEmpty { return document.changes.ranksMoved ? breakAsUIKitDoes() : () }
         // A change to a built engine: an atom whose row keeps its shape keeps its constraint
         // (its constant and priority set in place); the others go in one at a time, in
         // document order, each link beside its definition.
         var adds: [(sequence: Int32, atom: AtomRef, link: EngineLink)] = []
         var definitions: [ConstraintDefinition] = []
-        adds.reserveCapacity(document.dirtyAtoms.count)
-        definitions.reserveCapacity(document.dirtyAtoms.count)
-        for a in document.dirtyAtoms {
+        adds.reserveCapacity(document.changes.dirtyAtoms.count)
+        definitions.reserveCapacity(document.changes.dirtyAtoms.count)
+        for a in document.changes.dirtyAtoms {
             let x = document.atoms[Int(a)]
             guard x.live && x.active else { unlink(a); continue }
             let out = translator.translate(a)
@@ -498,7 +498,7 @@ public final class LayoutSession {
                 atoms.append(a)
             }
             if document.isBuilt {
-                for a in document.dirtyAtoms { take(a) }
+                for a in document.changes.dirtyAtoms { take(a) }
             } else {
                 atoms.reserveCapacity(records.count)
                 for a in records.indices { take(AtomRef(a)) }
@@ -534,9 +534,9 @@ public final class LayoutSession {
     }
 
     private func churn() -> [Diagnostic] {
-        guard !document.churnRemoved.isEmpty && !document.churnAdded.isEmpty else { return [] }
-        let removed = Set(document.churnRemoved.map(\.shape))
-        let back = document.churnAdded.filter { removed.contains($0.shape) }
+        guard !document.changes.churnRemoved.isEmpty && !document.changes.churnAdded.isEmpty else { return [] }
+        let removed = Set(document.changes.churnRemoved.map(\.shape))
+        let back = document.changes.churnAdded.filter { removed.contains($0.shape) }
         guard !back.isEmpty else { return [] }
         var views: [String] = []
         for (_, shape) in back {
@@ -572,7 +572,7 @@ public final class LayoutSession {
             // is not asked (listed, sorted and looked up, ~5 M instructions of the 1,000-cell feed).
             solver.forgetChanges()
             carriedMoves.removeAll(keepingCapacity: true)
-            slotScratch.append(contentsOf: document.dirtyViews)
+            slotScratch.append(contentsOf: document.changes.dirtyViews)
         } else {
             solver.takeChanges(into: &movedScratch)
             if !carriedMoves.isEmpty {
@@ -580,9 +580,9 @@ public final class LayoutSession {
                 carriedMoves.removeAll(keepingCapacity: true)
             }
             for v in movedScratch { if let owner = viewOfVariable[v.id] { slotScratch.append(owner.slot) } }
-            for v in document.dirtyViews where views[v] != nil { slotScratch.append(v) }  // none: removed
+            for v in document.changes.dirtyViews where views[v] != nil { slotScratch.append(v) }  // none: removed
         }
-        let touched = !document.dirtyViews.isEmpty
+        let touched = !document.changes.dirtyViews.isEmpty
         if slotScratch.indices.dropFirst().contains(where: { slotScratch[$0 - 1] > slotScratch[$0] }) { slotScratch.sort() }
         let stamp = countRevision ? revision + 1 : revision
         var frames: [FrameEntry] = []
@@ -608,9 +608,9 @@ public final class LayoutSession {
         if frames.count > 1 { frames.sort { $0.id < $1.id } }
         // A view removed and added again in one change is not removed.
         let removed =
-            document.removedViews.isEmpty
+            document.changes.removedViews.isEmpty
             ? []
-            : Set(document.removedViews.map(document.viewName).filter { document.viewRef($0) == nil }).sorted()
+            : Set(document.changes.removedViews.map(document.viewName).filter { document.viewRef($0) == nil }).sorted()
         if !removed.isEmpty {
             for v in removed { removals.append((stamp, v)) }
             if let first = removals.first, first.revision <= stamp - limits.historyDepth {
