@@ -106,7 +106,7 @@ func drive(_ document: JSON, steps: Int) -> Driven {
 }
 
 var (views, agreeing, documentsFull, roots, refused) = (0, 0, 0, 0, 0)
-var (conflictingRoots, conflictingViews, conflictingAgreeing) = (0, 0, 0)
+var (conflictingRoots, conflictingViews, conflictingAgreeing, conflictingFull) = (0, 0, 0, 0)
 var (importNanos, buildNanos, jsonNanos) = (UInt64(0), UInt64(0), UInt64(0))
 var misses: [String: Int] = [:]
 for path in files {
@@ -125,7 +125,7 @@ for path in files {
     var (docViews, docAgreeing) = (0, 0)
     // Roots whose required constraints conflict: which constraint Xcode broke is weak evidence
     // (issue 62), so they are counted apart as well.
-    var (conflictRoots, conflictViews, conflictAgreeing) = (0, 0, 0)
+    var (conflictRoots, conflictViews, conflictAgreeing, conflictFull) = (0, 0, 0, 0)
     for root in document.roots {
         roots += 1
         // As `POST /v1/ib/layout` does: the session from the tree the importer made.
@@ -160,6 +160,8 @@ for path in files {
                 conflictRoots += 1
                 conflictViews += docViews - viewsBefore
                 conflictAgreeing += docAgreeing - agreeingBefore
+                // Fully agreeing: the break Xcode's frames show is the one layoutd chose.
+                if docViews > viewsBefore && docAgreeing - agreeingBefore == docViews - viewsBefore { conflictFull += 1 }
             }
         }
         for s in root.storedFrames where !root.unreconciled.contains(s.id) && s.id != root.rootID {
@@ -180,10 +182,12 @@ for path in files {
     }
     views += docViews
     agreeing += docAgreeing
-    (conflictingRoots, conflictingViews, conflictingAgreeing) = (
-        conflictingRoots + conflictRoots, conflictingViews + conflictViews, conflictingAgreeing + conflictAgreeing
+    (conflictingRoots, conflictingViews, conflictingAgreeing, conflictingFull) = (
+        conflictingRoots + conflictRoots, conflictingViews + conflictViews, conflictingAgreeing + conflictAgreeing, conflictingFull + conflictFull
     )
-    if conflictRoots > 0 { print("  conflicting roots \(conflictRoots): \(conflictAgreeing) of \(conflictViews) views agree") }
+    if conflictRoots > 0 {
+        print("  conflicting roots \(conflictRoots) (\(conflictFull) fully agree): \(conflictAgreeing) of \(conflictViews) views agree")
+    }
     if docViews == docAgreeing { documentsFull += 1 } else { misses[path] = docViews - docAgreeing }
     print("\(path): \(document.roots.count) roots, \(docAgreeing) of \(docViews) views agree")
 }
@@ -191,7 +195,7 @@ let share = views == 0 ? 0 : Double(agreeing) / Double(views)
 print(
     "{\"documents\":\(files.count),\"refused\":\(refused),\"roots\":\(roots),\"views\":\(views),\"agreeing\":\(agreeing),"
         + "\"share\":\(share),\"documents_full\":\(documentsFull),"
-        + "\"conflicting_roots\":\(conflictingRoots),\"conflicting_views\":\(conflictingViews),\"conflicting_agreeing\":\(conflictingAgreeing),\"import_ms\":\(Double(importNanos) / 1e6),"
+        + "\"conflicting_roots\":\(conflictingRoots),\"conflicting_full\":\(conflictingFull),\"conflicting_views\":\(conflictingViews),\"conflicting_agreeing\":\(conflictingAgreeing),\"import_ms\":\(Double(importNanos) / 1e6),"
         + "\"layout_ms\":\(Double(buildNanos) / 1e6),\"json_layout_ms\":\(Double(jsonNanos) / 1e6)"
         + (drive > 0
             ? ",\"driven_steps\":\(driven.steps),\"driven_frames\":\(driven.frames),\"apart_from_fresh\":\(driven.apart),\"misreported\":\(driven.misreported),\"conflicted_steps\":\(driven.conflicted)"

@@ -34,7 +34,8 @@ from fetch_corpus import read_corpus, target  # noqa: E402
 DOC_LINE = re.compile(r"^(?P<path>.*): (?P<roots>\d+) roots, (?P<agree>\d+) of (?P<views>\d+) views agree$")
 REFUSED_LINE = re.compile(r"^(?P<path>.*): refused at (?P<where>\d+:\d+): (?P<message>.*)$")
 ROOT_REFUSED = re.compile(r"^(?P<path>.*) (?P<root>\S+): layoutd refused its document: (?P<message>.*)$")
-CONFLICT_LINE = re.compile(r"^  conflicting roots (?P<roots>\d+): (?P<agree>\d+) of (?P<views>\d+) views agree$")
+CONFLICT_LINE = re.compile(
+    r"^  conflicting roots (?P<roots>\d+) \((?P<full>\d+) fully agree\): (?P<agree>\d+) of (?P<views>\d+) views agree$")
 VIEW_LINE = re.compile(
     r"^  (?P<root>\S+) (?P<view>\S+): layoutd (?P<lx>[^,\s]+), (?P<ly>[^,\s]+), (?P<lw>[^,\s]+) × (?P<lh>[^,\s]+)"
     r"  Xcode (?P<xx>[^,\s]+), (?P<xy>[^,\s]+), (?P<xw>[^,\s]+) × (?P<xh>[^,\s]+)$")
@@ -71,7 +72,8 @@ def run_one(bench, path, stored, verbose, timeout):
         if m := ROOT_REFUSED.match(line):
             result["root_refusals"].append(f"{m['root']}: {m['message']}")
         elif m := CONFLICT_LINE.match(line):
-            result.update(conflict_roots=int(m["roots"]), conflict_views=int(m["views"]), conflict_agreeing=int(m["agree"]))
+            result.update(conflict_roots=int(m["roots"]), conflict_full=int(m["full"]), conflict_views=int(m["views"]),
+                          conflict_agreeing=int(m["agree"]))
         elif m := VIEW_LINE.match(line):
             result["views_apart"].append(line.strip())
         elif line.startswith("  "):
@@ -105,6 +107,7 @@ def summarize(half, mode, docs, results):
         # Roots whose required constraints conflict, apart: Xcode's frames of them are weak evidence.
         "conflicting_roots": sum(r.get("conflict_roots", 0) for _, r in ok),
         "conflicting_documents": sum(1 for _, r in ok if r.get("conflict_roots", 0)),
+        "conflicting_full": sum(r.get("conflict_full", 0) for _, r in ok),
         "conflicting_views": sum(r.get("conflict_views", 0) for _, r in ok),
         "conflicting_agreeing": sum(r.get("conflict_agreeing", 0) for _, r in ok),
         "seconds": sum(r.get("seconds", 0) for r in results),
@@ -126,7 +129,8 @@ def print_summary(s):
           f"roots refused {s['root_refusals']}; {s['seconds']:.0f} s")
     other_views = s["views"] - s["conflicting_views"]
     other_agreeing = s["agreeing"] - s["conflicting_agreeing"]
-    print(f"           conflicting roots {s['conflicting_roots']} (in {s['conflicting_documents']} documents): "
+    print(f"           conflicting roots {s['conflicting_roots']} (in {s['conflicting_documents']} documents; "
+          f"{s['conflicting_full']} fully agree): "
           f"views agreeing {s['conflicting_agreeing']} / {s['conflicting_views']}; "
           f"the other roots: {other_agreeing} / {other_views}"
           f" ({100 * other_agreeing / other_views if other_views else 0:.1f}%)")

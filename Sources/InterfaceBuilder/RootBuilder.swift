@@ -45,6 +45,8 @@ struct RootBuilder {
     /// what its subviews' safe areas and preserved margins come from.
     var origins: [String: (x: Double, y: Double)] = [:]
     var effectiveMargins: [String: Device.Insets] = [:]
+    /// Each view's and guide's stored frame in the root's coordinates (`StoredBreaks`).
+    var storedRects: [String: Frame] = [:]
     /// Constraints and views not installed in the any-width, any-height configuration.
     var excluded: Set<String> = []
 
@@ -75,6 +77,7 @@ struct RootBuilder {
         for (owner, c) in Self.inFileOrder(pending) where !excluded.contains(c["id"] ?? "") {
             if let json = constraint(c, owner: owner) { constraints.append(json) }
         }
+        constraints = listingStoredBreaksFirst(constraints)
         let document = object([
             ("options", object([("scale", number(device?.scale ?? 2))])),
             ("views", .array(views)),
@@ -168,6 +171,7 @@ struct RootBuilder {
         // Where the view sits in the root (stored): the part of the root's safe area it overlaps.
         let origin: (x: Double, y: Double) = parentID.flatMap { origins[$0] }.map { (x: $0.x + frame.x, y: $0.y + frame.y) } ?? (0, 0)
         origins[id] = origin
+        storedRects[id] = Frame(x: origin.x, y: origin.y, width: isRoot ? rootSize.0 : frame.width, height: isRoot ? rootSize.1 : frame.height)
         let ownSafe =
             isRoot
             ? safe
@@ -268,6 +272,9 @@ struct RootBuilder {
     /// A guide view in `owner`, its edges inset from the owner's (nil: that edge is free).
     mutating func addGuide(_ gid: String, in owner: String, top: Double, left: Double, bottom: Double?, right: Double?) {
         guideView(gid, in: owner)
+        if let o = storedRects[owner], let bottom, let right {
+            storedRects[gid] = Frame(x: o.x + left, y: o.y + top, width: o.width - left - right, height: o.height - top - bottom)
+        }
         pin(gid, "top", to: owner, top)
         pin(gid, "left", to: owner, left)
         if let bottom { pin(gid, "bottom", to: owner, -bottom) }
@@ -304,6 +311,7 @@ struct RootBuilder {
             places[gid] = SourcePlace(g)
             guideView(gid, in: rootID)
             let (edge, size) = g["type"] == "bottom" ? ("bottom", safe.bottom) : ("top", safe.top)
+            if let r = storedRects[rootID] { storedRects[gid] = Frame(x: 0, y: edge == "top" ? 0 : r.height - size, width: 0, height: size) }
             pin(gid, edge, to: rootID)
             pin(gid, "left", to: rootID)
             pin(gid, "height", to: nil, size)
@@ -318,12 +326,11 @@ struct RootBuilder {
     }
 
     /// The document's constraints in the order the IB file lists them (a view's own, written
-    /// inside it, before its superview's), so that where required constraints conflict the
-    /// first in the file breaks (the engine breaks the first listed; frames, guides, content
-    /// sizes and stacks keep their places). Of the 20 conflicting roots of the corpus's
-    /// development half, 9 agree with Xcode so, 6 with the views' order (a superview's first)
-    /// and 8 and 6 with either order reversed; the validation half's conflicting roots agree
-    /// on 81 of 139 views so, 79 with the views' order. Stored frames of a conflicting root
+    /// inside it, before its superview's), so that where required constraints conflict and the
+    /// stored frames satisfy them all (`listingStoredBreaksFirst`), the first in the file breaks
+    /// (the engine breaks the first listed; frames, guides, content sizes and stacks keep their
+    /// places). The views' order (a superview's first) and either order reversed matched fewer
+    /// conflicting roots of the IBCorpus development half. Stored frames of a conflicting root
     /// are weak evidence: the benchmark reports those roots apart.
     static func inFileOrder(_ pending: [(owner: String, element: XMLElement)]) -> [(owner: String, element: XMLElement)] {
         pending.sorted { ($0.element.line, $0.element.column) < ($1.element.line, $1.element.column) }

@@ -1,0 +1,56 @@
+import JSON
+import LayoutModel
+import XCTest
+
+@testable import InterfaceBuilder
+
+/// Conflicting required constraints: the one Xcode's stored frames do not satisfy breaks
+/// (`RootBuilder.listingStoredBreaksFirst`).
+final class StoredBreakTests: XCTestCase {
+    /// A box whose own width (first in the file) fights its superview's leading and trailing:
+    /// stored 100 wide at x 20, so Xcode broke the trailing constraint, not the width.
+    private static let box = """
+        <subviews>
+            <view translatesAutoresizingMaskIntoConstraints="NO" id="box"><rect key="frame" x="20" y="100" width="100" height="50"/>
+                <constraints><constraint firstAttribute="width" constant="100" id="own"/></constraints>
+            </view>
+        </subviews>
+        <constraints>
+            <constraint firstItem="box" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="20" id="lead"/>
+            <constraint firstItem="box" firstAttribute="top" secondItem="root" secondAttribute="top" constant="100" id="top"/>
+            <constraint firstItem="box" firstAttribute="height" constant="50" id="tall"/>
+            <constraint firstAttribute="trailing" secondItem="box" secondAttribute="trailing" constant="20" id="trail"/>
+        </constraints>
+        """
+
+    func testTheConstraintTheStoredFramesBreakIsTheOneBroken() throws {
+        let root = try XCTUnwrap(try Importer.read(ImporterTests.scene(Self.box), options: ImportOptions(contentSizes: .stored)).roots.first)
+        let session = try LayoutSession.make(document: root.document, oneShot: true)
+        var frames: [String: Rect] = [:]
+        session.forEachFrame { id, frame, _ in frames[id] = frame }
+        XCTAssertEqual(frames["box"], Rect(x: 20, y: 100, width: 100, height: 50))
+        let broken = session.diagnostics().compactMap { d -> String? in
+            if case .unsatisfiable(let c, _) = d { return c }
+            return nil
+        }
+        XCTAssertEqual(broken, ["trail"])
+    }
+
+    func testStoredFramesWithinAQuarterPointSatisfyAConstraint() throws {
+        // Stored a quarter point off its centring (pixel rounding): not a break.
+        let body = """
+            <subviews>
+                <view translatesAutoresizingMaskIntoConstraints="NO" id="dot"><rect key="frame" x="177.75" y="10" width="20" height="20"/></view>
+            </subviews>
+            <constraints>
+                <constraint firstItem="dot" firstAttribute="centerX" secondItem="root" secondAttribute="centerX" id="mid"/>
+                <constraint firstItem="dot" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="180" id="far"/>
+            </constraints>
+            """
+        let root = try XCTUnwrap(try Importer.read(ImporterTests.scene(body), options: ImportOptions(contentSizes: .stored)).roots.first)
+        let ids = (root.document["constraints"]?.array ?? []).compactMap { $0["id"]?.string }
+        // `far` (x 180) is stored 2.25 points off: listed first, before `mid` though the file lists it after.
+        XCTAssertEqual(ids.first, "far")
+        XCTAssertEqual(ids.filter { $0 == "mid" || $0 == "far" }, ["far", "mid"])
+    }
+}
