@@ -26,14 +26,10 @@ struct SessionRoutes: Sendable {
             })
         r.on("GET", "/v1/sessions/{id}/frames", caller: { [self] req, caller throws(Problem) in try frames(req, caller) })
         r.on("GET", "/v1/sessions/{id}/explain", caller: { [self] req, caller throws(Problem) in try explain(req, caller) })
-        r.on("GET", "/v1/sessions/{id}/trace", caller: { [self] req, caller throws(Problem) in try read(req, caller) { .text(200, $0.trace()) } })
+        r.on("GET", "/v1/sessions/{id}/trace", caller: { [self] req, caller throws(Problem) in try trace(req, caller) })
         r.on("POST", "/v1/sessions/{id}/fitting-size", caller: { [self] req, caller throws(Problem) in try fittingSize(req, caller) })
         r.on("POST", "/v1/sessions/{id}/frames-at", caller: { [self] req, caller throws(Problem) in try framesAt(req, caller) })
-        r.on(
-            "POST", "/v1/sessions/{id}/exercise-ambiguity",
-            caller: { [self] req, caller throws(Problem) in
-                try read(req, caller) { s in .json(200, WireFormat.revisionFrames(s.revision, s.exerciseAmbiguity())) }
-            })
+        r.on("POST", "/v1/sessions/{id}/exercise-ambiguity", caller: { [self] req, caller throws(Problem) in try exerciseAmbiguity(req, caller) })
     }
 
     func create(_ req: Request, _ caller: Caller) throws(Problem) -> Response {
@@ -55,8 +51,8 @@ struct SessionRoutes: Sendable {
     }
 
     func show(_ req: Request, _ caller: Caller) throws(Problem) -> Response {
-        let id = req.parameter("id")
-        return try read(req, caller) { .json(200, WireFormat.session(id, $0)) }
+        guard let key = Self.key(req), let state = try sessions.state(key, for: caller) else { throw notFound(req) }
+        return .json(200, WireFormat.session(req.parameter("id"), revision: state.revision, document: state.document, stats: state.stats))
     }
 
     func delete(_ req: Request, _ caller: Caller) throws(Problem) -> Response {
@@ -83,29 +79,31 @@ struct SessionRoutes: Sendable {
             guard let n = Int(q), n >= 0 else { throw Problem(400, "since is a revision: a non-negative integer") }
             since = n
         }
-        return try read(req, caller) { s throws(Problem) in
-            do throws(LayoutError) { return .json(200, WireFormat.framesAnswer(try s.frames(since: since))) } catch { throw Problem(error) }
-        }
+        guard let key = Self.key(req), let answer = try sessions.frames(key, since: since, for: caller) else { throw notFound(req) }
+        return .json(200, WireFormat.framesAnswer(answer))
     }
 
     func explain(_ req: Request, _ caller: Caller) throws(Problem) -> Response {
         guard let view = req.query("view") else { throw Problem(400, "explain needs ?view=V&axis=horizontal|vertical") }
         guard let axis = Axis(rawValue: req.query("axis") ?? "horizontal") else { throw Problem(400, "axis is horizontal or vertical") }
-        return try read(req, caller) { s throws(Problem) in
-            do throws(LayoutError) { return .json(200, WireFormat.explain(view: view, axis: axis, try s.explain(view: view, axis: axis))) } catch {
-                throw Problem(404, error.detail)
-            }
-        }
+        guard let key = Self.key(req), let list = try sessions.explain(key, view: view, axis: axis, for: caller) else { throw notFound(req) }
+        return .json(200, WireFormat.explain(view: view, axis: axis, list))
+    }
+
+    func trace(_ req: Request, _ caller: Caller) throws(Problem) -> Response {
+        guard let key = Self.key(req), let text = try sessions.trace(key, for: caller) else { throw notFound(req) }
+        return .text(200, text)
+    }
+
+    func exerciseAmbiguity(_ req: Request, _ caller: Caller) throws(Problem) -> Response {
+        guard let key = Self.key(req), let other = try sessions.exerciseAmbiguity(key, for: caller) else { throw notFound(req) }
+        return .json(200, WireFormat.revisionFrames(other.revision, other.frames))
     }
 
     func fittingSize(_ req: Request, _ caller: Caller) throws(Problem) -> Response {
         let body = try jsonBody(req)
-        return try read(req, caller) { s throws(Problem) in
-            do throws(LayoutError) {
-                let fitted = try s.fittingSize(body)
-                return .json(200, WireFormat.fitting(view: fitted.view, width: fitted.width, height: fitted.height))
-            } catch { throw Problem(error) }
-        }
+        guard let key = Self.key(req), let fitted = try sessions.fittingSize(key, body, for: caller) else { throw notFound(req) }
+        return .json(200, WireFormat.fitting(view: fitted.view, width: fitted.width, height: fitted.height))
     }
 
     /// The session at each of `sizes`, and afterwards as it was.
@@ -116,14 +114,6 @@ struct SessionRoutes: Sendable {
     }
 
     // MARK: Shared steps
-
-    /// The session the path names, under its lock; 404 when there is none.
-    private func read(_ req: Request, _ caller: Caller, _ body: (LayoutSession) throws(Problem) -> Response) throws(Problem) -> Response {
-        guard let key = Self.key(req), let res = try sessions.read(key, for: caller, { _, s throws(Problem) in try body(s) }) else {
-            throw notFound(req)
-        }
-        return res
-    }
 
     /// The id read from the path's bytes; a String is made only for the 404.
     private static func key(_ req: Request) -> SessionKey? { req.parameterUTF8("id", { SessionKey(utf8: $0) }) ?? nil }

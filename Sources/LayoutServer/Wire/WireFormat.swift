@@ -122,13 +122,12 @@ enum WireFormat {
     }
 
     /// `GET /v1/sessions/{id}`: the session's document and what its engine holds.
-    static func session(_ id: String, _ s: LayoutSession) -> [UInt8] {
-        let st = s.stats
+    static func session(_ id: String, revision: Int, document: JSON, stats st: LayoutSession.Stats) -> [UInt8] {
         var w = JSONWriter(capacity: 1024)
         w.beginObject()
         w.key("session"); w.string(id)
-        w.key("revision"); w.int(s.revision)
-        w.key("document"); w.value(s.document.json)
+        w.key("revision"); w.int(revision)
+        w.key("document"); w.value(document)
         w.key("stats")
         w.beginObject()
         w.key("views"); w.int(st.views)
