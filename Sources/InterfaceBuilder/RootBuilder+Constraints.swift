@@ -33,17 +33,17 @@ extension RootBuilder {
     mutating func constraint(_ c: XMLElement, owner: String) -> JSON? {
         let id = c["id"] ?? "\(owner)-c\(constraints.count)"
         places[id] = SourcePlace(c)
-        var first = c["firstItem"].map { aliases[$0] ?? $0 } ?? owner
-        var second = c["secondItem"].map { aliases[$0] ?? $0 }
         guard let firstAttribute = c["firstAttribute"].flatMap({ Self.attributes[$0] }) else {
             note("constraint \(id): attribute \(c["firstAttribute"] ?? "(none)") is not laid out", id: id, at: c)
             return nil
         }
         let secondAttribute = c["secondAttribute"].flatMap { Self.attributes[$0] }
-        if second != nil && secondAttribute == nil {
+        if c["secondItem"] != nil && secondAttribute == nil {
             note("constraint \(id): attribute \(c["secondAttribute"] ?? "(none)") is not laid out", id: id, at: c)
             return nil
         }
+        var first = item(c["firstItem"] ?? owner, attribute: firstAttribute)
+        var second = c["secondItem"].map { item($0, attribute: secondAttribute ?? "") }
         for item in [first, second].compactMap({ $0 }) where !known.contains(item) {
             note("constraint \(id) names \(item), which is not a view of this root", id: id, at: c)
             return nil

@@ -41,6 +41,8 @@ struct RootBuilder {
     var constrained: Set<String> = []
     /// Ids that name another view of the root (a cell's, its content view).
     var aliases: [String: String] = [:]
+    /// A table cell stored wider than its content view, and the guide of its bounds.
+    var cellBounds: (cell: String, guide: String)?
     /// Each view's origin in the root and its layout margins as laid out (stored geometry):
     /// what its subviews' safe areas and preserved margins come from.
     var origins: [String: (x: Double, y: Double)] = [:]
@@ -68,12 +70,17 @@ struct RootBuilder {
         // A cell's own constraints name the cell, which is where its content view is.
         if kind == .cell, let cell = controller, let cellID = cell["id"], cellID != rootID {
             aliases[cellID] = rootID
-            for c in cell.list("constraints") where c.name == "constraint" { pending.append((rootID, c)) }
+            for c in cell.list("constraints") where c.name == "constraint" { pending.append((cellID, c)) }
         }
         let canvas = rootCanvas(stored: frame)
         let safe = canvas.safeArea
         visit(root, id: rootID, frame: frame, parentID: nil, arranged: false, rootSize: (canvas.width, canvas.height), safe: safe)
         legacyGuides(rootID: rootID, safe: safe)
+        if let cellSize, let cellID = controller?["id"], cellID != rootID,
+            let guide = cellBoundsGuide(cellID: cellID, rootID: rootID, content: frame, cell: cellSize)
+        {
+            cellBounds = (cellID, guide)
+        }
         for (owner, c) in Self.inFileOrder(pending) where !excluded.contains(c["id"] ?? "") {
             if let json = constraint(c, owner: owner) { constraints.append(json) }
         }

@@ -1,0 +1,27 @@
+/// A table cell's own bounds, where its content view is stored narrower or shorter than the
+/// cell (beside an accessory: a disclosure indicator or a detail button).
+extension RootBuilder {
+    /// Constraints that name the cell relate to the cell's edges, not its content view's:
+    /// views pinned to the cell's trailing edge reach past the accessory, as Xcode stores them
+    /// (IBCorpus development half: Latrops/Party-Maker's disclosure cells, Xcode 4.6 and 5,
+    /// and OceanLabs/Photobook-iOS's detail-button cell, Xcode 10: 3 documents, 2
+    /// repositories). A guide of the cell's bounds in the content view's coordinates; the
+    /// cell's margins stay its content view's. nil: the content view fills the cell.
+    mutating func cellBoundsGuide(cellID: String, rootID: String, content: Frame, cell: (width: Double, height: Double)) -> String? {
+        guard controller?.name == "tableViewCell",
+            content != Frame(x: 0, y: 0, width: cell.width, height: cell.height)
+        else { return nil }
+        let guide = "\(cellID)-bounds"
+        addGuide(
+            guide, in: rootID, top: -content.y, left: -content.x, bottom: content.y + content.height - cell.height,
+            right: content.x + content.width - cell.width)
+        return guide
+    }
+
+    /// The view a constraint's item names: the cell's bounds for an edge, size or centre of a
+    /// cell stored wider than its content view, else the view (a cell's content view for it).
+    func item(_ id: String, attribute: String) -> String {
+        if let bounds = cellBounds, id == bounds.cell, !attribute.contains("Margin") { return bounds.guide }
+        return aliases[id] ?? id
+    }
+}
