@@ -18,8 +18,8 @@ final class ServerState: Sendable {
 /// libmicrohttpd.
 public final class LayoutdServer: Sendable {
     public let configuration: ServerConfiguration
-    public let metrics = ServerMetrics()
-    public let store: SessionStore
+    let metrics = ServerMetrics()
+    let store: SessionStore
     let logger: Logger
     private let router: RouteTable
     private let state = ServerState()
@@ -93,7 +93,7 @@ public final class LayoutdServer: Sendable {
 
     /// The port actually bound (useful with port 0).
     public var port: UInt16 { http.withLock { $0?.port ?? 0 } }
-    public var isReady: Bool { state.ready.load(ordering: .relaxed) }
+    var isReady: Bool { state.ready.load(ordering: .relaxed) }
 
     public func start() throws {
         MemoryBudget.keepFreedHeap(configuration.heapKeepBytes)

@@ -8,8 +8,8 @@ import WorkBudget
 
 /// One session and the lock that serialises its requests. `@unchecked`: the session (a
 /// class the model keeps single-threaded) is touched only under `retired`'s lock.
-public final class SessionBox: @unchecked Sendable {
-    public let id: String
+final class SessionBox: @unchecked Sendable {
+    let id: String
     /// Replaced only by `rollBack`, under the lock.
     private(set) var session: LayoutSession
     /// The store lease's epoch this box was made under (0: the store keeps no leases): its
@@ -66,9 +66,9 @@ public final class SessionBox: @unchecked Sendable {
 /// durable store behind it (`restorer`), a session not in memory is rebuilt from the store on
 /// its first request, and leaving memory (idle, or to make room) is not deletion.
 /// `@unchecked`: `inMotion` is guarded by `moving`, a condition (Mutex has no wait).
-public final class SessionStore: @unchecked Sendable {
-    public let maxSessions: Int
-    public let idleTTLNanos: UInt64
+final class SessionStore: @unchecked Sendable {
+    let maxSessions: Int
+    let idleTTLNanos: UInt64
     private let sessions = Mutex<[SessionKey: SessionBox]>([:])
     /// Keys being restored or retired: a second request for one waits for the first.
     private let moving = NSCondition()
@@ -90,12 +90,12 @@ public final class SessionStore: @unchecked Sendable {
     var restorer: (@Sendable (String) throws(Problem) -> Restored?)? = nil
     typealias Restored = (session: LayoutSession, epoch: Int, leaseUntil: UInt64, owner: String)
 
-    public init(maxSessions: Int, idleTTLSeconds: Double) {
+    init(maxSessions: Int, idleTTLSeconds: Double) {
         self.maxSessions = maxSessions
         self.idleTTLNanos = UInt64(saturating: max(0.001, idleTTLSeconds) * 1e9)
     }
 
-    public var count: Int { sessions.withLock { $0.count } }
+    var count: Int { sessions.withLock { $0.count } }
 
     /// Sessions in memory owned by a tenant; `unstored`: only those the store does not hold yet.
     func count(ownedBy owner: String, unstored: Bool = false) -> Int {
