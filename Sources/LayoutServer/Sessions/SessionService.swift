@@ -11,11 +11,11 @@ import WorkBudget
 /// through here. It holds the store, its persistence and the metrics a change counts in;
 /// what comes back is a model value or a `Problem`, never an HTTP response.
 final class SessionService: Sendable {
-    let store: SessionStore
+    private let store: SessionStore
     let metrics: ServerMetrics
     let configuration: ServerConfiguration
     /// The durable store behind the sessions; nil keeps them in memory only.
-    let persistence: SessionPersistence?
+    private let persistence: SessionPersistence?
     /// Creations under way, by tenant: counted with its live sessions, so that concurrent
     /// creates cannot all pass a quota that has room for one.
     private let creating = Mutex<[String: Int]>([:])
