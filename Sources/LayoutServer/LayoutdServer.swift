@@ -54,7 +54,8 @@ public final class LayoutdServer: Sendable {
         store = SessionStore(maxSessions: configuration.maxSessions, idleTTLSeconds: configuration.sessionTTLSeconds)
         let metrics = metrics
         persistence = storage.map { SessionPersistence(storage: $0, configuration: configuration, metrics: metrics, logger: logger) }
-        sessions = SessionService(store: store, metrics: metrics, configuration: configuration, persistence: persistence)
+        let layouts = LayoutService(metrics: metrics, configuration: configuration)
+        sessions = SessionService(store: store, layouts: layouts, persistence: persistence)
         websockets = WebSocketServer(
             reactors: configuration.http.threads, maxConnections: configuration.maxStreams, maxMessageBytes: configuration.maxStreamMessageBytes,
             idleTimeoutSeconds: configuration.streamIdleTimeoutSeconds)
@@ -62,13 +63,13 @@ public final class LayoutdServer: Sendable {
         decoding = BodyDecoding(http: configuration.http, metrics: metrics)
         compression = AnswerCompression(minBytes: configuration.gzipMinBytes, metrics: metrics)
         var r = RouteTable()
-        OneShotRoutes(sessions: sessions).register(&r)
+        OneShotRoutes(layouts: layouts).register(&r)
         SessionRoutes(sessions: sessions).register(&r)
         let pictures = PictureAnswer(maxPixels: configuration.maxPicturePixels)
-        PictureRoutes(sessions: sessions, answer: pictures).register(&r)
+        PictureRoutes(sessions: sessions, layouts: layouts, answer: pictures).register(&r)
         CompareRoutes(pictures: pictures).register(&r)
         StreamRoutes(sessions: sessions, websockets: websockets, logger: logger, tickets: tickets, access: access).register(&r)
-        InterfaceBuilderRoutes(sessions: sessions).register(&r)
+        InterfaceBuilderRoutes(layouts: layouts).register(&r)
         PlaygroundRoutes().register(&r)
         let state = state
         let writer = persistence?.writer

@@ -7,7 +7,7 @@ import LayoutModel
 
 /// A layout answered and forgotten: `POST /v1/layout` and `POST /v1/fitting-size`.
 struct OneShotRoutes: Sendable {
-    let sessions: SessionService
+    let layouts: LayoutService
 
     func register(_ r: inout RouteTable) {
         r.on("POST", "/v1/layout") { [self] req throws(Problem) in try layout(req) }
@@ -19,12 +19,12 @@ struct OneShotRoutes: Sendable {
         // `sizes` beside the document's fields: read in place with it, a build, then a
         // set-constant a size.
         if req.body.containsSizesKey {
-            switch try sessions.oneShotTakingSizes(req.body) {
+            switch try layouts.oneShotTakingSizes(req.body) {
             case .sized(_, let list, let layouts): return .json(200, WireFormat.sizes(list, layouts))
             case .plain(let session, let diagnostics, let document): return answer(session, diagnostics, document)
             }
         }
-        let made = try sessions.oneShot(req.body)
+        let made = try layouts.oneShot(req.body)
         return answer(made.session, made.diagnostics, made.document)
     }
 
@@ -36,7 +36,7 @@ struct OneShotRoutes: Sendable {
     }
 
     func fittingSize(_ req: Request) throws(Problem) -> Response {
-        let fitted = try sessions.fittingSize(try jsonBody(req))
+        let fitted = try layouts.fittingSize(try jsonBody(req))
         return .json(200, WireFormat.fitting(view: fitted.view, width: fitted.width, height: fitted.height))
     }
 }

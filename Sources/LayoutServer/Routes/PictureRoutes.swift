@@ -4,6 +4,7 @@ import HTTPTransport
 /// sent whole, at its size or many (`POST /v1/render`, SVG or PNG as `Accept` asks).
 struct PictureRoutes: Sendable {
     let sessions: SessionService
+    let layouts: LayoutService
     let answer: PictureAnswer
 
     func register(_ r: inout RouteTable) {
@@ -12,7 +13,7 @@ struct PictureRoutes: Sendable {
         r.on("POST", "/v1/render") { [self] req throws(Problem) in
             let scale = try PictureQuery.scale(req)
             try checkJSONMedia(req)
-            let pictures = try sessions.render(req.body)
+            let pictures = try layouts.render(req.body)
             return try answer.response(pictures, png: PictureQuery.wantsPNG(req), scale: scale)
         }
     }

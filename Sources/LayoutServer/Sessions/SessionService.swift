@@ -19,11 +19,14 @@ final class SessionService: Sendable {
     /// Creations under way, by tenant: counted with its live sessions, so that concurrent
     /// creates cannot all pass a quota that has room for one.
     private let creating = Mutex<[String: Int]>([:])
+    /// The one-shot work a session shares: the memory budget, sizes, pictures, counting diagnostics.
+    let layouts: LayoutService
 
-    init(store: SessionStore, metrics: ServerMetrics, configuration: ServerConfiguration, persistence: SessionPersistence?) {
+    init(store: SessionStore, layouts: LayoutService, persistence: SessionPersistence?) {
         self.store = store
-        self.metrics = metrics
-        self.configuration = configuration
+        self.layouts = layouts
+        metrics = layouts.metrics
+        configuration = layouts.configuration
         self.persistence = persistence
     }
 
@@ -33,15 +36,6 @@ final class SessionService: Sendable {
         case constants(JSON)
         /// A whole new document (`PUT …/document`), as sent: applied as the ops it differs by.
         case document([UInt8])
-    }
-
-    /// Checked before a document is parsed, so a refused request allocates nothing.
-    func checkMemoryBudget() throws(Problem) {
-        guard configuration.memoryBudget.isSpent else { return }
-        throw Problem(
-            503,
-            "the server's memory budget (\(configuration.memoryBudget.limitBytes >> 20) MiB) is spent: delete sessions you no longer need, or retry later",
-            headers: [("Retry-After", "5")])
     }
 
     /// A tenant's live sessions: with a store, those it holds (every replica's) and those in
@@ -102,56 +96,6 @@ final class SessionService: Sendable {
             headers: [("Retry-After", "5")])
     }
 
-    // MARK: One shot
-
-    /// A one-shot layout's session (read once, then dropped), its diagnostics, and the parsed
-    /// tree if one was made: the caller frees both after the answer is queued.
-    func oneShot(_ body: [UInt8]) throws(Problem) -> (session: LayoutSession, diagnostics: [Diagnostic], document: JSON?) {
-        try checkMemoryBudget()
-        let (session, document) = try Self.session(body, limits: configuration.layoutLimits, oneShot: true)
-        let diagnostics = session.diagnostics()
-        count(diagnostics)
-        return (session, diagnostics, document)
-    }
-
-    /// A one-shot layout whose body may send `sizes` beside the document's fields (read in
-    /// place with the document): at those sizes, one build and then a set-constant on the
-    /// roots a size (`LayoutSession.layouts`); without any after all (the word was elsewhere
-    /// in the body), the plain layout of the same build.
-    enum OneShotAnswer {
-        case sized(LayoutSession, SizeList, [SizedLayout])
-        case plain(session: LayoutSession, diagnostics: [Diagnostic], document: JSON?)
-    }
-
-    func oneShotTakingSizes(_ body: [UInt8]) throws(Problem) -> OneShotAnswer {
-        try checkMemoryBudget()
-        let made: (session: LayoutSession, tree: JSON?, sizes: JSON?)
-        do throws(LayoutSession.BodyError) {
-            made = try LayoutSession.make(body: body, limits: configuration.layoutLimits, takingSizes: true)
-        } catch { throw Problem(error) }
-        guard let sizes = made.sizes else {
-            let diagnostics = made.session.diagnostics()
-            count(diagnostics)
-            return .plain(session: made.session, diagnostics: diagnostics, document: made.tree)
-        }
-        let list = try sizeList(sizes)
-        do throws(LayoutError) {
-            let layouts = try made.session.layouts(at: list.entries.map(\.size), restoring: false)
-            for l in layouts { count(l.diagnostics) }
-            return .sized(made.session, list, layouts)
-        } catch { throw Problem(error) }
-    }
-
-    func sizeList(_ json: JSON?) throws(Problem) -> SizeList {
-        try SizeList(json, maxSizes: configuration.maxSizes, maxPoints: configuration.maxSizePoints)
-    }
-
-    /// A one-shot fitting size.
-    func fittingSize(_ body: JSON) throws(Problem) -> (view: String, width: Double, height: Double) {
-        try checkMemoryBudget()
-        do throws(LayoutError) { return try LayoutSession.fittingSize(body, limits: configuration.layoutLimits) } catch { throw Problem(error) }
-    }
-
     // MARK: Sessions
 
     struct Created {
@@ -166,7 +110,7 @@ final class SessionService: Sendable {
     /// A new session from a document (`proposed`: the id a trusted proxy chose), owned by
     /// its caller, within the caller's quotas.
     func create(_ body: [UInt8], proposed: String?, for caller: Caller) throws(Problem) -> Created {
-        try checkMemoryBudget()
+        try layouts.checkMemoryBudget()
         try persistence?.checkWritable()
         var limits = configuration.sessionLimits
         if let quotas = caller.tenant?.quotas {
@@ -201,7 +145,7 @@ final class SessionService: Sendable {
         let ticket = persistence?.created(box, document: body)
         metrics.sessionsCreated.increment()
         let result = ChangeResult(revision: session.revision, frames: session.allFrames, removed: [], diagnostics: session.diagnostics(), added: [])
-        count(result.diagnostics)
+        layouts.count(result.diagnostics)
         return Created(box: box, result: result, ticket: ticket, document: doc)
     }
 
@@ -221,10 +165,10 @@ final class SessionService: Sendable {
         try read(key, for: caller) { _, s throws(Problem) in
             guard let members = body.members else { throw Problem(422, "a frames-at body is {\"sizes\": [...]}", pointer: "") }
             for (k, _) in members where k != "sizes" { throw Problem(422, "unknown field '\(k)'", pointer: "/\(jsonPointerToken(k))") }
-            let list = try sizeList(body["sizes"])
+            let list = try layouts.sizeList(body["sizes"])
             do throws(LayoutError) {
                 let layouts = try s.layouts(at: list.entries.map(\.size))
-                for l in layouts { count(l.diagnostics) }
+                for l in layouts { self.layouts.count(l.diagnostics) }
                 return (list, layouts)
             } catch { throw Problem(error) }
         }
@@ -233,56 +177,11 @@ final class SessionService: Sendable {
     /// A picture of the caller's session as it is (nil: no such session).
     func picture(_ key: SessionKey, for caller: Caller) throws(Problem) -> Picture? {
         try read(key, for: caller) { _, s throws(Problem) in
-            try drawn { () throws(Picture.TooLarge) -> Picture in
+            try layouts.drawn { () throws(Picture.TooLarge) -> Picture in
                 try Picture(
                     name: nil, sketch: s.sketch(), frames: s.allFrames, diagnostics: s.diagnostics(), viewsOf: s.views(ofConstraint:),
                     maxGlyphs: configuration.maxPictureGlyphs)
             }
-        }
-    }
-
-    /// A picture made, or 413 when its labels would take more glyphs than `--max-picture-glyphs`.
-    private func drawn<T>(_ make: () throws(Picture.TooLarge) -> T) throws(Problem) -> T {
-        do throws(Picture.TooLarge) { return try make() } catch {
-            throw Problem(
-                413, "the picture's labels are \(error.glyphs) glyphs or more; a picture draws at most \(error.limit) (--max-picture-glyphs)")
-        }
-    }
-
-    /// Pictures of a document sent whole (the body a one-shot layout takes): at its own size,
-    /// or at each of its `sizes`.
-    func render(_ body: [UInt8]) throws(Problem) -> [Picture] {
-        switch try oneShotTakingSizes(body) {
-        case .plain(let session, let diagnostics, _):
-            return try drawn { () throws(Picture.TooLarge) -> [Picture] in
-                [
-                    try Picture(
-                        name: nil, sketch: session.sketch(), frames: session.allFrames, diagnostics: diagnostics,
-                        viewsOf: session.views(ofConstraint:), maxGlyphs: configuration.maxPictureGlyphs)
-                ]
-            }
-        case .sized(let session, let list, let layouts):
-            let sketch = session.sketch()
-            // One budget for the whole sheet: every size draws the labels again.
-            var glyphsLeft = configuration.maxPictureGlyphs
-            var pictures: [Picture] = []
-            for (entry, layout) in zip(list.entries, layouts) {
-                // Each size's texts at the widths they were wrapped at there.
-                let atSize = sketch.map { v in
-                    var v = v
-                    if v.text != nil { v.wrapWidth = layout.wrapWidths[v.id] }
-                    return v
-                }
-                let left = glyphsLeft
-                let picture = try drawn { () throws(Picture.TooLarge) -> Picture in
-                    try Picture(
-                        name: entry.name, sketch: atSize, frames: layout.frames, diagnostics: layout.diagnostics,
-                        viewsOf: session.views(ofConstraint:), maxGlyphs: left)
-                }
-                glyphsLeft -= picture.glyphs
-                pictures.append(picture)
-            }
-            return pictures
         }
     }
 
@@ -335,7 +234,7 @@ final class SessionService: Sendable {
             }
             let nanos = monotonicNanos() - t0
             metrics.solveTime.recordNanoseconds(Int64(nanos))
-            count(result.diagnostics)
+            layouts.count(result.diagnostics)
             var ticket: SessionPersistence.Ticket? = nil
             if let persistence {
                 switch change {
@@ -392,16 +291,9 @@ final class SessionService: Sendable {
     /// Blocks until `ticket` is durable: a stream's answers keep their order this way.
     func wait(_ ticket: SessionPersistence.Ticket?) throws(Problem) { try persistence?.wait(ticket) }
 
-    private func count(_ ds: [Diagnostic]) {
-        guard !ds.isEmpty else { return }
-        var by: [String: Int] = [:]
-        for d in ds { by[d.kind, default: 0] += 1 }
-        for (k, n) in by { metrics.diagnostic(k, count: n) }
-    }
-
     /// A layout document's session (`LayoutSession.make(body:)`: read in place, else from the
     /// tree, which then goes with the answer to be freed).
-    private static func session(_ body: [UInt8], limits: SessionLimits, oneShot: Bool) throws(Problem) -> (LayoutSession, JSON?) {
+    static func session(_ body: [UInt8], limits: SessionLimits, oneShot: Bool) throws(Problem) -> (LayoutSession, JSON?) {
         do throws(LayoutSession.BodyError) { return try LayoutSession.make(body: body, limits: limits, oneShot: oneShot) } catch {
             throw Problem(error)
         }
