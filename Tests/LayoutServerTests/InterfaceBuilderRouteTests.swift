@@ -46,6 +46,20 @@ final class InterfaceBuilderRouteTests: XCTestCase {
         XCTAssertEqual(other["card"]?["x"], 64)
     }
 
+    /// An import's layouts count in the metrics as a session's do: a conflict is a diagnostic.
+    func testAnImportsDiagnosticsAreCounted() throws {
+        let t = try TestServer()
+        let c = t.client()
+        let conflict = try Data(contentsOf: URL(fileURLWithPath: repoRoot + "/Tests/fixtures/check/conflict.storyboard"))
+        let r = post(c, "", Array(conflict))
+        XCTAssertEqual(r.status, 200, r.text)
+        let answered = try XCTUnwrap(r.object["roots"] as? [[String: Any]]).flatMap { ($0["diagnostics"] as? [[String: Any]]) ?? [] }
+        let unsatisfiable = answered.filter { $0["kind"] as? String == "unsatisfiable" }.count
+        XCTAssertGreaterThan(unsatisfiable, 0, r.text)
+        let metrics = c.request("GET", "/metrics").text
+        XCTAssertTrue(metrics.contains(#"layoutd_diagnostics_total{kind="unsatisfiable"} \#(unsatisfiable)"#), metrics)
+    }
+
     func testDevicesAreListedInBothOrientations() throws {
         let t = try TestServer()
         let r = t.client().request("GET", "/v1/devices")

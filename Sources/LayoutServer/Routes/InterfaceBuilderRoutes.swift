@@ -17,7 +17,7 @@ struct InterfaceBuilderRoutes: Sendable {
             let xml = RootLayout.xmlLimits(bytes: req.body.count, limits: limits)
             let document: ImportedDocument
             do throws(ImportError) { document = try Importer.read(req.body, options: options, limits: xml) } catch { throw Problem(error) }
-            return .json(200, ImportAnswer.encode(document, options: options, limits: limits))
+            return .json(200, ImportAnswer.encode(document, options: options, limits: limits, laidOut: layouts.count))
         }
     }
 }

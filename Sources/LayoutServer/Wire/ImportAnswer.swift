@@ -7,8 +7,11 @@ import LayoutModel
 /// at a time, so that only one root's engine is alive): its frames, diagnostics and notes by
 /// IB ids, its findings placed in the XML, and its layoutd document (what `POST /v1/sessions`
 /// takes to keep it). A root layoutd refuses says why in its place; the others are answered.
+/// `laidOut` sees each root's diagnostics as it is laid out (the metrics count them).
 enum ImportAnswer {
-    static func encode(_ document: ImportedDocument, options: ImportOptions, limits: SessionLimits) -> [UInt8] {
+    static func encode(
+        _ document: ImportedDocument, options: ImportOptions, limits: SessionLimits, laidOut: ([Diagnostic]) -> Void = { _ in }
+    ) -> [UInt8] {
         var w = JSONWriter(capacity: 4096)
         w.beginObject()
         w.key("device")
@@ -35,6 +38,7 @@ enum ImportAnswer {
             w.value(.string(root.rootID))
             // The path `layoutd check` takes: the same layout, the same findings.
             let layout = RootLayout(root, limits: limits)
+            laidOut(layout.diagnostics)
             if let error = layout.error {
                 w.key("error")
                 w.value(Problem(error).json)
