@@ -14,7 +14,27 @@ public struct ViewSketch: Sendable {
     public var wrapWidth: Double?
 }
 
+/// What a picture of a session draws, read out of it (so that the drawing, every label's
+/// glyphs, is done without the session's lock): its views, frames, diagnostics, and the views
+/// each constraint a conflict names relates.
+public struct SessionScene: Sendable {
+    public var sketch: [ViewSketch]
+    public var frames: [FrameEntry]
+    public var diagnostics: [Diagnostic]
+    public var conflictViews: [String: [String]]
+}
+
 extension LayoutSession {
+    /// The session as a picture draws it.
+    public func scene() -> SessionScene {
+        let diagnostics = diagnostics()
+        var conflictViews: [String: [String]] = [:]
+        for case .unsatisfiable(_, let conflicts) in diagnostics {
+            for c in conflicts where conflictViews[c] == nil { conflictViews[c] = views(ofConstraint: c) }
+        }
+        return SessionScene(sketch: sketch(), frames: allFrames, diagnostics: diagnostics, conflictViews: conflictViews)
+    }
+
     /// Every view a client sees (a stack's own spacers left out), in document order.
     public func sketch() -> [ViewSketch] {
         var out: [ViewSketch] = []

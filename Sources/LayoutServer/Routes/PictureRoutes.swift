@@ -19,9 +19,11 @@ struct PictureRoutes: Sendable {
     }
 
     func snapshot(_ req: Request, _ caller: Caller, png: Bool) throws(Problem) -> Response {
-        guard let key = SessionKey(req.parameter("id")), let picture = try sessions.picture(key, for: caller) else {
+        guard let key = SessionKey(req.parameter("id")), let scene = try sessions.scene(key, for: caller) else {
             throw Problem(404, "no session \(req.parameter("id"))")
         }
+        // Drawn after the session's lock is let go: a picture's labels hold no change up.
+        let picture = try layouts.picture(of: scene)
         // The scale matters to a PNG only (an SVG's `?scale=` is not read).
         return try answer.response([picture], png: png, scale: png ? PictureQuery.scale(req) : 1)
     }

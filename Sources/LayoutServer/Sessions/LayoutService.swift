@@ -103,6 +103,15 @@ struct LayoutService: Sendable {
         }
     }
 
+    /// A session's picture, from what was read out of it.
+    func picture(of scene: SessionScene) throws(Problem) -> Picture {
+        try drawn { () throws(Picture.TooLarge) -> Picture in
+            try Picture(
+                name: nil, sketch: scene.sketch, frames: scene.frames, diagnostics: scene.diagnostics,
+                viewsOf: { scene.conflictViews[$0] ?? [] }, maxGlyphs: configuration.maxPictureGlyphs)
+        }
+    }
+
     /// A picture made, or 413 when its labels would take more glyphs than `--max-picture-glyphs`.
     func drawn<T>(_ make: () throws(Picture.TooLarge) -> T) throws(Problem) -> T {
         do throws(Picture.TooLarge) { return try make() } catch {

@@ -3,7 +3,6 @@ import HTTPTransport
 import JSON
 import LayoutModel
 import Prometheus
-import Rendering
 import Synchronization
 import WorkBudget
 
@@ -174,15 +173,10 @@ final class SessionService: Sendable {
         }
     }
 
-    /// A picture of the caller's session as it is (nil: no such session).
-    func picture(_ key: SessionKey, for caller: Caller) throws(Problem) -> Picture? {
-        try read(key, for: caller) { _, s throws(Problem) in
-            try layouts.drawn { () throws(Picture.TooLarge) -> Picture in
-                try Picture(
-                    name: nil, sketch: s.sketch(), frames: s.allFrames, diagnostics: s.diagnostics(), viewsOf: s.views(ofConstraint:),
-                    maxGlyphs: configuration.maxPictureGlyphs)
-            }
-        }
+    /// What a picture of the caller's session draws, as it is (nil: no such session). Read
+    /// under the session's lock; the drawing is the wire side's, after it.
+    func scene(_ key: SessionKey, for caller: Caller) throws(Problem) -> SessionScene? {
+        try read(key, for: caller) { _, s in s.scene() }
     }
 
     /// Keeps a session in memory from idle eviction (an open stream on it).
