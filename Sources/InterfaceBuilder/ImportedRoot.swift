@@ -34,7 +34,7 @@ public struct ImportedRoot: Sendable {
     public var rootID: String
     public var document: JSON
     /// Xcode's frame of each view, in its parent's coordinates (`<rect key="frame">`).
-    public var storedFrames: [(id: String, x: Double, y: Double, width: Double, height: Double)]
+    public var storedFrames: [StoredFrame]
     /// Views Xcode marked `misplaced` or `ambiguous`: its stored frame is not its layout.
     public var unreconciled: Set<String>
     /// What the importer left out or approximated, one sentence each.
@@ -88,4 +88,14 @@ public struct ImportError: Error, Equatable, Sendable {
         (self.kind, self.message, self.line, self.column) = (kind, message, line, column)
     }
     init(_ xml: XMLError) { self.init(.malformed, message: xml.message, line: xml.line, column: xml.column) }
+}
+
+/// A view's frame as Xcode stored it (`<rect key="frame">`), in its parent's coordinates.
+public struct StoredFrame: Sendable, Equatable {
+    public var id: String
+    public var x: Double, y: Double, width: Double, height: Double
+
+    public init(id: String, x: Double, y: Double, width: Double, height: Double) {
+        (self.id, self.x, self.y, self.width, self.height) = (id, x, y, width, height)
+    }
 }

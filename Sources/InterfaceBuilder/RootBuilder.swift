@@ -22,7 +22,7 @@ struct RootBuilder {
     var bars = ControllerBars()
     var views: [JSON] = []
     var constraints: [JSON] = []
-    var stored: [(id: String, x: Double, y: Double, width: Double, height: Double)] = []
+    var stored: [StoredFrame] = []
     var unreconciled: Set<String> = []
     var notes: [ImportNote] = []
     /// Where each id of the document comes from (`ImportedRoot.places`).
@@ -150,7 +150,7 @@ struct RootBuilder {
         // makes is refused for the repeated id.
         if let parentID, parent[id] == nil { parent[id] = parentID }
         if e["misplaced"] == "YES" || e["ambiguous"] == "YES" { unreconciled.insert(id) }
-        stored.append((id, frame.x, frame.y, frame.width, frame.height))
+        stored.append(StoredFrame(id: id, x: frame.x, y: frame.y, width: frame.width, height: frame.height))
         let isRoot = parentID == nil
         var members: [(String, JSON)] = [("id", .string(id))]
         if let parentID { members.append(("parent", .string(parentID))) }
