@@ -15,49 +15,40 @@ final class StackRuleTests: XCTestCase {
         return out
     }
 
+    /// A 375×50 fill-equally stack of `a` and `b` pinned at y 100, as `stored` has them and
+    /// with what `extra` adds to the stack (its stored layout margins).
+    func pair(_ stored: (a: String, b: String), extra: String = "") -> String {
+        """
+        <subviews>
+            <stackView opaque="NO" contentMode="scaleToFill" distribution="fillEqually" translatesAutoresizingMaskIntoConstraints="NO" id="s">
+                <rect key="frame" x="0.0" y="100" width="375" height="50"/>
+                <subviews>
+                    <view contentMode="scaleToFill" id="a"><rect key="frame" \(stored.a)/></view>
+                    <view contentMode="scaleToFill" id="b"><rect key="frame" \(stored.b)/></view>
+                </subviews>
+                \(extra)
+            </stackView>
+        </subviews>
+        <constraints>
+            <constraint firstItem="s" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="c1"/>
+            <constraint firstItem="s" firstAttribute="trailing" secondItem="root" secondAttribute="trailing" id="c2"/>
+            <constraint firstItem="s" firstAttribute="top" secondItem="root" secondAttribute="top" constant="100" id="c3"/>
+            <constraint firstItem="s" firstAttribute="height" constant="50" id="c4"/>
+        </constraints>
+        """
+    }
+
     func testAStackWithStoredMarginsArrangesInsideThem() throws {
         let f = try frames(
-            """
-            <subviews>
-                <stackView opaque="NO" contentMode="scaleToFill" distribution="fillEqually" translatesAutoresizingMaskIntoConstraints="NO" id="s">
-                    <rect key="frame" x="0.0" y="100" width="375" height="50"/>
-                    <subviews>
-                        <view contentMode="scaleToFill" id="a"><rect key="frame" x="10" y="8" width="177.5" height="34"/></view>
-                        <view contentMode="scaleToFill" id="b"><rect key="frame" x="187.5" y="8" width="177.5" height="34"/></view>
-                    </subviews>
-                    <edgeInsets key="layoutMargins" top="8" left="10" bottom="8" right="10"/>
-                </stackView>
-            </subviews>
-            <constraints>
-                <constraint firstItem="s" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="c1"/>
-                <constraint firstItem="s" firstAttribute="trailing" secondItem="root" secondAttribute="trailing" id="c2"/>
-                <constraint firstItem="s" firstAttribute="top" secondItem="root" secondAttribute="top" constant="100" id="c3"/>
-                <constraint firstItem="s" firstAttribute="height" constant="50" id="c4"/>
-            </constraints>
-            """)
+            pair(
+                (#"x="10" y="8" width="177.5" height="34""#, #"x="187.5" y="8" width="177.5" height="34""#),
+                extra: #"<edgeInsets key="layoutMargins" top="8" left="10" bottom="8" right="10"/>"#))
         XCTAssertEqual(f["a"], Rect(x: 10, y: 8, width: 177.5, height: 34))
         XCTAssertEqual(f["b"], Rect(x: 187.5, y: 8, width: 177.5, height: 34))
     }
 
     func testAStackWithoutStoredMarginsArrangesToItsEdges() throws {
-        let f = try frames(
-            """
-            <subviews>
-                <stackView opaque="NO" contentMode="scaleToFill" distribution="fillEqually" translatesAutoresizingMaskIntoConstraints="NO" id="s">
-                    <rect key="frame" x="0.0" y="100" width="375" height="50"/>
-                    <subviews>
-                        <view contentMode="scaleToFill" id="a"><rect key="frame" x="0" y="0" width="187.5" height="50"/></view>
-                        <view contentMode="scaleToFill" id="b"><rect key="frame" x="187.5" y="0" width="187.5" height="50"/></view>
-                    </subviews>
-                </stackView>
-            </subviews>
-            <constraints>
-                <constraint firstItem="s" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="c1"/>
-                <constraint firstItem="s" firstAttribute="trailing" secondItem="root" secondAttribute="trailing" id="c2"/>
-                <constraint firstItem="s" firstAttribute="top" secondItem="root" secondAttribute="top" constant="100" id="c3"/>
-                <constraint firstItem="s" firstAttribute="height" constant="50" id="c4"/>
-            </constraints>
-            """)
+        let f = try frames(pair((#"x="0" y="0" width="187.5" height="50""#, #"x="187.5" y="0" width="187.5" height="50""#)))
         XCTAssertEqual(f["a"], Rect(x: 0, y: 0, width: 187.5, height: 50))
     }
 }
