@@ -1,4 +1,5 @@
 import CheckedNumbers
+import WorkBudget
 /// Whether a variable's value is determined, and another optimal solution when not.
 ///
 /// A variable is ambiguous when some parametric symbol in its row (or the variable
@@ -40,14 +41,20 @@ extension Solver {
     }
 
     private func refreshAmbiguity() {
+        flushMoves()
+        var done = 0
         for id in ambiguityPending {
+            // A verdict walks the columns of the variable's row: on a long chain each is long
+            // (n² in all). Past the request's budget the rest wait, and the work is not an answer.
+            if done & 63 == 63 && WorkBudget.exhausted() { break }
+            done += 1
             let i = Int(id)
             ambiguityFlag[i] = false
             guard i < rowOf.count, constraintsOf.count > i else { continue }
             let s = Symbol(id: id, kind: .external)
             if reported.count > i, freeDirection(s) != nil { ambiguousIds.insert(id) } else { ambiguousIds.remove(id) }
         }
-        ambiguityPending.removeAll(keepingCapacity: true)
+        if done == ambiguityPending.count { ambiguityPending.removeAll(keepingCapacity: true) } else { ambiguityPending.removeFirst(done) }
     }
 
     /// The variables that another optimal solution would move. Kept up to date from the

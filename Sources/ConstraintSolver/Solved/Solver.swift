@@ -24,6 +24,8 @@ public final class Solver {
     var changeFlag: [Bool] = []
     var ambiguityFlag: [Bool] = []
     var dirtyFlag: [Bool] = []
+    /// Symbols whose zero-cost moves need a new verdict, each listed once (`movesMayChange`).
+    var movesFlag: [Bool] = []
     /// The constraints naming each variable that are not broken (a set: a widely shared
     /// variable has thousands), and those that are: explaining a conflict looks at the first
     /// only, and n constraints at odds on one variable are n broken beside a few in force.
@@ -51,6 +53,7 @@ public final class Solver {
     var infeasible: [Int32] = []
     var changed: [Int32] = []
     var ambiguityPending: [Int32] = []
+    var movesPending: [Symbol] = []
     /// Usually empty: an IndexSet32, so keeping it current costs no hashing.
     var ambiguousIds = IndexSet32()
 
@@ -212,6 +215,7 @@ public final class Solver {
             changeFlag.append(false)
             ambiguityFlag.append(false)
             dirtyFlag.append(false)
+            movesFlag.append(false)
             constraintsOf.append(IndexSet32())
             brokenOf.append(IndexSet32())
             objective.grow(to: Int(nextSymbolId))
@@ -379,16 +383,29 @@ public final class Solver {
         if min(old, row.constant) <= Self.stepTolerance * largest { limitMoved(slot) }
     }
 
-    /// Marks the variables a zero-cost move of `s` would change: `s` itself and the basics
-    /// of the rows that mention it. Costly moves are skipped: `costFlipped` catches them if
-    /// their cost reaches zero later.
+    /// Notes that a zero-cost move of `s` may change what it did: `s` itself and the basics
+    /// of the rows that mention it need a new verdict. Noted once, marked when the verdicts
+    /// are next read (`flushMoves`): a symbol in n rows, each limiting moves, was walked n
+    /// times (n² for n constraints at odds on one view). Costly moves are skipped:
+    /// `costFlipped` catches them if their cost reaches zero later.
     private func movesMayChange(_ s: Symbol) {
-        guard objective.isZero(s) else { return }
-        if s.isExternal { markAmbiguity(s) }
-        columns[s.index].forEach { slot in
-            let b = basicOf[Int(slot)]
-            if b.isExternal { markAmbiguity(b) }
+        guard objective.isZero(s), !movesFlag[s.index] else { return }
+        movesFlag[s.index] = true
+        movesPending.append(s)
+    }
+
+    /// Marks what the noted moves change, in the tableau as it now is: a row that stopped
+    /// mentioning a symbol since was changed, and its basic marked then.
+    func flushMoves() {
+        for s in movesPending {
+            movesFlag[s.index] = false
+            if s.isExternal { markAmbiguity(s) }
+            columns[s.index].forEach { slot in
+                let b = basicOf[Int(slot)]
+                if b.isExternal { markAmbiguity(b) }
+            }
         }
+        movesPending.removeAll(keepingCapacity: true)
     }
 
     /// A symbol's cost went between zero and non-zero: the rows that mention it may have
