@@ -564,20 +564,39 @@ extension LayoutDocument {
 
     /// The body of a set-constant (`{"id": constant, ...}`): every id and number is checked
     /// before anything changes, then the constants are set and `moved` hears of each atom
-    /// whose constant changed. Mutating, so the document is changed in place, never copied.
+    /// whose constant changed. Mutating, so the document is changed in place, never copied;
+    /// `earlier` gets what puts it back (`restore`), for a set-constant stopped half way.
     mutating func setConstants(
-        _ members: [(key: String, value: JSON)], at p: Pointer,
+        _ members: [(key: String, value: JSON)], at p: Pointer, earlier: inout [EarlierConstant],
         moved: (_ atom: AtomRef, _ value: Double) -> Void
     ) throws(LayoutError) {
         if members.count == 1 {  // a drag: no list needed
             let (a, v) = try resolveConstant(members[0].key, members[0].value, at: p)
-            apply(a, v, moved)
+            apply(a, v, &earlier, moved)
             return
         }
         var resolved: [(AtomRef, Double)] = []
         resolved.reserveCapacity(members.count)
         for (id, v) in members { resolved.append(try resolveConstant(id, v, at: p)) }
-        for (a, v) in resolved { apply(a, v, moved) }
+        for (a, v) in resolved { apply(a, v, &earlier, moved) }
+    }
+
+    /// An atom's constant before a set-constant, and how its entry was listed then.
+    struct EarlierConstant {
+        let atom: AtomRef
+        let constant: Double
+        let stale: Bool
+        let edited: Bool
+    }
+
+    /// Puts back what `setConstants` changed, newest first (an id named twice ends as it began).
+    mutating func restore(_ earlier: [EarlierConstant]) {
+        for x in earlier.reversed() {
+            atoms[Int(x.atom)].constant = x.constant
+            guard let e = entry(of: x.atom) else { continue }
+            entries[Int(e)].stale = x.stale
+            entries[Int(e)].edited = x.edited
+        }
     }
 
     /// A set-constant member, checked. The usual case (a number, a named single
@@ -590,8 +609,13 @@ extension LayoutDocument {
         return (try single(id, at: p(id)), n)
     }
 
-    private mutating func apply(_ a: AtomRef, _ value: Double, _ moved: (AtomRef, Double) -> Void) {
+    private mutating func apply(_ a: AtomRef, _ value: Double, _ earlier: inout [EarlierConstant], _ moved: (AtomRef, Double) -> Void) {
         guard atoms[Int(a)].constant != value else { return }
+        let e = entry(of: a)
+        earlier.append(
+            EarlierConstant(
+                atom: a, constant: atoms[Int(a)].constant, stale: e.map { entries[Int($0)].stale } ?? false,
+                edited: e.map { entries[Int($0)].edited } ?? false))
         atoms[Int(a)].constant = value
         noteEdited(a, field: "constant", .number(value))
         moved(a, value)
@@ -614,12 +638,7 @@ extension LayoutDocument {
     /// an `expr` whose numbers changed is listed in the explicit form; a VFL group whose
     /// members no longer agree is listed as its members.
     private mutating func noteEdited(_ a: AtomRef, field: String, _ value: JSON) {
-        let e: EntryRef
-        switch atoms[Int(a)].origin {
-        case .entry(let x): e = x
-        case .member(let x, _): e = x
-        case .implicit, .stack: return
-        }
+        guard let e = entry(of: a) else { return }
         guard entries[Int(e)].form == .visual else {
             // An `expr` written the usual way is written again from its atom, and stays an
             // `expr` while its numbers still write that way (a document sent whole again
@@ -629,6 +648,15 @@ extension LayoutDocument {
         }
         if field != "active" || liveMembers(of: e).contains(where: { atoms[Int($0)].active != (value.bool ?? true) }) {
             entries[Int(e)].edited = true
+        }
+    }
+
+    /// The entry an atom was listed as (none: one UIKit makes, or a stack's).
+    private func entry(of a: AtomRef) -> EntryRef? {
+        switch atoms[Int(a)].origin {
+        case .entry(let x): return x
+        case .member(let x, _): return x
+        case .implicit, .stack: return nil
         }
     }
 }

@@ -4,6 +4,12 @@ extension Array {
     /// of scratch (81 bytes a view of the 1,000-cell feed).
     mutating func clearScratch() { removeAll(keepingCapacity: capacity <= 4096) }
 
+    /// Empties a buffer that mostly holds one or two, one at a time: `removeAll` is the
+    /// generic `replaceSubrange`, ~100 instructions (a set-constant's record to undo).
+    @inline(__always) mutating func clearShort() {
+        if count > 16 { clearScratch() } else { while !isEmpty { removeLast() } }
+    }
+
     /// Grown with `filler` until index i exists, one element at a time: indices mostly come
     /// in order, one past the end, and appending a `repeatElement` is the generic
     /// `append(contentsOf:)`, ~90 instructions however few it adds.

@@ -28,7 +28,7 @@ extension LayoutSession {
             links = EngineLinks()
         }
         meter.release("session scratch") {
-            movedScratch = []; carriedMoves = []; slotScratch = []; removals = []; lastChurn = []
+            movedScratch = []; carriedMoves = []; slotScratch = []; earlierScratch = []; removals = []; lastChurn = []
         }
         var out = meter.structures
         if let engine = solver as? FactoredSolver {

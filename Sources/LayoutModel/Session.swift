@@ -77,9 +77,9 @@ public struct SessionLimits: Sendable {
 /// One engine and one document, changed together. Not thread-safe: the server serialises
 /// each session's requests.
 public final class LayoutSession {
-    public let solver: any ConstraintEngine
+    public private(set) var solver: any ConstraintEngine
     /// Which engine `solver` is.
-    public let engineKind: EngineKind
+    public private(set) var engineKind: EngineKind
     public internal(set) var document = LayoutDocument()
     public private(set) var revision = 1
     /// What the session may grow to; a server tightens them for its tenant before a change
@@ -102,6 +102,8 @@ public final class LayoutSession {
     /// Variables moved during the text passes of a change, before `finish` takes the rest.
     var carriedMoves: [Variable] = []
     var slotScratch: [ViewRef] = []
+    /// What a set-constant changed, to put back if its budget stops it.
+    var earlierScratch: [LayoutDocument.EarlierConstant] = []
 
     /// Builds a session from a layout document (the body of `POST /v1/sessions`). A
     /// `oneShot` session is read once and dropped (`POST /v1/layout`): its document keeps
@@ -299,14 +301,22 @@ public final class LayoutSession {
     public func setConstants(_ json: JSON) throws(LayoutError) -> ChangeResult {
         guard let members = json.members else { throw LayoutError(.invalid, "", "a constants body is an object of constraint ids to numbers") }
         let epoch = solver.brokenEpoch
-        try document.setConstants(members, at: Pointer()) { a, value in
+        earlierScratch.clearShort()
+        try document.setConstants(members, at: Pointer(), earlier: &earlierScratch) { a, value in
             guard let link = link(a) else { return }
             let c = link.base + link.sign * value
             solver.setConstant(link.handle!, c)
         }
         if solver.brokenEpoch != epoch { breakAsUIKitDoes() }
         settleText(changed: [])
-        return finish(added: [], countRevision: true)
+        if !WorkBudget.exhausted() {
+            let result = finish(added: [], countRevision: true)
+            if !WorkBudget.exhausted() { return result }  // its diagnostics too
+        }
+        // Stopped half way by the request's budget: the document as it was, for the
+        // session to be built again from (the engine's state is not a layout).
+        document.restore(earlierScratch)
+        throw LayoutError.stopped
     }
 
     /// Applies a change's ops to a copy of the document, all or nothing (`changes`, and the
@@ -316,17 +326,43 @@ public final class LayoutSession {
         doc.reserveAutoIDs(sentInOps: ops)
         var added: [String] = []
         for (k, op) in ops.enumerated() { try ChangeOps.apply(op, to: &doc, at: Pointer()("ops")(k), added: &added) }
+        if outgrowsEngine(doc) { return try rebuildOnFactoredBasis(doc, added: added) }
         return try commit(consume doc, added: added, countRevision: true)
     }
 
-    /// Makes `doc` the session's document and brings the engine in step with what its ops touched.
-    /// Takes the document it is given (`consume`d by both callers): a copy left with the
-    /// caller kept every array shared, and the first change to each here copied it whole (the
-    /// atoms, views and entries of the 1,000-cell feed: 2.3 M instructions a build).
-    @discardableResult
-    private func commit(
-        _ doc: consuming LayoutDocument, added: [String], countRevision: Bool, collect: Bool = true
-    ) throws(LayoutError) -> ChangeResult {
+    /// Whether a change makes a session on the solved form as large as `--engine auto`
+    /// builds on the factored basis: the solved form fills in as n² on the chains large
+    /// documents hold (a 2,000-view column added to a two-view session took 5 s, 11× per
+    /// doubling, where a session made of it takes 60 ms).
+    private func outgrowsEngine(_ doc: LayoutDocument) -> Bool {
+        engineKind == .solved && limits.factoredFromViews != nil
+            && limits.engine(forViews: doc.viewCount, constraints: doc.atoms.count) == .factored
+    }
+
+    /// Builds the session again on the factored basis from `doc`, as a new session of it is
+    /// built, at the next revision: the answer lists every frame, and `frames?since=` answers
+    /// whole for any earlier revision.
+    private func rebuildOnFactoredBasis(_ doc: LayoutDocument, added: [String]) throws(LayoutError) -> ChangeResult {
+        var fresh = LayoutDocument()
+        fresh.keepsSentText = true
+        try Self.load(doc.json, into: &fresh)
+        fresh.nextAuto = max(fresh.nextAuto, doc.nextAuto)
+        try check(fresh)
+        solver = EngineKind.factored.make()
+        engineKind = .factored
+        views = ViewTable()
+        viewOfVariable = VariableOwners()
+        links = EngineLinks()
+        removals = []
+        lastChurn = []
+        carriedMoves = []
+        let result = try commit(consume fresh, added: added, countRevision: true)
+        historyFloor = revision
+        return result
+    }
+
+    /// The session's limits and its tenant's memory share, against what `doc` would make it.
+    private func check(_ doc: borrowing LayoutDocument) throws(LayoutError) {
         if doc.viewCount > limits.maxViews {
             throw LayoutError(.limit, "", "the session would have \(doc.viewCount) views; the limit is \(limits.maxViews)")
         }
@@ -344,6 +380,17 @@ public final class LayoutSession {
                 throw LayoutError(.quota, "", detail)
             }
         }
+    }
+
+    /// Makes `doc` the session's document and brings the engine in step with what its ops touched.
+    /// Takes the document it is given (`consume`d by both callers): a copy left with the
+    /// caller kept every array shared, and the first change to each here copied it whole (the
+    /// atoms, views and entries of the 1,000-cell feed: 2.3 M instructions a build).
+    @discardableResult
+    private func commit(
+        _ doc: consuming LayoutDocument, added: [String], countRevision: Bool, collect: Bool = true
+    ) throws(LayoutError) -> ChangeResult {
+        try check(doc)
         document = consume doc
         document.reservedAuto = []
         document.prepare()
@@ -374,7 +421,10 @@ public final class LayoutSession {
         // Work stopped early (a one-shot or a new session past its request's budget): what
         // was built is not the layout, and is thrown away with this error.
         if WorkBudget.exhausted() { throw LayoutError.stopped }
-        return finish(added: added, countRevision: countRevision, collect: collect, fresh: fresh)
+        let result = finish(added: added, countRevision: countRevision, collect: collect, fresh: fresh)
+        // Its diagnostics too.
+        if WorkBudget.exhausted() { throw LayoutError.stopped }
+        return result
     }
 
     /// Wraps text to the widths the engine gave (a label whose preferredMaxLayoutWidth is its

@@ -253,10 +253,7 @@ public final class LayoutdServer: Sendable {
         }
         guard budget.stoppedWork else { return try result.get() }
         metrics.requestsStopped.increment()
-        if budget.wasCancelled { throw Problem(503, "the server is shutting down: retry", headers: [("Retry-After", "1")]) }
-        throw Problem(
-            503, "the request's work passed its deadline of \(fmtSeconds(budget.seconds)) s (--request-deadline)",
-            headers: [("Retry-After", "1")])
+        throw Problem(stopped: budget)
     }
 
     /// Re-reads `--auth-file` (SIGHUP): keys added or revoked take effect, sessions stay. A
@@ -304,6 +301,3 @@ func logged(_ text: String) -> String {
     }
     return out
 }
-
-/// Seconds as a person writes them: 30, 2.5.
-private func fmtSeconds(_ s: Double) -> String { s == s.rounded() && abs(s) < 1e9 ? String(Int(saturating: s)) : String(s) }

@@ -192,4 +192,37 @@ final class EngineAgreementTests: XCTestCase {
         XCTAssertEqual(try LayoutSession(document: odds(100), limits: auto).engineKind, .solved)
         XCTAssertEqual(try LayoutSession(document: odds(1_100), limits: auto).engineKind, .factored)
     }
+
+    /// A session on the solved form that a change grows past `--engine auto`'s threshold is
+    /// built again on the factored basis: its frames a new session's of the same document,
+    /// every frame in the answer, and `frames?since=` whole for the revisions before.
+    func testASessionGrownPastTheThresholdMovesToTheFactoredBasis() throws {
+        let auto = SessionLimits(engine: .solved, factoredFromViews: 128)
+        let s = try LayoutSession(
+            document: json(#"{"views":[{"id":"root","frame":{"x":0,"y":0,"width":320,"height":10000}}],"constraints":[]}"#), limits: auto)
+        XCTAssertEqual(s.engineKind, .solved)
+        let views = (0..<200).map { #"{"id":"v\#($0)","parent":"root","intrinsicSize":{"width":\#(50 + $0 % 7),"height":20}}"# }
+        let constraints = (0..<200).map { i in
+            #"{"expr":"v\#(i).top == \#(i == 0 ? "root.top" : "v\(i - 1).bottom") + 2"},{"expr":"v\#(i).left == root.left"}"#
+        }
+        let change = json(
+            #"{"ops":[{"op":"addViews","views":[\#(views.joined(separator: ","))]},"#
+                + #"{"op":"addConstraints","constraints":[\#(constraints.joined(separator: ","))]}]}"#)
+        let result = try s.apply(changes: change)
+        XCTAssertEqual(s.engineKind, .factored)
+        XCTAssertEqual(result.revision, 2)
+        XCTAssertEqual(result.frames.count, 201, "every frame")
+        XCTAssertEqual(result.added.count, 400)
+        XCTAssertEqual(s.frame("v199")?.y, 199 * 22 + 2)
+        let fresh = try LayoutSession(document: s.document.json, limits: auto)
+        XCTAssertEqual(fresh.engineKind, .factored)
+        XCTAssertEqual(s.allFrames, fresh.allFrames)
+        XCTAssertTrue(try s.frames(since: 1).full)
+        XCTAssertFalse(try s.frames(since: 2).full)
+        // It goes on taking changes on its new engine.
+        let moved = try s.apply(changes: json(#"{"ops":[{"op":"updateView","id":"v0","intrinsicSize":{"width":50,"height":30}}]}"#))
+        XCTAssertEqual(moved.revision, 3)
+        XCTAssertEqual(s.frame("v199")?.y, 199 * 22 + 12)
+        XCTAssertEqual(moved.frames.count, 200, "v0 grew, the 199 below moved")
+    }
 }

@@ -16,16 +16,18 @@ light request answered meanwhile.
 - `--request-deadline`: a one-shot layout, a new session or a picture whose work runs past it
   stops and is answered 503 with Retry-After (no session made, the stop counted), the server
   answering on; a change to a kept session past it is stopped and rolled back (document,
-  revision and frames as before; the next change applies); a client that closes its
-  connection cancels its work.
+  revision and frames as before; the next change applies), a set-constant (the fast path)
+  the same; a client that closes its connection cancels its work.
 
 Run: python3 Tests/http/test_isolation.py
 """
 import json
 import os
+import shutil
 import signal
 import socket
 import sys
+import tempfile
 import threading
 import time
 import unittest
@@ -202,7 +204,8 @@ class DeadlineTests(unittest.TestCase):
             sid = created["session"]
             with urllib.request.urlopen(server.base + f"/v1/sessions/{sid}", timeout=10) as r:
                 before = json.loads(r.read())
-            ops = {"ops": [{"op": "addConstraints", "constraints": [{"expr": f"v.width >= {100 + k}"} for k in range(8000)]}]}
+            grown = column(10000)   # the column added to the session: over a second of a debug build
+            ops = {"ops": [{"op": "addViews", "views": grown["views"][1:]}, {"op": "addConstraints", "constraints": grown["constraints"]}]}
             status, headers, problem, took = post(f"/v1/sessions/{sid}/changes", ops)
             self.assertEqual(status, 503, problem)
             self.assertIn("--request-deadline", problem["detail"])
@@ -241,12 +244,67 @@ class DeadlineTests(unittest.TestCase):
             server.stop()
 
 
+    def test_a_set_constant_past_the_deadline_is_rolled_back(self):
+        # A set-constant that narrows 800 wrapping labels at once rewraps them all: over a
+        # second of a debug build, where the session is made in under one. It is made under
+        # the default deadline and taken, through the store, to a server whose deadline is
+        # 0.3 s (a restore is never stopped).
+        views = [{"id": "root", "frame": {"x": 0, "y": 0, "width": 320, "height": 480}}, {"id": "g", "parent": "root"}]
+        cons = [{"id": "gw", "expr": "g.width == 100000"}]
+        for i in range(800):
+            views.append({"id": f"l{i}", "parent": "root",
+                          "text": {"string": f"w{i} " * 600, "font": {"family": "DejaVu Sans", "size": 17}, "numberOfLines": 0}})
+            cons += [{"expr": f"l{i}.left == root.left"}, {"expr": f"l{i}.top == root.top"}, {"expr": f"l{i}.width == g.width"}]
+        folder = tempfile.mkdtemp(prefix="layoutd-deadline-")
+        store = ("--store", f"sqlite:{folder}/sessions.sqlite", "--max-body-bytes", str(8 << 20))
+
+        def call(server, method, path, body=None):
+            req = urllib.request.Request(server.base + path, method=method, data=json.dumps(body).encode() if body is not None else None,
+                                         headers={"Content-Type": "application/json"})
+            t0 = time.monotonic()
+            try:
+                with urllib.request.urlopen(req, timeout=120) as r:
+                    return r.status, dict(r.headers), json.loads(r.read()), time.monotonic() - t0
+            except urllib.error.HTTPError as e:
+                return e.code, dict(e.headers), json.loads(e.read()), time.monotonic() - t0
+
+        try:
+            server = Layoutd(*store)
+            try:
+                status, _, created, _ = call(server, "POST", "/v1/sessions", {"views": views, "constraints": cons})
+                self.assertEqual(status, 201, created)
+                sid = created["session"]
+            finally:
+                server.stop()
+            server = Layoutd(*store, "--request-deadline", "0.3")
+            try:
+                status, _, before, _ = call(server, "GET", f"/v1/sessions/{sid}")
+                self.assertEqual(status, 200, before)
+                frames_before = call(server, "GET", f"/v1/sessions/{sid}/frames")[2]["frames"]
+                status, headers, problem, took = call(server, "POST", f"/v1/sessions/{sid}/constants", {"gw": 30})
+                self.assertEqual(status, 503, problem)
+                self.assertIn("--request-deadline", problem["detail"])
+                self.assertIn("Retry-After", headers)
+                self.assertLess(took, 10)
+                status, _, after, _ = call(server, "GET", f"/v1/sessions/{sid}")
+                self.assertEqual((after["document"], after["revision"]), (before["document"], before["revision"]))
+                self.assertEqual(call(server, "GET", f"/v1/sessions/{sid}/frames")[2]["frames"], frames_before)
+                # The next set-constant, a light one, applies.
+                status, _, moved, _ = call(server, "POST", f"/v1/sessions/{sid}/constants", {"gw": 100001})
+                self.assertEqual(status, 200, moved)
+                self.assertEqual((moved["revision"], moved["frames"]["l0"]["width"]), (before["revision"] + 1, 100001))
+            finally:
+                server.stop()
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
 class DrainTests(unittest.TestCase):
     def test_sigterm_ends_the_process_while_heavy_work_goes_on(self):
-        # The solved form's one-shot of 8,000 constraints at odds: tens of seconds of a debug
-        # build, all of it in loops that look at the work budget, so the cancel is seen at once.
-        server = Layoutd("--drain-timeout", "1", "--max-body-bytes", str(8 << 20), "--layout-engine", "solved")
-        body = json.dumps(conflicts(8000)).encode()
+        # A one-shot column of 60,000 views: several seconds of a debug build, all of it in
+        # loops that look at the work budget, so the cancel is seen at once.
+        server = Layoutd("--drain-timeout", "1", "--max-body-bytes", str(16 << 20), "--max-views", "60001", "--max-constraints", "400000")
+        body = json.dumps(column(60000)).encode()
         answered = []
 
         def heavy():

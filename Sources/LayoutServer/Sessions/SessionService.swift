@@ -188,11 +188,8 @@ final class SessionService: Sendable {
     func apply<T>(_ change: Change, to key: SessionKey, for caller: Caller, timed: Bool, answer: (ChangeResult, WireFormat.Timing?) -> T)
         throws(Problem) -> (T, SessionPersistence.Ticket?)?
     {
-        // The request's budget (a stream message has none: one of its own); a set-constant,
-        // the fast path, runs without (bounded by what it names, and a rollback would copy
-        // the document on every drag step).
-        let budget: WorkBudget?
-        if case .constants = change { budget = nil } else { budget = WorkBudget.current ?? WorkBudget(seconds: configuration.requestDeadlineSeconds) }
+        // The request's budget; a set-constant and a stream's message run under one of their own.
+        let outer = WorkBudget.current
         return try store.withSession(key) { box, s throws(Problem) -> (T, SessionPersistence.Ticket?)? in
             guard box.owner == caller.owner else { return nil }
             try persistence?.checkWritable()
@@ -203,28 +200,37 @@ final class SessionService: Sendable {
             // What the journal keeps: the change as sent, or the ops a document differed by.
             var journaled: JSON? = nil
             // Kept to roll back to: the change copies what it alters anyway (the session keeps
-            // its document until the change commits), so holding it copies nothing more.
+            // its document until the change commits), so holding it copies nothing more. A
+            // set-constant, the fast path, changes the document in place (held, each step
+            // would copy it): stopped, it puts back what it changed instead.
             let previous: Earlier? = {
                 if case .constants = change { return nil }
                 return (s.document, s.revision, s.nextAutoID)
             }()
+            var own: WorkBudget? = nil
             do throws(LayoutSession.BodyError) {
                 switch change {
                 case .ops(let body):
-                    result = try WorkBudget.run(budget) { () throws(LayoutSession.BodyError) -> ChangeResult in
+                    result = try within(outer, &own) { () throws(LayoutSession.BodyError) in
                         try refusing { () throws(LayoutError) in try s.apply(changes: body) }
                     }
                 case .constants(let body):
-                    result = try refusing { () throws(LayoutError) in try s.setConstants(body) }
+                    result = try within(outer, &own) { () throws(LayoutSession.BodyError) in
+                        try refusing { () throws(LayoutError) in try s.setConstants(body) }
+                    }
                     metrics.setConstants.increment(by: body.members?.count ?? 0)
                 case .document(let body):
-                    let put = try WorkBudget.run(budget) { () throws(LayoutSession.BodyError) -> LayoutSession.Put in try s.put(body: body) }
+                    let put = try within(outer, &own) { () throws(LayoutSession.BodyError) in try s.put(body: body) }
                     (result, journaled) = (put.result, put.changes)
                     for (op, n) in put.result.applied ?? [] { metrics.documentOps(op, count: n) }
                 }
             } catch {
-                if budget?.stoppedWork == true, let previous { try rollBack(box, s, to: previous) }
-                throw Problem(error)
+                guard let budget = outer ?? own, budget.stoppedWork else { throw Problem(error) }
+                try rollBack(box, s, to: previous ?? (s.document, s.revision, s.nextAutoID))
+                // A heavy request's stop is answered where its budget was set.
+                guard own != nil else { throw Problem(error) }
+                metrics.requestsStopped.increment()
+                throw Problem(stopped: budget)
             }
             let nanos = monotonicNanos() - t0
             metrics.solveTime.recordNanoseconds(Int64(nanos))
@@ -243,6 +249,18 @@ final class SessionService: Sendable {
             }
             return (answer(result, timing), ticket)
         } ?? nil
+    }
+
+    /// Runs a change under the request's budget (`outer`; the store runs a session's work
+    /// outside it), or, without one, under one of its own of `--request-deadline`, named in `own`.
+    private func within<R>(_ outer: WorkBudget?, _ own: inout WorkBudget?, _ body: () throws(LayoutSession.BodyError) -> R)
+        throws(LayoutSession.BodyError) -> R
+    {
+        if let outer { return try WorkBudget.run(outer, body) }
+        return try WorkBudget.run(seconds: configuration.requestDeadlineSeconds) { budget throws(LayoutSession.BodyError) -> R in
+            own = budget
+            return try body()
+        }
     }
 
     /// What a change is rolled back to: the session's document, revision and id counter.

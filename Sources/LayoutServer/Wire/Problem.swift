@@ -1,6 +1,8 @@
+import CheckedNumbers
 import HTTPTransport
 import JSON
 import LayoutModel
+import WorkBudget
 
 /// RFC 9457 problem details, with an RFC 6901 pointer into the request body where there is one.
 struct Problem: Error {
@@ -74,6 +76,17 @@ struct Problem: Error {
         self.headers = headers
     }
 
+    /// Work a budget stopped: a drain's cancel, or its deadline passed.
+    init(stopped budget: WorkBudget) {
+        if budget.wasCancelled {
+            self.init(503, "the server is shutting down: retry", headers: [("Retry-After", "1")])
+        } else {
+            self.init(
+                503, "the request's work passed its deadline of \(fmtSeconds(budget.seconds)) s (--request-deadline)",
+                headers: [("Retry-After", "1")])
+        }
+    }
+
     /// A body that built no session: not JSON, or a document refused.
     init(_ e: LayoutSession.BodyError) {
         switch e {
@@ -97,3 +110,6 @@ struct Problem: Error {
         if e.kind == .stopped { headers.append(("Retry-After", "1")) }
     }
 }
+
+/// Seconds as a person writes them: 30, 2.5.
+private func fmtSeconds(_ s: Double) -> String { s == s.rounded() && abs(s) < 1e9 ? String(Int(saturating: s)) : String(s) }
