@@ -5,7 +5,7 @@ import WorkBudget
 /// dependent chains) and `FactoredSolver` (`Factored/`: revised simplex on an LU-factored
 /// basis; linear on chains). The model picks one per session (`EngineKind`, `SessionLimits`);
 /// the server's default puts one-shot layouts and documents of 128 views (or 1,024 constraints) or more on the
-/// factored basis, smaller sessions on the solved form, and a session keeps its engine.
+/// factored basis, smaller sessions on the solved form until a change grows them past that.
 public protocol ConstraintEngine: AnyObject {
     func addVariable() -> Variable
     /// Drops a variable no constraint names any more.

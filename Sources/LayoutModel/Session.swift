@@ -50,7 +50,7 @@ public struct SessionLimits: Sendable {
     /// (`make load`: 0.80 of the bare server against 0.69), the factored basis stays linear
     /// on chains, where the solved form fills in as n² (a 1,000-cell feed of wrapping labels
     /// builds in 326 ms against 1,974; BENCHMARKS.md §7): small documents take the first,
-    /// large ones the second. A session grown large by its changes keeps its engine.
+    /// large ones the second. A session grown past it by a change moves to the factored basis.
     public var factoredFromViews: Int?
     /// `--engine auto`'s threshold: the solved form's fill-in is small below it.
     public static let autoFactoredFromViews = 128
