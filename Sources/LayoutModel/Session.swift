@@ -560,6 +560,8 @@ public final class LayoutSession {
         // The links of the rows with a base or mirrored, by index: most have neither.
         var unusual: [(k: Int, link: EngineLink)] = []
         for k in atoms.indices {
+            // Past the budget nothing reaches the engine: the build is thrown away (`commit`).
+            if k & 1023 == 1023 && WorkBudget.exhausted() { return }
             let (base, sign) = translator.translate(atoms[k], into: &batch)
             if base != 0 || sign > 0 { unusual.append((k, EngineLink(handle: nil, mirrored: sign > 0, base: base))) }
         }

@@ -317,7 +317,19 @@ class DrainTests(unittest.TestCase):
                 pass
         t = threading.Thread(target=heavy, daemon=True)
         t.start()
-        time.sleep(1.0)
+        # Its body all received (counted as the request's handling starts: a 10 MB upload to a
+        # debug build on a loaded machine can take a second), then at work a moment.
+        deadline = time.monotonic() + 60
+        while True:
+            with urllib.request.urlopen(server.base + "/metrics", timeout=10) as r:
+                metrics = r.read().decode()
+            wire = next(float(l.split()[-1]) for l in metrics.splitlines()
+                        if l.startswith("layoutd_http_request_bytes_total") and 'stage="wire"' in l)
+            if wire >= len(body):
+                break
+            self.assertLess(time.monotonic(), deadline, "the body was received")
+            time.sleep(0.05)
+        time.sleep(0.3)
         self.assertIsNone(server.proc.poll(), "still at work")
         t0 = time.monotonic()
         server.proc.send_signal(signal.SIGTERM)

@@ -1,3 +1,4 @@
+import WorkBudget
 import CheckedNumbers
 /// Dependent variables: a free user variable that only one required equality names is
 /// whatever that row makes it, so the row and the variable are taken out of the simplex
@@ -53,7 +54,12 @@ extension FactoredSolver {
         var rowsLeft = (0..<kind.count).map { columnRows.count($0) }  // live rows naming each column
         for j in kind.indices where isUser[j] && kind[j] == .free && rowsLeft[j] == 1 { queue.append(j) }
         guard !queue.isEmpty else { return }
+        var peeled = 0
         while let c = queue.popLast() {
+            // A quarter of a 60,000-view column's build: the budget is looked at within it
+            // (stopped, what was peeled is thrown away with the engine).
+            peeled += 1
+            if peeled & 1023 == 0 && WorkBudget.exhausted() { return }
             guard !dependents.contains(column: c), rowsLeft[c] == 1,
                 let r = columnRows[c].first(where: { rowLive[Int($0)] }).map(Int.init), peelable(r)
             else { continue }

@@ -216,8 +216,13 @@ public final class FactoredSolver {
         // them, packed: appending to thousands of column lists in turn moved each as it grew.
         let extra = (0..<batch.count).reduce(0) { $0 + Self.extraColumns(batch.relation($1), batch.priority($1)) }
         reserve(rows: batch.count, entries: batch.terms.count + extra, columns: extra)
-        let handles = (0..<batch.count).map { i in
-            newRow(batch.terms(i), constant: batch.constant(i), batch.relation(i), priority: batch.priority(i), inBatch: true).0
+        var handles: [ConstraintHandle] = []
+        handles.reserveCapacity(batch.count)
+        for i in 0..<batch.count {
+            // The budget every 1,024 rows: making a 60,000-view column's rows is seconds of a
+            // debug build, which a drain's cancel must not wait out.
+            if i & 1023 == 1023 && WorkBudget.exhausted() { throw Unsatisfiable(reason: "past the request's work budget") }
+            handles.append(newRow(batch.terms(i), constant: batch.constant(i), batch.relation(i), priority: batch.priority(i), inBatch: true).0)
         }
         // The batch's break order, kept as it came (no per-row copy) while its handles run on
         // from the first: as they do in the empty engine a whole document is built into.
