@@ -10,7 +10,7 @@ import ConstraintSolver
 /// recover (its simplex cycling on ill-scaled rows), the session falls back to the solved form.
 final class ExtremeDocumentTests: XCTestCase {
     func testExtremeDocumentsOnTheFactoredEngine() throws {
-        var rng = LCG(state: 77)
+        var rng = LCG(state: 78)
         var recovered = 0, fellBack = 0
         let mults = ["0.001", "1", "2", "1000", "1000000", "-1", "0.5"]
         let consts = ["0", "10000000", "-10000000", "0.000001", "333.333", "-5"]
@@ -57,8 +57,9 @@ final class ExtremeDocumentTests: XCTestCase {
         }
         XCTAssertEqual(recovered, fellBack, "every recovered build fell back to the solved form")
         XCTAssertLessThanOrEqual(recovered, 8, "recoveries stay rare")
-        // Two of these 800 documents make the factored simplex cycle today (seed 77), so the
-        // fallback is exercised; when the engine stops cycling on them, this line goes.
+        // Two of these 800 documents make the factored simplex cycle today (seed 78; seed 77's
+        // two stopped when row singletons took their small pivots), so the fallback is
+        // exercised; when the engine stops cycling on them, this line goes.
         XCTAssertGreaterThan(recovered, 0)
     }
 }

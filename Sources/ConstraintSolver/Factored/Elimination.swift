@@ -44,11 +44,18 @@ struct Elimination {
     /// the sign of its slack's cell (0 for a row that is no inequality to weigh).
     private var rhs: [Double]
     private let slackSign: [Double]
+    /// Rows whose cells outside the free columns (a slack, an error) are in play: their own,
+    /// or a pivot row's that eliminated from them. A row left empty and pure is a sum of
+    /// required equalities: redundant, whatever the basis (empty when not asked).
+    private(set) var impure: [Bool]
 
     /// `rows`: list i is row i's cells (an empty list takes no part); `columns`: past the
     /// largest column id; `rank`: a tie-break by row id (0 for every row when nil);
     /// `bounds`: each row's right-hand side and slack sign, to pick among inequalities.
-    init(rows: SparseLists<Entry>, columns: Int, rank: [Int]?, bounds: (rhs: [Double], slackSign: [Double])? = nil) {
+    init(
+        rows: SparseLists<Entry>, columns: Int, rank: [Int]?, bounds: (rhs: [Double], slackSign: [Double])? = nil, impure: [Bool] = []
+    ) {
+        self.impure = impure
         rhs = bounds?.rhs ?? []
         slackSign = bounds?.slackSign ?? []
         rowCells = rows
@@ -60,6 +67,15 @@ struct Elimination {
         self.rank = rank ?? Array(repeating: 0, count: rows.listCount)
         seen = Array(repeating: -1, count: rows.listCount)
     }
+
+    /// How small against its column a row singleton's pivot may be: anything but a
+    /// cancellation's residue. A singleton pivot row has no other cell, so it fills nothing
+    /// and its multipliers touch only the right-hand sides and the column it removes; the
+    /// 0.01 a general pivot needs turned away a fillProportionally stack's shares (each view
+    /// `k × the stack`, k = 1/n of the whole), so the stack's length was pivoted where the
+    /// chain of views had filled in, and n−1 shares were left to artificials cleaned out one
+    /// dense pivot each (n²: 2,000 views took 3.4 s).
+    static let singletonThreshold = 1e-7
 
     /// Added to a row's rank: the row pivots only where no other row can (never as a singleton).
     static let deferred = 16
@@ -126,7 +142,7 @@ struct Elimination {
                 let (j, a) = (only.index, only.value)
                 liveRows(of: j, into: &column)
                 let cmax = column.reduce(0) { max($0, abs($1.value)) }
-                if abs(a) >= 0.01 * cmax { pivot = (binding(i, j, a, among: column), j) }
+                if abs(a) >= Self.singletonThreshold * cmax { pivot = (binding(i, j, a, among: column), j) }
             }
             if pivot == nil {
                 let counts = columnCount
@@ -162,6 +178,7 @@ struct Elimination {
                 let (r2, a2) = (below.index, below.value)
                 let wasSingleton = rowCells.count(r2) == 1
                 let m = a2 / pv
+                if !impure.isEmpty && impure[i] { impure[r2] = true }
                 out.multipliers.append(Entry(r2, m), to: l)
                 if !rhs.isEmpty { rhs[r2] -= m * rhs[i] }
                 // Row r2 loses column j and gains −m × the pivot row's other cells; a cell that

@@ -13,11 +13,13 @@ extension FactoredSolver {
         let (free, _) = liveRows { kind[$0] == .free }
         var rank = [Int](repeating: 0, count: rows.listCount)
         var slackSign = [Double](repeating: 0, count: rows.listCount)
+        var impure = [Bool](repeating: false, count: rows.listCount)
         for i in 0..<rows.listCount where rowLive[i] {
             var hasSlack = false, error: Int? = nil, sign = 0.0
             for k in rows.positions(i) {
                 let (j, a) = (rows[position: k].index, rows[position: k].value)
                 if kind[j] == .slack { (hasSlack, sign) = (true, a < 0 ? -1 : 1) } else if kind[j] == .error && error == nil { error = j }
+                if kind[j] != .free { impure[i] = true }
             }
             slackSign[i] = sign
             let level = error.map { levelIndex(costPriority[$0]) }
@@ -35,7 +37,7 @@ extension FactoredSolver {
             // Such a row waits until no other row can take its column.
             if level != nil && !hasSlack && rhs[i] == 0 && free.count(i) == 1 { rank[i] += Elimination.deferred }
         }
-        var elimination = Elimination(rows: free, columns: kind.count, rank: rank, bounds: (rhs, slackSign))
+        var elimination = Elimination(rows: free, columns: kind.count, rank: rank, bounds: (rhs, slackSign), impure: impure)
         var factors = elimination.run()
         if WorkBudget.exhausted() { throw Unsatisfiable(reason: "past the request's work budget") }
         var chosen = [Bool](repeating: false, count: rows.listCount)
@@ -45,6 +47,9 @@ extension FactoredSolver {
         var isPivotColumn = [Bool](repeating: false, count: kind.count)
         for p in factors.pivots { isPivotColumn[p.column] = true }
         for k in factors.pivots.indices { factors.u.removeAll(in: k) { !isPivotColumn[$0.index] } }
+        // Rows of required equalities only that the elimination emptied are redundant: their
+        // artificials stay basic at 0, known so without a solve each (`cleanupArtificials`).
+        var redundant: [Int] = []
         // Every other row gets its own logical (or an artificial): a column in that row
         // only, the smallest slack, else the smallest error. The free columns are all
         // eliminated from those rows already, so the crash's elimination plus one diagonal
@@ -63,6 +68,7 @@ extension FactoredSolver {
                 q = newColumn(.fixed)
                 appendToRow(i, q, 1)
                 pendingFixed.append(q)
+                if !elimination.impure[i] { redundant.append(q) }
             }
             factors.append(Elimination.Pivot(row: i, column: q, pivot: cell(i, q)!))
         }
@@ -88,6 +94,11 @@ extension FactoredSolver {
             }
         }
         if swapped { basis.ftran(rhsEntries, into: &columnWork) }
+        // At 0 (else the equalities disagree, for the simplex to settle), a redundant row's
+        // artificial is done: each asked a solve along its chain to find it had no way out (a
+        // grid whose widths are chained box to box, a redundant row each pair: n²).
+        let done = Set(redundant.filter { abs(columnWork[basis.stepOfColumn[$0]]) <= Self.eps })
+        if !done.isEmpty { pendingFixed.removeAll { done.contains($0) } }
         // Values and duals from scratch.
         infeasible.removeAll()
         for j in value.indices where !basis.isBasic(j) && value[j] != 0 && !dependents.contains(column: j) { setValue(j, 0) }
