@@ -20,7 +20,11 @@ public protocol ConstraintEngine: AnyObject {
     /// Removes them all, retrying what they broke once at the end (one by one, each removal
     /// retried every broken constraint: n² for n constraints at odds taken out together).
     func remove(all handles: [ConstraintHandle])
+    /// Removes `handles` and adds `batch`: for a change that re-makes many constraints.
+    func replace(_ handles: [ConstraintHandle], with batch: ConstraintBatch) -> [ConstraintHandle]
     func setConstant(_ handle: ConstraintHandle, _ constant: Double)
+    /// Several at once: the factored basis solves for all their moves together.
+    func setConstants(_ changes: [(handle: ConstraintHandle, constant: Double)])
     func setPriority(_ handle: ConstraintHandle, _ priority: Double)
     /// A constraint as it stands (its terms merged as the engine keeps them).
     func definition(_ handle: ConstraintHandle) -> ConstraintDefinition?
@@ -67,6 +71,16 @@ extension ConstraintEngine {
     public func forgetChanges() { _ = takeChanges() }
 
     public func remove(all handles: [ConstraintHandle]) { for h in handles { remove(h) } }
+
+    public func setConstants(_ changes: [(handle: ConstraintHandle, constant: Double)]) {
+        for (h, c) in changes { setConstant(h, c) }
+    }
+
+    /// One at a time (the solved form has no basis to make once).
+    public func replace(_ handles: [ConstraintHandle], with batch: ConstraintBatch) -> [ConstraintHandle] {
+        remove(all: handles)
+        return add(batch: batch)
+    }
 
     public func add(batch definitions: [ConstraintDefinition]) -> [ConstraintHandle] { add(batch: ConstraintBatch(definitions)) }
 }

@@ -119,7 +119,7 @@ public final class LayoutSession {
     /// A session on a document already decoded; the number of views sent picks the engine.
     private init(built doc: consuming LayoutDocument, viewsSent: Int, limits: SessionLimits) throws(LayoutError) {
         self.limits = limits
-        engineKind = limits.engine(forViews: viewsSent, constraints: doc.atoms.count)
+        engineKind = Self.engine(for: doc, views: viewsSent, limits: limits)
         solver = engineKind.make()
         try commit(consume doc, added: [], countRevision: false, collect: false)
     }
@@ -335,9 +335,27 @@ public final class LayoutSession {
     /// documents hold (a 2,000-view column added to a two-view session took 5 s, 11× per
     /// doubling, where a session made of it takes 60 ms).
     private func outgrowsEngine(_ doc: LayoutDocument) -> Bool {
-        engineKind == .solved && limits.factoredFromViews != nil
-            && limits.engine(forViews: doc.viewCount, constraints: doc.atoms.count) == .factored
+        engineKind == .solved && Self.engine(for: doc, views: doc.viewCount, limits: limits) == .factored
     }
+
+    /// The engine `doc` is built on: the limits' for its size; under `--engine auto`, the
+    /// factored basis too for a fillProportionally stack of `proportionalFromViews` views or
+    /// more, whatever the document's size. Its shares all name the stack's length, which the
+    /// solved form substitutes into every row of the chain below (n³: a column of 120 views
+    /// took 540 ms to build, 40 ms at 60; the factored basis 0.5 ms).
+    static func engine(for doc: borrowing LayoutDocument, views: Int, limits: SessionLimits) -> EngineKind {
+        let bySize = limits.engine(forViews: views, constraints: doc.atoms.count)
+        guard bySize == .solved, limits.factoredFromViews != nil else { return bySize }
+        for v in doc.views where v.live {
+            if let stack = v.spec.stack, stack.distribution == .fillProportionally, stack.arranged.count >= proportionalFromViews {
+                return .factored
+            }
+        }
+        return bySize
+    }
+
+    /// See `engine(for:views:limits:)`.
+    static let proportionalFromViews = 32
 
     /// Builds the session again on the factored basis from `doc`, as a new session of it is
     /// built, at the next revision: the answer lists every frame, and `frames?since=` answers
@@ -462,13 +480,25 @@ public final class LayoutSession {
         }
     }
 
+    /// Constraints a change makes again, at least, for the factored basis to take them out and
+    /// in at once (and at least a sixteenth of its rows: a stack of n labels has 8 rows a
+    /// label, n of them its shares): each alone is a simplex step or more, the batch's one
+    /// basis costs the rows once.
+    static let bulkRemake = 64
+
     /// Passes of re-wrapping a change may take: widths settle in one or two.
     static let textPasses = 4
 
     private func unlink(_ a: AtomRef) {
-        guard let old = link(a) else { return }
-        solver.remove(old.handle!)
+        guard let old = unlinked(a) else { return }
+        solver.remove(old)
+    }
+
+    /// The atom's constraint, no longer linked, for the caller to take out of the engine.
+    private func unlinked(_ a: AtomRef) -> ConstraintHandle? {
+        guard let old = link(a) else { return nil }
         links.set(a, .none)
+        return old.handle!
     }
 
     /// Brings the engine's constraints in step with the atoms the change touched. A
@@ -490,23 +520,28 @@ public final class LayoutSession {
         // document order, each link beside its definition.
         var adds: [(sequence: Int32, atom: AtomRef, link: EngineLink)] = []
         var definitions: [ConstraintDefinition] = []
+        var removals: [ConstraintHandle] = []
+        var constants: [(handle: ConstraintHandle, constant: Double)] = []
         adds.reserveCapacity(document.changes.dirtyAtoms.count)
         definitions.reserveCapacity(document.changes.dirtyAtoms.count)
         for a in document.changes.dirtyAtoms {
             let x = document.atoms[Int(a)]
-            guard x.live && x.active else { unlink(a); continue }
+            guard x.live && x.active else {
+                if let h = unlinked(a) { removals.append(h) }
+                continue
+            }
             let out = translator.translate(a)
             var made = EngineLink(handle: nil, mirrored: out.sign > 0, base: out.base)
             if let old = link(a)?.handle, let current = solver.definition(old), sameShape(current, out.definition) {
                 if current.priority != out.definition.priority { solver.setPriority(old, out.definition.priority) }
                 if current.expression.constant != out.definition.expression.constant {
-                    solver.setConstant(old, out.definition.expression.constant)
+                    constants.append((old, out.definition.expression.constant))
                 }
                 made.handle = old
                 links.set(a, made)
                 continue
             }
-            unlink(a)
+            if let h = unlinked(a) { removals.append(h) }
             adds.append((x.sequence, a, made))
             definitions.append(out.definition)
         }
@@ -515,14 +550,29 @@ public final class LayoutSession {
             adds = order.map { adds[$0] }
             definitions = order.map { definitions[$0] }
         }
+        // Together: the factored basis moves what they move in one solve (a text pass sets a
+        // height for each label it rewrapped).
+        if constants.count == 1 {
+            solver.setConstant(constants[0].handle, constants[0].constant)
+        } else if !constants.isEmpty {
+            solver.setConstants(constants)
+        }
         let unusual = adds.indices.filter { adds[$0].link.mirrored || adds[$0].link.base != 0 }.map { (k: $0, link: adds[$0].link) }
-        // Past the work budget the rest are not made: the change is then refused and the
-        // session rolled back (`LayoutError.stopped`); only what was made is linked.
         var handles: [ConstraintHandle] = []
-        handles.reserveCapacity(definitions.count)
-        for d in definitions {
-            if WorkBudget.exhausted() { break }
-            handles.append(solver.add(d))
+        if engineKind == .factored && definitions.count >= Self.bulkRemake && definitions.count * 16 >= solver.tableauSize.rows {
+            // Much of the system made again: out and in at once, one basis for all the rows.
+            var batch = ConstraintBatch(definitions)
+            batch.breakOrder = breakOrders(adds.map(\.atom))
+            handles = solver.replace(removals, with: batch)
+        } else {
+            solver.remove(all: removals)
+            // Past the work budget the rest are not made: the change is then refused and the
+            // session rolled back (`LayoutError.stopped`); only what was made is linked.
+            handles.reserveCapacity(definitions.count)
+            for d in definitions {
+                if WorkBudget.exhausted() { break }
+                handles.append(solver.add(d))
+            }
         }
         linkMade(adds.map(\.atom), handles, unusual)
         breakAsUIKitDoes()

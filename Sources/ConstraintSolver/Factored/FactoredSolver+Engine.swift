@@ -24,12 +24,25 @@ extension FactoredSolver: ConstraintEngine {
         }
     }
 
+    public func replace(_ handles: [ConstraintHandle], with batch: ConstraintBatch) -> [ConstraintHandle] {
+        operation {
+            do { return try tryReplace(handles, with: batch) } catch {
+                recover()
+                return lastAdded
+            }
+        }
+    }
+
     public func remove(_ handle: ConstraintHandle) {
         operation { do { try tryRemove(handle) } catch { recover() } }
     }
 
     public func setConstant(_ handle: ConstraintHandle, _ constant: Double) {
         operation { do { try trySetConstant(handle, constant) } catch { recover() } }
+    }
+
+    public func setConstants(_ changes: [(handle: ConstraintHandle, constant: Double)]) {
+        operation { do { try trySetConstants(changes) } catch { recover() } }
     }
 
     public func setPriority(_ handle: ConstraintHandle, _ priority: Double) {

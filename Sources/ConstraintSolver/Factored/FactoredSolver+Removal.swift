@@ -124,4 +124,42 @@ extension FactoredSolver {
         handleOfRow[records[handle.raw]!.row] = handle.raw
         broken = broken.map { $0 == h.raw ? handle.raw : $0 }
     }
+
+    /// Takes many rows out and puts a batch in, with one basis made for all the rows then
+    /// live (`tryAdd(batch:)`): the rows leave without a tomb or a simplex step each. For a
+    /// change that re-makes a good part of the system (a fillProportionally stack whose
+    /// shares all moved when its labels rewrapped: n rows out and in one by one, each
+    /// dense, was n²).
+    func tryReplace(_ handles: [ConstraintHandle], with batch: ConstraintBatch) throws(Unsatisfiable) -> [ConstraintHandle] {
+        restoreAllDependents()
+        makeColumnListsIfDropped()
+        ambiguityCache = nil
+        let gone = Set(handles.map(\.raw))
+        broken.removeAll { gone.contains($0) }
+        for handle in handles {
+            guard let rec = records.removeValue(forKey: handle.raw) else { continue }
+            let k = Int(handle.raw - batchFirstHandle)
+            if k >= 0 && k < batchBreakOrder.count { batchBreakOrder[k] = .max }
+            let r = rec.row
+            handleOfRow[r] = -1
+            // Its own slack, errors or artificial go with it; the shared columns stay. The
+            // column lists are made again from the rows by the batch.
+            for e in rows[r] where kind[e.index] != .free && kind[e.index] != .dead && columnRows.count(e.index) == 1 {
+                let j = e.index
+                for l in reduced.indices { setReducedCost(l, j, 0) }
+                candidates.remove(j)
+                infeasible.remove(j)
+                tombs.remove(j)
+                value[j] = 0
+                kind[j] = .dead
+                releasedAtFactorization.columns.append(j)
+            }
+            pendingFixed.removeAll { kind[$0] == .dead }
+            rows.clear(r)
+            rowLive[r] = false
+            for l in duals.indices { duals[l][r] = 0 }
+            releasedAtFactorization.rows.append(r)
+        }
+        return try tryAdd(batch: batch)
+    }
 }

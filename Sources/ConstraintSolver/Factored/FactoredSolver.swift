@@ -267,6 +267,32 @@ public final class FactoredSolver {
         if !broken.isEmpty { try retryBroken(after: handle.raw) }
     }
 
+    /// Many right-hand sides at once: one sparse solve for all their moves, then the simplex
+    /// once. A text pass that rewrapped n labels of an equalSpacing stack set n heights, each
+    /// moving every gap below it: one at a time, n solves of n (n²).
+    func trySetConstants(_ changes: [(handle: ConstraintHandle, constant: Double)]) throws(Unsatisfiable) {
+        var moves: [Entry] = []
+        for (handle, constant) in changes {
+            guard let row = records[handle.raw]?.row, case let delta = constant + rhs[row], delta != 0 else { continue }
+            if dependents.contains(row: row) {
+                setDependentConstant(row: row, constant)
+                continue
+            }
+            rhs[row] = -constant
+            moves.append(Entry(row, -delta))
+        }
+        guard !moves.isEmpty else { return }
+        basis.ftran(moves, into: &columnWork)
+        for k in columnWork.pattern {
+            let dv = columnWork[k]
+            if abs(dv) <= BasisFactor.drop { continue }
+            let j = basis.columnOfStep[k]
+            setValue(j, value[j] + dv)
+        }
+        try solve()
+        if !broken.isEmpty { try retryBroken(after: nil) }
+    }
+
     /// The user variables whose value moved (beyond 1e-9) since the last call, sorted, into a
     /// buffer the caller keeps (cleared first).
     public func takeChanges(into out: inout [Variable]) {

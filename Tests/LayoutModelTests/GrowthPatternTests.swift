@@ -1,0 +1,121 @@
+import XCTest
+import JSON
+@testable import ConstraintSolver
+@testable import LayoutModel
+
+/// The patterns `make bench-growth` found quadratic on the factored basis, small, against the
+/// solved form (the slow path that shares none of their fixes): a fillProportionally column of
+/// fixed sizes (its shares below the elimination's general pivot threshold past 100 views), of
+/// wrapping labels (every share made again when they rewrap: out and in as one batch), an
+/// equalSpacing column of wrapping labels in a fixed height (their heights set together), and
+/// a grid of widths chained box to box (a redundant row a pair, known so by the crash).
+final class GrowthPatternTests: XCTestCase {
+    static let words = ["layout", "engine", "constraint", "stack", "label", "wraps", "at", "the", "width", "it", "is", "given"]
+
+    static func label(_ i: Int, parent: String) -> String {
+        let text = (0..<(3 + i * 7 % 13)).map { words[(i + $0) % words.count] }.joined(separator: " ")
+        return #"{"id":"v\#(i)","parent":"\#(parent)","text":{"string":"\#(text)","font":{"family":"DejaVu Sans","size":15},"numberOfLines":0}}"#
+    }
+
+    static func column(_ n: Int, _ distribution: String, text: Bool, fixedHeight: Bool = false) -> JSON {
+        var views = [
+            #"{"id":"root","frame":{"x":0,"y":0,"width":375,"height":10000000}}"#,
+            #"{"id":"col","parent":"root","kind":"stack","stack":{"axis":"vertical","distribution":"\#(distribution)","spacing":4,"arrangedSubviews":[\#((0..<n).map { "\"v\($0)\"" }.joined(separator: ","))]}}"#
+        ]
+        var cons = [#"{"expr":"col.top == root.top"}"#, #"{"expr":"col.leading == root.leading"}"#, #"{"expr":"col.trailing == root.trailing"}"#]
+        if fixedHeight { cons.append(#"{"expr":"col.height == \#(80 * n)"}"#) }
+        for i in 0..<n {
+            views.append(
+                text
+                    ? label(i, parent: "col") : #"{"id":"v\#(i)","parent":"col","intrinsicSize":{"width":\#(100 + i % 50),"height":\#(20 + i % 30)}}"#
+            )
+        }
+        return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
+    }
+
+    static func chainedWidths(_ n: Int) -> JSON {
+        var views = [#"{"id":"root","frame":{"x":0,"y":0,"width":375,"height":10000000}}"#], cons: [String] = []
+        for i in 0..<n {
+            views.append(#"{"id":"g\#(i)","parent":"root"}"#)
+            cons += [#"{"expr":"g\#(i).top == root.top + \#((i / 2) * 50)"}"#, #"{"expr":"g\#(i).height == 40"}"#]
+            if i % 2 == 0 {
+                cons.append(#"{"expr":"g\#(i).leading == root.leading + 8"}"#)
+            } else {
+                cons += [#"{"expr":"g\#(i).leading == g\#(i - 1).trailing + 8"}"#, #"{"expr":"g\#(i).trailing == root.trailing - 8"}"#]
+            }
+            if i > 0 { cons.append(#"{"expr":"g\#(i).width == g\#(i - 1).width"}"#) }
+        }
+        return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
+    }
+
+    /// The factored basis's frames are the solved form's, and nothing is ambiguous or broken.
+    func agree(_ doc: JSON, _ what: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let factored = try LayoutSession(document: doc, limits: SessionLimits(engine: .factored, factoredFromViews: nil))
+        let solved = try LayoutSession(document: doc, limits: SessionLimits(engine: .solved, factoredFromViews: nil))
+        XCTAssertEqual(factored.solver.recoveries, 0, what, file: file, line: line)
+        XCTAssertEqual(factored.diagnostics().count, 0, "\(what): \(factored.diagnostics())", file: file, line: line)
+        let expected = Dictionary(uniqueKeysWithValues: solved.allFrames.map { ($0.id, $0.frame) })
+        for f in factored.allFrames {
+            guard let e = expected[f.id] else { return XCTFail("\(what): \(f.id) missing", file: file, line: line) }
+            for (a, b) in [(f.frame.x, e.x), (f.frame.y, e.y), (f.frame.width, e.width), (f.frame.height, e.height)] {
+                XCTAssertEqual(a, b, accuracy: 1e-6, "\(what): \(f.id)", file: file, line: line)
+            }
+        }
+    }
+
+    func testTheFactoredBasisAgreesWithTheSolvedFormOnEachPattern() throws {
+        // The solved form fills in as n³ on a proportional column (seconds of a debug build
+        // at 100): past the shares' threshold only the factored basis is checked, against the
+        // frames the column must have (`testAProportionalColumnTakesNoPivot`).
+        for n in [3, 7, 40] { try agree(Self.column(n, "fillProportionally", text: false), "fillProportionally \(n)") }
+        for n in [3, 7, 40, 150] { try agree(Self.chainedWidths(n), "chained widths \(n)") }
+        // Labels: 70 rewrap past `bulkRemake` (the solved form takes seconds of a debug build more).
+        for n in [3, 7, 70] {
+            try agree(Self.column(n, "fillProportionally", text: true), "fillProportionally of labels \(n)")
+            try agree(Self.column(n, "equalSpacing", text: true, fixedHeight: true), "equalSpacing of labels \(n)")
+        }
+    }
+
+    /// A fillProportionally column of 150 fixed sizes takes no simplex step: it took 149, each
+    /// dense, when the shares (1/150 of the stack each) were turned away as pivots.
+    func testAProportionalColumnTakesNoPivot() throws {
+        let s = try LayoutSession(
+            document: Self.column(150, "fillProportionally", text: false), limits: SessionLimits(engine: .factored, factoredFromViews: nil))
+        XCTAssertEqual(s.solver.stats.pivots, 0)
+        // Shares in proportion to sizes the stack's length is free to meet: each view its own.
+        var y = 0.0
+        for i in 0..<150 {
+            let h = Double(20 + i % 30)
+            XCTAssertEqual(s.frame("v\(i)")?.y ?? .nan, y, accuracy: 1e-6, "v\(i)")
+            XCTAssertEqual(s.frame("v\(i)")?.height ?? .nan, h, accuracy: 1e-6, "v\(i)")
+            y += h + 4
+        }
+        XCTAssertEqual(s.frame("col")?.height ?? .nan, y - 4, accuracy: 1e-6)
+    }
+
+    /// `--engine auto` builds a proportional stack of 32 views or more on the factored basis,
+    /// whatever the document's size.
+    func testAutoTakesTheFactoredBasisForAProportionalStack() throws {
+        let auto = SessionLimits(engine: .solved, factoredFromViews: 128)
+        XCTAssertEqual(try LayoutSession(document: Self.column(31, "fillProportionally", text: false), limits: auto).engineKind, .solved)
+        XCTAssertEqual(try LayoutSession(document: Self.column(32, "fillProportionally", text: false), limits: auto).engineKind, .factored)
+        XCTAssertEqual(try LayoutSession(document: Self.column(40, "fill", text: false), limits: auto).engineKind, .solved)
+    }
+
+    /// A kept session whose labels all change: the shares of a fillProportionally column made
+    /// again as one batch (past `bulkRemake`), the session then the fresh build's.
+    func testAChangeThatRemakesTheSharesAgreesWithAFreshBuild() throws {
+        let s = try LayoutSession(
+            document: Self.column(100, "fillProportionally", text: true), limits: SessionLimits(engine: .factored, factoredFromViews: nil))
+        let ops = (0..<100).map {
+            #"{"op":"updateView","id":"v\#($0)","text":{"string":"short","font":{"family":"DejaVu Sans","size":15},"numberOfLines":0}}"#
+        }
+        _ = try s.apply(changes: json(#"{"ops":[\#(ops.joined(separator: ","))]}"#))
+        let fresh = try LayoutSession(document: s.document.json, limits: SessionLimits(engine: .factored, factoredFromViews: nil))
+        let expected = Dictionary(uniqueKeysWithValues: fresh.allFrames.map { ($0.id, $0.frame) })
+        for f in s.allFrames {
+            XCTAssertEqual(f.frame.y, expected[f.id]?.y ?? .nan, accuracy: 1e-6, f.id)
+            XCTAssertEqual(f.frame.height, expected[f.id]?.height ?? .nan, accuracy: 1e-6, f.id)
+        }
+    }
+}
