@@ -35,4 +35,26 @@ extension Device {
     }
 
     var isPhone: Bool { width < 700 }
+
+    /// A table cell's content view's layout margins: 11 above and below and the system
+    /// minimum at the sides since Xcode 9.1 (iOS 11, toolsVersion 13529), 8 all round before.
+    static func tableCellContentMargins(width: Double, xcode: ToolsVersion) -> Insets {
+        if let old = eightPointCellMarginsBeforeXcode9_1(xcode) { return old }
+        let side = tableCellSideMargin(width: width, xcode: xcode)
+        return Insets(top: 11, left: side, bottom: 11, right: side)
+    }
+
+    /// Before Xcode 9.1 (toolsVersion 13529) a table cell's content view had UIView's 8 all round.
+    static func eightPointCellMarginsBeforeXcode9_1(_ xcode: ToolsVersion) -> Insets? {
+        xcode.isBefore(13529) ? Insets(top: 8, left: 8, bottom: 8, right: 8) : nil
+    }
+
+    /// A table cell's content view's side margins: UIKit's system minimum (16, 20 on screens
+    /// wider than 380 points), but 15 on the narrower ones in Xcode 10's documents (toolsVersion
+    /// 14000 to 14799): the IBCorpus development half's cells at 14113–14490 store 15 in 4
+    /// repositories (320 to 375 points wide) and 20 at 414; one cell that preserves its
+    /// superview's margins stores 16.
+    static func tableCellSideMargin(width: Double, xcode: ToolsVersion) -> Double {
+        width <= 380 && xcode.isFrom(14000) && xcode.isBefore(14800) ? 15 : systemMinimumMargin(width: width)
+    }
 }

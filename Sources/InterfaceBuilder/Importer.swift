@@ -42,22 +42,12 @@ public enum Importer {
         var roots: [ImportedRoot] = []
         let lists = objectLists(root)
         let bars = Bars(objects: lists)
-        // The images the document names, with their sizes: an image view's content.
-        var images: [String: (Double, Double)] = [:]
-        for image in root.list("resources") where image.name == "image" {
-            if let name = image["name"], let w = image.number("width"), let h = image.number("height") {
-                images[name] = (w, h)
-            }
-        }
+        let context = DocumentContext(
+            device: device, landscape: landscape, options: options, xcode: xcode, images: DocumentContext.images(of: root))
         for found in RootDiscovery.roots(in: lists) {
-            let (kind, name, view, controller) = (found.kind, found.name, found.view, found.owner)
-            if let only = options.root, only != name && only != view["id"] { continue }
-            var builder = RootBuilder(kind: kind, root: view, controller: controller, device: device, landscape: landscape, options: options)
-            if kind == .scene { builder.bars = bars.of(name) }
-            builder.images = images
-            builder.xcode = xcode
-            builder.unstoredCellSize = found.unstoredCellSize
-            var imported = try builder.build(name: name)
+            if let only = options.root, only != found.name && only != found.view["id"] { continue }
+            var builder = RootBuilder(found: found, context: context, bars: found.kind == .scene ? bars.of(found.name) : ControllerBars())
+            var imported = try builder.build()
             imported.notes = documentNotes + imported.notes
             roots.append(imported)
         }
@@ -81,28 +71,3 @@ public enum Importer {
     /// A root's id: its own, or (a collection cell's content view has none) its cell's with `-content`.
     static func rootID(_ view: XMLElement, cell: XMLElement?) -> String? { view["id"] ?? cell?["id"].map { "\($0)-content" } }
 }
-
-/// Stored frame of a view element: `<rect key="frame" x y width height/>`, or Xcode 8's
-/// `<frame key="frameInset">`: insets from the parent's edges (`minX`, `maxY`…) with the size
-/// when it is fixed.
-func storedFrame(_ e: XMLElement, in parent: (width: Double, height: Double)? = nil) -> Frame? {
-    if let r = e.child("rect", key: "frame") {
-        func n(_ k: String) -> Double { r.number(k) ?? 0 }
-        return Frame(x: n("x"), y: n("y"), width: n("width"), height: n("height"))
-    }
-    guard let f = e.child("frame", key: "frameInset") else { return nil }
-    func n(_ k: String) -> Double? { f.number(k) }
-    let (pw, ph) = parent ?? (n("width") ?? 0, n("height") ?? 0)
-    let width = n("width") ?? max(0, pw - (n("minX") ?? 0) - (n("maxX") ?? 0))
-    let height = n("height") ?? max(0, ph - (n("minY") ?? 0) - (n("maxY") ?? 0))
-    let x = n("minX") ?? n("maxX").map { pw - $0 - width } ?? 0
-    let y = n("minY") ?? n("maxY").map { ph - $0 - height } ?? 0
-    return Frame(x: x, y: y, width: width, height: height)
-}
-
-/// A view element's stored frame's presence, in either of IB's forms.
-func hasFrame(_ e: XMLElement) -> Bool { e.child("rect", key: "frame") != nil || e.child("frame", key: "frameInset") != nil }
-
-func number(_ x: Double) -> JSON { .number(x) }
-
-func object(_ members: [(String, JSON)]) -> JSON { .object(members.map { (key: $0.0, value: $0.1) }) }

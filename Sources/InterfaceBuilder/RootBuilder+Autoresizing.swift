@@ -8,8 +8,7 @@ import JSON
 /// the stored frame.
 extension RootBuilder {
     mutating func autoresizing(
-        _ e: XMLElement, id: String, in parentID: String, frame: Frame,
-        parentSize: (width: Double, height: Double)
+        _ e: XMLElement, id: String, in parentID: String, frame: Frame, parentSize: Size
     ) {
         let mask = e.child("autoresizingMask", key: "autoresizingMask")
         func flag(_ k: String) -> Bool { mask?[k] == "YES" }
@@ -44,8 +43,8 @@ extension RootBuilder {
                 ("constant", number(origin - parentSize * kOrigin))
             ]
         }
-        constraints.append(object(start))
-        places["\(id).autoresizing.\(names.start)"] = places[id]
+        emitted.constraints.append(object(start))
+        emitted.places["\(id).autoresizing.\(names.start)"] = emitted.places[id]
         var length: [(String, JSON)] = [("id", .string("\(id).autoresizing.\(names.size)")), ("first", .string("\(id).\(names.size)"))]
         if kSize == 0 {
             length.append(("constant", number(size)))
@@ -54,7 +53,7 @@ extension RootBuilder {
                 ("second", .string("\(parentID).\(names.size)")), ("multiplier", number(kSize)), ("constant", number(size - parentSize * kSize))
             ]
         }
-        constraints.append(object(length))
-        places["\(id).autoresizing.\(names.size)"] = places[id]
+        emitted.constraints.append(object(length))
+        emitted.places["\(id).autoresizing.\(names.size)"] = emitted.places[id]
     }
 }

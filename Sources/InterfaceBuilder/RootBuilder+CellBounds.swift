@@ -7,7 +7,7 @@ extension RootBuilder {
     /// and OceanLabs/Photobook-iOS's detail-button cell, Xcode 10: 3 documents, 2
     /// repositories). A guide of the cell's bounds in the content view's coordinates; the
     /// cell's margins stay its content view's. nil: the content view fills the cell.
-    mutating func cellBoundsGuide(cellID: String, rootID: String, content: Frame, cell: (width: Double, height: Double)) -> String? {
+    mutating func cellBoundsGuide(cellID: String, rootID: String, content: Frame, cell: Size) -> String? {
         guard controller?.name == "tableViewCell",
             content != Frame(x: 0, y: 0, width: cell.width, height: cell.height)
         else { return nil }
@@ -21,7 +21,7 @@ extension RootBuilder {
     /// The view a constraint's item names: the cell's bounds for an edge, size or centre of a
     /// cell stored wider than its content view, else the view (a cell's content view for it).
     func item(_ id: String, attribute: String) -> String {
-        if let bounds = cellBounds, id == bounds.cell, !attribute.contains("Margin") { return bounds.guide }
-        return aliases[id] ?? id
+        if let bounds = areas.cellBounds, id == bounds.cell, !attribute.contains("Margin") { return bounds.guide }
+        return tree.aliases[id] ?? id
     }
 }

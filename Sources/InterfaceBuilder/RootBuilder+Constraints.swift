@@ -31,25 +31,25 @@ extension RootBuilder {
     /// The layoutd constraint, or nil (with a note) when it names something this root does
     /// not lay out.
     mutating func constraint(_ c: XMLElement, owner: String) -> JSON? {
-        let id = c["id"] ?? "\(owner)-c\(constraints.count)"
-        places[id] = SourcePlace(c)
+        let id = c["id"] ?? "\(owner)-c\(emitted.constraints.count)"
+        emitted.places[id] = SourcePlace(c)
         guard let firstAttribute = c["firstAttribute"].flatMap({ Self.attributes[$0] }) else {
-            note("constraint \(id): attribute \(c["firstAttribute"] ?? "(none)") is not laid out", id: id, at: c)
+            emitted.note("constraint \(id): attribute \(c["firstAttribute"] ?? "(none)") is not laid out", id: id, at: c)
             return nil
         }
         let secondAttribute = c["secondAttribute"].flatMap { Self.attributes[$0] }
         if c["secondItem"] != nil && secondAttribute == nil {
-            note("constraint \(id): attribute \(c["secondAttribute"] ?? "(none)") is not laid out", id: id, at: c)
+            emitted.note("constraint \(id): attribute \(c["secondAttribute"] ?? "(none)") is not laid out", id: id, at: c)
             return nil
         }
         var first = item(c["firstItem"] ?? owner, attribute: firstAttribute)
         var second = c["secondItem"].map { item($0, attribute: secondAttribute ?? "") }
-        for item in [first, second].compactMap({ $0 }) where !known.contains(item) {
-            note("constraint \(id) names \(item), which is not a view of this root", id: id, at: c)
+        for item in [first, second].compactMap({ $0 }) where !tree.known.contains(item) {
+            emitted.note("constraint \(id) names \(item), which is not a view of this root", id: id, at: c)
             return nil
         }
         guard let multiplier = Self.multiplier(c["multiplier"]) else {
-            note("constraint \(id): multiplier \(c["multiplier"] ?? "") is not a number", id: id, at: c)
+            emitted.note("constraint \(id): multiplier \(c["multiplier"] ?? "") is not a number", id: id, at: c)
             return nil
         }
         // A scroll view's edges, related to what it scrolls, are its content area's.
@@ -64,7 +64,7 @@ extension RootBuilder {
         if let second, let secondAttribute { members.append(("second", .string("\(second).\(secondAttribute)"))) }
         if multiplier != 1 { members.append(("multiplier", number(multiplier))) }
         // A constant or priority set for the layout's size classes replaces the constraint's own.
-        let variation = c.children.last { [sizeClasses] in $0.name == "variation" && sizeClasses.applies($0["key"] ?? "") }
+        let variation = c.children.last { [sizeClasses = context.sizeClasses] in $0.name == "variation" && sizeClasses.applies($0["key"] ?? "") }
         let constant = variation?.number("constant") ?? c.number("constant") ?? 0
         // Xcode's standard space, where the value it stored is the one layoutd resolves (8 between
         // views, 20 to a superview's edge; between baselines the fonts decide, so the number stays).
@@ -72,7 +72,7 @@ extension RootBuilder {
         if c["symbolic"] == "YES", variation?["constant"] == nil, let s = second, let sa = secondAttribute,
             !firstAttribute.hasSuffix("aseline") || !sa.hasSuffix("aseline")
         {
-            standard = constant == (isInside(first, s) || isInside(s, first) ? 20 : 8)
+            standard = constant == (tree.isInside(first, s) || tree.isInside(s, first) ? 20 : 8)
         }
         members.append(("constant", standard ? .string("standard") : number(constant)))
         if let p = variation?.number("priority") ?? c.number("priority"), p != 1000 {
@@ -85,22 +85,13 @@ extension RootBuilder {
     /// a scroll view's edges and margins, to what it holds, are its content's; its size and
     /// centre are its frame's, as the Auto Layout Guide's scroll view chapter says).
     private mutating func contentArea(of item: String, attribute: String, facing other: String) -> String {
-        guard scrollers.contains(item) || contentGuide[item] != nil, !Self.frameAttributes.contains(attribute), isInside(other, item)
+        guard areas.scrollers.contains(item) || areas.contentGuide[item] != nil, !Self.frameAttributes.contains(attribute), tree.isInside(other, item)
         else { return item }
-        if let guide = contentGuide[item] { return guide }
+        if let guide = areas.contentGuide[item] { return guide }
         let guide = "\(item)-content"
         addGuide(guide, in: item, top: 0, left: 0, bottom: nil, right: nil)
-        contentGuide[item] = guide
+        areas.contentGuide[item] = guide
         return guide
-    }
-
-    private func isInside(_ view: String, _ ancestor: String) -> Bool {
-        var v = parent[view]
-        while let p = v {
-            if p == ancestor { return true }
-            v = parent[p]
-        }
-        return false
     }
 }
 

@@ -59,14 +59,14 @@ extension RootBuilder {
         let both =
             Self.sizedBoth.contains(e.name) || (e.name == "imageView" && (e["image"] != nil || e.child("imageReference", key: "image") != nil))
             || (e.name == "textView" && e["scrollEnabled"] == "NO")
-        if e.name == "label" && options.contentSizes == .measured, let text = labelText(e) {
+        if e.name == "label" && context.options.contentSizes == .measured, let text = labelText(e) {
             out.append(("text", text))
         } else if let size = declaredIntrinsicSize(e) {
             out.append(("intrinsicSize", size))
-        } else if e.name == "imageView" && options.contentSizes == .measured, let (w, h) = e["image"].flatMap({ images[$0] }) {
+        } else if e.name == "imageView" && context.options.contentSizes == .measured, let image = e["image"].flatMap({ context.images[$0] }) {
             // An image view's content is its image, at the size the document's resources give it.
-            out.append(("intrinsicSize", object([("width", number(w)), ("height", number(h))])))
-        } else if both || (options.contentSizes == .stored && e["customClass"] != nil && e.name == "view" && e.list("subviews").isEmpty) {
+            out.append(("intrinsicSize", object([("width", number(image.width)), ("height", number(image.height))])))
+        } else if both || (context.options.contentSizes == .stored && e["customClass"] != nil && e.name == "view" && e.list("subviews").isEmpty) {
             // A custom view with no subviews draws its content: Xcode's canvas ran its
             // designable, and the size it stored is the one that content asked for.
             out.append(("intrinsicSize", object([("width", number(aligned.width)), ("height", number(aligned.height))])))
@@ -109,7 +109,7 @@ extension RootBuilder {
         guard let string, !string.isEmpty else { return nil }
         let (size, weight, italic) = font(e)
         var fontMembers: [(String, JSON)] = [
-            ("family", .string(options.fontFamily)), ("size", number(size)), ("weight", number(Double(weight)))
+            ("family", .string(context.options.fontFamily)), ("size", number(size)), ("weight", number(Double(weight)))
         ]
         if italic { fontMembers.append(("italic", .bool(true))) }
         let lines = e.integer("numberOfLines") ?? 1
@@ -137,24 +137,12 @@ extension RootBuilder {
         return (size, weight, italic)
     }
 
-    /// What Xcode lays out a `pointSize="0.0"` label at (it writes 0 for its built-in cell
-    /// styles' labels). From Xcode 12 on, 12 pt whatever the style and role (CoreText's size
-    /// for a font of size 0): stored frames of 14.5 pt tall labels in every zero-size Subtitle
-    /// and Right Detail cell of 1 and 3 documents at toolsVersion 18122–24128, and one document
-    /// whose frames grew to 20.5 when a commit set the size to 17. Before, the style's own size
-    /// (Xcode 5–8 documents, toolsVersion 5056–11762, 17 for both Right Detail labels, 17 and
-    /// 12 for Subtitle's; 3 documents of 2 repositories). Xcode 9–11 documents have zero sizes
-    /// only in Basic cells, whose frames fill the cell: the style's size there too. An unknown
-    /// Xcode counts as a recent one.
+    /// What Xcode lays out a `pointSize="0.0"` label at: by the Xcode that wrote the document
+    /// and the table cell's style (`ToolsVersion.zeroPointFontSize`).
     func zeroPointSize(_ label: XMLElement) -> Double {
-        guard xcode.isBefore(17000) else { return 12 }
-        guard let cell = controller, cell.name == "tableViewCell", let style = cell["style"] else { return 17 }
-        let detail = label["id"] != nil && cell["detailTextLabel"] == label["id"]
-        switch style {
-        case "IBUITableViewCellStyleSubtitle": return detail ? 12 : 17
-        case "IBUITableViewCellStyleValue2": return 12
-        default: return 17
-        }
+        let style = controller.flatMap { $0.name == "tableViewCell" ? $0["style"] : nil }
+        let detail = label["id"] != nil && controller?["detailTextLabel"] == label["id"]
+        return xcode.zeroPointFontSize(cellStyle: style, isDetailLabel: detail)
     }
 
     /// The system font's metrics per point of size (San Francisco: ascender 0.952, descender

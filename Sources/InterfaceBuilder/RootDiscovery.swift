@@ -11,7 +11,7 @@ struct FoundRoot {
     var owner: XMLElement?
     /// A table cell stored without a frame (Xcode 5 and 6 prototypes): its table's width and
     /// its row height.
-    var unstoredCellSize: (width: Double, height: Double)?
+    var unstoredCellSize: Size?
 }
 
 enum RootDiscovery {
@@ -52,7 +52,7 @@ enum RootDiscovery {
         guard Importer.isCell(e), let content = e.children.first(where: { $0["key"] == "contentView" }) else { return }
         var root = FoundRoot(kind: .cell, name: e["id"] ?? "", view: content, owner: e)
         if !hasFrame(e), e.name == "tableViewCell", let table, let width = storedFrame(table)?.width {
-            root.unstoredCellSize = (width, rowHeight(of: e, in: table))
+            root.unstoredCellSize = Size(width: width, height: rowHeight(of: e, in: table))
         }
         found.append(root)
     }

@@ -3,7 +3,7 @@ import JSON
 /// Which of a conflict's required constraints breaks: the one Xcode's stored frames show
 /// broken. The engine breaks the first listed of a conflicting set, so a constraint the stored
 /// frames do not satisfy is listed before the others (the rest keep the file's order,
-/// `inFileOrder`). Of the 19 conflicting roots of the IBCorpus development half (15
+/// `ViewTree.inFileOrder`). Of the 19 conflicting roots of the IBCorpus development half (15
 /// documents, 13 repositories), 10 then agree with Xcode fully and 112 of their 141 views,
 /// against 7 and 95 with the first in the file breaking; a rule by kind matched fewer
 /// (explicit sizes first 6, centres first 5, the last in the file 4, guides never 6).
@@ -26,39 +26,16 @@ extension RootBuilder {
     /// Whether the stored frames (and the guides made from them) break `c`; false when an
     /// item's stored place is not known (a content area, a baseline, a standard space).
     func storedViolates(_ c: JSON) -> Bool {
-        guard let first = c["first"]?.string, let a = storedValue(first), let constant = c["constant"]?.number else { return false }
+        guard let first = c["first"]?.string, let a = stored.value(of: first), let constant = c["constant"]?.number else { return false }
         var rhs = constant
         if let second = c["second"]?.string {
-            guard let b = storedValue(second) else { return false }
+            guard let b = stored.value(of: second) else { return false }
             rhs += b * (c["multiplier"]?.number ?? 1)
         }
         switch c["relation"]?.string {
         case ">=": return a < rhs - Self.storedTolerance
         case "<=": return a > rhs + Self.storedTolerance
         default: return abs(a - rhs) > Self.storedTolerance
-        }
-    }
-
-    /// `view.attribute` in the root's coordinates, as stored.
-    private func storedValue(_ anchor: String) -> Double? {
-        guard let dot = anchor.lastIndex(of: "."), let r = storedRects[String(anchor[..<dot])] else { return nil }
-        let m = effectiveMargins[String(anchor[..<dot])] ?? Device.Insets(top: 8, left: 8, bottom: 8, right: 8)
-        switch anchor[anchor.index(after: dot)...] {
-        case "left", "leading": return r.x
-        case "right", "trailing": return r.x + r.width
-        case "top": return r.y
-        case "bottom": return r.y + r.height
-        case "width": return r.width
-        case "height": return r.height
-        case "centerX": return r.x + r.width / 2
-        case "centerY": return r.y + r.height / 2
-        case "leftMargin", "leadingMargin": return r.x + m.left
-        case "rightMargin", "trailingMargin": return r.x + r.width - m.right
-        case "topMargin": return r.y + m.top
-        case "bottomMargin": return r.y + r.height - m.bottom
-        case "centerXWithinMargins": return r.x + m.left + (r.width - m.left - m.right) / 2
-        case "centerYWithinMargins": return r.y + m.top + (r.height - m.top - m.bottom) / 2
-        default: return nil
         }
     }
 }

@@ -531,7 +531,7 @@ final class ImporterTests: XCTestCase {
             return [f.x, f.y]
         }
         XCTAssertEqual(try origin(cell("13196", "tableViewCell", content: "tableViewCellContentView"), "v"), [8, 8])
-        // Xcode 10's narrow cells: 15 at the sides (`RootBuilder.tableCellSideMargin`); then 16.
+        // Xcode 10's narrow cells: 15 at the sides (`Device.tableCellSideMargin`); then 16.
         XCTAssertEqual(try origin(cell("14490", "tableViewCell", content: "tableViewCellContentView"), "v"), [15, 11])
         XCTAssertEqual(try origin(cell("13529", "tableViewCell", content: "tableViewCellContentView"), "v"), [16, 11])
         XCTAssertEqual(try origin(cell("14868", "tableViewCell", content: "tableViewCellContentView"), "v"), [16, 11])

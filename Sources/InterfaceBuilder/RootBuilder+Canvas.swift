@@ -4,7 +4,7 @@
 extension RootBuilder {
     func rootCanvas(stored frame: Frame) -> RootCanvas {
         guard let device else { return noDeviceCanvas(stored: frame) }
-        let screen = device.screen(landscape: landscape)
+        let screen = device.screen(landscape: context.landscape)
         switch kind {
         case .scene:
             return sceneCanvas(stored: frame, device: device, screen: screen)
@@ -41,14 +41,14 @@ extension RootBuilder {
     private func sceneCanvas(stored frame: Frame, device: Device, screen: (width: Double, height: Double, safeArea: Device.Insets))
         -> RootCanvas
     {
-        let asked = options.device != nil || options.landscape != nil
+        let asked = context.options.device != nil || context.options.landscape != nil
         // A root stored below the bars (y > 0) with the screen's whole height is an old
         // document's leftover: Xcode lays it out in what is left of the screen.
         var stored = (frame.width, frame.y > 0 ? min(frame.height, screen.height - frame.y) : frame.height)
         var safe = screen.safeArea
         // The bars Xcode's canvas shows over the controller (a phone's navigation bar is
         // 32 in landscape).
-        safe.top += bars.top == 44 && landscape && device.isPhone ? 32 : bars.top
+        safe.top += bars.top == 44 && context.landscape && device.isPhone ? 32 : bars.top
         safe.bottom += bars.bottom
         // Under an opaque navigation bar the root starts below it: Xcode lays it out there
         // even where the height it stored for the root is off (marked misplaced).

@@ -1,0 +1,42 @@
+import JSON
+
+/// A view's layout margins as UIKit gives them on Xcode's canvas.
+extension RootBuilder {
+    /// Layout margins: as the document sets them, else UIKit's (a controller's root: the
+    /// system minimum beside its safe area; a table cell's content view by the Xcode that
+    /// wrote it, `Device.tableCellContentMargins`; any other view 8).
+    /// `preservesSuperviewLayoutMargins`: at least what of the superview's margins reaches
+    /// over the view's edge; and a view's margins are inset by the safe area it overlaps
+    /// (`insetsLayoutMarginsFromSafeArea`). nil: the engine's default (8, no safe area).
+    mutating func margins(
+        _ e: XMLElement, id: String, parentID: String?, frame: Frame, parentSize: Size, rootWidth width: Double, safe: Device.Insets
+    ) -> JSON? {
+        func n(_ x: XMLElement, _ k: String) -> Double { x.number(k) ?? 0 }
+        let isRoot = parentID == nil
+        var m: Device.Insets
+        if let insets = e.child("edgeInsets", key: "layoutMargins") {
+            m = Device.Insets(top: n(insets, "top"), left: n(insets, "left"), bottom: n(insets, "bottom"), right: n(insets, "right"))
+        } else if let insets = e.child("directionalEdgeInsets", key: "directionalLayoutMargins") {
+            m = Device.Insets(top: n(insets, "top"), left: n(insets, "leading"), bottom: n(insets, "bottom"), right: n(insets, "trailing"))
+        } else if isRoot && kind == .scene {
+            let side = Device.systemMinimumMargin(width: width)
+            m = Device.Insets(top: 0, left: side, bottom: 0, right: side)
+        } else if isRoot && kind == .cell && controller?.name == "tableViewCell" {
+            m = Device.tableCellContentMargins(width: width, xcode: xcode)
+        } else {
+            m = Device.Insets(top: 8, left: 8, bottom: 8, right: 8)
+        }
+        if e["insetsLayoutMarginsFromSafeArea"] != "NO" {
+            m = Device.Insets(top: m.top + safe.top, left: m.left + safe.left, bottom: m.bottom + safe.bottom, right: m.right + safe.right)
+        }
+        if e["preservesSuperviewLayoutMargins"] == "YES", let parentID, let p = stored.margins[parentID] {
+            m.top = max(m.top, p.top - frame.y)
+            m.left = max(m.left, p.left - frame.x)
+            m.bottom = max(m.bottom, p.bottom - (parentSize.height - frame.y - frame.height))
+            m.right = max(m.right, p.right - (parentSize.width - frame.x - frame.width))
+        }
+        stored.margins[id] = m
+        if m == Device.Insets(top: 8, left: 8, bottom: 8, right: 8) { return nil }
+        return object([("top", number(m.top)), ("left", number(m.left)), ("bottom", number(m.bottom)), ("right", number(m.right))])
+    }
+}
