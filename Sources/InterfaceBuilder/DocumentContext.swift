@@ -8,6 +8,9 @@ struct DocumentContext {
     /// The document's images by name: an image view's intrinsic size when content is measured.
     var images: [String: Size]
     var sizeClasses: SizeClasses
+    /// The document lays out with safe areas (`useSafeAreas="YES"`, Xcode 9 on): else with
+    /// iOS 7–10's top and bottom layout guides.
+    var usesSafeAreas = true
 
     init(device: Device?, landscape: Bool, options: ImportOptions, xcode: ToolsVersion, images: [String: Size]) {
         (self.device, self.landscape, self.options, self.xcode, self.images) = (device, landscape, options, xcode, images)

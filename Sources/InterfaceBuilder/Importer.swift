@@ -42,8 +42,9 @@ public enum Importer {
         var roots: [ImportedRoot] = []
         let lists = objectLists(root)
         let bars = Bars(objects: lists)
-        let context = DocumentContext(
+        var context = DocumentContext(
             device: device, landscape: landscape, options: options, xcode: xcode, images: DocumentContext.images(of: root))
+        context.usesSafeAreas = root["useSafeAreas"] == "YES"
         for found in RootDiscovery.roots(in: lists) {
             if let only = options.root, only != found.name && only != found.view["id"] { continue }
             var builder = RootBuilder(found: found, context: context, bars: found.kind == .scene ? bars.of(found.name) : ControllerBars())

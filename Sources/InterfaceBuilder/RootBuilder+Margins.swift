@@ -26,7 +26,13 @@ extension RootBuilder {
         } else {
             m = Device.Insets(top: 8, left: 8, bottom: 8, right: 8)
         }
-        if e["insetsLayoutMarginsFromSafeArea"] != "NO" {
+        // A document without safe areas (iOS 7–10's layout guides) has margins no bar insets:
+        // its roots' top and bottom margins are 0 under the status bar and a navigation bar.
+        // IBCorpus development half, every root whose views pin to its top or bottom margin in
+        // such a document with views not misplaced: 4 repositories (RadioHopeUA/iOS-HopeFM,
+        // Xcode 7; VisarutL/FriendForFare, wh1pch81n/DismissAllWithoutSideEffects and
+        // artsy/eidolon, Xcode 8), 9 views more agree, none fewer.
+        if e["insetsLayoutMarginsFromSafeArea"] != "NO" && context.usesSafeAreas {
             m = Device.Insets(top: m.top + safe.top, left: m.left + safe.left, bottom: m.bottom + safe.bottom, right: m.right + safe.right)
         }
         if e["preservesSuperviewLayoutMargins"] == "YES", let parentID, let p = stored.margins[parentID] {

@@ -4,7 +4,7 @@ import XCTest
 @testable import InterfaceBuilder
 
 /// The device table and the canvas rules that depend on the Xcode that wrote a document
-/// (`CanvasRules.swift`, `RootBuilder+Geometry.swift`, `Bars.swift`), on documents written for
+/// (`CanvasRules.swift`, `RootBuilder+Canvas.swift`, `Bars.swift`), on documents written for
 /// these tests: a view pinned to the safe area's top and one to its bottom show the insets.
 final class CanvasRuleTests: XCTestCase {
     /// A storyboard whose controller `vc` has a root of `size` with two 10-point views: `t`
@@ -163,6 +163,64 @@ final class CanvasRuleTests: XCTestCase {
             Self.storyboard(
                 tools: "13771", device: "retina4_7", size: (375, 667), controller: #"<nil key="simulatedTopBarMetrics"/>"#, more: simulated))
         XCTAssertEqual([i.top, i.bottom], [20, 0])
+    }
+
+    /// A document without safe areas (iOS 7–10's layout guides): a root's top and bottom
+    /// margins are 0 under the status bar and a navigation bar; with safe areas they are
+    /// inset by them.
+    func testRootMarginsOfADocumentWithoutSafeAreas() throws {
+        func margins(safeAreas: Bool, nav: Bool) throws -> (top: Double, bottom: Double) {
+            let navScene = """
+                <scene sceneID="n"><objects>
+                    <navigationController id="nav" sceneMemberID="viewController">
+                        <navigationBar key="navigationBar" contentMode="scaleToFill" id="bar"><rect key="frame" x="0.0" y="20" width="375" height="44"/></navigationBar>
+                        <connections><segue destination="vc" kind="relationship" relationship="rootViewController" id="root-segue"/></connections>
+                    </navigationController>
+                </objects></scene>
+                """
+            let xml = """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="11542" targetRuntime="iOS.CocoaTouch" useAutolayout="YES"\(safeAreas ? #" useSafeAreas="YES""# : "")>
+                    <device id="retina4_7" orientation="portrait"/>
+                    <scenes><scene sceneID="s"><objects>
+                        <viewController id="vc" sceneMemberID="viewController">
+                            <view key="view" contentMode="scaleToFill" id="root">
+                                <rect key="frame" x="0.0" y="0.0" width="375" height="667"/>
+                                <subviews>
+                                    <view translatesAutoresizingMaskIntoConstraints="NO" id="t"><rect key="frame" x="0" y="0" width="10" height="10"/></view>
+                                    <view translatesAutoresizingMaskIntoConstraints="NO" id="b"><rect key="frame" x="0" y="0" width="10" height="10"/></view>
+                                </subviews>
+                                <constraints>
+                                    <constraint firstItem="t" firstAttribute="top" secondItem="root" secondAttribute="topMargin" id="c1"/>
+                                    <constraint firstItem="t" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="c2"/>
+                                    <constraint firstItem="t" firstAttribute="width" constant="10" id="c3"/>
+                                    <constraint firstItem="t" firstAttribute="height" constant="10" id="c4"/>
+                                    <constraint firstAttribute="bottomMargin" secondItem="b" secondAttribute="bottom" id="c5"/>
+                                    <constraint firstItem="b" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="c6"/>
+                                    <constraint firstItem="b" firstAttribute="width" constant="10" id="c7"/>
+                                    <constraint firstItem="b" firstAttribute="height" constant="10" id="c8"/>
+                                </constraints>
+                            </view>
+                        </viewController>
+                    </objects></scene>\(nav ? navScene : "")</scenes>
+                </document>
+                """
+            let root = try XCTUnwrap(
+                try Importer.read(Array(xml.utf8), options: ImportOptions(contentSizes: .stored)).roots.first { $0.name == "vc" })
+            let session = try LayoutSession.make(document: root.document, oneShot: true)
+            var frames: [String: Rect] = [:]
+            session.forEachFrame { id, frame, _ in frames[id] = frame }
+            let r = try XCTUnwrap(frames["root"]), t = try XCTUnwrap(frames["t"]), b = try XCTUnwrap(frames["b"])
+            return (t.y, r.height - b.y - b.height)
+        }
+        var m = try margins(safeAreas: false, nav: false)
+        XCTAssertEqual([m.top, m.bottom], [0, 0])
+        m = try margins(safeAreas: false, nav: true)
+        XCTAssertEqual([m.top, m.bottom], [0, 0])
+        m = try margins(safeAreas: true, nav: false)
+        XCTAssertEqual([m.top, m.bottom], [20, 0])
+        m = try margins(safeAreas: true, nav: true)
+        XCTAssertEqual([m.top, m.bottom], [64, 0])
     }
 
     /// A document naming no device: a root stored below the bars keeps a stored height that is
