@@ -39,13 +39,15 @@ struct Bars {
             let members = stack(of: c)
             navs[id] = members
             guard c["navigationBarHidden"] != "YES" && bar?["hidden"] != "YES" else { continue }
-            // The bar's height as the document stores it (54 from Xcode 26 on), else UIKit's; a
-            // bar with large titles stores the large height.
-            let stored = bar.flatMap { storedFrame($0)?.height }.flatMap { $0 > 0 ? $0 : nil }
+            // The bar's height as the document stores it (54 from Xcode 26 on) where it is one
+            // UIKit gives a bar, else 44; a bar with large titles stores the large height.
+            let frame = bar.flatMap { storedFrame($0) }
+            let stored = frame.flatMap { $0.height > 0 ? $0.height : nil }
+            let usual = frame.flatMap { Self.isUIKitBarHeight($0.height, width: $0.width) ? $0.height : nil }
             let largeTitles = bar?["largeTitles"] == "YES"
             for m in members {
                 let large = largeTitles && controllers[m]?.child("navigationItem")?["largeTitleDisplayMode"] != "never"
-                top[m] = large ? max(96, stored ?? 96) : largeTitles ? 44 : stored ?? 44
+                top[m] = large ? max(96, stored ?? 96) : largeTitles ? 44 : usual ?? 44
                 if bar?["translucent"] == "NO" && controllers[m]?["extendedLayoutIncludesOpaqueBars"] != "YES" { opaqueTop.insert(m) }
             }
         }
@@ -113,6 +115,15 @@ struct Bars {
     }
 
     /// The bars over a controller's root.
+    /// A navigation bar's stored height Xcode's canvas draws: one UIKit gives a bar (44; 50 on
+    /// an iPad; 54 from Xcode 26 on; 56 in a sheet; 74 with a prompt). Another is a leftover
+    /// the canvas does not use, which draws 44: IBCorpus development half, alvinluu/OdinScanner
+    /// (1000, Xcode 8) and Fluority/AppleNewsFeed (50 on a 320-point phone, Xcode 14.3), 3
+    /// views of 2 repositories; xmartlabs/Eureka's sheet stores and draws 56.
+    static func isUIKitBarHeight(_ h: Double, width: Double) -> Bool {
+        [44, 54, 56, 74].contains(h) || (h == 50 && width >= 700)
+    }
+
     func of(_ controller: String) -> ControllerBars {
         ControllerBars(top: top[controller] ?? 0, bottom: bottom[controller] ?? 0, opaqueTop: opaqueTop.contains(controller))
     }

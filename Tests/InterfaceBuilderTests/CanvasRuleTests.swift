@@ -122,6 +122,27 @@ final class CanvasRuleTests: XCTestCase {
         XCTAssertEqual([i.top, i.bottom], [20, 0])
     }
 
+    /// A navigation bar's stored height counts where it is one UIKit gives a bar (a sheet's
+    /// 56, an iPad's 50); another is a leftover, and the canvas draws 44.
+    func testANavigationBarsStoredHeight() throws {
+        func nav(_ height: Int, width: Int) -> String {
+            """
+            <scene sceneID="n"><objects>
+                <navigationController id="nav" sceneMemberID="viewController">
+                    <navigationBar key="navigationBar" contentMode="scaleToFill" id="bar"><rect key="frame" x="0.0" y="20" width="\(width)" height="\(height)"/></navigationBar>
+                    <connections><segue destination="vc" kind="relationship" relationship="rootViewController" id="root-segue"/></connections>
+                </navigationController>
+            </objects></scene>
+            """
+        }
+        for (height, top) in [(44, 64.0), (56, 76), (1000, 64), (50, 64)] {
+            let i = try insets(Self.storyboard(tools: "12121", device: "retina4_7", size: (375, 667), more: nav(height, width: 375)))
+            XCTAssertEqual(i.top, top, "\(height)")
+        }
+        let i = try insets(Self.storyboard(tools: "14490.70", device: "ipad9_7", size: (768, 1024), more: nav(50, width: 768)))
+        XCTAssertEqual(i.top, 70)
+    }
+
     /// What a controller shows is pushed onto its navigation stack: the bar over it is over
     /// what it shows, and over the tabs of a tab bar controller it shows.
     func testWhatAControllerShowsHasItsNavigationBar() throws {
