@@ -4,7 +4,7 @@ import XCTest
 @testable import InterfaceBuilder
 
 /// How Xcode's canvas arranges stacks where the document does not say it outright
-/// (`RootBuilder+Content.swift`), on scenes written for these tests.
+/// (`RootBuilder+Stacks.swift`, `RootBuilder.visit`), on scenes written for these tests.
 final class StackRuleTests: XCTestCase {
     /// `root`'s views laid out with stored content sizes, by id.
     func frames(_ body: String) throws -> [String: Rect] {
