@@ -522,6 +522,8 @@ public final class LayoutSession {
         var definitions: [ConstraintDefinition] = []
         var removals: [ConstraintHandle] = []
         var constants: [(handle: ConstraintHandle, constant: Double)] = []
+        // Each constant's atom, kept to make it again if the change is made as one batch.
+        var constantAtoms: [(sequence: Int32, atom: AtomRef, link: EngineLink, definition: ConstraintDefinition)] = []
         adds.reserveCapacity(document.changes.dirtyAtoms.count)
         definitions.reserveCapacity(document.changes.dirtyAtoms.count)
         for a in document.changes.dirtyAtoms {
@@ -536,6 +538,7 @@ public final class LayoutSession {
                 if current.priority != out.definition.priority { solver.setPriority(old, out.definition.priority) }
                 if current.expression.constant != out.definition.expression.constant {
                     constants.append((old, out.definition.expression.constant))
+                    constantAtoms.append((x.sequence, a, made, out.definition))
                 }
                 made.handle = old
                 links.set(a, made)
@@ -544,6 +547,21 @@ public final class LayoutSession {
             if let h = unlinked(a) { removals.append(h) }
             adds.append((x.sequence, a, made))
             definitions.append(out.definition)
+        }
+        // Much of the system made again: out and in at once, one basis for all the rows (the
+        // constants too: a text pass that rewrapped every label of a proportional column set
+        // their sizes, each a dual step along the whole eta file after the shares' batch).
+        let bulk =
+            engineKind == .factored && definitions.count + constants.count >= Self.bulkRemake
+            && (definitions.count + constants.count) * 16 >= solver.tableauSize.rows
+        if bulk {
+            for (k, c) in constantAtoms.enumerated() {
+                links.set(c.atom, .none)
+                removals.append(constants[k].handle)
+                adds.append((c.sequence, c.atom, c.link))
+                definitions.append(c.definition)
+            }
+            constants = []
         }
         if adds.indices.dropFirst().contains(where: { adds[$0 - 1].sequence > adds[$0].sequence }) {
             let order = adds.indices.sorted { adds[$0].sequence < adds[$1].sequence }
@@ -559,8 +577,7 @@ public final class LayoutSession {
         }
         let unusual = adds.indices.filter { adds[$0].link.mirrored || adds[$0].link.base != 0 }.map { (k: $0, link: adds[$0].link) }
         var handles: [ConstraintHandle] = []
-        if engineKind == .factored && definitions.count >= Self.bulkRemake && definitions.count * 16 >= solver.tableauSize.rows {
-            // Much of the system made again: out and in at once, one basis for all the rows.
+        if bulk {
             var batch = ConstraintBatch(definitions)
             batch.breakOrder = breakOrders(adds.map(\.atom))
             handles = solver.replace(removals, with: batch)
