@@ -549,10 +549,11 @@ public final class LayoutSession {
             definitions.append(out.definition)
         }
         // Much of the system made again: out and in at once, one basis for all the rows (the
-        // constants too: a text pass that rewrapped every label of a proportional column set
-        // their sizes, each a dual step along the whole eta file after the shares' batch).
+        // constants with them: a text pass that rewrapped every label of a proportional column
+        // set their sizes, each a dual step along the whole eta file after the shares' batch;
+        // constants alone stay one solve, `setConstants`, a third cheaper than a new basis).
         let bulk =
-            engineKind == .factored && definitions.count + constants.count >= Self.bulkRemake
+            engineKind == .factored && definitions.count >= Self.bulkRemake
             && (definitions.count + constants.count) * 16 >= solver.tableauSize.rows
         if bulk {
             for (k, c) in constantAtoms.enumerated() {
