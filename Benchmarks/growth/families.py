@@ -33,6 +33,8 @@ Screens that are not a feed (each one screen of n views), once not linear:
   column-equalSpacing-text        an equalSpacing stack of n wrapping labels in a fixed height
   chained-widths                  n boxes in rows of two, each box's width the previous one's
 
+Found by the growth fuzzer and not linear yet (`FOUND` below), run by name only: found-*.
+
 Deterministic: the same arguments give the same bytes. `python3 families.py FAMILY N` prints
 one document; `families.py --list` the families; `families.py --changes FAMILY N` the changes
 (`changes`) a live session of it takes, by name.
@@ -227,8 +229,29 @@ FAMILIES = {
     "column-equalSpacing-text": lambda n: one_column(n, "equalSpacing", text=True, fixed_height=True),
     "chained-widths": chained_widths,
 }
-# Families not linear yet, run by name (`--families`) only: none today.
-PENDING: set = set()
+# What the growth fuzzer found (`fuzz_growth.py --seed 2`, BENCHMARKS.md §10): each the
+# smallest recipe it shrank to (the last as found), n its units. All link every unit through
+# one chain or star of equalities with each unit's own optional constraints or a conflict
+# along it: about 4x a doubling. Not linear yet, so run by name (`--families`) only.
+FOUND = {
+    "found-conflicts-chained": [{"form": "conflict", "item": 0, "how": "previous", "every": 1}],
+    "found-label-widths-chained": [{"form": "label", "placement": "beside", "words": 8, "spread": 15}, {"form": "eqw", "item": 3, "shape": "chain", "attr": "width", "priority": 1000}],
+    "found-box-widths-chained-750": [{"form": "box", "placement": "below", "w": 90, "h": 24}, {"form": "eqw", "item": 2, "shape": "chain", "attr": "width", "priority": 750}],
+    "found-aspect-750": [{"form": "place", "how": "chain", "gap": 0, "priority": 750}, {"form": "size", "how": "pin", "priority": 750, "height": 120}, {"form": "aspect", "item": 0, "m": 1.5, "priority": 750}],
+    "found-box-heights-star": [{"form": "box", "placement": "beside", "w": 24, "h": 16}, {"form": "eqw", "item": 0, "shape": "star", "attr": "height", "priority": 1000}],
+    "found-mixed": [{"form": "box", "placement": "below", "w": 24, "h": 24}, {"form": "nest", "placement": "beside", "axis": "vertical", "depth": 1, "leaves": ["label", "box", "box"], "distribution": "fillEqually", "alignment": "leading", "spacing": 0}, {"form": "box", "placement": "below", "w": 40, "h": 24}, {"form": "eqw", "item": 0, "shape": "star", "attr": "width", "priority": 750}, {"form": "aspect", "item": 3, "m": 1.5, "priority": 1000}, {"form": "loose", "item": 1, "every": 1}, {"form": "eqw", "item": 1, "shape": "chain", "attr": "height", "priority": 750}],
+}
+
+
+def found(name):
+    def make(n):
+        import fuzz_growth  # it imports this module: loaded only when a found family is asked for
+        return fuzz_growth.document(FOUND[name], n)
+    return make
+
+
+FAMILIES.update({name: found(name) for name in FOUND})
+PENDING = set(FOUND)
 
 
 CELL_FORMS = {
