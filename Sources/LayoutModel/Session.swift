@@ -110,10 +110,7 @@ public final class LayoutSession {
     /// no `expr` texts, which only a kept session gives back (21 M instructions of the
     /// 1,000-cell feed's build rendered each text to see whether it needed keeping).
     public convenience init(document json: JSON, limits: SessionLimits = SessionLimits(), oneShot: Bool = false) throws(LayoutError) {
-        var doc = LayoutDocument()
-        doc.keepsSentText = !oneShot
-        try Self.load(json, into: &doc)
-        try self.init(built: consume doc, viewsSent: json["views"]?.array?.count ?? 0, limits: limits)
+        try self.init(built: Self.loaded(json, oneShot: oneShot), viewsSent: json["views"]?.array?.count ?? 0, limits: limits)
     }
 
     /// A session on a document already decoded; the number of views sent picks the engine.
@@ -260,6 +257,14 @@ public final class LayoutSession {
 
     // MARK: Changes
 
+    /// A document read from its JSON, as a new session reads it.
+    static func loaded(_ json: JSON, oneShot: Bool) throws(LayoutError) -> LayoutDocument {
+        var doc = LayoutDocument()
+        doc.keepsSentText = !oneShot
+        try load(json, into: &doc)
+        return doc
+    }
+
     static func load(_ json: JSON, into doc: inout LayoutDocument) throws(LayoutError) {
         let p = Pointer()
         guard let members = json.members else { throw LayoutError(.invalid, "", "a layout document is a JSON object") }
@@ -361,9 +366,7 @@ public final class LayoutSession {
     /// built, at the next revision: the answer lists every frame, and `frames?since=` answers
     /// whole for any earlier revision.
     private func rebuildOnFactoredBasis(_ doc: LayoutDocument, added: [String]) throws(LayoutError) -> ChangeResult {
-        var fresh = LayoutDocument()
-        fresh.keepsSentText = true
-        try Self.load(doc.json, into: &fresh)
+        var fresh = try Self.loaded(doc.json, oneShot: false)
         fresh.nextAuto = max(fresh.nextAuto, doc.nextAuto)
         try check(fresh)
         solver = EngineKind.factored.make()

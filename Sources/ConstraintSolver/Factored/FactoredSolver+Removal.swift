@@ -154,12 +154,12 @@ extension FactoredSolver {
                 kind[j] = .dead
                 releasedAtFactorization.columns.append(j)
             }
-            pendingFixed.removeAll { kind[$0] == .dead }
             rows.clear(r)
             rowLive[r] = false
             for l in duals.indices { duals[l][r] = 0 }
             releasedAtFactorization.rows.append(r)
         }
+        pendingFixed.removeAll { kind[$0] == .dead }
         return try tryAdd(batch: batch)
     }
 }

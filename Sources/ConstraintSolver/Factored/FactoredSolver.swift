@@ -254,13 +254,7 @@ public final class FactoredSolver {
         guard let row = records[handle.raw]?.row, case let delta = constant + rhs[row], delta != 0 else { return }
         if dependents.contains(row: row) { return setDependentConstant(row: row, constant) }
         rhs[row] = -constant
-        basis.ftran(CollectionOfOne(Entry(row, -delta)), into: &columnWork)
-        for k in columnWork.pattern {
-            let dv = columnWork[k]
-            if abs(dv) <= BasisFactor.drop { continue }
-            let j = basis.columnOfStep[k]
-            setValue(j, value[j] + dv)
-        }
+        moveBasics(forRightHandSides: CollectionOfOne(Entry(row, -delta)))
         preferredRow = row
         defer { preferredRow = nil }
         try solve()
@@ -282,13 +276,7 @@ public final class FactoredSolver {
             moves.append(Entry(row, -delta))
         }
         guard !moves.isEmpty else { return }
-        basis.ftran(moves, into: &columnWork)
-        for k in columnWork.pattern {
-            let dv = columnWork[k]
-            if abs(dv) <= BasisFactor.drop { continue }
-            let j = basis.columnOfStep[k]
-            setValue(j, value[j] + dv)
-        }
+        moveBasics(forRightHandSides: moves)
         try solve()
         if !broken.isEmpty { try retryBroken(after: nil) }
     }
@@ -613,6 +601,17 @@ public final class FactoredSolver {
     }
 
     /// Moves every basic column by −t·(B⁻¹·a_q), from `columnWork`.
+    /// The basic values that right-hand sides moved by `moves` (row, δ) move: one sparse solve.
+    func moveBasics(forRightHandSides moves: some Sequence<Entry>) {
+        basis.ftran(moves, into: &columnWork)
+        for k in columnWork.pattern {
+            let dv = columnWork[k]
+            if abs(dv) <= BasisFactor.drop { continue }
+            let j = basis.columnOfStep[k]
+            setValue(j, value[j] + dv)
+        }
+    }
+
     func moveBasics(by t: Double) {
         for k in columnWork.pattern {
             let a = columnWork[k]
