@@ -50,9 +50,7 @@ final class CanvasRuleTests: XCTestCase {
     func insets(_ bytes: [UInt8], landscape: Bool? = nil) throws -> (size: [Double], top: Double, bottom: Double, notes: [ImportNote]) {
         let options = ImportOptions(landscape: landscape, contentSizes: .stored)
         let root = try XCTUnwrap(try Importer.read(bytes, options: options).roots.first { $0.name == "vc" })
-        let session = try LayoutSession.make(document: root.document, oneShot: true)
-        var frames: [String: Rect] = [:]
-        session.forEachFrame { id, frame, _ in frames[id] = frame }
+        let frames = try laidOut(root)
         let r = try XCTUnwrap(frames["root"]), t = try XCTUnwrap(frames["t"]), b = try XCTUnwrap(frames["b"])
         return ([r.width, r.height], t.y, r.height - b.y - b.height, root.notes)
     }
@@ -208,18 +206,12 @@ final class CanvasRuleTests: XCTestCase {
                             <view key="view" contentMode="scaleToFill" id="root">
                                 <rect key="frame" x="0.0" y="0.0" width="375" height="667"/>
                                 <subviews>
-                                    <view translatesAutoresizingMaskIntoConstraints="NO" id="t"><rect key="frame" x="0" y="0" width="10" height="10"/></view>
-                                    <view translatesAutoresizingMaskIntoConstraints="NO" id="b"><rect key="frame" x="0" y="0" width="10" height="10"/></view>
+                                    \(PinnedBox.view("t"))
+                                    \(PinnedBox.view("b"))
                                 </subviews>
                                 <constraints>
-                                    <constraint firstItem="t" firstAttribute="top" secondItem="root" secondAttribute="topMargin" id="c1"/>
-                                    <constraint firstItem="t" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="c2"/>
-                                    <constraint firstItem="t" firstAttribute="width" constant="10" id="c3"/>
-                                    <constraint firstItem="t" firstAttribute="height" constant="10" id="c4"/>
-                                    <constraint firstAttribute="bottomMargin" secondItem="b" secondAttribute="bottom" id="c5"/>
-                                    <constraint firstItem="b" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="c6"/>
-                                    <constraint firstItem="b" firstAttribute="width" constant="10" id="c7"/>
-                                    <constraint firstItem="b" firstAttribute="height" constant="10" id="c8"/>
+                                    \(PinnedBox.constraints("t", edge: #"firstItem="t" firstAttribute="top" secondItem="root" secondAttribute="topMargin""#))
+                                    \(PinnedBox.constraints("b", edge: #"firstAttribute="bottomMargin" secondItem="b" secondAttribute="bottom""#))
                                 </constraints>
                             </view>
                         </viewController>
@@ -228,9 +220,7 @@ final class CanvasRuleTests: XCTestCase {
                 """
             let root = try XCTUnwrap(
                 try Importer.read(Array(xml.utf8), options: ImportOptions(contentSizes: .stored)).roots.first { $0.name == "vc" })
-            let session = try LayoutSession.make(document: root.document, oneShot: true)
-            var frames: [String: Rect] = [:]
-            session.forEachFrame { id, frame, _ in frames[id] = frame }
+            let frames = try laidOut(root)
             let r = try XCTUnwrap(frames["root"]), t = try XCTUnwrap(frames["t"]), b = try XCTUnwrap(frames["b"])
             return (t.y, r.height - b.y - b.height)
         }
@@ -256,13 +246,10 @@ final class CanvasRuleTests: XCTestCase {
                             <view key="view" contentMode="scaleToFill" id="root">
                                 <rect key="frame" x="0.0" y="\(rootY)" width="320" height="\(height)"/>
                                 <subviews>
-                                    <view translatesAutoresizingMaskIntoConstraints="NO" id="b"><rect key="frame" x="0" y="0" width="10" height="10"/></view>
+                                    \(PinnedBox.view("b"))
                                 </subviews>
                                 <constraints>
-                                    <constraint firstItem="b" firstAttribute="bottom" secondItem="root" secondAttribute="bottom" id="c1"/>
-                                    <constraint firstItem="b" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="c2"/>
-                                    <constraint firstItem="b" firstAttribute="width" constant="10" id="c3"/>
-                                    <constraint firstItem="b" firstAttribute="height" constant="10" id="c4"/>
+                                    \(PinnedBox.constraints("b", edge: #"firstItem="b" firstAttribute="bottom" secondItem="root" secondAttribute="bottom""#))
                                 </constraints>
                             </view>
                             <simulatedNavigationBarMetrics key="simulatedTopBarMetrics" prompted="NO"/>
@@ -271,9 +258,7 @@ final class CanvasRuleTests: XCTestCase {
                 </document>
                 """
             let root = try XCTUnwrap(try Importer.read(Array(xml.utf8), options: ImportOptions(contentSizes: .stored)).roots.first)
-            let session = try LayoutSession.make(document: root.document, oneShot: true)
-            var frames: [String: Rect] = [:]
-            session.forEachFrame { id, frame, _ in frames[id] = frame }
+            let frames = try laidOut(root)
             let r = try XCTUnwrap(frames["root"]), b = try XCTUnwrap(frames["b"])
             return (r.height, b.y + b.height)
         }

@@ -44,9 +44,7 @@ final class CellBoundsTests: XCTestCase {
             """
         let root = try XCTUnwrap(try Importer.read(Array(xib.utf8), options: ImportOptions(contentSizes: .stored)).roots.first)
         XCTAssertEqual(root.notes, [])
-        let session = try LayoutSession.make(document: root.document, oneShot: true)
-        var frames: [String: Rect] = [:]
-        session.forEachFrame { id, frame, _ in frames[id] = frame }
+        let frames = try laidOut(root)
         XCTAssertEqual(frames["content"], Rect(x: 0, y: 0, width: 287, height: 49.5))
         // The cell's trailing edge is 320 in the content view's coordinates, past its 287.
         XCTAssertEqual(frames["line"], Rect(x: 10, y: 0, width: 300, height: 1))

@@ -36,16 +36,8 @@ final class ImporterTests: XCTestCase {
         try XCTUnwrap(try Importer.read(Self.scene(body), options: ImportOptions(contentSizes: .stored)).roots.first)
     }
 
-    /// Each root laid out: frames by id, in parent coordinates.
-    func layout(_ root: ImportedRoot) throws -> [String: Rect] {
-        let session = try LayoutSession.make(document: root.document, oneShot: true)
-        var frames: [String: Rect] = [:]
-        session.forEachFrame { id, frame, _ in frames[id] = frame }
-        return frames
-    }
-
     func assertAgrees(_ root: ImportedRoot, file: StaticString = #filePath, line: UInt = #line) throws {
-        let frames = try layout(root)
+        let frames = try laidOut(root)
         for s in root.storedFrames {
             let f = try XCTUnwrap(frames[s.id], s.id, file: file, line: line)
             XCTAssertEqual(f, Rect(x: s.x, y: s.y, width: s.width, height: s.height), s.id, file: file, line: line)
@@ -65,7 +57,7 @@ final class ImporterTests: XCTestCase {
     /// The importer's document and one written by hand for the same layout answer the same frames.
     func testTheImportedLayoutIsTheJSONPaths() throws {
         let stored = ImportOptions(contentSizes: .stored)
-        let imported = try layout(try XCTUnwrap(try Importer.read(try fixture("scene.storyboard"), options: stored).roots.first))
+        let imported = try laidOut(try XCTUnwrap(try Importer.read(try fixture("scene.storyboard"), options: stored).roots.first))
         let json = """
             {"options": {"scale": 2}, "views": [
               {"id": "root", "frame": {"x": 0, "y": 0, "width": 375, "height": 667}, "margins": {"top": 20, "left": 16, "bottom": 0, "right": 16}},
@@ -95,18 +87,18 @@ final class ImporterTests: XCTestCase {
     func testDevicesOrientationsAndRootMargins() throws {
         let bytes = try fixture("scene.storyboard")
         let x = try XCTUnwrap(try Importer.read(bytes, options: ImportOptions(device: "retina5_9", contentSizes: .stored)).roots.first)
-        var f = try layout(x)
+        var f = try laidOut(x)
         XCTAssertEqual(f["root"], Rect(x: 0, y: 0, width: 375, height: 812))
         XCTAssertEqual(f["card"], Rect(x: 20, y: 64, width: 335, height: 100))
         XCTAssertEqual(f["footer"], Rect(x: 16, y: 812 - 34 - 60, width: 343, height: 60))
         let landscape = ImportOptions(device: "retina5_9", landscape: true, contentSizes: .stored)
         let side = try XCTUnwrap(try Importer.read(bytes, options: landscape).roots.first)
-        f = try layout(side)
+        f = try laidOut(side)
         XCTAssertEqual(f["root"], Rect(x: 0, y: 0, width: 812, height: 375))
         XCTAssertEqual(f["card"], Rect(x: 44 + 20, y: 20, width: 812 - 88 - 40, height: 100))
         XCTAssertEqual(f["footer"], Rect(x: 44 + 20, y: 375 - 21 - 60, width: 812 - 88 - 40, height: 60))
         let plus = try XCTUnwrap(try Importer.read(bytes, options: ImportOptions(device: "retina5_5", contentSizes: .stored)).roots.first)
-        XCTAssertEqual(try layout(plus)["footer"], Rect(x: 20, y: 736 - 60, width: 374, height: 60))
+        XCTAssertEqual(try laidOut(plus)["footer"], Rect(x: 20, y: 736 - 60, width: 374, height: 60))
         // A navigation bar its simulated metrics show is under the safe area's top.
         let pushed = try XCTUnwrap(
             try Importer.read(
@@ -194,7 +186,7 @@ final class ImporterTests: XCTestCase {
         XCTAssertEqual(document.roots.map(\.name), ["first", "second", "third", "alone", "below", "short", "tall", "opaque"])
         for root in document.roots.dropLast() { try assertAgrees(root) }
         // Under an opaque bar the root starts below it, at the height left (its stored 600 is misplaced).
-        let opaque = try layout(try XCTUnwrap(document.roots.last))
+        let opaque = try laidOut(try XCTUnwrap(document.roots.last))
         XCTAssertEqual(opaque["o"], Rect(x: 0, y: 0, width: 375, height: 603))
         XCTAssertEqual(opaque["vo"], Rect(x: 0, y: 0, width: 10, height: 10))
         // A switch pinned by its trailing edge, a slider centred, a segmented control above a view:
@@ -305,7 +297,7 @@ final class ImporterTests: XCTestCase {
                         """)
             ).roots.first)
         try assertAgrees(root)
-        XCTAssertEqual(try layout(root)["bottomGuide"], Rect(x: 0, y: 667, width: 0, height: 0))
+        XCTAssertEqual(try laidOut(root)["bottomGuide"], Rect(x: 0, y: 667, width: 0, height: 0))
     }
 
     /// Size classes: a variation for the layout's classes includes what the any-width,
@@ -328,9 +320,9 @@ final class ImporterTests: XCTestCase {
             <variation key="heightClass=compact"><mask key="constraints"><include reference="landscapeTop"/><exclude reference="portraitTop"/></mask></variation>
             """)
         let portrait = try XCTUnwrap(try Importer.read(bytes, options: ImportOptions(contentSizes: .stored)).roots.first)
-        XCTAssertEqual(try layout(portrait)["v"], Rect(x: 0, y: 20, width: 10, height: 10))
+        XCTAssertEqual(try laidOut(portrait)["v"], Rect(x: 0, y: 20, width: 10, height: 10))
         let landscape = try XCTUnwrap(try Importer.read(bytes, options: ImportOptions(landscape: true, contentSizes: .stored)).roots.first)
-        XCTAssertEqual(try layout(landscape)["v"], Rect(x: 0, y: 5, width: 30, height: 10))
+        XCTAssertEqual(try laidOut(landscape)["v"], Rect(x: 0, y: 5, width: 30, height: 10))
         let max = SizeClasses(device: Device.named("retina6_5"), landscape: true)
         XCTAssertEqual([max.compactWidth, max.compactHeight], [false, true], "a Max phone in landscape: regular width, compact height")
         XCTAssertFalse(SizeClasses(device: Device.named("ipad12_9"), landscape: false).applies("widthClass=compact"))
@@ -347,7 +339,7 @@ final class ImporterTests: XCTestCase {
         XCTAssertEqual(title["text"]?["font"]?["family"]?.string, "Inter")
         XCTAssertEqual(title["text"]?["font"]?["weight"]?.number, 700)
         XCTAssertNil(title["intrinsicSize"])
-        let frames = try layout(root)
+        let frames = try laidOut(root)
         XCTAssertGreaterThan(try XCTUnwrap(frames["title"]).height, 15)
         XCTAssertEqual(frames["card"], Rect(x: 20, y: 40, width: 335, height: 100))
     }
@@ -391,7 +383,7 @@ final class ImporterTests: XCTestCase {
         XCTAssertEqual(root.name, "cell")
         XCTAssertEqual(root.notes, [], "the cell's own constraint names the cell: its content view")
         XCTAssertEqual(root.storedFrames.first { $0.id == "strip" }.map { [$0.x, $0.y, $0.width, $0.height] }, [220, 56, 100, 4])
-        let frames = try layout(root)
+        let frames = try laidOut(root)
         XCTAssertEqual(frames["content"], Rect(x: 0, y: 0, width: 320, height: 60))
         XCTAssertEqual(frames["badge"], Rect(x: 16, y: 11, width: 30, height: 20))
         XCTAssertEqual(frames["strip"], Rect(x: 220, y: 56, width: 100, height: 4))
@@ -480,7 +472,7 @@ final class ImporterTests: XCTestCase {
         try assertAgrees(try XCTUnwrap(try Importer.read(bytes, options: ImportOptions(contentSizes: .stored)).roots.first))
         // On a 414 × 896 screen: 39 wider, 229 taller.
         let root = try XCTUnwrap(try Importer.read(bytes, options: ImportOptions(device: "retina6_5", contentSizes: .stored)).roots.first)
-        let frames = try layout(root)
+        let frames = try laidOut(root)
         XCTAssertEqual(frames["root"], Rect(x: 0, y: 0, width: 414, height: 896))
         XCTAssertEqual(frames["pinned"], Rect(x: 334, y: 20, width: 60, height: 30))
         XCTAssertEqual(frames["banner"], Rect(x: 20, y: 100, width: 374, height: 40))
@@ -527,7 +519,7 @@ final class ImporterTests: XCTestCase {
         }
         func origin(_ bytes: [UInt8], _ id: String, device: String? = nil) throws -> [Double] {
             let root = try XCTUnwrap(try Importer.read(bytes, options: ImportOptions(device: device, contentSizes: .stored)).roots.first)
-            let f = try XCTUnwrap(try layout(root)[id])
+            let f = try XCTUnwrap(try laidOut(root)[id])
             return [f.x, f.y]
         }
         XCTAssertEqual(try origin(cell("13196", "tableViewCell", content: "tableViewCellContentView"), "v"), [8, 8])
@@ -671,7 +663,7 @@ final class ImporterTests: XCTestCase {
                 <constraint firstItem="col" firstAttribute="height" constant="200" id="4"/>
             </constraints>
             """)
-        let frames = try layout(root)
+        let frames = try laidOut(root)
         XCTAssertEqual(frames["t"], Rect(x: 0, y: 0, width: 200, height: 50))
         XCTAssertEqual(frames["v"], Rect(x: 0, y: 50, width: 200, height: 150))
     }
@@ -785,7 +777,7 @@ final class ImporterTests: XCTestCase {
                             </constraints>
             """)
         XCTAssertEqual(third.notes, [])
-        XCTAssertEqual(try layout(third)["v"], Rect(x: 0, y: 0, width: 125, height: 10))
+        XCTAssertEqual(try laidOut(third)["v"], Rect(x: 0, y: 0, width: 125, height: 10))
         XCTAssertNil(RootBuilder.multiplier("1/0"))
     }
 
@@ -837,6 +829,6 @@ final class ImporterTests: XCTestCase {
         // With stored sizes, the stored frames: no division by the zero.
         let root = try XCTUnwrap(
             try Importer.read(cell(style: "IBUITableViewCellStyleValue1", tools: "20037"), options: ImportOptions(contentSizes: .stored)).roots.first)
-        XCTAssertEqual(try layout(root)["d"]?.height, 14.5)
+        XCTAssertEqual(try laidOut(root)["d"]?.height, 14.5)
     }
 }

@@ -6,13 +6,6 @@ import XCTest
 /// Every root Xcode shows is answered: cells stored without a frame, table header and footer
 /// views, a visual-effect view's content; and controls positioned by their frame keep it.
 final class RootDiscoveryTests: XCTestCase {
-    func frames(_ root: ImportedRoot) throws -> [String: Rect] {
-        let session = try LayoutSession.make(document: root.document, oneShot: true)
-        var frames: [String: Rect] = [:]
-        session.forEachFrame { id, frame, _ in frames[id] = frame }
-        return frames
-    }
-
     func read(_ xml: String) throws -> [ImportedRoot] {
         try Importer.read(Array(xml.utf8), options: ImportOptions(contentSizes: .stored)).roots
     }
@@ -51,7 +44,7 @@ final class RootDiscoveryTests: XCTestCase {
                 </prototypes>
                 """))
         let cell = try XCTUnwrap(roots.first { $0.kind == .cell })
-        let f = try frames(cell)
+        let f = try laidOut(cell)
         XCTAssertEqual(f["content"], Rect(x: 0, y: 0, width: 320, height: 50))
         XCTAssertEqual(f["title"], Rect(x: 15, y: 0, width: 290, height: 50))
     }
@@ -73,7 +66,7 @@ final class RootDiscoveryTests: XCTestCase {
                 </view>
                 """))
         let header = try XCTUnwrap(roots.first { $0.rootID == "header" })
-        XCTAssertEqual(try frames(header)["head"], Rect(x: 20, y: 30, width: 40, height: 20))
+        XCTAssertEqual(try laidOut(header)["head"], Rect(x: 20, y: 30, width: 40, height: 20))
     }
 
     /// A visual-effect view's content view, and what it holds, are laid out.
@@ -107,7 +100,7 @@ final class RootDiscoveryTests: XCTestCase {
             </constraints>
             """)
         let root = try XCTUnwrap(try Importer.read(bytes, options: ImportOptions(contentSizes: .stored)).roots.first)
-        let f = try frames(root)
+        let f = try laidOut(root)
         XCTAssertEqual(f["blur-content"], Rect(x: 0, y: 0, width: 375, height: 100))
         XCTAssertEqual(f["inside"], Rect(x: 10, y: 10, width: 80, height: 80))
     }
@@ -137,7 +130,7 @@ final class RootDiscoveryTests: XCTestCase {
                     </constraints>
                     """), options: ImportOptions(contentSizes: .stored)
             ).roots.first)
-        let f = try frames(root)
+        let f = try laidOut(root)
         XCTAssertEqual(f["byFrame"], Rect(x: 20, y: 100, width: 200, height: 29))
         XCTAssertEqual(f["constrained"], Rect(x: 20, y: 200, width: 200, height: 32))
         XCTAssertEqual(f["switch"], Rect(x: 20, y: 300, width: 51, height: 31))
