@@ -17,7 +17,11 @@ public struct RootLayout {
     private var held: LayoutSession? = nil
 
     /// The session whose frames are answered at the imported size: ambiguous views held.
-    public var framesSession: LayoutSession? { held ?? session }
+    var framesSession: LayoutSession? { held ?? session }
+
+    /// Every frame at the imported size as the session hands them over (no list is made);
+    /// none when layoutd refused the root's document.
+    public func forEachFrame(_ body: (_ id: String, _ frame: Rect, _ hidden: Bool) -> Void) { framesSession?.forEachFrame(body) }
 
     /// Every view's frame, in document order (read when asked: the route writes the session's).
     public var frames: [FrameEntry] { sized?.frames ?? framesSession?.allFrames ?? [] }

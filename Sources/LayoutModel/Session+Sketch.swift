@@ -18,6 +18,8 @@ public struct ViewSketch: Sendable {
 /// glyphs, is done without the session's lock): its views, frames, diagnostics, and the views
 /// each constraint a conflict names relates.
 public struct SessionScene: Sendable {
+    /// The size's name when the scene is one of many sizes.
+    public var name: String?
     public var sketch: [ViewSketch]
     public var frames: [FrameEntry]
     public var diagnostics: [Diagnostic]
@@ -25,14 +27,35 @@ public struct SessionScene: Sendable {
 }
 
 extension LayoutSession {
-    /// The session as a picture draws it.
-    public func scene() -> SessionScene {
-        let diagnostics = diagnostics()
-        var conflictViews: [String: [String]] = [:]
-        for case .unsatisfiable(_, let conflicts) in diagnostics {
-            for c in conflicts where conflictViews[c] == nil { conflictViews[c] = views(ofConstraint: c) }
+    /// The session as a picture draws it (`diagnostics` when they were read already).
+    public func scene(diagnostics known: [Diagnostic]? = nil) -> SessionScene {
+        let diagnostics = known ?? diagnostics()
+        return SessionScene(
+            name: nil, sketch: sketch(), frames: allFrames, diagnostics: diagnostics, conflictViews: conflictViews(diagnostics))
+    }
+
+    /// The session at each of many sizes (`layouts(at:)`'s answers, named in order), each
+    /// text at the width it was wrapped at there.
+    public func scenes(_ layouts: [SizedLayout], named names: [String]) -> [SessionScene] {
+        let sketch = sketch()
+        return zip(names, layouts).map { name, layout in
+            let atSize = sketch.map { v in
+                var v = v
+                if v.text != nil { v.wrapWidth = layout.wrapWidths[v.id] }
+                return v
+            }
+            return SessionScene(
+                name: name, sketch: atSize, frames: layout.frames, diagnostics: layout.diagnostics,
+                conflictViews: conflictViews(layout.diagnostics))
         }
-        return SessionScene(sketch: sketch(), frames: allFrames, diagnostics: diagnostics, conflictViews: conflictViews)
+    }
+
+    private func conflictViews(_ diagnostics: [Diagnostic]) -> [String: [String]] {
+        var out: [String: [String]] = [:]
+        for case .unsatisfiable(_, let conflicts) in diagnostics {
+            for c in conflicts where out[c] == nil { out[c] = views(ofConstraint: c) }
+        }
+        return out
     }
 
     /// Every view a client sees (a stack's own spacers left out), in document order.

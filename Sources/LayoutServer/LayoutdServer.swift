@@ -65,7 +65,7 @@ public final class LayoutdServer: Sendable {
         var r = RouteTable()
         OneShotRoutes(layouts: layouts).register(&r)
         SessionRoutes(sessions: sessions).register(&r)
-        let pictures = PictureAnswer(maxPixels: configuration.maxPicturePixels)
+        let pictures = PictureAnswer(maxPixels: configuration.maxPicturePixels, maxGlyphs: configuration.maxPictureGlyphs)
         PictureRoutes(sessions: sessions, layouts: layouts, answer: pictures).register(&r)
         CompareRoutes(pictures: pictures).register(&r)
         StreamRoutes(sessions: sessions, websockets: websockets, logger: logger, tickets: tickets, access: access).register(&r)

@@ -20,18 +20,17 @@ struct OneShotRoutes: Sendable {
         // set-constant a size.
         if req.body.containsSizesKey {
             switch try layouts.oneShotTakingSizes(req.body) {
-            case .sized(_, let list, let layouts): return .json(200, WireFormat.sizes(list, layouts))
-            case .plain(let session, let diagnostics, let document): return answer(session, diagnostics, document)
+            case .sized(let list, let layouts): return .json(200, WireFormat.sizes(list, layouts))
+            case .plain(let layout): return answer(layout)
             }
         }
-        let made = try layouts.oneShot(req.body)
-        return answer(made.session, made.diagnostics, made.document)
+        return answer(try layouts.oneShot(req.body))
     }
 
-    private func answer(_ session: LayoutSession, _ diagnostics: [Diagnostic], _ document: JSON?) -> Response {
-        var res = Response.json(200, WireFormat.layout(session, diagnostics))
+    private func answer(_ layout: OneShotLayout) -> Response {
+        var res = Response.json(200, WireFormat.layout(layout))
         // Freed after the answer is queued: 2–3 ms sooner for 1,000 cells (BENCHMARKS §4).
-        res.leftover = Discarded(session: session, document: document)
+        res.leftover = layout
         return res
     }
 
@@ -39,13 +38,6 @@ struct OneShotRoutes: Sendable {
         let fitted = try layouts.fittingSize(try jsonBody(req))
         return .json(200, WireFormat.fitting(view: fitted.view, width: fitted.width, height: fitted.height))
     }
-}
-
-/// A one-shot layout's session and document, handed to the transport only to be freed.
-/// Unchecked: the answer holds the only references, and the worker only drops them.
-private struct Discarded: @unchecked Sendable {
-    let session: LayoutSession
-    let document: JSON?
 }
 
 extension [UInt8] {

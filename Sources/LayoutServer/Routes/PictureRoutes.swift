@@ -13,8 +13,7 @@ struct PictureRoutes: Sendable {
         r.on("POST", "/v1/render") { [self] req throws(Problem) in
             let scale = try PictureQuery.scale(req)
             try checkJSONMedia(req)
-            let pictures = try layouts.render(req.body)
-            return try answer.response(pictures, png: PictureQuery.wantsPNG(req), scale: scale)
+            return try answer.response(layouts.scenes(req.body), png: PictureQuery.wantsPNG(req), scale: scale)
         }
     }
 
@@ -22,9 +21,8 @@ struct PictureRoutes: Sendable {
         guard let key = SessionKey(req.parameter("id")), let scene = try sessions.scene(key, for: caller) else {
             throw Problem(404, "no session \(req.parameter("id"))")
         }
-        // Drawn after the session's lock is let go: a picture's labels hold no change up.
-        let picture = try layouts.picture(of: scene)
-        // The scale matters to a PNG only (an SVG's `?scale=` is not read).
-        return try answer.response([picture], png: png, scale: png ? PictureQuery.scale(req) : 1)
+        // Drawn after the session's lock is let go: a picture's labels hold no change up. The
+        // scale matters to a PNG only (an SVG's `?scale=` is not read).
+        return try answer.response([scene], png: png, scale: png ? PictureQuery.scale(req) : 1)
     }
 }

@@ -36,7 +36,7 @@ struct SessionRoutes: Sendable {
         try checkJSONMedia(req)
         var proposed: String? = nil
         if sessions.configuration.trustSessionIDHeader, let h = req.header("X-Layoutd-Session-Id") {
-            guard SessionStore.isValidID(h) else {
+            guard SessionKey(h) != nil else {
                 _ = try jsonBody(req)  // a body that is not JSON is answered first, as it always was
                 throw Problem(400, "X-Layoutd-Session-Id is 32 lowercase hex digits")
             }

@@ -138,8 +138,6 @@ final class SessionStore: @unchecked Sendable {
         return box
     }
 
-    static func isValidID(_ s: String) -> Bool { SessionKey(s) != nil }
-
     func get(_ id: String) throws(Problem) -> SessionBox? {
         guard let key = SessionKey(id) else { return nil }
         return try get(key)

@@ -7,11 +7,9 @@ import LayoutModel
 /// at a time, so that only one root's engine is alive): its frames, diagnostics and notes by
 /// IB ids, its findings placed in the XML, and its layoutd document (what `POST /v1/sessions`
 /// takes to keep it). A root layoutd refuses says why in its place; the others are answered.
-/// `laidOut` sees each root's diagnostics as it is laid out (the metrics count them).
 enum ImportAnswer {
-    static func encode(
-        _ document: ImportedDocument, options: ImportOptions, limits: SessionLimits, laidOut: ([Diagnostic]) -> Void = { _ in }
-    ) -> [UInt8] {
+    static func encode(_ imported: ImportedLayouts) -> [UInt8] {
+        let (document, options) = (imported.document, imported.options)
         var w = JSONWriter(capacity: 4096)
         w.beginObject()
         w.key("device")
@@ -37,14 +35,13 @@ enum ImportAnswer {
             w.key("root")
             w.value(.string(root.rootID))
             // The path `layoutd check` takes: the same layout, the same findings.
-            let layout = RootLayout(root, limits: limits)
-            laidOut(layout.diagnostics)
+            let layout = imported.layOut(root)
             if let error = layout.error {
                 w.key("error")
                 w.value(Problem(error).json)
-            } else if let session = layout.framesSession {
+            } else {
                 w.key(plain: "frames")
-                WireFormat.frames(&w, of: session)
+                WireFormat.frames(&w, of: layout)
                 w.key("diagnostics")
                 WireFormat.diagnostics(&w, layout.diagnostics)
             }

@@ -1,11 +1,44 @@
 import CheckedNumbers
 import HTTPTransport
+import LayoutModel
 import Rendering
 
-/// Pictures as an answer: SVG, or PNG at a scale within the server's pixel limit.
+/// Pictures as an answer: scenes drawn within the server's glyph limit, as SVG, or PNG at a
+/// scale within its pixel limit.
 struct PictureAnswer: Sendable {
     /// `--max-picture-pixels`: width × height × scale² of one PNG.
     let maxPixels: Int
+    /// `--max-picture-glyphs`: the glyphs one answer's labels may draw, every size's together.
+    let maxGlyphs: Int
+
+    func response(_ scenes: [SessionScene], png: Bool, scale: Double) throws(Problem) -> Response {
+        try response(pictures(scenes), png: png, scale: scale)
+    }
+
+    /// Each scene drawn, from one glyph budget: every size draws the labels again.
+    func pictures(_ scenes: [SessionScene]) throws(Problem) -> [Picture] {
+        var glyphsLeft = maxGlyphs
+        var out: [Picture] = []
+        for scene in scenes {
+            let left = glyphsLeft
+            let picture = try drawn { () throws(Picture.TooLarge) -> Picture in
+                try Picture(
+                    name: scene.name, sketch: scene.sketch, frames: scene.frames, diagnostics: scene.diagnostics,
+                    viewsOf: { scene.conflictViews[$0] ?? [] }, maxGlyphs: left)
+            }
+            glyphsLeft -= picture.glyphs
+            out.append(picture)
+        }
+        return out
+    }
+
+    /// A picture made, or 413 when its labels would take more glyphs than `--max-picture-glyphs`.
+    private func drawn<T>(_ make: () throws(Picture.TooLarge) -> T) throws(Problem) -> T {
+        do throws(Picture.TooLarge) { return try make() } catch {
+            throw Problem(
+                413, "the picture's labels are \(error.glyphs) glyphs or more; a picture draws at most \(error.limit) (--max-picture-glyphs)")
+        }
+    }
 
     func response(_ pictures: [Picture], png: Bool, scale: Double) throws(Problem) -> Response {
         let svg = SVG.document(pictures)

@@ -1,7 +1,15 @@
+import IBCheck
 import CheckedNumbers
 import InterfaceBuilder
 import JSON
 import LayoutModel
+
+/// A layout that hands its frames over one by one, in document order.
+protocol HandsOverFrames {
+    func forEachFrame(_ body: (_ id: String, _ frame: Rect, _ hidden: Bool) -> Void)
+}
+
+extension RootLayout: HandsOverFrames {}
 
 /// Encodes the model's answers straight into bytes (the hot path never builds a JSON tree).
 enum WireFormat {
@@ -11,10 +19,10 @@ enum WireFormat {
         w.endObject()
     }
 
-    /// Every frame of a session, written as the session hands them over (no list is made).
-    static func frames(_ w: inout JSONWriter, of session: LayoutSession) {
+    /// Every frame of a layout, written as its session hands them over (no list is made).
+    static func frames(_ w: inout JSONWriter, of layout: some HandsOverFrames) {
         w.beginObject()
-        session.forEachFrame { frame(&w, $0, $1, hidden: $2) }
+        layout.forEachFrame { frame(&w, $0, $1, hidden: $2) }
         w.endObject()
     }
 
@@ -185,11 +193,11 @@ enum WireFormat {
     }
 
     /// A one-shot layout's answer: every frame of the session, and its diagnostics.
-    static func layout(_ session: LayoutSession, _ ds: [Diagnostic]) -> [UInt8] {
-        var w = JSONWriter(capacity: 256 + 80 * session.document.viewCount)
+    static func layout(_ layout: OneShotLayout) -> [UInt8] {
+        var w = JSONWriter(capacity: 256 + 80 * layout.viewCount)
         w.beginObject()
-        w.key(plain: "frames"); frames(&w, of: session)
-        w.key("diagnostics"); diagnostics(&w, ds)
+        w.key(plain: "frames"); frames(&w, of: layout)
+        w.key("diagnostics"); diagnostics(&w, layout.diagnostics)
         w.endObject()
         return w.bytes
     }
