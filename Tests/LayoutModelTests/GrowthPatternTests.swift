@@ -48,6 +48,47 @@ final class GrowthPatternTests: XCTestCase {
         return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
     }
 
+    /// A box a row, each height the first box's (a star): one free height decided by n
+    /// intrinsic sizes, the tallest's compression resistance.
+    static func heightsStar(_ n: Int) -> JSON {
+        var views = [#"{"id":"root","frame":{"x":0,"y":0,"width":375,"height":10000000}}"#], cons: [String] = []
+        for i in 0..<n {
+            views.append(#"{"id":"b\#(i)","parent":"root","intrinsicSize":{"width":\#(24 + i % 5 * 13),"height":\#(16 + i * 7 % 30)}}"#)
+            cons += [#"{"expr":"b\#(i).top == root.top + \#(i * 50)"}"#, #"{"expr":"b\#(i).leading == root.leading"}"#]
+            if i > 0 { cons.append(#"{"expr":"b\#(i).height == b0.height"}"#) }
+        }
+        return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
+    }
+
+    /// Boxes whose widths are chained `@750`, each with its own intrinsic width.
+    static func widthsChained750(_ n: Int) -> JSON {
+        var views = [#"{"id":"root","frame":{"x":0,"y":0,"width":375,"height":10000000}}"#], cons: [String] = []
+        for i in 0..<n {
+            views.append(#"{"id":"b\#(i)","parent":"root","intrinsicSize":{"width":\#(40 + i * 11 % 90),"height":20}}"#)
+            cons += [
+                #"{"expr":"b\#(i).top == root.top + \#(i * 30)"}"#, #"{"expr":"b\#(i).leading == root.leading + 12"}"#,
+                #"{"expr":"b\#(i).trailing <= root.trailing - 12"}"#
+            ]
+            if i > 0 { cons.append(#"{"expr":"b\#(i).width == b\#(i - 1).width @750"}"#) }
+        }
+        return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
+    }
+
+    /// Cells chained top to bottom `@750`, each with a height pinned `@750` that its aspect
+    /// ratio `@750` (its width the screen's) outweighs.
+    static func aspectChain750(_ n: Int) -> JSON {
+        var views = [#"{"id":"root","frame":{"x":0,"y":0,"width":375,"height":10000000}}"#], cons: [String] = []
+        for i in 0..<n {
+            views.append(#"{"id":"c\#(i)","parent":"root"}"#)
+            cons += [
+                #"{"expr":"\#(i == 0 ? "c0.top == root.top" : "c\(i).top == c\(i - 1).bottom") @750"}"#,
+                #"{"expr":"c\#(i).leading == root.leading"}"#, #"{"expr":"c\#(i).width == root.width"}"#,
+                #"{"expr":"c\#(i).height == 120 @750"}"#, #"{"expr":"c\#(i).width == c\#(i).height * 1.5 @750"}"#
+            ]
+        }
+        return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
+    }
+
     /// The factored basis's frames are the solved form's, and nothing is ambiguous or broken.
     func agree(_ doc: JSON, _ what: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let factored = try LayoutSession(document: doc, limits: SessionLimits(engine: .factored, factoredFromViews: nil))
@@ -69,6 +110,11 @@ final class GrowthPatternTests: XCTestCase {
         // frames the column must have (`testAProportionalColumnTakesNoPivot`).
         for n in [3, 7, 40] { try agree(Self.column(n, "fillProportionally", text: false), "fillProportionally \(n)") }
         for n in [3, 7, 40, 150] { try agree(Self.chainedWidths(n), "chained widths \(n)") }
+        for n in [3, 7, 40, 100] {
+            try agree(Self.heightsStar(n), "a star of heights \(n)")
+            try agree(Self.widthsChained750(n), "widths chained @750 \(n)")
+            try agree(Self.aspectChain750(n), "aspect ratios on a chain @750 \(n)")
+        }
         // Labels: 70 rewrap past `bulkRemake` (the solved form takes seconds of a debug build more).
         for n in [3, 7, 70] {
             try agree(Self.column(n, "fillProportionally", text: true), "fillProportionally of labels \(n)")
@@ -91,6 +137,19 @@ final class GrowthPatternTests: XCTestCase {
             y += h + 4
         }
         XCTAssertEqual(s.frame("col")?.height ?? .nan, y - 4, accuracy: 1e-6)
+    }
+
+    /// The star of heights takes one primal step, its long ratio test passing every box's
+    /// compression resistance up to the tallest's (it took a step a box, each as long as the
+    /// star); the chain `@750` of cells is peeled (its positions out of the basis).
+    func testAStarOfHeightsTakesOneStepAndAnOptionalChainIsPeeled() throws {
+        let limits = SessionLimits(engine: .factored, factoredFromViews: nil)
+        let star = try LayoutSession(document: Self.heightsStar(150), limits: limits)
+        XCTAssertLessThanOrEqual(star.solver.stats.pivots, 2)
+        for i in 0..<150 { XCTAssertEqual(star.frame("b\(i)")?.height ?? .nan, 45, accuracy: 1e-9, "b\(i)") }
+        let chain = try LayoutSession(document: Self.aspectChain750(150), limits: limits)
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(chain.solver as? FactoredSolver).dependents.count, 150)
+        XCTAssertEqual(chain.frame("c149")?.y ?? .nan, 149 * 250, accuracy: 1e-6)
     }
 
     /// `--engine auto` builds a proportional stack of 32 views or more on the factored basis,

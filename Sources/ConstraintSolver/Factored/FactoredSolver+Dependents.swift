@@ -75,10 +75,16 @@ extension FactoredSolver {
         }
     }
 
+    /// An unbroken equality of free user columns; or an optional one, whose errors stay 0: the
+    /// variable it defines absorbs any error (a chain of cells placed `@750` peels as a
+    /// required one does, where the positions in the basis made each cell's pivot walk every
+    /// cell below: n² for n cells).
     private func peelable(_ r: Int) -> Bool {
         let h = handleOfRow[r]
-        guard h >= 0, let rec = records[h], rec.isRequired, rec.relation == .equal, !records.isBroken(h) else { return false }
-        for e in rows[r] where !isUser[e.index] || kind[e.index] != .free { return false }
+        guard h >= 0, let rec = records[h], rec.relation == .equal, !records.isBroken(h) else { return false }
+        for e in rows[r] where !isUser[e.index] || kind[e.index] != .free {
+            guard !rec.isRequired, kind[e.index] == .error, value[e.index] == 0, !basis.isBasic(e.index) else { return false }
+        }
         return true
     }
 
@@ -179,6 +185,13 @@ extension FactoredSolver {
         let c = dependentColumn(ofRow: r)
         let d = dependents.rank(c)
         forget(rank: d)
+        // An optional row's errors, in no other row, go with it.
+        for e in rows[r] where kind[e.index] == .error {
+            setCost(e.index, priority: 0)
+            candidates.remove(e.index)
+            kind[e.index] = .dead
+            freeColumns.append(e.index)
+        }
         rows.clear(r)
         freeRows.append(r)
         setValue(c, 0)
@@ -229,6 +242,12 @@ extension FactoredSolver {
             basis.upperTransposed(&rowWork)
             basis.extend(row: r, column: j, l: rowWork.entries(), v: [], diagonal: a)
             setValue(j, delta / a)
+            // An optional row's errors cost what they cost again: the row's dual is 0 (its
+            // variable is basic in it alone).
+            for e in rows[r] where kind[e.index] == .error {
+                for k in reduced.indices { setReducedCost(k, e.index, cost(k, e.index)) }
+                checkCandidate(e.index)
+            }
         }
         ambiguityCache = nil
     }

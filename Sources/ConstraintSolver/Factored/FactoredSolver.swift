@@ -621,27 +621,102 @@ public final class FactoredSolver {
         }
     }
 
+    /// One primal step with a long ratio test. A basic slack or error that reaches zero along
+    /// the entering column's direction leaves only if going on no longer pays: its row's other
+    /// slack or error (its twin, the same column negated) can take its place with no pivot
+    /// (`flip`), and going on then costs what the twin's cost adds to the slope. A free
+    /// variable decided by n optional rows (a star of equal heights over n intrinsic sizes)
+    /// reaches its value in one step, not in n steps each as long as the star.
     func primalStep(_ entering: Int? = nil) throws(Unbounded) {
         let q = entering ?? candidates.min()!
         let sigma: Double = lexSign(q) < 0 ? 1 : -1
         basis.ftran(column(q), into: &columnWork)
-        var best: (step: Int, t: Double, column: Int)? = nil
+        var limits: [(t: Double, column: Int, step: Int, rate: Double)] = []
         for k in columnWork.pattern {
             let a = columnWork[k]
             let v = basis.columnOfStep[k]
             guard kind[v] != .free else { continue }
             let rate = sigma * a
             guard rate > Self.eps else { continue }
-            let t = max(value[v], 0) / rate
-            if let b = best, !(t < b.t - 1e-12 || (abs(t - b.t) <= 1e-12 && v < b.column)) { continue }
-            best = (k, t, v)
+            limits.append((max(value[v], 0) / rate, v, k, rate))
         }
-        guard let best else { throw Unbounded() }
+        guard !limits.isEmpty else { throw Unbounded() }
+        var stop = 0
+        if limits.count > 1 {
+            limits.sort { $0.t < $1.t - 1e-12 || (abs($0.t - $1.t) <= 1e-12 && $0.column < $1.column) }
+            var slope = reduced.indices.map { sigma * reducedCost($0, q) }
+            while stop < limits.count - 1, let t = twin(of: limits[stop].column) {
+                let rate = limits[stop].rate
+                let (a, b) = (costPriority[limits[stop].column], costPriority[t])
+                for k in reduced.indices where levelPriority[k] == a || levelPriority[k] == b {
+                    slope[k] += rate * ((levelPriority[k] == a ? 1 : 0) + (levelPriority[k] == b ? 1 : 0))
+                }
+                guard Self.lexNegative(slope) else { break }
+                stop += 1
+            }
+        }
+        let best = limits[stop]
         let t = best.t * sigma
         moveBasics(by: t)
         let leaving = pivot(q, at: best.step)
         setValue(q, t)
         setValue(leaving, 0)
+        if stop > 0 { flip(limits[..<stop].map { ($0.column, $0.step) }) }
+    }
+
+    /// The slope along a direction, level by level: whether it still lowers the objective.
+    private static func lexNegative(_ slope: [Double]) -> Bool {
+        for s in slope where abs(s) > dualTolerance { return s < 0 }
+        return false
+    }
+
+    /// The other slack or error of basic column j's row, nonbasic, the same column negated:
+    /// what can stand for j in the basis with no pivot.
+    func twin(of j: Int) -> Int? {
+        guard kind[j] == .slack || kind[j] == .error, let r = columnRows[j].first else { return nil }
+        let row = Int(r)
+        guard let a = cell(row, j) else { return nil }
+        for e in rows[row] where e.index != j && e.value == -a && (kind[e.index] == .slack || kind[e.index] == .error) {
+            return basis.isBasic(e.index) ? nil : e.index
+        }
+        return nil
+    }
+
+    /// Basic columns past zero along a long step, each replaced at its step by its twin,
+    /// which takes its value negated. B changes by the signs of those columns (one-entry
+    /// etas), and the duals by one solve for all of them: level k's y moves by
+    /// −Σ (cost of j + cost of its twin)·ρ_p, ρ_p the row of B⁻¹ at j's step.
+    private func flip(_ passed: [(column: Int, step: Int)]) {
+        let pairs = passed.compactMap { p in twin(of: p.column).map { (p.column, p.step, $0) } }
+        var moves: [(level: Int, dy: [Entry])] = []
+        for k in reduced.indices {
+            var cb: [Entry] = []
+            for (j, p, t) in pairs {
+                let w = cost(k, j) + cost(k, t)
+                if w != 0 { cb.append(Entry(p, -w)) }
+            }
+            guard !cb.isEmpty else { continue }
+            basis.btran(cb, into: &rowWork)
+            moves.append((k, rho()))
+        }
+        for (j, p, t) in pairs {
+            let v = value[j]
+            columnWork.reset(size: basis.stepCount)
+            columnWork.set(p, -1)
+            basis.replace(step: p, with: t, column: columnWork)
+            for k in reduced.indices { setReducedCost(k, j, 0) }
+            setValue(t, -v)
+            setValue(j, 0)
+        }
+        var changed: Set<Int> = []
+        for (k, dy) in moves { changed.formUnion(dualDelta(k, dy)) }
+        for (j, _, t) in pairs {
+            for k in reduced.indices { setReducedCost(k, t, 0) }
+            candidates.remove(t)
+            changed.insert(j)
+        }
+        ambiguityCache = nil
+        for c in changed { checkCandidate(c) }
     }
 
     /// One dual simplex step on the most infeasible basic column; no entering column
