@@ -107,6 +107,9 @@ func drive(_ document: JSON, steps: Int) -> Driven {
 
 var (views, agreeing, documentsFull, roots, refused) = (0, 0, 0, 0, 0)
 var (conflictingRoots, conflictingViews, conflictingAgreeing, conflictingFull) = (0, 0, 0, 0)
+// Disagreeing views of roots without conflicts whose stored frames break their own required
+// constraints (`ImportedRoot.staleViews`), and documents where every disagreeing view is one.
+var (staleViews, staleOnlyDocuments) = (0, 0)
 var (importNanos, buildNanos, jsonNanos) = (UInt64(0), UInt64(0), UInt64(0))
 var misses: [String: Int] = [:]
 for path in files {
@@ -122,7 +125,7 @@ for path in files {
         continue
     }
     importNanos += now() - t0
-    var (docViews, docAgreeing) = (0, 0)
+    var (docViews, docAgreeing, docStale) = (0, 0, 0)
     // Roots whose required constraints conflict: which constraint Xcode broke is weak evidence
     // (issue 62), so they are counted apart as well.
     var (conflictRoots, conflictViews, conflictAgreeing, conflictFull) = (0, 0, 0, 0)
@@ -170,9 +173,15 @@ for path in files {
             let ok = abs(f.x - s.x) <= 0.5 && abs(f.y - s.y) <= 0.5 && abs(f.width - s.width) <= 0.5 && abs(f.height - s.height) <= 0.5
             if ok {
                 docAgreeing += 1
-            } else if verbose {
+                continue
+            }
+            if verbose {
                 print(
                     "  \(root.name) \(s.id): layoutd \(f.x), \(f.y), \(f.width) × \(f.height)  Xcode \(s.x), \(s.y), \(s.width) × \(s.height)")
+            }
+            if !conflicting && root.staleViews.contains(s.id) {
+                docStale += 1
+                if verbose { print("  stale \(root.name) \(s.id): its stored frame breaks a required constraint of its own") }
             }
         }
         if verbose {
@@ -188,6 +197,11 @@ for path in files {
     if conflictRoots > 0 {
         print("  conflicting roots \(conflictRoots) (\(conflictFull) fully agree): \(conflictAgreeing) of \(conflictViews) views agree")
     }
+    if docStale > 0 {
+        print("  stale views \(docStale) of the \(docViews - docAgreeing) disagreeing")
+        staleViews += docStale
+        if docStale == docViews - docAgreeing { staleOnlyDocuments += 1 }
+    }
     if docViews == docAgreeing { documentsFull += 1 } else { misses[path] = docViews - docAgreeing }
     print("\(path): \(document.roots.count) roots, \(docAgreeing) of \(docViews) views agree")
 }
@@ -195,7 +209,8 @@ let share = views == 0 ? 0 : Double(agreeing) / Double(views)
 print(
     "{\"documents\":\(files.count),\"refused\":\(refused),\"roots\":\(roots),\"views\":\(views),\"agreeing\":\(agreeing),"
         + "\"share\":\(share),\"documents_full\":\(documentsFull),"
-        + "\"conflicting_roots\":\(conflictingRoots),\"conflicting_full\":\(conflictingFull),\"conflicting_views\":\(conflictingViews),\"conflicting_agreeing\":\(conflictingAgreeing),\"import_ms\":\(Double(importNanos) / 1e6),"
+        + "\"conflicting_roots\":\(conflictingRoots),\"conflicting_full\":\(conflictingFull),\"conflicting_views\":\(conflictingViews),\"conflicting_agreeing\":\(conflictingAgreeing),"
+        + "\"stale_views\":\(staleViews),\"stale_only_documents\":\(staleOnlyDocuments),\"import_ms\":\(Double(importNanos) / 1e6),"
         + "\"layout_ms\":\(Double(buildNanos) / 1e6),\"json_layout_ms\":\(Double(jsonNanos) / 1e6)"
         + (drive > 0
             ? ",\"driven_steps\":\(driven.steps),\"driven_frames\":\(driven.frames),\"apart_from_fresh\":\(driven.apart),\"misreported\":\(driven.misreported),\"conflicted_steps\":\(driven.conflicted)"

@@ -60,7 +60,7 @@ struct RootBuilder {
         return ImportedRoot(
             kind: kind, name: name, rootID: rootID, document: emitted.document(scale: device?.scale ?? 2), storedFrames: stored.frames,
             unreconciled: stored.unreconciled, notes: emitted.notes, place: SourcePlace(kind == .view ? root : controller ?? root),
-            places: emitted.places)
+            places: emitted.places, staleViews: storedStaleViews())
     }
 
     private mutating func visit(

@@ -38,4 +38,39 @@ extension RootBuilder {
         default: return abs(a - rhs) > Self.storedTolerance
         }
     }
+
+    /// Views whose stored frames break a required constraint between two of the root's views
+    /// (or on one view's size): Xcode would show them misplaced, so their frames are stale
+    /// evidence, counted apart by the bench (issue 62). Only what the stored frames alone
+    /// decide: not the root (laid out at the canvas the importer chose), guides, margins,
+    /// baselines, nor views whose frame is not their alignment rect (controls with alignment
+    /// insets, SF Symbols).
+    func storedStaleViews() -> Set<String> {
+        var stale: Set<String> = []
+        for c in emitted.constraints where isRequired(c) {
+            guard let first = c["first"]?.string.flatMap(staleCheckedView) else { continue }
+            var named = [first]
+            if let anchor = c["second"]?.string {
+                guard let second = staleCheckedView(anchor) else { continue }
+                named.append(second)
+            }
+            if storedViolates(c) { stale.formUnion(named) }
+        }
+        return stale
+    }
+
+    /// The view an anchor names when its stored frame alone decides the anchor's value.
+    private func staleCheckedView(_ anchor: String) -> String? {
+        guard let dot = anchor.lastIndex(of: ".") else { return nil }
+        let id = String(anchor[..<dot])
+        let plain: Set<Substring> = ["left", "leading", "right", "trailing", "top", "bottom", "width", "height", "centerX", "centerY"]
+        guard plain.contains(anchor[anchor.index(after: dot)...]), tree.parent[id] != nil, let e = tree.elements[id] else { return nil }
+        return Self.alignmentInsets(e) == nil && !Self.showsSymbol(e) ? id : nil
+    }
+
+    /// A view showing an SF Symbol (`catalog="system"`): its stored frame is the symbol's
+    /// image rect, not the rect its constraints align.
+    static func showsSymbol(_ e: XMLElement) -> Bool {
+        e["catalog"] == "system" || e.children.contains { $0["catalog"] == "system" || $0.children.contains { $0["catalog"] == "system" } }
+    }
 }

@@ -53,4 +53,28 @@ final class StoredBreakTests: XCTestCase {
         XCTAssertEqual(ids.first, "far")
         XCTAssertEqual(ids.filter { $0 == "mid" || $0 == "far" }, ["far", "mid"])
     }
+
+    /// Views whose stored frames break a required constraint between them are stale
+    /// (`RootBuilder.storedStaleViews`); a constraint to the root, or on a view showing an SF
+    /// Symbol (stored at its image rect), does not say so.
+    func testViewsWhoseStoredFramesBreakTheirConstraintsAreStale() throws {
+        let body = """
+            <subviews>
+                <view translatesAutoresizingMaskIntoConstraints="NO" id="a"><rect key="frame" x="20" y="100" width="100" height="50"/></view>
+                <view translatesAutoresizingMaskIntoConstraints="NO" id="b"><rect key="frame" x="140" y="100" width="100" height="50"/></view>
+                <view translatesAutoresizingMaskIntoConstraints="NO" id="c"><rect key="frame" x="20" y="300" width="100" height="50"/></view>
+                <button translatesAutoresizingMaskIntoConstraints="NO" id="icon"><rect key="frame" x="20" y="400.5" width="40" height="39"/>
+                    <state key="normal" image="magnifyingglass" catalog="system"/>
+                </button>
+            </subviews>
+            <constraints>
+                <constraint firstItem="b" firstAttribute="leading" secondItem="a" secondAttribute="trailing" constant="8" id="gap"/>
+                <constraint firstItem="c" firstAttribute="top" secondItem="root" secondAttribute="top" constant="200" id="toRoot"/>
+                <constraint firstItem="icon" firstAttribute="height" constant="40" id="iconHeight"/>
+            </constraints>
+            """
+        let root = try XCTUnwrap(try Importer.read(ImporterTests.scene(body), options: ImportOptions(contentSizes: .stored)).roots.first)
+        // b is stored 20 after a's trailing edge where the constraint says 8.
+        XCTAssertEqual(root.staleViews, ["a", "b"])
+    }
 }
