@@ -42,16 +42,20 @@ extension RootBuilder {
     /// Views whose stored frames break a required constraint between two of the root's views
     /// (or on one view's size): Xcode would show them misplaced, so their frames are stale
     /// evidence, counted apart by the bench (issue 62). Only what the stored frames alone
-    /// decide: not the root (laid out at the canvas the importer chose), guides, margins,
-    /// baselines, nor views whose frame is not their alignment rect (controls with alignment
-    /// insets, SF Symbols).
+    /// decide: not a controller's root (a screen's size is stored where Xcode lays it out
+    /// below an opaque bar or in a sheet) nor another root laid out at another size than
+    /// stored, guides, margins, baselines, nor views whose frame is not their alignment rect
+    /// (controls with alignment insets, SF Symbols).
     func storedStaleViews() -> Set<String> {
+        let rootKeepsStoredSize =
+            kind != .scene
+            && stored.frames.first.map { f in stored.rects[f.id].map { $0.width == f.width && $0.height == f.height } ?? false } ?? false
         var stale: Set<String> = []
         for c in emitted.constraints where isRequired(c) {
-            guard let first = c["first"]?.string.flatMap(staleCheckedView) else { continue }
+            guard let first = c["first"]?.string.flatMap({ staleCheckedView($0, rootKeepsStoredSize) }) else { continue }
             var named = [first]
             if let anchor = c["second"]?.string {
-                guard let second = staleCheckedView(anchor) else { continue }
+                guard let second = staleCheckedView(anchor, rootKeepsStoredSize) else { continue }
                 named.append(second)
             }
             if storedViolates(c) { stale.formUnion(named) }
@@ -60,11 +64,13 @@ extension RootBuilder {
     }
 
     /// The view an anchor names when its stored frame alone decides the anchor's value.
-    private func staleCheckedView(_ anchor: String) -> String? {
+    private func staleCheckedView(_ anchor: String, _ rootKeepsStoredSize: Bool) -> String? {
         guard let dot = anchor.lastIndex(of: ".") else { return nil }
         let id = String(anchor[..<dot])
         let plain: Set<Substring> = ["left", "leading", "right", "trailing", "top", "bottom", "width", "height", "centerX", "centerY"]
-        guard plain.contains(anchor[anchor.index(after: dot)...]), tree.parent[id] != nil, let e = tree.elements[id] else { return nil }
+        guard plain.contains(anchor[anchor.index(after: dot)...]), tree.parent[id] != nil || rootKeepsStoredSize, let e = tree.elements[id] else {
+            return nil
+        }
         return Self.alignmentInsets(e) == nil && !Self.showsSymbol(e) ? id : nil
     }
 

@@ -77,4 +77,32 @@ final class StoredBreakTests: XCTestCase {
         // b is stored 20 after a's trailing edge where the constraint says 8.
         XCTAssertEqual(root.staleViews, ["a", "b"])
     }
+
+    /// A xib's top-level view is laid out at its stored size: a constraint to it counts. Stored
+    /// 441 wide between a 20-point leading inset and centring in 480 (440 wide): stale.
+    func testAXibRootsStoredSizeCountsForStaleViews() throws {
+        let xib = Array(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <document type="com.apple.InterfaceBuilder3.CocoaTouch.XIB" version="3.0" toolsVersion="6214" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
+                <objects>
+                    <view contentMode="scaleToFill" id="root">
+                        <rect key="frame" x="0.0" y="0.0" width="480" height="480"/>
+                        <subviews>
+                            <view translatesAutoresizingMaskIntoConstraints="NO" id="line"><rect key="frame" x="20" y="439" width="441" height="21"/></view>
+                        </subviews>
+                        <constraints>
+                            <constraint firstItem="line" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="20" id="lead"/>
+                            <constraint firstAttribute="centerX" secondItem="line" secondAttribute="centerX" id="mid"/>
+                            <constraint firstAttribute="bottom" secondItem="line" secondAttribute="bottom" constant="20" id="low"/>
+                            <constraint firstItem="line" firstAttribute="height" constant="21" id="tall"/>
+                        </constraints>
+                    </view>
+                </objects>
+            </document>
+            """.utf8)
+        let root = try XCTUnwrap(try Importer.read(xib, options: ImportOptions(contentSizes: .stored)).roots.first)
+        XCTAssertEqual(root.staleViews, ["line", "root"])
+        XCTAssertEqual(try laidOut(root)["line"], Rect(x: 20, y: 439, width: 440, height: 21))
+    }
 }
