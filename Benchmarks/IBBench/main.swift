@@ -110,6 +110,8 @@ var (conflictingRoots, conflictingViews, conflictingAgreeing, conflictingFull) =
 // Disagreeing views of roots without conflicts whose stored frames break their own required
 // constraints (`ImportedRoot.staleViews`), and documents where every disagreeing view is one.
 var (staleViews, staleOnlyDocuments) = (0, 0)
+// Disagreeing views showing an SF Symbol (`ImportedRoot.symbolViews`), of roots without conflicts.
+var symbolViews = 0
 var (importNanos, buildNanos, jsonNanos) = (UInt64(0), UInt64(0), UInt64(0))
 var misses: [String: Int] = [:]
 for path in files {
@@ -125,7 +127,7 @@ for path in files {
         continue
     }
     importNanos += now() - t0
-    var (docViews, docAgreeing, docStale) = (0, 0, 0)
+    var (docViews, docAgreeing, docStale, docSymbols) = (0, 0, 0, 0)
     // Roots whose required constraints conflict: which constraint Xcode broke is weak evidence
     // (issue 62), so they are counted apart as well.
     var (conflictRoots, conflictViews, conflictAgreeing, conflictFull) = (0, 0, 0, 0)
@@ -179,7 +181,9 @@ for path in files {
                 print(
                     "  \(root.name) \(s.id): layoutd \(f.x), \(f.y), \(f.width) × \(f.height)  Xcode \(s.x), \(s.y), \(s.width) × \(s.height)")
             }
-            if !conflicting && root.staleViews.contains(s.id) {
+            if !conflicting && root.symbolViews.contains(s.id) {
+                docSymbols += 1
+            } else if !conflicting && root.staleViews.contains(s.id) {
                 docStale += 1
                 if verbose { print("  stale \(root.name) \(s.id): its stored frame breaks a required constraint of its own") }
             }
@@ -197,6 +201,10 @@ for path in files {
     if conflictRoots > 0 {
         print("  conflicting roots \(conflictRoots) (\(conflictFull) fully agree): \(conflictAgreeing) of \(conflictViews) views agree")
     }
+    if docSymbols > 0 {
+        print("  symbol views \(docSymbols) of the \(docViews - docAgreeing) disagreeing")
+        symbolViews += docSymbols
+    }
     if docStale > 0 {
         print("  stale views \(docStale) of the \(docViews - docAgreeing) disagreeing")
         staleViews += docStale
@@ -210,7 +218,7 @@ print(
     "{\"documents\":\(files.count),\"refused\":\(refused),\"roots\":\(roots),\"views\":\(views),\"agreeing\":\(agreeing),"
         + "\"share\":\(share),\"documents_full\":\(documentsFull),"
         + "\"conflicting_roots\":\(conflictingRoots),\"conflicting_full\":\(conflictingFull),\"conflicting_views\":\(conflictingViews),\"conflicting_agreeing\":\(conflictingAgreeing),"
-        + "\"stale_views\":\(staleViews),\"stale_only_documents\":\(staleOnlyDocuments),\"import_ms\":\(Double(importNanos) / 1e6),"
+        + "\"stale_views\":\(staleViews),\"stale_only_documents\":\(staleOnlyDocuments),\"symbol_views\":\(symbolViews),\"import_ms\":\(Double(importNanos) / 1e6),"
         + "\"layout_ms\":\(Double(buildNanos) / 1e6),\"json_layout_ms\":\(Double(jsonNanos) / 1e6)"
         + (drive > 0
             ? ",\"driven_steps\":\(driven.steps),\"driven_frames\":\(driven.frames),\"apart_from_fresh\":\(driven.apart),\"misreported\":\(driven.misreported),\"conflicted_steps\":\(driven.conflicted)"

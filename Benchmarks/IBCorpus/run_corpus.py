@@ -37,6 +37,7 @@ ROOT_REFUSED = re.compile(r"^(?P<path>.*) (?P<root>\S+): layoutd refused its doc
 CONFLICT_LINE = re.compile(
     r"^  conflicting roots (?P<roots>\d+) \((?P<full>\d+) fully agree\): (?P<agree>\d+) of (?P<views>\d+) views agree$")
 STALE_LINE = re.compile(r"^  stale views (?P<stale>\d+) of the (?P<apart>\d+) disagreeing$")
+SYMBOL_LINE = re.compile(r"^  symbol views (?P<symbols>\d+) of the (?P<apart>\d+) disagreeing$")
 VIEW_LINE = re.compile(
     r"^  (?P<root>\S+) (?P<view>\S+): layoutd (?P<lx>[^,\s]+), (?P<ly>[^,\s]+), (?P<lw>[^,\s]+) × (?P<lh>[^,\s]+)"
     r"  Xcode (?P<xx>[^,\s]+), (?P<xy>[^,\s]+), (?P<xw>[^,\s]+) × (?P<xh>[^,\s]+)$")
@@ -77,6 +78,8 @@ def run_one(bench, path, stored, verbose, timeout):
                           conflict_agreeing=int(m["agree"]))
         elif m := STALE_LINE.match(line):
             result.update(stale_views=int(m["stale"]), stale_only=int(m["stale"]) == int(m["apart"]))
+        elif m := SYMBOL_LINE.match(line):
+            result.update(symbol_views=int(m["symbols"]))
         elif m := VIEW_LINE.match(line):
             result["views_apart"].append(line.strip())
         elif line.startswith("  "):
@@ -118,6 +121,9 @@ def summarize(half, mode, docs, results):
         "stale_views": sum(r.get("stale_views", 0) for _, r in ok),
         "stale_documents": sum(1 for _, r in ok if r.get("stale_views", 0)),
         "stale_only_documents": sum(1 for _, r in ok if r.get("stale_only", False)),
+        # Disagreeing views showing an SF Symbol (stored at the symbol's image rect), apart.
+        "symbol_views": sum(r.get("symbol_views", 0) for _, r in ok),
+        "symbol_documents": sum(1 for _, r in ok if r.get("symbol_views", 0)),
         "seconds": sum(r.get("seconds", 0) for r in results),
     }
     for outcome in ("crash", "timeout", "refused", "unreadable"):
@@ -145,6 +151,8 @@ def print_summary(s):
     print(f"           stale views (stored frames break their own required constraints; counted above as they are): "
           f"{s['stale_views']} in {s['stale_documents']} documents, "
           f"{s['stale_only_documents']} documents whose only disagreeing views are stale")
+    print(f"           SF Symbol views disagreeing (stored at the symbol's image rect): "
+          f"{s['symbol_views']} in {s['symbol_documents']} documents")
 
 
 def main():

@@ -50,6 +50,9 @@ public struct ImportedRoot: Sendable {
     /// misplaced though the document does not say so. Reported apart; the agreement figures
     /// still count them.
     public var staleViews: Set<String> = []
+    /// Views showing an SF Symbol (`RootBuilder.showsSymbol`): stored at the symbol's image
+    /// rect, whose insets the document does not give. Reported apart, counted as the others.
+    public var symbolViews: Set<String> = []
 }
 
 /// A place in the XML: 1-based line and column of an element's start tag.

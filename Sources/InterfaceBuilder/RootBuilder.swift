@@ -60,7 +60,8 @@ struct RootBuilder {
         return ImportedRoot(
             kind: kind, name: name, rootID: rootID, document: emitted.document(scale: device?.scale ?? 2), storedFrames: stored.frames,
             unreconciled: stored.unreconciled, notes: emitted.notes, place: SourcePlace(kind == .view ? root : controller ?? root),
-            places: emitted.places, staleViews: storedStaleViews())
+            places: emitted.places, staleViews: storedStaleViews(),
+            symbolViews: Set(tree.elements.filter { Self.showsSymbol($0.value) }.keys))
     }
 
     private mutating func visit(

@@ -73,10 +73,4 @@ extension RootBuilder {
         }
         return Self.alignmentInsets(e) == nil && !Self.showsSymbol(e) ? id : nil
     }
-
-    /// A view showing an SF Symbol (`catalog="system"`): its stored frame is the symbol's
-    /// image rect, not the rect its constraints align.
-    static func showsSymbol(_ e: XMLElement) -> Bool {
-        e["catalog"] == "system" || e.children.contains { $0["catalog"] == "system" || $0.children.contains { $0["catalog"] == "system" } }
-    }
 }

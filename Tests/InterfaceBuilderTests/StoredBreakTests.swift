@@ -105,4 +105,26 @@ final class StoredBreakTests: XCTestCase {
         XCTAssertEqual(root.staleViews, ["line", "root"])
         XCTAssertEqual(try laidOut(root)["line"], Rect(x: 20, y: 439, width: 440, height: 21))
     }
+
+    /// Views showing an SF Symbol are listed (`RootBuilder.showsSymbol`): an image view's
+    /// symbol, a button's state image; not the view that holds one.
+    func testViewsShowingASymbolAreListed() throws {
+        let body = """
+            <subviews>
+                <view translatesAutoresizingMaskIntoConstraints="NO" id="holder"><rect key="frame" x="0" y="0" width="100" height="100"/>
+                    <subviews>
+                        <imageView translatesAutoresizingMaskIntoConstraints="NO" image="sun.max" catalog="system" id="sun"><rect key="frame" x="0" y="-0.5" width="40" height="40.5"/></imageView>
+                    </subviews>
+                </view>
+                <button translatesAutoresizingMaskIntoConstraints="NO" id="find"><rect key="frame" x="200" y="0.5" width="40" height="38.5"/>
+                    <state key="normal" backgroundImage="magnifyingglass" catalog="system"/>
+                </button>
+                <button translatesAutoresizingMaskIntoConstraints="NO" id="plain"><rect key="frame" x="200" y="100" width="40" height="30"/>
+                    <state key="normal" title="Go"/>
+                </button>
+            </subviews>
+            """
+        let root = try XCTUnwrap(try Importer.read(ImporterTests.scene(body), options: ImportOptions(contentSizes: .stored)).roots.first)
+        XCTAssertEqual(root.symbolViews, ["sun", "find"])
+    }
 }
