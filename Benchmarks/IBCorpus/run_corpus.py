@@ -173,7 +173,10 @@ def main():
     rows = read_corpus(args.corpus)
     halves = args.half or ["development", "validation"]
     modes = args.mode or ["stored", "measured"]
-    details = open(args.details, "w", encoding="utf-8") if args.details else None
+    # Opened only when a half whose views it gets is run: a validation-only run leaves an
+    # earlier development file as it was.
+    writes = args.details and "stored" in modes and ("development" in halves or args.details_validation)
+    details = open(args.details, "w", encoding="utf-8") if writes else None
     summaries, missing = [], []
     for half in halves:
         docs = [r for r in rows if r[3] == half]
