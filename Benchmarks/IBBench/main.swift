@@ -112,6 +112,9 @@ var (conflictingRoots, conflictingViews, conflictingAgreeing, conflictingFull) =
 var (staleViews, staleOnlyDocuments) = (0, 0)
 // Disagreeing views showing an SF Symbol (`ImportedRoot.symbolViews`), of roots without conflicts.
 var symbolViews = 0
+// Documents some view of which disagrees, every such view counted apart (a conflicting root's,
+// stale or showing a symbol).
+var apartOnlyDocuments = 0
 var (importNanos, buildNanos, jsonNanos) = (UInt64(0), UInt64(0), UInt64(0))
 var misses: [String: Int] = [:]
 for path in files {
@@ -210,6 +213,11 @@ for path in files {
         staleViews += docStale
         if docStale == docViews - docAgreeing { staleOnlyDocuments += 1 }
     }
+    let apart = (conflictViews - conflictAgreeing) + docStale + docSymbols
+    if docViews > docAgreeing && apart == docViews - docAgreeing {
+        print("  every disagreeing view counted apart")
+        apartOnlyDocuments += 1
+    }
     if docViews == docAgreeing { documentsFull += 1 } else { misses[path] = docViews - docAgreeing }
     print("\(path): \(document.roots.count) roots, \(docAgreeing) of \(docViews) views agree")
 }
@@ -218,7 +226,7 @@ print(
     "{\"documents\":\(files.count),\"refused\":\(refused),\"roots\":\(roots),\"views\":\(views),\"agreeing\":\(agreeing),"
         + "\"share\":\(share),\"documents_full\":\(documentsFull),"
         + "\"conflicting_roots\":\(conflictingRoots),\"conflicting_full\":\(conflictingFull),\"conflicting_views\":\(conflictingViews),\"conflicting_agreeing\":\(conflictingAgreeing),"
-        + "\"stale_views\":\(staleViews),\"stale_only_documents\":\(staleOnlyDocuments),\"symbol_views\":\(symbolViews),\"import_ms\":\(Double(importNanos) / 1e6),"
+        + "\"stale_views\":\(staleViews),\"stale_only_documents\":\(staleOnlyDocuments),\"symbol_views\":\(symbolViews),\"apart_only_documents\":\(apartOnlyDocuments),\"import_ms\":\(Double(importNanos) / 1e6),"
         + "\"layout_ms\":\(Double(buildNanos) / 1e6),\"json_layout_ms\":\(Double(jsonNanos) / 1e6)"
         + (drive > 0
             ? ",\"driven_steps\":\(driven.steps),\"driven_frames\":\(driven.frames),\"apart_from_fresh\":\(driven.apart),\"misreported\":\(driven.misreported),\"conflicted_steps\":\(driven.conflicted)"

@@ -78,6 +78,8 @@ def run_one(bench, path, stored, verbose, timeout):
                           conflict_agreeing=int(m["agree"]))
         elif m := STALE_LINE.match(line):
             result.update(stale_views=int(m["stale"]), stale_only=int(m["stale"]) == int(m["apart"]))
+        elif line == "  every disagreeing view counted apart":
+            result["apart_only"] = True
         elif m := SYMBOL_LINE.match(line):
             result.update(symbol_views=int(m["symbols"]))
         elif m := VIEW_LINE.match(line):
@@ -124,6 +126,8 @@ def summarize(half, mode, docs, results):
         # Disagreeing views showing an SF Symbol (stored at the symbol's image rect), apart.
         "symbol_views": sum(r.get("symbol_views", 0) for _, r in ok),
         "symbol_documents": sum(1 for _, r in ok if r.get("symbol_views", 0)),
+        # Documents whose every disagreeing view is one counted apart (conflicting, stale, symbol).
+        "apart_only_documents": sum(1 for _, r in ok if r.get("apart_only", False)),
         "seconds": sum(r.get("seconds", 0) for r in results),
     }
     for outcome in ("crash", "timeout", "refused", "unreadable"):
@@ -153,6 +157,8 @@ def print_summary(s):
           f"{s['stale_only_documents']} documents whose only disagreeing views are stale")
     print(f"           SF Symbol views disagreeing (stored at the symbol's image rect): "
           f"{s['symbol_views']} in {s['symbol_documents']} documents")
+    print(f"           documents whose every disagreeing view is counted apart: {s['apart_only_documents']} "
+          f"(fully agreeing with them: {s['documents_full'] + s['apart_only_documents']} / {s['documents_compared']})")
 
 
 def main():
