@@ -55,6 +55,22 @@ public struct ImportedRoot: Sendable {
     public var symbolViews: Set<String> = []
 }
 
+extension ImportedRoot {
+    /// The views Xcode marked misplaced or ambiguous and every view they hold: what a
+    /// comparison with the stored frames sets aside (a held view's stored frame is relative
+    /// to a parent Xcode did not lay out as stored).
+    public var unreconciledSubtrees: Set<String> {
+        guard !unreconciled.isEmpty else { return [] }
+        var children: [String: [String]] = [:]
+        for v in document["views"]?.array ?? [] {
+            if let id = v["id"]?.string, let p = v["parent"]?.string { children[p, default: []].append(id) }
+        }
+        var out = Set<String>(), stack = Array(unreconciled)
+        while let v = stack.popLast() { if out.insert(v).inserted { stack += children[v] ?? [] } }
+        return out
+    }
+}
+
 /// A place in the XML: 1-based line and column of an element's start tag.
 public struct SourcePlace: Sendable, Equatable, Hashable {
     public var line: Int
