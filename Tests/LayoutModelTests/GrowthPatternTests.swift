@@ -89,6 +89,27 @@ final class GrowthPatternTests: XCTestCase {
         return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
     }
 
+    /// A vertical fillEqually stack a row, of a wrapping label and two boxes, each stack's
+    /// height the previous one's `@750`: their compression resistances and the chain at one level.
+    static func stacksChained750(_ n: Int) -> JSON {
+        var views = [#"{"id":"root","frame":{"x":0,"y":0,"width":375,"height":10000000}}"#], cons: [String] = []
+        for i in 0..<n {
+            let boxes = (0..<3).map { "s\(i)b\($0)" }
+            views.append(
+                #"{"id":"s\#(i)","parent":"root","kind":"stack","stack":{"axis":"vertical","distribution":"fillEqually","alignment":"leading","spacing":0,"arrangedSubviews":["\#(boxes.joined(separator: "\",\""))"]}}"#
+            )
+            for (k, b) in boxes.enumerated() {
+                views.append(
+                    k == 0
+                        ? label(i, parent: "s\(i)").replacingOccurrences(of: #""id":"v\#(i)""#, with: #""id":"\#(b)""#)
+                        : #"{"id":"\#(b)","parent":"s\#(i)","intrinsicSize":{"width":\#(40 + k * 20),"height":\#(16 + (i * 7 + k * 5) % 23)}}"#)
+            }
+            cons += [#"{"expr":"s\#(i).top == root.top + \#(i * 200)"}"#, #"{"expr":"s\#(i).leading == root.leading + 12"}"#]
+            if i > 0 { cons.append(#"{"expr":"s\#(i).height == s\#(i - 1).height @750"}"#) }
+        }
+        return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
+    }
+
     /// The factored basis's frames are the solved form's, and nothing is ambiguous or broken.
     func agree(_ doc: JSON, _ what: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let factored = try LayoutSession(document: doc, limits: SessionLimits(engine: .factored, factoredFromViews: nil))
@@ -114,6 +135,7 @@ final class GrowthPatternTests: XCTestCase {
             try agree(Self.heightsStar(n), "a star of heights \(n)")
             try agree(Self.widthsChained750(n), "widths chained @750 \(n)")
             try agree(Self.aspectChain750(n), "aspect ratios on a chain @750 \(n)")
+            try agree(Self.stacksChained750(n), "fillEqually stacks chained @750 \(n)")
         }
         // Labels: 70 rewrap past `bulkRemake` (the solved form takes seconds of a debug build more).
         for n in [3, 7, 70] {
@@ -150,6 +172,14 @@ final class GrowthPatternTests: XCTestCase {
         let chain = try LayoutSession(document: Self.aspectChain750(150), limits: limits)
         XCTAssertGreaterThanOrEqual(try XCTUnwrap(chain.solver as? FactoredSolver).dependents.count, 150)
         XCTAssertEqual(chain.frame("c149")?.y ?? .nan, 149 * 250, accuracy: 1e-6)
+    }
+
+    /// Stacks whose heights are chained `@750`: the crash leaves no zero artificial in their
+    /// equal-height rows (each blocked a primal step at t = 0, as long as the chain).
+    func testStacksChainedTakeNoDegenerateStepACell() throws {
+        let s = try LayoutSession(document: Self.stacksChained750(150), limits: SessionLimits(engine: .factored, factoredFromViews: nil))
+        // One step, the long ratio test passing each stack's sizes: 176 without the reassignment.
+        XCTAssertLessThanOrEqual(s.solver.stats.pivots, 2)
     }
 
     /// `--engine auto` builds a proportional stack of 32 views or more on the factored basis,

@@ -79,6 +79,7 @@ extension FactoredSolver {
         var rhsEntries: [Entry] = []
         for i in 0..<rows.listCount where rowLive[i] && rhs[i] != 0 { rhsEntries.append(Entry(i, rhs[i])) }
         basis.ftran(rhsEntries, into: &columnWork)
+        if reassignZeroArtificials(redundant: Set(redundant)) { basis.ftran(rhsEntries, into: &columnWork) }
         // A negative basic slack or error swaps to its opposite-signed twin in the same row
         // (both are found in that row only, so only the step's diagonal changes).
         var swapped = false
@@ -128,5 +129,36 @@ extension FactoredSolver {
         }
         candidates.removeAll()
         for j in kind.indices where !basis.isBasic(j) && !columnRows[j].isEmpty { checkCandidate(j) }
+    }
+
+    /// A required equality the elimination left without a free column (an optional row's
+    /// singleton took it first) holds an artificial. At 0, it blocks every primal step whose
+    /// column reaches its row, at t = 0: one degenerate step each, each as long as what the
+    /// step moves (fillEqually stacks whose heights are chained `@750`: one a cell, each along
+    /// the chain). The row takes back one of its free columns from the optional row that took
+    /// it, which keeps its own error basic instead; the basis is factored again once.
+    func reassignZeroArtificials(redundant: Set<Int>) -> Bool {
+        var swaps: [(artificial: Int, error: Int)] = []
+        var used = Set<Int>()
+        for f in pendingFixed where !redundant.contains(f) && basis.isBasic(f) && abs(columnWork[basis.stepOfColumn[f]]) <= Self.eps {
+            let i = Int(columnRows[f].first!)
+            search: for e in rows[i] where kind[e.index] == .free && basis.isBasic(e.index) {
+                let o = basis.rowOfStep[basis.stepOfColumn[e.index]]
+                guard o != i, !used.contains(o) else { continue }
+                for x in rows[o] where kind[x.index] == .error && columnRows.count(x.index) == 1 && !basis.isBasic(x.index) {
+                    swaps.append((f, x.index))
+                    used.insert(o)
+                    break search
+                }
+            }
+        }
+        guard !swaps.isEmpty else { return false }
+        var basic = [Bool](repeating: false, count: kind.count)
+        for k in 0..<basis.stepCount { basic[basis.columnOfStep[k]] = true }
+        for (f, e) in swaps { (basic[f], basic[e]) = (false, true) }
+        let (live, count) = liveRows { basic[$0] }
+        do throws(SingularBasis) { try basis.factor(rows: live, live: count, columns: kind.count) } catch { return false }
+        factorizations += 1
+        return true
     }
 }
