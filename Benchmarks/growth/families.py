@@ -233,9 +233,9 @@ FAMILIES = {
 # What the growth fuzzer found (`fuzz_growth.py --seed 2`, BENCHMARKS.md §10): each the
 # smallest recipe it shrank to (the last as found), n its units. All link every unit through
 # one chain or star of equalities with each unit's own optional constraints or a conflict
-# along it: about 4x a doubling when found (by time, 175 to 830 units). Four grow 2.01x by
-# instructions from 1k (three since the long ratio test and optional chains peeling); the
-# others, pending, run by name (`--families`) only.
+# along it: about 4x a doubling when found (by time, 175 to 830 units). Five grow 2.01x by
+# instructions now (BENCHMARKS.md §10 says what made them); the others, pending, run by name
+# (`--families`) only.
 FOUND = {
     "found-conflicts-chained": [{"form": "conflict", "item": 0, "how": "previous", "every": 1}],
     "found-label-widths-chained": [{"form": "label", "placement": "beside", "words": 8, "spread": 15}, {"form": "eqw", "item": 3, "shape": "chain", "attr": "width", "priority": 1000}],
@@ -257,7 +257,7 @@ def found(name):
 
 
 FAMILIES.update({name: found(name) for name in FOUND})
-PENDING = {"found-conflicts-chained", "found-stack-heights-chained-750", "found-mixed"}
+PENDING = {"found-conflicts-chained", "found-mixed"}
 
 
 CELL_FORMS = {
