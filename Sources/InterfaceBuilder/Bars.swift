@@ -10,8 +10,16 @@ struct Bars {
     var opaqueTop: Set<String> = []
 
     init(objects: [[XMLElement]]) {
-        var controllers: [String: XMLElement] = [:]
-        for list in objects { for o in list { if let id = o["id"] { controllers[id] = o } } }
+        // By id, and in document order: a controller in two navigation stacks (one in a
+        // popover, say) takes the first stack's bar, whatever the dictionaries' order this run
+        // (tiana890/NakedChinese answered either bar from one run to the next).
+        var controllers: [String: XMLElement] = [:], order: [String] = []
+        for list in objects {
+            for o in list {
+                guard let id = o["id"] else { continue }
+                if controllers.updateValue(o, forKey: id) == nil { order.append(id) }
+            }
+        }
         /// A controller's segues, from itself or from anything in it (a cell, a button, a bar item).
         func segues(_ c: XMLElement) -> [XMLElement] {
             var out: [XMLElement] = []
@@ -33,11 +41,12 @@ struct Bars {
             }
             return seen
         }
-        var navs: [String: [String]] = [:]
-        for (id, c) in controllers where c.name == "navigationController" {
+        var navs: [(id: String, members: [String])] = []
+        for id in order {
+            guard let c = controllers[id], c.name == "navigationController" else { continue }
             let bar = c.child("navigationBar", key: "navigationBar")
             let members = stack(of: c)
-            navs[id] = members
+            navs.append((id, members))
             guard c["navigationBarHidden"] != "YES" && bar?["hidden"] != "YES" else { continue }
             // The bar's height as the document stores it (54 from Xcode 26 on) where it is one
             // UIKit gives a bar, else 44; a bar with large titles stores the large height.
@@ -45,15 +54,16 @@ struct Bars {
             let stored = frame.flatMap { $0.height > 0 ? $0.height : nil }
             let usual = frame.flatMap { Self.isUIKitBarHeight($0.height, width: $0.width) ? $0.height : nil }
             let largeTitles = bar?["largeTitles"] == "YES"
-            for m in members {
+            for m in members where top[m] == nil {
                 let large = largeTitles && controllers[m]?.child("navigationItem")?["largeTitleDisplayMode"] != "never"
                 top[m] = large ? max(96, stored ?? 96) : largeTitles ? 44 : usual ?? 44
                 if bar?["translucent"] == "NO" && controllers[m]?["extendedLayoutIncludesOpaqueBars"] != "YES" { opaqueTop.insert(m) }
             }
         }
+        let stacks = Dictionary(navs, uniquingKeysWith: { first, _ in first })
         for (_, c) in controllers where c.name == "tabBarController" {
             for d in destinations(c, relationship: "viewControllers") {
-                for m in navs[d] ?? [d] { bottom[m] = 49 }
+                for m in stacks[d] ?? [d] { bottom[m] = 49 }
             }
         }
         // Simulated metrics a controller sets win over what is inferred.
@@ -107,10 +117,11 @@ struct Bars {
     /// a navigation controller that is a tab of a tab bar controller in another storyboard
     /// says so by its simulated tab bar, and Xcode draws the bar under its whole stack (root
     /// views 49 above the bottom in 13 roots of 4 repositories, toolsVersion 12121–15505).
-    static func stackInheritsBottomBar(navigations: [String: [String]], own: [String: Double], into bottom: inout [String: Double]) {
+    static func stackInheritsBottomBar(navigations: [(id: String, members: [String])], own: [String: Double], into bottom: inout [String: Double]) {
+        var given: Set<String> = []
         for (nav, members) in navigations {
             guard let bar = own[nav] else { continue }
-            for m in members where own[m] == nil { bottom[m] = bar }
+            for m in members where own[m] == nil && given.insert(m).inserted { bottom[m] = bar }
         }
     }
 

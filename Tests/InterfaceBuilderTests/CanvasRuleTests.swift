@@ -141,6 +141,25 @@ final class CanvasRuleTests: XCTestCase {
         XCTAssertEqual(i.top, 70)
     }
 
+    /// A controller in two navigation stacks takes the bar of the first in the document, the
+    /// same from one run to the next (it went by the order of a dictionary, which each process
+    /// seeds anew).
+    func testAControllerInTwoStacksTakesTheFirstStacksBar() throws {
+        func nav(_ id: String, _ height: Int) -> String {
+            """
+            <scene sceneID="\(id)-scene"><objects>
+                <navigationController id="\(id)" sceneMemberID="viewController">
+                    <navigationBar key="navigationBar" contentMode="scaleToFill" id="\(id)-bar"><rect key="frame" x="0.0" y="20" width="375" height="\(height)"/></navigationBar>
+                    <connections><segue destination="vc" kind="relationship" relationship="rootViewController" id="\(id)-root"/></connections>
+                </navigationController>
+            </objects></scene>
+            """
+        }
+        let sheetFirst = try insets(Self.storyboard(tools: "12121", device: "retina4_7", size: (375, 667), more: nav("n1", 56) + nav("n2", 44)))
+        let plainFirst = try insets(Self.storyboard(tools: "12121", device: "retina4_7", size: (375, 667), more: nav("n1", 44) + nav("n2", 56)))
+        XCTAssertEqual([sheetFirst.top, plainFirst.top], [76, 64])
+    }
+
     /// What a controller shows is pushed onto its navigation stack: the bar over it is over
     /// what it shows, and over the tabs of a tab bar controller it shows.
     func testWhatAControllerShowsHasItsNavigationBar() throws {
