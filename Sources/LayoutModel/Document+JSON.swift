@@ -12,9 +12,16 @@ extension LayoutDocument {
     /// The document, or the part of it that is `root` and its descendants: `root` made a root
     /// (no parent, no fixed frame), and only the constraints whose views all lie inside;
     /// `extra` constraints after them.
-    func json(subtree root: ViewRef?, adding extra: [JSON] = []) -> JSON {
+    func json(subtree root: ViewRef?, adding extra: [JSON] = [], index: FittingIndex? = nil) -> JSON {
         var opts: [(key: String, value: JSON)] = [("layoutDirection", .string(options.layoutDirection.rawValue))]
         if let s = options.scale { opts.append(("scale", .number(s))) }
+        if let root, let index {
+            let (order, _, found) = subtree(root, index)
+            return .object([
+                ("options", .object(opts)), ("views", .array(viewList(order.filter { !views[Int($0)].internalGuide }, root: root))),
+                ("constraints", .array(found.flatMap(entryJSON) + extra))
+            ])
+        }
         var inside: [Bool]? = nil
         var order = viewOrder
         if let root {
@@ -47,12 +54,16 @@ extension LayoutDocument {
             }
             cs += entryJSON(e)
         }
-        let viewList: [JSON] = order.map { v in
+        return .object([("options", .object(opts)), ("views", .array(viewList(order, root: root))), ("constraints", .array(cs + extra))])
+    }
+
+    /// The views' specs as the document lists them; a subtree's root without parent or frame.
+    private func viewList(_ order: [ViewRef], root: ViewRef?) -> [JSON] {
+        order.map { v in
             var spec = views[Int(v)].spec
             if v == root { spec.parent = nil; spec.frame = nil }
             return viewJSON(spec)
         }
-        return .object([("options", .object(opts)), ("views", .array(viewList)), ("constraints", .array(cs + extra))])
     }
 
     /// An entry as the document lists it: an explicit constraint, an `expr` (one whose

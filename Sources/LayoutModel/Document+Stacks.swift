@@ -41,9 +41,10 @@ extension LayoutDocument {
 
     /// After a change's ops: each dirty stack's constraints made again.
     mutating func syncStacks() {
+        var fitting: FittingIndex? = nil  // made when a proportional stack first fits a view
         while let s = changes.dirtyStacks.popLast() {
             changes.dirtyStackSet.remove(s)
-            if views[Int(s)].live && views[Int(s)].spec.stack != nil { syncStack(s) } else { dropStack(s) }
+            if views[Int(s)].live && views[Int(s)].spec.stack != nil { syncStack(s, fitting: &fitting) } else { dropStack(s) }
         }
     }
 
@@ -70,9 +71,9 @@ extension LayoutDocument {
     /// view keeps every other constraint, its engine row and its name; the atoms left over go
     /// and the new ones take free slots. Matched by place in the list, every constraint past
     /// an insertion changed: a row inserted in a 2,000-row stack re-added 2,000 engine rows.
-    private mutating func syncStack(_ s: ViewRef) {
+    private mutating func syncStack(_ s: ViewRef, fitting: inout FittingIndex?) {
         var guides = stacks[s]?.guides ?? []
-        let wanted = arrangement(of: s, guides: &guides)
+        let wanted = arrangement(of: s, guides: &guides, fitting: &fitting)
         var kept: [Relating: [AtomRef]] = [:]
         for a in stacks[s]?.atoms ?? [] where a != .noRef { kept[Relating(atoms[Int(a)]), default: []].append(a) }
         var taken = [AtomRef](repeating: .noRef, count: wanted.count)
@@ -139,7 +140,7 @@ extension LayoutDocument {
         return x.firstAttribute == (views[Int(s)].spec.stack?.axis == .horizontal ? .width : .height)
     }
 
-    private mutating func arrangement(of s: ViewRef, guides: inout [ViewRef]) -> [Atom] {
+    private mutating func arrangement(of s: ViewRef, guides: inout [ViewRef], fitting: inout FittingIndex?) -> [Atom] {
         let spec = views[Int(s)].spec.stack!
         if spec.distribution == .fillProportionally { proportionalStacks = true }
         let horizontal = spec.axis == .horizontal
@@ -219,7 +220,7 @@ extension LayoutDocument {
         case .fillProportionally:
             // A view without an intrinsic size (a nested stack) shares by its fitting size: where
             // UIKit's passes settle, each sharing by the size the last one gave it.
-            let sizes = visible.map { intrinsic($0) ?? fittedLength($0, horizontal: horizontal) }
+            let sizes = visible.map { intrinsic($0) ?? fittedLength($0, horizontal: horizontal, fitting: &fitting) }
             let total = sizes.reduce(0, +)
             if total > 0 {
                 let insets = views[Int(s)].spec.margins
@@ -288,11 +289,12 @@ extension LayoutDocument {
     /// its arrangement (a fitting engine for each of the 1,000 rows of a proportional feed
     /// tripled its build); anything else is fitted on an engine of its own; 0 when it has
     /// nothing to fit.
-    private func fittedLength(_ v: ViewRef, horizontal: Bool) -> Double {
+    private func fittedLength(_ v: ViewRef, horizontal: Bool, fitting: inout FittingIndex?) -> Double {
         if let n = natural(v, horizontal: horizontal) { return n }
-        guard views[Int(v)].spec.stack != nil || views.contains(where: { $0.live && $0.parent == v }) else { return 0 }
+        if fitting == nil { fitting = fittingIndex() }
+        guard views[Int(v)].spec.stack != nil || fitting!.children[v] != nil else { return 0 }
         let request = FittingRequest(view: views[Int(v)].spec.id, target: (0, 0), priorities: (50, 50))
-        guard let size = try? fittingSize(request, limits: SessionLimits()) else { return 0 }
+        guard let size = try? fittingSize(request, limits: SessionLimits(), index: fitting) else { return 0 }
         return horizontal ? size.width : size.height
     }
 

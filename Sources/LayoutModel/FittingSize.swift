@@ -37,7 +37,8 @@ public struct FittingRequest: Sendable {
 
 extension LayoutDocument {
     /// The fitted size of the request's view in this document.
-    func fittingSize(_ r: FittingRequest, limits: SessionLimits) throws(LayoutError) -> (width: Double, height: Double) {
+    /// `index`, when the caller fits many views of one document (`FittingIndex`).
+    func fittingSize(_ r: FittingRequest, limits: SessionLimits, index: FittingIndex? = nil) throws(LayoutError) -> (width: Double, height: Double) {
         guard let root = viewRef(r.view) else { throw Pointer()("view").fail("unknown view '\(r.view)'") }
         // The pull toward the target, under ids the document does not use.
         var width = "fitting#width", height = "fitting#height"
@@ -52,7 +53,7 @@ extension LayoutDocument {
                 ("priority", .number(r.priorities.vertical))
             ])
         ]
-        let sub = json(subtree: root, adding: pulls)
+        let sub = json(subtree: root, adding: pulls, index: index)
         var engineLimits = limits
         engineLimits.maxViews = .max
         engineLimits.maxConstraints = .max

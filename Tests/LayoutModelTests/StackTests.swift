@@ -179,6 +179,31 @@ final class StackTests: XCTestCase {
         XCTAssertEqual(t.frame("box")?.height, 150)
     }
 
+    /// A subtree's JSON from the fitting index is the one the walk over the whole document
+    /// makes, for every view: the same views in order, and the same entries (those inside it;
+    /// not one that reaches out, as `a1.width == b.width` does; a VFL group inside).
+    func testASubtreeFromTheFittingIndexIsTheWalksSubtree() throws {
+        let s = session(
+            """
+            {"views": [{"id": "root", "frame": {"x": 0, "y": 0, "width": 300, "height": 300}},
+                       {"id": "col", "parent": "root", "kind": "stack",
+                        "stack": {"axis": "vertical", "distribution": "fillProportionally", "arrangedSubviews": ["a", "b"]}},
+                       {"id": "a", "parent": "col"}, {"id": "a1", "parent": "a"}, {"id": "a2", "parent": "a"},
+                       {"id": "b", "parent": "col"}, {"id": "b1", "parent": "b", "intrinsicSize": {"width": 40, "height": 60}},
+                       {"id": "a3", "parent": "a", "intrinsicSize": {"width": 10, "height": 10}}],
+             "constraints": [{"expr": "col.top == root.top"}, {"expr": "col.leading == root.leading"}, {"expr": "col.height == 200"},
+                             {"id": "in-b", "expr": "b1.top == b.top + 2"}, {"expr": "b1.bottom == b.bottom"}, {"expr": "b1.leading == b.leading"},
+                             {"expr": "a1.top == a.top"}, {"expr": "a1.height == 20"}, {"expr": "a1.width == b.width"},
+                             {"visual": "V:[a1]-4-[a2(30)]-(>=0)-|"},
+                             {"expr": "a3.top == a2.bottom"}]}
+            """)
+        let doc = s.document
+        let index = doc.fittingIndex()
+        for v in doc.viewOrder {
+            XCTAssertEqual(doc.json(subtree: v, index: index), doc.json(subtree: v), doc.views[Int(v)].spec.id)
+        }
+    }
+
     /// `layoutMarginsRelativeArrangement`: the arranged views sit inside the stack's layout
     /// margins (10 at the sides, 5 above and below here), the stack as big as them plus its margins.
     func testLayoutMarginsRelativeArrangementInsetsTheViews() throws {
