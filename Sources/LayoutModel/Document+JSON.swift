@@ -11,50 +11,16 @@ extension LayoutDocument {
 
     /// The document, or the part of it that is `root` and its descendants: `root` made a root
     /// (no parent, no fixed frame), and only the constraints whose views all lie inside;
-    /// `extra` constraints after them.
+    /// `extra` constraints after them. A subtree is found through `index` (made here when the
+    /// caller fits one view only).
     func json(subtree root: ViewRef?, adding extra: [JSON] = [], index: FittingIndex? = nil) -> JSON {
         var opts: [(key: String, value: JSON)] = [("layoutDirection", .string(options.layoutDirection.rawValue))]
         if let s = options.scale { opts.append(("scale", .number(s))) }
-        if let root, let index {
-            let (order, _, found) = subtree(root, index)
-            return .object([
-                ("options", .object(opts)), ("views", .array(viewList(order.filter { !views[Int($0)].internalGuide }, root: root))),
-                ("constraints", .array(found.flatMap(entryJSON) + extra))
-            ])
-        }
-        var inside: [Bool]? = nil
-        var order = viewOrder
-        if let root {
-            var marks = [Bool](repeating: false, count: views.count)
-            marks[Int(root)] = true
-            // Parents before children in document order is not guaranteed: walk up from each.
-            for v in order where !marks[Int(v)] {
-                var u = views[Int(v)].parent
-                while u != .noRef && !marks[Int(u)] && u != root { u = views[Int(u)].parent }
-                if u != .noRef && marks[Int(u)] {
-                    var w = v
-                    while !marks[Int(w)] { marks[Int(w)] = true; w = views[Int(w)].parent }
-                }
-            }
-            inside = marks
-            order = order.filter { marks[Int($0)] }
-        }
-        order = order.filter { !views[Int($0)].internalGuide }
-        func within(_ a: AtomRef) -> Bool {
-            guard let inside else { return true }
-            let x = atoms[Int(a)]
-            return inside[Int(x.first)] && (!x.hasSecond || inside[Int(x.second)])
-        }
-        var cs: [JSON] = []
-        cs.reserveCapacity(entries.count)
-        for e in liveEntries {
-            if inside != nil {
-                let atomsOf = liveMembers(of: e)
-                guard atomsOf.allSatisfy(within) else { continue }
-            }
-            cs += entryJSON(e)
-        }
-        return .object([("options", .object(opts)), ("views", .array(viewList(order, root: root))), ("constraints", .array(cs + extra))])
+        let (order, found) = root.map { subtree($0, index ?? fittingIndex()) } ?? (viewOrder, liveEntries)
+        return .object([
+            ("options", .object(opts)), ("views", .array(viewList(order.filter { !views[Int($0)].internalGuide }, root: root))),
+            ("constraints", .array(found.flatMap(entryJSON) + extra))
+        ])
     }
 
     /// The views' specs as the document lists them; a subtree's root without parent or frame.

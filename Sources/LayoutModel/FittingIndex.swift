@@ -1,10 +1,10 @@
 import CheckedNumbers
-/// What fitting an arranged view reads of the document, made once a `syncStacks`: each live
-/// view's children, and each live entry under the first view it names. A fillProportionally
-/// stack fits each arranged view without an intrinsic size, and a fit walked every view and
-/// sorted every entry to find the view's subtree: O(n) a view, n² for a stack of n (82% of a
-/// 2,000-view stack's one-shot). What `syncStacks` writes meanwhile is none of this: stacks'
-/// guides (children of stacks, left out of a subtree's JSON) and atoms (not entries).
+/// What finding a view's subtree reads of the document: each live view's children, and each
+/// live entry under the first view it names. Made once a `syncStacks`: a fillProportionally
+/// stack fits each arranged view without an intrinsic size, and a fit that walked every view
+/// and sorted every entry was O(n) a view, n² for a stack of n (82% of a 2,000-view stack's
+/// one-shot). What `syncStacks` writes meanwhile is none of this: stacks' guides (children of
+/// stacks, left out of a subtree's JSON) and atoms (not entries).
 struct FittingIndex {
     var children: [ViewRef: [ViewRef]] = [:]
     var entriesByView: [ViewRef: [EntryRef]] = [:]
@@ -29,10 +29,9 @@ extension LayoutDocument {
         return index
     }
 
-    /// `root`'s subtree (root included) as `json(subtree:)` walks it, from the index: its views
-    /// in document order, and the entries whose every member relates views inside it, in the
-    /// order they came.
-    func subtree(_ root: ViewRef, _ index: FittingIndex) -> (views: [ViewRef], inside: Set<ViewRef>, entries: [EntryRef]) {
+    /// `root`'s subtree (root included), from the index: its views in document order, and the
+    /// entries whose every member relates views inside it, in the order they came.
+    func subtree(_ root: ViewRef, _ index: FittingIndex) -> (views: [ViewRef], entries: [EntryRef]) {
         var inside: Set<ViewRef> = [root], stack = [root], order: [ViewRef] = []
         while let v = stack.popLast() {
             order.append(v)
@@ -47,6 +46,6 @@ extension LayoutDocument {
                 return inside.contains(x.first) && (!x.hasSecond || inside.contains(x.second))
             }
         }.sorted { self.entries[Int($0)].sequence < self.entries[Int($1)].sequence }
-        return (order, inside, entries)
+        return (order, entries)
     }
 }

@@ -641,27 +641,24 @@ public final class FactoredSolver {
             limits.append((max(value[v], 0) / rate, v, k, rate))
         }
         guard !limits.isEmpty else { throw Unbounded() }
-        var stop = 0
+        // The limits passed, each with its twin.
+        var passed: [(column: Int, step: Int, twin: Int)] = []
         if limits.count > 1 {
             limits.sort { $0.t < $1.t - 1e-12 || (abs($0.t - $1.t) <= 1e-12 && $0.column < $1.column) }
             var slope = reduced.indices.map { sigma * reducedCost($0, q) }
-            while stop < limits.count - 1, let t = twin(of: limits[stop].column) {
-                let rate = limits[stop].rate
-                let (a, b) = (costPriority[limits[stop].column], costPriority[t])
-                for k in reduced.indices where levelPriority[k] == a || levelPriority[k] == b {
-                    slope[k] += rate * ((levelPriority[k] == a ? 1 : 0) + (levelPriority[k] == b ? 1 : 0))
-                }
+            while passed.count < limits.count - 1, case let l = limits[passed.count], let t = twin(of: l.column) {
+                for k in reduced.indices { slope[k] += l.rate * (cost(k, l.column) + cost(k, t)) }
                 guard Self.lexNegative(slope) else { break }
-                stop += 1
+                passed.append((l.column, l.step, t))
             }
         }
-        let best = limits[stop]
+        let best = limits[passed.count]
         let t = best.t * sigma
         moveBasics(by: t)
         let leaving = pivot(q, at: best.step)
         setValue(q, t)
         setValue(leaving, 0)
-        if stop > 0 { flip(limits[..<stop].map { ($0.column, $0.step) }) }
+        if !passed.isEmpty { flip(passed) }
     }
 
     /// The slope along a direction, level by level: whether it still lowers the objective.
@@ -686,8 +683,9 @@ public final class FactoredSolver {
     /// which takes its value negated. B changes by the signs of those columns (one-entry
     /// etas), and the duals by one solve for all of them: level k's y moves by
     /// −Σ (cost of j + cost of its twin)·ρ_p, ρ_p the row of B⁻¹ at j's step.
-    private func flip(_ passed: [(column: Int, step: Int)]) {
-        let pairs = passed.compactMap { p in twin(of: p.column).map { (p.column, p.step, $0) } }
+    private func flip(_ passed: [(column: Int, step: Int, twin: Int)]) {
+        // A twin the step's own pivot took into the basis (the entering column) stays out.
+        let pairs = passed.filter { !basis.isBasic($0.twin) }
         var moves: [(level: Int, dy: [Entry])] = []
         for k in reduced.indices {
             var cb: [Entry] = []
