@@ -98,6 +98,19 @@ final class CanvasRuleTests: XCTestCase {
         XCTAssertEqual([i.top, i.bottom], [0, 34])
     }
 
+    /// A scene of a navigation controller `id` whose root is `root`, its bar stored `height`
+    /// tall and `width` wide.
+    static func navigationScene(_ id: String = "nav", root: String = "vc", height: Int = 44, width: Int = 375) -> String {
+        """
+        <scene sceneID="\(id)-scene"><objects>
+            <navigationController id="\(id)" sceneMemberID="viewController">
+                <navigationBar key="navigationBar" contentMode="scaleToFill" id="\(id)-bar"><rect key="frame" x="0.0" y="20" width="\(width)" height="\(height)"/></navigationBar>
+                <connections><segue destination="\(root)" kind="relationship" relationship="rootViewController" id="\(id)-root"/></connections>
+            </navigationController>
+        </objects></scene>
+        """
+    }
+
     /// A navigation controller's simulated tab bar is under its whole stack.
     func testANavigationControllersSimulatedTabBarIsItsStacks() throws {
         let nav = """
@@ -123,21 +136,12 @@ final class CanvasRuleTests: XCTestCase {
     /// A navigation bar's stored height counts where it is one UIKit gives a bar (a sheet's
     /// 56, an iPad's 50); another is a leftover, and the canvas draws 44.
     func testANavigationBarsStoredHeight() throws {
-        func nav(_ height: Int, width: Int) -> String {
-            """
-            <scene sceneID="n"><objects>
-                <navigationController id="nav" sceneMemberID="viewController">
-                    <navigationBar key="navigationBar" contentMode="scaleToFill" id="bar"><rect key="frame" x="0.0" y="20" width="\(width)" height="\(height)"/></navigationBar>
-                    <connections><segue destination="vc" kind="relationship" relationship="rootViewController" id="root-segue"/></connections>
-                </navigationController>
-            </objects></scene>
-            """
-        }
         for (height, top) in [(44, 64.0), (56, 76), (1000, 64), (50, 64)] {
-            let i = try insets(Self.storyboard(tools: "12121", device: "retina4_7", size: (375, 667), more: nav(height, width: 375)))
+            let i = try insets(Self.storyboard(tools: "12121", device: "retina4_7", size: (375, 667), more: Self.navigationScene(height: height)))
             XCTAssertEqual(i.top, top, "\(height)")
         }
-        let i = try insets(Self.storyboard(tools: "14490.70", device: "ipad9_7", size: (768, 1024), more: nav(50, width: 768)))
+        let i = try insets(
+            Self.storyboard(tools: "14490.70", device: "ipad9_7", size: (768, 1024), more: Self.navigationScene(height: 50, width: 768)))
         XCTAssertEqual(i.top, 70)
     }
 
@@ -145,18 +149,12 @@ final class CanvasRuleTests: XCTestCase {
     /// same from one run to the next (it went by the order of a dictionary, which each process
     /// seeds anew).
     func testAControllerInTwoStacksTakesTheFirstStacksBar() throws {
-        func nav(_ id: String, _ height: Int) -> String {
-            """
-            <scene sceneID="\(id)-scene"><objects>
-                <navigationController id="\(id)" sceneMemberID="viewController">
-                    <navigationBar key="navigationBar" contentMode="scaleToFill" id="\(id)-bar"><rect key="frame" x="0.0" y="20" width="375" height="\(height)"/></navigationBar>
-                    <connections><segue destination="vc" kind="relationship" relationship="rootViewController" id="\(id)-root"/></connections>
-                </navigationController>
-            </objects></scene>
-            """
-        }
-        let sheetFirst = try insets(Self.storyboard(tools: "12121", device: "retina4_7", size: (375, 667), more: nav("n1", 56) + nav("n2", 44)))
-        let plainFirst = try insets(Self.storyboard(tools: "12121", device: "retina4_7", size: (375, 667), more: nav("n1", 44) + nav("n2", 56)))
+        let sheetFirst = try insets(
+            Self.storyboard(
+                tools: "12121", device: "retina4_7", size: (375, 667), more: Self.navigationScene("n1", height: 56) + Self.navigationScene("n2")))
+        let plainFirst = try insets(
+            Self.storyboard(
+                tools: "12121", device: "retina4_7", size: (375, 667), more: Self.navigationScene("n1") + Self.navigationScene("n2", height: 56)))
         XCTAssertEqual([sheetFirst.top, plainFirst.top], [76, 64])
     }
 
@@ -174,26 +172,21 @@ final class CanvasRuleTests: XCTestCase {
             """
         var i = try insets(Self.storyboard(tools: "13771", device: "retina4_7", size: (375, 667), more: simulated))
         XCTAssertEqual([i.top, i.bottom], [64, 0])
-        let tabs = """
-            <scene sceneID="n"><objects>
-                <navigationController id="nav" sceneMemberID="viewController">
-                    <navigationBar key="navigationBar" contentMode="scaleToFill" id="bar"><rect key="frame" x="0.0" y="20" width="375" height="44"/></navigationBar>
-                    <connections><segue destination="a" kind="relationship" relationship="rootViewController" id="root-segue"/></connections>
-                </navigationController>
-            </objects></scene>
-            <scene sceneID="a"><objects>
-                <viewController id="a" sceneMemberID="viewController">
-                    <view key="view" contentMode="scaleToFill" id="a-root"><rect key="frame" x="0.0" y="0.0" width="375" height="667"/></view>
-                    <connections><segue destination="tabs" kind="show" id="a-show"/></connections>
-                </viewController>
-            </objects></scene>
-            <scene sceneID="t"><objects>
-                <tabBarController id="tabs" sceneMemberID="viewController">
-                    <tabBar key="tabBar" contentMode="scaleToFill" id="tab-bar"><rect key="frame" x="0.0" y="0.0" width="375" height="49"/></tabBar>
-                    <connections><segue destination="vc" kind="relationship" relationship="viewControllers" id="tab-segue"/></connections>
-                </tabBarController>
-            </objects></scene>
-            """
+        let tabs =
+            Self.navigationScene(root: "a") + """
+                <scene sceneID="a"><objects>
+                    <viewController id="a" sceneMemberID="viewController">
+                        <view key="view" contentMode="scaleToFill" id="a-root"><rect key="frame" x="0.0" y="0.0" width="375" height="667"/></view>
+                        <connections><segue destination="tabs" kind="show" id="a-show"/></connections>
+                    </viewController>
+                </objects></scene>
+                <scene sceneID="t"><objects>
+                    <tabBarController id="tabs" sceneMemberID="viewController">
+                        <tabBar key="tabBar" contentMode="scaleToFill" id="tab-bar"><rect key="frame" x="0.0" y="0.0" width="375" height="49"/></tabBar>
+                        <connections><segue destination="vc" kind="relationship" relationship="viewControllers" id="tab-segue"/></connections>
+                    </tabBarController>
+                </objects></scene>
+                """
         i = try insets(Self.storyboard(tools: "21701", device: "retina4_7", size: (375, 667), more: tabs))
         XCTAssertEqual([i.top, i.bottom], [64, 49])
         // Its own simulated metrics win.
@@ -208,14 +201,7 @@ final class CanvasRuleTests: XCTestCase {
     /// inset by them.
     func testRootMarginsOfADocumentWithoutSafeAreas() throws {
         func margins(safeAreas: Bool, nav: Bool) throws -> (top: Double, bottom: Double) {
-            let navScene = """
-                <scene sceneID="n"><objects>
-                    <navigationController id="nav" sceneMemberID="viewController">
-                        <navigationBar key="navigationBar" contentMode="scaleToFill" id="bar"><rect key="frame" x="0.0" y="20" width="375" height="44"/></navigationBar>
-                        <connections><segue destination="vc" kind="relationship" relationship="rootViewController" id="root-segue"/></connections>
-                    </navigationController>
-                </objects></scene>
-                """
+            let navScene = Self.navigationScene()
             let xml = """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="11542" targetRuntime="iOS.CocoaTouch" useAutolayout="YES"\(safeAreas ? #" useSafeAreas="YES""# : "")>
