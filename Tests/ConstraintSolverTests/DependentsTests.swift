@@ -88,6 +88,7 @@ final class DependentsTests: XCTestCase {
             let (base, chain) = Self.feedSystem(&rng)
             let s = FactoredSolver()
             s.refactorMinimum = [0, 4, 2000].randomElement(using: &rng)!
+            s.verdictSolvesDirections = [nil, false, true][round % 3]
             let vars = (0..<base.variables).map { _ in s.addVariable() }
             let handles = s.add(batch: base.constraints.map { definition($0, vars) })
             var live = Array(zip(handles, base.constraints))

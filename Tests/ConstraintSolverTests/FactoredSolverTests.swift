@@ -392,25 +392,61 @@ final class FactoredSolverOperationTests: XCTestCase {
     /// The ambiguous variables are those whose range over the optimal face is not a point
     /// (the reference: min and max of each variable with every level fixed at its optimum).
     func testAmbiguityAgainstTheOptimalFace() throws {
-        var ambiguousSeen = 0, checked = 0
-        for (round, system, batch) in Self.ambiguitySystems(rounds: 0..<300) {
-            let (ambiguous, compared) = checkAmbiguity(system, batch: batch, round: round)
-            ambiguousSeen += ambiguous
-            checked += compared
+        // Each way of reading the blockers' entries: by blocker, and by direction.
+        for byDirection in [false, true] {
+            var ambiguousSeen = 0, checked = 0
+            for (round, system, batch) in Self.ambiguitySystems(rounds: 0..<300) {
+                let (ambiguous, compared) = checkAmbiguity(system, batch: batch, round: round, byDirection: byDirection)
+                ambiguousSeen += ambiguous
+                checked += compared
+            }
+            XCTAssertGreaterThan(ambiguousSeen, 50)
+            XCTAssertGreaterThan(checked, 500)
         }
-        XCTAssertGreaterThan(ambiguousSeen, 50)
-        XCTAssertGreaterThan(checked, 500)
     }
 
     /// Rounds of the stream above (past its first 300) where a direction is realised only once
     /// another has raised the degenerate basic that blocked it: without that step of the
     /// verdict's fixed point, their ambiguous variables went unreported.
     func testADirectionFreedByAnotherIsRealised() throws {
-        var seen = 0
-        for (round, system, batch) in Self.ambiguitySystems(rounds: 0..<2692) where round == 1833 || round == 2691 {
-            seen += checkAmbiguity(system, batch: batch, round: round).ambiguous
+        for byDirection in [false, true] {
+            var seen = 0
+            for (round, system, batch) in Self.ambiguitySystems(rounds: 0..<2692) where round == 1833 || round == 2691 {
+                seen += checkAmbiguity(system, batch: batch, round: round, byDirection: byDirection).ambiguous
+            }
+            XCTAssertGreaterThan(seen, 2)
         }
-        XCTAssertGreaterThan(seen, 2)
+    }
+
+    /// Heights chained cell to cell, each cell's width fixed and its height asked by an optional
+    /// aspect ratio (or a bound, or nothing): one direction a few cells long against a blocker
+    /// a cell, which the verdict reads by direction. Both ways against the reference.
+    func testChainedHeightsBesideAspectRatiosAgainstTheOptimalFace() {
+        var rng = LCG(state: 777)
+        var ambiguousSeen = 0, checked = 0
+        for round in 0..<60 {
+            let n = Int.random(in: 3...9, using: &rng)
+            var system = SmallSystem(variables: 2 * n, constraints: [])  // w_i = 2i, h_i = 2i + 1
+            for i in 0..<n {
+                let (w, h) = (2 * i, 2 * i + 1)
+                system.constraints.append(.init(terms: [(w, 1)], constant: -300, relation: "==", priority: 1000))
+                switch Int.random(in: 0..<4, using: &rng) {
+                case 0, 1: system.constraints.append(.init(terms: [(w, 1), (h, -1.5)], constant: 0, relation: "==", priority: 750))
+                case 2: system.constraints.append(.init(terms: [(h, 1)], constant: -100, relation: "<=", priority: 500))
+                default: break
+                }
+                if i > 0 && Int.random(in: 0..<5, using: &rng) > 0 {
+                    system.constraints.append(.init(terms: [(h, 1), (h - 2, -1)], constant: 0, relation: "==", priority: 1000))
+                }
+            }
+            for byDirection in [false, true] {
+                let (ambiguous, compared) = checkAmbiguity(system, batch: round % 2 == 0, round: round, byDirection: byDirection)
+                ambiguousSeen += ambiguous
+                checked += compared
+            }
+        }
+        XCTAssertGreaterThan(ambiguousSeen, 20)
+        XCTAssertGreaterThan(checked, 500)
     }
 
     /// The verdict's row of B⁻¹ read from two rows is the solve's, wherever it applies.
@@ -486,8 +522,9 @@ final class FactoredSolverOperationTests: XCTestCase {
 
     /// Compares one system's ambiguous variables with the reference; counts the ambiguous
     /// ones and those compared.
-    private func checkAmbiguity(_ system: SmallSystem, batch: Bool, round: Int) -> (ambiguous: Int, compared: Int) {
+    private func checkAmbiguity(_ system: SmallSystem, batch: Bool, round: Int, byDirection: Bool) -> (ambiguous: Int, compared: Int) {
         let (s, vars) = built(system, batch: batch)
+        s.verdictSolvesDirections = byDirection
         guard let ranges = system.referenceRanges() else { return (0, 0) }
         let ours = Set(s.ambiguousVariables().map(\.id))
         var ambiguous = 0, compared = 0
@@ -495,7 +532,8 @@ final class FactoredSolverOperationTests: XCTestCase {
             // Ranges within (1e-5, 1e-3) are numerically unsure: skipped.
             if let (lo, hi) = r, hi - lo > 1e-5 && hi - lo < 1e-3 { continue }
             let reference = r.map { $0.1 - $0.0 > 1e-5 } ?? true
-            XCTAssertEqual(ours.contains(vars[i].id), reference, "round \(round) variable \(i): range \(String(describing: r))")
+            let what = "round \(round) by direction \(byDirection) variable \(i): range \(String(describing: r))"
+            XCTAssertEqual(ours.contains(vars[i].id), reference, what)
             if reference { ambiguous += 1 }
             compared += 1
         }

@@ -62,6 +62,18 @@ extension FactoredSolver {
         // stacked 1,000-cell feed's last 3,000 steps and its fixed point, ~0.8 M instructions).
         var blockedUp = [Bool](repeating: false, count: columns.count), blockedDown = blockedUp
         var open = candidates.count
+        func record(_ u: Int, _ b: Int, _ a: Double) {
+            hitColumns.append(Int32(u))
+            hits.append(Entry(b, a))
+            if (isEquality[b] || a > 0) && !blockedUp[u] {
+                blockedUp[u] = true
+                open -= 1
+            }
+            if (isEquality[b] || a < 0) && !blockedDown[u] {
+                blockedDown[u] = true
+                if kind[columns[u]] == .free { open -= 1 }  // the only columns with a direction down
+            }
+        }
         func hit(_ equality: Bool) {
             let b = isEquality.count
             isEquality.append(equality)
@@ -72,19 +84,7 @@ extension FactoredSolver {
                     alphaWork.add(c.index, e.value * c.value)
                 }
             }
-            for u in alphaWork.pattern where abs(alphaWork[u]) > tolerance {
-                let a = alphaWork[u]
-                hitColumns.append(Int32(u))
-                hits.append(Entry(b, a))
-                if (equality || a > 0) && !blockedUp[u] {
-                    blockedUp[u] = true
-                    open -= 1
-                }
-                if (equality || a < 0) && !blockedDown[u] {
-                    blockedDown[u] = true
-                    if kind[columns[u]] == .free { open -= 1 }  // the only columns with a direction down
-                }
-            }
+            for u in alphaWork.pattern where abs(alphaWork[u]) > tolerance { record(u, b, alphaWork[u]) }
         }
         // Blockers whose row two rows show first; the others are solved only if a direction
         // is still unblocked then: when none is, nothing is realised in the fixed point's
@@ -96,8 +96,24 @@ extension FactoredSolver {
             guard equality || ((kind[v] == .slack || kind[v] == .error) && value[v] <= Self.eps) else { continue }
             if inverseRowFromTwoRows(of: v, into: &rho) { hit(equality) } else { solved.append(z) }
         }
-        if open > 0 {
+        if open > 0 && verdictSolvesDirections ?? (solved.count > 4 * columns.count) {
+            // Far fewer directions than blockers left: each direction solved whole (B⁻¹a_j) and
+            // read at the blockers. Heights chained cell to cell beside an optional aspect ratio
+            // have one direction and a blocker a cell, each blocker's row of B⁻¹ as long as the
+            // chain: a solve each was n² (4,000 cells: 70% of the one-shot layout).
+            var blockerOfStep = [Int32](repeating: -1, count: basis.stepCount)
             for z in solved {
+                blockerOfStep[z] = Int32(isEquality.count)
+                isEquality.append(kind[basis.columnOfStep[z]] == .fixed)
+            }
+            for u in columns.indices {
+                basis.ftran(column(columns[u]), into: &columnWork)
+                for k in columnWork.pattern where blockerOfStep[k] >= 0 && abs(columnWork[k]) > tolerance {
+                    record(u, Int(blockerOfStep[k]), columnWork[k])
+                }
+            }
+        } else if open > 0 {
+            for z in solved where open > 0 {
                 rho.clear()
                 basis.btran(CollectionOfOne(Entry(z, 1.0)), into: &rowWork)
                 for k in rowWork.pattern where abs(rowWork[k]) > BasisFactor.drop { rho.append(Entry(basis.rowOfStep[k], rowWork[k])) }

@@ -162,6 +162,9 @@ public final class FactoredSolver {
     /// The last ambiguity verdicts with their directions, until a pivot, a new or removed
     /// row, or a restricted basic reaching or leaving 0 makes them stale.
     var ambiguityCache: AmbiguityVerdict? = nil
+    /// How the verdict finds the blockers' entries: by direction (true) or by blocker (false);
+    /// nil chooses by which are fewer. Set by tests, to check each way against the reference.
+    var verdictSolvesDirections: Bool? = nil
 
     private(set) var pivotCount = 0
     /// Variables whose value a change wrote (first write per change): the work a change did,
