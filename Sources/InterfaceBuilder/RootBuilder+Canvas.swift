@@ -10,7 +10,9 @@ extension RootBuilder {
             return sceneCanvas(stored: frame, device: device, screen: screen)
         case .view:
             let full = frame.width == screen.width && frame.height == screen.height
-            return RootCanvas(width: frame.width, height: frame.height, safeArea: full ? screen.safeArea : Device.Insets())
+            let homeIndicator = Self.freeformKeepsHomeIndicator(isFreeform, screen: screen.safeArea) ?? 0
+            let safe = full ? screen.safeArea : Device.Insets(top: 0, left: 0, bottom: homeIndicator, right: 0)
+            return RootCanvas(width: frame.width, height: frame.height, safeArea: safe)
         case .cell:
             return RootCanvas(width: frame.width, height: frame.height, safeArea: Device.Insets())
         }
@@ -68,6 +70,7 @@ extension RootBuilder {
                 let fromTop = underTop ? min(missing, safe.top) : 0
                 safe.top -= fromTop
                 safe.bottom = max(0, safe.bottom - (missing - fromTop))
+                if let kept = Self.freeformKeepsHomeIndicator(isFreeform, screen: screen.safeArea) { safe.bottom = max(safe.bottom, kept) }
             }
         }
         return RootCanvas(width: w, height: h, safeArea: safe)
@@ -80,6 +83,32 @@ extension RootBuilder {
     /// a navigation bar in the card stored at y = 0).
     static func isSheet(missing: Double, statusBar: Double, storedY: Double) -> Bool {
         statusBar > 0 && storedY == 0 && abs(missing - (statusBar + 10)) < 0.5
+    }
+}
+
+extension RootBuilder {
+    /// Sized freeform in Xcode's simulated metrics: a controller's `freeformSize`, a top-level
+    /// view's `freeformSimulatedSizeMetrics`.
+    var isFreeform: Bool {
+        switch kind {
+        case .scene: controller?.children.contains { $0.name == "size" && $0["key"] == "freeformSize" } == true
+        case .view: root.children.contains { $0.name == "freeformSimulatedSizeMetrics" }
+        case .cell: false
+        }
+    }
+
+    /// A root sized freeform keeps the device's home-indicator inset at its bottom, whatever
+    /// its height: a controller's root shorter than the screen does not lose it, and a
+    /// top-level view not the screen's size has it (but no status bar). IBCorpus development
+    /// half: scenee/FloatingPanel (a 375 x 778 controller on the 6.1-inch phone, a view on the
+    /// safe area's bottom stored 34 above the root's) and taiseiogura/Homelax2023 (two input
+    /// accessory views of 581 x 174 on the 6.1-inch Pro, a text view 20 above the safe
+    /// area's bottom stored 54 above the view's): 5 views of 3 documents, 2 repositories. One
+    /// view the other way: a sheet presented from that controller, stored 10 shorter than its
+    /// freeform size, shows neither inset. A top-level view given the status bar as well lost
+    /// views on the validation half: not kept.
+    static func freeformKeepsHomeIndicator(_ freeform: Bool, screen safe: Device.Insets) -> Double? {
+        freeform && safe.bottom > 0 ? safe.bottom : nil
     }
 }
 

@@ -7,6 +7,25 @@ import XCTest
 /// (`CanvasRules.swift`, `RootBuilder+Canvas.swift`, `Bars.swift`), on documents written for
 /// these tests: a view pinned to the safe area's top and one to its bottom show the insets.
 final class CanvasRuleTests: XCTestCase {
+    /// Two 10-point views in the root `root`: `t` under the safe area's top, `b` on its bottom.
+    static let pinnedToTheSafeArea = """
+        <subviews>
+            <view translatesAutoresizingMaskIntoConstraints="NO" id="t"><rect key="frame" x="0" y="0" width="10" height="10"/></view>
+            <view translatesAutoresizingMaskIntoConstraints="NO" id="b"><rect key="frame" x="0" y="0" width="10" height="10"/></view>
+        </subviews>
+        <viewLayoutGuide key="safeArea" id="safe"/>
+        <constraints>
+            <constraint firstItem="t" firstAttribute="top" secondItem="safe" secondAttribute="top" id="c1"/>
+            <constraint firstItem="t" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="c2"/>
+            <constraint firstItem="t" firstAttribute="width" constant="10" id="c3"/>
+            <constraint firstItem="t" firstAttribute="height" constant="10" id="c4"/>
+            <constraint firstItem="b" firstAttribute="bottom" secondItem="safe" secondAttribute="bottom" id="c5"/>
+            <constraint firstItem="b" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="c6"/>
+            <constraint firstItem="b" firstAttribute="width" constant="10" id="c7"/>
+            <constraint firstItem="b" firstAttribute="height" constant="10" id="c8"/>
+        </constraints>
+        """
+
     /// A storyboard whose controller `vc` has a root of `size` with two 10-point views: `t`
     /// under the safe area's top, `b` on its bottom; `more` adds scenes.
     static func storyboard(
@@ -21,21 +40,7 @@ final class CanvasRuleTests: XCTestCase {
                     <viewController id="vc" sceneMemberID="viewController">
                         <view key="view" contentMode="scaleToFill" id="root">
                             <rect key="frame" x="0.0" y="0.0" width="\(size.0)" height="\(size.1)"/>
-                            <subviews>
-                                <view translatesAutoresizingMaskIntoConstraints="NO" id="t"><rect key="frame" x="0" y="0" width="10" height="10"/></view>
-                                <view translatesAutoresizingMaskIntoConstraints="NO" id="b"><rect key="frame" x="0" y="0" width="10" height="10"/></view>
-                            </subviews>
-                            <viewLayoutGuide key="safeArea" id="safe"/>
-                            <constraints>
-                                <constraint firstItem="t" firstAttribute="top" secondItem="safe" secondAttribute="top" id="c1"/>
-                                <constraint firstItem="t" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="c2"/>
-                                <constraint firstItem="t" firstAttribute="width" constant="10" id="c3"/>
-                                <constraint firstItem="t" firstAttribute="height" constant="10" id="c4"/>
-                                <constraint firstItem="b" firstAttribute="bottom" secondItem="safe" secondAttribute="bottom" id="c5"/>
-                                <constraint firstItem="b" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="c6"/>
-                                <constraint firstItem="b" firstAttribute="width" constant="10" id="c7"/>
-                                <constraint firstItem="b" firstAttribute="height" constant="10" id="c8"/>
-                            </constraints>
+                            \(pinnedToTheSafeArea)
                         </view>
                         \(controller)
                     </viewController>
@@ -281,5 +286,38 @@ final class CanvasRuleTests: XCTestCase {
         XCTAssertEqual(i.size + [i.top, i.bottom], [1366, 1024, 24, 20])
         i = try insets(Self.storyboard(tools: "21701", device: "retina4_7", size: (375, 667)), landscape: true)
         XCTAssertEqual(i.size + [i.top, i.bottom], [667, 375, 0, 0])
+    }
+
+    /// A root sized freeform keeps the home indicator's inset at its bottom: a controller's
+    /// root shorter than the screen, and a top-level view not the screen's size (no status
+    /// bar over it); without freeform metrics neither has it.
+    func testAFreeformRootKeepsTheHomeIndicator() throws {
+        let freeform = #"<size key="freeformSize" width="375" height="778"/>"#
+        var i = try insets(Self.storyboard(tools: "21701", device: "retina6_1", size: (375, 778), controller: freeform))
+        XCTAssertEqual([i.size, [i.top, i.bottom]], [[375, 778], [48, 34]])
+        i = try insets(Self.storyboard(tools: "21701", device: "retina6_1", size: (375, 778)))
+        XCTAssertEqual([i.top, i.bottom], [48, 0])
+
+        func xibBottom(freeform: Bool) throws -> [Double] {
+            let xml = """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <document type="com.apple.InterfaceBuilder3.CocoaTouch.XIB" version="3.0" toolsVersion="21701" targetRuntime="iOS.CocoaTouch" useAutolayout="YES" useSafeAreas="YES">
+                    <device id="retina6_12" orientation="portrait" appearance="light"/>
+                    <objects>
+                        <view contentMode="scaleToFill" id="root">
+                            <rect key="frame" x="0.0" y="0.0" width="500" height="120"/>
+                            \(Self.pinnedToTheSafeArea)
+                            \(freeform ? "<freeformSimulatedSizeMetrics key=\"simulatedDestinationMetrics\"/>" : "")
+                        </view>
+                    </objects>
+                </document>
+                """
+            let root = try XCTUnwrap(try Importer.read(Array(xml.utf8), options: ImportOptions(contentSizes: .stored)).roots.first)
+            let frames = try laidOut(root)
+            let t = try XCTUnwrap(frames["t"]), b = try XCTUnwrap(frames["b"])
+            return [t.y, 120 - b.y - b.height]
+        }
+        XCTAssertEqual(try xibBottom(freeform: true), [0, 34])
+        XCTAssertEqual(try xibBottom(freeform: false), [0, 0])
     }
 }
