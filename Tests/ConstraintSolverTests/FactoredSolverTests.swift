@@ -418,6 +418,42 @@ final class FactoredSolverOperationTests: XCTestCase {
         }
     }
 
+    /// Systems of more than 16 priority levels (past which level vectors may be hashed, though
+    /// these are too small to be): optimal by the reference after a batch and set-constants.
+    func testManyLevelsAgainstTheDenseReference() {
+        var rng = LCG(state: 1616)
+        var manyLevelRounds = 0
+        for round in 0..<40 {
+            let n = Int.random(in: 3...6, using: &rng)
+            let planted = (0..<n).map { _ in Double(Int.random(in: -20...20, using: &rng)) }
+            var system = SmallSystem(variables: n, constraints: [])
+            var priorities = Array(Set((0..<40).map { _ in Double(Int.random(in: 1...999, using: &rng)) })).shuffled(using: &rng)
+            for _ in 0..<Int.random(in: 18...26, using: &rng) {
+                let picked = (0..<n).shuffled(using: &rng).prefix(Int.random(in: 1...2, using: &rng))
+                let terms = picked.map { ($0, Double([-1, 1, 2].randomElement(using: &rng)!)) }
+                let rel = ["==", "<=", ">="].randomElement(using: &rng)!
+                let required = Int.random(in: 0..<5, using: &rng) == 0
+                let atPlanted = terms.reduce(0.0) { $0 + $1.1 * planted[$1.0] }
+                let k = required ? -atPlanted : Double(Int.random(in: -30...30, using: &rng))
+                let p = required || priorities.isEmpty ? 1000 : priorities.removeLast()
+                system.constraints.append(.init(terms: Array(terms), constant: k == 0 ? 0 : k, relation: required ? "==" : rel, priority: p))
+            }
+            let s = FactoredSolver()
+            let vars = (0..<n).map { _ in s.addVariable() }
+            let handles = s.add(batch: system.constraints.map { definition($0, vars) })
+            if s.manyLevels { manyLevelRounds += 1 }
+            FactoredSolverTests.check(system, vars.map { s.value($0) }, "round \(round) batch")
+            for step in 0..<3 {
+                let k = Int.random(in: 0..<system.constraints.count, using: &rng)
+                guard system.constraints[k].priority < 1000 else { continue }
+                system.constraints[k].constant += Double(Int.random(in: -8...8, using: &rng))
+                s.setConstant(handles[k], system.constraints[k].constant)
+                FactoredSolverTests.check(system, vars.map { s.value($0) }, "round \(round) step \(step)")
+            }
+        }
+        XCTAssertGreaterThan(manyLevelRounds, 20)
+    }
+
     /// Heights chained cell to cell, each cell's width fixed and its height asked by an optional
     /// aspect ratio (or a bound, or nothing): one direction a few cells long against a blocker
     /// a cell, which the verdict reads by direction. Both ways against the reference.

@@ -4,16 +4,19 @@ import XCTest
 
 /// The level vector against a dictionary under random reads, writes and updates,
 /// with per-entry defaults as the reduced costs use them (an unset entry reads its default),
-/// packed now and then as a built session's levels are.
+/// packed now and then as a built session's levels are, dense and hashed.
 final class LevelVectorTests: XCTestCase {
     func testRandomWritesMatchADictionary() {
         var rng = SystemRandomNumberGenerator()
         for round in 0..<20 {
-            var v = LevelVector()
+            // Half the rounds may hash (as among many levels), each span both ways.
+            var v = LevelVector(mayHash: (round / 5) % 2 == 1)
             var reference: [Int: Double] = [:]
             // Half the ids default to 1 (an error of the level), half to 0.
             func absent(_ i: Int) -> Double { i % 2 == 0 ? 1 : 0 }
-            let span = [50, 5_000, 100_000][round % 3]
+            // Spans past what 8 a set entry fills are hashed (1,000,000 stays so; 20,000 fills
+            // back to dense), the others dense.
+            let span = [50, 5_000, 100_000, 20_000, 1_000_000][round % 5]
             for step in 0..<20_000 {
                 let i = Int.random(in: 0..<span, using: &rng)
                 switch Int.random(in: 0..<4, using: &rng) {

@@ -173,6 +173,38 @@ final class EngineAgreementTests: XCTestCase {
     }
 
     /// `--engine auto`: the solved form for small documents, the factored basis from the threshold on.
+    /// Cells that each ask priorities of their own (two optional widths a cell at distinct
+    /// levels, the cells chained): 300 levels, past what keeps the factored engine's level
+    /// vectors dense. The engines agree, after the build and after set-constants.
+    func testEnginesAgreeWhenEveryCellHasLevelsOfItsOwn() throws {
+        let n = 150
+        var views = [#"{"id":"root","frame":{"x":0,"y":0,"width":375,"height":100000}}"#]
+        var constraints: [String] = []
+        for i in 0..<n {
+            views.append(#"{"id":"c\#(i)","parent":"root"}"#)
+            let top = i == 0 ? "root.top" : "c\(i - 1).bottom"
+            constraints += [
+                #"{"expr":"c\#(i).top == \#(top) + 4"}"#, #"{"expr":"c\#(i).leading == root.leading"}"#,
+                #"{"expr":"c\#(i).height == 20"}"#,
+                #"{"id":"low\#(i)","expr":"c\#(i).width >= \#(120 + i % 7) @\#(999 - i)"}"#,
+                #"{"id":"high\#(i)","expr":"c\#(i).width <= \#(100 + i % 11) @\#(998 - i)"}"#,
+                #"{"expr":"c\#(i).width == c\#(max(0, i - 1)).width @\#(700 - i)"}"#
+            ]
+        }
+        let doc = json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(constraints.joined(separator: ","))]}"#)
+        let solved = try LayoutSession(document: doc, limits: SessionLimits(engine: .solved))
+        let factored = try LayoutSession(document: doc, limits: SessionLimits(engine: .factored))
+        XCTAssertEqual(Self.outcome(solved, solved.diagnostics()), Self.outcome(factored, factored.diagnostics()))
+        XCTAssertEqual(factored.allFrames.first { $0.id == "c5" }?.frame.width, 125)  // `>= 125 @994` over `<= 105 @993`
+        var rng = LCG(state: 600)
+        for _ in 0..<10 {
+            let i = Int.random(in: 0..<n, using: &rng)
+            let body = json(#"{"low\#(i)": \#(Int.random(in: 60...160, using: &rng))}"#)
+            let ra = try solved.setConstants(body), rb = try factored.setConstants(body)
+            XCTAssertEqual(Self.outcome(solved, ra.diagnostics), Self.outcome(factored, rb.diagnostics), "low\(i)")
+        }
+    }
+
     func testLargeDocumentsTakeTheFactoredBasis() throws {
         func doc(_ n: Int) -> JSON {
             let views = (0..<n).map { #"{"id":"v\#($0)","intrinsicSize":{"width":10,"height":10}}"# }.joined(separator: ",")

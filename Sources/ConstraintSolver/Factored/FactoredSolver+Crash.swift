@@ -104,23 +104,29 @@ extension FactoredSolver {
         infeasible.removeAll()
         for j in value.indices where !basis.isBasic(j) && value[j] != 0 && !dependents.contains(column: j) { setValue(j, 0) }
         for k in 0..<basis.stepCount { setValue(basis.columnOfStep[k], columnWork[k]) }
+        // Each level's columns, found once: a pass over every column a level was n² for a
+        // document whose cells ask priorities of their own.
+        var columnsOfLevel = [[Int]](repeating: [], count: levelPriority.count)
+        for j in kind.indices where costPriority[j] != 0 {
+            let l = levelPlace(costPriority[j])
+            if l < levelPriority.count && levelPriority[l] == costPriority[j] { columnsOfLevel[l].append(j) }
+        }
         for level in levelPriority.indices {
             var cb: [Entry] = []
-            for k in 0..<basis.stepCount where costPriority[basis.columnOfStep[k]] == levelPriority[level] { cb.append(Entry(k, 1)) }
+            for j in columnsOfLevel[level] where basis.isBasic(j) { cb.append(Entry(basis.stepOfColumn[j], 1)) }
+            cb.sort { $0.index < $1.index }
             var y: [Entry] = []
             if !cb.isEmpty {
                 basis.btran(cb, into: &rowWork)
                 y = rho()
             }
-            var yd = LevelVector()
+            var yd = LevelVector(mayHash: manyLevels)
             for e in y { yd[e.index] = e.value }
             duals[level] = yd
             // Unset, a column's reduced cost is its cost: 1 for a nonbasic error of the level in
             // some row, but 0 for a basic or rowless one.
-            reduced[level] = LevelVector()
-            for j in kind.indices where costPriority[j] == levelPriority[level] && (basis.isBasic(j) || columnRows[j].isEmpty) {
-                setReducedCost(level, j, 0)
-            }
+            reduced[level] = LevelVector(mayHash: manyLevels)
+            for j in columnsOfLevel[level] where basis.isBasic(j) || columnRows[j].isEmpty { setReducedCost(level, j, 0) }
             for r in y {
                 for e in rows[r.index] where !basis.isBasic(e.index) {
                     reduced[level].add(e.index, -r.value * e.value, default: cost(level, e.index))

@@ -407,12 +407,26 @@ public final class FactoredSolver {
         basis.reserve(rows: rowCount, columns: columnCount)
     }
 
+    /// Past 16 levels a level's vectors may be hashed (`LevelVector`).
+    var manyLevels: Bool { levelPriority.count > 16 }
+
+    /// Where `priority` is or would go among the levels (highest first), bisected: a scan was
+    /// n² for a document whose cells ask priorities of their own.
+    func levelPlace(_ priority: Double) -> Int {
+        var (lo, hi) = (0, levelPriority.count)
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if levelPriority[mid] > priority { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
     func levelIndex(_ priority: Double) -> Int {
-        if let i = levelPriority.firstIndex(of: priority) { return i }
-        let i = levelPriority.firstIndex { $0 < priority } ?? levelPriority.count
+        let i = levelPlace(priority)
+        if i < levelPriority.count && levelPriority[i] == priority { return i }
         levelPriority.insert(priority, at: i)
-        duals.insert(LevelVector(), at: i)
-        reduced.insert(LevelVector(), at: i)
+        duals.insert(LevelVector(mayHash: manyLevels), at: i)
+        reduced.insert(LevelVector(mayHash: manyLevels), at: i)
         return i
     }
 

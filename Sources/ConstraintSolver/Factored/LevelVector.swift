@@ -10,8 +10,26 @@ import CheckedNumbers
 /// popcount); the first write unpacks it. A built session's vectors stay packed through
 /// set-constants that cross no limit, a drag's: level 250 of the 1,000-cell feed sets 7,001
 /// duals of 30,001 rows and 2,000 reduced costs of 43,998 columns.
+///
+/// Among many levels, a vector whose ids lie far apart (a level of one cell's few errors among
+/// every column, where each cell has levels of its own) is hashed instead: dense, a document of
+/// 4,000 cells with two priorities a cell kept 111 KB a view of levels while building
+/// (2.3 GB), and 20,000 views asked for more memory than a server has.
 struct LevelVector {
     private var values: [Double] = []
+    /// Entries of `values` set (NaN no longer): growing past 64 a set entry (and 1,024 spare)
+    /// turns the vector sparse.
+    private var denseSet = 0
+    /// Sparse: the set entries hashed, with the range of their ids (a read outside it is
+    /// answered without hashing: a level's ids are few and close together).
+    private var sparse: [Int: Double] = [:]
+    private var isSparse = false
+    private var sparseRange = (low: Int.max, high: -1)
+    /// Whether this vector may turn sparse: only among many levels (hashed reads cost a
+    /// stacked feed's build, with its few levels, 10% more instructions).
+    private var mayHash = false
+
+    init(mayHash: Bool = false) { self.mayHash = mayHash }
     /// Packed: a bit per id (set or not), how many are set before each 64-id word, and the
     /// set values in id order; `packedCount` ids in all. Empty while dense.
     private var setBits: [UInt64] = []
@@ -32,17 +50,23 @@ struct LevelVector {
     /// 0.8 M instructions, 2.6% of its drag phase).
     subscript(i: Int, default absent: Double) -> Double {
         @inline(__always) get {
-            guard i < values.count else { return isPacked ? packedValue(i, default: absent) : absent }
+            guard i < values.count else { return isPacked || isSparse ? outsideValue(i, default: absent) : absent }
             let v = values[i]
             return v.isNaN ? absent : v
         }
         @inline(__always) set {
             if i >= values.count {
                 if isPacked && writeUnpacking(i, newValue, default: absent) { return }
+                if isSparse || (mayHash && i + 1 > 64 * (denseSet + 1) + 1024) {
+                    if newValue != absent || isSparse { writeSparse(i, newValue, default: absent) }
+                    return
+                }
                 if newValue == absent { return }
                 values.append(contentsOf: repeatElement(.nan, count: i + 1 - values.count))
-            } else if values[i].isNaN && newValue == absent {
-                return
+            }
+            if values[i].isNaN {
+                if newValue == absent { return }
+                denseSet += 1
             }
             values[i] = newValue
         }
@@ -56,7 +80,7 @@ struct LevelVector {
     /// Packs the vector when fewer than seven in eight of its ids are set (packed, an id
     /// costs 3/16 of a byte beside its value where dense it is 8 bytes).
     mutating func pack() {
-        guard !isPacked, !values.isEmpty else { return }
+        guard !isPacked, !isSparse, !values.isEmpty else { return }
         let set = values.reduce(0) { $1.isNaN ? $0 : $0 + 1 }
         guard set * 8 < values.count * 7 else { return }
         let words = (values.count + 63) / 64
@@ -80,9 +104,39 @@ struct LevelVector {
     @inline(never) private mutating func writeUnpacking(_ i: Int, _ newValue: Double, default absent: Double) -> Bool {
         if newValue == absent && packedValue(i, default: .nan).isNaN { return true }
         unpack()
+        if isSparse {
+            writeSparse(i, newValue, default: absent)
+            return true
+        }
         guard i < values.count else { return false }
+        if values[i].isNaN { denseSet += 1 }
         values[i] = newValue
         return true
+    }
+
+    /// Read past the dense part: from the packed form or the hashed one.
+    @inline(never) private func outsideValue(_ i: Int, default absent: Double) -> Double {
+        if isPacked { return packedValue(i, default: absent) }
+        guard i >= sparseRange.low && i <= sparseRange.high else { return absent }
+        return sparse[i] ?? absent
+    }
+
+    /// A write to the hashed form (made here from the dense one if need be); back to dense once
+    /// a quarter of the ids up to the highest are set.
+    @inline(never) private mutating func writeSparse(_ i: Int, _ newValue: Double, default absent: Double) {
+        if !isSparse {
+            for (k, v) in values.enumerated() where !v.isNaN { sparse[k] = v }
+            sparseRange = sparse.isEmpty ? (Int.max, -1) : (sparse.keys.min()!, sparse.keys.max()!)
+            (values, denseSet, isSparse) = ([], 0, true)
+        }
+        if sparse[i] == nil && newValue == absent { return }
+        sparse[i] = newValue
+        sparseRange = (min(sparseRange.low, i), max(sparseRange.high, i))
+        if 4 * sparse.count >= sparseRange.high + 1 {
+            var dense = [Double](repeating: .nan, count: sparseRange.high + 1)
+            for (k, v) in sparse { dense[k] = v }
+            (values, denseSet, sparse, isSparse, sparseRange) = (dense, sparse.count, [:], false, (Int.max, -1))
+        }
     }
 
     @inline(never) private func packedValue(_ i: Int, default absent: Double) -> Double {
@@ -93,17 +147,26 @@ struct LevelVector {
         return setValues[Int(setBefore[w]) + (word & (bit - 1)).nonzeroBitCount]
     }
 
+    /// To the dense form, or the hashed one when few of its ids are set.
     private mutating func unpack() {
-        var dense = [Double](repeating: .nan, count: packedCount)
+        let goesSparse = mayHash && setValues.count * 64 + 1024 < packedCount
+        var dense = goesSparse ? [] : [Double](repeating: .nan, count: packedCount)
+        var hashed: [Int: Double] = [:]
         var k = 0
         for (w, word) in setBits.enumerated() {
             var rest = word
             while rest != 0 {
-                dense[w * 64 + rest.trailingZeroBitCount] = setValues[k]
+                let i = w * 64 + rest.trailingZeroBitCount
+                if goesSparse { hashed[i] = setValues[k] } else { dense[i] = setValues[k] }
                 k += 1
                 rest &= rest - 1
             }
         }
-        (values, setBits, setBefore, setValues, packedCount) = (dense, [], [], [], 0)
+        if goesSparse {
+            sparseRange = hashed.isEmpty ? (Int.max, -1) : (hashed.keys.min()!, hashed.keys.max()!)
+            (sparse, isSparse) = (hashed, true)
+        }
+        (values, denseSet) = (dense, goesSparse ? 0 : setValues.count)
+        (setBits, setBefore, setValues, packedCount) = ([], [], [], 0)
     }
 }
