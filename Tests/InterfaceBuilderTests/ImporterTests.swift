@@ -224,6 +224,60 @@ final class ImporterTests: XCTestCase {
         try assertAgrees(controls)
     }
 
+    /// A symbol stretched over a view (an image view's, a button's background image) is
+    /// stored at its image rect: the alignment rect the constraints place, outset evenly by
+    /// `−0.5 − 12.8 × (1 − height ÷ width)` of its `<resources>` size, whatever the view's size.
+    /// A centred foreground symbol, or one with a configuration of its own, has no insets.
+    func testAStretchedSymbolIsStoredAtItsImageRect() throws {
+        func pinned(_ id: String, top: Int, leading: Int = 20, width: Int, height: Int) -> String {
+            """
+            <constraint firstItem="\(id)" firstAttribute="top" secondItem="root" secondAttribute="top" constant="\(top)" id="\(id)-t"/>
+            <constraint firstItem="\(id)" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="\(leading)" id="\(id)-l"/>
+            <constraint firstItem="\(id)" firstAttribute="width" constant="\(width)" id="\(id)-w"/>
+            <constraint firstItem="\(id)" firstAttribute="height" constant="\(height)" id="\(id)-h"/>
+            """
+        }
+        let body = """
+            <subviews>
+                <imageView contentMode="scaleAspectFit" translatesAutoresizingMaskIntoConstraints="NO" image="wide.glyph" catalog="system" id="wide"><rect key="frame" x="20" y="102" width="60" height="36.5"/></imageView>
+                <imageView contentMode="scaleToFill" translatesAutoresizingMaskIntoConstraints="NO" id="tall"><rect key="frame" x="20" y="200.5" width="200" height="199.5"/><imageReference key="image" image="tall.glyph" catalog="system"/></imageView>
+                <button translatesAutoresizingMaskIntoConstraints="NO" id="back"><rect key="frame" x="20" y="20.5" width="40" height="39.5"/><state key="normal" backgroundImage="square.glyph" catalog="system"/></button>
+                <button translatesAutoresizingMaskIntoConstraints="NO" id="front"><rect key="frame" x="100" y="20" width="40" height="40"/><state key="normal" image="wide.glyph" catalog="system"/></button>
+                <imageView contentMode="scaleAspectFit" translatesAutoresizingMaskIntoConstraints="NO" image="wide.glyph" catalog="system" id="sized"><rect key="frame" x="20" y="420" width="40" height="40"/><imageSymbolConfiguration key="preferredSymbolConfiguration" configurationType="pointSize" pointSize="40"/></imageView>
+            </subviews>
+            <constraints>
+                \(pinned("wide", top: 100, width: 60, height: 40))
+                \(pinned("tall", top: 200, width: 200, height: 200))
+                \(pinned("back", top: 20, width: 40, height: 40))
+                \(pinned("front", top: 20, leading: 100, width: 40, height: 40))
+                \(pinned("sized", top: 420, width: 40, height: 40))
+            </constraints>
+            """
+        // The symbols' sizes, as Xcode lists them under `<resources>` (the longer side 128).
+        let resources = """
+            <resources>
+                <image name="wide.glyph" catalog="system" width="128" height="98"/>
+                <image name="tall.glyph" catalog="system" width="100" height="128"/>
+                <image name="square.glyph" catalog="system" width="128" height="128"/>
+            </resources>
+            """
+        let xml = String(decoding: Self.scene(body), as: UTF8.self).replacingOccurrences(of: "</document>", with: resources + "</document>")
+        let root = try XCTUnwrap(try Importer.read(Array(xml.utf8), options: ImportOptions(contentSizes: .stored)).roots.first)
+        let frames = try laidOut(root)
+        // 30 of 128 flatter than square: 0.5 + 3 points shorter, 1.75 at each edge (101.75 and
+        // 138.25 on the 2× screen's half points); a square or taller symbol 0.25 at each edge.
+        for (id, expected) in [
+            ("wide", Rect(x: 20, y: 102, width: 60, height: 36.5)), ("tall", Rect(x: 20, y: 200.5, width: 200, height: 199.5)),
+            ("back", Rect(x: 20, y: 20.5, width: 40, height: 39.5)), ("front", Rect(x: 100, y: 20, width: 40, height: 40)),
+            ("sized", Rect(x: 20, y: 420, width: 40, height: 40))
+        ] {
+            let f = try XCTUnwrap(frames[id], id)
+            for (a, b) in [(f.x, expected.x), (f.y, expected.y), (f.width, expected.width), (f.height, expected.height)] {
+                XCTAssertEqual(a, b, accuracy: 1e-9, id)
+            }
+        }
+    }
+
     /// A scroll view's edges, constrained to what it holds, are its content area's: the
     /// content's size is the scroll view's content size, not its frame; its centre stays its
     /// frame's (`middle` sits at the middle of the screen, not of the 1,200-point content).
