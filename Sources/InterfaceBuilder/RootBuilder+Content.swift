@@ -54,9 +54,8 @@ extension RootBuilder {
     /// (2 before; 8 repositories, 4 of them one course's app, Xcode 12–15); the rest are symbols
     /// that reach below the baseline (`cloud.rain`, `sun.max`), much flatter ones, or split
     /// unevenly. The validation half: 4,535 → 4,550 views, 132 → 134 documents. Only at the
-    /// default configuration: a
-    /// `preferredSymbolConfiguration` or `symbolScale` resizes the symbol by what the document
-    /// does not say. The width has none (all 47 symbol views).
+    /// default configuration: a `preferredSymbolConfiguration` or `symbolScale` resizes the
+    /// symbol by what the document does not say. The width has none (all 47 symbol views).
     func symbolAlignmentInsets(_ e: XMLElement) -> Device.Insets? {
         func symbol(_ c: XMLElement, _ attribute: String) -> String? { c["catalog"] == "system" ? c[attribute] : nil }
         let configured = e.children.contains { c in
