@@ -28,8 +28,9 @@ layout, best of 3 runs, the three sizes in one process) with N chosen so the fir
 --views views (500-1,000 by default) and the third fits the server's limits (1 MiB body,
 20,000 views, 100,000 constraints, depth 512: a document past them, or one the bench refuses,
 is skipped and counted). A screen past --limit by time is timed 3 more times, then confirmed by
-the one-shot layout's instructions (callgrind, run_growth.instructions) at N, 2N, 4N. A
-confirmed one is shrunk: its forms dropped one at a time while it still grows past the limit,
+the one-shot layout's instructions (callgrind, run_growth.instructions) at N, 2N, 4N, and
+past the limit again from 4N to 8N (else it is a step: a path a size switches to once, or a
+small size's costs, recorded as such, not a finding). A confirmed one is shrunk: its forms dropped one at a time while it still grows past the limit,
 then the smallest N that shows it (halved, then bisected), each step by time (best of 6);
 the result is counted by instructions (if it is linear so, the screen as found is reported). A screen holding every form kind of a finding is counted under it
 (confirmed by instructions --confirm-like times, then by time alone), not shrunk again.
@@ -454,6 +455,17 @@ class Fuzzer:
         counts, r = self.by_instructions(make, n)
         return n, counts, r
 
+    def next_ratio(self, make, n, counts):
+        """Instructions at 8n over those at 4n: growth past the limit that does not go on one
+        doubling further is a step (a path a size switches to once, as a text pass that
+        remakes its rows in bulk past 64 of them) or a small size's costs, not growth."""
+        paths = self.docs(make, 2 * n, "next")
+        count = self.bench.instructions(paths[2])
+        self.callgrind_runs += 1
+        for p in paths:
+            os.unlink(p)
+        return round(count / counts[2], 2)
+
     def grows(self, make, n):
         """Past the limit at n, 2n, 4n by time: the best of 3 runs, then of 6 (a document refused
         or invalid: no)."""
@@ -565,6 +577,10 @@ class Fuzzer:
         if max(r) <= self.args.limit:
             rec["status"] = "time only (linear by instructions)"
             return
+        rec["instruction_ratio_8n"] = self.next_ratio(make, cn, counts)
+        if rec["instruction_ratio_8n"] <= self.args.limit:
+            rec["status"] = f"a step (x{rec['instruction_ratio_8n']} at 8N by instructions)"
+            return
         if like:
             like["also"] += 1
             rec["status"] = f"like finding {like['id']} (confirmed)"
@@ -607,6 +623,10 @@ class Fuzzer:
         print(f"    candidate: time x{rec['time_ratios']}, instructions x{r}", flush=True)
         if max(r) <= self.args.limit:
             rec["status"] = "time only (linear by instructions)"
+            return
+        rec["instruction_ratio_8n"] = self.next_ratio(make, n, counts)
+        if rec["instruction_ratio_8n"] <= self.args.limit:
+            rec["status"] = f"a step (x{rec['instruction_ratio_8n']} at 8N by instructions)"
             return
         fid = len(self.findings) + 1
         rec["status"] = f"finding {fid}"
