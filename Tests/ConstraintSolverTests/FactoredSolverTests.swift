@@ -419,10 +419,11 @@ final class FactoredSolverOperationTests: XCTestCase {
     }
 
     /// Systems of more than 16 priority levels (past which level vectors may be hashed, though
-    /// these are too small to be): optimal by the reference after a batch and set-constants.
+    /// these are too small to be, and signs are found level by level): optimal by the reference
+    /// after a batch and set-constants, ambiguous where the reference is.
     func testManyLevelsAgainstTheDenseReference() {
         var rng = LCG(state: 1616)
-        var manyLevelRounds = 0
+        var manyLevelRounds = 0, ambiguousSeen = 0
         for round in 0..<40 {
             let n = Int.random(in: 3...6, using: &rng)
             let planted = (0..<n).map { _ in Double(Int.random(in: -20...20, using: &rng)) }
@@ -443,6 +444,7 @@ final class FactoredSolverOperationTests: XCTestCase {
             let handles = s.add(batch: system.constraints.map { definition($0, vars) })
             if s.manyLevels { manyLevelRounds += 1 }
             FactoredSolverTests.check(system, vars.map { s.value($0) }, "round \(round) batch")
+            ambiguousSeen += checkAmbiguity(system, batch: round % 2 == 0, round: round, byDirection: false).ambiguous
             for step in 0..<3 {
                 let k = Int.random(in: 0..<system.constraints.count, using: &rng)
                 guard system.constraints[k].priority < 1000 else { continue }
@@ -452,6 +454,7 @@ final class FactoredSolverOperationTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(manyLevelRounds, 20)
+        XCTAssertGreaterThan(ambiguousSeen, 2)
     }
 
     /// Heights chained cell to cell, each cell's width fixed and its height asked by an optional

@@ -134,7 +134,8 @@ extension FactoredSolver {
             }
         }
         candidates.removeAll()
-        for j in kind.indices where !basis.isBasic(j) && !columnRows[j].isEmpty { checkCandidate(j) }
+        let signs = manyLevels ? lexSigns() : nil
+        for j in kind.indices where !basis.isBasic(j) && !columnRows[j].isEmpty { checkCandidate(j, sign: signs.map { Int($0[j]) }) }
     }
 
     /// A required equality the elimination left without a free column (an optional row's

@@ -546,10 +546,34 @@ public final class FactoredSolver {
         return 0
     }
 
-    func checkCandidate(_ j: Int) {
+    func checkCandidate(_ j: Int, sign: Int? = nil) {
         if basis.isBasic(j) || kind[j] == .fixed || kind[j] == .dead { candidates.remove(j); return }
-        let s = lexSign(j)
+        let s = sign ?? lexSign(j)
         if kind[j] == .free ? s != 0 : s < 0 { candidates.insert(j) } else { candidates.remove(j) }
+    }
+
+    /// Every column's `lexSign` at once, level by level: the set entries of each level's reduced
+    /// costs, then its own columns where unset (their cost, 1). A column's sign alone scans
+    /// every level: with a level a cell (a priority ladder shifted a cell) that was
+    /// columns × levels for the crash's candidates and the ambiguity verdict's directions
+    /// (938 → 239 M instructions at 1,000 cells). Among few levels a column's own scan is
+    /// cheaper (the stacked feed's build: 0.9% fewer instructions), so it is used past 16 only.
+    func lexSigns() -> [Int8] {
+        let undecided: Int8 = 2
+        var sign = [Int8](repeating: undecided, count: kind.count)
+        var ownColumns = [[Int]](repeating: [], count: levelPriority.count)
+        for j in kind.indices where costPriority[j] != 0 {
+            let l = levelPlace(costPriority[j])
+            if l < levelPriority.count && levelPriority[l] == costPriority[j] { ownColumns[l].append(j) }
+        }
+        for level in levelPriority.indices {
+            reduced[level].forEachSet { j, v in
+                if j < sign.count && sign[j] == undecided && abs(v) > Self.dualTolerance { sign[j] = v > 0 ? 1 : -1 }
+            }
+            for j in ownColumns[level] where sign[j] == undecided && reduced[level][j, default: .nan].isNaN { sign[j] = 1 }
+        }
+        for j in sign.indices where sign[j] == undecided { sign[j] = 0 }
+        return sign
     }
 
     /// ρ by row (from the row work vector, by step).

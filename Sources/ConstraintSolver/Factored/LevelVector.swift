@@ -72,6 +72,27 @@ struct LevelVector {
         }
     }
 
+    /// Every set entry, (id, value), dense or packed in id order, hashed in none.
+    func forEachSet(_ body: (Int, Double) -> Void) {
+        if isSparse {
+            for (i, v) in sparse { body(i, v) }
+        } else if isPacked {
+            var k = 0
+            for (w, word) in setBits.enumerated() {
+                var rest = word
+                while rest != 0 {
+                    body(w * 64 + rest.trailingZeroBitCount, setValues[k])
+                    k += 1
+                    rest &= rest - 1
+                }
+            }
+        } else {
+            values.withUnsafeBufferPointer { values in
+                for (i, v) in values.enumerated() where !v.isNaN { body(i, v) }
+            }
+        }
+    }
+
     /// Adds `delta` to entry i (`absent` where unset).
     mutating func add(_ i: Int, _ delta: Double, default absent: Double = 0) {
         self[i, default: absent] += delta
