@@ -108,21 +108,33 @@ final class BasisFactor {
         }
         let n = stepCount
         factor.withBuffers { spans, entries in
+            // Steps in solve order (i, as k: ascending or not) from `from` on, swept.
+            var from = n
             if w.pattern.count * 8 > n {
-                for i in 0..<n {
-                    let k = ascending ? i : n - 1 - i
-                    guard w.contains(k), let x = settle(k, &w), k < spans.count else { continue }
-                    for e in entries[spans[k].range] { w.add(e.index, -e.value * x) }
+                from = 0
+            } else {
+                let sign = ascending ? 1 : -1
+                heap.removeAll()
+                for k in w.pattern { heap.push(sign * k) }
+                while let first = heap.first {
+                    // A solve whose reach grows past an eighth of the steps left is swept from
+                    // there: the heap's order is the sweep's, so nothing else changes (the crash's
+                    // duals reached 21,000 of 32,000 steps through the heap, 24 M instructions of
+                    // the 1,000-cell stack's three builds).
+                    let i = ascending ? first : n - 1 + first
+                    if heap.count * 8 > n - i {
+                        from = i
+                        break
+                    }
+                    let k = sign * heap.pop()
+                    guard let x = settle(k, &w), k < spans.count else { continue }
+                    for e in entries[spans[k].range] where w.add(e.index, -e.value * x) { heap.push(sign * e.index) }
                 }
-                return
             }
-            let sign = ascending ? 1 : -1
-            heap.removeAll()
-            for k in w.pattern { heap.push(sign * k) }
-            while !heap.isEmpty {
-                let k = sign * heap.pop()
-                guard let x = settle(k, &w), k < spans.count else { continue }
-                for e in entries[spans[k].range] where w.add(e.index, -e.value * x) { heap.push(sign * e.index) }
+            for i in from..<n {
+                let k = ascending ? i : n - 1 - i
+                guard w.contains(k), let x = settle(k, &w), k < spans.count else { continue }
+                for e in entries[spans[k].range] { w.add(e.index, -e.value * x) }
             }
         }
     }

@@ -11,6 +11,7 @@ struct MinHeap {
     }
 
     var isEmpty: Bool { items.isEmpty }
+    var count: Int { items.count }
     /// The smallest item, left in place.
     var first: Int? { items.first }
 
