@@ -10,7 +10,8 @@ extension FactoredSolver {
     func crash() throws(Unsatisfiable) {
         ambiguityCache = nil
         dropTombs()
-        let (free, _) = liveRows { kind[$0] == .free }
+        let kinds = kind  // read in place, not through `self` for each cell
+        let (free, _) = liveRows { kinds[$0] == .free }
         var rank = [Int](repeating: 0, count: rows.listCount)
         var slackSign = [Double](repeating: 0, count: rows.listCount)
         var impure = [Bool](repeating: false, count: rows.listCount)

@@ -1046,15 +1046,8 @@ public final class FactoredSolver {
     /// The rows by id, each restricted to the columns `keep` takes (a row that is not live:
     /// empty), and how many are live: what an elimination factors.
     func liveRows(keeping keep: (Int) -> Bool) -> (rows: SparseLists<Entry>, live: Int) {
-        var out = SparseLists<Entry>(), live = 0
-        out.reserve(lists: rows.listCount, entries: rows.liveCount)
-        for i in 0..<rows.listCount {
-            let l = out.appendList()
-            guard rowLive[i] else { continue }
-            live += 1
-            for k in rows.positions(i) where keep(rows[position: k].index) { out.append(rows[position: k], to: l) }
-        }
-        return (out, live)
+        let live = rowLive
+        return (rows.filtered(lists: { live[$0] }, entries: { keep($0.index) }), rowLive.trueCount)
     }
 
     /// Tombs and their rows, dropped before the factorization, are free once it is done.
