@@ -173,13 +173,12 @@ struct SparseLists<Element> {
     }
 
     /// The entries `drop` takes removed from every list, the lists packed in id order (one
-    /// pass, where removing from each list in turn compacts again and again). Inlined, with
-    /// `drop` inlined into it.
+    /// pass, where removing from each list in turn compacts again and again), then copied to
+    /// storage of their size. Inlined, with `drop`.
     @inline(__always)
     mutating func removeAll(where drop: (Element) -> Bool) {
         var kept = 0
-        withBuffers { spans, entries in for s in spans { for k in s.range where !drop(entries[k]) { kept += 1 } } }
-        let packed = [Element](unsafeUninitializedCapacity: kept) { packed, count in
+        let packed = [Element](unsafeUninitializedCapacity: liveCount) { packed, count in
             entries.withUnsafeBufferPointer { entries in
                 spans.withUnsafeMutableBufferPointer { spans in
                     for l in spans.indices {
@@ -189,8 +188,10 @@ struct SparseLists<Element> {
                     }
                 }
             }
+            kept = count
         }
-        (entries, liveCount) = (packed, kept)
+        entries = kept == packed.capacity ? packed : packed.withUnsafeBufferPointer { Array($0) }
+        liveCount = kept
     }
 
     /// The lists `keepList` takes, each with the entries `keep` takes (the others empty), as
