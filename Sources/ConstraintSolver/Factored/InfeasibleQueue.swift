@@ -6,8 +6,7 @@
 /// at its key, and an entry whose column left or whose value moved since is dropped when it
 /// surfaces (a fresher one is in the heap). Compacted when stale entries outnumber members.
 struct InfeasibleQueue {
-    /// Membership a bit an id, as `IndexQueue`'s (every value written asks it).
-    private var members = IdSet()
+    private(set) var members: Set<Int> = []
     private var heap: [(key: Double, j: Int)] = []
 
     var isEmpty: Bool { members.isEmpty }
@@ -15,24 +14,24 @@ struct InfeasibleQueue {
 
     /// j is infeasible by `by` (|value|) now.
     mutating func update(_ j: Int, by key: Double) {
-        _ = members.insert(j)
+        members.insert(j)
         push((key, j))
     }
 
     mutating func remove(_ j: Int) {
-        guard members.remove(j) else { return }
+        guard members.remove(j) != nil else { return }
         if members.isEmpty { heap.removeAll(keepingCapacity: true) }
     }
 
     mutating func removeAll() {
-        members.removeAll()
+        members.removeAll(keepingCapacity: true)
         heap.removeAll(keepingCapacity: true)
     }
 
     /// The most infeasible member; `key(j)` is its infeasibility now.
     mutating func most(_ key: (Int) -> Double) -> Int? {
         if heap.count > 2 * members.count + 64 {
-            heap = members.elements.map { (key($0), $0) }
+            heap = members.map { (key($0), $0) }
             for i in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(i) }
         }
         while let top = heap.first {
