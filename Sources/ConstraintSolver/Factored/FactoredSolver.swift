@@ -89,6 +89,8 @@ public final class FactoredSolver {
     /// Scratch: the row `newRow` is making (an array a row was 32 of a batch's 63 M
     /// instructions in `newRow`, 1,000-cell feed).
     var rowScratch: [Entry] = []
+    /// A pivot's levels where its entering column costs: (level, reduced cost).
+    var levelScratch: [Entry] = []
 
     /// Nonbasic columns whose lexicographic reduced cost improves the objective.
     var candidates = IndexQueue()
@@ -612,7 +614,14 @@ public final class FactoredSolver {
     func pivot(_ q: Int, at p: Int, rho: [Entry]? = nil) -> Int {
         let leaving = basis.columnOfStep[p]
         var touchedColumns: [Int] = []
-        if reduced.indices.contains(where: { reducedCost($0, q) != 0 }) {
+        // The levels where q costs, read once (three passes over every level were most of a
+        // pivot's work with a level a cell: 239 → 194 M instructions at 1,000 cells).
+        levelScratch.removeAll(keepingCapacity: true)
+        for k in reduced.indices {
+            let dq = reducedCost(k, q)
+            if dq != 0 { levelScratch.append(Entry(k, dq)) }
+        }
+        if !levelScratch.isEmpty {
             var rho = rho
             if rho == nil {
                 basis.btran(CollectionOfOne(Entry(p, 1.0)), into: &rowWork)
@@ -621,16 +630,15 @@ public final class FactoredSolver {
             }
             touchedColumns = alphaWork.pattern
             let aq = columnWork[p]
-            for k in reduced.indices {
-                let dq = reducedCost(k, q)
-                guard dq != 0 else { continue }
-                let theta = dq / aq
+            for l in levelScratch.indices {
+                let (k, theta) = (levelScratch[l].index, levelScratch[l].value / aq)
                 for e in rho! { duals[k].add(e.index, theta * e.value) }
                 for j in alphaWork.pattern where j != q { reduced[k].add(j, -theta * alphaWork[j], default: cost(k, j)) }
                 setReducedCost(k, leaving, -theta)
             }
         }
-        for k in reduced.indices { setReducedCost(k, q, 0) }
+        // Zero where it was not already.
+        for e in levelScratch { setReducedCost(e.index, q, 0) }
         basis.replace(step: p, with: q, column: columnWork)
         pivotCount += 1
         ambiguityCache = nil
