@@ -455,16 +455,20 @@ class Fuzzer:
         counts, r = self.by_instructions(make, n)
         return n, counts, r
 
-    def next_ratio(self, make, n, counts):
-        """Instructions at 8n over those at 4n: growth past the limit that does not go on one
-        doubling further is a step (a path a size switches to once, as a text pass that
-        remakes its rows in bulk past 64 of them) or a small size's costs, not growth."""
+    def a_step(self, rec, make, n, counts):
+        """Whether growth past the limit stops one doubling further (8n over 4n by instructions,
+        kept in `rec`): a step (a path a size switches to once, as a text pass that remakes its
+        rows in bulk past 64 of them) or a small size's costs, not growth."""
         paths = self.docs(make, 2 * n, "next")
         count = self.bench.instructions(paths[2])
         self.callgrind_runs += 1
         for p in paths:
             os.unlink(p)
-        return round(count / counts[2], 2)
+        rec["instruction_ratio_8n"] = r = round(count / counts[2], 2)
+        if r > self.args.limit:
+            return False
+        rec["status"] = f"a step (x{r} at 8N by instructions)"
+        return True
 
     def grows(self, make, n):
         """Past the limit at n, 2n, 4n by time: the best of 3 runs, then of 6 (a document refused
@@ -577,9 +581,7 @@ class Fuzzer:
         if max(r) <= self.args.limit:
             rec["status"] = "time only (linear by instructions)"
             return
-        rec["instruction_ratio_8n"] = self.next_ratio(make, cn, counts)
-        if rec["instruction_ratio_8n"] <= self.args.limit:
-            rec["status"] = f"a step (x{rec['instruction_ratio_8n']} at 8N by instructions)"
+        if self.a_step(rec, make, cn, counts):
             return
         if like:
             like["also"] += 1
@@ -624,9 +626,7 @@ class Fuzzer:
         if max(r) <= self.args.limit:
             rec["status"] = "time only (linear by instructions)"
             return
-        rec["instruction_ratio_8n"] = self.next_ratio(make, n, counts)
-        if rec["instruction_ratio_8n"] <= self.args.limit:
-            rec["status"] = f"a step (x{rec['instruction_ratio_8n']} at 8N by instructions)"
+        if self.a_step(rec, make, n, counts):
             return
         fid = len(self.findings) + 1
         rec["status"] = f"finding {fid}"

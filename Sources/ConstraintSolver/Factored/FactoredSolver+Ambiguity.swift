@@ -26,7 +26,7 @@ extension FactoredSolver {
         var columns: [Int] = []
         var candidates: [(u: Int, sign: Double)] = []
         var cellRows: [Int32] = [], cells: [Entry] = []  // the candidates' cells: row, and (u, value)
-        let signs = manyLevels ? lexSigns() : nil
+        let signs = manyLevels ? lexSigns(columnsByLevel()) : nil
         for j in kind.indices where !basis.isBasic(j) && kind[j] != .fixed && kind[j] != .dead && !dependents.contains(column: j) {
             if columnRows[j].isEmpty {
                 if isUser[j] { isAmbiguous[j] = true }

@@ -105,13 +105,7 @@ extension FactoredSolver {
         infeasible.removeAll()
         for j in value.indices where !basis.isBasic(j) && value[j] != 0 && !dependents.contains(column: j) { setValue(j, 0) }
         for k in 0..<basis.stepCount { setValue(basis.columnOfStep[k], columnWork[k]) }
-        // Each level's columns, found once: a pass over every column a level was n² for a
-        // document whose cells ask priorities of their own.
-        var columnsOfLevel = [[Int]](repeating: [], count: levelPriority.count)
-        for j in kind.indices where costPriority[j] != 0 {
-            let l = levelPlace(costPriority[j])
-            if l < levelPriority.count && levelPriority[l] == costPriority[j] { columnsOfLevel[l].append(j) }
-        }
+        let columnsOfLevel = columnsByLevel()
         for level in levelPriority.indices {
             var cb: [Entry] = []
             for j in columnsOfLevel[level] where basis.isBasic(j) { cb.append(Entry(basis.stepOfColumn[j], 1)) }
@@ -135,7 +129,7 @@ extension FactoredSolver {
             }
         }
         candidates.removeAll()
-        let signs = manyLevels ? lexSigns() : nil
+        let signs = manyLevels ? lexSigns(columnsOfLevel) : nil
         for j in kind.indices where !basis.isBasic(j) && !columnRows[j].isEmpty { checkCandidate(j, sign: signs.map { Int($0[j]) }) }
     }
 

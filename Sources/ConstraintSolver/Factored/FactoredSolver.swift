@@ -554,25 +554,32 @@ public final class FactoredSolver {
         if kind[j] == .free ? s != 0 : s < 0 { candidates.insert(j) } else { candidates.remove(j) }
     }
 
+    /// The columns that cost at each level (`columnsByLevel()[k]`: those of `levelPriority[k]`),
+    /// found once: a pass over every column a level was n² for a document whose cells ask
+    /// priorities of their own.
+    func columnsByLevel() -> [[Int]] {
+        var out = [[Int]](repeating: [], count: levelPriority.count)
+        for j in kind.indices where costPriority[j] != 0 {
+            let l = levelPlace(costPriority[j])
+            if l < levelPriority.count && levelPriority[l] == costPriority[j] { out[l].append(j) }
+        }
+        return out
+    }
+
     /// Every column's `lexSign` at once, level by level: the set entries of each level's reduced
-    /// costs, then its own columns where unset (their cost, 1). A column's sign alone scans
+    /// costs, then its own columns (`columnsByLevel`) where unset (their cost, 1). A column's sign alone scans
     /// every level: with a level a cell (a priority ladder shifted a cell) that was
     /// columns × levels for the crash's candidates and the ambiguity verdict's directions
     /// (938 → 239 M instructions at 1,000 cells). Among few levels a column's own scan is
     /// cheaper (the stacked feed's build: 0.9% fewer instructions), so it is used past 16 only.
-    func lexSigns() -> [Int8] {
+    func lexSigns(_ columnsOfLevel: [[Int]]) -> [Int8] {
         let undecided: Int8 = 2
         var sign = [Int8](repeating: undecided, count: kind.count)
-        var ownColumns = [[Int]](repeating: [], count: levelPriority.count)
-        for j in kind.indices where costPriority[j] != 0 {
-            let l = levelPlace(costPriority[j])
-            if l < levelPriority.count && levelPriority[l] == costPriority[j] { ownColumns[l].append(j) }
-        }
         for level in levelPriority.indices {
             reduced[level].forEachSet { j, v in
                 if j < sign.count && sign[j] == undecided && abs(v) > Self.dualTolerance { sign[j] = v > 0 ? 1 : -1 }
             }
-            for j in ownColumns[level] where sign[j] == undecided && reduced[level][j, default: .nan].isNaN { sign[j] = 1 }
+            for j in columnsOfLevel[level] where sign[j] == undecided && reduced[level][j, default: .nan].isNaN { sign[j] = 1 }
         }
         for j in sign.indices where sign[j] == undecided { sign[j] = 0 }
         return sign

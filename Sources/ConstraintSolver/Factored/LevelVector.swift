@@ -21,7 +21,7 @@ struct LevelVector {
     /// turns the vector sparse.
     private var denseSet = 0
     /// Sparse: the set entries hashed, with the range of their ids (a read outside it is
-    /// answered without hashing: a level's ids are few and close together).
+    /// answered without hashing).
     private var sparse: [Int: Double] = [:]
     private var isSparse = false
     private var sparseRange = (low: Int.max, high: -1)
