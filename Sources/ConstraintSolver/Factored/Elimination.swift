@@ -92,7 +92,7 @@ struct Elimination {
     /// The live rows of column j with their values, into `out`. A row that lost the column
     /// to cancellation and filled it again is listed twice: skipped the second time.
     private mutating func liveRows(of j: Int, into out: inout [Entry]) {
-        out.removeAll(keepingCapacity: true)
+        out.clear()
         stamp += 1
         for k in columnRows.positions(j) {
             let i = Int(columnRows[position: k])
@@ -163,7 +163,7 @@ struct Elimination {
                 pivot = (best!, j)
             }
             let (i, j) = pivot!
-            prow.removeAll(keepingCapacity: true)
+            prow.clear()
             prow.append(contentsOf: rowCells[i])
             rowCells.clear(i)
             let pv = prow.first { $0.index == j }!.value
