@@ -17,6 +17,9 @@ struct MinHeap {
 
     mutating func removeAll() { items.removeAll(keepingCapacity: true) }
 
+    /// Every item, in no order.
+    func forEach(_ body: (Int) -> Void) { for x in items { body(x) } }
+
     mutating func push(_ x: Int) {
         items.append(x)
         var i = items.count - 1
