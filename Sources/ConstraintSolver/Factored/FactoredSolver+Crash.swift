@@ -106,6 +106,7 @@ extension FactoredSolver {
         for j in value.indices where !basis.isBasic(j) && value[j] != 0 && !dependents.contains(column: j) { setValue(j, 0) }
         for k in 0..<basis.stepCount { setValue(basis.columnOfStep[k], columnWork[k]) }
         let columnsOfLevel = columnsByLevel()
+        columnLevels.clear()
         for level in levelPriority.indices {
             var cb: [Entry] = []
             for j in columnsOfLevel[level] where basis.isBasic(j) { cb.append(Entry(basis.stepOfColumn[j], 1)) }
@@ -124,7 +125,7 @@ extension FactoredSolver {
             for j in columnsOfLevel[level] where basis.isBasic(j) || columnRows[j].isEmpty { setReducedCost(level, j, 0) }
             for r in y {
                 for e in rows[r.index] where !basis.isBasic(e.index) {
-                    reduced[level].add(e.index, -r.value * e.value, default: cost(level, e.index))
+                    addReducedCost(level, e.index, -r.value * e.value)
                 }
             }
         }

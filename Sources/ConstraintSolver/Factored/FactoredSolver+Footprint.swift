@@ -19,7 +19,7 @@ extension FactoredSolver {
         }
         meter.release("dependents") { dependents = Dependents() }
         meter.release("duals and reduced costs") {
-            duals = []; reduced = []
+            duals = []; reduced = []; columnLevels.removeAll()
         }
         basis.releaseMeasuringFootprint(&meter)
         return meter.structures

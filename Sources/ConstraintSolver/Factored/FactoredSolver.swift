@@ -84,6 +84,8 @@ public final class FactoredSolver {
     var levelPriority: [Double] = []
     var duals: [LevelVector] = []
     var reduced: [LevelVector] = []
+    /// Among many levels, the levels each column's reduced cost was written at.
+    var columnLevels = ColumnLevels()
     /// Scratch: the pivot row ρᵀA over the nonbasic columns, by column.
     var alphaWork = WorkVector()
     /// Scratch: the row `newRow` is making (an array a row was 32 of a batch's 63 M
@@ -433,6 +435,7 @@ public final class FactoredSolver {
         levelPriority.insert(priority, at: i)
         duals.insert(LevelVector(mayHash: manyLevels), at: i)
         reduced.insert(LevelVector(mayHash: manyLevels), at: i)
+        if manyLevels && !columnLevels.isKept { columnLevels.keep(reduced, priorities: levelPriority) }
         return i
     }
 
@@ -541,11 +544,20 @@ public final class FactoredSolver {
     /// (it is for 13,000 of 14,000 nonbasic errors on the 1,000-cell feed). Every change of
     /// `costPriority[j]` rewrites column j's reduced costs.
     @inline(__always) func reducedCost(_ k: Int, _ j: Int) -> Double { reduced[k][j, default: cost(k, j)] }
-    @inline(__always) func setReducedCost(_ k: Int, _ j: Int, _ d: Double) { reduced[k][j, default: cost(k, j)] = d }
+    @inline(__always) func setReducedCost(_ k: Int, _ j: Int, _ d: Double) {
+        reduced[k][j, default: cost(k, j)] = d
+        if columnLevels.isKept { columnLevels.note(levelPriority[k], j) }
+    }
+    @inline(__always) func addReducedCost(_ k: Int, _ j: Int, _ d: Double) {
+        reduced[k].add(j, d, default: cost(k, j))
+        if columnLevels.isKept { columnLevels.note(levelPriority[k], j) }
+    }
 
     /// The sign of column j's reduced cost, the highest level that is not zero deciding.
-    func lexSign(_ j: Int) -> Int {
-        for k in reduced.indices {
+    func lexSign(_ j: Int) -> Int { columnLevels.isKept ? lexSign(j, among: levelsOfColumn(j)) : lexSign(j, among: reduced.indices) }
+
+    private func lexSign(_ j: Int, among levels: some Sequence<Int>) -> Int {
+        for k in levels {
             let v = reducedCost(k, j)
             if abs(v) > Self.dualTolerance { return v > 0 ? 1 : -1 }
         }
@@ -610,7 +622,7 @@ public final class FactoredSolver {
         for d in dy {
             duals[level].add(d.index, d.value)
             for e in rows[d.index] where !basis.isBasic(e.index) {
-                reduced[level].add(e.index, -d.value * e.value, default: cost(level, e.index))
+                addReducedCost(level, e.index, -d.value * e.value)
                 touched.insert(e.index)
             }
         }
@@ -628,10 +640,11 @@ public final class FactoredSolver {
         // The levels where q costs, read once (three passes over every level were most of a
         // pivot's work with a level a cell: 239 → 194 M instructions at 1,000 cells).
         levelScratch.clear()
-        for k in reduced.indices {
+        func take(_ k: Int) {
             let dq = reducedCost(k, q)
             if dq != 0 { levelScratch.append(Entry(k, dq)) }
         }
+        if columnLevels.isKept { for k in levelsOfColumn(q) { take(k) } } else { for k in reduced.indices { take(k) } }
         if !levelScratch.isEmpty {
             var rho = rho
             if rho == nil {
@@ -644,7 +657,7 @@ public final class FactoredSolver {
             for l in levelScratch.indices {
                 let (k, theta) = (levelScratch[l].index, levelScratch[l].value / aq)
                 for e in rho! { duals[k].add(e.index, theta * e.value) }
-                for j in alphaWork.pattern where j != q { reduced[k].add(j, -theta * alphaWork[j], default: cost(k, j)) }
+                for j in alphaWork.pattern where j != q { addReducedCost(k, j, -theta * alphaWork[j]) }
                 setReducedCost(k, leaving, -theta)
             }
         }
