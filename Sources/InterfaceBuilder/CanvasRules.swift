@@ -38,9 +38,9 @@ extension Device {
 
     /// A table cell's content view's layout margins: 11 above and below and the system
     /// minimum at the sides since Xcode 9.1 (iOS 11, toolsVersion 13529), 8 all round before.
-    static func tableCellContentMargins(width: Double, xcode: ToolsVersion) -> Insets {
+    static func tableCellContentMargins(width: Double, xcode: ToolsVersion, inControllersTable: Bool = false) -> Insets {
         if let old = eightPointCellMarginsBeforeXcode9_1(xcode) { return old }
-        let side = tableCellSideMargin(width: width, xcode: xcode)
+        let side = controllersTableCellSideMargin(width: width, inControllersTable) ?? tableCellSideMargin(width: width, xcode: xcode)
         return Insets(top: 11, left: side, bottom: 11, right: side)
     }
 
@@ -52,9 +52,22 @@ extension Device {
     /// A table cell's content view's side margins: UIKit's system minimum (16, 20 on screens
     /// wider than 380 points), but 15 on the narrower ones in Xcode 10's documents (toolsVersion
     /// 14000 to 14799): the IBCorpus development half's cells at 14113–14490 store 15 in 4
-    /// repositories (320 to 375 points wide) and 20 at 414; one cell that preserves its
-    /// superview's margins stores 16.
+    /// repositories (320 to 375 points wide) and 20 at 414. Not in a table that is a
+    /// controller's view (`controllersTableCellSideMargin`).
     static func tableCellSideMargin(width: Double, xcode: ToolsVersion) -> Double {
         width <= 380 && xcode.isFrom(14000) && xcode.isBefore(14800) ? 15 : systemMinimumMargin(width: width)
+    }
+
+    /// Since iOS 11 a cell's content view takes its table's layout margins, and a table that
+    /// is a controller's view (a table view controller's) has the controller's system minimum
+    /// margins (16, 20 on screens wider than 380 points); a table inside another view has
+    /// UIView's 8, and its cells keep UIKit's older 15 on narrow screens in Xcode 10's canvas
+    /// (`tableCellSideMargin`). IBCorpus development half, Xcode 10 (14113–14490), cells
+    /// whose views pin to their margins at 335–375 points: the 3 in a controller's table
+    /// store 16 (KnightHacks/KnightHacks-Mobile-2.0, OceanLabs/Photobook-iOS), those in an
+    /// embedded table 15 (4 repositories, 6 cells; OceanLabs's too). Later Xcodes give both
+    /// the system minimum.
+    static func controllersTableCellSideMargin(width: Double, _ inControllersTable: Bool) -> Double? {
+        inControllersTable ? systemMinimumMargin(width: width) : nil
     }
 }

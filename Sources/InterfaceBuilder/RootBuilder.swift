@@ -10,6 +10,8 @@ struct RootBuilder {
     let controller: XMLElement?
     /// A table cell stored without a frame: its table's width and its row height.
     let unstoredCellSize: Size?
+    /// A table cell in a table that is a controller's view.
+    let inControllersTable: Bool
     let context: DocumentContext
     /// The top and bottom bars over a controller's root (`Bars`).
     let bars: ControllerBars
@@ -23,6 +25,7 @@ struct RootBuilder {
 
     init(found: FoundRoot, context: DocumentContext, bars: ControllerBars) {
         (kind, name, root, controller, unstoredCellSize) = (found.kind, found.name, found.view, found.owner, found.unstoredCellSize)
+        inControllersTable = found.inControllersTable
         (self.context, self.bars) = (context, bars)
     }
 

@@ -12,6 +12,9 @@ struct FoundRoot {
     /// A table cell stored without a frame (Xcode 5 and 6 prototypes): its table's width and
     /// its row height.
     var unstoredCellSize: Size?
+    /// A table cell whose table is a controller's view (a table view controller's): its
+    /// margins follow that view's (`Device.tableCellSideMargin`).
+    var inControllersTable = false
 }
 
 enum RootDiscovery {
@@ -51,6 +54,7 @@ enum RootDiscovery {
     private static func cell(_ e: XMLElement, table: XMLElement?, into found: inout [FoundRoot]) {
         guard Importer.isCell(e), let content = e.children.first(where: { $0["key"] == "contentView" }) else { return }
         var root = FoundRoot(kind: .cell, name: e["id"] ?? "", view: content, owner: e)
+        root.inControllersTable = e.name == "tableViewCell" && table?["key"] == "view"
         if !hasFrame(e), e.name == "tableViewCell", let table, let width = storedFrame(table)?.width {
             root.unstoredCellSize = Size(width: width, height: rowHeight(of: e, in: table))
         }

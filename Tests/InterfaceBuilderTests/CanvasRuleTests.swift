@@ -320,4 +320,64 @@ final class CanvasRuleTests: XCTestCase {
         XCTAssertEqual(try xibBottom(freeform: true), [0, 34])
         XCTAssertEqual(try xibBottom(freeform: false), [0, 0])
     }
+
+    /// Xcode 10 on a 375-point phone: a cell in a table view controller's table has the
+    /// controller's 16-point side margins, one in a table inside another view 15.
+    func testACellInAControllersTableHasItsMargins() throws {
+        func cell(_ id: String) -> String {
+            """
+            <prototypes>
+                <tableViewCell contentMode="scaleToFill" id="cell-\(id)">
+                    <rect key="frame" x="0.0" y="28" width="375" height="44"/>
+                    <tableViewCellContentView key="contentView" id="content-\(id)">
+                        <rect key="frame" x="0.0" y="0.0" width="375" height="44"/>
+                        <subviews>\(PinnedBox.view(id))</subviews>
+                        <constraints>
+                            <constraint firstItem="\(id)" firstAttribute="leading" secondItem="content-\(id)" secondAttribute="leadingMargin" id="l-\(id)"/>
+                            <constraint firstItem="\(id)" firstAttribute="top" secondItem="content-\(id)" secondAttribute="top" id="t-\(id)"/>
+                            <constraint firstItem="\(id)" firstAttribute="width" constant="10" id="w-\(id)"/>
+                            <constraint firstItem="\(id)" firstAttribute="height" constant="10" id="h-\(id)"/>
+                        </constraints>
+                    </tableViewCellContentView>
+                </tableViewCell>
+            </prototypes>
+            """
+        }
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="14490.70" targetRuntime="iOS.CocoaTouch" useAutolayout="YES" useSafeAreas="YES">
+                <device id="retina4_7" orientation="portrait"/>
+                <scenes>
+                    <scene sceneID="s1"><objects>
+                        <tableViewController id="tvc" sceneMemberID="viewController">
+                            <tableView key="view" contentMode="scaleToFill" style="plain" id="table">
+                                <rect key="frame" x="0.0" y="0.0" width="375" height="667"/>
+                                \(cell("own"))
+                            </tableView>
+                        </tableViewController>
+                    </objects></scene>
+                    <scene sceneID="s2"><objects>
+                        <viewController id="vc" sceneMemberID="viewController">
+                            <view key="view" contentMode="scaleToFill" id="root">
+                                <rect key="frame" x="0.0" y="0.0" width="375" height="667"/>
+                                <subviews>
+                                    <tableView contentMode="scaleToFill" style="plain" translatesAutoresizingMaskIntoConstraints="NO" id="inner">
+                                        <rect key="frame" x="0.0" y="0.0" width="375" height="667"/>
+                                        \(cell("inner"))
+                                    </tableView>
+                                </subviews>
+                            </view>
+                        </viewController>
+                    </objects></scene>
+                </scenes>
+            </document>
+            """
+        let roots = try Importer.read(Array(xml.utf8), options: ImportOptions(contentSizes: .stored)).roots
+        func x(_ id: String) throws -> Double {
+            let root = try XCTUnwrap(roots.first { $0.name == "cell-\(id)" })
+            return try XCTUnwrap(try laidOut(root)[id]).x
+        }
+        XCTAssertEqual(try x("own"), 16)
+        XCTAssertEqual(try x("inner"), 15)
+    }
 }
