@@ -29,8 +29,11 @@ extension LayoutDocument {
     }
 
     /// The arranged views exist and are the stack's children.
-    func checkStack(_ s: ViewRef, at p: Pointer) throws(LayoutError) {
-        guard let stack = views[Int(s)].spec.stack else { return }
+    func checkStack(_ s: ViewRef, at p: Pointer) throws(LayoutError) { try checkStack(s, views[Int(s)].spec.stack, at: p) }
+
+    /// The same for `stack` as view s's arrangement (before it is stored).
+    func checkStack(_ s: ViewRef, _ stack: StackSpec?, at p: Pointer) throws(LayoutError) {
+        guard let stack else { return }
         for (k, id) in stack.arranged.enumerated() {
             guard let v = viewRef(id) else { throw p("stack")("arrangedSubviews")(k).fail("unknown view '\(id)'") }
             guard views[Int(v)].parent == s else {

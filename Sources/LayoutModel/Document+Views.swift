@@ -210,9 +210,15 @@ extension LayoutDocument {
     }
 
     mutating func updateView(_ id: String, fields: [(key: String, value: JSON)], at p: Pointer) throws(LayoutError) {
+        let (r, v) = try updatedSpec(id, fields: fields, at: p)
+        store(v, in: r)
+    }
+
+    /// What `updateView` checks, against the document as it is: the view `id` names, and its
+    /// spec with `fields` applied. Nothing changes until `store`, which cannot fail.
+    func updatedSpec(_ id: String, fields: [(key: String, value: JSON)], at p: Pointer) throws(LayoutError) -> (ViewRef, ViewSpec) {
         guard let r = viewRef(id) else { throw p("id").fail("unknown view '\(id)'") }
         var v = views[Int(r)].spec
-        let before = v
         for (k, value) in fields where k != "id" && k != "op" {
             if k == "parent" {
                 guard value.string == v.parent || (value.isNull && v.parent == nil) else {
@@ -224,12 +230,19 @@ extension LayoutDocument {
         }
         try v.checkText(at: p)
         try v.checkKind(at: p)
+        if v.stack != views[Int(r)].spec.stack { try checkStack(r, v.stack, at: p) }
+        return (r, v)
+    }
+
+    /// View r's spec becomes v (checked by `updatedSpec`), with what follows from it.
+    mutating func store(_ v: ViewSpec, in r: ViewRef) {
+        let before = views[Int(r)].spec
         if v.hasText != before.hasText { textViews += v.hasText ? 1 : -1 }
         views[Int(r)].spec = v
         if v.stack != before.stack {
-            try checkStack(r, at: p)
             if v.stack != nil { markStackDirty(r) } else { dropStack(r) }
         }
+        let id = v.id
         if views[Int(r)].parent != .noRef, views[Int(views[Int(r)].parent)].spec.stack?.arranged.contains(id) == true {
             markStackDirty(views[Int(r)].parent)
         }
