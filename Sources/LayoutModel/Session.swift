@@ -351,13 +351,22 @@ public final class LayoutSession {
             guard !out.contains(where: { $0.0 == r }) else { return nil }
             out.append((r, v))
         }
-        return out
+        return fitsLimits(addingConstraints: ImplicitKind.allCases.count * out.count) ? out : nil
+    }
+
+    /// Whether the session stays within its limits and its tenant's memory share (`check`)
+    /// with `n` more constraints: an update can make at most a view's implicit ones.
+    private func fitsLimits(addingConstraints n: Int) -> Bool {
+        guard document.constraintCount + n <= limits.maxConstraints else { return false }
+        guard let most = limits.maxHeapEstimate else { return true }
+        return heapEstimate + Self.heapGrowth(views: 0, constraints: n, factored: true) <= most
     }
 
     /// Checked view updates stored in the session's document itself, which nothing can fail
     /// half way: the copy `apply(ops:)` makes to be all or nothing was every view record
     /// copied and freed (10 of the 17.6 M instructions of one label growing in a
-    /// 10,000-cell stack feed). They change no count or depth `check` weighs.
+    /// 10,000-cell stack feed). They move no view or depth, and constraints only within the
+    /// limits (`viewUpdates`), so `check` has nothing to refuse.
     private func applyInPlace(_ updates: [(ViewRef, ViewSpec)]) throws(LayoutError) -> ChangeResult {
         for (r, v) in updates { document.store(v, in: r) }
         return try commitDocument(added: [], countRevision: true)

@@ -47,6 +47,19 @@ final class ViewUpdateTests: XCTestCase {
             XCTAssertEqual(s.allFrames, frames)
             XCTAssertEqual(s.revision, revision)
         }
+        // At its constraint limit, an update that makes a view's content-size constraints is
+        // refused as any change past the limit is, the session as it was.
+        let full = try LayoutSession(
+            document: json(
+                #"{"views":[{"id":"root","frame":{"x":0,"y":0,"width":100,"height":100}},{"id":"a","parent":"root"}],"#
+                    + #""constraints":[{"expr":"a.top == root.top"},{"expr":"a.leading == root.leading"},{"expr":"a.width == 10"},{"expr":"a.height == 10"}]}"#
+            ),
+            limits: SessionLimits(maxConstraints: 8, engine: .factored))
+        let fullDocument = full.document.json
+        XCTAssertThrowsError(try full.change(#"{"ops":[{"op":"updateView","id":"a","intrinsicSize":{"width":5,"height":5}}]}"#)) { error in
+            XCTAssertEqual((error as? LayoutError)?.kind, .limit)
+        }
+        XCTAssertEqual(full.document.json, fullDocument)
         // Two updates of one view apply in turn (the copying path): the last one holds.
         _ = try s.change(#"{"ops":[\#(grow),{"op":"updateView","id":"b3","intrinsicSize":{"width":91,"height":45}}]}"#)
         XCTAssertEqual(s.frame("b3")?.height, 45)
