@@ -343,12 +343,13 @@ public final class LayoutSession {
     private func viewUpdates(_ ops: [JSON]) throws(LayoutError) -> [(ViewRef, ViewSpec)]? {
         guard engineKind == .factored else { return nil }
         var out: [(ViewRef, ViewSpec)] = []
+        var seen = Set<ViewRef>()
         for (k, op) in ops.enumerated() {
             guard let fields = op.members, op["op"]?.string == "updateView", let id = op["id"]?.string,
                 !fields.contains(where: { $0.key == "before" || $0.key == "kind" || $0.key == "stack" })
             else { return nil }
             let (r, v) = try document.updatedSpec(id, fields: fields, at: Pointer()("ops")(k))
-            guard !out.contains(where: { $0.0 == r }) else { return nil }
+            guard seen.insert(r).inserted else { return nil }
             out.append((r, v))
         }
         return fitsLimits(addingConstraints: ImplicitKind.allCases.count * out.count) ? out : nil
