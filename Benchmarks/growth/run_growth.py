@@ -75,22 +75,23 @@ def instructions(bench, path, tmp):
 
 
 def side_by_side(args):
-    """The stack screen engine to engine, in one run: layoutd's factored engine building the
-    `stack-top` document and its session taking one label's growth, beside Taffy's and Yoga's
-    computation of the same screen (taffy_yoga.py: first layout, relayout after that label
-    grows)."""
+    """A screen engine to engine, in one run: layoutd's factored engine building the
+    `stack-top` (or `nested`) document and its session taking one label's growth, beside
+    Taffy's and Yoga's computation of the same screen (taffy_yoga.py: first layout, relayout
+    after that label grows)."""
     sizes = [int(n) for n in args.taffy.split(",")]
-    out = subprocess.run([sys.executable, os.path.join(HERE, "taffy_yoga.py"), "--cells", *map(str, sizes), "--reps", str(args.reps)],
+    screen = args.taffy_screen
+    out = subprocess.run([sys.executable, os.path.join(HERE, "taffy_yoga.py"), "--screen", screen, "--cells", *map(str, sizes), "--reps", str(args.reps)],
                          check=True, capture_output=True, text=True).stdout
     others = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
-    print(f"\n{'stack-top screen':<16}{'cells':>7}{'first ms':>10}{'relayout ms':>13}{'first / layoutd':>17}{'relayout / layoutd':>20}")
+    print(f"\n{screen + ' screen':<16}{'cells':>7}{'first ms':>10}{'relayout ms':>13}{'first / layoutd':>17}{'relayout / layoutd':>20}")
     with tempfile.TemporaryDirectory() as tmp:
         for n in sizes:
             path, grow = os.path.join(tmp, "doc.json"), os.path.join(tmp, "grow.json")
             with open(path, "w") as f:
-                json.dump(families.FAMILIES["stack-top"](n), f)
+                json.dump(families.FAMILIES[screen](n), f)
             with open(grow, "w") as f:
-                json.dump(families.changes("stack-top", n)["grow"], f)
+                json.dump(families.changes(screen, n)["grow"], f)
             ours = measure(args.bench, path, args.reps, {"grow": grow})
             print(f"{'layoutd':<16}{n:>7}{ours['engine']:>10.1f}{ours['grow']:>13.2f}")
             for o in others:
@@ -111,6 +112,7 @@ def main():
     ap.add_argument("--instructions", action="store_true",
                     help="also count the one-shot layout's instructions (valgrind; slow) and judge linearity by them")
     ap.add_argument("--taffy", default="", help="cells (e.g. 1000,10000): the stack screen beside Taffy and Yoga (pip: stretchable, poga)")
+    ap.add_argument("--taffy-screen", default="stack-top", choices=["stack-top", "nested"], help="the screen --taffy compares (nested: Taffy only)")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     ten = set(args.ten.split(",")) if args.ten else set()

@@ -6,7 +6,8 @@ as its content, of N rows with no spacing; each row a horizontal flex row (align
 flex-start, gap 12) of a 40x40 avatar (no grow, no shrink) and a vertical column (gap 4,
 align-items flex-start) of two labels, label k of cell i being (90 + (13i + 29k) % 120) x
 (16 + 4k). Every row is 48 tall, so row i sits at y = 48i; the script checks that and fails
-loudly if an engine disagrees.
+loudly if an engine disagrees. `--screen nested`: the `nested` screen instead, by Taffy only
+(`taffy_nested_run` says how it is written).
 
 Engines:
   taffy  Taffy through PyPI `stretchable` (Node, Style; Node.compute_layout). Required.
@@ -62,6 +63,26 @@ def check(engine, what, got, want):
 
 # Taffy (stretchable)
 
+def taffy_compute(root):
+    """What Node.compute_layout does before it copies every node's layout back into Python
+    objects (about 90% of its time here): Taffy's own computation, engine to engine.
+    stretchable's internals (1.1.x), read from its source."""
+    import stretchable.node as sn
+    if sn.USE_ROOT_CONTAINER and root.is_root:
+        space = sn.SizeAvailableSpace.default()
+        if root._container:
+            root._container.size = space
+        else:
+            root._container = sn.Container(root, space)
+        ptr = root._container._node_id
+    else:
+        ptr = root._node_id
+    ok = sn.taffylib.node_compute_layout_with_measure(
+        sn.taffy._ptr, ptr, sn.SizeAvailableSpace.default().to_dict(),
+        lambda kw, kh, aw, ah, ctx: sn._measure_callback(sn._node_refs, kw, kh, aw, ah, ctx))
+    check("taffy", "compute_layout succeeded", bool(ok), True)
+
+
 def taffy_run(n):
     import stretchable as st
     from stretchable.style import AlignItems, FlexDirection
@@ -89,23 +110,7 @@ def taffy_run(n):
         return root, feed
 
     def compute_only():
-        # What Node.compute_layout does before it copies every node's layout back into Python
-        # objects (about 90% of its time here): Taffy's own computation, engine to engine.
-        # stretchable's internals (1.1.x), read from its source.
-        import stretchable.node as sn
-        if sn.USE_ROOT_CONTAINER and root.is_root:
-            space = sn.SizeAvailableSpace.default()
-            if root._container:
-                root._container.size = space
-            else:
-                root._container = sn.Container(root, space)
-            ptr = root._container._node_id
-        else:
-            ptr = root._node_id
-        ok = sn.taffylib.node_compute_layout_with_measure(
-            sn.taffy._ptr, ptr, sn.SizeAvailableSpace.default().to_dict(),
-            lambda kw, kh, aw, ah, ctx: sn._measure_callback(sn._node_refs, kw, kh, aw, ah, ctx))
-        check("taffy", "compute_layout succeeded", bool(ok), True)
+        taffy_compute(root)
 
     build_ms, (root, feed) = timed(build)
     first_ms, _ = timed(compute_only)
@@ -124,6 +129,54 @@ def taffy_run(n):
     check("taffy", "last row y after growth", feed[n - 1].border_box.y, ROW_HEIGHT * (n - 1) + GROWTH)
     check("taffy", "grown label height", grown.border_box.height, h + GROWTH)
     # stretchable offers no way to free nodes: they stay in its process-wide Taffy tree.
+    return build_ms, first_ms, relayout_ms
+
+
+def taffy_nested_run(n):
+    """The `nested` screen of families.py: a feed (gap 1) of rows, each a row stack aligned
+    center inside its 8 pt layout margins (gap 12) of a 40 pt avatar, which takes the row's
+    spare width (the lowest hugging, first), and a column (gap 4, stretched) as wide as its
+    content of a head row (gap 8, aligned center: label k=1 stretching, a 24x16 badge) and
+    label k=2. Every row is 64 tall, so row i sits at y = 65i; checked, and every frame of a
+    200-row screen was checked against layoutd's answer when this was written."""
+    import stretchable as st
+    from stretchable.style import AlignItems, FlexDirection
+    from stretchable.style.geometry.length import AUTO
+
+    def build():
+        avatar = st.Style(size=(AUTO, 40), flex_basis=40, flex_grow=1, flex_shrink=0)
+        badge = st.Style(size=(24, 16), flex_shrink=0)
+        row = st.Style(flex_direction=FlexDirection.ROW, gap=12, align_items=AlignItems.CENTER, padding=8)
+        col = st.Style(flex_direction=FlexDirection.COLUMN, gap=4, align_items=AlignItems.STRETCH, flex_shrink=0)
+        head = st.Style(flex_direction=FlexDirection.ROW, gap=8, align_items=AlignItems.CENTER)
+        styles = {}
+
+        def label_style(i, k):
+            (w, h), grows = label_size(i, k), k == 1
+            if (w, h, grows) not in styles:
+                styles[w, h, grows] = (st.Style(size=(AUTO, h), min_size=(w, AUTO), flex_basis=w, flex_grow=1, flex_shrink=0) if grows
+                                       else st.Style(size=(AUTO, h), min_size=(w, AUTO)))
+            return styles[w, h, grows]
+
+        feed = st.Node(flex_direction=FlexDirection.COLUMN, gap=1, flex_shrink=0)
+        root = st.Node(feed, size=(ROOT_WIDTH, ROOT_HEIGHT), flex_direction=FlexDirection.COLUMN, align_items=AlignItems.STRETCH)
+        for i in range(n):
+            heads = st.Node(st.Node(style=label_style(i, 1)), st.Node(style=badge), style=head)
+            feed.add(st.Node(st.Node(style=avatar), st.Node(heads, st.Node(style=label_style(i, 2)), style=col), style=row))
+        return root, feed
+
+    build_ms, (root, feed) = timed(build)
+    first_ms, _ = timed(taffy_compute, root)
+    root.compute_layout()
+    check("taffy", "last row y", feed[n - 1].border_box.y, 65 * (n - 1))
+    grown = feed[n // 2][1][1]
+    w, h = label_size(n // 2, 2)
+    grown.style = st.Style(size=(AUTO, h + GROWTH), min_size=(w, AUTO))
+    check("taffy", "root dirty after the style change", root.is_dirty, True)
+    relayout_ms, _ = timed(taffy_compute, root)
+    root.compute_layout()
+    check("taffy", "last row y after growth", feed[n - 1].border_box.y, 65 * (n - 1) + GROWTH)
+    check("taffy", "grown label height", grown.border_box.height, h + GROWTH)
     return build_ms, first_ms, relayout_ms
 
 
@@ -196,14 +249,15 @@ def main():
     ap.add_argument("--cells", type=int, nargs="+", default=[1000, 10000])
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--engines", nargs="+", choices=["taffy", "yoga"], default=["taffy", "yoga"])
+    ap.add_argument("--screen", choices=["stack-top", "nested"], default="stack-top", help="nested: Taffy only")
     args = ap.parse_args()
 
     try:
         import stretchable  # noqa: F401
     except ImportError:
         sys.exit("taffy_yoga.py needs the PyPI package `stretchable` (Taffy): python3 -m pip install stretchable")
-    runs = {"taffy": taffy_run, "yoga": yoga_run}
-    if "yoga" in args.engines:
+    runs = {"taffy": taffy_run, "yoga": yoga_run} if args.screen == "stack-top" else {"taffy": taffy_nested_run}
+    if "yoga" in runs and "yoga" in args.engines:
         try:
             import poga.libpoga_capi  # noqa: F401
         except ImportError as e:
