@@ -13,7 +13,7 @@ struct FoundRoot {
     /// its row height.
     var unstoredCellSize: Size?
     /// A table cell whose table is a controller's view (a table view controller's): its
-    /// margins follow that view's (`Device.tableCellSideMargin`).
+    /// margins follow that view's (`Device.controllersTableCellSideMargin`).
     var inControllersTable = false
 }
 

@@ -333,10 +333,8 @@ final class CanvasRuleTests: XCTestCase {
                         <rect key="frame" x="0.0" y="0.0" width="375" height="44"/>
                         <subviews>\(PinnedBox.view(id))</subviews>
                         <constraints>
-                            <constraint firstItem="\(id)" firstAttribute="leading" secondItem="content-\(id)" secondAttribute="leadingMargin" id="l-\(id)"/>
-                            <constraint firstItem="\(id)" firstAttribute="top" secondItem="content-\(id)" secondAttribute="top" id="t-\(id)"/>
-                            <constraint firstItem="\(id)" firstAttribute="width" constant="10" id="w-\(id)"/>
-                            <constraint firstItem="\(id)" firstAttribute="height" constant="10" id="h-\(id)"/>
+                            \(PinnedBox.constraints(id, edge: #"firstItem="\#(id)" firstAttribute="top" secondItem="content-\#(id)" secondAttribute="top""#,
+                                leading: #"secondItem="content-\#(id)" secondAttribute="leadingMargin""#))
                         </constraints>
                     </tableViewCellContentView>
                 </tableViewCell>

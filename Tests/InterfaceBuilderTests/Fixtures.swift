@@ -18,10 +18,12 @@ enum PinnedBox {
         #"<view translatesAutoresizingMaskIntoConstraints="NO" id="\#(id)"><rect key="frame" x="0" y="0" width="10" height="10"/></view>"#
     }
 
-    static func constraints(_ id: String, edge: String) -> String {
+    /// `edge` a constraint's items and attributes; `leading` the second item and attribute the
+    /// box's leading sits at.
+    static func constraints(_ id: String, edge: String, leading: String = #"secondItem="root" secondAttribute="leading""#) -> String {
         """
         <constraint \(edge) id="\(id)-edge"/>
-        <constraint firstItem="\(id)" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="\(id)-leading"/>
+        <constraint firstItem="\(id)" firstAttribute="leading" \(leading) id="\(id)-leading"/>
         <constraint firstItem="\(id)" firstAttribute="width" constant="10" id="\(id)-width"/>
         <constraint firstItem="\(id)" firstAttribute="height" constant="10" id="\(id)-height"/>
         """

@@ -33,16 +33,15 @@ struct ColumnLevels {
 }
 
 extension FactoredSolver {
-    /// The levels where column j's reduced cost may not be 0, by index, ascending: each level
-    /// written for it, and its own cost's. Only while `columnLevels` is kept.
-    func levelsOfColumn(_ j: Int) -> [Int] {
-        var out: [Int] = []
-        func add(_ p: Double) {
+    /// Each level where column j's reduced cost may not be 0, by index, once, in no order: each
+    /// level written for it, and its own cost's. Only while `columnLevels` is kept.
+    func forEachLevel(ofColumn j: Int, _ body: (Int) -> Void) {
+        let written = columnLevels[j]
+        func visit(_ p: Double) {
             let k = levelPlace(p)
-            if k < levelPriority.count && levelPriority[k] == p && !out.contains(k) { out.append(k) }
+            if k < levelPriority.count && levelPriority[k] == p { body(k) }
         }
-        if costPriority[j] != 0 { add(costPriority[j]) }
-        for p in columnLevels[j] { add(p) }
-        return out.sorted()
+        if costPriority[j] != 0 && !written.contains(costPriority[j]) { visit(costPriority[j]) }
+        for p in written { visit(p) }
     }
 }

@@ -26,13 +26,12 @@ extension FactoredSolver {
         var columns: [Int] = []
         var candidates: [(u: Int, sign: Double)] = []
         var cellRows: [Int32] = [], cells: [Entry] = []  // the candidates' cells: row, and (u, value)
-        let signs = manyLevels ? lexSigns(columnsByLevel()) : nil
         for j in kind.indices where !basis.isBasic(j) && kind[j] != .fixed && kind[j] != .dead && !dependents.contains(column: j) {
             if columnRows[j].isEmpty {
                 if isUser[j] { isAmbiguous[j] = true }
                 continue
             }
-            guard (signs.map { Int($0[j]) } ?? lexSign(j)) == 0 else { continue }
+            guard lexSign(j) == 0 else { continue }
             let u = columns.count
             columns.append(j)
             candidates.append((u, 1.0))

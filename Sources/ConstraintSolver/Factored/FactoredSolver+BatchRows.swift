@@ -1,42 +1,31 @@
 import WorkBudget
 
-/// A batch's rows made in one pass, for an engine with no row or column ids to reuse (a
-/// document's build): each row written entry by entry after the last, its slack and errors
-/// appended as new columns, the basis's tables grown once. Row by row (`newRow`) it was 1,260
-/// instructions a row, a fifth of the 1,000-cell stack feed's build.
+/// A batch's rows. In an engine with no row or column ids to reuse (a document's build), each
+/// row is written entry by entry after the last, its slack and errors appended as new columns,
+/// the basis's tables grown once: row by row (`newRow`) it was 1,260 instructions a row, a
+/// fifth of the 1,000-cell stack feed's build.
 extension FactoredSolver {
-    func appendRows(_ batch: ConstraintBatch, handles: inout [ConstraintHandle]) throws(Unsatisfiable) {
+    func makeRows(_ batch: ConstraintBatch, handles: inout [ConstraintHandle]) throws(Unsatisfiable) {
+        let fresh = freeRows.isEmpty && freeColumns.isEmpty
         defer {
-            basis.growRows(to: rows.listCount)
-            basis.growColumns(to: kind.count)
+            if fresh {
+                basis.growRows(to: rows.listCount)
+                basis.growColumns(to: kind.count)
+            }
         }
         ambiguityCache = nil
-        var lastPriority = Double.nan  // its level made: most rows repeat the row before's
         for i in 0..<batch.count {
             // The budget every 1,024 rows: making a 60,000-view column's rows is seconds of a
             // debug build, which a drain's cancel must not wait out.
             if i & 1023 == 1023 && WorkBudget.exhausted() { throw Unsatisfiable(reason: "past the request's work budget") }
-            let (relation, priority) = (batch.relation(i), batch.priority(i))
+            let (terms, relation, priority) = (batch.terms(i), batch.relation(i), batch.priority(i))
+            guard fresh else {
+                handles.append(newRow(terms, constant: batch.constant(i), relation, priority: priority, inBatch: true).0)
+                continue
+            }
             let row = rows.beginList()
-            appendTerms(batch.terms(i))
-            switch relation {
-            case .greaterOrEqual: rows.appendToLast(Entry(appendColumn(.slack, priority: 0), -1))
-            case .lessOrEqual: rows.appendToLast(Entry(appendColumn(.slack, priority: 0), 1))
-            case .equal: break
-            }
-            if priority < Priority.required {
-                if priority != lastPriority {
-                    _ = levelIndex(priority)
-                    lastPriority = priority
-                }
-                switch relation {
-                case .equal:
-                    rows.appendToLast(Entry(appendColumn(.error, priority: priority), -1))
-                    rows.appendToLast(Entry(appendColumn(.error, priority: priority), 1))
-                case .greaterOrEqual: rows.appendToLast(Entry(appendColumn(.error, priority: priority), 1))
-                case .lessOrEqual: rows.appendToLast(Entry(appendColumn(.error, priority: priority), -1))
-                }
-            }
+            appendTerms(terms)
+            forEachExtraColumn(relation, priority) { k, cost, a in rows.appendToLast(Entry(appendColumn(k, priority: cost), a)) }
             rowLive.append(true)
             rhs.append(-batch.constant(i))
             let h = records.insert(Record(row: row, relation: relation, required: priority >= Priority.required))
@@ -45,8 +34,8 @@ extension FactoredSolver {
         }
     }
 
-    /// A row's terms as `newRow` writes them: a variable's terms merged, zeros dropped. Most
-    /// rows have neither, and are copied as they are.
+    /// A row's terms as `newRow` writes them (`mergeTerms`). Most rows have no variable twice
+    /// and no zero, and are copied as they are.
     private func appendTerms(_ terms: ArraySlice<(variable: Variable, coefficient: Double)>) {
         var clean = true
         for k in terms.indices where clean {
@@ -55,14 +44,10 @@ extension FactoredSolver {
         }
         if clean {
             for (v, a) in terms { rows.appendToLast(Entry(v.symbol.index, a)) }
-            return
+        } else {
+            mergeTerms(terms)
+            for e in rowScratch { rows.appendToLast(e) }
         }
-        rowScratch.clear()
-        for (v, a) in terms where a != 0 {
-            let j = v.symbol.index
-            if let k = rowScratch.firstIndex(where: { $0.index == j }) { rowScratch[k].value += a } else { rowScratch.append(Entry(j, a)) }
-        }
-        for e in rowScratch where e.value != 0 { rows.appendToLast(e) }
     }
 
     /// A new column at the end, of a batch's row: its column list and reduced costs are made

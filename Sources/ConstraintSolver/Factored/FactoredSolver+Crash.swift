@@ -130,8 +130,7 @@ extension FactoredSolver {
             }
         }
         candidates.removeAll()
-        let signs = manyLevels ? lexSigns(columnsOfLevel) : nil
-        for j in kind.indices where !basis.isBasic(j) && !columnRows[j].isEmpty { checkCandidate(j, sign: signs.map { Int($0[j]) }) }
+        for j in kind.indices where !basis.isBasic(j) && !columnRows[j].isEmpty { checkCandidate(j) }
     }
 
     /// A required equality the elimination left without a free column (an optional row's

@@ -225,16 +225,7 @@ public final class FactoredSolver {
         reserve(rows: batch.count, entries: batch.terms.count + extra, columns: extra)
         var handles: [ConstraintHandle] = []
         handles.reserveCapacity(batch.count)
-        if freeRows.isEmpty && freeColumns.isEmpty {
-            try appendRows(batch, handles: &handles)
-        } else {
-            for i in 0..<batch.count {
-                // The budget every 1,024 rows: making a 60,000-view column's rows is seconds of
-                // a debug build, which a drain's cancel must not wait out.
-                if i & 1023 == 1023 && WorkBudget.exhausted() { throw Unsatisfiable(reason: "past the request's work budget") }
-                handles.append(newRow(batch.terms(i), constant: batch.constant(i), batch.relation(i), priority: batch.priority(i), inBatch: true).0)
-            }
-        }
+        try makeRows(batch, handles: &handles)
         // The batch's break order, kept as it came (no per-row copy) while its handles run on
         // from the first: as they do in the empty engine a whole document is built into.
         if batch.breakOrder.count == batch.count, let first = handles.first?.raw, handles.last!.raw - first == Int32(batch.count - 1) {
@@ -471,12 +462,7 @@ public final class FactoredSolver {
         _ terms: some Collection<(variable: Variable, coefficient: Double)>, constant: Double, _ relation: Relation,
         priority: Double, inBatch: Bool
     ) -> (ConstraintHandle, Int) {
-        rowScratch.clear()
-        for (v, a) in terms where a != 0 {
-            let j = v.symbol.index
-            if let k = rowScratch.firstIndex(where: { $0.index == j }) { rowScratch[k].value += a } else { rowScratch.append(Entry(j, a)) }
-        }
-        rowScratch.removeAll { $0.value == 0 }
+        mergeTerms(terms)
         let row: Int
         if let r = freeRows.popLast() {
             row = r
@@ -491,27 +477,43 @@ public final class FactoredSolver {
             handleOfRow.append(-1)
             basis.growRows(to: rows.listCount)
         }
-        switch relation {
-        case .greaterOrEqual: rows.append(Entry(newColumn(.slack, inBatch: inBatch), -1), to: row)
-        case .lessOrEqual: rows.append(Entry(newColumn(.slack, inBatch: inBatch), 1), to: row)
-        case .equal: break
-        }
-        if priority < Priority.required {
-            _ = levelIndex(priority)
-            switch relation {
-            case .equal:
-                rows.append(Entry(newColumn(.error, priority: priority, inBatch: inBatch), -1), to: row)
-                rows.append(Entry(newColumn(.error, priority: priority, inBatch: inBatch), 1), to: row)
-            case .greaterOrEqual: rows.append(Entry(newColumn(.error, priority: priority, inBatch: inBatch), 1), to: row)
-            case .lessOrEqual: rows.append(Entry(newColumn(.error, priority: priority, inBatch: inBatch), -1), to: row)
-            }
-        }
+        forEachExtraColumn(relation, priority) { k, cost, a in rows.append(Entry(newColumn(k, priority: cost, inBatch: inBatch), a), to: row) }
         if !inBatch { for e in rows[row] { columnRows.append(Int32(row), to: e.index) } }
         let h = records.insert(
             Record(row: row, relation: relation, required: priority >= Priority.required))
         handleOfRow[row] = h
         ambiguityCache = nil
         return (ConstraintHandle(raw: h), row)
+    }
+
+    /// `terms` into `rowScratch`: a variable's terms merged, zeros dropped.
+    func mergeTerms(_ terms: some Collection<(variable: Variable, coefficient: Double)>) {
+        rowScratch.clear()
+        for (v, a) in terms where a != 0 {
+            let j = v.symbol.index
+            if let k = rowScratch.firstIndex(where: { $0.index == j }) { rowScratch[k].value += a } else { rowScratch.append(Entry(j, a)) }
+        }
+        rowScratch.removeAll { $0.value == 0 }
+    }
+
+    /// The columns a constraint's row holds beside its terms, in order, each its kind, cost
+    /// priority and coefficient: a slack for an inequality (no cost), errors for an optional
+    /// row (two for `==`) at its priority, whose level this makes.
+    @inline(__always) func forEachExtraColumn(_ relation: Relation, _ priority: Double, _ body: (Kind, Double, Double) -> Void) {
+        switch relation {
+        case .greaterOrEqual: body(.slack, 0, -1)
+        case .lessOrEqual: body(.slack, 0, 1)
+        case .equal: break
+        }
+        guard priority < Priority.required else { return }
+        _ = levelIndex(priority)
+        switch relation {
+        case .equal:
+            body(.error, priority, -1)
+            body(.error, priority, 1)
+        case .greaterOrEqual: body(.error, priority, 1)
+        case .lessOrEqual: body(.error, priority, -1)
+        }
     }
 
     @inline(__always) func mark(_ j: Int) {
@@ -554,19 +556,25 @@ public final class FactoredSolver {
     }
 
     /// The sign of column j's reduced cost, the highest level that is not zero deciding.
-    func lexSign(_ j: Int) -> Int { columnLevels.isKept ? lexSign(j, among: levelsOfColumn(j)) : lexSign(j, among: reduced.indices) }
-
-    private func lexSign(_ j: Int, among levels: some Sequence<Int>) -> Int {
-        for k in levels {
-            let v = reducedCost(k, j)
-            if abs(v) > Self.dualTolerance { return v > 0 ? 1 : -1 }
+    func lexSign(_ j: Int) -> Int {
+        guard columnLevels.isKept else {
+            for k in reduced.indices {
+                let v = reducedCost(k, j)
+                if abs(v) > Self.dualTolerance { return v > 0 ? 1 : -1 }
+            }
+            return 0
         }
-        return 0
+        var (highest, sign) = (Int.max, 0)
+        forEachLevel(ofColumn: j) { k in
+            guard k < highest, case let v = reducedCost(k, j), abs(v) > Self.dualTolerance else { return }
+            (highest, sign) = (k, v > 0 ? 1 : -1)
+        }
+        return sign
     }
 
-    func checkCandidate(_ j: Int, sign: Int? = nil) {
+    func checkCandidate(_ j: Int) {
         if basis.isBasic(j) || kind[j] == .fixed || kind[j] == .dead { candidates.remove(j); return }
-        let s = sign ?? lexSign(j)
+        let s = lexSign(j)
         if kind[j] == .free ? s != 0 : s < 0 { candidates.insert(j) } else { candidates.remove(j) }
     }
 
@@ -580,25 +588,6 @@ public final class FactoredSolver {
             if l < levelPriority.count && levelPriority[l] == costPriority[j] { out[l].append(j) }
         }
         return out
-    }
-
-    /// Every column's `lexSign` at once, level by level: the set entries of each level's reduced
-    /// costs, then its own columns (`columnsByLevel`) where unset (their cost, 1). A column's sign alone scans
-    /// every level: with a level a cell (a priority ladder shifted a cell) that was
-    /// columns × levels for the crash's candidates and the ambiguity verdict's directions
-    /// (938 → 239 M instructions at 1,000 cells). Among few levels a column's own scan is
-    /// cheaper (the stacked feed's build: 0.9% fewer instructions), so it is used past 16 only.
-    func lexSigns(_ columnsOfLevel: [[Int]]) -> [Int8] {
-        let undecided: Int8 = 2
-        var sign = [Int8](repeating: undecided, count: kind.count)
-        for level in levelPriority.indices {
-            reduced[level].forEachSet { j, v in
-                if j < sign.count && sign[j] == undecided && abs(v) > Self.dualTolerance { sign[j] = v > 0 ? 1 : -1 }
-            }
-            for j in columnsOfLevel[level] where sign[j] == undecided && reduced[level][j, default: .nan].isNaN { sign[j] = 1 }
-        }
-        for j in sign.indices where sign[j] == undecided { sign[j] = 0 }
-        return sign
     }
 
     /// ρ by row (from the row work vector, by step).
@@ -644,7 +633,7 @@ public final class FactoredSolver {
             let dq = reducedCost(k, q)
             if dq != 0 { levelScratch.append(Entry(k, dq)) }
         }
-        if columnLevels.isKept { for k in levelsOfColumn(q) { take(k) } } else { for k in reduced.indices { take(k) } }
+        if columnLevels.isKept { forEachLevel(ofColumn: q, take) } else { for k in reduced.indices { take(k) } }
         if !levelScratch.isEmpty {
             var rho = rho
             if rho == nil {

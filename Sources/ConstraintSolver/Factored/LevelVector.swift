@@ -173,16 +173,7 @@ struct LevelVector {
         let goesSparse = mayHash && setValues.count * 64 + 1024 < packedCount
         var dense = goesSparse ? [] : [Double](repeating: .nan, count: packedCount)
         var hashed: [Int: Double] = [:]
-        var k = 0
-        for (w, word) in setBits.enumerated() {
-            var rest = word
-            while rest != 0 {
-                let i = w * 64 + rest.trailingZeroBitCount
-                if goesSparse { hashed[i] = setValues[k] } else { dense[i] = setValues[k] }
-                k += 1
-                rest &= rest - 1
-            }
-        }
+        forEachSet { i, v in if goesSparse { hashed[i] = v } else { dense[i] = v } }
         if goesSparse {
             sparseRange = hashed.isEmpty ? (Int.max, -1) : (hashed.keys.min()!, hashed.keys.max()!)
             (sparse, isSparse) = (hashed, true)

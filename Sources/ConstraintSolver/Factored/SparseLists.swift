@@ -189,25 +189,14 @@ struct SparseLists<Element> {
     }
 
     /// The entries `drop` takes removed from every list, the lists packed in id order (one
-    /// pass, where removing from each list in turn compacts again and again), then copied to
-    /// storage of their size. Inlined, with `drop`.
+    /// pass, where removing from each list in turn compacts again and again), in storage of
+    /// their size. Inlined, with `drop`.
     @inline(__always)
     mutating func removeAll(where drop: (Element) -> Bool) {
-        var kept = 0
-        let packed = [Element](unsafeUninitializedCapacity: liveCount) { packed, count in
-            entries.withUnsafeBufferPointer { entries in
-                spans.withUnsafeMutableBufferPointer { spans in
-                    for l in spans.indices {
-                        let s = spans[l], start = count
-                        for k in s.range where !drop(entries[k]) { (packed.baseAddress! + count).initialize(to: entries[k]); count += 1 }
-                        spans[l] = Span(start: UInt32(start), count: UInt32(count - start), roomy: false)
-                    }
-                }
-            }
-            kept = count
-        }
-        entries = kept == packed.capacity ? packed : packed.withUnsafeBufferPointer { Array($0) }
-        liveCount = kept
+        let compacts = compacts
+        self = filtered(lists: { _ in true }, entries: { !drop($0) })
+        self.compacts = compacts
+        if entries.capacity > liveCount { entries = entries.withUnsafeBufferPointer { Array($0) } }
     }
 
     /// The lists `keepList` takes, each with the entries `keep` takes (the others empty), as
