@@ -33,6 +33,11 @@ Screens that are not a feed (each one screen of n views), once not linear:
   column-equalSpacing-text        an equalSpacing stack of n wrapping labels in a fixed height
   chained-widths                  n boxes in rows of two, each box's width the previous one's
 
+Screens compared with Taffy (`taffy_yoga.py --screen`) beside stack-top and nested:
+  grid            n tiles in rows of three (fillEqually), each a square image over a caption
+  table           n rows aligned center in their margins (icon, title, detail), a header
+                  every ten rows
+
 Found by the growth fuzzer (`FOUND` below): the linear ones run by default, those not yet
 linear (`PENDING`) by name only.
 
@@ -195,6 +200,55 @@ def one_column(n, distribution, text=False, fixed_height=False):
     return {"views": views, "constraints": cons}
 
 
+def grid(n):
+    """A photo grid: a vertical stack (spacing 3) of rows of three tiles, each row a horizontal
+    fillEqually stack aligned top (spacing 3), each tile a vertical stack (spacing 4) of a
+    square image (`height == width`) over a caption (intrinsic width, 16 tall): n tiles."""
+    rows = [f"row{r}" for r in range(n // 3)]
+    views = [dict(ROOT), {"id": "feed", "parent": "root", "kind": "stack",
+                          "stack": {"axis": "vertical", "spacing": 3, "arrangedSubviews": rows}}]
+    cons = [{"expr": "feed.top == root.top"}, {"expr": "feed.leading == root.leading"}, {"expr": "feed.trailing == root.trailing"}]
+    for r, row in enumerate(rows):
+        tiles = [f"tile{3 * r + k}" for k in range(3)]
+        views.append({"id": row, "parent": "feed", "kind": "stack",
+                      "stack": {"axis": "horizontal", "distribution": "fillEqually", "alignment": "top", "spacing": 3,
+                                "arrangedSubviews": tiles}})
+        for t, tile in enumerate(tiles, start=3 * r):
+            views += [{"id": tile, "parent": row, "kind": "stack",
+                       "stack": {"axis": "vertical", "spacing": 4, "arrangedSubviews": [f"img{t}", f"cap{t}"]}},
+                      {"id": f"img{t}", "parent": tile}, caption(t, tile)]
+            cons.append({"expr": f"img{t}.height == img{t}.width"})
+    return {"views": views, "constraints": cons}
+
+
+def caption(t, parent, grown=0):
+    return {"id": f"cap{t}", "parent": parent, "intrinsicSize": {"width": 40 + (t * 17) % 70, "height": 16 + grown}}
+
+
+def table(n):
+    """A grouped table: a vertical stack of n rows, a section header (a label 28 tall) before
+    every tenth; each row a horizontal stack aligned center inside its 8 pt layout margins
+    (spacing 12) of a 29 pt icon, a title label that takes the spare width (the lowest
+    hugging) and a detail label that hugs."""
+    arranged, views = [], [dict(ROOT)]
+    for i in range(n):
+        r = f"row{i}"
+        if i % 10 == 0:
+            arranged.append(f"header{i // 10}")
+            views.append({"id": f"header{i // 10}", "parent": "feed", "intrinsicSize": {"width": 120, "height": 28}})
+        arranged.append(r)
+        views += [{"id": r, "parent": "feed", "kind": "stack",
+                   "stack": {"axis": "horizontal", "alignment": "center", "spacing": 12, "layoutMarginsRelativeArrangement": True,
+                             "arrangedSubviews": [f"icon{i}", f"l1_{i}", f"detail{i}"]}},
+                  {"id": f"icon{i}", "parent": r, "intrinsicSize": {"width": 29, "height": 29}, "hugging": {"horizontal": 750, "vertical": 250}},
+                  label(i, 1, r),
+                  {"id": f"detail{i}", "parent": r, "intrinsicSize": {"width": 40 + (i * 7) % 40, "height": 16},
+                   "hugging": {"horizontal": 750, "vertical": 250}}]
+    views.insert(1, {"id": "feed", "parent": "root", "kind": "stack", "stack": {"axis": "vertical", "arrangedSubviews": arranged}})
+    cons = [{"expr": "feed.top == root.top"}, {"expr": "feed.leading == root.leading"}, {"expr": "feed.trailing == root.trailing"}]
+    return {"views": views, "constraints": cons}
+
+
 def chained_widths(n):
     """A grid of n boxes in rows of two whose widths are chained box to box."""
     views, cons = [dict(ROOT)], []
@@ -229,6 +283,8 @@ FAMILIES = {
     "column-fillProportionally-text": lambda n: one_column(n, "fillProportionally", text=True),
     "column-equalSpacing-text": lambda n: one_column(n, "equalSpacing", text=True, fixed_height=True),
     "chained-widths": chained_widths,
+    "grid": grid,
+    "table": table,
 }
 # What the growth fuzzer found (`fuzz_growth.py --seed 2`, BENCHMARKS.md §10): each the
 # smallest recipe it shrank to (the last as found), n its units. All link every unit through
@@ -328,6 +384,12 @@ def changes(name, n):
             if chained else [])
         if chained:
             out["constant"] = {"op": "setConstant", "id": f"cell{m}.top", "constant": 8}
+    elif name == "grid":
+        t = (n // 3) // 2 * 3 + 1
+        out["grow"] = {"op": "updateView", "id": f"cap{t}", "intrinsicSize": caption(t, "", grown=20)["intrinsicSize"]}
+    elif name == "table":
+        w, h = label(m, 1, "")["intrinsicSize"].values()
+        out["grow"] = {"op": "updateView", "id": f"l1_{m}", "intrinsicSize": {"width": w, "height": h + 20}}
     elif name.startswith("stack") or name == "nested":
         if name == "stack-text":
             out["grow"] = {"op": "updateView", "id": f"l2_{m}", "text": text_label(m, 2, "", 40)["text"]}

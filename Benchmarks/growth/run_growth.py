@@ -76,7 +76,7 @@ def instructions(bench, path, tmp):
 
 def side_by_side(args):
     """A screen engine to engine, in one run: layoutd's factored engine building the
-    `stack-top` (or `nested`) document and its session taking one label's growth, beside
+    `stack-top` (or `nested`, `grid`, `table`) document and its session taking one label's growth, beside
     Taffy's and Yoga's computation of the same screen (taffy_yoga.py: first layout, relayout
     after that label grows)."""
     sizes = [int(n) for n in args.taffy.split(",")]
@@ -112,7 +112,8 @@ def main():
     ap.add_argument("--instructions", action="store_true",
                     help="also count the one-shot layout's instructions (valgrind; slow) and judge linearity by them")
     ap.add_argument("--taffy", default="", help="cells (e.g. 1000,10000): the stack screen beside Taffy and Yoga (pip: stretchable, poga)")
-    ap.add_argument("--taffy-screen", default="stack-top", choices=["stack-top", "nested"], help="the screen --taffy compares (nested: Taffy only)")
+    ap.add_argument("--taffy-screen", default="stack-top", choices=["stack-top", "nested", "grid", "table"],
+                    help="the screen --taffy compares (all but stack-top: Taffy only)")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     ten = set(args.ten.split(",")) if args.ten else set()
@@ -120,7 +121,7 @@ def main():
     head = f"{'family':<24}" + "".join(f"{'eng ' + str(n // 1000) + 'k':>10}{'1shot ' + str(n // 1000) + 'k':>11}" for n in sizes)
     print(head + f"{'eng x/2':>14}{'1shot x/2':>14}{'heap x/2':>10}{'10k/1k':>16}  verdict")
     with tempfile.TemporaryDirectory() as tmp:
-        for name in args.families.split(","):
+        for name in filter(None, args.families.split(",")):
             runs = {}
             for n in sizes + ([10000] if name in ten else []):
                 path = os.path.join(tmp, f"{name}_{n}.json")

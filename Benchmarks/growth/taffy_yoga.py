@@ -6,8 +6,10 @@ as its content, of N rows with no spacing; each row a horizontal flex row (align
 flex-start, gap 12) of a 40x40 avatar (no grow, no shrink) and a vertical column (gap 4,
 align-items flex-start) of two labels, label k of cell i being (90 + (13i + 29k) % 120) x
 (16 + 4k). Every row is 48 tall, so row i sits at y = 48i; the script checks that and fails
-loudly if an engine disagrees. `--screen nested`: the `nested` screen instead, by Taffy only
-(`taffy_nested_run` says how it is written).
+loudly if an engine disagrees. `--screen nested`, `grid` or `table`: that screen of
+families.py instead, by Taffy only (each `taffy_*_run` says how it is written). `--compare
+FRAMES --cells N`: layoutd's answer to `families.py SCREEN N` checked frame by frame against
+Taffy's layout of the same screen, nothing timed.
 
 Engines:
   taffy  Taffy through PyPI `stretchable` (Node, Style; Node.compute_layout). Required.
@@ -180,6 +182,147 @@ def taffy_nested_run(n):
     return build_ms, first_ms, relayout_ms
 
 
+def taffy_grid_run(n, frames=None):
+    """The `grid` screen of families.py: a feed (gap 3) of rows of three tiles (equal widths:
+    grow 1 from a zero basis, gap 3, aligned start), each tile a column (gap 4, stretched) of
+    a square image (aspect ratio 1) over a caption 16 tall. Rows are 143 tall, at y = 146r;
+    checked, and every frame against layoutd's with --compare."""
+    import stretchable as st
+    from stretchable.style import AlignItems, FlexDirection
+    from stretchable.style.geometry.length import AUTO, PCT
+
+    named = []
+
+    def build():
+        row = st.Style(flex_direction=FlexDirection.ROW, gap=3, align_items=AlignItems.START, flex_shrink=0)
+        tile = st.Style(flex_direction=FlexDirection.COLUMN, gap=4, align_items=AlignItems.STRETCH, flex_grow=1, flex_basis=0)
+        # As wide as the tile, said outright: with the width left auto, Taffy sizes the row
+        # before it stretches the image, and rows come out 20 tall.
+        image = st.Style(size=(PCT * 100, AUTO), aspect_ratio=1)
+        captions = {}
+
+        def caption(t, grown=0):
+            w = 40 + (t * 17) % 70
+            if (w, grown) not in captions:
+                captions[w, grown] = st.Style(size=(AUTO, 16 + grown), min_size=(w, AUTO))
+            return captions[w, grown]
+
+        feed = st.Node(flex_direction=FlexDirection.COLUMN, gap=3, flex_shrink=0)
+        root = st.Node(feed, size=(ROOT_WIDTH, ROOT_HEIGHT), flex_direction=FlexDirection.COLUMN, align_items=AlignItems.STRETCH)
+        for r in range(n // 3):
+            tiles = []
+            for t in range(3 * r, 3 * r + 3):
+                img, cap = st.Node(style=image), st.Node(style=caption(t))
+                tiles.append(st.Node(img, cap, style=tile))
+                if frames is not None:
+                    named.extend([(f"tile{t}", tiles[-1]), (f"img{t}", img), (f"cap{t}", cap)])
+            feed.add(st.Node(*tiles, style=row))
+            if frames is not None:
+                named.append((f"row{r}", feed[r]))
+        if frames is not None:
+            named.append(("feed", feed))
+        return root, feed, caption
+
+    build_ms, (root, feed, caption) = timed(build)
+    first_ms, _ = timed(taffy_compute, root)
+    root.compute_layout()
+    record(named, frames)
+    rows = n // 3
+    check("taffy", "last row y", feed[rows - 1].border_box.y, 146 * (rows - 1))
+    t = rows // 2 * 3 + 1
+    grown = feed[rows // 2][1][1]
+    grown.style = caption(t, grown=GROWTH)
+    check("taffy", "root dirty after the style change", root.is_dirty, True)
+    relayout_ms, _ = timed(taffy_compute, root)
+    root.compute_layout()
+    check("taffy", "last row y after growth", feed[rows - 1].border_box.y, 146 * (rows - 1) + GROWTH)
+    check("taffy", "grown caption height", grown.border_box.height, 16 + GROWTH)
+    return build_ms, first_ms, relayout_ms
+
+
+def taffy_table_run(n, frames=None):
+    """The `table` screen of families.py: a feed of rows, a header 28 tall before every tenth;
+    each row a flex row aligned center inside its 8 pt padding (gap 12) of a 29 pt icon, a
+    title label that grows from its width and a detail label: rows 45 tall; checked, and
+    every frame against layoutd's with --compare."""
+    import stretchable as st
+    from stretchable.style import AlignItems, FlexDirection
+    from stretchable.style.geometry.length import AUTO
+
+    named = []
+
+    def build():
+        header = st.Style(size=(AUTO, 28), flex_shrink=0)
+        icon = st.Style(size=(29, 29), flex_shrink=0)
+        row = st.Style(flex_direction=FlexDirection.ROW, gap=12, align_items=AlignItems.CENTER, padding=8, flex_shrink=0)
+        styles = {}
+
+        def style(kind, w, h):
+            if (kind, w, h) not in styles:
+                styles[kind, w, h] = (st.Style(size=(AUTO, h), min_size=(w, AUTO), flex_basis=w, flex_grow=1, flex_shrink=0) if kind == "title"
+                                      else st.Style(size=(w, h), flex_shrink=0))
+            return styles[kind, w, h]
+
+        feed = st.Node(flex_direction=FlexDirection.COLUMN, flex_shrink=0)
+        root = st.Node(feed, size=(ROOT_WIDTH, ROOT_HEIGHT), flex_direction=FlexDirection.COLUMN, align_items=AlignItems.STRETCH)
+        rows = []
+        for i in range(n):
+            if i % 10 == 0:
+                h = st.Node(style=header)
+                feed.add(h)
+                if frames is not None:
+                    named.append((f"header{i // 10}", h))
+            parts = [st.Node(style=icon), st.Node(style=style("title", *label_size(i, 1))),
+                     st.Node(style=style("detail", 40 + (i * 7) % 40, 16))]
+            rows.append(st.Node(*parts, style=row))
+            feed.add(rows[-1])
+            if frames is not None:
+                named.extend([(f"row{i}", rows[-1]), (f"icon{i}", parts[0]), (f"l1_{i}", parts[1]), (f"detail{i}", parts[2])])
+        if frames is not None:
+            named.append(("feed", feed))
+        return root, rows, style
+
+    def bottom():
+        return (n - 1) * 45 + ((n - 1) // 10 + 1) * 28
+
+    build_ms, (root, rows, style) = timed(build)
+    first_ms, _ = timed(taffy_compute, root)
+    root.compute_layout()
+    record(named, frames)
+    check("taffy", "last row y", rows[n - 1].border_box.y, bottom())
+    grown = rows[n // 2][1]
+    w, h = label_size(n // 2, 1)
+    grown.style = style("title", w, h + GROWTH)
+    check("taffy", "root dirty after the style change", root.is_dirty, True)
+    relayout_ms, _ = timed(taffy_compute, root)
+    root.compute_layout()
+    check("taffy", "last row y after growth", rows[n - 1].border_box.y, bottom() + max(29, h + GROWTH) - max(29, h))
+    check("taffy", "grown label height", grown.border_box.height, h + GROWTH)
+    return build_ms, first_ms, relayout_ms
+
+
+def record(named, frames):
+    """Each named node's box (relative to its parent, as layoutd's frames) into `frames`."""
+    if frames is not None:
+        for id, node in named:
+            b = node.border_box
+            frames[id] = (b.x, b.y, b.width, b.height)
+
+
+def compare(screen, n, path):
+    """Every frame of layoutd's answer (`POST /v1/layout` of `families.py SCREEN N`, in
+    PATH) beside Taffy's first layout of the same screen: exits naming the first that differs."""
+    ours = {}
+    TAFFY_SCREENS[screen](n, frames=ours)
+    theirs = json.load(open(path))["frames"]
+    for id, got in ours.items():
+        f = theirs[id]
+        want = (f["x"], f["y"], f["width"], f["height"])
+        if any(abs(a - b) > 0.01 for a, b in zip(got, want)):
+            sys.exit(f"{screen} {n}: {id} is {got} in Taffy, {want} in layoutd")
+    print(f"{screen} {n}: {len(ours)} frames agree")
+
+
 # Yoga (poga's binding of the Yoga C API)
 
 def yoga_run(n):
@@ -244,19 +387,26 @@ def yoga_run(n):
     return build_ms, first_ms, relayout_ms
 
 
+TAFFY_SCREENS = {"stack-top": taffy_run, "nested": taffy_nested_run, "grid": taffy_grid_run, "table": taffy_table_run}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cells", type=int, nargs="+", default=[1000, 10000])
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--engines", nargs="+", choices=["taffy", "yoga"], default=["taffy", "yoga"])
-    ap.add_argument("--screen", choices=["stack-top", "nested"], default="stack-top", help="nested: Taffy only")
+    ap.add_argument("--screen", choices=list(TAFFY_SCREENS), default="stack-top", help="all but stack-top: Taffy only")
+    ap.add_argument("--compare", metavar="FRAMES",
+                    help="layoutd's answer to `families.py SCREEN N` (N the one --cells): check every frame against Taffy's, time nothing")
     args = ap.parse_args()
 
     try:
         import stretchable  # noqa: F401
     except ImportError:
         sys.exit("taffy_yoga.py needs the PyPI package `stretchable` (Taffy): python3 -m pip install stretchable")
-    runs = {"taffy": taffy_run, "yoga": yoga_run} if args.screen == "stack-top" else {"taffy": taffy_nested_run}
+    if args.compare:
+        return compare(args.screen, args.cells[0], args.compare)
+    runs = {"taffy": TAFFY_SCREENS[args.screen]} | ({"yoga": yoga_run} if args.screen == "stack-top" else {})
     if "yoga" in runs and "yoga" in args.engines:
         try:
             import poga.libpoga_capi  # noqa: F401
