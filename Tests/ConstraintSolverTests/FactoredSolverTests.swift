@@ -594,3 +594,36 @@ extension SmallSystem {
         }
     }
 }
+
+/// A candidate column that no basic limits is taken as rounding noise (a long chain's sums):
+/// only the level that made it a candidate is zeroed, not the levels below it.
+final class UnboundedNoiseTests: XCTestCase {
+    func testNoiseAtOneLevelKeepsTheLevelsBelow() throws {
+        var checked = 0
+        for attempt in 0..<8 {
+            let s = FactoredSolver()
+            let w = s.addVariable(), z = s.addVariable()
+            // w pinned from below (required) and hugged at 250; z at 750 gives a level above.
+            s.add(ConstraintDefinition(LinearExpression([(w, 1)], constant: -10), .greaterOrEqual, priority: 1000))
+            s.add(ConstraintDefinition(LinearExpression([(w, 1)], constant: -10), .lessOrEqual, priority: 250))
+            s.add(ConstraintDefinition(LinearExpression([(z, 1)], constant: -5), .equal, priority: 750))
+            let top = s.levelPriority.firstIndex(of: 750)!, low = s.levelPriority.firstIndex(of: 250)!
+            let raising = s.kind.indices.filter {
+                !s.basis.isBasic($0) && (s.kind[$0] == .slack || s.kind[$0] == .error) && s.reducedCost(low, $0) > 0.5
+            }
+            guard attempt < raising.count else { break }
+            let q = raising[attempt]
+            let kept = s.reducedCost(low, q), pivots = s.pivotCount
+            s.setReducedCost(top, q, -2e-10)  // noise above the level that prices it
+            s.checkCandidate(q)
+            XCTAssertTrue(s.candidates.contains(q))
+            try s.solve()
+            guard s.pivotCount == pivots else { continue }  // a limit was found: a real step
+            checked += 1
+            XCTAssertEqual(s.reducedCost(low, q), kept, "column \(q): the level below the noise keeps its price")
+            XCTAssertTrue(s.ambiguousVariables().isEmpty, "column \(q): nothing is ambiguous")
+            XCTAssertEqual(s.value(w), 10, accuracy: 1e-9)
+        }
+        XCTAssertGreaterThan(checked, 0, "some column's direction is unlimited")
+    }
+}

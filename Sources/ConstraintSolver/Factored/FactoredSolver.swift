@@ -853,10 +853,14 @@ public final class FactoredSolver {
                 do { try primalStep() } catch {
                     // No restricted basic limits the entering column, so the objective (errors
                     // ≥ 0, costs ≥ 0) cannot really fall along it: its reduced cost is rounding
-                    // noise of ill-scaled rows (multipliers 10⁶ beside 10⁻³). Taken as zero.
+                    // noise of ill-scaled rows (multipliers 10⁶ beside 10⁻³) or of a long chain's
+                    // sums. Taken as zero at the level that decided its sign only: the levels
+                    // below say what they say (zeroing them all turned a 7,900-cell chain's
+                    // −10⁻¹⁰ at priority 750 above 23,700 at 250 into a tie, and every view of
+                    // the document into an ambiguous one).
                     let q = candidates.min()!
-                    for k in reduced.indices { setReducedCost(k, q, 0) }
-                    candidates.remove(q)
+                    if let k = reduced.indices.first(where: { abs(reducedCost($0, q)) > Self.dualTolerance }) { setReducedCost(k, q, 0) }
+                    checkCandidate(q)
                     ambiguityCache = nil
                 }
             } else {
