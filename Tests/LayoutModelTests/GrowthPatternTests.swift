@@ -110,6 +110,33 @@ final class GrowthPatternTests: XCTestCase {
         return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
     }
 
+    /// A cell a row: a wrapping label and a box beside it, each label's width the first
+    /// label's (a star). Every ninth label's text is the first's: its width is already the
+    /// hub's, a basic at zero that the dual steps moving the hub must price. At the boxes'
+    /// default compression resistance (750, the labels') the widths are ambiguous, and each
+    /// engine takes its own; below it they are not.
+    static func labelWidthsStar(_ n: Int, boxCompression: Int = 750) -> JSON {
+        var views = [#"{"id":"root","frame":{"x":0,"y":0,"width":375,"height":10000000}}"#], cons: [String] = []
+        for i in 0..<n {
+            let text = (0..<8).map { words[(i % 9 + $0) % words.count] }.joined(separator: " ")
+            views += [
+                #"{"id":"c\#(i)","parent":"root"}"#,
+                #"{"id":"t\#(i)","parent":"c\#(i)","text":{"string":"\#(text)","font":{"family":"DejaVu Sans","size":15},"numberOfLines":0}}"#,
+                #"{"id":"b\#(i)","parent":"c\#(i)","intrinsicSize":{"width":\#(90 + i * 13 % 60),"height":24},"compressionResistance":{"horizontal":\#(boxCompression)}}"#
+            ]
+            cons += [
+                #"{"expr":"c\#(i).top == root.top + \#(i * 400)"}"#, #"{"expr":"c\#(i).leading == root.leading"}"#,
+                #"{"expr":"c\#(i).width == root.width"}"#, #"{"expr":"c\#(i).height == 380"}"#,
+                #"{"expr":"t\#(i).leading == c\#(i).leading + 12"}"#,
+                #"{"expr":"t\#(i).top == c\#(i).top + 12"}"#, #"{"expr":"t\#(i).trailing <= c\#(i).trailing - 12"}"#,
+                #"{"expr":"b\#(i).leading == t\#(i).trailing + 8"}"#, #"{"expr":"b\#(i).top == t\#(i).top"}"#,
+                #"{"expr":"b\#(i).trailing <= c\#(i).trailing - 12"}"#
+            ]
+            if i > 0 { cons.append(#"{"expr":"t\#(i).width == t0.width"}"#) }
+        }
+        return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
+    }
+
     /// The factored basis's frames are the solved form's, and nothing is ambiguous or broken.
     func agree(_ doc: JSON, _ what: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let factored = try LayoutSession(document: doc, limits: SessionLimits(engine: .factored, factoredFromViews: nil))
@@ -136,6 +163,7 @@ final class GrowthPatternTests: XCTestCase {
             try agree(Self.widthsChained750(n), "widths chained @750 \(n)")
             try agree(Self.aspectChain750(n), "aspect ratios on a chain @750 \(n)")
             try agree(Self.stacksChained750(n), "fillEqually stacks chained @750 \(n)")
+            try agree(Self.labelWidthsStar(n, boxCompression: 749), "a star of label widths \(n)")
         }
         // Labels: 70 rewrap past `bulkRemake` (the solved form takes seconds of a debug build more).
         for n in [3, 7, 70] {
@@ -159,6 +187,16 @@ final class GrowthPatternTests: XCTestCase {
             y += h + 4
         }
         XCTAssertEqual(s.frame("col")?.height ?? .nan, y - 4, accuracy: 1e-6)
+    }
+
+    /// The star of label widths: each box squeezed by its own dual step, the hub never moved
+    /// (it moved past the labels of the first's text, then back, two steps each as long as
+    /// the star: a factorization every few).
+    func testAStarOfLabelWidthsLeavesItsHubWhereTheLabelsAskIt() throws {
+        let star = try LayoutSession(document: Self.labelWidthsStar(180), limits: SessionLimits(engine: .factored, factoredFromViews: nil))
+        XCTAssertLessThanOrEqual(star.solver.stats.pivots, 200)
+        let width = star.frame("t0")?.width ?? .nan
+        for i in 0..<180 { XCTAssertEqual(star.frame("t\(i)")?.width ?? .nan, width, accuracy: 1e-9, "t\(i)") }
     }
 
     /// The star of heights takes one primal step, its long ratio test passing every box's
