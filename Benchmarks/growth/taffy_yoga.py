@@ -85,11 +85,36 @@ def taffy_compute(root):
     check("taffy", "compute_layout succeeded", bool(ok), True)
 
 
+def taffy_measure(build, last_row, grow, named=(), frames=None):
+    """One screen in Taffy: `build()` makes the tree and returns its root; the first layout and
+    the relayout after `grow()` are timed (Taffy's own compute), each followed by the untimed
+    copy-back and its checks. `last_row()` gives the last row and the y it should have (and
+    may check more); `grow()` restyles one node (set_style marks it and its ancestors dirty)
+    and gives it, its new height and how far the last row moves. With `frames`, each of
+    `named` (id, node) is recorded after the first layout (`compare`)."""
+    build_ms, root = timed(build)
+    first_ms, _ = timed(taffy_compute, root)
+    root.compute_layout()
+    record(named, frames)
+    last, y = last_row()
+    check("taffy", "last row y", last.border_box.y, y)
+    grown, height, moves = grow()
+    check("taffy", "root dirty after the style change", root.is_dirty, True)
+    relayout_ms, _ = timed(taffy_compute, root)
+    root.compute_layout()
+    check("taffy", "last row y after growth", last.border_box.y, y + moves)
+    check("taffy", "grown node height", grown.border_box.height, height)
+    # stretchable offers no way to free nodes: they stay in its process-wide Taffy tree.
+    return build_ms, first_ms, relayout_ms
+
+
 def taffy_run(n):
     import stretchable as st
     from stretchable.style import AlignItems, FlexDirection
+    feed = None
 
     def build():
+        nonlocal feed
         # Labels get a fixed size (no measure function). A Style costs milliseconds to construct
         # in stretchable (attrs validation), and is immutable, so each distinct one is made once.
         styles = {}
@@ -109,29 +134,20 @@ def taffy_run(n):
             labels = st.Node(st.Node(style=label_style(*label_size(i, 1))),
                              st.Node(style=label_style(*label_size(i, 2))), style=col)
             feed.add(st.Node(st.Node(style=avatar), labels, style=row))
-        return root, feed
+        return root
 
-    def compute_only():
-        taffy_compute(root)
+    def last_row():
+        l2 = feed[n - 1][1][1].border_box
+        check("taffy", "last cell's second label size", (l2.width, l2.height), label_size(n - 1, 2))
+        return feed[n - 1], ROW_HEIGHT * (n - 1)
 
-    build_ms, (root, feed) = timed(build)
-    first_ms, _ = timed(compute_only)
-    root.compute_layout()  # the copy-back, untimed, for the checks
-    last = feed[n - 1]
-    check("taffy", "last row y", last.border_box.y, ROW_HEIGHT * (n - 1))
-    l2 = last[1][1].border_box
-    check("taffy", "last cell's second label size", (l2.width, l2.height), label_size(n - 1, 2))
+    def grow():
+        grown = feed[n // 2][1][1]
+        w, h = label_size(n // 2, 2)
+        grown.style = st.Style(size=(w, h + GROWTH), flex_shrink=0)
+        return grown, h + GROWTH, GROWTH
 
-    grown = feed[n // 2][1][1]
-    w, h = label_size(n // 2, 2)
-    grown.style = st.Style(size=(w, h + GROWTH), flex_shrink=0)  # set_style marks it dirty
-    check("taffy", "root dirty after the style change", root.is_dirty, True)
-    relayout_ms, _ = timed(compute_only)
-    root.compute_layout()
-    check("taffy", "last row y after growth", feed[n - 1].border_box.y, ROW_HEIGHT * (n - 1) + GROWTH)
-    check("taffy", "grown label height", grown.border_box.height, h + GROWTH)
-    # stretchable offers no way to free nodes: they stay in its process-wide Taffy tree.
-    return build_ms, first_ms, relayout_ms
+    return taffy_measure(build, last_row, grow)
 
 
 def taffy_nested_run(n):
@@ -144,8 +160,10 @@ def taffy_nested_run(n):
     import stretchable as st
     from stretchable.style import AlignItems, FlexDirection
     from stretchable.style.geometry.length import AUTO
+    feed = None
 
     def build():
+        nonlocal feed
         avatar = st.Style(size=(AUTO, 40), flex_basis=40, flex_grow=1, flex_shrink=0)
         badge = st.Style(size=(24, 16), flex_shrink=0)
         row = st.Style(flex_direction=FlexDirection.ROW, gap=12, align_items=AlignItems.CENTER, padding=8)
@@ -165,21 +183,15 @@ def taffy_nested_run(n):
         for i in range(n):
             heads = st.Node(st.Node(style=label_style(i, 1)), st.Node(style=badge), style=head)
             feed.add(st.Node(st.Node(style=avatar), st.Node(heads, st.Node(style=label_style(i, 2)), style=col), style=row))
-        return root, feed
+        return root
 
-    build_ms, (root, feed) = timed(build)
-    first_ms, _ = timed(taffy_compute, root)
-    root.compute_layout()
-    check("taffy", "last row y", feed[n - 1].border_box.y, 65 * (n - 1))
-    grown = feed[n // 2][1][1]
-    w, h = label_size(n // 2, 2)
-    grown.style = st.Style(size=(AUTO, h + GROWTH), min_size=(w, AUTO))
-    check("taffy", "root dirty after the style change", root.is_dirty, True)
-    relayout_ms, _ = timed(taffy_compute, root)
-    root.compute_layout()
-    check("taffy", "last row y after growth", feed[n - 1].border_box.y, 65 * (n - 1) + GROWTH)
-    check("taffy", "grown label height", grown.border_box.height, h + GROWTH)
-    return build_ms, first_ms, relayout_ms
+    def grow():
+        grown = feed[n // 2][1][1]
+        w, h = label_size(n // 2, 2)
+        grown.style = st.Style(size=(AUTO, h + GROWTH), min_size=(w, AUTO))
+        return grown, h + GROWTH, GROWTH
+
+    return taffy_measure(build, lambda: (feed[n - 1], 65 * (n - 1)), grow)
 
 
 def taffy_grid_run(n, frames=None):
@@ -190,26 +202,25 @@ def taffy_grid_run(n, frames=None):
     import stretchable as st
     from stretchable.style import AlignItems, FlexDirection
     from stretchable.style.geometry.length import AUTO, PCT
+    named, feed, rows = [], None, n // 3
+    captions = {}
 
-    named = []
+    def caption(t, grown=0):
+        w = 40 + (t * 17) % 70
+        if (w, grown) not in captions:
+            captions[w, grown] = st.Style(size=(AUTO, 16 + grown), min_size=(w, AUTO))
+        return captions[w, grown]
 
     def build():
+        nonlocal feed
         row = st.Style(flex_direction=FlexDirection.ROW, gap=3, align_items=AlignItems.START, flex_shrink=0)
         tile = st.Style(flex_direction=FlexDirection.COLUMN, gap=4, align_items=AlignItems.STRETCH, flex_grow=1, flex_basis=0)
         # As wide as the tile, said outright: with the width left auto, Taffy sizes the row
         # before it stretches the image, and rows come out 20 tall.
         image = st.Style(size=(PCT * 100, AUTO), aspect_ratio=1)
-        captions = {}
-
-        def caption(t, grown=0):
-            w = 40 + (t * 17) % 70
-            if (w, grown) not in captions:
-                captions[w, grown] = st.Style(size=(AUTO, 16 + grown), min_size=(w, AUTO))
-            return captions[w, grown]
-
         feed = st.Node(flex_direction=FlexDirection.COLUMN, gap=3, flex_shrink=0)
         root = st.Node(feed, size=(ROOT_WIDTH, ROOT_HEIGHT), flex_direction=FlexDirection.COLUMN, align_items=AlignItems.STRETCH)
-        for r in range(n // 3):
+        for r in range(rows):
             tiles = []
             for t in range(3 * r, 3 * r + 3):
                 img, cap = st.Node(style=image), st.Node(style=caption(t))
@@ -219,25 +230,15 @@ def taffy_grid_run(n, frames=None):
             feed.add(st.Node(*tiles, style=row))
             if frames is not None:
                 named.append((f"row{r}", feed[r]))
-        if frames is not None:
-            named.append(("feed", feed))
-        return root, feed, caption
+        named.append(("feed", feed))
+        return root
 
-    build_ms, (root, feed, caption) = timed(build)
-    first_ms, _ = timed(taffy_compute, root)
-    root.compute_layout()
-    record(named, frames)
-    rows = n // 3
-    check("taffy", "last row y", feed[rows - 1].border_box.y, 146 * (rows - 1))
-    t = rows // 2 * 3 + 1
-    grown = feed[rows // 2][1][1]
-    grown.style = caption(t, grown=GROWTH)
-    check("taffy", "root dirty after the style change", root.is_dirty, True)
-    relayout_ms, _ = timed(taffy_compute, root)
-    root.compute_layout()
-    check("taffy", "last row y after growth", feed[rows - 1].border_box.y, 146 * (rows - 1) + GROWTH)
-    check("taffy", "grown caption height", grown.border_box.height, 16 + GROWTH)
-    return build_ms, first_ms, relayout_ms
+    def grow():
+        grown = feed[rows // 2][1][1]
+        grown.style = caption(rows // 2 * 3 + 1, grown=GROWTH)
+        return grown, 16 + GROWTH, GROWTH
+
+    return taffy_measure(build, lambda: (feed[rows - 1], 146 * (rows - 1)), grow, named, frames)
 
 
 def taffy_table_run(n, frames=None):
@@ -248,24 +249,20 @@ def taffy_table_run(n, frames=None):
     import stretchable as st
     from stretchable.style import AlignItems, FlexDirection
     from stretchable.style.geometry.length import AUTO
+    named, rows, styles = [], [], {}
 
-    named = []
+    def style(kind, w, h):
+        if (kind, w, h) not in styles:
+            styles[kind, w, h] = (st.Style(size=(AUTO, h), min_size=(w, AUTO), flex_basis=w, flex_grow=1, flex_shrink=0) if kind == "title"
+                                  else st.Style(size=(w, h), flex_shrink=0))
+        return styles[kind, w, h]
 
     def build():
         header = st.Style(size=(AUTO, 28), flex_shrink=0)
         icon = st.Style(size=(29, 29), flex_shrink=0)
         row = st.Style(flex_direction=FlexDirection.ROW, gap=12, align_items=AlignItems.CENTER, padding=8, flex_shrink=0)
-        styles = {}
-
-        def style(kind, w, h):
-            if (kind, w, h) not in styles:
-                styles[kind, w, h] = (st.Style(size=(AUTO, h), min_size=(w, AUTO), flex_basis=w, flex_grow=1, flex_shrink=0) if kind == "title"
-                                      else st.Style(size=(w, h), flex_shrink=0))
-            return styles[kind, w, h]
-
         feed = st.Node(flex_direction=FlexDirection.COLUMN, flex_shrink=0)
         root = st.Node(feed, size=(ROOT_WIDTH, ROOT_HEIGHT), flex_direction=FlexDirection.COLUMN, align_items=AlignItems.STRETCH)
-        rows = []
         for i in range(n):
             if i % 10 == 0:
                 h = st.Node(style=header)
@@ -278,27 +275,17 @@ def taffy_table_run(n, frames=None):
             feed.add(rows[-1])
             if frames is not None:
                 named.extend([(f"row{i}", rows[-1]), (f"icon{i}", parts[0]), (f"l1_{i}", parts[1]), (f"detail{i}", parts[2])])
-        if frames is not None:
-            named.append(("feed", feed))
-        return root, rows, style
+        named.append(("feed", feed))
+        return root
 
-    def bottom():
-        return (n - 1) * 45 + ((n - 1) // 10 + 1) * 28
+    def grow():
+        grown = rows[n // 2][1]
+        w, h = label_size(n // 2, 1)
+        grown.style = style("title", w, h + GROWTH)
+        return grown, h + GROWTH, max(29, h + GROWTH) - max(29, h)  # the row is as tall as its tallest
 
-    build_ms, (root, rows, style) = timed(build)
-    first_ms, _ = timed(taffy_compute, root)
-    root.compute_layout()
-    record(named, frames)
-    check("taffy", "last row y", rows[n - 1].border_box.y, bottom())
-    grown = rows[n // 2][1]
-    w, h = label_size(n // 2, 1)
-    grown.style = style("title", w, h + GROWTH)
-    check("taffy", "root dirty after the style change", root.is_dirty, True)
-    relayout_ms, _ = timed(taffy_compute, root)
-    root.compute_layout()
-    check("taffy", "last row y after growth", rows[n - 1].border_box.y, bottom() + max(29, h + GROWTH) - max(29, h))
-    check("taffy", "grown label height", grown.border_box.height, h + GROWTH)
-    return build_ms, first_ms, relayout_ms
+    last_row = lambda: (rows[n - 1], (n - 1) * 45 + ((n - 1) // 10 + 1) * 28)  # noqa: E731
+    return taffy_measure(build, last_row, grow, named, frames)
 
 
 def record(named, frames):

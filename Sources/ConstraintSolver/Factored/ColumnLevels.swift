@@ -34,8 +34,12 @@ struct ColumnLevels {
 
 extension FactoredSolver {
     /// Each level where column j's reduced cost may not be 0, by index, once, in no order: each
-    /// level written for it, and its own cost's. Only while `columnLevels` is kept.
+    /// level written for it, and its own cost's; among few levels, every level.
     func forEachLevel(ofColumn j: Int, _ body: (Int) -> Void) {
+        guard columnLevels.isKept else {
+            for k in reduced.indices { body(k) }
+            return
+        }
         let written = columnLevels[j]
         func visit(_ p: Double) {
             let k = levelPlace(p)

@@ -551,29 +551,34 @@ public final class FactoredSolver {
     @inline(__always) func reducedCost(_ k: Int, _ j: Int) -> Double { reduced[k][j, default: cost(k, j)] }
     @inline(__always) func setReducedCost(_ k: Int, _ j: Int, _ d: Double) {
         reduced[k][j, default: cost(k, j)] = d
-        if columnLevels.isKept { columnLevels.note(levelPriority[k], j) }
+        columnLevels.note(levelPriority[k], j)
     }
     @inline(__always) func addReducedCost(_ k: Int, _ j: Int, _ d: Double) {
         reduced[k].add(j, d, default: cost(k, j))
-        if columnLevels.isKept { columnLevels.note(levelPriority[k], j) }
+        columnLevels.note(levelPriority[k], j)
+    }
+
+    /// The highest level where column j's reduced cost is not zero, and that cost: its sign is
+    /// the column's.
+    func decidingLevel(_ j: Int) -> (level: Int, cost: Double)? {
+        guard columnLevels.isKept else {
+            // Among few levels the first found is the highest: no other is read.
+            for k in reduced.indices {
+                let v = reducedCost(k, j)
+                if abs(v) > Self.dualTolerance { return (k, v) }
+            }
+            return nil
+        }
+        var highest: (level: Int, cost: Double)? = nil
+        forEachLevel(ofColumn: j) { k in
+            guard k < highest?.level ?? .max, case let v = reducedCost(k, j), abs(v) > Self.dualTolerance else { return }
+            highest = (k, v)
+        }
+        return highest
     }
 
     /// The sign of column j's reduced cost, the highest level that is not zero deciding.
-    func lexSign(_ j: Int) -> Int {
-        guard columnLevels.isKept else {
-            for k in reduced.indices {
-                let v = reducedCost(k, j)
-                if abs(v) > Self.dualTolerance { return v > 0 ? 1 : -1 }
-            }
-            return 0
-        }
-        var (highest, sign) = (Int.max, 0)
-        forEachLevel(ofColumn: j) { k in
-            guard k < highest, case let v = reducedCost(k, j), abs(v) > Self.dualTolerance else { return }
-            (highest, sign) = (k, v > 0 ? 1 : -1)
-        }
-        return sign
-    }
+    func lexSign(_ j: Int) -> Int { decidingLevel(j).map { $0.cost > 0 ? 1 : -1 } ?? 0 }
 
     func checkCandidate(_ j: Int) {
         if basis.isBasic(j) || kind[j] == .fixed || kind[j] == .dead { candidates.remove(j); return }
@@ -636,7 +641,7 @@ public final class FactoredSolver {
             let dq = reducedCost(k, q)
             if dq != 0 { levelScratch.append(Entry(k, dq)) }
         }
-        if columnLevels.isKept { forEachLevel(ofColumn: q, take) } else { for k in reduced.indices { take(k) } }
+        forEachLevel(ofColumn: q, take)
         if !levelScratch.isEmpty {
             var rho = rho
             if rho == nil {
@@ -897,7 +902,7 @@ public final class FactoredSolver {
                     // −10⁻¹⁰ at priority 750 above 23,700 at 250 into a tie, and every view of
                     // the document into an ambiguous one).
                     let q = candidates.min()!
-                    if let k = reduced.indices.first(where: { abs(reducedCost($0, q)) > Self.dualTolerance }) { setReducedCost(k, q, 0) }
+                    if let k = decidingLevel(q)?.level { setReducedCost(k, q, 0) }
                     checkCandidate(q)
                     ambiguityCache = nil
                 }
