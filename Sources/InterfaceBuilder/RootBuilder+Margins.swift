@@ -22,7 +22,7 @@ extension RootBuilder {
             let side = Device.systemMinimumMargin(width: width)
             m = Device.Insets(top: 0, left: side, bottom: 0, right: side)
         } else if isRoot && kind == .cell && controller?.name == "tableViewCell" {
-            m = Device.tableCellContentMargins(width: width, xcode: xcode, inControllersTable: inControllersTable)
+            m = Device.tableCellContentMargins(width: sceneWidth ?? width, xcode: xcode, inControllersTable: inControllersTable)
         } else {
             m = Device.Insets(top: 8, left: 8, bottom: 8, right: 8)
         }

@@ -12,6 +12,8 @@ struct RootBuilder {
     let unstoredCellSize: Size?
     /// A table cell in a table that is a controller's view.
     let inControllersTable: Bool
+    /// A cell in a scene: the scene's view's width.
+    let sceneWidth: Double?
     let context: DocumentContext
     /// The top and bottom bars over a controller's root (`Bars`).
     let bars: ControllerBars
@@ -25,7 +27,7 @@ struct RootBuilder {
 
     init(found: FoundRoot, context: DocumentContext, bars: ControllerBars) {
         (kind, name, root, controller, unstoredCellSize) = (found.kind, found.name, found.view, found.owner, found.unstoredCellSize)
-        inControllersTable = found.inControllersTable
+        (inControllersTable, sceneWidth) = (found.inControllersTable, found.sceneWidth)
         (self.context, self.bars) = (context, bars)
     }
 

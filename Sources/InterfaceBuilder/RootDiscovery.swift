@@ -15,6 +15,8 @@ struct FoundRoot {
     /// A table cell whose table is a controller's view (a table view controller's): its
     /// margins follow that view's (`Device.controllersTableCellSideMargin`).
     var inControllersTable = false
+    /// A cell in a scene: the width of the scene's view, whose traits set the cell's margins.
+    var sceneWidth: Double?
 }
 
 enum RootDiscovery {
@@ -24,13 +26,13 @@ enum RootDiscovery {
             for object in objects {
                 if let view = object.children.first(where: { $0["key"] == "view" && hasFrame($0) }) {
                     found.append(FoundRoot(kind: .scene, name: object["id"] ?? view["id"] ?? "", view: view, owner: object))
-                    inner(view, table: view.name == "tableView" ? view : nil, into: &found)
+                    inner(view, table: view.name == "tableView" ? view : nil, sceneWidth: storedFrame(view)?.width, into: &found)
                 } else if Importer.isCell(object) {
                     cell(object, table: nil, into: &found)
-                    inner(object, table: object.name == "tableView" ? object : nil, into: &found)
+                    inner(object, table: object.name == "tableView" ? object : nil, sceneWidth: nil, into: &found)
                 } else if Importer.isView(object) {
                     found.append(FoundRoot(kind: .view, name: object["id"] ?? "", view: object))
-                    inner(object, table: object.name == "tableView" ? object : nil, into: &found)
+                    inner(object, table: object.name == "tableView" ? object : nil, sceneWidth: nil, into: &found)
                 }
             }
         }
@@ -41,20 +43,21 @@ enum RootDiscovery {
     static let heldViews: Set<String> = ["tableHeaderView", "tableFooterView"]
 
     /// Cells and held views anywhere under `element`, with the table they are in.
-    private static func inner(_ element: XMLElement, table: XMLElement?, into found: inout [FoundRoot]) {
+    private static func inner(_ element: XMLElement, table: XMLElement?, sceneWidth: Double?, into found: inout [FoundRoot]) {
         for child in element.children {
-            cell(child, table: table, into: &found)
+            cell(child, table: table, sceneWidth: sceneWidth, into: &found)
             if Importer.isView(child), child.name == "collectionReusableView" || heldViews.contains(child["key"] ?? "") {
                 found.append(FoundRoot(kind: .view, name: child["id"] ?? "", view: child))
             }
-            inner(child, table: child.name == "tableView" ? child : table, into: &found)
+            inner(child, table: child.name == "tableView" ? child : table, sceneWidth: sceneWidth, into: &found)
         }
     }
 
-    private static func cell(_ e: XMLElement, table: XMLElement?, into found: inout [FoundRoot]) {
+    private static func cell(_ e: XMLElement, table: XMLElement?, sceneWidth: Double? = nil, into found: inout [FoundRoot]) {
         guard Importer.isCell(e), let content = e.children.first(where: { $0["key"] == "contentView" }) else { return }
         var root = FoundRoot(kind: .cell, name: e["id"] ?? "", view: content, owner: e)
         root.inControllersTable = e.name == "tableViewCell" && table?["key"] == "view"
+        root.sceneWidth = sceneWidth
         if !hasFrame(e), e.name == "tableViewCell", let table, let width = storedFrame(table)?.width {
             root.unstoredCellSize = Size(width: width, height: rowHeight(of: e, in: table))
         }

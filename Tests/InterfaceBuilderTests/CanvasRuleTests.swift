@@ -378,4 +378,40 @@ final class CanvasRuleTests: XCTestCase {
         XCTAssertEqual(try x("own"), 16)
         XCTAssertEqual(try x("inner"), 15)
     }
+
+    /// A cell's side margins follow the scene's width (its controller's traits), not the
+    /// cell's: an inset-grouped table's 374-point cells in a 414-point scene have 20
+    /// (CiscoDevNet/DNASpacesSDKSampleApp-IOS, IBCorpus development half: 25 views).
+    func testACellsMarginsFollowItsScenesWidth() throws {
+        let id = "b"
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="17701" targetRuntime="iOS.CocoaTouch" useAutolayout="YES" useSafeAreas="YES">
+                <device id="retina6_1" orientation="portrait"/>
+                <scenes><scene sceneID="s"><objects>
+                    <tableViewController id="vc" sceneMemberID="viewController">
+                                <tableView key="view" contentMode="scaleToFill" style="insetGrouped" id="table">
+                                    <rect key="frame" x="0.0" y="0.0" width="414" height="896"/>
+                                    <prototypes>
+                                        <tableViewCell contentMode="scaleToFill" id="cell">
+                                            <rect key="frame" x="20" y="28" width="374" height="44"/>
+                                            <tableViewCellContentView key="contentView" id="content">
+                                                <rect key="frame" x="0.0" y="0.0" width="374" height="44"/>
+                                                <subviews>\(PinnedBox.view(id))</subviews>
+                                                <constraints>
+                                                    \(PinnedBox.constraints(id, edge: #"firstItem="b" firstAttribute="top" secondItem="content" secondAttribute="top""#,
+                                                        leading: #"secondItem="content" secondAttribute="leadingMargin""#))
+                                                </constraints>
+                                            </tableViewCellContentView>
+                                        </tableViewCell>
+                                    </prototypes>
+                                </tableView>
+                    </tableViewController>
+                </objects></scene></scenes>
+            </document>
+            """
+        let roots = try Importer.read(Array(xml.utf8), options: ImportOptions(contentSizes: .stored)).roots
+        let cell = try XCTUnwrap(roots.first { $0.name == "cell" })
+        XCTAssertEqual(try XCTUnwrap(try laidOut(cell)[id]).x, 20)
+    }
 }
