@@ -141,7 +141,7 @@ enum Checks {
         // Determined (conflicts or not): the same frames, the same constraints broken.
         func ambiguous(_ d: [Diagnostic]) -> Bool { d.contains { if case .ambiguous = $0 { true } else { false } } }
         func broken(_ x: LayoutSession) -> [String] {
-            x.diagnostics().compactMap { if case .unsatisfiable(let c, _) = $0 { maskedID(c) } else { nil } }
+            x.diagnostics().compactMap { if case .unsatisfiable(let c, _, _) = $0 { maskedID(c) } else { nil } }
         }
         if !ambiguous(s.diagnostics()) && !ambiguous(fresh.diagnostics()) && Set(s.allFrames.map(\.id)) == Set(fresh.allFrames.map(\.id)) {
             let mine = Dictionary(uniqueKeysWithValues: s.allFrames.map { ($0.id, $0) })

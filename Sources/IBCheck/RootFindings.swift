@@ -30,7 +30,7 @@ extension RootLayout {
         var loose = Set<String>()
         for d in diagnostics {
             switch d {
-            case .unsatisfiable(let broken, let conflicts):
+            case .unsatisfiable(let broken, let conflicts, _):
                 let ids = [broken] + conflicts.filter { $0 != broken }
                 out.append(Finding(.conflict, d.message, at: place(ofConstraint: broken, or: conflicts), ids: ids, root: name))
             case .ambiguous(let view, _):

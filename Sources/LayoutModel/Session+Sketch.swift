@@ -52,7 +52,7 @@ extension LayoutSession {
 
     private func conflictViews(_ diagnostics: [Diagnostic]) -> [String: [String]] {
         var out: [String: [String]] = [:]
-        for case .unsatisfiable(_, let conflicts) in diagnostics {
+        for case .unsatisfiable(_, let conflicts, _) in diagnostics {
             for c in conflicts where out[c] == nil { out[c] = views(ofConstraint: c) }
         }
         return out

@@ -42,6 +42,9 @@ public struct SessionLimits: Sendable {
     /// Views nested at most this deep (a root is 0): every walk of the tree, and a trace's
     /// indentation, follows the depth.
     public var maxDepth = 512
+    /// Names an unsatisfiable diagnostic lists of its conflicting set at most (the rest
+    /// counted): the answer stays linear in the document.
+    public var maxConflictsListed = 64
     public var historyDepth: Int
     /// The engine sessions are built on.
     public var engine: EngineKind
@@ -858,8 +861,18 @@ public final class LayoutSession {
             guard let a = atom(ofHandle: h) else { continue }
             broken.append((a, conflicts.compactMap { atom(ofHandle: $0) }.sorted { breakRank($0) < breakRank($1) }))
         }
+        // A set past the limit lists the broken one and the first others: a chain of n
+        // conflicts each explained by the chain behind it is n² names (a 700 KB document
+        // answered 84 MB).
+        let listed = max(1, limits.maxConflictsListed)
         for b in broken.sorted(by: { breakRank($0.atom) < breakRank($1.atom) }) {
-            out.append(.unsatisfiable(constraint: document.atomName(b.atom), conflicts: b.conflicts.map(document.atomName)))
+            var shown = b.conflicts, omitted = 0
+            if shown.count > listed {
+                let others = shown.filter { $0 != b.atom }
+                omitted = others.count - (listed - 1)
+                shown = (others.prefix(listed - 1) + [b.atom]).sorted { breakRank($0) < breakRank($1) }
+            }
+            out.append(.unsatisfiable(constraint: document.atomName(b.atom), conflicts: shown.map(document.atomName), omitted: omitted))
         }
         var seen = Set<Int32>()
         var ambiguous: [(String, Axis)] = []

@@ -16,6 +16,8 @@ public struct ServerConfiguration: Sendable {
     public var requestDeadlineSeconds = 30.0
     /// How deep views may nest (a root is 0): 413 beyond.
     public var maxDepth = SessionLimits().maxDepth
+    /// Names an unsatisfiable diagnostic lists of its conflicting set (the rest counted).
+    public var maxConflictsListed = SessionLimits().maxConflictsListed
     public var maxConstraintsPerSession = SessionLimits().maxConstraints
     /// Revisions back for which `frames?since=` answers with only what changed (older: the full set).
     public var historyDepth = SessionLimits().historyDepth
@@ -90,6 +92,7 @@ public struct ServerConfiguration: Sendable {
             maxViews: maxViewsPerSession, maxConstraints: maxConstraintsPerSession, historyDepth: historyDepth,
             engine: sessionEngine, factoredFromViews: sessionFactoredFromViews)
         limits.maxDepth = maxDepth
+        limits.maxConflictsListed = maxConflictsListed
         return limits
     }
 

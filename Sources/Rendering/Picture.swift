@@ -48,7 +48,7 @@ public struct Picture: Sendable {
         for d in diagnostics {
             switch d {
             case .ambiguous(let view, _): ambiguous.insert(view)
-            case .unsatisfiable(_, let conflicts): for c in conflicts { conflict.formUnion(viewsOf(c)) }
+            case .unsatisfiable(_, let conflicts, _): for c in conflicts { conflict.formUnion(viewsOf(c)) }
             case .churn: break
             }
         }

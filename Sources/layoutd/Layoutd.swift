@@ -104,6 +104,8 @@ struct Layoutd: ParsableCommand {
         env("MAX_VIEWS") ?? defaults.maxViewsPerSession
     @Option(help: "How deep views may nest, a root being 0 (413 beyond). Env: LAYOUTD_MAX_DEPTH.") var maxDepth: Int =
         env("MAX_DEPTH") ?? defaults.maxDepth
+    @Option(help: "Names an unsatisfiable diagnostic lists of its conflicting set (the rest counted). Env: LAYOUTD_MAX_CONFLICTS_LISTED.")
+    var maxConflictsListed: Int = env("MAX_CONFLICTS_LISTED") ?? defaults.maxConflictsListed
     @Option(
         help: """
             Seconds a heavy request's work may take (a one-shot layout, a new session, an import, a picture): past it the \
@@ -207,7 +209,8 @@ struct Layoutd: ParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
         for (name, v) in [
             ("threads", threads), ("max-connections", maxConnections), ("max-body-bytes", maxBodyBytes), ("max-ib-bytes", maxIBBytes),
-            ("max-sessions", maxSessions), ("max-views", maxViews), ("max-depth", maxDepth), ("max-constraints", maxConstraints),
+            ("max-sessions", maxSessions), ("max-views", maxViews), ("max-depth", maxDepth), ("max-conflicts-listed", maxConflictsListed),
+            ("max-constraints", maxConstraints),
             ("max-streams", maxStreams), ("max-message-bytes", maxMessageBytes),
             ("max-sizes", maxSizes), ("max-picture-pixels", maxPicturePixels), ("max-picture-glyphs", maxPictureGlyphs),
             ("workers", workers), ("offload-bytes", offloadBytes), ("request-timeout", requestTimeout),
@@ -269,6 +272,7 @@ struct Layoutd: ParsableCommand {
         c.http.maxBodyBytesByPath = ["/v1/ib/layout": max(maxIBBytes, maxBodyBytes)]
         c.maxViewsPerSession = maxViews
         c.maxDepth = maxDepth
+        c.maxConflictsListed = maxConflictsListed
         c.requestDeadlineSeconds = requestDeadline
         c.maxConstraintsPerSession = maxConstraints
         c.maxStreams = maxStreams

@@ -161,7 +161,7 @@ final class RootDiscoveryTests: XCTestCase {
         session.forEachFrame { id, frame, _ in frames[id] = frame }
         XCTAssertEqual(frames["box"], Rect(x: 20, y: 100, width: 335, height: 50))
         let broken = session.diagnostics().compactMap { d -> String? in
-            if case .unsatisfiable(let c, _) = d { return c }
+            if case .unsatisfiable(let c, _, _) = d { return c }
             return nil
         }
         XCTAssertEqual(broken, ["own"])

@@ -342,7 +342,7 @@ final class PutTests: XCTestCase {
         }
         var explain: [String: [String]] = [:]
         var broken: [String] = []
-        for case .unsatisfiable(let c, _) in ds { broken.append(s.document.atomNamed(c).map(s.document.describe) ?? c) }
+        for case .unsatisfiable(let c, _, _) in ds { broken.append(s.document.atomNamed(c).map(s.document.describe) ?? c) }
         broken.sort()
         if broken.isEmpty {
             for v in s.document.viewOrder where !s.document.views[Int(v)].internalGuide {
@@ -532,7 +532,7 @@ final class PutCaseTests: XCTestCase {
     }
 
     func width(_ s: LayoutSession) -> Double { s.allFrames.first { $0.id == "a" }!.frame.width }
-    func broken(_ s: LayoutSession) -> [String] { s.diagnostics().compactMap { if case .unsatisfiable(let c, _) = $0 { c } else { nil } } }
+    func broken(_ s: LayoutSession) -> [String] { s.diagnostics().compactMap { if case .unsatisfiable(let c, _, _) = $0 { c } else { nil } } }
 
     /// A constraint written in another form is replaced in its place: the conflict breaks
     /// what a new session of the document breaks (the one listed first).

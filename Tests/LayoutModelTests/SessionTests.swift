@@ -682,4 +682,41 @@ final class SessionTests: XCTestCase {
             XCTAssertEqual(($0 as! LayoutError).kind, .limit)
         }
     }
+
+    /// A chain of conflicts, each unit's width 2 past the one before and every width the
+    /// root's: the first listed breaks, so each broken width is explained by the chain after
+    /// it. Past `maxConflictsListed` a set lists the broken one and the first others, and
+    /// counts the rest: the answer stays linear in the document.
+    func testALongConflictingSetListsTheFirstAndCountsTheRest() throws {
+        let n = 40
+        var views = [#"{"id":"root","frame":{"x":0,"y":0,"width":375,"height":1000}}"#], constraints: [String] = []
+        for i in 0..<n {
+            views.append(#"{"id":"c\#(i)","parent":"root"}"#)
+            constraints.append(#"{"id":"w\#(i)","expr":"c\#(i).width == root.width"}"#)
+            constraints += [
+                #"{"expr":"c\#(i).top == root.top + \#(i * 10)"}"#, #"{"expr":"c\#(i).height == 4"}"#, #"{"expr":"c\#(i).leading == root.leading"}"#
+            ]
+            if i > 0 { constraints.append(#"{"id":"p\#(i)","expr":"c\#(i).width == c\#(i - 1).width + 2"}"#) }
+        }
+        let doc = json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(constraints.joined(separator: ","))]}"#)
+        let full = unsatisfiable(try LayoutSession(document: doc).diagnostics())
+        var limits = SessionLimits()
+        limits.maxConflictsListed = 8
+        let short = try LayoutSession(document: doc, limits: limits).diagnostics()
+        XCTAssertEqual(full.count, n - 1)
+        XCTAssertEqual(full.first?.0, "w0")
+        XCTAssertEqual(full.first?.1.count, n + 1, "w0 is explained by every p and the last width")
+        var omittedSeen = 0
+        for (d, (broken, set)) in zip(short, full) {
+            guard case let .unsatisfiable(c, listed, omitted) = d else { return XCTFail("\(d)") }
+            XCTAssertEqual(c, broken)
+            XCTAssertTrue(listed.contains(c))
+            XCTAssertLessThanOrEqual(listed.count, 8)
+            XCTAssertEqual(listed.count + omitted, set.count)
+            XCTAssertEqual(listed.filter { $0 != c }, Array(set.filter { $0 != c }.prefix(listed.count - 1)))
+            if omitted > 0 { XCTAssertTrue(d.message.hasSuffix("and \(omitted) more; remove one of them or lower a priority below 1000.")) }
+            omittedSeen += omitted
+        }
+        XCTAssertGreaterThan(omittedSeen, 0)
+    }
 }

@@ -25,6 +25,6 @@ func ambiguous(_ d: [Diagnostic]) -> [String] {
 
 func unsatisfiable(_ d: [Diagnostic]) -> [(String, [String])] {
     d.compactMap {
-        if case .unsatisfiable(let c, let cs) = $0 { return (c, cs) }; return nil
+        if case .unsatisfiable(let c, let cs, _) = $0 { return (c, cs) }; return nil
     }
 }

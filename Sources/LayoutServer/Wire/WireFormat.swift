@@ -54,9 +54,10 @@ enum WireFormat {
             w.beginObject()
             w.key("kind"); w.string(d.kind)
             switch d {
-            case let .unsatisfiable(c, conflicts):
+            case let .unsatisfiable(c, conflicts, omitted):
                 w.key("constraint"); w.string(c)
                 w.key("conflicts"); strings(&w, conflicts)
+                if omitted > 0 { w.key("conflictsOmitted"); w.int(omitted) }
             case let .ambiguous(v, axis):
                 w.key("view"); w.string(v)
                 w.key("axis"); w.string(axis.rawValue)

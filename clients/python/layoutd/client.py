@@ -50,7 +50,7 @@ class Frame:
 @dataclass(frozen=True)
 class Diagnostic:
     """`kind` (unsatisfiable, ambiguous, churn, …) and a `message`; the kind's own fields in `fields`
-    (`constraint` and `conflicts`; `view` and `axis`; `constraints` and `views`)."""
+    (`constraint`, `conflicts` and, past the server's limit, `conflictsOmitted`; `view` and `axis`; `constraints` and `views`)."""
     kind: str
     message: str
     fields: Mapping[str, Any] = field(default_factory=dict)
