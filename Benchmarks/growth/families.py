@@ -337,7 +337,7 @@ def found(name):
 
 
 FAMILIES.update({name: found(name) for name in FOUND})
-PENDING = {"found-conflicts-chained", "found-stack-heights-chained-750", "found-mixed"} | {
+PENDING = {"found-conflicts-chained", "found-mixed"} | {
     "found3-widths-star-750", "found3-heights-chained-aspect-conflicts",
     "found5-ladder-star-250", "found5-label-heights-chained", "found5-proportional-nest-ladder"
 }
