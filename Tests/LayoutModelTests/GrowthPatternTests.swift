@@ -48,6 +48,23 @@ final class GrowthPatternTests: XCTestCase {
         return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
     }
 
+    /// A box a row, its height asked by a priority ladder shifted a row (`>= 60 + i` at 900 − i,
+    /// `<= 30 + i` at 251 − i, `== 120 + i` at 1): a level a row. The primal passes each row's
+    /// limits and flips them to their twins; a flip read every level (n²: 8.8 G instructions at
+    /// 1,352 rows, 0.8 G reading only the pair's own).
+    static func ladderShifted(_ n: Int) -> JSON {
+        var views = [#"{"id":"root","frame":{"x":0,"y":0,"width":375,"height":10000000}}"#], cons: [String] = []
+        for i in 0..<n {
+            views.append(#"{"id":"b\#(i)","parent":"root","intrinsicSize":{"width":40,"height":\#(16 + i % 7)}}"#)
+            cons += [#"{"expr":"b\#(i).top == root.top + \#(i * 200)"}"#, #"{"expr":"b\#(i).leading == root.leading"}"#]
+            cons += [
+                #"{"expr":"b\#(i).height >= \#(60 + i) @\#(max(1, 900 - i))"}"#, #"{"expr":"b\#(i).height <= \#(30 + i) @\#(max(1, 251 - i))"}"#,
+                #"{"expr":"b\#(i).height == \#(120 + i) @1"}"#
+            ]
+        }
+        return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
+    }
+
     /// A box a row, each height the first box's (a star): one free height decided by n
     /// intrinsic sizes, the tallest's compression resistance.
     static func heightsStar(_ n: Int) -> JSON {
@@ -164,6 +181,7 @@ final class GrowthPatternTests: XCTestCase {
             try agree(Self.aspectChain750(n), "aspect ratios on a chain @750 \(n)")
             try agree(Self.stacksChained750(n), "fillEqually stacks chained @750 \(n)")
             try agree(Self.labelWidthsStar(n, boxCompression: 749), "a star of label widths \(n)")
+            try agree(Self.ladderShifted(n), "a ladder shifted a row \(n)")
         }
         // Labels: 70 rewrap past `bulkRemake` (the solved form takes seconds of a debug build more).
         for n in [3, 7, 70] {

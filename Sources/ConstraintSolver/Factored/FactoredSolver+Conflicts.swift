@@ -81,7 +81,7 @@ extension FactoredSolver {
                 // Its cost stays while it is basic, so the duals stay consistent; once
                 // nonbasic the artificial is deleted.
                 kind[e] = .fixed
-                for k in reduced.indices { setReducedCost(k, e, 0) }
+                zeroReducedCosts(e)
                 candidates.remove(e)
                 if basis.isBasic(e) { setValue(e, value[e]) }  // off zero: an infeasible artificial
                 pendingFixed.append(e)

@@ -261,7 +261,7 @@ extension FactoredSolver {
             // An optional row's errors cost what they cost again: the row's dual is 0 (its
             // variable is basic in it alone).
             for e in rows[r] where kind[e.index] == .error {
-                for k in reduced.indices { setReducedCost(k, e.index, cost(k, e.index)) }
+                forEachLevel(ofColumn: e.index) { setReducedCost($0, e.index, cost($0, e.index)) }
                 checkCandidate(e.index)
             }
         }

@@ -38,7 +38,7 @@ extension FactoredSolver {
         for j in logicals where j != tomb && !basis.isBasic(j) {
             rows.removeAll(in: r) { $0.index == j }
             columnRows.clear(j)
-            for k in reduced.indices { setReducedCost(k, j, 0) }
+            zeroReducedCosts(j)
             candidates.remove(j)
             pendingFixed.removeAll { $0 == j }
             setValue(j, 0)
@@ -146,7 +146,7 @@ extension FactoredSolver {
             // column lists are made again from the rows by the batch.
             for e in rows[r] where kind[e.index] != .free && kind[e.index] != .dead && columnRows.count(e.index) == 1 {
                 let j = e.index
-                for l in reduced.indices { setReducedCost(l, j, 0) }
+                zeroReducedCosts(j)
                 candidates.remove(j)
                 infeasible.remove(j)
                 tombs.remove(j)
@@ -156,7 +156,8 @@ extension FactoredSolver {
             }
             rows.clear(r)
             rowLive[r] = false
-            for l in duals.indices { duals[l][r] = 0 }
+            // Its duals are left: the batch's crash makes every level's again (zeroed here,
+            // each removed row wrote every level, n² with a level a cell).
             releasedAtFactorization.rows.append(r)
         }
         pendingFixed.removeAll { kind[$0] == .dead }
