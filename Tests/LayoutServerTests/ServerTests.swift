@@ -55,6 +55,33 @@ final class ServerTests: XCTestCase {
         XCTAssertEqual(c.request("GET", "/v1/sessions/\(id)").object["revision"] as? Int, 4, "the refused change changed nothing")
     }
 
+    /// A conflicting set past `--max-conflicts-listed` names that many over the wire, the rest
+    /// counted in `conflictsOmitted`; a set within it has no such field.
+    func testALongConflictingSetIsCountedNotListed() throws {
+        let t = try TestServer { $0.maxConflictsListed = 3 }
+        var views = [#"{"id":"root","frame":{"x":0,"y":0,"width":375,"height":1000}}"#], constraints: [String] = []
+        for i in 0..<6 {
+            views.append(#"{"id":"c\#(i)","parent":"root"}"#)
+            constraints += [
+                #"{"id":"w\#(i)","expr":"c\#(i).width == root.width"}"#, #"{"expr":"c\#(i).top == root.top"}"#, #"{"expr":"c\#(i).height == 4"}"#
+            ]
+            constraints.append(#"{"expr":"c\#(i).leading == root.leading"}"#)
+            if i > 0 { constraints.append(#"{"id":"p\#(i)","expr":"c\#(i).width == c\#(i - 1).width + 2"}"#) }
+        }
+        let reply = t.client().request(
+            "POST", "/v1/layout", json: #"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(constraints.joined(separator: ","))]}"#)
+        XCTAssertEqual(reply.status, 200, reply.text)
+        let broken = try XCTUnwrap(reply.object["diagnostics"] as? [[String: Any]]).filter { $0["kind"] as? String == "unsatisfiable" }
+        XCTAssertEqual(broken.count, 5)
+        let first = try XCTUnwrap(broken.first)
+        XCTAssertEqual(first["constraint"] as? String, "w0")
+        XCTAssertEqual((first["conflicts"] as? [String])?.count, 3)
+        XCTAssertEqual(first["conflictsOmitted"] as? Int, 4, "w0, p1…p5 and w5: 7 in all")
+        let last = try XCTUnwrap(broken.last)
+        XCTAssertEqual(last["conflicts"] as? [String], ["w4", "w5", "p5"])
+        XCTAssertNil(last["conflictsOmitted"])
+    }
+
     /// The playground's files are served from the binary; anything else under /playground is 404.
     func testPlaygroundFilesAreServed() throws {
         let t = try TestServer()
