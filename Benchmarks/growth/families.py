@@ -330,6 +330,8 @@ FOUND = {
     # ladder shifted a cell asks (a level a cell): each primal step's flip of its passed limits
     # read every level (4.94, 9.44 at 169 units); linear since a flip reads the pair's own.
     "found6-ladder-label-heights": [{"form": "label", "placement": "below", "words": 5, "spread": 6}, {"form": "ladder", "item": 2, "attr": "height", "spread": 1000, "levels": [[">=", 60, 900], ["<=", 30, 251], ["==", 120, 1]]}],
+    # A star of required widths over nests of proportional stacks whose labels ask more than a cell holds.
+    "found6-proportional-nest-widths-star": [{"form": "cell", "axis": "horizontal", "distribution": "fill", "alignment": "trailing", "spacing": 12}, {"form": "nest", "placement": "below", "axis": "vertical", "depth": 3, "leaves": ["label", "label", "label"], "distribution": "fillProportionally", "alignment": "bottom", "spacing": 8, "margins": True}, {"form": "box", "placement": "beside", "w": 24, "h": 16}, {"form": "eqw", "item": 0, "shape": "star", "attr": "width", "priority": 1000}],
 }
 
 

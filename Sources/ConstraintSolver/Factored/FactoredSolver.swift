@@ -21,6 +21,12 @@ public final class FactoredSolver {
 
     static let eps = 1e-9  // primal feasibility and pivot tolerance
     static let dualTolerance = 1e-10
+    /// Past this many basis sizes of column entries in one solve's dual steps, a violated
+    /// optional row is repaired by its own error (`dualStep`). A star of required widths over
+    /// n cells with optional rows of their own moved its hub to repair each cell and back to
+    /// repair the next, each step as long as the star (126 such steps at 80 cells, 222 at 160);
+    /// the stars whose dual steps settle do so within 3 basis sizes (`found3-widths-star-750`).
+    static let localDualWork = 8
 
     // Columns, by id. A user variable is a free column.
     var kind: [Kind] = []
@@ -97,6 +103,9 @@ public final class FactoredSolver {
     /// The basics this solve flipped to their twins at zero before a dual step
     /// (`degenerateBlockers`): each once a solve, so that flips cannot cycle.
     var degenerateFlipped: Set<Int> = []
+    /// The entries of the dual steps' columns B⁻¹a_q this solve, and whether its dual steps now
+    /// take the leaving row's twin instead of the ratio test's column (`dualStep`).
+    var dualWork = 0, dualLocal = false
     /// Nonbasic columns whose lexicographic reduced cost improves the objective.
     var candidates = IndexQueue()
     /// Basic restricted columns below zero (or artificials off zero).
@@ -705,44 +714,124 @@ public final class FactoredSolver {
         }
     }
 
-    /// One primal step with a long ratio test. A basic slack or error that reaches zero along
-    /// the entering column's direction leaves only if going on no longer pays: its row's other
-    /// slack or error (its twin, the same column negated) can take its place with no pivot
-    /// (`flip`), and going on then costs what the twin's cost adds to the slope. A free
-    /// variable decided by n optional rows (a star of equal heights over n intrinsic sizes)
-    /// reaches its value in one step, not in n steps each as long as the star.
+    /// One primal step with a long ratio test, its limits taken nearest first. A basic slack
+    /// or error that reaches zero along the entering column's direction leaves only if going on
+    /// no longer pays: its row's other slack or error (its twin, the same column negated) can
+    /// take its place with no pivot (`flip`), and going on then costs what the twin's cost adds
+    /// to the slope. A free variable decided by n optional rows (a star of equal heights over n
+    /// intrinsic sizes) reaches its value in one step, not in n steps each as long as the star.
+    /// A limit with no twin to pass is passed by a local pivot on its row where q's direction is
+    /// long (`unblock`): the hub of a star moved past n cells, each in turn limiting it, was n
+    /// steps each solving and pivoting the whole star (a width star over nested proportional
+    /// stacks: 72 such steps of 2,100 entries at 80 cells).
     func primalStep(_ entering: Int? = nil) throws(Unbounded) {
         let q = entering ?? candidates.min()!
         let sigma: Double = lexSign(q) < 0 ? 1 : -1
         basis.ftran(column(q), into: &columnWork)
-        var limits: [(t: Double, column: Int, step: Int, rate: Double)] = []
-        for k in columnWork.pattern {
-            let a = columnWork[k]
+        // q's direction d = B⁻¹a_q stays in `extraWork` while the step runs (`flip` and the
+        // pivots of `unblock` use `columnWork`). A step's value is written when its rate
+        // changes, at the distance then (`since`), and every other at the end.
+        swap(&columnWork, &extraWork)
+        var since: [Int: Double] = [:]
+        func limit(_ k: Int) -> LimitHeap.Limit? {
             let v = basis.columnOfStep[k]
-            guard kind[v] != .free else { continue }
-            let rate = sigma * a
-            guard rate > Self.eps else { continue }
-            limits.append((max(value[v], 0) / rate, v, k, rate))
+            guard kind[v] != .free, extraWork.contains(k), case let rate = sigma * extraWork[k], rate > Self.eps else { return nil }
+            return ((since.isEmpty ? 0 : since[k] ?? 0) + max(value[v], 0) / rate, v, k)
         }
-        guard !limits.isEmpty else { throw Unbounded() }
-        // The limits passed, each with its twin.
-        var passed: [(column: Int, step: Int, twin: Int)] = []
-        if limits.count > 1 {
-            limits.sort { $0.t < $1.t - 1e-12 || (abs($0.t - $1.t) <= 1e-12 && $0.column < $1.column) }
-            var slope = reduced.indices.map { sigma * reducedCost($0, q) }
-            while passed.count < limits.count - 1, case let l = limits[passed.count], let t = twin(of: l.column) {
-                for k in reduced.indices { slope[k] += l.rate * (cost(k, l.column) + cost(k, t)) }
-                guard Self.lexNegative(slope) else { break }
-                passed.append((l.column, l.step, t))
+        /// The nearest limit that is still current.
+        func nearest() -> LimitHeap.Limit? {
+            while let e = heap.first {
+                if let l = limit(e.step), l.column == e.column, l.t == e.t { return e }
+                heap.pop()
             }
+            return nil
         }
-        let best = limits[passed.count]
-        let t = best.t * sigma
-        moveBasics(by: t)
-        let leaving = pivot(q, at: best.step)
-        setValue(q, t)
-        setValue(leaving, 0)
-        if !passed.isEmpty { flip(passed) }
+        /// Step k's value at distance t (kept as its new start when its rate is about to change).
+        func settle(_ k: Int, at t: Double, keep: Bool = true) {
+            let v = basis.columnOfStep[k]
+            let moved = t - (since.isEmpty ? 0 : since[k] ?? 0)
+            if moved != 0 { setValue(v, value[v] - sigma * moved * extraWork[k]) }
+            if keep { since[k] = t }
+        }
+        /// The limits passed so far flipped to their twins (their rates change sign).
+        func flipPassed(_ passed: inout [(column: Int, step: Int, twin: Int)], at t: Double) {
+            guard !passed.isEmpty else { return }
+            for p in passed { settle(p.step, at: t) }
+            flip(passed)
+            for p in passed { extraWork.set(p.step, -extraWork[p.step]) }
+            passed.removeAll()
+        }
+        var heap = LimitHeap(extraWork.pattern.compactMap(limit))
+        guard nearest() != nil else {
+            swap(&columnWork, &extraWork)
+            throw Unbounded()
+        }
+        var passed: [(column: Int, step: Int, twin: Int)] = []
+        var slope = reduced.indices.map { sigma * reducedCost($0, q) }
+        var unblocked = 0
+        while true {
+            let best = nearest()!
+            heap.pop()
+            let more = nearest() != nil
+            if more, let tw = twin(of: best.column) {
+                var after = slope
+                let rate = sigma * extraWork[best.step]
+                for k in reduced.indices { after[k] += rate * (cost(k, best.column) + cost(k, tw)) }
+                if Self.lexNegative(after) {
+                    passed.append((best.column, best.step, tw))
+                    slope = after
+                    continue
+                }
+            }
+            if more, extraWork.pattern.count > 64, unblocked < 64 + extraWork.pattern.count {
+                // The reduced costs `unblock` reads include the flips of the limits passed.
+                flipPassed(&passed, at: best.t)
+                if unblock(q, sigma: sigma, at: best.step, distance: best.t, settle: { settle($0, at: $1) }) {
+                    unblocked += 1
+                    slope = reduced.indices.map { sigma * reducedCost($0, q) }
+                    for k in columnWork.pattern { if let l = limit(k) { heap.push(l) } }
+                    // Else nothing limits q any more (rounding): q takes the new column's step.
+                    if nearest() != nil { continue }
+                }
+            }
+            for k in extraWork.pattern { settle(k, at: best.t, keep: false) }
+            swap(&columnWork, &extraWork)
+            let leaving = pivot(q, at: best.step)
+            setValue(q, sigma * best.t)
+            setValue(leaving, 0)
+            if !passed.isEmpty { flip(passed) }
+            return
+        }
+    }
+
+    /// A basic at zero that limits q (at step p, at distance `t` along q) leaves for the column
+    /// the dual ratio test on its row chooses among those that do not pay to enter, when q still
+    /// pays after that pivot: no value moves, and q's direction (`extraWork`) changes only where
+    /// the new column's (B⁻¹a_c, in `columnWork`) is, where a pivot of q itself would write q's
+    /// whole direction into the eta file and the next candidate would solve for its own again.
+    /// Refused when the new column's direction is not much shorter than q's.
+    private func unblock(_ q: Int, sigma: Double, at p: Int, distance t: Double, settle: (Int, Double) -> Void) -> Bool {
+        basis.btran(CollectionOfOne(Entry(p, 1.0)), into: &rowWork)
+        let rho = self.rho()
+        pivotRow(rho)
+        let aq = alphaWork[q]
+        guard abs(aq) > 1e-9, let c = dualEntering(needNegative: sigma * aq > 0, excluding: q, pricedOnly: true) else { return false }
+        // q's reduced costs after the pivot: d_q − (d_c / α_c)·α_q, level by level.
+        let ac = alphaWork[c]
+        var after = reduced.indices.map { sigma * (reducedCost($0, q) - reducedCost($0, c) / ac * aq) }
+        for k in after.indices where abs(after[k]) <= Self.dualTolerance { after[k] = 0 }
+        guard Self.lexNegative(after) else { return false }
+        basis.ftran(column(c), into: &columnWork)
+        guard abs(columnWork[p]) > 1e-9, 4 * columnWork.pattern.count <= extraWork.pattern.count else { return false }
+        for k in columnWork.pattern { settle(k, t) }
+        // d' = E⁻¹d for the eta of c at step p.
+        let dp = extraWork[p] / columnWork[p]
+        for k in columnWork.pattern where k != p { _ = extraWork.add(k, -columnWork[k] * dp) }
+        extraWork.set(p, dp)
+        setValue(basis.columnOfStep[p], 0)
+        pivot(c, at: p, rho: rho)
+        setValue(c, 0)
+        return true
     }
 
     /// The slope along a direction, level by level: whether it still lowers the objective.
@@ -804,7 +893,10 @@ public final class FactoredSolver {
     }
 
     /// One dual simplex step on the most infeasible basic column; no entering column
-    /// means the required rows conflict (ρ is then a Farkas certificate).
+    /// means the required rows conflict (ρ is then a Farkas certificate). Once the solve's dual
+    /// steps have written `localDualWork` basis sizes, a leaving slack or error with a twin
+    /// takes it instead: its optional row is violated in place, the reduced costs left wrong
+    /// make candidates, and the primal's long steps (`unblock`) move the hub once for all.
     func dualStep() throws(Unsatisfiable) {
         let leaving = nextInfeasible()
         let p = basis.stepOfColumn[leaving]
@@ -814,10 +906,17 @@ public final class FactoredSolver {
         pivotRow(rho)
         var flipped = false
         while true {
-            guard let q = dualEntering(needNegative: x < 0) else {
+            guard var q = dualEntering(needNegative: x < 0) else {
                 // ρ is a Farkas certificate: its required rows conflict. Break one and go on.
                 try breakConstraint(certificate: rho)
                 return
+            }
+            if dualWork > Self.localDualWork * basis.stepCount, let t = twin(of: leaving), t != q {
+                // The row's own twin takes the violation: nothing else moves (a one-entry column).
+                // The first time, the long columns' etas are factored away, which every later
+                // solve walked (the 160-cell star's build: 2,396 to 1,817 M instructions).
+                if !dualLocal { (dualLocal, refactorPending) = (true, basis.hasEtas) }
+                q = t
             }
             let delta = x / alphaWork[q]
             basis.ftran(column(q), into: &columnWork)
@@ -829,6 +928,7 @@ public final class FactoredSolver {
                 flipped = true
                 continue
             }
+            dualWork += columnWork.pattern.count
             moveBasics(by: delta)
             pivot(q, at: p, rho: rho)
             setValue(q, delta)
@@ -842,14 +942,16 @@ public final class FactoredSolver {
     /// are read at each column's own levels only, (level, ratio) by level with zeros left out:
     /// with a level a cell, a vector of every level a candidate made each step n (a proportional
     /// stack beside a ladder shifted a cell: 35% of 3.4 G instructions at 264 cells).
-    private func dualEntering(needNegative: Bool) -> Int? {
+    /// `pricedOnly` leaves out the columns that pay to enter (candidates), `excluded` one more.
+    private func dualEntering(needNegative: Bool, excluding excluded: Int = -1, pricedOnly: Bool = false) -> Int? {
         var best: Int? = nil
         var bestKey: (Int, [Entry], Double, Int)? = nil
         for j in alphaWork.pattern {
             let aj = alphaWork[j]
-            guard kind[j] != .fixed && kind[j] != .dead && abs(aj) > 1e-9 && !basis.isBasic(j) else { continue }
+            guard j != excluded && kind[j] != .fixed && kind[j] != .dead && abs(aj) > 1e-9 && !basis.isBasic(j) else { continue }
             let key: (Int, [Entry], Double, Int)
             if kind[j] == .free {
+                if pricedOnly && lexSign(j) != 0 { continue }
                 key = (0, [], -abs(aj), j)
             } else {
                 guard (aj < 0) == needNegative else { continue }
@@ -860,6 +962,7 @@ public final class FactoredSolver {
                 }
                 if ratios.count > 1 { ratios.sort { $0.index < $1.index } }
                 key = (1, ratios, -abs(aj), j)
+                if pricedOnly && Self.lexNegative(byLevel: ratios) { continue }
             }
             if let b = bestKey, !Self.less(key, b) { continue }
             best = j
@@ -895,6 +998,12 @@ public final class FactoredSolver {
         return a.3 < b.3
     }
 
+    /// `lexNegative` of a vector given as (level, value) by level.
+    private static func lexNegative(byLevel v: [Entry]) -> Bool {
+        for e in v where abs(e.value) > dualTolerance { return e.value < 0 }
+        return false
+    }
+
     /// Two vectors over the levels, each (level, value) by level with zeros left out, compared
     /// level by level as the dense vectors would be: whether a precedes b, nil when equal.
     private static func compareByLevel(_ a: [Entry], _ b: [Entry]) -> Bool? {
@@ -917,6 +1026,7 @@ public final class FactoredSolver {
         }
         var steps = 0
         degenerateFlipped.removeAll(keepingCapacity: true)
+        (dualWork, dualLocal) = (0, false)
         // Ill-scaled rows can make rounding noise look like progress and the simplex cycle:
         // a bounded number of steps, then the caller rebuilds the basis (`recover`).
         let budget = 50 * (basis.stepCount + 20)
