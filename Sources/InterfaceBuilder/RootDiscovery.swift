@@ -29,10 +29,10 @@ enum RootDiscovery {
                     inner(view, table: view.name == "tableView" ? view : nil, sceneWidth: storedFrame(view)?.width, into: &found)
                 } else if Importer.isCell(object) {
                     cell(object, table: nil, into: &found)
-                    inner(object, table: object.name == "tableView" ? object : nil, sceneWidth: nil, into: &found)
+                    inner(object, table: object.name == "tableView" ? object : nil, into: &found)
                 } else if Importer.isView(object) {
                     found.append(FoundRoot(kind: .view, name: object["id"] ?? "", view: object))
-                    inner(object, table: object.name == "tableView" ? object : nil, sceneWidth: nil, into: &found)
+                    inner(object, table: object.name == "tableView" ? object : nil, into: &found)
                 }
             }
         }
@@ -43,7 +43,7 @@ enum RootDiscovery {
     static let heldViews: Set<String> = ["tableHeaderView", "tableFooterView"]
 
     /// Cells and held views anywhere under `element`, with the table they are in.
-    private static func inner(_ element: XMLElement, table: XMLElement?, sceneWidth: Double?, into found: inout [FoundRoot]) {
+    private static func inner(_ element: XMLElement, table: XMLElement?, sceneWidth: Double? = nil, into found: inout [FoundRoot]) {
         for child in element.children {
             cell(child, table: table, sceneWidth: sceneWidth, into: &found)
             if Importer.isView(child), child.name == "collectionReusableView" || heldViews.contains(child["key"] ?? "") {

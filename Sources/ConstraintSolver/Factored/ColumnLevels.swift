@@ -41,10 +41,7 @@ extension FactoredSolver {
             return
         }
         let written = columnLevels[j]
-        func visit(_ p: Double) {
-            let k = levelPlace(p)
-            if k < levelPriority.count && levelPriority[k] == p { body(k) }
-        }
+        func visit(_ p: Double) { if let k = level(of: p) { body(k) } }
         if costPriority[j] != 0 && !written.contains(costPriority[j]) { visit(costPriority[j]) }
         for p in written { visit(p) }
     }

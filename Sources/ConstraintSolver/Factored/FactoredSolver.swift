@@ -440,9 +440,15 @@ public final class FactoredSolver {
         return lo
     }
 
-    func levelIndex(_ priority: Double) -> Int {
+    /// The level of `priority`, if there is one.
+    func level(of priority: Double) -> Int? {
         let i = levelPlace(priority)
-        if i < levelPriority.count && levelPriority[i] == priority { return i }
+        return i < levelPriority.count && levelPriority[i] == priority ? i : nil
+    }
+
+    func levelIndex(_ priority: Double) -> Int {
+        if let i = level(of: priority) { return i }
+        let i = levelPlace(priority)
         levelPriority.insert(priority, at: i)
         duals.insert(LevelVector(mayHash: manyLevels), at: i)
         reduced.insert(LevelVector(mayHash: manyLevels), at: i)
@@ -563,10 +569,7 @@ public final class FactoredSolver {
     @inline(__always) func cost(_ k: Int, _ j: Int) -> Double { costPriority[j] == levelPriority[k] ? 1 : 0 }
 
     /// The level where column j costs (`cost(k, j)` is 1 there, 0 at every other), if any.
-    func costLevel(_ j: Int) -> Int? {
-        let k = levelPlace(costPriority[j])
-        return k < levelPriority.count && levelPriority[k] == costPriority[j] ? k : nil
-    }
+    func costLevel(_ j: Int) -> Int? { level(of: costPriority[j]) }
 
     /// Level k's reduced cost of column j, stored only where it is not the column's cost
     /// (it is for 13,000 of 14,000 nonbasic errors on the 1,000-cell feed). Every change of
@@ -615,8 +618,7 @@ public final class FactoredSolver {
     func columnsByLevel() -> [[Int]] {
         var out = [[Int]](repeating: [], count: levelPriority.count)
         for j in kind.indices where costPriority[j] != 0 {
-            let l = levelPlace(costPriority[j])
-            if l < levelPriority.count && levelPriority[l] == costPriority[j] { out[l].append(j) }
+            if let l = level(of: costPriority[j]) { out[l].append(j) }
         }
         return out
     }
@@ -835,7 +837,7 @@ public final class FactoredSolver {
     }
 
     /// The slope along a direction, level by level: whether it still lowers the objective.
-    private static func lexNegative(_ slope: [Double]) -> Bool {
+    private static func lexNegative(_ slope: some Sequence<Double>) -> Bool {
         for s in slope where abs(s) > dualTolerance { return s < 0 }
         return false
     }
@@ -962,7 +964,7 @@ public final class FactoredSolver {
                 }
                 if ratios.count > 1 { ratios.sort { $0.index < $1.index } }
                 key = (1, ratios, -abs(aj), j)
-                if pricedOnly && Self.lexNegative(byLevel: ratios) { continue }
+                if pricedOnly && Self.lexNegative(ratios.lazy.map(\.value)) { continue }
             }
             if let b = bestKey, !Self.less(key, b) { continue }
             best = j
@@ -996,12 +998,6 @@ public final class FactoredSolver {
         if let c = compareByLevel(a.1, b.1) { return c }
         if a.2 != b.2 { return a.2 < b.2 }
         return a.3 < b.3
-    }
-
-    /// `lexNegative` of a vector given as (level, value) by level.
-    private static func lexNegative(byLevel v: [Entry]) -> Bool {
-        for e in v where abs(e.value) > dualTolerance { return e.value < 0 }
-        return false
     }
 
     /// Two vectors over the levels, each (level, value) by level with zeros left out, compared
