@@ -193,6 +193,31 @@ final class GrowthPatternTests: XCTestCase {
         return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
     }
 
+    /// A cell a row, two boxes side by side, the cell's bottom pinned `@999` to the second's;
+    /// the second boxes' heights chained (`== previous`), so every cell's compression
+    /// resistance asks the one height: `found7-box-heights-chained-pinned`. After the crash each
+    /// cell's optional rows take a dual step each, whose ρ reaches every cell before it.
+    static func boxHeightsChainedPinned(_ n: Int) -> JSON {
+        var views = [#"{"id":"root","frame":{"x":0,"y":0,"width":375,"height":10000000}}"#], cons: [String] = []
+        for i in 0..<n {
+            views += [
+                #"{"id":"c\#(i)","parent":"root"}"#,
+                #"{"id":"a\#(i)","parent":"c\#(i)","intrinsicSize":{"width":\#(24 + i % 9),"height":\#(40 + i * 7 % 23)}}"#,
+                #"{"id":"b\#(i)","parent":"c\#(i)","intrinsicSize":{"width":\#(90 + i % 13),"height":\#(40 + i * 11 % 19)}}"#
+            ]
+            cons += [
+                #"{"expr":"c\#(i).top == root.top + \#(i * 400)"}"#, #"{"expr":"c\#(i).leading == root.leading"}"#,
+                #"{"expr":"c\#(i).width == root.width"}"#, #"{"expr":"a\#(i).leading == c\#(i).leading + 12"}"#,
+                #"{"expr":"a\#(i).top == c\#(i).top + 12"}"#, #"{"expr":"c\#(i).bottom >= a\#(i).bottom + 12"}"#,
+                #"{"expr":"b\#(i).leading == a\#(i).trailing + 8"}"#, #"{"expr":"b\#(i).top == a\#(i).top"}"#,
+                #"{"expr":"b\#(i).trailing <= c\#(i).trailing - 12"}"#, #"{"expr":"c\#(i).bottom >= b\#(i).bottom + 12"}"#,
+                #"{"expr":"c\#(i).bottom == b\#(i).bottom + 12 @999"}"#
+            ]
+            if i > 0 { cons.append(#"{"expr":"b\#(i).height == b\#(i - 1).height"}"#) }
+        }
+        return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
+    }
+
     /// The factored basis's frames are the solved form's, and nothing is ambiguous or broken.
     func agree(_ doc: JSON, _ what: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let factored = try LayoutSession(document: doc, limits: SessionLimits(engine: .factored, factoredFromViews: nil))
@@ -221,6 +246,7 @@ final class GrowthPatternTests: XCTestCase {
             try agree(Self.stacksChained750(n), "fillEqually stacks chained @750 \(n)")
             try agree(Self.labelWidthsStar(n, boxCompression: 749), "a star of label widths \(n)")
             try agree(Self.ladderShifted(n), "a ladder shifted a row \(n)")
+            try agree(Self.boxHeightsChainedPinned(n), "box heights chained in cells pinned @999 \(n)")
         }
         // Past 20 cells its dual steps repair the cells' rows in place (`localDualWork`).
         for n in [3, 7, 30] { try agree(Self.proportionalNestWidthsStar(n), "a star of proportional nests' widths \(n)") }
@@ -288,6 +314,24 @@ final class GrowthPatternTests: XCTestCase {
         let s = try LayoutSession(document: Self.stacksChained750(150), limits: SessionLimits(engine: .factored, factoredFromViews: nil))
         // One step, the long ratio test passing each stack's sizes: 176 without the reassignment.
         XCTAssertLessThanOrEqual(s.solver.stats.pivots, 2)
+    }
+
+    /// Box heights chained in cells pinned `@999`: once the dual steps' rows have reached
+    /// `localDualWork` basis sizes, the cells' violated rows go to their twins all at once (a
+    /// dual step each, two a cell, each as long as the chain before it: n²). The solved form
+    /// takes minutes of a debug build there: the frames are checked against what they must be.
+    func testChainedHeightsRepairTheirCellsAtOnce() throws {
+        // 1,700 pivots at 800 cells without (two a cell), 300 with.
+        let s = try LayoutSession(document: Self.boxHeightsChainedPinned(800), limits: SessionLimits(engine: .factored, factoredFromViews: nil))
+        XCTAssertLessThanOrEqual(s.solver.stats.pivots, 400)
+        XCTAssertEqual(s.diagnostics().count, 0)
+        // The pins `@999` ask the one height to be the tallest first box's (40 + 22), above
+        // the second boxes' compression resistance (at most 40 + 18).
+        for i in 0..<800 {
+            XCTAssertEqual(s.frame("b\(i)")?.height ?? .nan, 62, accuracy: 1e-9, "b\(i)")
+            XCTAssertEqual(s.frame("c\(i)")?.height ?? .nan, 86, accuracy: 1e-9, "c\(i)")
+            XCTAssertEqual(s.frame("a\(i)")?.height ?? .nan, Double(40 + i * 7 % 23), accuracy: 1e-9, "a\(i)")
+        }
     }
 
     /// `--engine auto` builds a proportional stack of 32 views or more on the factored basis,

@@ -21,8 +21,8 @@ public final class FactoredSolver {
 
     static let eps = 1e-9  // primal feasibility and pivot tolerance
     static let dualTolerance = 1e-10
-    /// Past this many basis sizes of column entries in one solve's dual steps, a violated
-    /// optional row is repaired by its own error (`dualStep`). A star of required widths over
+    /// Past this many basis sizes of entries of ρ and B⁻¹a_q in one solve's dual steps, a
+    /// violated optional row is repaired by its own error (`dualStep`). A star of required widths over
     /// n cells with optional rows of their own moved its hub to repair each cell and back to
     /// repair the next, each step as long as the star (126 such steps at 80 cells, 222 at 160);
     /// the stars whose dual steps settle do so within 3 basis sizes (`found3-widths-star-750`).
@@ -103,8 +103,8 @@ public final class FactoredSolver {
     /// The basics this solve flipped to their twins at zero before a dual step
     /// (`degenerateBlockers`): each once a solve, so that flips cannot cycle.
     var degenerateFlipped: Set<Int> = []
-    /// The entries of the dual steps' columns B⁻¹a_q this solve, and whether its dual steps now
-    /// take the leaving row's twin instead of the ratio test's column (`dualStep`).
+    /// The entries of the dual steps' rows ρ and columns B⁻¹a_q this solve, and whether its dual
+    /// steps now take the leaving row's twin instead of the ratio test's column (`dualStep`).
     var dualWork = 0, dualLocal = false
     /// Nonbasic columns whose lexicographic reduced cost improves the objective.
     var candidates = IndexQueue()
@@ -897,14 +897,17 @@ public final class FactoredSolver {
     /// One dual simplex step on the most infeasible basic column; no entering column
     /// means the required rows conflict (ρ is then a Farkas certificate). Once the solve's dual
     /// steps have written `localDualWork` basis sizes, a leaving slack or error with a twin
-    /// takes it instead: its optional row is violated in place, the reduced costs left wrong
-    /// make candidates, and the primal's long steps (`unblock`) move the hub once for all.
+    /// takes it instead, and after that all such at once (`flipInfeasibleTwins`): its optional
+    /// row is violated in place, the reduced costs left wrong make candidates, and the primal's
+    /// long steps (`unblock`) move the hub once for all.
     func dualStep() throws(Unsatisfiable) {
+        if dualLocal && flipInfeasibleTwins() { return }
         let leaving = nextInfeasible()
         let p = basis.stepOfColumn[leaving]
         let x = value[leaving]
         basis.btran(CollectionOfOne(Entry(p, 1.0)), into: &rowWork)
         let rho = self.rho()
+        dualWork += rho.count
         pivotRow(rho)
         var flipped = false
         while true {
@@ -913,7 +916,7 @@ public final class FactoredSolver {
                 try breakConstraint(certificate: rho)
                 return
             }
-            if dualWork > Self.localDualWork * basis.stepCount, let t = twin(of: leaving), t != q {
+            if dualWork > Self.localDualWork * basis.stepCount, let t = twin(of: leaving) {
                 // The row's own twin takes the violation: nothing else moves (a one-entry column).
                 // The first time, the long columns' etas are factored away, which every later
                 // solve walked (the 160-cell star's build: 2,396 to 1,817 M instructions).
@@ -988,6 +991,24 @@ public final class FactoredSolver {
             if !degenerateFlipped.contains(v), let twin = twin(of: v) { out.append((v, k, twin)) }
         }
         return out
+    }
+
+    /// Once dual steps are local, every infeasible slack or error with a twin out of the basis
+    /// is flipped to it at once: one solve a level for all of them, where a step each solved
+    /// for its own row of B⁻¹, as long as the chain its value hangs on (two boxes a cell pinned
+    /// `@999`, heights chained: 2 steps a cell, each ρ reaching every cell before it). False
+    /// when there is none.
+    private func flipInfeasibleTwins() -> Bool {
+        var pairs: [(column: Int, step: Int, twin: Int)] = []
+        for j in infeasible.members where value[j] < -Self.eps && !degenerateFlipped.contains(j) {
+            guard let t = twin(of: j) else { continue }
+            pairs.append((j, basis.stepOfColumn[j], t))
+        }
+        guard !pairs.isEmpty else { return false }
+        pairs.sort { $0.column < $1.column }
+        for b in pairs { degenerateFlipped.insert(b.twin) }
+        flip(pairs)
+        return true
     }
 
     /// The infeasible basic to leave: the most infeasible.
