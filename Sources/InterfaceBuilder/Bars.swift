@@ -83,6 +83,7 @@ struct Bars {
         Self.stackInheritsBottomBar(navigations: navs, own: ownBottom, into: &bottom)
         top.merge(ownTop) { $1 }
         bottom.merge(ownBottom) { $1 }
+        Self.shownInheritHiddenTopBar(controllers: controllers, segues: segues, own: ownTop, into: &top)
         Self.shownInheritTopBar(controllers: controllers, segues: segues, own: ownTop, into: &top)
     }
 
@@ -108,6 +109,30 @@ struct Bars {
             }
             for d in shown where top[d] == nil && own[d] == nil && controllers[d].map({ $0.name != "navigationController" }) == true {
                 top[d] = bar
+                queue.append(d)
+            }
+        }
+    }
+
+    /// A controller whose own simulated metrics hide the top bar (`<nil
+    /// key="simulatedTopBarMetrics"/>`) passes that to what it shows (a `show` or `push` segue)
+    /// where the shown controller sets no top bar of its own: Xcode infers a shown
+    /// controller's bars from the one showing it, before its navigation stack's bar. IBCorpus
+    /// development half: HenryHengZJ/24HiresIOS (a stack's root without a bar pushing two
+    /// freeform controllers, Xcode 9, 7 views 44 points high) and tiana890/NakedChinese (a
+    /// controller pushed from one without a bar and also another stack's root, Xcode 6, 1
+    /// view): 8 views of 2 repositories, none the other way; no change on validation.
+    static func shownInheritHiddenTopBar(
+        controllers: [String: XMLElement], segues: (XMLElement) -> [XMLElement], own: [String: Double], into top: inout [String: Double]
+    ) {
+        var queue = own.keys.sorted().filter { own[$0] == 0 }
+        var seen = Set(queue)
+        while let id = queue.first {
+            queue.removeFirst()
+            guard let c = controllers[id] else { continue }
+            let shown = segues(c).filter { $0["kind"] == "show" || $0["kind"] == "push" }.compactMap { $0["destination"] }
+            for d in shown where own[d] == nil && controllers[d].map({ $0.name != "navigationController" }) == true && seen.insert(d).inserted {
+                top[d] = 0
                 queue.append(d)
             }
         }

@@ -201,6 +201,44 @@ final class CanvasRuleTests: XCTestCase {
         XCTAssertEqual([i.top, i.bottom], [20, 0])
     }
 
+    /// A stack's root that hides its navigation bar in its simulated metrics passes that to
+    /// what it pushes: no bar over the pushed controller, and none over what that one pushes.
+    func testWhatAControllerWithoutATopBarShowsHasNone() throws {
+        func hidden(then: String) -> String {
+            Self.navigationScene(root: "a") + """
+                <scene sceneID="a"><objects>
+                    <viewController id="a" sceneMemberID="viewController">
+                        <view key="view" contentMode="scaleToFill" id="a-root"><rect key="frame" x="0.0" y="0.0" width="375" height="667"/></view>
+                        <nil key="simulatedTopBarMetrics"/>
+                        <connections><segue destination="\(then)" kind="show" id="a-show"/></connections>
+                    </viewController>
+                </objects></scene>
+                """
+        }
+        var i = try insets(Self.storyboard(tools: "13196", device: "retina4_7", size: (375, 667), more: hidden(then: "vc")))
+        XCTAssertEqual([i.top, i.bottom], [20, 0])
+        let twice =
+            hidden(then: "m") + """
+                <scene sceneID="m"><objects>
+                    <viewController id="m" sceneMemberID="viewController">
+                        <view key="view" contentMode="scaleToFill" id="m-root"><rect key="frame" x="0.0" y="0.0" width="375" height="667"/></view>
+                        <connections><segue destination="vc" kind="show" id="m-show"/></connections>
+                    </viewController>
+                </objects></scene>
+                """
+        i = try insets(Self.storyboard(tools: "13196", device: "retina4_7", size: (375, 667), more: twice))
+        XCTAssertEqual([i.top, i.bottom], [20, 0])
+        // Pushed from a stack's root that keeps the bar, it has the bar.
+        i = try insets(Self.storyboard(tools: "13196", device: "retina4_7", size: (375, 667), more: Self.navigationScene(root: "vc")))
+        XCTAssertEqual([i.top, i.bottom], [64, 0])
+        // Its own simulated navigation bar wins.
+        i = try insets(
+            Self.storyboard(
+                tools: "13196", device: "retina4_7", size: (375, 667),
+                controller: #"<simulatedNavigationBarMetrics key="simulatedTopBarMetrics" prompted="NO"/>"#, more: hidden(then: "vc")))
+        XCTAssertEqual([i.top, i.bottom], [64, 0])
+    }
+
     /// A document without safe areas (iOS 7–10's layout guides): a root's top and bottom
     /// margins are 0 under the status bar and a navigation bar; with safe areas they are
     /// inset by them.
