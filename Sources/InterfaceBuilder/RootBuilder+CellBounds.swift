@@ -18,6 +18,19 @@ extension RootBuilder {
         return guide
     }
 
+    /// Xcode 6 and 7 left a table cell's content view at the template's 320 x 43 in the file
+    /// when the cell was made another size, and laid it out at the cell's width and its height
+    /// less the 1-point separator: the subviews' stored frames follow the cell's size (IBCorpus
+    /// development half, toolsVersion 6254 and 7702: mhkane/colis's two cells of 134 and 299,
+    /// TLuthra/twitter-ios-animations's 375 x 147 cell, Natoto/JXL's 326 x 230 one; 3
+    /// repositories, 4 documents). nil: the content view's stored frame stands.
+    static func templateContentViewLaidOut(_ content: Frame, cell: Size, xcode: ToolsVersion) -> Frame? {
+        guard xcode.isBefore(8000), content == Frame(x: 0, y: 0, width: 320, height: 43), cell.width != 320 || cell.height != 44 else {
+            return nil
+        }
+        return Frame(x: 0, y: 0, width: cell.width, height: cell.height - 1)
+    }
+
     /// The view a constraint's item names: the cell's bounds for an edge, size or centre of a
     /// cell stored wider than its content view, else the view (a cell's content view for it).
     func item(_ id: String, attribute: String) -> String {

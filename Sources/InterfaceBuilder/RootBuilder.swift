@@ -38,9 +38,12 @@ struct RootBuilder {
         let cellSize = kind == .cell ? controller.flatMap { storedFrame($0) }.map(\.size) ?? unstoredCellSize : nil
         // A cell's content view written without a frame fills its cell.
         let filling = cellSize.map { Frame(width: $0.width, height: $0.height) }
-        guard let rootID = Importer.rootID(root, cell: kind == .cell ? controller : nil), let frame = storedFrame(root, in: cellSize) ?? filling
+        guard let rootID = Importer.rootID(root, cell: kind == .cell ? controller : nil), var frame = storedFrame(root, in: cellSize) ?? filling
         else {
             throw ImportError(message: "a root view without an id or a frame", line: root.line, column: root.column)
+        }
+        if let cellSize, controller?.name == "tableViewCell", let laidOut = Self.templateContentViewLaidOut(frame, cell: cellSize, xcode: xcode) {
+            frame = laidOut
         }
         tree.collectExclusions(root, sizeClasses: context.sizeClasses)
         tree.collectConstrained(root, owner: rootID)
