@@ -56,6 +56,9 @@ public struct Device: Sendable, Equatable {
         Device(id: "ipad7_9", name: "iPad mini (6th generation)", width: 744, height: 1133, scale: 2, top: 24, bottom: 20),
         Device(id: "ipad10_2", name: "iPad (10.2-inch)", width: 810, height: 1080, scale: 2, top: 20, bottom: 0),
         Device(id: "ipad10_5", name: "iPad Pro (10.5-inch)", width: 834, height: 1112, scale: 2, top: 20, bottom: 0),
+        // The 10.9-inch iPad Air's screen and insets are UIKit's (IBCorpus development half:
+        // mike-atf/BullsnBears names it, Xcode 14.3; 18 views more agree with it known).
+        Device(id: "ipad10_9rounded", name: "iPad Air (4th generation)", width: 820, height: 1180, scale: 2, top: 24, bottom: 20),
         Device(id: "ipad11_0rounded", name: "iPad Pro (11-inch)", width: 834, height: 1194, scale: 2, top: 24, bottom: 20),
         Device(id: "ipad12_9", name: "iPad Pro (12.9-inch)", width: 1024, height: 1366, scale: 2, top: 20, bottom: 0),
         Device(id: "ipad12_9rounded", name: "iPad Pro (12.9-inch, 3rd generation)", width: 1024, height: 1366, scale: 2, top: 24, bottom: 20)

@@ -67,6 +67,8 @@ final class CanvasRuleTests: XCTestCase {
         XCTAssertEqual([i.size, [i.top, i.bottom]], [[390, 844], [47, 34]])
         i = try insets(Self.storyboard(tools: "22505", device: "ipad7_9", size: (744, 1133)))
         XCTAssertEqual([i.size, [i.top, i.bottom]], [[744, 1133], [24, 20]])
+        i = try insets(Self.storyboard(tools: "22505", device: "ipad10_9rounded", size: (820, 1180)))
+        XCTAssertEqual([i.size, [i.top, i.bottom], [Double(i.notes.count)]], [[820, 1180], [24, 20], [0]])
     }
 
     /// A device the table lacks is said, not silently replaced.
