@@ -38,9 +38,15 @@ struct RootBuilder {
         let cellSize = kind == .cell ? controller.flatMap { storedFrame($0) }.map(\.size) ?? unstoredCellSize : nil
         // A cell's content view written without a frame fills its cell.
         let filling = cellSize.map { Frame(width: $0.width, height: $0.height) }
-        guard let rootID = Importer.rootID(root, cell: kind == .cell ? controller : nil), var frame = storedFrame(root, in: cellSize) ?? filling
-        else {
-            throw ImportError(message: "a root view without an id or a frame", line: root.line, column: root.column)
+        // A root without an id or a stored frame is laid out all the same, named by its place
+        // and on the canvas, where it refused the whole document (one public document of 758).
+        let rootID = Importer.rootID(root, cell: kind == .cell ? controller : nil) ?? "root-\(root.line)-\(root.column)"
+        var frame: Frame
+        if let stored = storedFrame(root, in: cellSize) ?? filling {
+            frame = stored
+        } else {
+            frame = Self.unstoredRootFrame(device: device, landscape: context.landscape)
+            emitted.note("stored without a frame: laid out on the device's screen, \(frame.width) × \(frame.height)", id: rootID, at: root)
         }
         if let cellSize, controller?.name == "tableViewCell", let laidOut = Self.templateContentViewLaidOut(frame, cell: cellSize, xcode: xcode) {
             frame = laidOut
@@ -70,6 +76,14 @@ struct RootBuilder {
             unreconciled: stored.unreconciled, notes: emitted.notes, place: SourcePlace(kind == .view ? root : controller ?? root),
             places: emitted.places, staleViews: storedStaleViews(),
             symbolViews: Set(tree.elements.filter { Self.showsSymbol($0.value) }.keys))
+    }
+
+    /// A root stored without a frame takes the device's screen, or, naming none, the 4-inch
+    /// phone's that Xcode 5 to 7 simulated by default.
+    static func unstoredRootFrame(device: Device?, landscape: Bool) -> Frame {
+        guard let device else { return Frame(width: 320, height: 568) }
+        let screen = device.screen(landscape: landscape)
+        return Frame(width: screen.width, height: screen.height)
     }
 
     private mutating func visit(

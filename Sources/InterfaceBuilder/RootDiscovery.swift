@@ -26,18 +26,21 @@ enum RootDiscovery {
             for object in objects {
                 if let view = object.children.first(where: { $0["key"] == "view" && hasFrame($0) }) {
                     found.append(FoundRoot(kind: .scene, name: object["id"] ?? view["id"] ?? "", view: view, owner: object))
-                    inner(view, table: view.name == "tableView" ? view : nil, sceneWidth: storedFrame(view)?.width, into: &found)
+                    inner(view, table: Self.lists.contains(view.name) ? view : nil, sceneWidth: storedFrame(view)?.width, into: &found)
                 } else if Importer.isCell(object) {
                     cell(object, table: nil, into: &found)
-                    inner(object, table: object.name == "tableView" ? object : nil, into: &found)
+                    inner(object, table: Self.lists.contains(object.name) ? object : nil, into: &found)
                 } else if Importer.isView(object) {
                     found.append(FoundRoot(kind: .view, name: object["id"] ?? "", view: object))
-                    inner(object, table: object.name == "tableView" ? object : nil, into: &found)
+                    inner(object, table: Self.lists.contains(object.name) ? object : nil, into: &found)
                 }
             }
         }
         return found
     }
+
+    /// The views whose cells are sized by them: the nearest is passed down as `table`.
+    static let lists: Set<String> = ["tableView", "collectionView"]
 
     /// The keys under which a table or collection view holds views that are not its subviews.
     static let heldViews: Set<String> = ["tableHeaderView", "tableFooterView"]
@@ -49,7 +52,7 @@ enum RootDiscovery {
             if Importer.isView(child), child.name == "collectionReusableView" || heldViews.contains(child["key"] ?? "") {
                 found.append(FoundRoot(kind: .view, name: child["id"] ?? "", view: child))
             }
-            inner(child, table: child.name == "tableView" ? child : table, sceneWidth: sceneWidth, into: &found)
+            inner(child, table: Self.lists.contains(child.name) ? child : table, sceneWidth: sceneWidth, into: &found)
         }
     }
 
@@ -58,10 +61,26 @@ enum RootDiscovery {
         var root = FoundRoot(kind: .cell, name: e["id"] ?? "", view: content, owner: e)
         root.inControllersTable = e.name == "tableViewCell" && table?["key"] == "view"
         root.sceneWidth = sceneWidth
-        if !hasFrame(e), e.name == "tableViewCell", let table, let width = storedFrame(table)?.width {
-            root.unstoredCellSize = Size(width: width, height: rowHeight(of: e, in: table))
-        }
+        if !hasFrame(e) { root.unstoredCellSize = unstoredSize(of: e, in: table) }
         found.append(root)
+    }
+
+    /// A cell stored without a frame, at the size UIKit gives it: a table cell its table's
+    /// width at its row height (320 × 44, `UITableViewCell`'s own, outside a table); a
+    /// collection cell its flow layout's `itemSize`, else the layout's default, 50 × 50.
+    static func unstoredSize(of cell: XMLElement, in list: XMLElement?) -> Size {
+        if cell.name == "tableViewCell" {
+            guard let list, list.name == "tableView" else {
+                return Size(width: 320, height: cell.number("rowHeight").flatMap { $0 > 0 ? $0 : nil } ?? 44)
+            }
+            return Size(width: storedFrame(list)?.width ?? 320, height: rowHeight(of: cell, in: list))
+        }
+        let layout = list?.children.first { $0["key"] == "collectionViewLayout" }
+        let item = layout?.children.first { $0.name == "size" && $0["key"] == "itemSize" }
+        guard let item, let width = item.number("width"), let height = item.number("height"), width > 0, height > 0 else {
+            return Size(width: 50, height: 50)
+        }
+        return Size(width: width, height: height)
     }
 
     /// A prototype's row height: its own, else its table's, else UIKit's 44 (IB writes -1 for

@@ -69,6 +69,46 @@ final class RootDiscoveryTests: XCTestCase {
         XCTAssertEqual(try laidOut(header)["head"], Rect(x: 20, y: 30, width: 40, height: 20))
     }
 
+    /// Cells stored without a frame take the size UIKit gives them: a collection cell its flow
+    /// layout's `itemSize` (else the layout's default, 50 × 50), a table cell outside a table
+    /// `UITableViewCell`'s 320 × 44. A collection cell so stored refused its whole document.
+    func testCellsStoredWithoutAFrameTakeUIKitsSizes() throws {
+        let box =
+            #"<subviews><view translatesAutoresizingMaskIntoConstraints="NO" id="BOX"><rect key="frame" x="4" y="6" width="10" height="12"/></view></subviews>"#
+        func collection(_ layout: String) -> String {
+            """
+            <collectionView clipsSubviews="YES" multipleTouchEnabled="YES" contentMode="scaleToFill" dataMode="prototypes" id="cv">
+                <rect key="frame" x="0.0" y="0.0" width="320" height="400"/>
+                <collectionViewFlowLayout key="collectionViewLayout" minimumLineSpacing="10" minimumInteritemSpacing="10" id="fl">\(layout)</collectionViewFlowLayout>
+                <cells>
+                    <collectionViewCell opaque="NO" clipsSubviews="YES" contentMode="center" reuseIdentifier="c" id="cell">
+                        <view key="contentView" opaque="NO" clipsSubviews="YES" contentMode="center">\(box.replacingOccurrences(of: "BOX", with: "b"))</view>
+                    </collectionViewCell>
+                </cells>
+            </collectionView>
+            """
+        }
+        let xib = { (objects: String) in
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <document type="com.apple.InterfaceBuilder3.CocoaTouch.XIB" version="3.0" toolsVersion="21701" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
+                <objects>\(objects)</objects>
+            </document>
+            """
+        }
+        let sized = try XCTUnwrap(read(xib(collection(#"<size key="itemSize" width="100" height="80"/>"#))).first { $0.kind == .cell })
+        XCTAssertEqual(try laidOut(sized)[sized.rootID], Rect(x: 0, y: 0, width: 100, height: 80))
+        let unsized = try XCTUnwrap(read(xib(collection(""))).first { $0.kind == .cell })
+        XCTAssertEqual(try laidOut(unsized)[unsized.rootID], Rect(x: 0, y: 0, width: 50, height: 50))
+        let tableCell = """
+            <tableViewCell contentMode="scaleToFill" selectionStyle="default" id="tc">
+                <tableViewCellContentView key="contentView" opaque="NO" clipsSubviews="YES" contentMode="center" tableViewCell="tc" id="tcc">\(box.replacingOccurrences(of: "BOX", with: "t"))</tableViewCellContentView>
+            </tableViewCell>
+            """
+        let cell = try XCTUnwrap(read(xib(tableCell)).first { $0.kind == .cell })
+        XCTAssertEqual(try laidOut(cell)[cell.rootID], Rect(x: 0, y: 0, width: 320, height: 44))
+    }
+
     /// A visual-effect view's content view, and what it holds, are laid out.
     func testAVisualEffectViewsContentIsLaidOut() throws {
         let bytes = ImporterTests.scene(
