@@ -12,7 +12,10 @@ here by openssl; the clients trust that CA and check the name (HTTPS and WSS).
   is restarted); every session answers again within the lease (reported); errors only in
   the windows after the kill and after the restart; revisions never reused; the sessions
   move back to the restarted replica (the ring), and the lease log shows no moment of two
-  owners (every taking after the previous owner's lease ended).
+  owners (every taking after the previous owner's lease ended); nginx sent no write on to a
+  second replica after it reached one.
+- a write committed by a replica that dies before answering: 502 (outcome unknown), not
+  another replica's 503 (nginx would repeat a PUT); a refused connection still moves on.
 - SIGTERM releases a replica's leases: another serves its sessions at once.
 - hand-over: a session asked for by another replica moves there at the holder's next renewal,
   and a WebSocket stream left on the former holder is closed with 1013 (reconnect).
@@ -156,8 +159,12 @@ class Proxy:
         if tls:
             TLS[self.port] = ssl.create_default_context(cafile=ca)
         paths = "".join(f"    {k}_temp_path {self.dir}/{k};\n" for k in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+        # Each request's attempts, in order: the replicas, their answers, their connect times
+        # ("-": refused, nothing sent), separated by ", " (proxy_next_upstream) or " : " (an
+        # error_page's second proxy_pass): what Proxy.resent reads.
         conf = conf.replace("http {\n", "http {\n" + paths +
-                            f"    access_log {self.dir}/access.log;\n", 1)
+                            "    log_format upstreams '$msec $request_method $uri $status \"$upstream_addr\" \"$upstream_status\" \"$upstream_connect_time\" \"$upstream_response_time\"';\n"
+                            f"    access_log {self.dir}/access.log upstreams;\n", 1)
         self.conf = os.path.join(self.dir, "nginx.conf")
         with open(self.conf, "w") as f:
             f.write(conf)
@@ -176,6 +183,18 @@ class Proxy:
         self.proc.kill()
         with open(os.path.join(self.dir, "stderr.log")) as f:
             raise RuntimeError("nginx did not start: " + f.read())
+
+    def resent(self):
+        """Writes nginx sent on to another replica after sending them to one: in its access
+        log, an attempt before the last with a connect time ("-": no connection, nothing sent)."""
+        out = []
+        with open(os.path.join(self.dir, "access.log")) as f:
+            for line in f:
+                method, quoted = line.split()[1], re.findall(r'"([^"]*)"', line)
+                connects = re.split(r"\s*[,:]\s*", quoted[2])
+                if method in ("POST", "PUT", "DELETE", "PATCH") and any(t != "-" for t in connects[:-1]):
+                    out.append(line.strip())
+        return out
 
     def stop(self):
         self.proc.send_signal(signal.SIGQUIT)
@@ -439,6 +458,9 @@ class ClusterTests(unittest.TestCase):
             self.assertGreaterEqual(int(epoch), last.get(sid, 0), f"session {sid}: revision {revision} written by an older epoch")
             last[sid] = int(epoch)
 
+        # No write was sent on to another replica after reaching one (the next would answer
+        # 503 or 409 for a write the first may have stored).
+        self.assertEqual(self.proxy.resent(), [], "writes sent on after reaching a replica")
         # Nothing acknowledged lost: read through the proxy, then again from the store alone.
         for s in sessions:
             self.assertEqual(s.reused, [], f"revisions reused in {s.id}")
@@ -471,6 +493,83 @@ class ClusterTests(unittest.TestCase):
         total = sum(len(s.successes) for s in sessions)
         self.report["failover"]["acknowledged_changes"] = total
         print(f"\ncluster failover: {json.dumps(self.report['failover'])}", file=sys.stderr)
+
+    def test_a_write_whose_replica_died_before_answering_is_not_refused(self):
+        """A replica that committed a write and died before answering: the client hears 502
+        (outcome unknown), never a refusal from another replica (nginx sends a PUT or a DELETE
+        again when the one it reached dies; the next answers 503, or 409 past the lease, and
+        the write it says was not made is in the store). The commit is held where a
+        SIGKILL would land between it and the answer: PostgreSQL waiting for a synchronous
+        standby that does not exist, which it stops waiting for when the setting goes."""
+        a, b = self.replica("r0"), self.replica("r1")
+        self.proxy = Proxy([a, b], self.dir)
+        status, _, body = request(self.proxy.port, "POST", "/v1/sessions", chain_document())
+        self.assertEqual(status, 201, body)
+        sid, revision = body["session"], body["revision"]
+        holder = a if owners(self.pg, {sid})[sid] == a.name else b
+        answer = {}
+
+        def put():
+            doc = dict(chain_document(constants={"gap2": 77}), baseRevision=revision)
+            answer["status"], _, answer["body"] = request(self.proxy.port, "PUT", f"/v1/sessions/{sid}/document", doc)
+
+        def commits_waiting():
+            # The store writer's COMMIT (a lease renewal's UPDATE waits there too).
+            return sql(self.pg, "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'SyncRep' AND query = 'COMMIT'")[0][0] != "0"
+
+        def commits_held():
+            # A commit of ours waits (left waiting: it ends when the setting goes).
+            try:
+                subprocess.run(["psql", self.pg.url, "-c", "INSERT INTO cluster_test_probe VALUES (1)"], capture_output=True, timeout=0.3)
+                return False
+            except subprocess.TimeoutExpired:
+                return True
+
+        sql(self.pg, "CREATE TABLE IF NOT EXISTS cluster_test_probe(k integer)")
+        sql(self.pg, "ALTER SYSTEM SET synchronous_standby_names = 'nobody'")
+        sql(self.pg, "SELECT pg_reload_conf()")
+        try:
+            # In force once the checkpointer has read it: from then on, within a lease's
+            # known time (renewals wait too), the PUT goes.
+            deadline = time.time() + 10
+            while not commits_held() and time.time() < deadline:
+                pass
+            client = threading.Thread(target=put)
+            client.start()
+            deadline = time.time() + 10
+            while not commits_waiting() and time.time() < deadline:
+                time.sleep(0.02)
+            self.assertTrue(commits_waiting(), "the PUT's commit waits for the standby")
+            holder.kill()
+            client.join(15)
+        finally:
+            sql(self.pg, "ALTER SYSTEM RESET synchronous_standby_names")
+            sql(self.pg, "SELECT pg_reload_conf()")
+        # The commit went through once the wait ended: the write is in the store.
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            status, _, state = request(self.proxy.port, "GET", f"/v1/sessions/{sid}")
+            if status == 200:
+                break
+            time.sleep(0.05)
+        self.assertEqual(status, 200, state)
+        self.assertEqual(constants_of(state["document"])["gap2"], 77, "the PUT was applied")
+        self.assertEqual(answer["status"], 502, f"answered {answer} for a PUT that was applied")
+        # A replica that refuses the connection (nothing sent) passes a PUT on: the dead one is
+        # tried again once nginx's fail_timeout has run out, and the next on the ring answers.
+        time.sleep(FAIL_TIMEOUT_S + 0.5)
+        doc = dict(chain_document(constants={"gap2": 78}), baseRevision=state["revision"])
+        status, _, changed = request(self.proxy.port, "PUT", f"/v1/sessions/{sid}/document", doc)
+        self.assertEqual(status, 200, changed)
+        deadline = time.time() + 5   # nginx logs a request after its answer
+        while True:
+            with open(os.path.join(self.proxy.dir, "access.log")) as f:
+                puts = [line for line in f if " PUT " in line]
+            if len(puts) == 2 or time.time() > deadline:
+                break
+            time.sleep(0.05)
+        self.assertIn(f"127.0.0.1:{holder.port} : ", puts[-1], "tried on the dead replica first")
+        self.assertEqual(self.proxy.resent(), [])
 
     def test_a_session_is_handed_over_and_its_stream_told_to_reconnect(self):
         from websockets.sync.client import connect
