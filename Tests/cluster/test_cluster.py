@@ -12,8 +12,9 @@ here by openssl; the clients trust that CA and check the name (HTTPS and WSS).
   is restarted); every session answers again within the lease (reported); errors only in
   the windows after the kill and after the restart; revisions never reused; the sessions
   move back to the restarted replica (the ring), and the lease log shows no moment of two
-  owners (every taking after the previous owner's lease ended); nginx sent no write on to a
-  second replica after it reached one.
+  owners (every taking after the previous owner's lease ended); no write answered as not
+  applied (503, 409) is in the store's journal, and nginx sent none on to a second replica
+  after it reached one.
 - a write committed by a replica that dies before answering: 502 (outcome unknown), not
   another replica's 503 (nginx would repeat a PUT); a refused connection still moves on.
 - SIGTERM releases a replica's leases: another serves its sessions at once.
@@ -215,18 +216,26 @@ def owners(pg, ids):
 
 
 class SessionClient:
-    """One session under load: what was acknowledged, what may or may not have been applied."""
+    """One session under load: what was acknowledged, what may or may not have been applied.
+
+    An answer is one of three: 200, applied; 502, 504 or none (the connection failed), the
+    outcome unknown; any other status, not applied (checked against the store's journal at
+    the end). A request answered with its outcome unknown is over (its replica died, or the
+    proxy gave up on it): the next read settles it. One the client stopped waiting for (its
+    timeout) may still be applied later, after that read: its value stays possible."""
     KEYS = ("gap0", "w0", "gap1", "gap2")
 
     def __init__(self, sid, revision):
         self.id, self.revision = sid, revision
         self.acked = {}        # key -> last acknowledged value
-        self.unknown = {}      # key -> values sent whose outcome is unknown (the replica died)
+        self.unknown = {}      # key -> values sent whose outcome is unknown (settled by the next read)
+        self.late = {}         # key -> values sent without an answer in time (possible from then on)
         self.counter = 0
         self.errors = []       # (time, status)
         self.successes = []    # times
         self.lost = []
         self.reused = []
+        self.refused = []      # (key, value, status): answered as not applied
 
 
 class Load:
@@ -267,6 +276,9 @@ class Load:
             path, body = "/constants", {key: value}
         try:
             status, _, answer = request(self.port, method, f"/v1/sessions/{s.id}{path}", body)
+        except TimeoutError:
+            status, answer = 0, None
+            s.late.setdefault(key, set()).add(value)
         except (OSError, http.client.HTTPException):
             status, answer = 0, None
         now = time.time()
@@ -281,6 +293,8 @@ class Load:
         s.errors.append((now, status))
         if status in (0, 502, 504):
             s.unknown.setdefault(key, set()).add(value)   # it may have been applied before the replica died
+        else:
+            s.refused.append((key, value, status))
         if status in (0, 502, 504, 409):
             self.resync(s)
         else:
@@ -314,16 +328,31 @@ def constants_of(document):
     return out
 
 
+def journal_constants(pg, ids):
+    """Each session's (constraint, constant) pairs, as its journal's entries set them (set-
+    constants, and the setConstant ops of changes and of documents put whole)."""
+    out = {}
+    for sid, body in sql(pg, "SELECT session, convert_from(body, 'UTF8') FROM layoutd_journal WHERE raw_size = 0"):
+        if sid in ids:
+            entry = json.loads(body)
+            ops = entry.get("ops")
+            pairs = ((op.get("id"), op.get("constant")) for op in ops if op.get("op") == "setConstant") if ops is not None else entry.items()
+            out.setdefault(sid, set()).update(pairs)
+    return out
+
+
 def check(s, state):
+    """Each key holds its last acknowledged value, or one sent after it whose outcome was not
+    known (the read settles those: what it shows counts as acknowledged from then on)."""
     constants = constants_of(state["document"])
     for key, value in s.acked.items():
         got = constants.get(key)
-        if got != value and got not in s.unknown.get(key, ()):
+        if got != value and got not in s.unknown.get(key, ()) and got not in s.late.get(key, ()):
             s.lost.append((key, value, got, state["revision"]))
-    for key in list(s.unknown):
-        if constants.get(key) in s.unknown[key]:
+    for key in set(s.unknown) | set(s.late):
+        if constants.get(key) in s.unknown.get(key, set()) | s.late.get(key, set()):
             s.acked[key] = constants.get(key)
-        s.unknown.pop(key)
+    s.unknown.clear()
     if state["revision"] < s.revision:
         s.lost.append(("revision", s.revision, state["revision"]))
     s.revision = state["revision"]
@@ -458,9 +487,14 @@ class ClusterTests(unittest.TestCase):
             self.assertGreaterEqual(int(epoch), last.get(sid, 0), f"session {sid}: revision {revision} written by an older epoch")
             last[sid] = int(epoch)
 
-        # No write was sent on to another replica after reaching one (the next would answer
-        # 503 or 409 for a write the first may have stored).
+        # What was answered as not applied is not in the store (a refusal that was not one:
+        # a write stored, answered 503 or 409, the client would count on its absence), and
+        # no write was sent on to another replica after reaching one.
+        stored = journal_constants(self.pg, ids)
+        refused = [(s.id, *r) for s in sessions for r in s.refused]
+        self.assertEqual([r for r in refused if (r[1], r[2]) in stored.get(r[0], ())], [], "refused writes found in the journal")
         self.assertEqual(self.proxy.resent(), [], "writes sent on after reaching a replica")
+        self.report["failover"]["refused_writes_checked"] = len(refused)
         # Nothing acknowledged lost: read through the proxy, then again from the store alone.
         for s in sessions:
             self.assertEqual(s.reused, [], f"revisions reused in {s.id}")
