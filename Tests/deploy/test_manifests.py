@@ -90,6 +90,27 @@ class ProxyTLS(unittest.TestCase):
     def directive(self, name):
         return re.findall(rf"(?m)^\s*{name}\s+([^;]+);", self.conf)
 
+    def locations(self):
+        """Each location block's name and body (nested braces followed)."""
+        out = []
+        for m in re.finditer(r"(?m)^\s*location\s+([^{]+)\{", self.conf):
+            depth, i = 1, m.end()
+            while depth:
+                depth += {"{": 1, "}": -1}.get(self.conf[i], 0)
+                i += 1
+            out.append((m.group(1).strip(), self.conf[m.end():i - 1]))
+        return out
+
+    def test_every_location_passes_the_clients_address_on(self):
+        # nginx inherits no proxy_set_header into a block that sets one of its own: a location
+        # that sets any must set X-Forwarded-For too, or the replicas' per-client caps see only
+        # the proxy's address.
+        locations = self.locations()
+        self.assertGreaterEqual(len(locations), 4, locations)
+        for name, body in locations:
+            if "proxy_pass" in body:
+                self.assertIn("proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;", body, name)
+
     def test_the_one_listener_speaks_tls_on_the_exposed_port(self):
         listens = self.directive("listen")
         self.assertEqual(len(listens), 1, listens)
