@@ -332,9 +332,11 @@ FOUND = {
     "found6-ladder-label-heights": [{"form": "label", "placement": "below", "words": 5, "spread": 6}, {"form": "ladder", "item": 2, "attr": "height", "spread": 1000, "levels": [[">=", 60, 900], ["<=", 30, 251], ["==", 120, 1]]}],
     # A star of required widths over nests of proportional stacks whose labels ask more than a cell holds.
     "found6-proportional-nest-widths-star": [{"form": "cell", "axis": "horizontal", "distribution": "fill", "alignment": "trailing", "spacing": 12}, {"form": "nest", "placement": "below", "axis": "vertical", "depth": 3, "leaves": ["label", "label", "label"], "distribution": "fillProportionally", "alignment": "bottom", "spacing": 8, "margins": True}, {"form": "box", "placement": "beside", "w": 24, "h": 16}, {"form": "eqw", "item": 0, "shape": "star", "attr": "width", "priority": 1000}],
-    # Pending, each a chain deciding one length by every cell's optional sizes: wrapping labels
-    # side by side, widths `== previous @750` (`--seed 6`: 3.03, 3.47 at 125-500 units), and
-    # boxes whose heights are chained under cells pinned `@999` (`--seed 7`: 2.71, 3.06 at 500-2,000).
+    # Pending: wrapping labels side by side, widths `== previous @750` (`--seed 6`: 3.03, 3.47
+    # at 125-500 units), a degenerate vertex (every label at its cell's edge) walked a pivot a
+    # label, each as long as the chain. Boxes whose heights are chained under cells pinned
+    # `@999` (`--seed 7`: 2.71, 3.06 at 500-2,000): two dual steps a cell, each solving for a
+    # row as long as the chain; linear since the rows flip to their twins at once.
     "found6-label-widths-chained-750": [{"form": "label", "placement": "beside", "words": 2, "spread": 17}, {"form": "eqw", "item": 1, "shape": "chain", "attr": "width", "priority": 750}],
     "found7-box-heights-chained-pinned": [{"form": "size", "how": "pin", "priority": 999, "height": 80}, {"form": "box", "placement": "beside", "w": 24, "h": 40}, {"form": "box", "placement": "beside", "w": 90, "h": 40}, {"form": "eqw", "item": 3, "shape": "chain", "attr": "height", "priority": 1000}],
 }
@@ -350,7 +352,7 @@ def found(name):
 FAMILIES.update({name: found(name) for name in FOUND})
 PENDING = {"found-conflicts-chained", "found-mixed"} | {
     "found3-widths-star-750", "found3-heights-chained-aspect-conflicts",
-    "found5-label-heights-chained", "found6-label-widths-chained-750", "found7-box-heights-chained-pinned"
+    "found6-label-widths-chained-750"
 }
 
 
