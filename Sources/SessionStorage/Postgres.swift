@@ -8,7 +8,12 @@ import Glibc
 final class PostgresConnection {
     enum Value { case text(String), int(Int), bytes([UInt8]), null }
 
-    struct Failure: Error { var message: String }
+    struct Failure: Error {
+        var message: String
+        /// The connection broke during the statement (or was broken before it): whatever the
+        /// server did with the statement, its answer never came.
+        var connectionLost = false
+    }
 
     private var connection: OpaquePointer?
     private let conninfo: String
@@ -42,7 +47,13 @@ final class PostgresConnection {
     private(set) var lastErrorCode = ""
 
     /// Runs `sql` with `$1…` parameters; each result row is handed to `row` as its columns' text.
-    func run(_ sql: String, _ params: [Value] = [], row: (([String?]) -> Void)? = nil) throws(Failure) {
+    /// `reconnecting` false: a broken connection fails the statement instead of being opened
+    /// again (a transaction's COMMIT must not land on a new connection, where it commits nothing
+    /// and succeeds).
+    func run(_ sql: String, _ params: [Value] = [], reconnecting: Bool = true, row: (([String?]) -> Void)? = nil) throws(Failure) {
+        if !reconnecting, PQstatus(connection) != CONNECTION_OK {
+            throw Failure(message: Self.message(connection), connectionLost: true)
+        }
         try ensureConnected()
         let texts: [String?] = params.map {
             switch $0 {
@@ -64,7 +75,8 @@ final class PostgresConnection {
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
             let m = result.flatMap { PQresultErrorMessage($0) }.map { String(cString: $0) } ?? ""
             lastErrorCode = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) } ?? ""
-            throw Failure(message: (m.isEmpty ? Self.message(connection) : m).trimmingTrailingNewlines())
+            throw Failure(
+                message: (m.isEmpty ? Self.message(connection) : m).trimmingTrailingNewlines(), connectionLost: PQstatus(connection) != CONNECTION_OK)
         }
         guard let row, status == PGRES_TUPLES_OK else { return }
         let columns = PQnfields(result)

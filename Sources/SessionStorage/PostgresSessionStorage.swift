@@ -138,12 +138,27 @@ public final class PostgresSessionStorage: SessionStorage, SessionLeasing, @unch
                     kept.append(item)
                 }
                 try PostgresStatements(connection: w).apply(kept, now: now)
-                try w.run("COMMIT")
             } catch {
                 try? w.run("ROLLBACK")
                 throw error
             }
         } catch {
+            throw StorageError("the PostgreSQL store at \(location) cannot be written: \(error.message)")
+        }
+        do throws(PostgresConnection.Failure) {
+            try w.run("COMMIT", reconnecting: false)
+        } catch {
+            // The COMMIT was sent and the connection dropped before its answer: PostgreSQL may
+            // have committed (a backend terminated while it waits for a synchronous standby has
+            // committed locally). Neither "stored" nor "not stored" can be said.
+            if error.connectionLost {
+                throw StorageError(
+                    "the PostgreSQL store at \(location) lost the connection during COMMIT (the write may or may not be stored): \(error.message)",
+                    kind: .outcomeUnknown)
+            }
+            // An error PostgreSQL reported (a deferred check, a serialization failure): it
+            // rolled the transaction back.
+            try? w.run("ROLLBACK")
             throw StorageError("the PostgreSQL store at \(location) cannot be written: \(error.message)")
         }
         return refused

@@ -92,8 +92,20 @@ extension BatchStatements {
 }
 
 public struct StorageError: Error, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// Nothing of the write was stored (the store refused it, or it never got there).
+        case notStored
+        /// The commit was sent and its answer lost (the connection dropped while it ran): the
+        /// write may or may not be stored.
+        case outcomeUnknown
+    }
+
     public var description: String
-    public init(_ description: String) { self.description = description }
+    public var kind: Kind
+    public init(_ description: String, kind: Kind = .notStored) {
+        self.description = description
+        self.kind = kind
+    }
 }
 
 /// A durable home for sessions. Writes come from one thread (the `StoreWriter`); loads
@@ -103,6 +115,7 @@ public protocol SessionStorage: AnyObject, Sendable {
     var initialFailure: String? { get }
     /// Writes every item in one transaction, durable when this returns; returns the sessions
     /// whose writes were refused because their lease moved on (fencing: none without leases).
+    /// Throws `.outcomeUnknown` only when the commit may have been made (its answer was lost).
     func commit(_ batch: [StorageWrite], now: Int) throws(StorageError) -> Set<String>
     func load(_ session: String) throws(StorageError) -> StoredSession?
     /// How many sessions the store holds for a tenant (its `sessions` quota counts them).

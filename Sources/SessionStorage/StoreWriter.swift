@@ -23,6 +23,16 @@ public final class JournalTail: @unchecked Sendable {
 public final class StoreWriter: @unchecked Sendable {
     public typealias Ticket = UInt64
 
+    /// What became of a ticket's write.
+    public enum Outcome: Sendable, Equatable {
+        case durable
+        /// Not stored: the store failed before committing, or refused it (fencing).
+        case lost
+        /// Perhaps stored: the store's answer to the commit was lost (its connection dropped
+        /// after the COMMIT was sent). The session is read back from the store to know.
+        case unknown
+    }
+
     public let storage: any SessionStorage
     private let flushIntervalNanos: UInt64
     /// Guards the queue and the state below, and wakes the writer's thread (a condition:
@@ -38,11 +48,13 @@ public final class StoreWriter: @unchecked Sendable {
     /// the next relaxed set-constant was written at once instead of after the interval.
     private var taken: Ticket = 0
     private var failedRanges: [ClosedRange<Ticket>] = []
+    /// Tickets of batches whose commit's outcome is unknown (the latest 64 batches).
+    private var unknownRanges: [ClosedRange<Ticket>] = []
     /// Tickets of writes the store refused one by one (fenced: their session's lease moved
     /// on), the latest few thousand; a waiter looks its ticket up once, when it resolves.
     private var fenced: Set<Ticket> = []
     private var fencedOrder: [Ticket] = []
-    private var callbacks: [(ticket: Ticket, body: @Sendable (Bool) -> Void)] = []
+    private var callbacks: [(ticket: Ticket, body: @Sendable (Outcome) -> Void)] = []
     private var failure: String?
     /// `failure != nil`, read without the lock on every change's path.
     private let failing = Atomic<Bool>(false)
@@ -55,8 +67,9 @@ public final class StoreWriter: @unchecked Sendable {
     private let retentionSeconds: Int
     private var lastExpiry: UInt64 = 0
 
-    /// Sessions whose queued writes were lost (the store failed): their state in memory is
-    /// ahead of the store, so the server drops them and reloads them from what is durable.
+    /// Sessions whose queued writes were lost (the store failed) or perhaps lost (the outcome
+    /// of their commit is unknown): their state in memory may be ahead of the store, so the
+    /// server drops them and reloads them from what is durable.
     public var onLost: @Sendable ([String]) -> Void = { _ in }
     /// Sessions whose writes the store refused because their lease moved on (fencing): their
     /// state in memory is another owner's business now.
@@ -218,23 +231,32 @@ public final class StoreWriter: @unchecked Sendable {
 
     // MARK: Waiting
 
-    /// Blocks until `ticket` is durable (true) or lost (false).
-    public func wait(_ ticket: Ticket) -> Bool {
+    /// Blocks until `ticket` is durable (true) or lost, or perhaps lost (false).
+    public func wait(_ ticket: Ticket) -> Bool { waitOutcome(ticket) == .durable }
+
+    /// Blocks until `ticket` is resolved: durable, lost, or of unknown outcome.
+    public func waitOutcome(_ ticket: Ticket) -> Outcome {
         condition.lock()
         defer { condition.unlock() }
         if ticket > taken { urgent = true; condition.broadcast() }
         while resolved < ticket { condition.wait() }
-        return !isFailed(ticket)
+        return outcome(ticket)
     }
 
-    /// Calls `body` once `ticket` is durable (true) or lost (false): at once when it is
-    /// already, else on the writer's thread.
+    /// Calls `body` once `ticket` is durable (true) or lost, or perhaps lost (false): at once
+    /// when it is already, else on the writer's thread.
     public func whenDurable(_ ticket: Ticket, _ body: @escaping @Sendable (Bool) -> Void) {
+        whenResolved(ticket) { body($0 == .durable) }
+    }
+
+    /// Calls `body` with `ticket`'s outcome once it is resolved: at once when it is already,
+    /// else on the writer's thread.
+    public func whenResolved(_ ticket: Ticket, _ body: @escaping @Sendable (Outcome) -> Void) {
         condition.lock()
         if resolved >= ticket {
-            let ok = !isFailed(ticket)
+            let o = outcome(ticket)
             condition.unlock()
-            body(ok)
+            body(o)
             return
         }
         callbacks.append((ticket, body))
@@ -265,7 +287,13 @@ public final class StoreWriter: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func isFailed(_ t: Ticket) -> Bool { failedRanges.contains { $0.contains(t) } || fenced.contains(t) }
+    private func isFailed(_ t: Ticket) -> Bool { outcome(t) != .durable }
+
+    /// A resolved ticket's outcome (under the lock).
+    private func outcome(_ t: Ticket) -> Outcome {
+        if unknownRanges.contains(where: { $0.contains(t) }) { return .unknown }
+        return failedRanges.contains { $0.contains(t) } || fenced.contains(t) ? .lost : .durable
+    }
 
     // MARK: The writer's thread
 
@@ -319,7 +347,7 @@ public final class StoreWriter: @unchecked Sendable {
             if failing != nil {
                 // Nothing goes in while the store is failing: a session must never store a
                 // change whose predecessor was lost. Its sessions reload from what is durable.
-                if (try? storage.probe()) != nil { setFailure(nil) } else { resolve(batch, ok: false); continue }
+                if (try? storage.probe()) != nil { setFailure(nil) } else { resolve(batch, .lost); continue }
             }
             let t0 = DispatchTime.now().uptimeNanoseconds
             var writes: [StorageWrite] = []
@@ -357,11 +385,11 @@ public final class StoreWriter: @unchecked Sendable {
                     }
                 }
                 if !refused.isEmpty { fence(batch, refused) }
-                resolve(batch, ok: true)
+                resolve(batch, .durable)
             } catch {
                 lastProbe = DispatchTime.now().uptimeNanoseconds
                 setFailure(error.description)
-                resolve(batch, ok: false)
+                resolve(batch, error.kind == .outcomeUnknown ? .unknown : .lost)
             }
         }
     }
@@ -390,23 +418,30 @@ public final class StoreWriter: @unchecked Sendable {
         onFenced(Array(refused))
     }
 
-    private func resolve(_ batch: [Item], ok: Bool) {
+    private func resolve(_ batch: [Item], _ batchOutcome: Outcome) {
         guard let hi = batch.map(\.ticket).max() else { return }
-        if !ok { onLost(Array(Set(batch.map(\.session)))) }
+        // Perhaps stored or not: either way the session in memory may not be what the store
+        // holds, and is read back from it.
+        if batchOutcome != .durable { onLost(Array(Set(batch.map(\.session)))) }
         condition.lock()
         // A batch holds every ticket issued since the last one resolved (a merged constants
         // item carries its newest ticket; the ones it absorbed lie below it).
-        if !ok {
+        switch batchOutcome {
+        case .durable: break
+        case .lost:
             failedRanges.append((resolved + 1)...hi)
             if failedRanges.count > 64 { failedRanges.removeFirst() }
+        case .unknown:
+            unknownRanges.append((resolved + 1)...hi)
+            if unknownRanges.count > 64 { unknownRanges.removeFirst() }
         }
         resolved = max(resolved, hi)
         let due = callbacks.filter { $0.ticket <= resolved }
         callbacks.removeAll { $0.ticket <= resolved }
-        let outcomes = due.map { !isFailed($0.ticket) }
+        let outcomes = due.map { outcome($0.ticket) }
         condition.broadcast()
         condition.unlock()
-        for (c, ok) in zip(due, outcomes) { c.body(ok) }
+        for (c, o) in zip(due, outcomes) { c.body(o) }
     }
 
     /// Set-constant bodies in order as one: each key's latest value, in the order of the

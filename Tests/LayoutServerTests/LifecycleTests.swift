@@ -95,18 +95,69 @@ final class LifecycleTests: XCTestCase {
         let again = http.request("POST", "/v1/sessions/\(id)/constants", json: #"{"avatarLeading": 40}"#).object
         XCTAssertEqual(again["revision"] as? Int, 3, "the session goes on from the stored revision")
     }
+    /// A commit whose answer was lost (PostgreSQL's connection dropped after COMMIT) may have
+    /// been made: its writes answer 502 outcome-unknown, never 503 "could not be stored", and
+    /// the session comes back from the store as it is there (here with the write).
+    func testAWriteWhoseCommitOutcomeIsUnknownAnswers502AndIsReadBack() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("layoutd-unknown-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let storage = FailingStorage(try SQLiteSessionStorage(path: dir.appendingPathComponent("s.db").path))
+        var c = ServerConfiguration()
+        c.http.port = 0
+        c.http.threads = 2
+        c.durability = .strict
+        let server = try LayoutdServer(configuration: c, logger: Logger(label: "test"), storage: storage)
+        try server.start()
+        defer { server.drain() }
+        let http = HTTPTestClient(port: server.port)
+        let id = try XCTUnwrap(http.request("POST", "/v1/sessions", json: cardDocument).object["session"] as? String)
+
+        let change = #"{"baseRevision": 1, "ops": [{"op": "setConstant", "id": "avatarLeading", "constant": 33}]}"#
+        storage.committedThenCutOff.store(true, ordering: .relaxed)
+        let unknown = http.request("POST", "/v1/sessions/\(id)/changes", json: change)
+        XCTAssertEqual(unknown.status, 502, unknown.text)
+        XCTAssertEqual(unknown.object["type"] as? String, "/problems/outcome-unknown")
+        XCTAssertFalse(unknown.headers.keys.contains { $0.lowercased() == "retry-after" })
+        XCTAssertEqual(storage.committedRevision(id), 2, "the write is in the store")
+        // Read back: the session left memory and comes back as stored, the write in it.
+        var state = http.request("GET", "/v1/sessions/\(id)")
+        XCTAssertTrue(
+            waitFor(seconds: 10) {
+                state = http.request("GET", "/v1/sessions/\(id)")
+                return state.status == 200
+            })
+        XCTAssertEqual(state.object["revision"] as? Int, 2)
+        // The client retrying as it was told is refused as stale, not applied twice.
+        XCTAssertTrue(waitFor(seconds: 10) { http.request("GET", "/readyz").status == 200 }, "the store is taken back")
+        let retried = http.request("POST", "/v1/sessions/\(id)/changes", json: change)
+        XCTAssertEqual(retried.status, 409, retried.text)
+
+        // A new session whose write's outcome is unknown: its id is in the problem.
+        storage.committedThenCutOff.store(true, ordering: .relaxed)
+        let created = http.request("POST", "/v1/sessions", json: cardDocument)
+        XCTAssertEqual(created.status, 502, created.text)
+        let newID = try XCTUnwrap(created.object["session"] as? String)
+        XCTAssertTrue(waitFor(seconds: 10) { http.request("GET", "/v1/sessions/\(newID)").status == 200 }, "stored, and found by its id")
+    }
 }
 
 /// SQLite whose writes fail while `failing` is set (a full disk, say), reads untouched.
 private final class FailingStorage: SessionStorage, @unchecked Sendable {
     let inner: SQLiteSessionStorage
     let failing = Atomic<Bool>(false)
+    /// The next commit is made, and then fails as if its answer was lost (once).
+    let committedThenCutOff = Atomic<Bool>(false)
     init(_ inner: SQLiteSessionStorage) { self.inner = inner }
 
     var initialFailure: String? { inner.initialFailure }
     func commit(_ batch: [StorageWrite], now: Int) throws(StorageError) -> Set<String> {
         if failing.load(ordering: .relaxed) { throw StorageError("disk full (injected)") }
-        return try inner.commit(batch, now: now)
+        let refused = try inner.commit(batch, now: now)
+        if committedThenCutOff.exchange(false, ordering: .relaxed) {
+            throw StorageError("the connection dropped during COMMIT (injected)", kind: .outcomeUnknown)
+        }
+        return refused
     }
     func load(_ session: String) throws(StorageError) -> StoredSession? { try inner.load(session) }
     func count(ownedBy owner: String) throws(StorageError) -> Int { try inner.count(ownedBy: owner) }

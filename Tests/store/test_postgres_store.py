@@ -13,6 +13,9 @@ directory on a loopback port, stopped at the end), against the real server proce
 - the database lost mid-load: writes answer 503 with Retry-After and /readyz says why (reads
   go on only while a session's lease holds: past it the replica cannot know it still owns
   the session); once it is back, writes are accepted again and nothing acknowledged was lost.
+- a COMMIT whose answer is lost (its connection dropped after PostgreSQL committed): the
+  write is answered 502 outcome-unknown, never 503 "could not be stored", and the session
+  read back holds it.
 
 Run: python3 Tests/store/test_postgres_store.py [-k NAME]
 """
@@ -23,6 +26,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import unittest
 
@@ -193,6 +197,87 @@ class PostgresStoreTests(test_store.StoreTests):
         status, _, state = server.request("GET", f"/v1/sessions/{client.id}")
         self.assertEqual(status, 200, state)
         self.assertGreaterEqual(state["revision"], answer["revision"])
+        server.stop()
+
+    def sql(self, query):
+        out = subprocess.run(["psql", self.pg.url, "-At", "-c", query], check=True, capture_output=True, text=True).stdout
+        return out.splitlines()
+
+    def test_a_commit_whose_answer_is_lost_answers_outcome_unknown(self):
+        """The writer's COMMIT is held after it is durable (PostgreSQL waits for a synchronous
+        standby that does not exist), and its backend is terminated there: the transaction is
+        committed, the connection dropped before the answer. The client must not hear "not
+        stored" (503) for a write that is stored."""
+        # Leases of a minute: renewals wait for the standby too, and must not run out meanwhile.
+        server = self.server(durability="strict", extra=["--lease-ms", "60000"]).start()
+        status, _, created = server.request("POST", "/v1/sessions", test_store.chain_document())
+        self.assertEqual(status, 201, created)
+        sid = created["session"]
+        status, _, answer = server.request("POST", f"/v1/sessions/{sid}/constants", {"gap0": 11})
+        self.assertEqual(status, 200, answer)
+        before = answer["revision"]
+        self.sql("CREATE TABLE IF NOT EXISTS commit_probe(k integer)")
+        self.sql("ALTER SYSTEM SET synchronous_standby_names = 'nobody'")
+        self.sql("SELECT pg_reload_conf()")
+        probe, result = None, {}
+
+        def write():
+            result["status"], _, result["body"] = server.request("POST", f"/v1/sessions/{sid}/constants", {"gap0": 55})
+
+        def writer_waiting():
+            return self.sql("SELECT pid FROM pg_stat_activity WHERE wait_event = 'SyncRep' AND query = 'COMMIT'")
+
+        try:
+            # In force once the checkpointer has read it: a commit of our own is held then.
+            deadline = time.time() + 10
+            while time.time() < deadline:
+                probe = subprocess.Popen(["psql", self.pg.url, "-c", "INSERT INTO commit_probe VALUES (1)"],
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                try:
+                    probe.wait(0.3)
+                except subprocess.TimeoutExpired:
+                    break
+            self.assertIsNone(probe.poll(), "commits wait for the standby")
+            client = threading.Thread(target=write)
+            client.start()
+            deadline = time.time() + 10
+            while not writer_waiting() and time.time() < deadline:
+                time.sleep(0.02)
+            pids = writer_waiting()
+            self.assertEqual(len(pids), 1, "the store writer's COMMIT waits for the standby")
+            self.sql(f"SELECT pg_terminate_backend({pids[0]})")
+            client.join(15)
+            self.assertFalse(client.is_alive(), "the write was answered")
+        finally:
+            self.sql("ALTER SYSTEM RESET synchronous_standby_names")
+            self.sql("SELECT pg_reload_conf()")
+            if probe is not None:
+                try:
+                    probe.wait(10)
+                except subprocess.TimeoutExpired:
+                    probe.kill()
+        self.assertEqual(result["status"], 502, f"answered {result} for a write that was committed")
+        self.assertEqual(result["body"]["type"], "/problems/outcome-unknown", result)
+        # Read back: the session left memory and comes back as stored, the write in it.
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            status, _, state = server.request("GET", f"/v1/sessions/{sid}")
+            if status == 200:
+                break
+            time.sleep(0.05)
+        self.assertEqual(status, 200, state)
+        self.assertEqual(state["revision"], before + 1, "the write was committed, and the session read back holds it")
+        gap0 = next(c for c in state["document"]["constraints"] if c.get("id") == "gap0")
+        self.assertTrue(gap0.get("constant") == 55 or "+ 55" in gap0.get("expr", ""), gap0)
+        # The session goes on from there (the writer takes its connection back).
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            status, _, answer = server.request("POST", f"/v1/sessions/{sid}/constants", {"gap0": 56})
+            if status == 200:
+                break
+            time.sleep(0.1)
+        self.assertEqual(status, 200, answer)
+        self.assertEqual(answer["revision"], before + 2)
         server.stop()
 
 

@@ -46,7 +46,7 @@ struct SessionRoutes: Sendable {
         var res = Response.json(201, WireFormat.change(created.result, session: created.box.id))
         res.headers.append(("Location", "/v1/sessions/\(created.box.id)"))
         res.leftover = created.document  // a parsed tree, if one was made: freed after the answer is queued
-        sessions.hold(&res, until: created.ticket)
+        sessions.hold(&res, until: created.ticket, session: created.box.id)
         return res
     }
 

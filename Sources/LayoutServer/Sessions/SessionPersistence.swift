@@ -143,19 +143,43 @@ final class SessionPersistence: Sendable {
         503, "the change could not be stored (the session store failed): the session is as it was stored; read it again and retry",
         headers: [("Retry-After", "5")])
 
-    /// Holds `response` until `ticket` is durable; a lost write answers 503 instead.
-    func hold(_ response: inout Response, until ticket: Ticket?) {
+    /// The store's answer to the commit was lost (PostgreSQL's connection dropped after COMMIT
+    /// was sent): the write may be stored or not, so neither "done" nor "not done" is answered.
+    /// 502, as nginx answers a write whose replica died before answering: read the session
+    /// back (it is reloaded from the store) before retrying; a change with baseRevision is safe
+    /// to retry as it is.
+    static func outcomeUnknown(session: String? = nil) -> Problem {
+        var p = Problem(
+            502,
+            "the session store's answer to this write was lost: it may or may not have been stored; "
+                + "read the session back before retrying (a change with baseRevision is safe to retry)")
+        p.session = session
+        return p
+    }
+
+    static func problem(for outcome: StoreWriter.Outcome, session: String? = nil) -> Problem? {
+        switch outcome {
+        case .durable: return nil
+        case .lost: return lost
+        case .unknown: return outcomeUnknown(session: session)
+        }
+    }
+
+    /// Holds `response` until `ticket` is durable; a lost write answers 503 instead, one
+    /// perhaps stored 502. `session`: a new session's id, named in the 502 (the client has
+    /// no other way to learn it).
+    func hold(_ response: inout Response, until ticket: Ticket?, session: String? = nil) {
         guard let ticket, !writer.isDurable(ticket) else { return }
         let writer = writer
         response.hold = { release in
-            writer.whenDurable(ticket) { ok in release(ok ? nil : Self.lost.response) }
+            writer.whenResolved(ticket) { outcome in release(Self.problem(for: outcome, session: session)?.response) }
         }
     }
 
     /// Blocks until `ticket` is durable (a stream's answer, which keeps its order this way).
     func wait(_ ticket: Ticket?) throws(Problem) {
         guard let ticket else { return }
-        if !writer.wait(ticket) { throw Self.lost }
+        if let problem = Self.problem(for: writer.waitOutcome(ticket)) { throw problem }
     }
 
     // MARK: Restoring

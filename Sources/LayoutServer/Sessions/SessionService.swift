@@ -297,8 +297,11 @@ final class SessionService: Sendable {
 
     // MARK: Answers and the store's policy
 
-    /// Holds an HTTP answer until `ticket` is durable (a lost write answers 503 instead).
-    func hold(_ response: inout Response, until ticket: SessionPersistence.Ticket?) { persistence?.hold(&response, until: ticket) }
+    /// Holds an HTTP answer until `ticket` is durable (a lost write answers 503 instead, one
+    /// perhaps stored 502; `session`, a new session's id, is named in that 502).
+    func hold(_ response: inout Response, until ticket: SessionPersistence.Ticket?, session: String? = nil) {
+        persistence?.hold(&response, until: ticket, session: session)
+    }
 
     /// Blocks until `ticket` is durable: a stream's answers keep their order this way.
     func wait(_ ticket: SessionPersistence.Ticket?) throws(Problem) { try persistence?.wait(ticket) }

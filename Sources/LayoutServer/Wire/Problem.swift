@@ -19,6 +19,9 @@ struct Problem: Error {
     /// Answered this much later, its connection suspended meanwhile (a rate's refusal: a
     /// client on keep-alive cannot send its next request before a token is there).
     var heldSeconds = 0.0
+    /// The session a problem is about, where the client may not know its id yet (a new
+    /// session whose store write's outcome is unknown).
+    var session: String? = nil
 
     var type: String {
         switch status {
@@ -31,6 +34,7 @@ struct Problem: Error {
         case 415: return "/problems/unsupported-media-type"
         case 422: return "/problems/contract-violation"
         case 429: return "/problems/too-many-requests"
+        case 502: return "/problems/outcome-unknown"
         case 503: return "/problems/unavailable"
         default: return "/problems/internal"
         }
@@ -43,6 +47,7 @@ struct Problem: Error {
         ]
         if let pointer { m.append(("pointer", .string(pointer))) }
         if let place { m += [("line", .number(Double(place.line))), ("column", .number(Double(place.column)))] }
+        if let session { m.append(("session", .string(session))) }
         return .object(m)
     }
 
@@ -63,6 +68,7 @@ struct Problem: Error {
         case 415: return "Unsupported media type"
         case 422: return "Unprocessable content"
         case 429: return "Too many requests"
+        case 502: return "Outcome unknown"
         case 503: return "Service unavailable"
         default: return "Internal error"
         }
