@@ -50,10 +50,11 @@ public final class StoreWriter: @unchecked Sendable {
     private var failedRanges: [ClosedRange<Ticket>] = []
     /// Tickets of batches whose commit's outcome is unknown (the latest 64 batches).
     private var unknownRanges: [ClosedRange<Ticket>] = []
-    /// Tickets of writes the store refused one by one (fenced: their session's lease moved
-    /// on), the latest few thousand; a waiter looks its ticket up once, when it resolves.
-    private var fenced: Set<Ticket> = []
-    private var fencedOrder: [Ticket] = []
+    /// Tickets of writes lost one by one, the latest few thousand: refused by the store
+    /// (fenced: their session's lease moved on), or dropped from the queue because an earlier
+    /// write of their session was lost. A waiter looks its ticket up once, when it resolves.
+    private var lostTickets: Set<Ticket> = []
+    private var lostOrder: [Ticket] = []
     private var callbacks: [(ticket: Ticket, body: @Sendable (Outcome) -> Void)] = []
     private var failure: String?
     /// `failure != nil`, read without the lock on every change's path.
@@ -83,19 +84,27 @@ public final class StoreWriter: @unchecked Sendable {
         case write(StorageWrite, Ticket)
         case changes(session: String, revision: Int, body: JSON, epoch: Int, Ticket)
         case constants(Constants)
+        /// A write taken out of the queue because an earlier one of its session was lost:
+        /// nothing is written, its tickets resolve as lost (they are in `lostTickets`).
+        case dropped(session: String, Ticket)
 
         var ticket: Ticket {
             switch self {
-            case .write(_, let t), .changes(_, _, _, _, let t): return t
+            case .write(_, let t), .changes(_, _, _, _, let t), .dropped(_, let t): return t
             case .constants(let c): return c.ticket
             }
         }
         var session: String {
             switch self {
             case .write(let w, _): return w.session
-            case .changes(let s, _, _, _, _): return s
+            case .changes(let s, _, _, _, _), .dropped(let s, _): return s
             case .constants(let c): return c.session
             }
+        }
+        /// Its ticket and those it absorbed (a merged constants entry's).
+        var tickets: [Ticket] {
+            if case .constants(let c) = self { return [c.ticket] + c.absorbed }
+            return [ticket]
         }
     }
 
@@ -292,7 +301,7 @@ public final class StoreWriter: @unchecked Sendable {
     /// A resolved ticket's outcome (under the lock).
     private func outcome(_ t: Ticket) -> Outcome {
         if unknownRanges.contains(where: { $0.contains(t) }) { return .unknown }
-        return failedRanges.contains { $0.contains(t) } || fenced.contains(t) ? .lost : .durable
+        return failedRanges.contains { $0.contains(t) } || lostTickets.contains(t) ? .lost : .durable
     }
 
     // MARK: The writer's thread
@@ -367,7 +376,12 @@ public final class StoreWriter: @unchecked Sendable {
                     if case .snapshot = w.action { snapshots += 1 }
                 case .changes(let s, let revision, let body, let epoch, _): journal(s, revision, .changes, body, epoch)
                 case .constants(let c): journal(c.session, c.revision, .constants, c.body, c.epoch)
+                case .dropped: break
                 }
+            }
+            if writes.isEmpty {
+                resolve(batch, .durable)  // dropped writes only: each resolves as lost
+                continue
             }
             do {
                 let refused = try storage.commit(writes, now: Int(saturating: Date().timeIntervalSince1970))
@@ -405,25 +419,50 @@ public final class StoreWriter: @unchecked Sendable {
     /// Marks the tickets of the refused sessions' writes as lost, before the batch resolves.
     private func fence(_ batch: [Item], _ refused: Set<String>) {
         condition.withLock {
-            for item in batch where refused.contains(item.session) {
-                var tickets = [item.ticket]
-                if case .constants(let c) = item { tickets += c.absorbed }
-                for t in tickets where fenced.insert(t).inserted { fencedOrder.append(t) }
-            }
-            if fencedOrder.count > 8192 {
-                for t in fencedOrder.prefix(4096) { fenced.remove(t) }
-                fencedOrder.removeFirst(4096)
-            }
+            for item in batch where refused.contains(item.session) { markLost(item.tickets) }
         }
         onFenced(Array(refused))
+    }
+
+    /// (Under the lock.)
+    private func markLost(_ tickets: [Ticket]) {
+        for t in tickets where lostTickets.insert(t).inserted { lostOrder.append(t) }
+        if lostOrder.count > 8192 {
+            for t in lostOrder.prefix(4096) { lostTickets.remove(t) }
+            lostOrder.removeFirst(4096)
+        }
+    }
+
+    /// Takes the queued writes of sessions whose write was just lost out of the queue, as
+    /// lost too (under the lock). Written once the store recovered, a later change would be
+    /// stored without the one it was made on (a gap in the session's revisions), answered as
+    /// durable, and then dropped or replayed on the wrong document by a restore. They are all
+    /// in the queue by now: `onLost` retired the sessions (waiting for a request under way),
+    /// so nothing more is queued from what was in memory; the session's next writes come
+    /// from it restored, at the revisions the store has.
+    private func dropQueued(of sessions: Set<String>) {
+        for (i, item) in queue.enumerated() where sessions.contains(item.session) {
+            if case .dropped = item { continue }
+            if case .constants(let c) = item { c.close() }
+            markLost(item.tickets)
+            queue[i] = .dropped(session: item.session, item.ticket)
+        }
     }
 
     private func resolve(_ batch: [Item], _ batchOutcome: Outcome) {
         guard let hi = batch.map(\.ticket).max() else { return }
         // Perhaps stored or not: either way the session in memory may not be what the store
-        // holds, and is read back from it.
-        if batchOutcome != .durable { onLost(Array(Set(batch.map(\.session)))) }
+        // holds, and is read back from it. (A dropped write's session was already.)
+        var lostSessions: Set<String> = []
+        if batchOutcome != .durable {
+            for item in batch {
+                if case .dropped = item { continue }
+                lostSessions.insert(item.session)
+            }
+            if !lostSessions.isEmpty { onLost(Array(lostSessions)) }
+        }
         condition.lock()
+        dropQueued(of: lostSessions)
         // A batch holds every ticket issued since the last one resolved (a merged constants
         // item carries its newest ticket; the ones it absorbed lie below it).
         switch batchOutcome {

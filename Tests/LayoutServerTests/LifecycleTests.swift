@@ -140,6 +140,57 @@ final class LifecycleTests: XCTestCase {
         let newID = try XCTUnwrap(created.object["session"] as? String)
         XCTAssertTrue(waitFor(seconds: 10) { http.request("GET", "/v1/sessions/\(newID)").status == 200 }, "stored, and found by its id")
     }
+
+    /// Strict: a change queued behind its session's change whose batch failed is never answered
+    /// 200. Written once the store recovered (at once here), it would sit in the journal
+    /// without the change it was made on, and the restore would drop it (it does not replay).
+    func testAChangeQueuedBehindAFailedOneOfItsSessionIsNotAnswered200() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("layoutd-behind-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let storage = FailingStorage(try SQLiteSessionStorage(path: dir.appendingPathComponent("s.db").path))
+        var c = ServerConfiguration()
+        c.http.port = 0
+        c.http.threads = 4
+        c.durability = .strict
+        let server = try LayoutdServer(configuration: c, logger: Logger(label: "test"), storage: storage)
+        try server.start()
+        defer { server.drain() }
+        let port = server.port
+        let http = HTTPTestClient(port: port)
+        let id = try XCTUnwrap(http.request("POST", "/v1/sessions", json: cardDocument).object["session"] as? String)
+
+        // Revision 2 adds a constraint; its commit is held, then fails.
+        storage.holdNext()
+        let first = Mutex<HTTPTestClient.Reply?>(nil)
+        let second = Mutex<HTTPTestClient.Reply?>(nil)
+        let add = #"{"ops": [{"op": "addConstraints", "constraints": [{"id": "extra", "expr": "title.top >= card.top + 4"}]}]}"#
+        Thread.detachNewThread {
+            let r = HTTPTestClient(port: port).request("POST", "/v1/sessions/\(id)/changes", json: add)
+            first.withLock { $0 = r }
+        }
+        storage.entered.wait()
+        // Revision 3 changes that constraint: applied, and queued behind the held batch.
+        let set = #"{"ops": [{"op": "setConstant", "id": "extra", "constant": 6}]}"#
+        Thread.detachNewThread {
+            let r = HTTPTestClient(port: port).request("POST", "/v1/sessions/\(id)/changes", json: set)
+            second.withLock { $0 = r }
+        }
+        XCTAssertTrue(waitFor { http.request("GET", "/v1/sessions/\(id)").object["revision"] as? Int == 3 })
+        storage.release.signal()
+        XCTAssertTrue(waitFor(seconds: 10) { first.withLock { $0 != nil } && second.withLock { $0 != nil } })
+        XCTAssertEqual(first.withLock { $0?.status }, 503)
+        XCTAssertEqual(second.withLock { $0?.status }, 503, "the change it was made on was lost: it is lost too")
+        XCTAssertEqual(storage.committedRevision(id), 1)
+        // The session comes back as stored, and every change answered 200 is in it.
+        var state = http.request("GET", "/v1/sessions/\(id)")
+        XCTAssertTrue(
+            waitFor(seconds: 10) {
+                state = http.request("GET", "/v1/sessions/\(id)")
+                return state.status == 200
+            })
+        XCTAssertEqual(state.object["revision"] as? Int, 1)
+    }
 }
 
 /// SQLite whose writes fail while `failing` is set (a full disk, say), reads untouched.
@@ -148,11 +199,23 @@ private final class FailingStorage: SessionStorage, @unchecked Sendable {
     let failing = Atomic<Bool>(false)
     /// The next commit is made, and then fails as if its answer was lost (once).
     let committedThenCutOff = Atomic<Bool>(false)
+    /// The next commit, once `holdNext()` armed it, signals `entered`, waits for `release`,
+    /// then fails as a full disk would, freed at once (the probe after it passes).
+    let entered = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    private let held = Atomic<Bool>(false)
     init(_ inner: SQLiteSessionStorage) { self.inner = inner }
+
+    func holdNext() { held.store(true, ordering: .relaxed) }
 
     var initialFailure: String? { inner.initialFailure }
     func commit(_ batch: [StorageWrite], now: Int) throws(StorageError) -> Set<String> {
         if failing.load(ordering: .relaxed) { throw StorageError("disk full (injected)") }
+        if held.exchange(false, ordering: .relaxed) {
+            entered.signal()
+            release.wait()
+            throw StorageError("disk full (injected)")
+        }
         let refused = try inner.commit(batch, now: now)
         if committedThenCutOff.exchange(false, ordering: .relaxed) {
             throw StorageError("the connection dropped during COMMIT (injected)", kind: .outcomeUnknown)

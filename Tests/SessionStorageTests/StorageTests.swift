@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import Synchronization
 import XCTest
 @testable import SessionStorage
 
@@ -138,4 +139,63 @@ final class StorageTests: XCTestCase {
         }
         w.stop()
     }
+
+    /// A batch that fails loses its session's later writes queued behind it too: written once
+    /// the store recovers (its probe passes), they would leave a gap in the session's journal
+    /// (a change stored without the one it was made on) and be answered as durable.
+    func testWritesQueuedBehindAFailedBatchOfTheirSessionAreLostToo() throws {
+        let store = GatedStorage(try storage())
+        let w = StoreWriter(storage: store, flushIntervalMilliseconds: 10_000, retentionSeconds: 86_400)
+        w.start()
+        defer { w.stop() }
+        XCTAssertTrue(w.wait(w.write(.snapshot(session: "s", revision: 1, nextAutoID: 1, document: Array("{}".utf8)))))
+        XCTAssertTrue(w.wait(w.write(.snapshot(session: "other", revision: 1, nextAutoID: 1, document: Array("{}".utf8)))))
+        // Revision 2's batch is being committed (held), and fails; 3 is queued behind it meanwhile.
+        let tail = JournalTail()
+        store.failNext()
+        let t2 = w.changes(tail, session: "s", revision: 2, body: .object([("ops", .array([]))]))
+        store.entered.wait()
+        let t3 = w.changes(tail, session: "s", revision: 3, body: .object([("ops", .array([]))]))
+        XCTAssertNil(w.constants(tail, session: "s", revision: 4, body: .object([("x", .number(4))]), durable: false))
+        let t5 = try XCTUnwrap(w.constants(tail, session: "s", revision: 5, body: .object([("y", .number(5))]), durable: true))
+        let other = w.changes(JournalTail(), session: "other", revision: 2, body: .object([("ops", .array([]))]))
+        store.release.signal()
+        XCTAssertEqual(w.waitOutcome(t2), .lost)
+        XCTAssertEqual(w.waitOutcome(t3), .lost, "a change whose predecessor was lost is never stored")
+        XCTAssertEqual(w.waitOutcome(t5), .lost)
+        XCTAssertEqual(w.waitOutcome(other), .durable, "another session's write behind the failed batch is stored")
+        w.flush()
+        XCTAssertEqual(try XCTUnwrap(try store.load("s")).journal.map(\.revision), [], "no revision stored past the lost one")
+        XCTAssertEqual(try XCTUnwrap(try store.load("other")).journal.map(\.revision), [2])
+        // The session reloaded from the store goes on from its stored revision: that is written.
+        let t2again = w.changes(JournalTail(), session: "s", revision: 2, body: .object([("ops", .array([]))]))
+        XCTAssertEqual(w.waitOutcome(t2again), .durable)
+        XCTAssertEqual(try XCTUnwrap(try store.load("s")).journal.map(\.revision), [2])
+    }
+}
+
+/// SQLite whose next commit, once armed, waits to be released and then fails (a full disk that
+/// frees up at once: the writer's probe passes right after).
+private final class GatedStorage: SessionStorage, @unchecked Sendable {
+    let inner: SQLiteSessionStorage
+    let entered = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    private let armed = Atomic<Bool>(false)
+    init(_ inner: SQLiteSessionStorage) { self.inner = inner }
+
+    func failNext() { armed.store(true, ordering: .relaxed) }
+    var initialFailure: String? { inner.initialFailure }
+    func commit(_ batch: [StorageWrite], now: Int) throws(StorageError) -> Set<String> {
+        if armed.exchange(false, ordering: .relaxed) {
+            entered.signal()
+            release.wait()
+            throw StorageError("disk full (injected)")
+        }
+        return try inner.commit(batch, now: now)
+    }
+    func load(_ session: String) throws(StorageError) -> StoredSession? { try inner.load(session) }
+    func count(ownedBy owner: String) throws(StorageError) -> Int { try inner.count(ownedBy: owner) }
+    func expire(before: Int) throws(StorageError) -> Int { try inner.expire(before: before) }
+    func probe() throws(StorageError) { try inner.probe() }
+    func checkpoint() { inner.checkpoint() }
 }
