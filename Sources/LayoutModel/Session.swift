@@ -220,15 +220,23 @@ public final class LayoutSession {
         document.nextAuto = max(document.nextAuto, nextAutoID)
     }
 
-    /// Replays a stored change so that it lands at `revision`, as it did when accepted.
+    /// Replays a stored change so that it lands at `revision`, as it did when accepted. One
+    /// refused leaves the revision as it was (the restore's journal ends before it).
     public func replay(changes json: JSON, at revision: Int) throws(LayoutError) {
-        self.revision = revision - 1
-        _ = try apply(changes: json)
+        try replaying(at: revision) { () throws(LayoutError) in _ = try apply(changes: json) }
     }
 
     public func replay(constants json: JSON, at revision: Int) throws(LayoutError) {
+        try replaying(at: revision) { () throws(LayoutError) in _ = try setConstants(json) }
+    }
+
+    private func replaying(at revision: Int, _ body: () throws(LayoutError) -> Void) throws(LayoutError) {
+        let before = self.revision
         self.revision = revision - 1
-        _ = try setConstants(json)
+        do { try body() } catch {
+            self.revision = before
+            throw error
+        }
     }
 
     /// The current frames of every view, in document order.

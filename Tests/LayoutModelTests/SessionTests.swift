@@ -429,6 +429,21 @@ final class SessionTests: XCTestCase {
         XCTAssertThrowsError(try s.change(#"{"ops":[{"op":"addViews","views":[{"id":"a.b"}]}]}"#))
     }
 
+    /// A stored entry that does not replay (the restore's journal ends before it) leaves the
+    /// session at the revision it had, not at the one before the entry's: a merged set-constants
+    /// entry carries its latest revision, so that one may lie far past the session's.
+    func testAReplayRefusedLeavesTheRevisionAsItWas() throws {
+        let s = session(#"{"views":[{"id":"v","frame":{"x":0,"y":0,"width":10,"height":10}},{"id":"w","parent":"v"}]}"#)
+        s.restore(revision: 4, nextAutoID: 1)
+        let unknown = try JSONParser.parse(#"{"ops":[{"op":"setConstant","id":"nope","constant":6}]}"#)
+        XCTAssertThrowsError(try s.replay(changes: unknown, at: 9))
+        XCTAssertEqual(s.revision, 4)
+        XCTAssertThrowsError(try s.replay(constants: JSONParser.parse(#"{"nope": 6}"#), at: 12))
+        XCTAssertEqual(s.revision, 4)
+        try s.replay(changes: JSONParser.parse(#"{"ops":[{"op":"addConstraints","constraints":[{"expr":"w.width == 1"}]}]}"#), at: 5)
+        XCTAssertEqual(s.revision, 5)
+    }
+
     /// A server-given id is kept as its number while it fits in an entry, and as its name
     /// beyond: either way it reads, finds, changes and goes the same.
     func testServerIdsAcrossTheLargestNumberAnEntryHolds() throws {
