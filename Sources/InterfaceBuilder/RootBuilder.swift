@@ -71,8 +71,9 @@ struct RootBuilder {
             if let json = constraint(held.element, owner: held.owner) { emitted.constraints.append(json) }
         }
         emitted.constraints = listingStoredBreaksFirst(emitted.constraints)
+        let scale = xcode.frameScale(device: device?.scale ?? 2)
         return ImportedRoot(
-            kind: kind, name: name, rootID: rootID, document: emitted.document(scale: device?.scale ?? 2), storedFrames: stored.frames,
+            kind: kind, name: name, rootID: rootID, document: emitted.document(scale: scale), storedFrames: stored.frames,
             unreconciled: stored.unreconciled, notes: emitted.notes, place: SourcePlace(kind == .view ? root : controller ?? root),
             places: emitted.places, staleViews: storedStaleViews(),
             symbolViews: Set(tree.elements.filter { Self.showsSymbol($0.value) }.keys))

@@ -454,4 +454,42 @@ final class CanvasRuleTests: XCTestCase {
         let cell = try XCTUnwrap(roots.first { $0.name == "cell" })
         XCTAssertEqual(try XCTUnwrap(try laidOut(cell)[id]).x, 20)
     }
+
+    /// A 307-point view centred in a 414-point root: at a half point (53.5). Xcode 10 on rounds
+    /// a 3× phone's frames to thirds (53⅔); an Xcode before 10 stored no finer than half
+    /// points, so its documents are laid out on that grid (`ToolsVersion.frameScale`).
+    func testFramesOfXcodesBeforeTenAreRoundedToHalfPoints() throws {
+        func centredX(tools: String) throws -> Double {
+            let bytes = Array(
+                """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="\(tools)" targetRuntime="iOS.CocoaTouch" useAutolayout="YES" useSafeAreas="YES">
+                    <device id="retina5_5" orientation="portrait"/>
+                    <scenes><scene sceneID="s"><objects>
+                        <viewController id="vc" sceneMemberID="viewController">
+                            <view key="view" contentMode="scaleToFill" id="root">
+                                <rect key="frame" x="0.0" y="0.0" width="414" height="736"/>
+                                <subviews>
+                                    <view translatesAutoresizingMaskIntoConstraints="NO" id="c"><rect key="frame" x="53" y="100" width="307" height="10"/></view>
+                                </subviews>
+                                <constraints>
+                                    <constraint firstItem="c" firstAttribute="centerX" secondItem="root" secondAttribute="centerX" id="c1"/>
+                                    <constraint firstItem="c" firstAttribute="top" secondItem="root" secondAttribute="top" constant="100" id="c2"/>
+                                    <constraint firstItem="c" firstAttribute="width" constant="307" id="c3"/>
+                                    <constraint firstItem="c" firstAttribute="height" constant="10" id="c4"/>
+                                </constraints>
+                            </view>
+                        </viewController>
+                    </objects></scene></scenes>
+                </document>
+                """.utf8)
+            let root = try XCTUnwrap(try Importer.read(bytes, options: ImportOptions(contentSizes: .stored)).roots.first { $0.name == "vc" })
+            return try XCTUnwrap(laidOut(root)["c"]).x
+        }
+        XCTAssertEqual(try centredX(tools: "13196"), 53.5)
+        XCTAssertEqual(try centredX(tools: "14490"), 161.0 / 3, accuracy: 0.001)
+        XCTAssertEqual(ToolsVersion("14113").frameScale(device: 3), 2)
+        XCTAssertEqual(ToolsVersion("32700.99.1234").frameScale(device: 3), 3)
+        XCTAssertEqual(ToolsVersion("12120").frameScale(device: 2), 2)
+    }
 }
