@@ -3,10 +3,10 @@ import JSON
 /// Which of a conflict's required constraints breaks: the one Xcode's stored frames show
 /// broken. The engine breaks the first listed of a conflicting set, so a constraint the stored
 /// frames do not satisfy is listed before the others (the rest keep the file's order,
-/// `ViewTree.inFileOrder`). Of the 19 conflicting roots of the IBCorpus development half (15
-/// documents, 13 repositories), 10 then agree with Xcode fully and 112 of their 141 views,
-/// against 7 and 95 with the first in the file breaking; a rule by kind matched fewer
-/// (explicit sizes first 6, centres first 5, the last in the file 4, guides never 6).
+/// `ViewTree.inFileOrder`). Of the 48 conflicting roots of the IBCorpus development half (30
+/// documents), 26 then agree with Xcode fully and 682 of their 778 views, against 20 and 617
+/// with the first in the file breaking (validation half: 21 of 45 roots, 16); no other order
+/// matched more on the development half (BENCHMARKS §15 lists them).
 extension RootBuilder {
     /// Off by more than this (points), a stored frame does not satisfy a constraint: Xcode
     /// rounds frames to pixels, a quarter point at most on a 2× screen.

@@ -72,7 +72,8 @@ struct ViewTree {
     /// stored frames satisfy them all (`listingStoredBreaksFirst`), the first in the file breaks
     /// (the engine breaks the first listed; frames, guides, content sizes and stacks keep their
     /// places). The views' order (a superview's first) and either order reversed matched fewer
-    /// conflicting roots of the IBCorpus development half. Stored frames of a conflicting root
+    /// conflicting roots of the IBCorpus development half, or (the rest after the stored breaks
+    /// reversed, on the grown corpus) as many. Stored frames of a conflicting root
     /// are weak evidence: the benchmark reports those roots apart.
     var inFileOrder: [HeldConstraint] {
         held.sorted { ($0.element.line, $0.element.column) < ($1.element.line, $1.element.column) }
