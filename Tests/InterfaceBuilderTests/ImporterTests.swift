@@ -383,6 +383,60 @@ final class ImporterTests: XCTestCase {
         XCTAssertFalse(SizeClasses(device: nil, landscape: false).applies("userInterfaceIdiom=mac"))
     }
 
+    /// A document naming no device is laid out in the any-width, any-height configuration its
+    /// frames are stored in: what `<variation key="default">` excludes is not installed, though
+    /// a compact width's variation includes it, and no size class's constant applies
+    /// (`SizeClasses.isAnyWidthAnyHeight`).
+    func testADocumentWithoutADeviceIsAnyWidthAnyHeight() throws {
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="10117" targetRuntime="iOS.CocoaTouch" useAutolayout="YES" useTraitCollections="YES">
+                <scenes><scene sceneID="s"><objects>
+                    <viewController id="vc" sceneMemberID="viewController">
+                        <view key="view" contentMode="scaleToFill" id="root">
+                            <rect key="frame" x="0.0" y="0.0" width="600" height="600"/>
+                            <subviews>
+                                <view translatesAutoresizingMaskIntoConstraints="NO" id="v"><rect key="frame" x="0" y="20" width="10" height="10"/></view>
+                                <label opaque="NO" text="Compact" translatesAutoresizingMaskIntoConstraints="NO" id="onlyCompact">
+                                    <rect key="frame" x="-42" y="-21" width="42" height="21"/>
+                                </label>
+                            </subviews>
+                            <constraints>
+                                <constraint firstItem="v" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="l"/>
+                                <constraint firstItem="v" firstAttribute="top" secondItem="root" secondAttribute="top" constant="20" id="t"/>
+                                <constraint firstItem="v" firstAttribute="height" constant="10" id="h"/>
+                                <constraint firstItem="v" firstAttribute="width" constant="10" id="w">
+                                    <variation key="widthClass=compact" constant="30"/>
+                                </constraint>
+                                <constraint firstItem="onlyCompact" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="100" id="cl"/>
+                                <constraint firstItem="onlyCompact" firstAttribute="top" secondItem="root" secondAttribute="top" constant="100" id="ct"/>
+                            </constraints>
+                            <variation key="default">
+                                <mask key="subviews"><exclude reference="onlyCompact"/></mask>
+                                <mask key="constraints"><exclude reference="cl"/><exclude reference="ct"/></mask>
+                            </variation>
+                            <variation key="widthClass=compact">
+                                <mask key="subviews"><include reference="onlyCompact"/></mask>
+                                <mask key="constraints"><include reference="cl"/><include reference="ct"/></mask>
+                            </variation>
+                        </view>
+                    </viewController>
+                </objects></scene></scenes>
+            </document>
+            """
+        let root = try XCTUnwrap(try Importer.read(Array(xml.utf8), options: ImportOptions(contentSizes: .stored)).roots.first)
+        let frames = try laidOut(root)
+        XCTAssertEqual(frames["v"], Rect(x: 0, y: 20, width: 10, height: 10))
+        XCTAssertNil(frames["onlyCompact"], "not installed in the any-width, any-height configuration")
+        let phone = try XCTUnwrap(
+            try Importer.read(Array(xml.utf8), options: ImportOptions(device: "retina4_7", contentSizes: .stored)).roots.first)
+        let onPhone = try laidOut(phone)
+        XCTAssertEqual(onPhone["v"]?.width, 30, "a phone asked for is compact in width")
+        XCTAssertNotNil(onPhone["onlyCompact"])
+        XCTAssertTrue(SizeClasses.isAnyWidthAnyHeight(device: nil))
+        XCTAssertFalse(SizeClasses(device: nil, landscape: true).applies("heightClass=compact"))
+    }
+
     /// Measured, a label is text in the server's substitute family, wrapped as UIKit would.
     func testLabelsAreMeasuredAsText() throws {
         let document = try Importer.read(try fixture("scene.storyboard"))
