@@ -54,7 +54,7 @@ extension ToolsVersion {
     /// 14200; Xcode 9.4 wrote 14113, Xcode 10.0 14313). Those Xcodes did not round a 3×
     /// device's frames to its thirds of a point: a view centred at a half point is stored at
     /// the half point, a whole point either side or a third, as the Mac that drew the canvas
-    /// rounded, so laid out at thirds it lands 0.67 pt from the whole point Xcode stored.
+    /// rounded, so laid out at thirds it lands up to 0.67 pt from the whole point Xcode stored.
     /// IBCorpus development half: every view centred at a half point in the two Xcode 8.3 and
     /// 9.2 documents for the 5.5-inch phone (2 repositories, 20 such views: 6 at a third, 14
     /// at a whole point) against the thirds of Xcode 10 on (14 views of 7 documents, 6
