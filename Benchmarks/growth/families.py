@@ -339,6 +339,20 @@ FOUND = {
     # row as long as the chain; linear since the rows flip to their twins at once.
     "found6-label-widths-chained-750": [{"form": "label", "placement": "beside", "words": 2, "spread": 17}, {"form": "eqw", "item": 1, "shape": "chain", "attr": "width", "priority": 750}],
     "found7-box-heights-chained-pinned": [{"form": "size", "how": "pin", "priority": 999, "height": 80}, {"form": "box", "placement": "beside", "w": 24, "h": 40}, {"form": "box", "placement": "beside", "w": 90, "h": 40}, {"form": "eqw", "item": 3, "shape": "chain", "attr": "height", "priority": 1000}],
+    # The eighth run (`--seed 8`, 60 minutes): a star `@750` of box widths in cells that are
+    # vertical fillProportionally stacks, aspect ratios on the label and the box (2.23, 4.44,
+    # 3.46 at 100-800 units), pending: the degenerate vertex of `found3-widths-star-750`.
+    "found8-widths-star-750-proportional": [{"form": "cell", "axis": "vertical", "distribution": "fillProportionally", "alignment": "leading", "spacing": 12}, {"form": "size", "how": "pin", "priority": 250, "height": 120}, {"form": "label", "placement": "below", "words": 4, "spread": 15}, {"form": "box", "placement": "beside", "w": 40, "h": 24}, {"form": "aspect", "item": 1, "m": 1.5, "priority": 750}, {"form": "aspect", "item": 2, "m": 1.78, "priority": 1000}, {"form": "optional", "item": 1, "attr": "width", "value": 44, "priority": 750}, {"form": "eqw", "item": 3, "shape": "star", "attr": "width", "priority": 750}],
+    # Five more of that run, pending, not yet traced (the fuzzer's ratios): a star of label heights
+    # beside nests and a ladder (2.28, 2.51 at 58 units); heights chained and widths a star in a
+    # proportional stack (2.86, 3.11 at 60-240); widths chained `@750` beside a star of heights
+    # (2.56, 2.63 at 88); a proportional stack of equal-centering cells with aspect ratios (8.5
+    # at 60-120); equal-centering cells, a star of widths and aspect ratios (2.52, 2.53 at 105).
+    "found8-heights-star-nest-ladder": [{"form": "place", "how": "chain", "gap": 8, "priority": 1000}, {"form": "cell", "axis": "vertical", "distribution": "fillEqually", "alignment": "top", "spacing": 12}, {"form": "size", "how": "compress", "priority": 1, "height": 80}, {"form": "label", "placement": "beside", "words": 10, "spread": 6}, {"form": "nest", "placement": "below", "axis": "vertical", "depth": 3, "leaves": ["label", "label"], "distribution": "fillEqually", "alignment": "fill", "spacing": 8}, {"form": "label", "placement": "below", "words": 11, "spread": 17}, {"form": "eqw", "item": 3, "shape": "star", "attr": "height", "priority": 1000}, {"form": "ladder", "item": 1, "attr": "height", "spread": 1000, "levels": [[">=", 120, 999], ["<=", 30, 250]]}],
+    "found8-proportional-chain-star-ladder": [{"form": "place", "how": "stack", "distribution": "fillProportionally", "alignment": "fill", "spacing": 12, "margins": True}, {"form": "cell", "axis": "vertical", "distribution": "fillEqually", "alignment": "top", "spacing": 4, "margins": True}, {"form": "size", "how": "compress", "priority": 50, "height": 60}, {"form": "box", "placement": "beside", "w": 40, "h": 24}, {"form": "box", "placement": "beside", "w": 40, "h": 24}, {"form": "aspect", "item": 1, "m": 1.78, "priority": 1000}, {"form": "eqw", "item": 1, "shape": "chain", "attr": "height", "priority": 1000}, {"form": "eqw", "item": 1, "shape": "star", "attr": "width", "priority": 1000}, {"form": "ladder", "item": 3, "attr": "height", "spread": 3, "levels": [[">=", 200, 900], ["<=", 60, 750], ["==", 60, 249]]}],
+    "found8-widths-chained-heights-star": [{"form": "place", "how": "chain", "gap": 0, "priority": 1000}, {"form": "size", "how": "pin", "priority": 250, "height": 80}, {"form": "nest", "placement": "below", "axis": "vertical", "depth": 2, "leaves": ["box", "box", "box"], "distribution": "fillEqually", "alignment": "leading", "spacing": 4}, {"form": "label", "placement": "beside", "words": 11, "spread": 15}, {"form": "eqw", "item": 1, "shape": "chain", "attr": "width", "priority": 750}, {"form": "eqw", "item": 2, "shape": "star", "attr": "height", "priority": 1000}],
+    "found8-proportional-equalcentering-aspect": [{"form": "place", "how": "stack", "distribution": "fillProportionally", "alignment": "trailing", "spacing": 4}, {"form": "cell", "axis": "horizontal", "distribution": "equalCentering", "alignment": "bottom", "spacing": 4}, {"form": "size", "how": "pin", "priority": 750, "height": 120}, {"form": "box", "placement": "beside", "w": 90, "h": 16}, {"form": "nest", "placement": "beside", "axis": "vertical", "depth": 1, "leaves": ["box", "label"], "distribution": "fillEqually", "alignment": "center", "spacing": 12}, {"form": "box", "placement": "beside", "w": 40, "h": 24}, {"form": "box", "placement": "below", "w": 90, "h": 40}, {"form": "optional", "item": 2, "attr": "height", "value": 20, "priority": 750}, {"form": "aspect", "item": 1, "m": 1, "priority": 750}],
+    "found8-equalcentering-widths-star-aspect": [{"form": "cell", "axis": "horizontal", "distribution": "equalCentering", "alignment": "lastBaseline", "spacing": 8, "margins": True}, {"form": "size", "how": "fixed", "priority": 1000, "height": 80}, {"form": "box", "placement": "beside", "w": 24, "h": 16}, {"form": "nest", "placement": "below", "axis": "vertical", "depth": 1, "leaves": ["label", "label", "box"], "distribution": "equalSpacing", "alignment": "center", "spacing": 8}, {"form": "box", "placement": "below", "w": 24, "h": 16}, {"form": "eqw", "item": 1, "shape": "star", "attr": "width", "priority": 1000}, {"form": "eqw", "item": 1, "shape": "star", "attr": "width", "priority": 1000}, {"form": "aspect", "item": 2, "m": 1, "priority": 750}, {"form": "aspect", "item": 1, "m": 0.75, "priority": 750}],
 }
 
 
@@ -352,7 +366,9 @@ def found(name):
 FAMILIES.update({name: found(name) for name in FOUND})
 PENDING = {"found-conflicts-chained", "found-mixed"} | {
     "found3-widths-star-750", "found3-heights-chained-aspect-conflicts",
-    "found6-label-widths-chained-750"
+    "found6-label-widths-chained-750", "found8-widths-star-750-proportional", "found8-heights-star-nest-ladder",
+    "found8-proportional-chain-star-ladder", "found8-widths-chained-heights-star", "found8-proportional-equalcentering-aspect",
+    "found8-equalcentering-widths-star-aspect"
 }
 
 
