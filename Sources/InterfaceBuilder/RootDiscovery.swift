@@ -70,10 +70,8 @@ enum RootDiscovery {
     /// collection cell its flow layout's `itemSize`, else the layout's default, 50 × 50.
     static func unstoredSize(of cell: XMLElement, in list: XMLElement?) -> Size {
         if cell.name == "tableViewCell" {
-            guard let list, list.name == "tableView" else {
-                return Size(width: 320, height: cell.number("rowHeight").flatMap { $0 > 0 ? $0 : nil } ?? 44)
-            }
-            return Size(width: storedFrame(list)?.width ?? 320, height: rowHeight(of: cell, in: list))
+            let table = list?.name == "tableView" ? list : nil
+            return Size(width: table.flatMap { storedFrame($0)?.width } ?? 320, height: rowHeight(of: cell, in: table))
         }
         let layout = list?.children.first { $0["key"] == "collectionViewLayout" }
         let item = layout?.children.first { $0.name == "size" && $0["key"] == "itemSize" }
@@ -85,7 +83,7 @@ enum RootDiscovery {
 
     /// A prototype's row height: its own, else its table's, else UIKit's 44 (IB writes -1 for
     /// an automatic height).
-    static func rowHeight(of cell: XMLElement, in table: XMLElement) -> Double {
-        [cell.number("rowHeight"), table.number("rowHeight")].compactMap { $0 }.first { $0 > 0 } ?? 44
+    static func rowHeight(of cell: XMLElement, in table: XMLElement?) -> Double {
+        [cell.number("rowHeight"), table?.number("rowHeight")].compactMap { $0 }.first { $0 > 0 } ?? 44
     }
 }

@@ -58,9 +58,8 @@ extension ToolsVersion {
     /// IBCorpus development half: every view centred at a half point in the two Xcode 8.3 and
     /// 9.2 documents for the 5.5-inch phone (2 repositories, 20 such views: 6 at a third, 14
     /// at a whole point) against the thirds of Xcode 10 on (14 views of 7 documents, 6
-    /// repositories, every one at a third); the
-    /// rule takes those two documents from 94 to 102 and 303 to 313 agreeing views, and the
-    /// validation half from 7,833 to 7,841 (stored; 6,474 to 6,488 measured), documents
-    /// unchanged.
+    /// repositories, every one at a third); the rule takes those two documents from 94 to 102
+    /// and 303 to 313 agreeing views, and the validation half from 7,833 to 7,841 (stored;
+    /// 6,474 to 6,488 measured), documents unchanged.
     func frameScale(device scale: Double) -> Double { isBefore(14200) ? min(scale, 2) : scale }
 }

@@ -460,29 +460,18 @@ final class CanvasRuleTests: XCTestCase {
     /// points, so its documents are laid out on that grid (`ToolsVersion.frameScale`).
     func testFramesOfXcodesBeforeTenAreRoundedToHalfPoints() throws {
         func centredX(tools: String) throws -> Double {
-            let bytes = Array(
+            let body = """
+                <subviews>
+                    <view translatesAutoresizingMaskIntoConstraints="NO" id="c"><rect key="frame" x="53" y="100" width="307" height="10"/></view>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="c" firstAttribute="centerX" secondItem="root" secondAttribute="centerX" id="c1"/>
+                    <constraint firstItem="c" firstAttribute="top" secondItem="root" secondAttribute="top" constant="100" id="c2"/>
+                    <constraint firstItem="c" firstAttribute="width" constant="307" id="c3"/>
+                    <constraint firstItem="c" firstAttribute="height" constant="10" id="c4"/>
+                </constraints>
                 """
-                <?xml version="1.0" encoding="UTF-8"?>
-                <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="\(tools)" targetRuntime="iOS.CocoaTouch" useAutolayout="YES" useSafeAreas="YES">
-                    <device id="retina5_5" orientation="portrait"/>
-                    <scenes><scene sceneID="s"><objects>
-                        <viewController id="vc" sceneMemberID="viewController">
-                            <view key="view" contentMode="scaleToFill" id="root">
-                                <rect key="frame" x="0.0" y="0.0" width="414" height="736"/>
-                                <subviews>
-                                    <view translatesAutoresizingMaskIntoConstraints="NO" id="c"><rect key="frame" x="53" y="100" width="307" height="10"/></view>
-                                </subviews>
-                                <constraints>
-                                    <constraint firstItem="c" firstAttribute="centerX" secondItem="root" secondAttribute="centerX" id="c1"/>
-                                    <constraint firstItem="c" firstAttribute="top" secondItem="root" secondAttribute="top" constant="100" id="c2"/>
-                                    <constraint firstItem="c" firstAttribute="width" constant="307" id="c3"/>
-                                    <constraint firstItem="c" firstAttribute="height" constant="10" id="c4"/>
-                                </constraints>
-                            </view>
-                        </viewController>
-                    </objects></scene></scenes>
-                </document>
-                """.utf8)
+            let bytes = ImporterTests.scene(body, device: "retina5_5", size: (414, 736), tools: tools)
             let root = try XCTUnwrap(try Importer.read(bytes, options: ImportOptions(contentSizes: .stored)).roots.first { $0.name == "vc" })
             return try XCTUnwrap(laidOut(root)["c"]).x
         }

@@ -12,11 +12,13 @@ final class ImporterTests: XCTestCase {
     func fixture(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: Self.fixtures.appendingPathComponent(name))) }
 
     /// A storyboard of one controller whose root view holds `body` (subviews, guides, constraints).
-    static func scene(_ body: String, device: String = "retina4_7", size: (Int, Int) = (375, 667), controller: String = "") -> [UInt8] {
+    static func scene(_ body: String, device: String = "retina4_7", size: (Int, Int) = (375, 667), controller: String = "", tools: String? = nil)
+        -> [UInt8]
+    {
         Array(
             """
             <?xml version="1.0" encoding="UTF-8"?>
-            <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" targetRuntime="iOS.CocoaTouch" useAutolayout="YES" useSafeAreas="YES">
+            <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" \(tools.map { "toolsVersion=\"\($0)\" " } ?? "")targetRuntime="iOS.CocoaTouch" useAutolayout="YES" useSafeAreas="YES">
                 <device id="\(device)" orientation="portrait" appearance="light"/>
                 <scenes><scene sceneID="s"><objects>
                     <viewController id="vc" sceneMemberID="viewController">

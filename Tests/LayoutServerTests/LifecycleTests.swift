@@ -58,18 +58,7 @@ final class LifecycleTests: XCTestCase {
     /// Relaxed durability answers a set-constant before it is written; when that write is lost
     /// the session is ahead of the store, so it leaves memory and comes back as stored.
     func testASessionWhoseWritesWereLostComesBackAsStored() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("layoutd-lost-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let storage = FailingStorage(try SQLiteSessionStorage(path: dir.appendingPathComponent("s.db").path))
-        var c = ServerConfiguration()
-        c.http.port = 0
-        c.http.threads = 2
-        c.durability = .relaxed
-        c.flushIntervalMilliseconds = 20
-        let server = try LayoutdServer(configuration: c, logger: Logger(label: "test"), storage: storage)
-        try server.start()
-        defer { server.drain() }
+        let (server, storage) = try serverOnFailingStore(threads: 2, durability: .relaxed) { $0.flushIntervalMilliseconds = 20 }
         let http = HTTPTestClient(port: server.port)
         let id = try XCTUnwrap(http.request("POST", "/v1/sessions", json: cardDocument).object["session"] as? String)
         let kept = http.request("POST", "/v1/sessions/\(id)/constants", json: #"{"avatarLeading": 20}"#).object
@@ -99,17 +88,7 @@ final class LifecycleTests: XCTestCase {
     /// been made: its writes answer 502 outcome-unknown, never 503 "could not be stored", and
     /// the session comes back from the store as it is there (here with the write).
     func testAWriteWhoseCommitOutcomeIsUnknownAnswers502AndIsReadBack() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("layoutd-unknown-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let storage = FailingStorage(try SQLiteSessionStorage(path: dir.appendingPathComponent("s.db").path))
-        var c = ServerConfiguration()
-        c.http.port = 0
-        c.http.threads = 2
-        c.durability = .strict
-        let server = try LayoutdServer(configuration: c, logger: Logger(label: "test"), storage: storage)
-        try server.start()
-        defer { server.drain() }
+        let (server, storage) = try serverOnFailingStore(threads: 2, durability: .strict)
         let http = HTTPTestClient(port: server.port)
         let id = try XCTUnwrap(http.request("POST", "/v1/sessions", json: cardDocument).object["session"] as? String)
 
@@ -121,12 +100,7 @@ final class LifecycleTests: XCTestCase {
         XCTAssertFalse(unknown.headers.keys.contains { $0.lowercased() == "retry-after" })
         XCTAssertEqual(storage.committedRevision(id), 2, "the write is in the store")
         // Read back: the session left memory and comes back as stored, the write in it.
-        var state = http.request("GET", "/v1/sessions/\(id)")
-        XCTAssertTrue(
-            waitFor(seconds: 10) {
-                state = http.request("GET", "/v1/sessions/\(id)")
-                return state.status == 200
-            })
+        let state = readBack(id, http)
         XCTAssertEqual(state.object["revision"] as? Int, 2)
         // The client retrying as it was told is refused as stale, not applied twice.
         XCTAssertTrue(waitFor(seconds: 10) { http.request("GET", "/readyz").status == 200 }, "the store is taken back")
@@ -145,17 +119,7 @@ final class LifecycleTests: XCTestCase {
     /// 200. Written once the store recovered (at once here), it would sit in the journal
     /// without the change it was made on, and the restore would drop it (it does not replay).
     func testAChangeQueuedBehindAFailedOneOfItsSessionIsNotAnswered200() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("layoutd-behind-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let storage = FailingStorage(try SQLiteSessionStorage(path: dir.appendingPathComponent("s.db").path))
-        var c = ServerConfiguration()
-        c.http.port = 0
-        c.http.threads = 4
-        c.durability = .strict
-        let server = try LayoutdServer(configuration: c, logger: Logger(label: "test"), storage: storage)
-        try server.start()
-        defer { server.drain() }
+        let (server, storage) = try serverOnFailingStore(threads: 4, durability: .strict)
         let port = server.port
         let http = HTTPTestClient(port: port)
         let id = try XCTUnwrap(http.request("POST", "/v1/sessions", json: cardDocument).object["session"] as? String)
@@ -183,18 +147,48 @@ final class LifecycleTests: XCTestCase {
         XCTAssertEqual(second.withLock { $0?.status }, 503, "the change it was made on was lost: it is lost too")
         XCTAssertEqual(storage.committedRevision(id), 1)
         // The session comes back as stored, and every change answered 200 is in it.
+        let state = readBack(id, http)
+        XCTAssertEqual(state.object["revision"] as? Int, 1)
+    }
+}
+
+extension LifecycleTests {
+    /// A server on a fresh SQLite store that fails its writes on demand; the server drained and
+    /// the store's folder removed when the test ends.
+    func serverOnFailingStore(threads: Int, durability: Durability, configure: (inout ServerConfiguration) -> Void = { _ in }) throws
+        -> (LayoutdServer, FailingStorage)
+    {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("layoutd-failing-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let storage = FailingStorage(try SQLiteSessionStorage(path: dir.appendingPathComponent("s.db").path))
+        var c = ServerConfiguration()
+        c.http.port = 0
+        c.http.threads = threads
+        c.durability = durability
+        configure(&c)
+        let server = try LayoutdServer(configuration: c, logger: Logger(label: "test"), storage: storage)
+        addTeardownBlock {
+            server.drain()
+            try? FileManager.default.removeItem(at: dir)
+        }
+        try server.start()
+        return (server, storage)
+    }
+
+    /// The session as read once it is back in memory (it left on a lost write).
+    func readBack(_ id: String, _ http: HTTPTestClient) -> HTTPTestClient.Reply {
         var state = http.request("GET", "/v1/sessions/\(id)")
         XCTAssertTrue(
             waitFor(seconds: 10) {
                 state = http.request("GET", "/v1/sessions/\(id)")
                 return state.status == 200
             })
-        XCTAssertEqual(state.object["revision"] as? Int, 1)
+        return state
     }
 }
 
 /// SQLite whose writes fail while `failing` is set (a full disk, say), reads untouched.
-private final class FailingStorage: SessionStorage, @unchecked Sendable {
+final class FailingStorage: SessionStorage, @unchecked Sendable {
     let inner: SQLiteSessionStorage
     let failing = Atomic<Bool>(false)
     /// The next commit is made, and then fails as if its answer was lost (once).

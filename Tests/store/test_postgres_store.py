@@ -40,6 +40,16 @@ def pg_bin(name):
     return os.path.join("/usr/lib/postgresql", versions[-1], "bin", name)
 
 
+def until_ok(server, method, path, body=None, seconds=10, pause=0.1):
+    """The request sent again until it is answered 200 or the time is up: the last (status, body)."""
+    deadline = time.time() + seconds
+    while True:
+        status, _, answer = server.request(method, path, body)
+        if status == 200 or time.time() >= deadline:
+            return status, answer
+        time.sleep(pause)
+
+
 class Postgres:
     """A PostgreSQL cluster of our own: initdb in a temporary folder, trust on loopback."""
 
@@ -184,12 +194,7 @@ class PostgresStoreTests(test_store.StoreTests):
         finally:
             self.pg.start()
         # Writes come back (the writer probes until the database answers).
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            status, _, answer = server.request("POST", f"/v1/sessions/{client.id}/constants", {"gap0": 7})
-            if status == 200:
-                break
-            time.sleep(0.2)
+        status, answer = until_ok(server, "POST", f"/v1/sessions/{client.id}/constants", {"gap0": 7}, seconds=30, pause=0.2)
         self.assertEqual(status, 200, answer)
         self.assertGreater(answer["revision"], acked)
         server.kill()
@@ -259,23 +264,13 @@ class PostgresStoreTests(test_store.StoreTests):
         self.assertEqual(result["status"], 502, f"answered {result} for a write that was committed")
         self.assertEqual(result["body"]["type"], "/problems/outcome-unknown", result)
         # Read back: the session left memory and comes back as stored, the write in it.
-        deadline = time.time() + 10
-        while time.time() < deadline:
-            status, _, state = server.request("GET", f"/v1/sessions/{sid}")
-            if status == 200:
-                break
-            time.sleep(0.05)
+        status, state = until_ok(server, "GET", f"/v1/sessions/{sid}", pause=0.05)
         self.assertEqual(status, 200, state)
         self.assertEqual(state["revision"], before + 1, "the write was committed, and the session read back holds it")
         gap0 = next(c for c in state["document"]["constraints"] if c.get("id") == "gap0")
         self.assertTrue(gap0.get("constant") == 55 or "+ 55" in gap0.get("expr", ""), gap0)
         # The session goes on from there (the writer takes its connection back).
-        deadline = time.time() + 10
-        while time.time() < deadline:
-            status, _, answer = server.request("POST", f"/v1/sessions/{sid}/constants", {"gap0": 56})
-            if status == 200:
-                break
-            time.sleep(0.1)
+        status, answer = until_ok(server, "POST", f"/v1/sessions/{sid}/constants", {"gap0": 56})
         self.assertEqual(status, 200, answer)
         self.assertEqual(answer["revision"], before + 2)
         server.stop()
