@@ -17,6 +17,8 @@ here by openssl; the clients trust that CA and check the name (HTTPS and WSS).
   after it reached one.
 - a write committed by a replica that dies before answering: 502 (outcome unknown), not
   another replica's 503 (nginx would repeat a PUT); a refused connection still moves on.
+- the proxy's own answers: problem documents (413 past its limits; 503 with Retry-After when
+  no replica is reached), and a storyboard past 1 MiB passes to the importer.
 - SIGTERM releases a replica's leases: another serves its sessions at once.
 - hand-over: a session asked for by another replica moves there at the holder's next renewal,
   and a WebSocket stream left on the former holder is closed with 1013 (reconnect).
@@ -59,13 +61,13 @@ STALL_MARGIN_S = 2.0
 TLS = {}
 
 
-def request(port, method, path, body=None, headers=None, timeout=10):
+def request(port, method, path, body=None, headers=None, timeout=10, raw=None):
     if port in TLS:
         c = http.client.HTTPSConnection("127.0.0.1", port, timeout=timeout, context=TLS[port])
     else:
         c = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
-        data = json.dumps(body).encode() if body is not None else None
+        data = json.dumps(body).encode() if body is not None else raw
         h = {"Content-Type": "application/json"} if data is not None else {}
         h.update(headers or {})
         c.request(method, path, body=data, headers=h)
@@ -589,6 +591,7 @@ class ClusterTests(unittest.TestCase):
         self.assertEqual(status, 200, state)
         self.assertEqual(constants_of(state["document"])["gap2"], 77, "the PUT was applied")
         self.assertEqual(answer["status"], 502, f"answered {answer} for a PUT that was applied")
+        self.assertEqual(answer["body"]["type"], "/problems/outcome-unknown", answer)
         # A replica that refuses the connection (nothing sent) passes a PUT on: the dead one is
         # tried again once nginx's fail_timeout has run out, and the next on the ring answers.
         time.sleep(FAIL_TIMEOUT_S + 0.5)
@@ -647,6 +650,33 @@ class ClusterTests(unittest.TestCase):
             time.sleep(0.05)
         self.assertEqual(status, 200, frames)
         return frames
+
+    def test_the_proxys_own_answers_are_problems(self):
+        """What nginx answers itself reads as layoutd's answers do (application/problem+json),
+        and its body limits are layoutd's: a storyboard of megabytes passes to the importer."""
+        a = self.replica("r0")
+        self.proxy = Proxy([a], self.dir)
+        maker = os.path.join(ROOT, "Benchmarks", "IBBench", "make_storyboard.py")
+        storyboard = subprocess.run([sys.executable, maker, "--scenes", "2", "--cards", "2"], capture_output=True, check=True).stdout
+        # Past the general 1 MiB, as real storyboards are; a comment keeps the import cheap.
+        head, rest = storyboard.split(b"?>", 1)
+        storyboard = head + b"?>\n<!-- " + b"padding " * 200_000 + b"-->" + rest
+        self.assertGreater(len(storyboard), 1 << 20)
+        status, _, body = request(self.proxy.port, "POST", "/v1/ib/layout?contentSizes=stored", None,
+                                  raw=storyboard, headers={"Content-Type": "application/xml"})
+        self.assertEqual(status, 200, body)
+        self.assertEqual(len(body["roots"]), 2)
+        for path in ("/v1/layout", "/v1/ib/layout"):
+            status, headers, problem = request(self.proxy.port, "POST", path, None, raw=b" " * (17 << 20),
+                                               headers={"Content-Type": "application/json"})
+            self.assertEqual((status, headers.get("Content-Type")), (413, "application/problem+json"), problem)
+            self.assertEqual(problem["type"], "/problems/too-large")
+        # No replica to reach: nothing was sent, so not applied: 503 with Retry-After.
+        a.kill()
+        for method, path in (("POST", "/v1/sessions"), ("PUT", f"/v1/sessions/{'0' * 32}/document")):
+            status, headers, problem = request(self.proxy.port, method, path, chain_document())
+            self.assertEqual((status, headers.get("Content-Type")), (503, "application/problem+json"), problem)
+            self.assertEqual((problem["type"], headers.get("Retry-After")), ("/problems/unavailable", "1"))
 
     def test_sigterm_hands_sessions_over_at_once(self):
         x, y = self.replica("leaving"), self.replica("staying")
