@@ -1,3 +1,4 @@
+import CSQLite
 import CheckedNumbers
 import Foundation
 import Synchronization
@@ -112,17 +113,25 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
     public func commit(_ batch: [StorageWrite], now: Int) throws(StorageError) -> Set<String> {
         let w = try writable()
         let writer = w.connection
+        var committing = false
         do throws(SQLiteError) {
             try writer.execute("BEGIN IMMEDIATE")
             do throws(SQLiteError) {
                 try w.apply(batch, now: now)
+                committing = true
                 try writer.execute("COMMIT")
             } catch {
                 try? writer.execute("ROLLBACK")
                 throw error
             }
         } catch {
-            throw StorageError("the SQLite store at \(path) cannot be written: \(error.message)")
+            // COMMIT's I/O error can come after its WAL frames were written (a failed fsync:
+            // the kernel may have put them on disk anyway, and recovery after a crash replays
+            // them): the write may or may not be stored. Disk full and the rest store nothing.
+            let mayBeStored = committing && error.code & 0xff == SQLITE_IOERR
+            throw StorageError(
+                "the SQLite store at \(path) cannot be written\(mayBeStored ? " (the commit's I/O failed: the write may or may not be stored)" : ""): \(error.message)",
+                kind: mayBeStored ? .outcomeUnknown : .notStored)
         }
         return []  // one process owns the file: nothing to fence
     }

@@ -95,8 +95,8 @@ public struct StorageError: Error, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
         /// Nothing of the write was stored (the store refused it, or it never got there).
         case notStored
-        /// The commit was sent and its answer lost (the connection dropped while it ran): the
-        /// write may or may not be stored.
+        /// The commit was sent and its answer lost (the connection dropped while it ran), or
+        /// its I/O failed after the write reached the file (fsync): it may or may not be stored.
         case outcomeUnknown
     }
 
@@ -115,7 +115,8 @@ public protocol SessionStorage: AnyObject, Sendable {
     var initialFailure: String? { get }
     /// Writes every item in one transaction, durable when this returns; returns the sessions
     /// whose writes were refused because their lease moved on (fencing: none without leases).
-    /// Throws `.outcomeUnknown` only when the commit may have been made (its answer was lost).
+    /// Throws `.outcomeUnknown` only when the commit may have been made (its answer was lost,
+    /// or its fsync failed).
     func commit(_ batch: [StorageWrite], now: Int) throws(StorageError) -> Set<String>
     func load(_ session: String) throws(StorageError) -> StoredSession?
     /// How many sessions the store holds for a tenant (its `sessions` quota counts them).

@@ -15,6 +15,7 @@ temporary directory, talks to it over loopback HTTP, and kills or stops it:
 - a torn or corrupt journal tail is skipped with a warning, never applied; a torn WAL too.
 - a full disk (a file size limit on the process) answers 503 with Retry-After, reads go
   on, /readyz says so, and writes come back when there is room; nothing stored is damaged.
+- a commit whose fsync fails answers 502 (outcome unknown), the session read back as stored.
 - sessions beyond --max-sessions leave memory and come back from the store.
 
 Run: python3 Tests/store/test_store.py [-k NAME]
@@ -439,6 +440,52 @@ class StoreTests(unittest.TestCase):
             status, _, f = server.request("GET", f"/v1/sessions/{sid2}/frames")
             self.assertEqual(status, 200)
             self.assertTrue(close(f["frames"], frames2))
+        server.stop()
+
+    def test_a_failed_fsync_at_commit_is_an_unknown_outcome(self):
+        # fsync and fdatasync fail (EIO) while a flag file exists: a shim preloaded into the
+        # server. A commit whose fsync failed may be on disk anyway (the kernel wrote the WAL's
+        # pages, and recovery replays a commit it finds whole): 502, never 503 "not applied".
+        shim = os.path.join(self.dir, "failing_fsync.c")
+        with open(shim, "w") as f:
+            f.write("""#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+static int failing(void) { const char *f = getenv("FSYNC_FAILS_WHILE"); return f && access(f, F_OK) == 0; }
+int fsync(int fd) { if (failing()) { errno = EIO; return -1; } return (int)syscall(SYS_fsync, fd); }
+int fdatasync(int fd) { if (failing()) { errno = EIO; return -1; } return (int)syscall(SYS_fdatasync, fd); }
+""")
+        library, flag = os.path.join(self.dir, "failing_fsync.so"), os.path.join(self.dir, "fsync-fails")
+        subprocess.run(["cc", "-shared", "-fPIC", "-O1", "-o", library, shim], check=True)
+        server = self.server(durability="strict", prefix=["env", f"LD_PRELOAD={library}", f"FSYNC_FAILS_WHILE={flag}"]).start()
+        status, _, created = server.request("POST", "/v1/sessions", chain_document())
+        self.assertEqual(status, 201, created)
+        sid = created["session"]
+        self.assertEqual(server.request("POST", f"/v1/sessions/{sid}/constants", {"gap0": 20})[0], 200)
+        open(flag, "w").close()
+        status, headers, problem = server.request("POST", f"/v1/sessions/{sid}/constants", {"gap0": 30})
+        self.assertEqual((status, problem["type"]), (502, "/problems/outcome-unknown"), problem)
+        self.assertNotIn("Retry-After", headers)
+        # Read back: with the write or without it, and either way it can be written on.
+        os.remove(flag)
+        deadline = time.time() + 10
+        while time.time() < deadline and server.request("GET", "/readyz")[0] != 200:
+            time.sleep(0.1)
+        status, _, seen = server.request("GET", f"/v1/sessions/{sid}/frames")
+        self.assertEqual(status, 200, seen)
+        self.assertIn(seen["frames"]["v0"]["x"], (20, 30))
+        status, _, answer = server.request("POST", f"/v1/sessions/{sid}/constants", {"w0": 50})
+        self.assertEqual(status, 200, answer)
+        # What was acknowledged survives a crash; the unknown one is there or not, as read.
+        server.kill()
+        server.prefix = []
+        server.start()
+        status, _, after = server.request("GET", f"/v1/sessions/{sid}/frames")
+        self.assertEqual(status, 200, after)
+        self.assertEqual((after["revision"], after["frames"]["v0"]["x"], after["frames"]["v0"]["width"]),
+                         (answer["revision"], seen["frames"]["v0"]["x"], 50))
         server.stop()
 
     def test_journal_is_compacted_and_ids_continue(self):
