@@ -458,7 +458,8 @@ int fsync(int fd) { if (failing()) { errno = EIO; return -1; } return (int)sysca
 int fdatasync(int fd) { if (failing()) { errno = EIO; return -1; } return (int)syscall(SYS_fdatasync, fd); }
 """)
         library, flag = os.path.join(self.dir, "failing_fsync.so"), os.path.join(self.dir, "fsync-fails")
-        subprocess.run(["cc", "-shared", "-fPIC", "-O1", "-o", library, shim], check=True)
+        compiler = shutil.which("cc") or shutil.which("clang")   # the Swift toolchain brings clang
+        subprocess.run([compiler, "-shared", "-fPIC", "-O1", "-o", library, shim], check=True)
         server = self.server(durability="strict", prefix=["env", f"LD_PRELOAD={library}", f"FSYNC_FAILS_WHILE={flag}"]).start()
         status, _, created = server.request("POST", "/v1/sessions", chain_document())
         self.assertEqual(status, 201, created)
