@@ -280,6 +280,55 @@ final class ImporterTests: XCTestCase {
         }
     }
 
+    /// Symbols whose overhang was measured take it, not the estimate: `sun.max` 0.5 above,
+    /// `cloud.rain` drawn 126 × 128 1 above and 0.5 below, at any size; `cloud.rain` in its
+    /// older 128 × 125 drawing keeps the estimate (0.25 inside at each edge).
+    func testMeasuredSymbolsOverhangTheirAlignmentRect() throws {
+        func pinned(_ id: String, top: Int, width: Int, height: Int) -> String {
+            """
+            <constraint firstItem="\(id)" firstAttribute="top" secondItem="root" secondAttribute="top" constant="\(top)" id="\(id)-t"/>
+            <constraint firstItem="\(id)" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="40" id="\(id)-l"/>
+            <constraint firstItem="\(id)" firstAttribute="width" constant="\(width)" id="\(id)-w"/>
+            <constraint firstItem="\(id)" firstAttribute="height" constant="\(height)" id="\(id)-h"/>
+            """
+        }
+        func symbol(_ id: String, _ name: String) -> String {
+            """
+            <imageView contentMode="scaleAspectFit" translatesAutoresizingMaskIntoConstraints="NO" image="\(name)" catalog="system" id="\(id)"><rect key="frame" x="40" y="0" width="10" height="10"/></imageView>
+            """
+        }
+        let body = """
+            <subviews>
+                \(symbol("sun", "sun.max"))
+                \(symbol("rain", "cloud.rain.fill"))
+            </subviews>
+            <constraints>
+                \(pinned("sun", top: 60, width: 90, height: 90))
+                \(pinned("rain", top: 200, width: 30, height: 30))
+            </constraints>
+            """
+        func frames(rain: (Int, Int)) throws -> [String: Rect] {
+            let resources = """
+                <resources>
+                    <image name="sun.max" catalog="system" width="128" height="124"/>
+                    <image name="cloud.rain.fill" catalog="system" width="\(rain.0)" height="\(rain.1)"/>
+                </resources>
+                """
+            let xml = String(decoding: Self.scene(body), as: UTF8.self).replacingOccurrences(of: "</document>", with: resources + "</document>")
+            return try laidOut(try XCTUnwrap(try Importer.read(Array(xml.utf8), options: ImportOptions(contentSizes: .stored)).roots.first))
+        }
+        let newer = try frames(rain: (126, 128)), older = try frames(rain: (128, 125))
+        for (f, expected) in [
+            (newer["sun"], Rect(x: 40, y: 59.5, width: 90, height: 90.5)), (newer["rain"], Rect(x: 40, y: 199, width: 30, height: 31.5)),
+            (older["rain"], Rect(x: 40, y: 200.5, width: 30, height: 29))
+        ] {
+            let f = try XCTUnwrap(f)
+            for (a, b) in [(f.x, expected.x), (f.y, expected.y), (f.width, expected.width), (f.height, expected.height)] {
+                XCTAssertEqual(a, b, accuracy: 1e-9)
+            }
+        }
+    }
+
     /// A scroll view's edges, constrained to what it holds, are its content area's: the
     /// content's size is the scroll view's content size, not its frame; its centre stays its
     /// frame's (`middle` sits at the middle of the screen, not of the 1,200-point content).
