@@ -16,7 +16,9 @@ extension RootBuilder {
         "ultraLight": 100, "thin": 200, "light": 300, "regular": 400, "medium": 500, "semibold": 600, "bold": 700, "heavy": 800, "black": 900
     ]
 
-    /// A label's text for the server to measure, in the substitute family at the document's size and weight.
+    /// A label's text for the server to measure at the document's size and weight: a system
+    /// font (no `name`) as the server's system font, which tracks as San Francisco does; a
+    /// named one in the substitute family.
     func labelText(_ e: XMLElement) -> JSON? {
         var string = e["text"] ?? e.child("string", key: "text")?.text
         if string == nil, let attributed = e.child("attributedString", key: "attributedText") {
@@ -25,9 +27,10 @@ extension RootBuilder {
         }
         guard let string, !string.isEmpty else { return nil }
         let (size, weight, italic) = font(e)
-        var fontMembers: [(String, JSON)] = [
-            ("family", .string(context.options.fontFamily)), ("size", number(size)), ("weight", number(Double(weight)))
-        ]
+        var fontMembers: [(String, JSON)] = [("size", number(size)), ("weight", number(Double(weight)))]
+        if e.child("fontDescription", key: "fontDescription")?["name"] != nil {
+            fontMembers.insert(("family", .string(context.options.fontFamily)), at: 0)
+        }
         if italic { fontMembers.append(("italic", .bool(true))) }
         let lines = e.integer("numberOfLines") ?? 1
         return object([("string", .string(string)), ("font", object(fontMembers)), ("numberOfLines", number(Double(max(lines, 0))))])

@@ -6,11 +6,14 @@ public import TextLayout
 public struct TextContent: Equatable, Sendable {
     public var string: String
     public var style: TextStyle
+    /// Set in the system font (no family given): the server's stand-in, with San Francisco's
+    /// tracking where the stand-in is Inter.
+    public var system = false
 
     /// The same text byte for byte: String's own `==` is canonical equivalence, under which
     /// a change from `가` to its two jamo (which a font sets apart) would not re-measure.
     public static func == (a: TextContent, b: TextContent) -> Bool {
-        a.style == b.style && a.string.utf8.elementsEqual(b.string.utf8)
+        a.style == b.style && a.system == b.system && a.string.utf8.elementsEqual(b.string.utf8)
     }
 
     /// UILabel's font size when none is given.
@@ -70,15 +73,19 @@ public struct TextContent: Equatable, Sendable {
             guard x > 0 else { throw p("lineHeight").fail("lineHeight is more than 0") }
             lineHeight = x
         }
-        let font = Font(family: family, size: size, weight: weight, italic: italic)
+        let system = f["family"]?.isNull ?? true
+        let tracking = system ? SystemFont.tracking(family: family, size: size, weight: weight) : 0
+        let font = Font(family: family, size: size, weight: weight, italic: italic, tracking: tracking)
         do { try TextMeasurer.shared.check(font) } catch {
             throw p("font").fail("the font cannot be read: \(error)")
         }
-        return TextContent(string: string, style: TextStyle(font: font, numberOfLines: lines, lineBreak: mode, lineHeight: lineHeight))
+        return TextContent(
+            string: string, style: TextStyle(font: font, numberOfLines: lines, lineBreak: mode, lineHeight: lineHeight), system: system)
     }
 
     var json: JSON {
-        var font: [(key: String, value: JSON)] = [("family", .string(style.font.family)), ("size", .number(style.font.size))]
+        var font: [(key: String, value: JSON)] = [("size", .number(style.font.size))]
+        if !system { font.insert(("family", .string(style.font.family)), at: 0) }
         if style.font.weight != 400 { font.append(("weight", .number(Double(style.font.weight)))) }
         if style.font.italic { font.append(("italic", .bool(true))) }
         var m: [(key: String, value: JSON)] = [("string", .string(string)), ("font", .object(font))]

@@ -48,6 +48,25 @@ struct ShapedText: Sendable {
     }
 }
 
+extension ShapedText {
+    /// With `units` (design units) after each cluster: what tracking adds, a line's trailing
+    /// cluster included, as Core Text tracks. Shaped texts are kept per family and weight,
+    /// not per size, so tracking (points: units that vary with the size) is added here.
+    func tracked(by units: Double) -> ShapedText {
+        guard units != 0 else { return self }
+        var out = self
+        for k in out.paragraphs.indices {
+            var added = 0.0
+            let p = paragraphs[k]
+            for i in 0..<p.count {
+                if p.clusterStart[i] { added += units }
+                out.paragraphs[k].prefix[i + 1] = p.prefix[i + 1] + added
+            }
+        }
+        return out
+    }
+}
+
 extension String {
     func replacingCRLF() -> String {
         var out = ""

@@ -75,7 +75,9 @@ public final class TextMeasurer: Sendable {
             shaped.withLock { $0.keep(shapedText, at: shapeKey, bytes: bytes, entries: capacity, budget: maxCachedBytes) }
         }
         let scale = style.font.size / face.unitsPerEm
-        let widths = LineBreaker.lines(shapedText, maxWidth: wrapAt.map { $0 / scale }, mode: style.lineBreak, limit: style.numberOfLines)
+        let widths = LineBreaker.lines(
+            shapedText.tracked(by: style.font.tracking / scale), maxWidth: wrapAt.map { $0 / scale }, mode: style.lineBreak,
+            limit: style.numberOfLines)
         let lineHeight = style.lineHeight ?? (face.ascender - face.descender + face.lineGap) * scale
         let lines = text.isEmpty ? 0 : widths.count
         let m = TextMeasurement(
@@ -95,8 +97,8 @@ public final class TextMeasurer: Sendable {
     /// picture of a layout draws, so it shows exactly the wrapping the layout used.
     public func outline(_ text: String, style: TextStyle, width: Double?, maxGlyphs: Int = .max) throws(Failure) -> TextOutline {
         let face = try face(style.font)
-        let shapedText = ShapedText(text, face: face)
         let scale = style.font.size / face.unitsPerEm
+        let untracked = ShapedText(text, face: face), shapedText = untracked.tracked(by: style.font.tracking / scale)
         let lineHeight = style.lineHeight ?? (face.ascender - face.descender + face.lineGap) * scale
         let sink = OutlineSink()
         sink.scale = scale
@@ -116,7 +118,7 @@ public final class TextMeasurer: Sendable {
         var lines = 0, widest = 0.0
         LineBreaker.walk(shapedText, maxWidth: (style.wraps ? width : nil).map { $0 / scale }, mode: style.lineBreak, limit: style.numberOfLines) {
             k, start, end, w in
-            let p = shapedText.paragraphs[k]
+            let p = shapedText.paragraphs[k], shaped = untracked.paragraphs[k]
             let baseline = Double(lines) * lineHeight + face.ascender * scale
             let glyphs = paragraphs[k]
             var lo = 0, hi = glyphs.count
@@ -126,7 +128,9 @@ public final class TextMeasurer: Sendable {
             }
             while lo < glyphs.count && glyphs[lo].cluster < end {
                 let g = glyphs[lo]
-                sink.origin = ((g.x - p.prefix[start]) * scale, baseline - g.y * scale)
+                // Tracking moves each glyph by what the clusters before its own added.
+                let added = p.prefix[g.cluster] - shaped.prefix[g.cluster]
+                sink.origin = ((g.x + added - p.prefix[start]) * scale, baseline - g.y * scale)
                 face.drawGlyph(g.glyph, into: sink)
                 lo += 1
             }

@@ -6,9 +6,12 @@ public struct Font: Hashable, Sendable {
     /// 100…900 (OpenType weight classes); 400 is regular.
     public var weight: Int
     public var italic: Bool
+    /// Points added after each grapheme cluster (UIKit's kern, SwiftUI's tracking): the system
+    /// font's stand-in takes San Francisco's for its size (`SystemFont`).
+    public var tracking: Double
 
-    public init(family: String, size: Double, weight: Int = 400, italic: Bool = false) {
-        self.family = family; self.size = size; self.weight = weight; self.italic = italic
+    public init(family: String, size: Double, weight: Int = 400, italic: Bool = false, tracking: Double = 0) {
+        self.family = family; self.size = size; self.weight = weight; self.italic = italic; self.tracking = tracking
     }
 }
 

@@ -488,19 +488,35 @@ final class ImporterTests: XCTestCase {
         XCTAssertFalse(SizeClasses(device: nil, landscape: true).applies("heightClass=compact"))
     }
 
-    /// Measured, a label is text in the server's substitute family, wrapped as UIKit would.
+    /// Measured, a label is text wrapped as UIKit would: in the system font when the document
+    /// names none (the server's, tracked as San Francisco is), a named font in the server's
+    /// substitute family.
     func testLabelsAreMeasuredAsText() throws {
         let document = try Importer.read(try fixture("scene.storyboard"))
         let root = try XCTUnwrap(document.roots.first)
         let views = try XCTUnwrap(root.document["views"]?.array)
         let title = try XCTUnwrap(views.first { $0["id"]?.string == "title" })
         XCTAssertEqual(title["text"]?["string"]?.string, "Title")
-        XCTAssertEqual(title["text"]?["font"]?["family"]?.string, "Inter")
+        XCTAssertNil(title["text"]?["font"]?["family"], "the system font")
         XCTAssertEqual(title["text"]?["font"]?["weight"]?.number, 700)
         XCTAssertNil(title["intrinsicSize"])
         let frames = try laidOut(root)
         XCTAssertGreaterThan(try XCTUnwrap(frames["title"]).height, 15)
         XCTAssertEqual(frames["card"], Rect(x: 20, y: 40, width: 335, height: 100))
+        let named = try XCTUnwrap(
+            try Importer.read(
+                Self.scene(
+                    """
+                                    <subviews>
+                                        <label id="l" text="Title">
+                                            <rect key="frame" x="16" y="20" width="100" height="20.5"/>
+                                            <fontDescription key="fontDescription" name="Avenir-Book" family="Avenir" pointSize="17"/>
+                                        </label>
+                                    </subviews>
+                    """)
+            ).roots.first)
+        let label = try XCTUnwrap(named.document["views"]?.array?.first { $0["id"]?.string == "l" })
+        XCTAssertEqual(label["text"]?["font"]?["family"]?.string, Importer.substituteFamily)
     }
 
     /// A xib's table cell: its content view (written without a frame) fills the cell and

@@ -69,6 +69,25 @@ final class TextTests: XCTestCase {
         XCTAssertEqual(rebuilt.allFrames, s.allFrames)
     }
 
+    /// A label without a family is in the system font: Inter tracked as San Francisco is at its
+    /// size, where a label that names Inter is not; written back without a family, it stays so.
+    func testTheSystemFontIsTrackedAndWrittenBackAsTheSystemFont() throws {
+        guard TextMeasurer.shared.catalog.defaultFamily == "Inter" else { throw XCTSkip("Inter is not installed") }
+        let s = session(
+            #"""
+            {"views":[{"id":"root","frame":{"x":0,"y":0,"width":1000,"height":500}},
+              {"id":"system","parent":"root","text":{"string":"Hello, world"}},
+              {"id":"inter","parent":"root","text":{"string":"Hello, world","font":{"family":"Inter","size":17}}}],
+             "constraints":[{"expr":"system.leading == root.leading"},{"expr":"system.top == root.top"},
+              {"expr":"inter.leading == root.leading"},{"expr":"inter.top == system.bottom"}]}
+            """#)
+        XCTAssertEqual(s.frame("system")!.width, s.frame("inter")!.width - 12 * 0.40, accuracy: 1e-9)
+        let written = s.document.json
+        let font = written["views"]?.array?.first { $0["id"]?.string == "system" }?["text"]?["font"]
+        XCTAssertNil(font?["family"], "the system font, not Inter")
+        XCTAssertEqual(try LayoutSession(document: written).allFrames, s.allFrames)
+    }
+
     /// A longer text at the same width wraps: nothing moves the label's width, so only the
     /// change itself can send it to be wrapped (it stayed on one line, its cell's height too).
     func testALongerTextWrapsAtTheWidthItHas() throws {

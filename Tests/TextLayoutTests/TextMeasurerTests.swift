@@ -117,6 +117,47 @@ final class TextMeasurerTests: XCTestCase {
         XCTAssertTrue(values.contains { $0 != $0.rounded() }, "hundredths are kept")
     }
 
+    /// Tracking adds its points after every cluster (an emoji sequence or a letter with its
+    /// mark is one), the last included, wraps at the widths it makes, and draws where it measures.
+    func testTrackingAddsAfterEachCluster() throws {
+        var tight = sans
+        tight.tracking = -0.5
+        for text in ["Hello, world", "e\u{301}te\u{301} 🇫🇷👩‍👩‍👧"] {
+            let plain = try measurer.measure(text, style: style(1), width: nil)
+            let tracked = try measurer.measure(text, style: style(1, font: tight), width: nil)
+            XCTAssertEqual(tracked.width, plain.width - 0.5 * Double(text.count), accuracy: 1e-9, text)
+            XCTAssertEqual(tracked.height, plain.height)
+        }
+        let words = "one two three four five six seven eight nine ten"
+        var loose = sans
+        loose.tracking = 3
+        let narrow = try measurer.measure(words, style: style(0), width: 150)
+        let wide = try measurer.measure(words, style: style(0, font: loose), width: 150)
+        XCTAssertGreaterThan(wide.lines, narrow.lines)
+        XCTAssertLessThanOrEqual(wide.width, 150)
+        let drawn = try measurer.outline(words, style: style(0, font: loose), width: 150)
+        XCTAssertEqual(drawn.lines, wide.lines)
+        XCTAssertEqual(drawn.width, wide.width, accuracy: 1e-9)
+        // The glyphs move with it: the last one is further right than untracked.
+        let lastX = { (o: TextOutline) in o.path.split(separator: "M").last!.split(separator: " ").first.flatMap { Double($0) } ?? 0 }
+        let one = try measurer.outline("abcdef", style: style(1), width: nil)
+        let spread = try measurer.outline("abcdef", style: style(1, font: loose), width: nil)
+        XCTAssertEqual(lastX(spread) - lastX(one), 15, accuracy: 0.02)
+    }
+
+    /// The system font's stand-in tracks as San Francisco does by point size; other families,
+    /// bold weights and sizes past the text sizes keep their own spacing.
+    func testTheSystemFontTracksBySize() {
+        XCTAssertEqual(SystemFont.tracking(family: "Inter", size: 17, weight: 400), -0.40)
+        XCTAssertEqual(SystemFont.tracking(family: "Inter", size: 12, weight: 400), 0)
+        XCTAssertEqual(SystemFont.tracking(family: "Inter", size: 14.5, weight: 500), -0.215, accuracy: 1e-12)
+        XCTAssertEqual(SystemFont.tracking(family: "Inter", size: 20, weight: 300), -0.40)
+        XCTAssertEqual(SystemFont.tracking(family: "Inter", size: 17, weight: 700), 0)
+        XCTAssertEqual(SystemFont.tracking(family: "Inter", size: 28, weight: 400), 0)
+        XCTAssertEqual(SystemFont.tracking(family: "Inter", size: 9.5, weight: 400), 0)
+        XCTAssertEqual(SystemFont.tracking(family: "DejaVu Sans", size: 17, weight: 400), 0)
+    }
+
     func testAnEmptyTextIsDrawnAsItMeasures() throws {
         for width in [nil, 0, 50] as [Double?] {
             let m = try measurer.measure("", style: style(0), width: width)
