@@ -9,11 +9,13 @@ public struct TextContent: Equatable, Sendable {
     /// Set in the system font (no family given): the server's stand-in, with San Francisco's
     /// tracking where the stand-in is Inter.
     public var system = false
+    /// The tracking asked for (points after each character), added to the system font's own.
+    public var kern = 0.0
 
     /// The same text byte for byte: String's own `==` is canonical equivalence, under which
     /// a change from `가` to its two jamo (which a font sets apart) would not re-measure.
     public static func == (a: TextContent, b: TextContent) -> Bool {
-        a.style == b.style && a.system == b.system && a.string.utf8.elementsEqual(b.string.utf8)
+        a.style == b.style && a.system == b.system && a.kern == b.kern && a.string.utf8.elementsEqual(b.string.utf8)
     }
 
     /// UILabel's font size when none is given.
@@ -27,8 +29,8 @@ public struct TextContent: Equatable, Sendable {
         // A label without a font has the system font, as UIKit's: the server's default family
         // at 17 points (a missing family or size is the default's).
         let f = json["font"] ?? .object([])
-        guard let fm = f.members else { throw p("font").fail("a font is an object: {family, size, weight, italic}") }
-        try ViewSpec.onlyKeys(fm, ["family", "size", "weight", "italic"], at: p("font"))
+        guard let fm = f.members else { throw p("font").fail("a font is an object: {family, size, weight, italic, tracking}") }
+        try ViewSpec.onlyKeys(fm, ["family", "size", "weight", "italic", "tracking"], at: p("font"))
         let family: String
         if let given = f["family"], !given.isNull {
             guard let name = given.string else { throw p("font")("family").fail("a font's family is a string (GET /v1/fonts lists them)") }
@@ -73,14 +75,20 @@ public struct TextContent: Equatable, Sendable {
             guard x > 0 else { throw p("lineHeight").fail("lineHeight is more than 0") }
             lineHeight = x
         }
+        var kern = 0.0
+        if let t = f["tracking"], !t.isNull {
+            kern = try ViewSpec.number(t, at: p("font")("tracking"))
+            guard abs(kern) <= 1_000 else { throw p("font")("tracking").fail("tracking is from -1000 to 1000 points") }
+        }
         let system = f["family"]?.isNull ?? true
-        let tracking = system ? SystemFont.tracking(family: family, size: size, weight: weight) : 0
+        let tracking = kern + (system ? SystemFont.tracking(family: family, size: size, weight: weight) : 0)
         let font = Font(family: family, size: size, weight: weight, italic: italic, tracking: tracking)
         do { try TextMeasurer.shared.check(font) } catch {
             throw p("font").fail("the font cannot be read: \(error)")
         }
         return TextContent(
-            string: string, style: TextStyle(font: font, numberOfLines: lines, lineBreak: mode, lineHeight: lineHeight), system: system)
+            string: string, style: TextStyle(font: font, numberOfLines: lines, lineBreak: mode, lineHeight: lineHeight), system: system,
+            kern: kern)
     }
 
     var json: JSON {
@@ -88,6 +96,7 @@ public struct TextContent: Equatable, Sendable {
         if !system { font.insert(("family", .string(style.font.family)), at: 0) }
         if style.font.weight != 400 { font.append(("weight", .number(Double(style.font.weight)))) }
         if style.font.italic { font.append(("italic", .bool(true))) }
+        if kern != 0 { font.append(("tracking", .number(kern))) }
         var m: [(key: String, value: JSON)] = [("string", .string(string)), ("font", .object(font))]
         if style.numberOfLines != 1 { m.append(("numberOfLines", .number(Double(style.numberOfLines)))) }
         if style.lineBreak != .word { m.append(("lineBreak", .string(style.lineBreak.rawValue))) }

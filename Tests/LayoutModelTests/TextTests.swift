@@ -88,6 +88,24 @@ final class TextTests: XCTestCase {
         XCTAssertEqual(try LayoutSession(document: written).allFrames, s.allFrames)
     }
 
+    /// `tracking` spaces the characters out as UIKit's kern does, on top of the system font's
+    /// own, and is written back; past its range it is refused where it stands.
+    func testTrackingIsAskedForAndKept() throws {
+        let doc = { (font: String) in
+            #"{"views":[{"id":"root","frame":{"x":0,"y":0,"width":1000,"height":500}},{"id":"t","parent":"root","text":{"string":"Hello","font":\#(font)}}],"constraints":[{"expr":"t.leading == root.leading"},{"expr":"t.top == root.top"}]}"#
+        }
+        let plain = session(doc(#"{"family":"DejaVu Sans","size":15}"#))
+        let spaced = session(doc(#"{"family":"DejaVu Sans","size":15,"tracking":2}"#))
+        XCTAssertEqual(spaced.frame("t")!.width, plain.frame("t")!.width + 5 * 2, accuracy: 1e-9)
+        let written = spaced.document.json["views"]?.array?.first { $0["id"]?.string == "t" }?["text"]?["font"]
+        XCTAssertEqual(written?["tracking"]?.number, 2)
+        let system = session(doc(#"{"size":17}"#)), systemSpaced = session(doc(#"{"size":17,"tracking":1}"#))
+        XCTAssertEqual(systemSpaced.frame("t")!.width, system.frame("t")!.width + 5, accuracy: 1e-9)
+        XCTAssertThrowsError(try LayoutSession(document: json(doc(#"{"size":17,"tracking":1e6}"#)))) { error in
+            XCTAssertEqual((error as? LayoutError)?.pointer, "/views/1/text/font/tracking")
+        }
+    }
+
     /// A longer text at the same width wraps: nothing moves the label's width, so only the
     /// change itself can send it to be wrapped (it stayed on one line, its cell's height too).
     func testALongerTextWrapsAtTheWidthItHas() throws {
