@@ -18,19 +18,29 @@ JSONObject = Dict[str, Any]
 
 
 class LayoutdError(Exception):
-    """A problem the server answered with: `status`, `type`, `title`, `detail`, and the
-    JSON pointer into the request (`pointer`, "" when the whole request is at fault)."""
+    """A problem the server answered with: `status`, `type`, `title`, `detail`, the JSON
+    pointer into the request (`pointer`, "" when the whole request is at fault), and
+    `retry_after`: the seconds its `Retry-After` asks a client to wait before trying again
+    (429 and 503), else None. A 502 (`/problems/outcome-unknown`) has none: read the session
+    back before retrying."""
 
     def __init__(self, status: int, type: str, title: str, detail: str, pointer: str = "",
-                 body: Optional[JSONObject] = None) -> None:
+                 body: Optional[JSONObject] = None, retry_after: Optional[float] = None) -> None:
         super().__init__(f"{status} {title}: {detail}" + (f" (at {pointer})" if pointer else ""))
         self.status, self.type, self.title, self.detail, self.pointer = status, type, title, detail, pointer
         self.body = body or {}
+        self.retry_after = retry_after
 
     @classmethod
-    def from_problem(cls, status: int, body: JSONObject) -> "LayoutdError":
+    def from_problem(cls, status: int, body: JSONObject, retry_after: Optional[str] = None) -> "LayoutdError":
+        seconds: Optional[float] = None
+        if retry_after is not None:
+            try:
+                seconds = max(0.0, float(retry_after))
+            except ValueError:   # an HTTP date: layoutd and its proxy send seconds
+                seconds = None
         return cls(int(body.get("status", status)), str(body.get("type", "about:blank")), str(body.get("title", "")),
-                   str(body.get("detail", "")), str(body.get("pointer", "")), body)
+                   str(body.get("detail", "")), str(body.get("pointer", "")), body, seconds)
 
 
 @dataclass(frozen=True)
@@ -202,7 +212,7 @@ class Client:
                 problem = json.loads(raw)
             except ValueError:
                 problem = {"status": e.code, "title": e.reason, "detail": raw.decode(errors="replace")}
-            raise LayoutdError.from_problem(e.code, problem) from None
+            raise LayoutdError.from_problem(e.code, problem, e.headers.get("Retry-After")) from None
 
     @overload
     def layout(self, document: Mapping[str, Any]) -> LayoutResult: ...

@@ -228,3 +228,30 @@ def test_interface_builder_documents(client):
     with pytest.raises(LayoutdError) as e:
         client.layout_ib(b"<document>\n<objects>\n</document>")
     assert e.value.status == 400 and e.value.body["line"] == 3
+
+
+def test_a_refusal_says_when_to_retry():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([BIN, "--port", str(port), "--store", "memory", "--log-level", "warning", "--max-sessions", "1"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        c = Client(f"http://127.0.0.1:{port}")
+        for _ in range(200):
+            try:
+                c.request("GET", "/healthz")
+                break
+            except OSError:
+                time.sleep(0.05)
+        c.create_session(CARD)
+        with pytest.raises(LayoutdError) as e:
+            c.create_session(CARD)
+        assert e.value.status == 429
+        assert e.value.retry_after is not None and e.value.retry_after > 0
+        with pytest.raises(LayoutdError) as e:
+            c.layout({"views": [{"id": "a", "parent": "nowhere"}]})
+        assert e.value.status == 422 and e.value.retry_after is None
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
