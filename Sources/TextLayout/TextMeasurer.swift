@@ -80,8 +80,9 @@ public final class TextMeasurer: Sendable {
             limit: style.numberOfLines)
         let lineHeight = style.lineHeight ?? (face.ascender - face.descender + face.lineGap) * scale
         let lines = text.isEmpty ? 0 : widths.count
+        // Tracking far below zero sums a line's advances under zero: no text is narrower than nothing.
         let m = TextMeasurement(
-            width: (widths.max() ?? 0) * scale, height: Double(lines) * lineHeight, lines: lines,
+            width: max(0, widths.max() ?? 0) * scale, height: Double(lines) * lineHeight, lines: lines,
             ascender: face.ascender * scale, lineHeight: lineHeight)
         // Cut short by the request's work budget: not the text's measurement, never kept.
         if WorkBudget.exhausted() { return m }

@@ -143,6 +143,10 @@ final class TextMeasurerTests: XCTestCase {
         let one = try measurer.outline("abcdef", style: style(1), width: nil)
         let spread = try measurer.outline("abcdef", style: style(1, font: loose), width: nil)
         XCTAssertEqual(lastX(spread) - lastX(one), 15, accuracy: 0.02)
+        var crushed = sans
+        crushed.tracking = -1_000
+        XCTAssertEqual(try measurer.measure("Hello", style: style(1, font: crushed), width: nil).width, 0)
+        XCTAssertEqual(try measurer.outline("Hello", style: style(1, font: crushed), width: nil).width, 0)
     }
 
     /// The system font's stand-in tracks as San Francisco does by point size; other families,
