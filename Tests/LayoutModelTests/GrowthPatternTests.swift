@@ -218,6 +218,33 @@ final class GrowthPatternTests: XCTestCase {
         return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
     }
 
+    /// A fillProportionally feed of fillEqually cells, two boxes each: the second's height
+    /// chained (`== previous`), its width a star (`== first's`), an aspect ratio and a ladder
+    /// shifted a cell: `found8-proportional-chain-star-ladder`. Every share's row is redundant
+    /// (the chain fixes each cell's height), its artificial basic at 0 on the feed's length.
+    static func proportionalChainStarLadder(_ n: Int) -> JSON {
+        let arranged = (0..<n).map { #""c\#($0)""# }.joined(separator: ",")
+        var views = [
+            #"{"id":"root","frame":{"x":0,"y":0,"width":375,"height":10000000}}"#,
+            #"{"id":"feed","parent":"root","kind":"stack","stack":{"axis":"vertical","distribution":"fillProportionally","alignment":"fill","spacing":12,"arrangedSubviews":[\#(arranged)],"layoutMarginsRelativeArrangement":true}}"#
+        ]
+        var cons = [#"{"expr":"feed.top == root.top"}"#, #"{"expr":"feed.leading == root.leading"}"#, #"{"expr":"feed.trailing == root.trailing"}"#]
+        for i in 0..<n {
+            views += [
+                #"{"id":"c\#(i)","parent":"feed","kind":"stack","stack":{"axis":"vertical","distribution":"fillEqually","alignment":"top","spacing":4,"arrangedSubviews":["v\#(i)_0","v\#(i)_1"],"layoutMarginsRelativeArrangement":true}}"#,
+                #"{"id":"v\#(i)_0","parent":"c\#(i)","intrinsicSize":{"width":\#(40 + i * 13 % 60),"height":\#(24 + i * 7 % 20)}}"#,
+                #"{"id":"v\#(i)_1","parent":"c\#(i)","intrinsicSize":{"width":\#(69 + i * 13 % 60),"height":\#(35 + i * 11 % 19)}}"#
+            ]
+            cons += [#"{"expr":"c\#(i).height == 0 @50"}"#, #"{"expr":"v\#(i)_1.width == v\#(i)_1.height * 1.78"}"#]
+            if i > 0 { cons += [#"{"expr":"v\#(i)_1.height == v\#(i - 1)_1.height"}"#, #"{"expr":"v\#(i)_1.width == v0_1.width"}"#] }
+            cons += [
+                #"{"expr":"v\#(i)_1.height >= \#(200 + i) @\#(900 - i)"}"#, #"{"expr":"v\#(i)_1.height <= \#(60 + i) @\#(750 - i)"}"#,
+                #"{"expr":"v\#(i)_1.height == \#(60 + i) @\#(249 - i)"}"#
+            ]
+        }
+        return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
+    }
+
     /// The factored basis's frames are the solved form's, and nothing is ambiguous or broken.
     func agree(_ doc: JSON, _ what: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let factored = try LayoutSession(document: doc, limits: SessionLimits(engine: .factored, factoredFromViews: nil))
@@ -250,6 +277,7 @@ final class GrowthPatternTests: XCTestCase {
         }
         // Past 20 cells its dual steps repair the cells' rows in place (`localDualWork`).
         for n in [3, 7, 30] { try agree(Self.proportionalNestWidthsStar(n), "a star of proportional nests' widths \(n)") }
+        for n in [3, 7, 40] { try agree(Self.proportionalChainStarLadder(n), "a proportional feed, heights chained, a ladder \(n)") }
         // Labels: 70 rewrap past `bulkRemake` (the solved form takes seconds of a debug build more).
         for n in [3, 7, 70] {
             try agree(Self.column(n, "fillProportionally", text: true), "fillProportionally of labels \(n)")

@@ -1192,6 +1192,12 @@ public final class FactoredSolver {
         // By index, every artificial in one pass: a loop over the list while removing from it
         // copied the list at each removal, and one deletion a call left the rest pending
         // (quadratic for a document with a broken constraint a cell: 4,000 cells, half the build).
+        let atZero = pendingFixed.filter { basis.isBasic($0) && abs(value[$0]) <= Self.eps }
+        if atZero.count >= Self.redundantGroup {
+            var redundant = Set<Int>()
+            findRedundant(atZero[...], into: &redundant)
+            if !redundant.isEmpty { pendingFixed.removeAll { redundant.contains($0) } }
+        }
         var again = true
         while again {
             again = false
@@ -1235,6 +1241,35 @@ public final class FactoredSolver {
                 freeColumns.append(f)
             }
         }
+    }
+
+    /// Below this many, artificials are looked at one by one (`findRedundant`).
+    static let redundantGroup = 32
+
+    /// The artificials of `group` (basic, at 0) whose rows are redundant, found a group at a
+    /// time: no column can take an artificial's place when its row of B⁻¹A is zero outside the
+    /// basis, its value then fixed by the rows whatever the basis. Looked at one by one, each
+    /// solved for its own row of B⁻¹, as long as what the row hangs on: a proportional stack's
+    /// shares whose cells' heights are chained, every share on the stack's length (n²). One
+    /// solve for a weighted sum of the group's rows says it for all of them (weights in [1, 2)
+    /// far from any ratio the rows' entries have, so that no two rows' entries cancel); a group
+    /// where some row is not redundant is halved.
+    private func findRedundant(_ group: ArraySlice<Int>, into out: inout Set<Int>) {
+        guard group.count >= Self.redundantGroup else { return }
+        var weighted: [Entry] = []
+        for (k, f) in group.enumerated() {
+            let w = 1 + (Double(k) * 0.6180339887498949).truncatingRemainder(dividingBy: 1)
+            weighted.append(Entry(basis.stepOfColumn[f], w))
+        }
+        basis.btran(weighted, into: &rowWork)
+        pivotRow(rho())
+        if !alphaWork.pattern.contains(where: { kind[$0] != .fixed && abs(alphaWork[$0]) > 1e-7 }) {
+            out.formUnion(group)
+            return
+        }
+        let half = group.startIndex + group.count / 2
+        findRedundant(group[..<half], into: &out)
+        findRedundant(group[half...], into: &out)
     }
 
     // MARK: Factorization
