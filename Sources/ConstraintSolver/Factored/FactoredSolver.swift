@@ -1251,15 +1251,19 @@ public final class FactoredSolver {
     /// basis, its value then fixed by the rows whatever the basis. Looked at one by one, each
     /// solved for its own row of B⁻¹, as long as what the row hangs on: a proportional stack's
     /// shares whose cells' heights are chained, every share on the stack's length (n²). One
-    /// solve for a weighted sum of the group's rows says it for all of them (weights in [1, 2)
-    /// far from any ratio the rows' entries have, so that no two rows' entries cancel); a group
-    /// where some row is not redundant is halved.
+    /// solve for a weighted sum of the group's rows says it for all of them; a group where
+    /// some row is not redundant is halved. The weights are pseudo-random in [1, 2) (SplitMix64):
+    /// rows of small integers cancel under weights with an integer relation among them (those
+    /// of a golden-ratio sequence, 1 + frac(kφ), sum to 0 over entries +1, −1, −1, +1).
     private func findRedundant(_ group: ArraySlice<Int>, into out: inout Set<Int>) {
         guard group.count >= Self.redundantGroup else { return }
         var weighted: [Entry] = []
         for (k, f) in group.enumerated() {
-            let w = 1 + (Double(k) * 0.6180339887498949).truncatingRemainder(dividingBy: 1)
-            weighted.append(Entry(basis.stepOfColumn[f], w))
+            var z = UInt64(truncatingIfNeeded: k) &+ 0x9E37_79B9_7F4A_7C15
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            z ^= z >> 31
+            weighted.append(Entry(basis.stepOfColumn[f], 1 + Double(z >> 11) * 0x1p-53))
         }
         basis.btran(weighted, into: &rowWork)
         pivotRow(rho())
