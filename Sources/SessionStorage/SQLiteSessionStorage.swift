@@ -125,12 +125,15 @@ public final class SQLiteSessionStorage: SessionStorage, @unchecked Sendable {
                 throw error
             }
         } catch {
-            // COMMIT's I/O error can come after its WAL frames were written (a failed fsync:
-            // the kernel may have put them on disk anyway, and recovery after a crash replays
-            // them): the write may or may not be stored. Disk full and the rest store nothing.
-            let mayBeStored = committing && error.code & 0xff == SQLITE_IOERR
+            // A failed fsync at COMMIT comes after its WAL frames were written: the kernel may
+            // have put them on disk anyway, and recovery after a crash replays a whole commit,
+            // so the write may or may not be stored. A failed write (a full disk, a file size
+            // limit) stops before the commit frame is whole: nothing is stored.
+            // SQLITE_IOERR_FSYNC and SQLITE_IOERR_DIR_FSYNC (sqlite3.h's macros, not imported).
+            let fsyncFailed: Set<Int32> = [SQLITE_IOERR | 4 << 8, SQLITE_IOERR | 5 << 8]
+            let mayBeStored = committing && fsyncFailed.contains(error.code)
             throw StorageError(
-                "the SQLite store at \(path) cannot be written\(mayBeStored ? " (the commit's I/O failed: the write may or may not be stored)" : ""): \(error.message)",
+                "the SQLite store at \(path) cannot be written\(mayBeStored ? " (its fsync failed: the write may or may not be stored)" : ""): \(error.message)",
                 kind: mayBeStored ? .outcomeUnknown : .notStored)
         }
         return []  // one process owns the file: nothing to fence
