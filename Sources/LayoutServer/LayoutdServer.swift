@@ -145,10 +145,13 @@ public final class LayoutdServer: Sendable {
     /// SIGTERM: not ready, stop accepting, let requests under way finish (up to the drain
     /// timeout), close streams, stop.
     public func drain() {
+        // New connections stop before readiness says so: once /readyz answers draining, no
+        // connection is taken (the other order left a moment for one, seen on a loaded CI).
+        let running = http.withLock { $0 }
+        running?.quiesce()
         state.ready.store(false, ordering: .relaxed)
-        guard let server = http.withLock({ $0 }) else { return }
+        guard let server = running else { return }
         logger.info("draining", metadata: ["in_flight": "\(server.inFlight)"])
-        server.quiesce()
         let deadline = monotonicNanos() + UInt64(saturating: configuration.drainTimeoutSeconds * 1e9)
         while server.inFlight > 0 && monotonicNanos() < deadline { usleep(2000) }
         // Heavy work still under way stops at its next check, answered 503.
