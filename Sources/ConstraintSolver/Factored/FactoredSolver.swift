@@ -911,7 +911,12 @@ public final class FactoredSolver {
         pivotRow(rho)
         var flipped = false
         while true {
-            guard var q = dualEntering(needNegative: x < 0) else {
+            // Once local, the flips have left reduced costs that pay to enter, most where a hub
+            // gathers them (a proportional stack's length): the ratio test then took those first,
+            // each step moving the hub and every cell on it. They are the primal's, whose long
+            // steps move the hub once; a row without a twin takes its column among the others.
+            let local = dualLocal ? dualEntering(needNegative: x < 0, pricedOnly: true) : nil
+            guard var q = local ?? dualEntering(needNegative: x < 0) else {
                 // ρ is a Farkas certificate: its required rows conflict. Break one and go on.
                 try breakConstraint(certificate: rho)
                 return
