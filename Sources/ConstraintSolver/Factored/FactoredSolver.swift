@@ -106,6 +106,8 @@ public final class FactoredSolver {
     /// The entries of the dual steps' rows ρ and columns B⁻¹a_q this solve, and whether its dual
     /// steps now take the leaving row's twin instead of the ratio test's column (`dualStep`).
     var dualWork = 0, dualLocal = false
+    /// Long columns whose dual step this solve broke more rows than it repaired (`dualStep`).
+    var refusedHubs: Set<Int> = []
     /// Nonbasic columns whose lexicographic reduced cost improves the objective.
     var candidates = IndexQueue()
     /// Basic restricted columns below zero (or artificials off zero).
@@ -911,25 +913,46 @@ public final class FactoredSolver {
         pivotRow(rho)
         var flipped = false
         while true {
-            // Once local, the flips have left reduced costs that pay to enter, most where a hub
-            // gathers them (a proportional stack's length): the ratio test then took those first,
-            // each step moving the hub and every cell on it. They are the primal's, whose long
-            // steps move the hub once; a row without a twin takes its column among the others.
-            let local = dualLocal ? dualEntering(needNegative: x < 0, pricedOnly: true) : nil
-            guard var q = local ?? dualEntering(needNegative: x < 0) else {
+            guard var q = dualEntering(needNegative: x < 0) else {
                 // ρ is a Farkas certificate: its required rows conflict. Break one and go on.
                 try breakConstraint(certificate: rho)
                 return
             }
+            var solved = false
             if dualWork > Self.localDualWork * basis.stepCount, let t = twin(of: leaving) {
                 // The row's own twin takes the violation: nothing else moves (a one-entry column).
                 // The first time, the long columns' etas are factored away, which every later
                 // solve walked (the 160-cell star's build: 2,396 to 1,817 M instructions).
                 if !dualLocal { (dualLocal, refactorPending) = (true, basis.hasEtas) }
                 q = t
+            } else if dualLocal, let c = dualEntering(needNegative: x < 0, pricedOnly: true), c != q {
+                // Once local, the flips have left reduced costs that pay to enter, most where a
+                // hub gathers them (a proportional stack's length), and the ratio test takes
+                // those first. A long column whose step breaks more rows than it repairs (every
+                // cell's optional rows on the stack, each flipped again: 40 times a cell at 120)
+                // is the primal's, whose long steps move it once: the row takes a shorter column
+                // among those that do not pay, and the hub is refused for the rest of the solve
+                // (solving for it each step again was 20%). A hub that repairs more (a height
+                // star over chained widths: a step for a whole row of cells) or is short stays.
+                if refusedHubs.contains(q) {
+                    q = c
+                } else {
+                    basis.ftran(column(q), into: &columnWork)
+                    solved = true
+                    if columnWork.pattern.count > 64 && !breaksFewer(moving: x / alphaWork[q]) {
+                        swap(&columnWork, &extraWork)
+                        basis.ftran(column(c), into: &columnWork)
+                        if columnWork.pattern.count < extraWork.pattern.count {
+                            refusedHubs.insert(q)
+                            q = c
+                        } else {
+                            swap(&columnWork, &extraWork)
+                        }
+                    }
+                }
             }
             let delta = x / alphaWork[q]
-            basis.ftran(column(q), into: &columnWork)
+            if !solved { basis.ftran(column(q), into: &columnWork) }
             // Once a step: the flips change only reduced costs (ρ and ᾱ stay), so the entering
             // column is chosen again among the same candidates.
             if !flipped, case let blockers = degenerateBlockers(moving: delta), !blockers.isEmpty {
@@ -998,6 +1021,24 @@ public final class FactoredSolver {
         return out
     }
 
+    /// Whether a dual step of t along `columnWork` repairs at least as many infeasible basics
+    /// (slacks and errors below zero, artificials off it) as it takes from feasible to not.
+    private func breaksFewer(moving t: Double) -> Bool {
+        var balance = 0
+        for k in columnWork.pattern {
+            let v = basis.columnOfStep[k]
+            let after = value[v] - t * columnWork[k]
+            switch kind[v] {
+            case .slack, .error:
+                if value[v] < -Self.eps { balance += after >= -Self.eps ? 1 : 0 } else if after < -Self.eps { balance -= 1 }
+            case .fixed:
+                if abs(value[v]) > Self.eps { balance += abs(after) <= Self.eps ? 1 : 0 } else if abs(after) > Self.eps { balance -= 1 }
+            default: continue
+            }
+        }
+        return balance >= 0
+    }
+
     /// Once dual steps are local, every infeasible slack or error with a twin out of the basis
     /// is flipped to it at once: one solve a level for all of them, where a step each solved
     /// for its own row of B⁻¹, as long as the chain its value hangs on (two boxes a cell pinned
@@ -1048,6 +1089,7 @@ public final class FactoredSolver {
         }
         var steps = 0
         degenerateFlipped.removeAll(keepingCapacity: true)
+        refusedHubs.removeAll(keepingCapacity: true)
         (dualWork, dualLocal) = (0, false)
         // Ill-scaled rows can make rounding noise look like progress and the simplex cycle:
         // a bounded number of steps, then the caller rebuilds the basis (`recover`).
