@@ -38,6 +38,7 @@ extension FactoredSolver {
             }
             checkCandidate(e)
         }
+        flipEpoch += 1
         records.conflicts[h] = support.filter { $0 != r }.map { ConstraintHandle(raw: handleOfRow[$0]) }
         broken.append(h)
         ambiguityCache = nil
