@@ -21,6 +21,17 @@ struct BitVector {
         count += 1
     }
 
+    /// n flags b at the end, whole words at a time (a batch's new rows and columns at once).
+    mutating func append(_ b: Bool, count n: Int) {
+        var left = n
+        while left > 0 && count & 63 != 0 { append(b); left -= 1 }
+        let full = left >> 6
+        words.append(contentsOf: repeatElement(b ? ~0 : 0, count: full))
+        count += full << 6
+        left -= full << 6
+        while left > 0 { append(b); left -= 1 }
+    }
+
     /// How many are set.
     var trueCount: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
 

@@ -18,6 +18,14 @@ struct CostPriorities {
 
     mutating func append(_ priority: Double) { ids.append(intern(priority)) }
 
+    /// Many at the end: interned into a local array, the columns' ids grown once.
+    mutating func append(contentsOf priorities: [Double]) {
+        var interned: [UInt32] = []
+        interned.reserveCapacity(priorities.count)
+        for p in priorities { interned.append(intern(p)) }
+        ids.append(contentsOf: interned)
+    }
+
     mutating func reserveCapacity(_ n: Int) { ids.reserveCapacity(n) }
 
     @inline(__always) private mutating func intern(_ p: Double) -> UInt32 {

@@ -173,13 +173,15 @@ struct Elimination {
             column.removeAll { $0.index == i }
             columnRows.clear(j)
             columnCount[j] = 0
-            let l = out.multipliers.appendList()
+            // The pivot's L and U lists are the last ones, filled in order: appended to the end
+            // (`appendToLast`), not placed by id.
+            _ = out.multipliers.beginList()
             for below in column {
                 let (r2, a2) = (below.index, below.value)
                 let wasSingleton = rowCells.count(r2) == 1
                 let m = a2 / pv
                 if !impure.isEmpty && impure[i] { impure[r2] = true }
-                out.multipliers.append(Entry(r2, m), to: l)
+                out.multipliers.appendToLast(Entry(r2, m))
                 if !rhs.isEmpty { rhs[r2] -= m * rhs[i] }
                 // Row r2 loses column j and gains −m × the pivot row's other cells; a cell that
                 // cancels is zeroed here and dropped with j below (the order of the rest kept).
@@ -207,8 +209,8 @@ struct Elimination {
                 if !wasSingleton, let key = singletonKey(r2) { singletons.push(key, r2) }
             }
             if colHeap != nil { for e in prow where e.index != j && columnCount[e.index] > 0 { colHeap!.push(columnCount[e.index], e.index) } }
-            let u = out.u.appendList()
-            for e in prow where e.index != j { out.u.append(e, to: u) }
+            _ = out.u.beginList()
+            for e in prow where e.index != j { out.u.appendToLast(e) }
             out.pivots.append(Pivot(row: i, column: j, pivot: pv))
         }
         return out

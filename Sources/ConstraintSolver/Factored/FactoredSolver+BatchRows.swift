@@ -14,20 +14,46 @@ extension FactoredSolver {
             }
         }
         ambiguityCache = nil
+        guard fresh else {
+            for i in 0..<batch.count {
+                if i & 1023 == 1023 && WorkBudget.exhausted() { throw Unsatisfiable(reason: "past the request's work budget") }
+                let (terms, relation, priority) = (batch.terms(i), batch.relation(i), batch.priority(i))
+                handles.append(newRow(terms, constant: batch.constant(i), relation, priority: priority, inBatch: true).0)
+            }
+            return
+        }
+        // The rows' slacks and errors are numbered on from the last column and kept here, and
+        // every per-row and per-column array grows once at the end (also when the budget
+        // stops the loop): appended a row and a column at a time, each append checked its
+        // array's uniqueness, a third of these rows' cost (7% of a 1,000-cell nested
+        // screen's build).
+        let firstColumn = kind.count, firstRow = rows.listCount
+        var extraKind: [Kind] = [], extraCost: [Double] = []
+        extraKind.reserveCapacity(2 * batch.count)
+        extraCost.reserveCapacity(2 * batch.count)
+        defer {
+            let (madeRows, madeColumns) = (rows.listCount - firstRow, extraKind.count)
+            rowLive.append(true, count: madeRows)
+            rhs.append(contentsOf: (0..<madeRows).lazy.map { -batch.constant($0) })
+            for _ in 0..<madeColumns { columnRows.appendList() }
+            kind.append(contentsOf: extraKind)
+            costPriority.append(contentsOf: extraCost)
+            value.append(contentsOf: repeatElement(0, count: madeColumns))
+            isUser.append(false, count: madeColumns)
+            touched.append(contentsOf: repeatElement(false, count: madeColumns))
+        }
         for i in 0..<batch.count {
             // The budget every 1,024 rows: making a 60,000-view column's rows is seconds of a
             // debug build, which a drain's cancel must not wait out.
             if i & 1023 == 1023 && WorkBudget.exhausted() { throw Unsatisfiable(reason: "past the request's work budget") }
             let (terms, relation, priority) = (batch.terms(i), batch.relation(i), batch.priority(i))
-            guard fresh else {
-                handles.append(newRow(terms, constant: batch.constant(i), relation, priority: priority, inBatch: true).0)
-                continue
-            }
             let row = rows.beginList()
             appendTerms(terms)
-            forEachExtraColumn(relation, priority) { k, cost, a in rows.appendToLast(Entry(appendColumn(k, priority: cost), a)) }
-            rowLive.append(true)
-            rhs.append(-batch.constant(i))
+            forEachExtraColumn(relation, priority) { k, cost, a in
+                rows.appendToLast(Entry(firstColumn + extraKind.count, a))
+                extraKind.append(k)
+                extraCost.append(cost)
+            }
             let h = records.insert(Record(row: row, relation: relation, required: priority >= Priority.required))
             handleOfRow.append(h)
             handles.append(ConstraintHandle(raw: h))
@@ -48,18 +74,5 @@ extension FactoredSolver {
             mergeTerms(terms)
             for e in rowScratch { rows.appendToLast(e) }
         }
-    }
-
-    /// A new column at the end, of a batch's row: its column list and reduced costs are made
-    /// with the batch's (`makeColumnLists`, the crash).
-    @inline(__always) private func appendColumn(_ k: Kind, priority: Double) -> Int {
-        let j = kind.count
-        columnRows.appendList()
-        kind.append(k)
-        costPriority.append(priority)
-        value.append(0)
-        isUser.append(false)
-        touched.append(false)
-        return j
     }
 }

@@ -116,12 +116,19 @@ extension FactoredSolver {
                 basis.btran(cb, into: &rowWork)
                 y = rho()
             }
+            // Each vector's storage reserved for the largest id it will hold: grown write by
+            // write, the duals and reduced costs were 4% of a 1,000-cell nested screen's build.
             var yd = LevelVector(mayHash: manyLevels)
+            if let top = y.max(by: { $0.index < $1.index }) { yd.reserveCapacity(top.index + 1) }
             for e in y { yd[e.index] = e.value }
             duals[level] = yd
             // Unset, a column's reduced cost is its cost: 1 for a nonbasic error of the level in
             // some row, but 0 for a basic or rowless one.
             reduced[level] = LevelVector(mayHash: manyLevels)
+            var top = -1
+            for j in columnsOfLevel[level] where basis.isBasic(j) || columnRows[j].isEmpty { top = j }
+            for r in y { for e in rows[r.index] where e.index > top && !basis.isBasic(e.index) { top = e.index } }
+            if top >= 0 { reduced[level].reserveCapacity(top + 1) }
             for j in columnsOfLevel[level] where basis.isBasic(j) || columnRows[j].isEmpty { setReducedCost(level, j, 0) }
             for r in y {
                 for e in rows[r.index] where !basis.isBasic(e.index) {
