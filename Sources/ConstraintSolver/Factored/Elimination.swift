@@ -174,8 +174,8 @@ struct Elimination {
             columnRows.clear(j)
             columnCount[j] = 0
             // The pivot's L and U lists are the last ones, filled in order: appended to the end
-            // (`appendToLast`), not placed by id.
-            _ = out.multipliers.beginList()
+            // (`appendToLast`), not placed by id; an empty one takes no span.
+            _ = column.isEmpty ? out.multipliers.appendList() : out.multipliers.beginList()
             for below in column {
                 let (r2, a2) = (below.index, below.value)
                 let wasSingleton = rowCells.count(r2) == 1
@@ -209,7 +209,7 @@ struct Elimination {
                 if !wasSingleton, let key = singletonKey(r2) { singletons.push(key, r2) }
             }
             if colHeap != nil { for e in prow where e.index != j && columnCount[e.index] > 0 { colHeap!.push(columnCount[e.index], e.index) } }
-            _ = out.u.beginList()
+            _ = prow.count > 1 ? out.u.beginList() : out.u.appendList()
             for e in prow where e.index != j { out.u.appendToLast(e) }
             out.pivots.append(Pivot(row: i, column: j, pivot: pv))
         }
