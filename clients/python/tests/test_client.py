@@ -24,12 +24,12 @@ CARD = {
 }
 
 
-@pytest.fixture(scope="module")
-def client():
+def start_server(*flags):
+    """A server on a free loopback port and a Client for it, once it answers."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    proc = subprocess.Popen([BIN, "--port", str(port), "--store", "memory", "--log-level", "warning"],
+    proc = subprocess.Popen([BIN, "--port", str(port), "--store", "memory", "--log-level", "warning", *flags],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     c = Client(f"http://127.0.0.1:{port}")
     for _ in range(200):
@@ -38,6 +38,12 @@ def client():
             break
         except OSError:
             time.sleep(0.05)
+    return proc, c
+
+
+@pytest.fixture(scope="module")
+def client():
+    proc, c = start_server()
     yield c
     proc.terminate()
     proc.wait(timeout=30)
@@ -231,19 +237,8 @@ def test_interface_builder_documents(client):
 
 
 def test_a_refusal_says_when_to_retry():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    proc = subprocess.Popen([BIN, "--port", str(port), "--store", "memory", "--log-level", "warning", "--max-sessions", "1"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc, c = start_server("--max-sessions", "1")
     try:
-        c = Client(f"http://127.0.0.1:{port}")
-        for _ in range(200):
-            try:
-                c.request("GET", "/healthz")
-                break
-            except OSError:
-                time.sleep(0.05)
         c.create_session(CARD)
         with pytest.raises(LayoutdError) as e:
             c.create_session(CARD)
