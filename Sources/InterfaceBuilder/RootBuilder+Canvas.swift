@@ -21,23 +21,31 @@ extension RootBuilder {
     /// No device named (before Xcode 8): the stored height is the screen's, less what the root
     /// sits below; a controller's root has the 20-point status bar and its bars.
     private func noDeviceCanvas(stored frame: Frame) -> RootCanvas {
-        let below = kind == .scene && frame.y > 0 && frame.y < frame.height
+        let below = kind == .scene && Self.isStoredBelowTheBars(frame)
         var safe = Device.Insets()
         if kind == .scene {
             let status = controller?.children.contains { $0.name == "nil" && $0["key"] == "simulatedStatusBarMetrics" } == true ? 0.0 : 20
             safe.top = max(0, status + bars.top - (below ? frame.y : 0))
             safe.bottom = bars.bottom
         }
-        let height = below && Self.isScreenHeight(frame.height) ? frame.height - frame.y : frame.height
-        return RootCanvas(width: frame.width, height: height, safeArea: safe)
+        return RootCanvas(width: frame.width, height: frame.height, safeArea: safe)
     }
 
-    /// A root stored below the bars of a document that names no device keeps its stored height
-    /// unless that is a whole screen's (an old document's leftover, laid out in what is left of
-    /// the screen): Xcode 4 to 6 store such roots at what is left (y 64 and 504 high on a
-    /// 568-point screen, 455 above a tab bar; 20 and 548): 9 repositories of the IBCorpus
-    /// development half, 3 of them with views that show it (CSAILVision/DetectMeApp,
-    /// GerardFogarty/Metronome-iOS, Latrops/Party-Maker), none the other way.
+    /// A controller's root of a document that names no device, stored below the bars (y > 0)
+    /// at what is left of the screen: Xcode 4 to 6 store such roots there (y 64 and 504 high
+    /// on a 568-point screen, 455 above a tab bar; 20 and 548) and lay them out at that
+    /// height, the bars over them already left out: 9 repositories of the IBCorpus development
+    /// half, 3 of them with views that show it (CSAILVision/DetectMeApp,
+    /// GerardFogarty/Metronome-iOS, Latrops/Party-Maker), none the other way. A root stored
+    /// there at a whole screen's height is not below them: Xcode lays it out on the whole
+    /// screen, the status bar and the bars over its top: TuckerSherman/Swipr (375 × 667 at
+    /// y 64, Xcode 6.1: views on the bottom layout guide stored 667 down, 4 views) and
+    /// firatsertgoz/Bitirme (320 × 568 at y 64, Xcode 7: a table from the top layout guide
+    /// stored at y 64 and 504 high), none the other way; no change on the validation half.
+    static func isStoredBelowTheBars(_ frame: Frame) -> Bool {
+        frame.y > 0 && frame.y < frame.height && !isScreenHeight(frame.height)
+    }
+
     static func isScreenHeight(_ h: Double) -> Bool { Device.all.contains { $0.height == h || $0.width == h } }
 
     private func sceneCanvas(stored frame: Frame, device: Device, screen: (width: Double, height: Double, safeArea: Device.Insets))

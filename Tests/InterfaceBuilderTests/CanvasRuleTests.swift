@@ -285,20 +285,24 @@ final class CanvasRuleTests: XCTestCase {
     }
 
     /// A document naming no device: a root stored below the bars keeps a stored height that is
-    /// what is left of the screen, and loses its offset from one that is the whole screen's.
+    /// what is left of the screen; one stored there at the whole screen's height is laid out on
+    /// the whole screen, the bars over its top.
     func testARootStoredBelowTheBarsOfNoDevice() throws {
-        func bottom(rootY: Int, height: Int) throws -> (root: Double, b: Double) {
+        func canvas(rootY: Int, height: Int) throws -> (root: Double, t: Double, b: Double) {
             let xml = """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="4510" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
                     <scenes><scene sceneID="s"><objects>
                         <viewController id="vc" sceneMemberID="viewController">
+                            <layoutGuides><viewControllerLayoutGuide type="top" id="top"/></layoutGuides>
                             <view key="view" contentMode="scaleToFill" id="root">
                                 <rect key="frame" x="0.0" y="\(rootY)" width="320" height="\(height)"/>
                                 <subviews>
+                                    \(PinnedBox.view("t"))
                                     \(PinnedBox.view("b"))
                                 </subviews>
                                 <constraints>
+                                    \(PinnedBox.constraints("t", edge: #"firstItem="t" firstAttribute="top" secondItem="top" secondAttribute="bottom""#))
                                     \(PinnedBox.constraints("b", edge: #"firstItem="b" firstAttribute="bottom" secondItem="root" secondAttribute="bottom""#))
                                 </constraints>
                             </view>
@@ -309,13 +313,13 @@ final class CanvasRuleTests: XCTestCase {
                 """
             let root = try XCTUnwrap(try Importer.read(Array(xml.utf8), options: ImportOptions(contentSizes: .stored)).roots.first)
             let frames = try laidOut(root)
-            let r = try XCTUnwrap(frames["root"]), b = try XCTUnwrap(frames["b"])
-            return (r.height, b.y + b.height)
+            let r = try XCTUnwrap(frames["root"]), t = try XCTUnwrap(frames["t"]), b = try XCTUnwrap(frames["b"])
+            return (r.height, t.y, b.y + b.height)
         }
-        var i = try bottom(rootY: 64, height: 504)
-        XCTAssertEqual([i.root, i.b], [504, 504])
-        i = try bottom(rootY: 64, height: 568)
-        XCTAssertEqual([i.root, i.b], [504, 504])
+        var i = try canvas(rootY: 64, height: 504)
+        XCTAssertEqual([i.root, i.t, i.b], [504, 0, 504])
+        i = try canvas(rootY: 64, height: 568)
+        XCTAssertEqual([i.root, i.t, i.b], [568, 64, 568])
     }
 
     /// An iPad in landscape keeps its status bar; a phone hides it.
