@@ -30,9 +30,10 @@ struct Bars {
         func destinations(_ c: XMLElement, relationship: String) -> [String] {
             segues(c).filter { $0["kind"] == "relationship" && $0["relationship"] == relationship }.compactMap { $0["destination"] }
         }
-        /// A navigation controller's stack: its root and what they show, breadth first.
+        /// A navigation controller's stack: its root, what it shows itself
+        /// (`navigationControllerShows`) and what they show, breadth first.
         func stack(of nav: XMLElement) -> [String] {
-            var seen: [String] = [], queue = destinations(nav, relationship: "rootViewController")
+            var seen: [String] = [], queue = destinations(nav, relationship: "rootViewController") + Self.navigationControllerShows(nav, segues)
             while let id = queue.first {
                 queue.removeFirst()
                 guard !seen.contains(id), let c = controllers[id], c.name != "navigationController" else { continue }
@@ -85,6 +86,15 @@ struct Bars {
         bottom.merge(ownBottom) { $1 }
         Self.shownInheritHiddenTopBar(controllers: controllers, segues: segues, own: ownTop, into: &top)
         Self.shownInheritTopBar(controllers: controllers, segues: segues, own: ownTop, into: &top)
+    }
+
+    /// A navigation controller's own `show` (or `push`) segue pushes onto its stack, as
+    /// `UINavigationController.show(_:sender:)` does: Xcode draws its navigation bar over the
+    /// controller shown. IBCorpus development half: firatsertgoz/Bitirme (a custom navigation
+    /// controller's segue to a dashboard, Xcode 7; its table from the top layout guide stored
+    /// at y 64), none the other way; no change on the validation half.
+    static func navigationControllerShows(_ nav: XMLElement, _ segues: (XMLElement) -> [XMLElement]) -> [String] {
+        segues(nav).filter { $0["kind"] == "show" || $0["kind"] == "push" }.compactMap { $0["destination"] }
     }
 
     /// What a controller shows (a `show` or `push` segue) is pushed onto its navigation stack:

@@ -203,6 +203,35 @@ final class CanvasRuleTests: XCTestCase {
         XCTAssertEqual([i.top, i.bottom], [20, 0])
     }
 
+    /// A navigation controller's own show segue pushes onto its stack: the bar is over the
+    /// controller it shows, as over its root.
+    func testWhatANavigationControllerShowsHasItsBar() throws {
+        let nav = """
+            <scene sceneID="n"><objects>
+                <navigationController id="nav" sceneMemberID="viewController">
+                    <navigationBar key="navigationBar" contentMode="scaleToFill" id="nav-bar"><rect key="frame" x="0.0" y="20" width="375" height="44"/></navigationBar>
+                    <connections>
+                        <segue destination="a" kind="relationship" relationship="rootViewController" id="nav-root"/>
+                        <segue destination="vc" kind="show" id="nav-show"/>
+                    </connections>
+                </navigationController>
+            </objects></scene>
+            <scene sceneID="a"><objects>
+                <viewController id="a" sceneMemberID="viewController">
+                    <view key="view" contentMode="scaleToFill" id="a-root"><rect key="frame" x="0.0" y="0.0" width="375" height="667"/></view>
+                </viewController>
+            </objects></scene>
+            """
+        var i = try insets(Self.storyboard(tools: "13771", device: "retina4_7", size: (375, 667), more: nav))
+        XCTAssertEqual([i.top, i.bottom], [64, 0])
+        // Presented from it, not pushed: no bar.
+        i = try insets(
+            Self.storyboard(
+                tools: "13771", device: "retina4_7", size: (375, 667),
+                more: nav.replacingOccurrences(of: #"kind="show""#, with: #"kind="presentation""#)))
+        XCTAssertEqual([i.top, i.bottom], [20, 0])
+    }
+
     /// A stack's root that hides its navigation bar in its simulated metrics passes that to
     /// what it pushes: no bar over the pushed controller, and none over what that one pushes.
     func testWhatAControllerWithoutATopBarShowsHasNone() throws {
