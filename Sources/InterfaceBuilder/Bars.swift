@@ -8,6 +8,8 @@ struct Bars {
     var bottom: [String: Double] = [:]
     /// Controllers under an opaque navigation bar (`translucent="NO"`): their root starts below it.
     var opaqueTop: Set<String> = []
+    /// Controllers whose simulated status bar is None, set or inferred (`inferredWithoutStatusBar`).
+    var noStatusBar: Set<String> = []
 
     init(objects: [[XMLElement]]) {
         // By id, and in document order: a controller in two navigation stacks (one in a
@@ -85,7 +87,41 @@ struct Bars {
         top.merge(ownTop) { $1 }
         bottom.merge(ownBottom) { $1 }
         Self.shownInheritHiddenTopBar(controllers: controllers, segues: segues, own: ownTop, into: &top)
+        noStatusBar = Self.inferredWithoutStatusBar(controllers: controllers, order: order, segues: segues)
         Self.shownInheritTopBar(controllers: controllers, segues: segues, own: ownTop, into: &top)
+    }
+
+    /// Controllers whose simulated status bar is None (`<nil key="simulatedStatusBarMetrics"/>`),
+    /// their own or inferred as Xcode infers a controller's simulated metrics where it sets
+    /// none: from the navigation controller whose root it is, or from the controller that shows
+    /// it (`show` or `push`). Used where a document names no device (`RootBuilder.noDeviceCanvas`;
+    /// with a device, a status bar None lost views on the validation half: not kept).
+    /// IBCorpus development half: tiana890/NakedChinese (Xcode 6, a navigation controller
+    /// with its bar hidden and status bar None: its root's views stored from y 0, 2 views; a
+    /// controller pushed from one that sets a status bar has it, as stored), none the other
+    /// way; no change on the validation half.
+    static func inferredWithoutStatusBar(
+        controllers: [String: XMLElement], order: [String], segues: (XMLElement) -> [XMLElement]
+    ) -> Set<String> {
+        func own(_ c: XMLElement) -> Bool? {
+            guard let m = c.children.first(where: { $0["key"] == "simulatedStatusBarMetrics" }) else { return nil }
+            return m.name == "nil"
+        }
+        var none: Set<String> = [], queue = order.filter { id in controllers[id].flatMap(own) == true }
+        none.formUnion(queue)
+        while let id = queue.first {
+            queue.removeFirst()
+            guard let c = controllers[id] else { continue }
+            let next = segues(c).filter {
+                $0["kind"] == "show" || $0["kind"] == "push" || ($0["kind"] == "relationship" && $0["relationship"] == "rootViewController")
+            }.compactMap { $0["destination"] }
+            for d in next where !none.contains(d) {
+                guard let dc = controllers[d], own(dc) == nil else { continue }
+                none.insert(d)
+                queue.append(d)
+            }
+        }
+        return none
     }
 
     /// A navigation controller's own `show` (or `push`) segue pushes onto its stack, as
@@ -171,14 +207,18 @@ struct Bars {
     }
 
     func of(_ controller: String) -> ControllerBars {
-        ControllerBars(top: top[controller] ?? 0, bottom: bottom[controller] ?? 0, opaqueTop: opaqueTop.contains(controller))
+        ControllerBars(
+            top: top[controller] ?? 0, bottom: bottom[controller] ?? 0, opaqueTop: opaqueTop.contains(controller),
+            noStatusBar: noStatusBar.contains(controller))
     }
 }
 
 /// The bars Xcode's canvas shows over one controller's root: the top bars' height (below the
-/// status bar), the bottom bar's, and whether the root starts below an opaque navigation bar.
+/// status bar), the bottom bar's, whether the root starts below an opaque navigation bar, and
+/// whether its simulated status bar is None.
 struct ControllerBars {
     var top = 0.0
     var bottom = 0.0
     var opaqueTop = false
+    var noStatusBar = false
 }

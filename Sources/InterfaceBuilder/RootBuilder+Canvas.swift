@@ -19,12 +19,13 @@ extension RootBuilder {
     }
 
     /// No device named (before Xcode 8): the stored height is the screen's, less what the root
-    /// sits below; a controller's root has the 20-point status bar and its bars.
+    /// sits below; a controller's root has the 20-point status bar (unless its simulated
+    /// metrics, set or inferred, say None: `Bars.inferredWithoutStatusBar`) and its bars.
     private func noDeviceCanvas(stored frame: Frame) -> RootCanvas {
         let below = kind == .scene && Self.isStoredBelowTheBars(frame)
         var safe = Device.Insets()
         if kind == .scene {
-            let status = controller?.children.contains { $0.name == "nil" && $0["key"] == "simulatedStatusBarMetrics" } == true ? 0.0 : 20
+            let status = bars.noStatusBar ? 0.0 : 20
             safe.top = max(0, status + bars.top - (below ? frame.y : 0))
             safe.bottom = bars.bottom
         }

@@ -351,6 +351,51 @@ final class CanvasRuleTests: XCTestCase {
         XCTAssertEqual([i.root, i.t, i.b], [568, 64, 568])
     }
 
+    /// A document naming no device: a controller that sets no simulated status bar infers
+    /// its navigation controller's (as the stack's root) or the one showing it; its own wins.
+    func testNoStatusBarIsInferredDownTheStack() throws {
+        func top(of id: String, pushedOwn: String = "") throws -> Double {
+            func scene(_ id: String, _ more: String) -> String {
+                """
+                <scene sceneID="\(id)-s"><objects>
+                    <viewController id="\(id)" sceneMemberID="viewController">
+                        <layoutGuides><viewControllerLayoutGuide type="top" id="\(id)-top"/></layoutGuides>
+                        <view key="view" contentMode="scaleToFill" id="\(id)-root">
+                            <rect key="frame" x="0.0" y="0.0" width="320" height="568"/>
+                            <subviews>\(PinnedBox.view("\(id)-t"))</subviews>
+                            <constraints>
+                                \(PinnedBox.constraints("\(id)-t", edge: #"firstItem="\#(id)-t" firstAttribute="top" secondItem="\#(id)-top" secondAttribute="bottom""#, leading: #"secondItem="\#(id)-root" secondAttribute="leading""#))
+                            </constraints>
+                        </view>
+                        \(more)
+                    </viewController>
+                </objects></scene>
+                """
+            }
+            let xml = """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="6254" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
+                    <scenes>
+                    <scene sceneID="n"><objects>
+                        <navigationController navigationBarHidden="YES" id="nav" sceneMemberID="viewController">
+                            <navigationBar key="navigationBar" contentMode="scaleToFill" id="nav-bar"><rect key="frame" x="0.0" y="0.0" width="320" height="44"/></navigationBar>
+                            <nil key="simulatedStatusBarMetrics"/>
+                            <connections><segue destination="a" kind="relationship" relationship="rootViewController" id="nav-root"/></connections>
+                        </navigationController>
+                    </objects></scene>
+                    \(scene("a", #"<connections><segue destination="b" kind="push" id="a-push"/></connections>"#))
+                    \(scene("b", pushedOwn))
+                    </scenes>
+                </document>
+                """
+            let root = try XCTUnwrap(try Importer.read(Array(xml.utf8), options: ImportOptions(contentSizes: .stored)).roots.first { $0.name == id })
+            return try XCTUnwrap(try laidOut(root)["\(id)-t"]).y
+        }
+        XCTAssertEqual(try top(of: "a"), 0)
+        XCTAssertEqual(try top(of: "b"), 0)
+        XCTAssertEqual(try top(of: "b", pushedOwn: #"<simulatedStatusBarMetrics key="simulatedStatusBarMetrics"/>"#), 20)
+    }
+
     /// An iPad in landscape keeps its status bar; a phone hides it.
     func testAnIPadKeepsItsStatusBarInLandscape() throws {
         var i = try insets(Self.storyboard(tools: "12118", device: "ipad9_7", size: (768, 1024)), landscape: true)
