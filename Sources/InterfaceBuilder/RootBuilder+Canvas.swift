@@ -53,6 +53,8 @@ extension RootBuilder {
         -> RootCanvas
     {
         let asked = context.options.device != nil || context.options.landscape != nil
+        var screen = screen
+        if !asked, let size = freeformScreen { (screen.width, screen.height) = (size.width, size.height) }
         // A root stored below the bars (y > 0) with the screen's whole height is an old
         // document's leftover: Xcode lays it out in what is left of the screen.
         var stored = (frame.width, frame.y > 0 ? min(frame.height, screen.height - frame.y) : frame.height)
@@ -79,7 +81,6 @@ extension RootBuilder {
                 let fromTop = underTop ? min(missing, safe.top) : 0
                 safe.top -= fromTop
                 safe.bottom = max(0, safe.bottom - (missing - fromTop))
-                if let kept = Self.freeformKeepsHomeIndicator(isFreeform, screen: screen.safeArea) { safe.bottom = max(safe.bottom, kept) }
             }
         }
         return RootCanvas(width: w, height: h, safeArea: safe)
@@ -106,16 +107,29 @@ extension RootBuilder {
         }
     }
 
-    /// A root sized freeform keeps the device's home-indicator inset at its bottom, whatever
-    /// its height: a controller's root shorter than the screen does not lose it, and a
-    /// top-level view not the screen's size has it (but no status bar). IBCorpus development
-    /// half: scenee/FloatingPanel (a 375 x 778 controller on the 6.1-inch phone, a view on the
-    /// safe area's bottom stored 34 above the root's) and taiseiogura/Homelax2023 (two input
+    /// A controller sized freeform (`<size key="freeformSize">`) is drawn on a screen of that
+    /// size with the device's insets: its root is laid out as on the device's screen, and one
+    /// stored shorter than that size leaves out what is not over it, as a root shorter than
+    /// the device's screen does (a root as tall as its freeform size keeps the home indicator
+    /// wherever that is shorter than the device). IBCorpus development half:
+    /// arum2yo/ShoppingMall (414 × 1000 and 1300 on the 6.1-inch phone, roots stored 83
+    /// shorter above a tab bar and the home indicator, tables on the safe area's bottom stored
+    /// at the roots' bottoms: 2 views, 2 documents) and scenee/FloatingPanel (7 roots as tall as
+    /// their 375 × 778, a view on the safe area's bottom stored 34 above the root's), none the
+    /// other way. Validation half: 7844 → 7846 views, 251 → 252 documents.
+    var freeformScreen: Size? {
+        guard kind == .scene, let size = controller?.children.first(where: { $0.name == "size" && $0["key"] == "freeformSize" }),
+            let width = size.number("width"), let height = size.number("height")
+        else { return nil }
+        return Size(width: width, height: height)
+    }
+
+    /// A top-level view sized freeform has the device's home-indicator inset at its bottom,
+    /// whatever its height, but no status bar (a controller sized freeform has its screen:
+    /// `freeformScreen`). IBCorpus development half: taiseiogura/Homelax2023 (two input
     /// accessory views of 581 x 174 on the 6.1-inch Pro, a text view 20 above the safe
-    /// area's bottom stored 54 above the view's): 5 views of 3 documents, 2 repositories. One
-    /// view the other way: a sheet presented from that controller, stored 10 shorter than its
-    /// freeform size, shows neither inset. A top-level view given the status bar as well lost
-    /// views on the validation half: not kept.
+    /// area's bottom stored 54 above the view's). A top-level view given the status bar as
+    /// well lost views on the validation half: not kept.
     static func freeformKeepsHomeIndicator(_ freeform: Bool, screen safe: Device.Insets) -> Double? {
         freeform && safe.bottom > 0 ? safe.bottom : nil
     }

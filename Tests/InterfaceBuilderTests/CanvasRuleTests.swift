@@ -406,15 +406,21 @@ final class CanvasRuleTests: XCTestCase {
         XCTAssertEqual(i.size + [i.top, i.bottom], [667, 375, 0, 0])
     }
 
-    /// A root sized freeform keeps the home indicator's inset at its bottom: a controller's
-    /// root shorter than the screen, and a top-level view not the screen's size (no status
-    /// bar over it); without freeform metrics neither has it.
-    func testAFreeformRootKeepsTheHomeIndicator() throws {
-        let freeform = #"<size key="freeformSize" width="375" height="778"/>"#
-        var i = try insets(Self.storyboard(tools: "21701", device: "retina6_1", size: (375, 778), controller: freeform))
+    /// A controller sized freeform is drawn on a screen of its freeform size: a root as tall
+    /// keeps the home indicator's inset, shorter or taller than the device's screen; one
+    /// stored shorter than its freeform size by the bars under it and the home indicator has
+    /// neither. A top-level view sized freeform keeps the home indicator (no status bar over
+    /// it); without freeform metrics neither has it.
+    func testAFreeformRootIsOnAScreenOfItsSize() throws {
+        func freeform(_ h: Int) -> String { #"<size key="freeformSize" width="375" height="\#(h)"/>"# }
+        var i = try insets(Self.storyboard(tools: "21701", device: "retina6_1", size: (375, 778), controller: freeform(778)))
         XCTAssertEqual([i.size, [i.top, i.bottom]], [[375, 778], [48, 34]])
         i = try insets(Self.storyboard(tools: "21701", device: "retina6_1", size: (375, 778)))
         XCTAssertEqual([i.top, i.bottom], [48, 0])
+        i = try insets(Self.storyboard(tools: "17156", device: "retina6_1", size: (375, 1000), controller: freeform(1000)))
+        XCTAssertEqual([i.size, [i.top, i.bottom]], [[375, 1000], [44, 34]])
+        i = try insets(Self.storyboard(tools: "17156", device: "retina6_1", size: (375, 917), controller: freeform(1000)))
+        XCTAssertEqual([i.size, [i.top, i.bottom]], [[375, 917], [44, 0]])
 
         func xibBottom(freeform: Bool) throws -> [Double] {
             let xml = """
