@@ -14,6 +14,7 @@ struct RootBuilder {
     let inControllersTable: Bool
     /// A cell in a scene: the scene's view's width.
     let sceneWidth: Double?
+    let isOwnersView: Bool
     let context: DocumentContext
     /// The top and bottom bars over a controller's root (`Bars`).
     let bars: ControllerBars
@@ -27,7 +28,7 @@ struct RootBuilder {
 
     init(found: FoundRoot, context: DocumentContext, bars: ControllerBars) {
         (kind, name, root, controller, unstoredCellSize) = (found.kind, found.name, found.view, found.owner, found.unstoredCellSize)
-        (inControllersTable, sceneWidth) = (found.inControllersTable, found.sceneWidth)
+        (inControllersTable, sceneWidth, isOwnersView) = (found.inControllersTable, found.sceneWidth, found.isOwnersView)
         (self.context, self.bars) = (context, bars)
     }
 

@@ -17,12 +17,19 @@ struct FoundRoot {
     var inControllersTable = false
     /// A cell in a scene: the width of the scene's view, whose traits set the cell's margins.
     var sceneWidth: Double?
+    /// A xib's top-level view that is its File's Owner's `view` outlet: the view a controller
+    /// loads from the nib, its root view (`RootBuilder.isControllersRoot`).
+    var isOwnersView = false
 }
 
 enum RootDiscovery {
     static func roots(in lists: [[XMLElement]]) -> [FoundRoot] {
         var found: [FoundRoot] = []
         for objects in lists {
+            let ownersViews = Set(
+                objects.filter { $0["placeholderIdentifier"] == "IBFilesOwner" }.flatMap { owner in
+                    owner.list("connections").filter { $0.name == "outlet" && $0["property"] == "view" }.compactMap { $0["destination"] }
+                })
             for object in objects {
                 if let view = object.children.first(where: { $0["key"] == "view" && hasFrame($0) }) {
                     found.append(FoundRoot(kind: .scene, name: object["id"] ?? view["id"] ?? "", view: view, owner: object))
@@ -31,7 +38,9 @@ enum RootDiscovery {
                     cell(object, table: nil, into: &found)
                     inner(object, table: Self.lists.contains(object.name) ? object : nil, into: &found)
                 } else if Importer.isView(object) {
-                    found.append(FoundRoot(kind: .view, name: object["id"] ?? "", view: object))
+                    var root = FoundRoot(kind: .view, name: object["id"] ?? "", view: object)
+                    root.isOwnersView = object["id"].map { ownersViews.contains($0) } ?? false
+                    found.append(root)
                     inner(object, table: Self.lists.contains(object.name) ? object : nil, into: &found)
                 }
             }

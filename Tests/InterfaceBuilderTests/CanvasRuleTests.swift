@@ -270,6 +270,47 @@ final class CanvasRuleTests: XCTestCase {
         XCTAssertEqual([i.top, i.bottom], [64, 0])
     }
 
+    /// A xib's top-level view that is its File's Owner's `view` is a controller's root: the
+    /// system minimum margins at its sides and none above and below beyond the safe area; a
+    /// view no owner loads keeps a plain view's 8.
+    static func ownersXib(view outlet: Bool, bars: String = "") -> [UInt8] {
+        Array(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <document type="com.apple.InterfaceBuilder3.CocoaTouch.XIB" version="3.0" toolsVersion="19162" targetRuntime="iOS.CocoaTouch" useAutolayout="YES" useSafeAreas="YES">
+                <device id="retina4_7" orientation="portrait" appearance="light"/>
+                <objects>
+                    <placeholder placeholderIdentifier="IBFilesOwner" id="-1" customClass="SomeViewController">
+                        <connections>\(outlet ? #"<outlet property="view" destination="root" id="o1"/>"# : "")</connections>
+                    </placeholder>
+                    <view contentMode="scaleToFill" id="root">
+                        <rect key="frame" x="0.0" y="0.0" width="375" height="667"/>
+                        <subviews>\(PinnedBox.view("t"))\(PinnedBox.view("b"))</subviews>
+                        <viewLayoutGuide key="safeArea" id="safe"/>
+                        <constraints>
+                            \(PinnedBox.constraints("t", edge: #"firstItem="t" firstAttribute="top" secondItem="root" secondAttribute="topMargin""#, leading: #"secondItem="root" secondAttribute="leadingMargin""#))
+                            \(PinnedBox.constraints("b", edge: #"firstItem="b" firstAttribute="bottom" secondItem="root" secondAttribute="bottomMargin""#))
+                        </constraints>
+                        \(bars)
+                    </view>
+                </objects>
+            </document>
+            """.utf8)
+    }
+
+    /// The margins `t` and `b` of `ownersXib` show: leading, top, bottom.
+    func ownersXibMargins(_ bytes: [UInt8]) throws -> [Double] {
+        let root = try XCTUnwrap(try Importer.read(bytes, options: ImportOptions(contentSizes: .stored)).roots.first)
+        let frames = try laidOut(root)
+        let t = try XCTUnwrap(frames["t"]), b = try XCTUnwrap(frames["b"])
+        return [t.x, t.y, 667 - b.y - b.height]
+    }
+
+    func testAFilesOwnersViewHasAControllersMargins() throws {
+        XCTAssertEqual(try ownersXibMargins(Self.ownersXib(view: true)), [16, 0, 0])
+        XCTAssertEqual(try ownersXibMargins(Self.ownersXib(view: false)), [8, 8, 8])
+    }
+
     /// A document without safe areas (iOS 7–10's layout guides): a root's top and bottom
     /// margins are 0 under the status bar and a navigation bar; with safe areas they are
     /// inset by them.
