@@ -11,7 +11,11 @@ extension RootBuilder {
         case .view:
             let full = frame.width == screen.width && frame.height == screen.height
             let homeIndicator = Self.freeformKeepsHomeIndicator(isFreeform, screen: screen.safeArea) ?? 0
-            let safe = full ? screen.safeArea : Device.Insets(top: 0, left: 0, bottom: homeIndicator, right: 0)
+            var safe = full ? screen.safeArea : Device.Insets(top: 0, left: 0, bottom: homeIndicator, right: 0)
+            if full && isOwnersView {
+                let bars = Self.simulatedBars(of: root)
+                (safe.top, safe.bottom) = (safe.top + bars.top, safe.bottom + bars.bottom)
+            }
             return RootCanvas(width: frame.width, height: frame.height, safeArea: safe)
         case .cell:
             return RootCanvas(width: frame.width, height: frame.height, safeArea: Device.Insets())
@@ -122,6 +126,24 @@ extension RootBuilder {
             let width = size.number("width"), let height = size.number("height")
         else { return nil }
         return Size(width: width, height: height)
+    }
+
+    /// The bars a xib's top-level view sets in its own simulated metrics (a navigation bar,
+    /// 74 with a prompt; a tab bar or toolbar): Xcode draws them over a File's Owner's view
+    /// (`isOwnersView`) as over a controller's root. IBCorpus development half:
+    /// Automattic/pocket-casts-ios (a 375 × 667 controller's view under a simulated
+    /// navigation bar, Xcode 13: a divider on its top margin stored at y 44, 3 views).
+    static func simulatedBars(of view: XMLElement) -> (top: Double, bottom: Double) {
+        var bars = (top: 0.0, bottom: 0.0)
+        for child in view.children {
+            switch (child.name, child["key"]) {
+            case ("simulatedNavigationBarMetrics", "simulatedTopBarMetrics"): bars.top = child["prompted"] == "YES" ? 74 : 44
+            case ("simulatedTabBarMetrics", "simulatedBottomBarMetrics"): bars.bottom = 49
+            case ("simulatedToolbarMetrics", "simulatedBottomBarMetrics"): bars.bottom = 44
+            default: break
+            }
+        }
+        return bars
     }
 
     /// A top-level view sized freeform has the device's home-indicator inset at its bottom,

@@ -311,6 +311,17 @@ final class CanvasRuleTests: XCTestCase {
         XCTAssertEqual(try ownersXibMargins(Self.ownersXib(view: false)), [8, 8, 8])
     }
 
+    /// A File's Owner's view that sets a navigation bar and a tab bar in its simulated metrics
+    /// has them over it, as a controller's root; a view no owner loads does not.
+    func testAFilesOwnersViewHasItsSimulatedBars() throws {
+        let bars = """
+            <simulatedNavigationBarMetrics key="simulatedTopBarMetrics" prompted="NO"/>
+            <simulatedTabBarMetrics key="simulatedBottomBarMetrics"/>
+            """
+        XCTAssertEqual(try ownersXibMargins(Self.ownersXib(view: true, bars: bars)), [16, 44, 49])
+        XCTAssertEqual(try ownersXibMargins(Self.ownersXib(view: false, bars: bars)), [8, 8, 8])
+    }
+
     /// A document without safe areas (iOS 7–10's layout guides): a root's top and bottom
     /// margins are 0 under the status bar and a navigation bar; with safe areas they are
     /// inset by them.
