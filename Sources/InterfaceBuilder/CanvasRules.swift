@@ -6,7 +6,7 @@ extension Device {
     func drawn(by xcode: ToolsVersion) -> Device {
         var d = self
         d.top = Self.notchedStatusBarBeforeXcode14(d, xcode) ?? d.top
-        d.top = Self.noStatusBarOnHomeButtonPhones(d, xcode) ?? d.top
+        d.top = Self.noStatusBarOnHomeButtonDevices(d, xcode) ?? d.top
         if let doubled = Self.doubledInsetsOfXcode26(d, xcode) { (d.top, d.bottom) = doubled }
         return d
     }
@@ -18,13 +18,16 @@ extension Device {
         d.isPhone && d.bottom > 0 && d.top > 44 && xcode.isBefore(21225) ? 44 : nil
     }
 
-    /// Xcode 11 to 14.2 (toolsVersion 14800 to 21700) draw a phone with a home button without
+    /// Xcode 11 to 14.2 (toolsVersion 14800 to 21700) draw a device with a home button without
     /// a status bar: its safe area starts at the top of the screen. Stored frames of 5
-    /// repositories (toolsVersion 14868–21507: navigation bars stored at y = 0, views 0 below
-    /// the safe area's top); Xcode 10 (14113–14490, 7 repositories) and Xcode 14.3 on (21701,
-    /// 22505, 24506: 2 repositories) store the bar at y = 20.
-    static func noStatusBarOnHomeButtonPhones(_ d: Device, _ xcode: ToolsVersion) -> Double? {
-        d.isPhone && d.bottom == 0 && xcode.isFrom(14800) && xcode.isBefore(21701) ? 0 : nil
+    /// repositories' phones (toolsVersion 14868–21507: navigation bars stored at y = 0, views 0
+    /// below the safe area's top); Xcode 10 (14113–14490, 7 repositories) and Xcode 14.3 on
+    /// (21701, 22505, 24506: 2 repositories) store the bar at y = 20. An iPad with a home
+    /// button too: Senior-Design-Team-15/Senior-Design-App (the 10.5-inch iPad in landscape,
+    /// Xcode 11: views on the safe area's top stored 50 down, below the iPad's navigation bar
+    /// alone, 2 views), none the other way; no change on the validation half.
+    static func noStatusBarOnHomeButtonDevices(_ d: Device, _ xcode: ToolsVersion) -> Double? {
+        d.bottom == 0 && xcode.isFrom(14800) && xcode.isBefore(21701) ? 0 : nil
     }
 
     /// Xcode 26 gives a phone with a sensor housing twice its insets (48 -> 96, 59 -> 118,

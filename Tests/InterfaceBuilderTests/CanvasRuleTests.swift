@@ -78,11 +78,12 @@ final class CanvasRuleTests: XCTestCase {
         XCTAssertTrue(i.notes.contains { $0.message.contains("retina9_9") }, "\(i.notes)")
     }
 
-    /// Xcode 11 to 14.2 draw a phone with a home button without a status bar; Xcode 10 and
-    /// Xcode 14.3 on with it. Sensor-housing phones have 44 before Xcode 14.0.
+    /// Xcode 11 to 14.2 draw a phone or an iPad with a home button without a status bar;
+    /// Xcode 10 and Xcode 14.3 on with it. Sensor-housing phones have 44 before Xcode 14.0.
     func testStatusBarsByXcode() throws {
         for (tools, top) in [("14490.70", 20.0), ("15505", 0), ("17156", 0), ("21507", 0), ("21701", 20), ("22505", 20)] {
             XCTAssertEqual(try insets(Self.storyboard(tools: tools, device: "retina4_7", size: (375, 667))).top, top, tools)
+            XCTAssertEqual(try insets(Self.storyboard(tools: tools, device: "ipad10_5", size: (834, 1112))).top, top, tools)
         }
         XCTAssertEqual(try insets(Self.storyboard(tools: "19162", device: "retina6_7", size: (428, 926))).top, 44)
         XCTAssertEqual(try insets(Self.storyboard(tools: "21225", device: "retina6_7", size: (428, 926))).top, 47)
