@@ -1358,6 +1358,13 @@ public final class FactoredSolver {
     /// instructions to factor `drag_n1000`'s 26,000 rows, tens for a visit): a drag then
     /// stalled on a whole-basis factorization to save a few visits a step.
     static let visitsPerFactorNonzero = 32
+    /// How many times the factors' nonzeros the eta file may hold. Was 1: the degenerate
+    /// steps of a star with tied cells enter the hub's column, a third of the basis, every
+    /// step or two, and each few steps refactored the whole basis (10 factorizations in a
+    /// 4,000-cell build, 2.8 G of its 7.6 G instructions); their transposed solves reach the
+    /// etas by row (`BasisFactor.etaBackward`), so holding more costs memory, not solves.
+    /// 4: that star 6.3 → 4.2 G, a mixed star 3.4 → 2.5 G at 1,000 cells, the feeds unchanged.
+    static let etasPerFactorNonzero = 4
 
     func maybeRefactor() {
         if refactorPending {
@@ -1365,7 +1372,7 @@ public final class FactoredSolver {
             try? refactor()
             return
         }
-        if basis.etaNonzeros > max(refactorMinimum, basis.luNonzeros) || tombs.count > max(64, basis.stepCount / 4)
+        if basis.etaNonzeros > max(refactorMinimum, Self.etasPerFactorNonzero * basis.luNonzeros) || tombs.count > max(64, basis.stepCount / 4)
             || basis.etaVisits > max(refactorMinimum, Self.visitsPerFactorNonzero * basis.luNonzeros)
         {
             try? refactor()
