@@ -538,6 +538,46 @@ final class FactoredSolverOperationTests: XCTestCase {
         }
     }
 
+    /// A row of a table: an icon and a detail that hug and resist compression at 750 (pinned
+    /// both ways at one level) beside a title that hugs at 250 and takes the spare width. The
+    /// crash takes each pinned view's hugging as an `==` of its level, so the title takes the
+    /// spare and a batch build needs no pivot, whichever row comes first (a table screen's
+    /// rows took two each); the values are the incremental path's.
+    func testTheCrashPinsViewsThatHugAndResistAtOneLevel() {
+        // (intrinsic width, hugging, compression resistance) of icon, title, detail.
+        let views: [(Double, Double, Double)] = [(29, 750, 750), (119, 250, 750), (40, 750, 750)]
+        for reversed in [false, true] {
+            func build(_ s: FactoredSolver, batch: Bool) -> [(Variable, Variable)] {
+                let vars = views.map { _ in (s.addVariable(), s.addVariable()) }  // (x, width)
+                var defs = [ConstraintDefinition(LinearExpression([(vars[0].0, 1)], constant: -8), .equal)]
+                for k in 1..<vars.count {
+                    let (x0, w0) = vars[k - 1]
+                    defs.append(ConstraintDefinition(LinearExpression([(vars[k].0, 1), (x0, -1), (w0, -1)], constant: -12), .equal))
+                }
+                defs.append(ConstraintDefinition(LinearExpression([(vars[2].0, 1), (vars[2].1, 1)], constant: -(375 - 8)), .equal))
+                for ((_, w), (size, hugging, resistance)) in zip(vars, views) {
+                    defs.append(ConstraintDefinition(LinearExpression([(w, 1)], constant: -size), .lessOrEqual, priority: hugging))
+                    defs.append(ConstraintDefinition(LinearExpression([(w, 1)], constant: -size), .greaterOrEqual, priority: resistance))
+                }
+                // A fill stack's tie: all but the last view keep their size at 1.
+                for ((_, w), (size, _, _)) in zip(vars, views).dropLast() {
+                    defs.append(ConstraintDefinition(LinearExpression([(w, 1)], constant: -size), .equal, priority: 1))
+                }
+                if reversed { defs.reverse() }
+                if batch { _ = s.add(batch: defs) } else { for d in defs { s.add(d) } }
+                return vars
+            }
+            let (s, one) = (FactoredSolver(), FactoredSolver())
+            let vars = build(s, batch: true), oneVars = build(one, batch: false)
+            XCTAssertEqual(s.pivotCount, 0, "reversed \(reversed): the crash's basis is optimal")
+            XCTAssertEqual(vars.map { s.value($0.1) }, [29, 375 - 16 - 24 - 29 - 40, 40], "reversed \(reversed)")
+            for (a, b) in zip(vars, oneVars) {
+                XCTAssertEqual(s.value(a.0), one.value(b.0), accuracy: 1e-9, "reversed \(reversed)")
+                XCTAssertEqual(s.value(a.1), one.value(b.1), accuracy: 1e-9, "reversed \(reversed)")
+            }
+        }
+    }
+
     /// The random systems of the ambiguity tests, each with whether it is added as one batch.
     private static func ambiguitySystems(rounds: Range<Int>) -> [(Int, SmallSystem, Bool)] {
         var rng = LCG(state: 4242)
