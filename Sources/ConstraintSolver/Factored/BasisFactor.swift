@@ -412,6 +412,7 @@ extension BasisFactor {
         meter.release("basis: U diagonal") { udiag = [] }
         meter.release("basis: etas") {
             etaPivot = []; etaColumn = []; etaPivotValue = []; etasByPivot = []; etaRows.removeAll(); etaSteps = []
+            etaSums = []
         }
         meter.release("basis: step maps") {
             rowOfStep = IndexMap(); columnOfStep = IndexMap(); stepOfRow = IndexMap(); stepOfColumn = IndexMap()
