@@ -135,7 +135,7 @@ public final class LayoutSession {
 
     /// `build` on the limits' engine, and again on the solved form when the factored basis
     /// had to recover; nil when `build` gives nil.
-    private static func recovering(_ limits: SessionLimits, _ build: (SessionLimits) throws(LayoutError) -> LayoutSession?)
+    static func recovering(_ limits: SessionLimits, _ build: (SessionLimits) throws(LayoutError) -> LayoutSession?)
         throws(LayoutError) -> LayoutSession?
     {
         guard let s = try build(limits) else { return nil }

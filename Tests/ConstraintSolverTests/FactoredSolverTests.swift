@@ -389,6 +389,23 @@ final class FactoredSolverOperationTests: XCTestCase {
         }
     }
 
+    /// A batch that replaces rows reuses their handles, so its handles do not run on: its
+    /// break order is kept by handle, and the one it names first breaks (not the newest).
+    func testAReplacingBatchBreaksInItsOwnOrder() {
+        let s = FactoredSolver()
+        let w = s.addVariable()
+        func rows(_ constants: [Double]) -> [ConstraintDefinition] {
+            constants.map { ConstraintDefinition(LinearExpression([(w, 1)], constant: -$0), .equal, priority: 1000) }
+        }
+        let first = s.add(batch: ConstraintBatch(rows([10, 20, 30])))
+        var batch = ConstraintBatch(rows([100, 200, 300]))
+        batch.breakOrder = [0, 2, 1]
+        let made = s.replace(first, with: batch)
+        XCTAssertNotEqual(made.last!.raw - made.first!.raw, 2, "the handles were reused, not run on")
+        XCTAssertEqual(s.value(w), 200, accuracy: 1e-9, "the row ordered last holds")
+        XCTAssertEqual(Set(s.brokenConstraints.map(\.constraint)), Set([made[0], made[2]]))
+    }
+
     /// The ambiguous variables are those whose range over the optimal face is not a point
     /// (the reference: min and max of each variable with every level fixed at its optimum).
     func testAmbiguityAgainstTheOptimalFace() throws {

@@ -9,7 +9,7 @@ extension FactoredSolver {
         meter.release("columns") { columnRows = SparseLists<Int32>() }
         meter.release("rows: cells") { rows = SparseLists<Entry>() }
         meter.release("rows: right-hand sides, handles") {
-            rowLive = BitVector(); rhs = []; handleOfRow = []; batchBreakOrder = []
+            rowLive = BitVector(); rhs = []; handleOfRow = []; batchBreakOrder = []; batchBreakOrderByHandle = [:]
         }
         meter.release("records") { records = HandleTable() }
         meter.release("column state: values") { value = [] }

@@ -6,8 +6,7 @@ extension FactoredSolver {
     func tryRemove(_ handle: ConstraintHandle) throws(Unsatisfiable) {
         guard let rec = records.removeValue(forKey: handle.raw) else { return }
         // A handle used again is a new constraint: it has no place in the batch's order.
-        let k = Int(handle.raw - batchFirstHandle)
-        if k >= 0 && k < batchBreakOrder.count { batchBreakOrder[k] = .max }
+        forgetBreakOrder(handle.raw)
         ambiguityCache = nil
         maybeRefactor()
         broken.removeAll { $0 == handle.raw }
@@ -138,8 +137,7 @@ extension FactoredSolver {
         broken.removeAll { gone.contains($0) }
         for handle in handles {
             guard let rec = records.removeValue(forKey: handle.raw) else { continue }
-            let k = Int(handle.raw - batchFirstHandle)
-            if k >= 0 && k < batchBreakOrder.count { batchBreakOrder[k] = .max }
+            forgetBreakOrder(handle.raw)
             let r = rec.row
             handleOfRow[r] = -1
             // Its own slack, errors or artificial go with it; the shared columns stay. The

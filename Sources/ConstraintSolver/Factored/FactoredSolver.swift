@@ -163,12 +163,22 @@ public final class FactoredSolver {
     /// The row of the operation under way: the one to break when it is in a conflict.
     var preferredRow: Int? = nil
     /// The last batch's `breakOrder`, by handle from its first: the order a conflict breaks in
-    /// (`Int64.max`, or a handle outside it: none, the newest row breaks).
+    /// (`Int64.max`, or a handle outside it: none, the newest row breaks). A batch whose
+    /// handles do not run on (it reused those of the rows it replaced) keeps it by handle.
     var batchBreakOrder: [Int64] = []
     var batchFirstHandle: Int32 = 0
+    var batchBreakOrderByHandle: [Int32: Int64] = [:]
     func breakOrder(ofRow r: Int) -> Int64 {
-        let k = Int(handleOfRow[r] - batchFirstHandle)
-        return k >= 0 && k < batchBreakOrder.count ? batchBreakOrder[k] : .max
+        let h = handleOfRow[r]
+        let k = Int(h - batchFirstHandle)
+        if k >= 0 && k < batchBreakOrder.count { return batchBreakOrder[k] }
+        return batchBreakOrderByHandle[h] ?? .max
+    }
+    /// A handle gone: its place in the batch's order is no one's (the handle may be reused).
+    func forgetBreakOrder(_ h: Int32) {
+        let k = Int(h - batchFirstHandle)
+        if k >= 0 && k < batchBreakOrder.count { batchBreakOrder[k] = .max }
+        if !batchBreakOrderByHandle.isEmpty { batchBreakOrderByHandle[h] = nil }
     }
     /// Free columns that make removed rows vacuous; dropped at the next factorization.
     var tombs: Set<Int> = []
@@ -245,8 +255,12 @@ public final class FactoredSolver {
         try makeRows(batch, handles: &handles)
         // The batch's break order, kept as it came (no per-row copy) while its handles run on
         // from the first: as they do in the empty engine a whole document is built into.
-        if batch.breakOrder.count == batch.count, let first = handles.first?.raw, handles.last!.raw - first == Int32(batch.count - 1) {
-            (batchBreakOrder, batchFirstHandle) = (batch.breakOrder, first)
+        if batch.breakOrder.count == batch.count, let first = handles.first?.raw {
+            if handles.last!.raw - first == Int32(batch.count - 1) {
+                (batchBreakOrder, batchFirstHandle, batchBreakOrderByHandle) = (batch.breakOrder, first, [:])
+            } else {
+                (batchBreakOrder, batchBreakOrderByHandle) = ([], Dictionary(uniqueKeysWithValues: zip(handles.map(\.raw), batch.breakOrder)))
+            }
         }
         makeColumnLists()
         lastAdded = handles
