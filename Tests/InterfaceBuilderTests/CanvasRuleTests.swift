@@ -498,6 +498,57 @@ final class CanvasRuleTests: XCTestCase {
         XCTAssertEqual(try xibBottom(freeform: false), [0, 0])
     }
 
+    /// A today extension's root (`simulatedAppContext="notificationCenter"`) is the widget in
+    /// Notification Center: no status bar and no home indicator; a phone with a sensor housing
+    /// keeps the housing's inset at the top. Its top layout guide (before safe areas) is at
+    /// the root's top too.
+    func testATodayWidgetHasNoStatusBar() throws {
+        func widget(_ tools: String, _ device: String) -> [UInt8] {
+            let xml = String(
+                decoding: Self.storyboard(
+                    tools: tools, device: device, size: (320, 110), controller: #"<size key="freeformSize" width="320" height="110"/>"#),
+                as: UTF8.self)
+            return Array(xml.replacingOccurrences(of: #"id="root""#, with: #"simulatedAppContext="notificationCenter" id="root""#).utf8)
+        }
+        var i = try insets(widget("14490.70", "retina4_7"))
+        XCTAssertEqual([i.size, [i.top, i.bottom]], [[320, 110], [0, 0]])
+        i = try insets(widget("15505", "retina6_1"))
+        XCTAssertEqual([i.size, [i.top, i.bottom]], [[320, 110], [44, 0]])
+        i = try insets(Self.storyboard(tools: "14490.70", device: "retina4_7", size: (320, 110)))
+        XCTAssertEqual([i.top, i.bottom], [20, 0])
+
+        let legacy = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="11762" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
+                <device id="retina4_7" orientation="portrait"><adaptation id="fullscreen"/></device>
+                <scenes><scene sceneID="s"><objects>
+                    <viewController id="vc" sceneMemberID="viewController">
+                        <layoutGuides>
+                            <viewControllerLayoutGuide type="top" id="top"/>
+                            <viewControllerLayoutGuide type="bottom" id="bottom"/>
+                        </layoutGuides>
+                        <view key="view" contentMode="scaleToFill" simulatedAppContext="notificationCenter" id="root">
+                            <rect key="frame" x="0.0" y="0.0" width="320" height="110"/>
+                            <subviews>
+                                <view translatesAutoresizingMaskIntoConstraints="NO" id="t"><rect key="frame" x="0" y="0" width="10" height="10"/></view>
+                            </subviews>
+                            <constraints>
+                                <constraint firstItem="t" firstAttribute="top" secondItem="top" secondAttribute="bottom" id="c1"/>
+                                <constraint firstItem="t" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="c2"/>
+                                <constraint firstItem="t" firstAttribute="width" constant="10" id="c3"/>
+                                <constraint firstItem="t" firstAttribute="height" constant="10" id="c4"/>
+                            </constraints>
+                        </view>
+                        <freeformSimulatedSizeMetrics key="simulatedDestinationMetrics"/>
+                        <size key="freeformSize" width="320" height="110"/>
+                    </viewController>
+                </objects></scene></scenes>
+            </document>
+            """
+        let root = try XCTUnwrap(try Importer.read(Array(legacy.utf8), options: ImportOptions(contentSizes: .stored)).roots.first)
+        XCTAssertEqual(try XCTUnwrap(try laidOut(root)["t"]).y, 0)
+    }
+
     /// Xcode 10 on a 375-point phone: a cell in a table view controller's table has the
     /// controller's 16-point side margins, one in a table inside another view 15.
     func testACellInAControllersTableHasItsMargins() throws {
