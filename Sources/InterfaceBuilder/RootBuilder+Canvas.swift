@@ -118,12 +118,26 @@ extension RootBuilder {
     }
 
     /// A controller presented as a sheet (iOS 13's default, Xcode 11 on): its root is stored 10
-    /// points shorter than the screen below the status bar, the card's top. The status bar is
+    /// points shorter than the screen below the status bar, the card's top (from Xcode 14, 10
+    /// shorter than the screen: `isSheetStoredTenShorter`). The status bar is
     /// not over the card, the home indicator is: Xcode's frames in 20 such roots of 4
     /// repositories (842 on a 896-point phone, 758 on a 812-point one, 872 on a 926-point one;
     /// a navigation bar in the card stored at y = 0).
     static func isSheet(missing: Double, statusBar: Double, storedY: Double) -> Bool {
-        statusBar > 0 && storedY == 0 && abs(missing - (statusBar + 10)) < 0.5
+        statusBar > 0 && storedY == 0 && (abs(missing - (statusBar + 10)) < 0.5 || isSheetStoredTenShorter(missing: missing))
+    }
+
+    /// From Xcode 14 a sheet's root is stored 10 points shorter than the whole screen (842 on
+    /// the 852-point phone, 834 on the 844-point one), no longer below the status bar; the
+    /// canvas still draws no status bar over the card, the home indicator under it. IBCorpus
+    /// development half: hanamido/ios101-project4-trivia (toolsVersion 22154, 7 views 59
+    /// points up), krrgit/CodePath-iOS101-Capstone (21701, 2 views), aparkl/iOS101-SP25
+    /// (23504, a card's view under its 56-point bar stored at y 72, 1 view),
+    /// azimmmmismail/GroSelfie and scenee/FloatingPanel (the template's 32700.99.1234; a
+    /// 375 × 778 freeform card stored 768 high), 14 views of 5 repositories, none the other
+    /// way.
+    static func isSheetStoredTenShorter(missing: Double) -> Bool {
+        abs(missing - 10) < 0.5
     }
 }
 

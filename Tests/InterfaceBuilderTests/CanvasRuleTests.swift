@@ -97,13 +97,19 @@ final class CanvasRuleTests: XCTestCase {
         XCTAssertEqual([i.top, i.bottom], [96, 68])
     }
 
-    /// A sheet's card is 10 points below the status bar: no status bar over it, the home
-    /// indicator still under it.
+    /// A sheet's card is 10 points below the status bar (Xcode 11 to 13), or its root stored 10
+    /// points shorter than the screen (Xcode 14 on): no status bar over it, the home indicator
+    /// still under it.
     func testASheetHasNoStatusBar() throws {
         var i = try insets(Self.storyboard(tools: "16096", device: "retina6_1", size: (414, 842)))
         XCTAssertEqual([i.size, [i.top, i.bottom]], [[414, 842], [0, 34]])
         i = try insets(Self.storyboard(tools: "15505", device: "retina5_9", size: (375, 758)))
         XCTAssertEqual([i.top, i.bottom], [0, 34])
+        // Xcode 14 on: the card's root stored 10 points shorter than the screen.
+        i = try insets(Self.storyboard(tools: "22155", device: "retina6_12", size: (393, 842)))
+        XCTAssertEqual([i.size, [i.top, i.bottom]], [[393, 842], [0, 34]])
+        i = try insets(Self.storyboard(tools: "23504", device: "retina6_0", size: (390, 834)))
+        XCTAssertEqual([i.size, [i.top, i.bottom]], [[390, 834], [0, 34]])
     }
 
     /// A scene of a navigation controller `id` whose root is `root`, its bar stored `height`
