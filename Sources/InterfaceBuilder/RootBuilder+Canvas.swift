@@ -51,14 +51,15 @@ extension RootBuilder {
 
     /// No device named (before Xcode 8): the stored height is the screen's, less what the root
     /// sits below; a controller's root has the 20-point status bar (unless its simulated
-    /// metrics, set or inferred, say None: `Bars.inferredWithoutStatusBar`) and its bars.
+    /// metrics, set or inferred, say None: `Bars.inferredWithoutStatusBar`) and its bars (not
+    /// the bottom one where it is stored above it: `isStoredAboveTheBottomBar`).
     private func noDeviceCanvas(stored frame: Frame) -> RootCanvas {
         let below = kind == .scene && Self.isStoredBelowTheBars(frame)
         var safe = Device.Insets()
         if kind == .scene {
             let status = bars.noStatusBar ? 0.0 : 20
             safe.top = max(0, status + bars.top - (below ? frame.y : 0))
-            safe.bottom = bars.bottom
+            safe.bottom = below && Self.isStoredAboveTheBottomBar(frame, bar: bars.bottom) ? 0 : bars.bottom
         }
         return RootCanvas(width: frame.width, height: frame.height, safeArea: safe)
     }
@@ -76,6 +77,17 @@ extension RootBuilder {
     /// stored at y 64 and 504 high), none the other way; no change on the validation half.
     static func isStoredBelowTheBars(_ frame: Frame) -> Bool {
         frame.y > 0 && frame.y < frame.height && !isScreenHeight(frame.height)
+    }
+
+    /// A root of a document naming no device stored below the top bars and above the bottom
+    /// one (its height the screen's less both) is laid out above the bottom bar: nothing of
+    /// it is under the bar, its bottom layout guide is at its bottom. IBCorpus development
+    /// half: Latrops/Party-Maker (toolsVersion 9531, 320 × 455 at y 64 above a tab bar, 13
+    /// views) and krazdax5/ETSMobile-iOS (10117, 320 × 460 above an opaque toolbar and
+    /// 768 × 911 above an opaque tab bar, 4 views), none the other way; no change on the
+    /// validation half.
+    static func isStoredAboveTheBottomBar(_ frame: Frame, bar: Double) -> Bool {
+        bar > 0 && isScreenHeight(frame.y + frame.height + bar)
     }
 
     static func isScreenHeight(_ h: Double) -> Bool { Device.all.contains { $0.height == h || $0.width == h } }

@@ -410,6 +410,38 @@ final class CanvasRuleTests: XCTestCase {
         XCTAssertEqual([i.root, i.t, i.b], [568, 64, 568])
     }
 
+    /// A document naming no device: a root stored below the top bars and above a bottom bar
+    /// (the screen's height less both) has its bottom layout guide at its bottom; one stored
+    /// taller has the bar over its bottom.
+    func testARootStoredAboveTheBottomBarOfNoDevice() throws {
+        func bottom(height: Int) throws -> Double {
+            let xml = """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="10117" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
+                    <scenes><scene sceneID="s"><objects>
+                        <viewController id="vc" sceneMemberID="viewController">
+                            <layoutGuides><viewControllerLayoutGuide type="bottom" id="bottom"/></layoutGuides>
+                            <view key="view" contentMode="scaleToFill" id="root">
+                                <rect key="frame" x="0.0" y="64" width="320" height="\(height)"/>
+                                <subviews>\(PinnedBox.view("b"))</subviews>
+                                <constraints>
+                                    \(PinnedBox.constraints("b", edge: #"firstItem="bottom" firstAttribute="top" secondItem="b" secondAttribute="bottom""#))
+                                </constraints>
+                            </view>
+                            <simulatedNavigationBarMetrics key="simulatedTopBarMetrics" translucent="NO" prompted="NO"/>
+                            <simulatedTabBarMetrics key="simulatedBottomBarMetrics" translucent="NO"/>
+                        </viewController>
+                    </objects></scene></scenes>
+                </document>
+                """
+            let root = try XCTUnwrap(try Importer.read(Array(xml.utf8), options: ImportOptions(contentSizes: .stored)).roots.first)
+            let b = try XCTUnwrap(try laidOut(root)["b"])
+            return b.y + b.height
+        }
+        XCTAssertEqual(try bottom(height: 455), 455)
+        XCTAssertEqual(try bottom(height: 470), 421)
+    }
+
     /// A document naming no device: a controller that sets no simulated status bar infers
     /// its navigation controller's (as the stack's root) or the one showing it; its own wins.
     func testNoStatusBarIsInferredDownTheStack() throws {
