@@ -98,6 +98,7 @@ extension RootBuilder {
         let asked = context.options.device != nil || context.options.landscape != nil
         var screen = screen
         if !asked, let size = freeformScreen { (screen.width, screen.height) = (size.width, size.height) }
+        if !asked, let size = freeformScreen, Self.smallFreeformHasNoStatusBar(size, device: device) { screen.safeArea.top = 0 }
         // A root stored below the bars (y > 0) with the screen's whole height is an old
         // document's leftover: Xcode lays it out in what is left of the screen.
         var stored = (frame.width, frame.y > 0 ? min(frame.height, screen.height - frame.y) : frame.height)
@@ -179,6 +180,18 @@ extension RootBuilder {
             let width = size.number("width"), let height = size.number("height")
         else { return nil }
         return Size(width: width, height: height)
+    }
+
+    /// A controller sized freeform smaller than a phone with a home button (no wider, less
+    /// tall) is drawn without the status bar: views on its top guide are stored at its top.
+    /// IBCorpus development half: AmbiLabs/AmbiWidget-iOS (a today extension's 320 × 220
+    /// whose root has no widget context, toolsVersion 14460, 14 views), Ramiz69/HackerNews
+    /// (likewise, 375 × 100, 13771, 2 views) and cgranthovey/bucketList (375 × 180, 14113,
+    /// 1 view) on the 4.7-inch phone; the other way an iMessage extension's 320 × 528
+    /// (MotoXakep/Vkontakte_GeekBrains, 13771, 1 view). Validation half: 1 view and 1
+    /// document more agree.
+    static func smallFreeformHasNoStatusBar(_ size: Size, device: Device) -> Bool {
+        device.bottom == 0 && device.isPhone && size.width <= device.width && size.height < device.height
     }
 
     /// The bars a xib's top-level view sets in its own simulated metrics (a navigation bar,

@@ -500,8 +500,9 @@ final class CanvasRuleTests: XCTestCase {
     /// A controller sized freeform is drawn on a screen of its freeform size: a root as tall
     /// keeps the home indicator's inset, shorter or taller than the device's screen; one
     /// stored shorter than its freeform size by the bars under it and the home indicator has
-    /// neither. A top-level view sized freeform keeps the home indicator (no status bar over
-    /// it); without freeform metrics neither has it.
+    /// neither; one smaller than a phone with a home button has no status bar. A top-level
+    /// view sized freeform keeps the home indicator (no status bar over it); without freeform
+    /// metrics neither has it.
     func testAFreeformRootIsOnAScreenOfItsSize() throws {
         func freeform(_ h: Int) -> String { #"<size key="freeformSize" width="375" height="\#(h)"/>"# }
         var i = try insets(Self.storyboard(tools: "21701", device: "retina6_1", size: (375, 778), controller: freeform(778)))
@@ -512,6 +513,12 @@ final class CanvasRuleTests: XCTestCase {
         XCTAssertEqual([i.size, [i.top, i.bottom]], [[375, 1000], [44, 34]])
         i = try insets(Self.storyboard(tools: "17156", device: "retina6_1", size: (375, 917), controller: freeform(1000)))
         XCTAssertEqual([i.size, [i.top, i.bottom]], [[375, 917], [44, 0]])
+        // Smaller than a phone with a home button: no status bar; as tall as it: the status bar.
+        func small(_ w: Int, _ h: Int) -> String { #"<size key="freeformSize" width="\#(w)" height="\#(h)"/>"# }
+        i = try insets(Self.storyboard(tools: "14460.31", device: "retina4_7", size: (320, 220), controller: small(320, 220)))
+        XCTAssertEqual([i.size, [i.top, i.bottom]], [[320, 220], [0, 0]])
+        i = try insets(Self.storyboard(tools: "13771", device: "retina4_7", size: (375, 667), controller: small(375, 667)))
+        XCTAssertEqual([i.top, i.bottom], [20, 0])
 
         func xibBottom(freeform: Bool) throws -> [Double] {
             let xml = """
