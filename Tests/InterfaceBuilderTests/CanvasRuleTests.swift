@@ -652,6 +652,45 @@ final class CanvasRuleTests: XCTestCase {
         XCTAssertEqual(try x("inner"), 15)
     }
 
+    /// A cell with an accessory: its content view's trailing margin is UIView's 8; without
+    /// one the cell's side margin (16 on a 375-point phone, Xcode 10).
+    func testACellWithAnAccessoryHasAnEightPointTrailingMargin() throws {
+        func right(accessory: String) throws -> Double {
+            let xml = """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="14313.18" targetRuntime="iOS.CocoaTouch" useAutolayout="YES" useSafeAreas="YES">
+                    <device id="retina4_7" orientation="portrait"/>
+                    <scenes><scene sceneID="s"><objects>
+                        <tableViewController id="tvc" sceneMemberID="viewController">
+                            <tableView key="view" contentMode="scaleToFill" style="plain" id="table">
+                                <rect key="frame" x="0.0" y="0.0" width="375" height="667"/>
+                                <prototypes>
+                                    <tableViewCell contentMode="scaleToFill" \(accessory) id="cell">
+                                        <rect key="frame" x="0.0" y="28" width="375" height="44"/>
+                                        <tableViewCellContentView key="contentView" id="content">
+                                            <rect key="frame" x="0.0" y="0.0" width="341" height="44"/>
+                                            <subviews>\(PinnedBox.view("b"))</subviews>
+                                            <constraints>
+                                                \(PinnedBox.constraints("b", edge: #"firstItem="b" firstAttribute="top" secondItem="content" secondAttribute="top""#,
+                                                    leading: #"secondItem="content" secondAttribute="trailingMargin" constant="-10""#))
+                                            </constraints>
+                                        </tableViewCellContentView>
+                                    </tableViewCell>
+                                </prototypes>
+                            </tableView>
+                        </tableViewController>
+                    </objects></scene></scenes>
+                </document>
+                """
+            let root = try XCTUnwrap(
+                try Importer.read(Array(xml.utf8), options: ImportOptions(contentSizes: .stored)).roots.first { $0.name == "cell" })
+            let b = try XCTUnwrap(try laidOut(root)["b"])
+            return 341 - (b.x + 10)
+        }
+        XCTAssertEqual(try right(accessory: #"accessoryType="disclosureIndicator""#), 8)
+        XCTAssertEqual(try right(accessory: ""), 16)
+    }
+
     /// A cell's side margins follow the scene's width (its controller's traits), not the
     /// cell's: an inset-grouped table's 374-point cells in a 414-point scene have 20
     /// (CiscoDevNet/DNASpacesSDKSampleApp-IOS, IBCorpus development half: 25 views).

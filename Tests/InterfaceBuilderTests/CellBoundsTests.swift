@@ -21,7 +21,7 @@ final class CellBoundsTests: XCTestCase {
                                     <constraints><constraint firstAttribute="height" constant="1" id="h"/></constraints>
                                 </view>
                                 <view translatesAutoresizingMaskIntoConstraints="NO" id="dot">
-                                    <rect key="frame" x="263" y="20" width="8" height="8"/>
+                                    <rect key="frame" x="271" y="20" width="8" height="8"/>
                                     <constraints>
                                         <constraint firstAttribute="width" constant="8" id="w"/>
                                         <constraint firstAttribute="height" constant="8" id="dh"/>
@@ -48,8 +48,9 @@ final class CellBoundsTests: XCTestCase {
         XCTAssertEqual(frames["content"], Rect(x: 0, y: 0, width: 287, height: 49.5))
         // The cell's trailing edge is 320 in the content view's coordinates, past its 287.
         XCTAssertEqual(frames["line"], Rect(x: 10, y: 0, width: 300, height: 1))
-        // Its margins stay the content view's (16 at the sides): 287 - 16, not 320 - 16.
-        XCTAssertEqual(frames["dot"], Rect(x: 263, y: 20, width: 8, height: 8))
+        // Its margins stay the content view's (8 at the trailing side beside the accessory,
+        // `RootBuilder.accessoryTrailingMargin`): 287 - 8, not 320 - 16.
+        XCTAssertEqual(frames["dot"], Rect(x: 271, y: 20, width: 8, height: 8))
     }
 
     /// An Xcode 6 or 7 cell made 300 x 120 whose content view the file keeps at the template's
