@@ -68,13 +68,12 @@ struct ViewTree {
     }
 
     /// The held constraints in the order the IB file lists them (a view's own, written
-    /// inside it, before its superview's), so that where required constraints conflict and the
-    /// stored frames satisfy them all (`listingStoredBreaksFirst`), the first in the file breaks
-    /// (the engine breaks the first listed; frames, guides, content sizes and stacks keep their
-    /// places). The views' order (a superview's first) and either order reversed matched fewer
-    /// conflicting roots of the IBCorpus development half, or (the rest after the stored breaks
-    /// reversed, on the grown corpus) as many. Stored frames of a conflicting root
-    /// are weak evidence: the benchmark reports those roots apart.
+    /// inside it, before its superview's): where required constraints conflict and the stored
+    /// frames satisfy them all, the last in the file breaks (`listingStoredBreaksFirst` lists
+    /// them reversed; the engine breaks the first listed; frames, guides, content sizes and
+    /// stacks keep their places). The views' order (a superview's first) matched fewer
+    /// conflicting roots of the IBCorpus. Stored frames of a conflicting root are weak
+    /// evidence: the benchmark reports those roots apart.
     var inFileOrder: [HeldConstraint] {
         held.sorted { ($0.element.line, $0.element.column) < ($1.element.line, $1.element.column) }
     }

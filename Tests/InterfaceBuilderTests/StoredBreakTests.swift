@@ -54,6 +54,25 @@ final class StoredBreakTests: XCTestCase {
         XCTAssertEqual(ids.filter { $0 == "mid" || $0 == "far" }, ["far", "mid"])
     }
 
+    func testTheOthersAreListedLastInTheFileFirst() throws {
+        // `wide` is stored 10 points off (listed first); the rest, which the stored frames
+        // satisfy, follow last-listed first, so where they conflict the last in the file breaks.
+        let body = """
+            <subviews>
+                <view translatesAutoresizingMaskIntoConstraints="NO" id="box"><rect key="frame" x="20" y="100" width="100" height="50"/></view>
+            </subviews>
+            <constraints>
+                <constraint firstItem="box" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="20" id="lead"/>
+                <constraint firstItem="box" firstAttribute="top" secondItem="root" secondAttribute="top" constant="100" id="top"/>
+                <constraint firstItem="box" firstAttribute="width" constant="110" id="wide"/>
+                <constraint firstItem="box" firstAttribute="height" constant="50" id="tall"/>
+            </constraints>
+            """
+        let root = try XCTUnwrap(try Importer.read(ImporterTests.scene(body), options: ImportOptions(contentSizes: .stored)).roots.first)
+        let ids = (root.document["constraints"]?.array ?? []).compactMap { $0["id"]?.string }
+        XCTAssertEqual(ids.filter { ["lead", "top", "wide", "tall"].contains($0) }, ["wide", "tall", "top", "lead"])
+    }
+
     /// Views whose stored frames break a required constraint between them are stale
     /// (`RootBuilder.storedStaleViews`); a constraint to the root, or on a view showing an SF
     /// Symbol (stored at its image rect), does not say so.
