@@ -229,9 +229,19 @@ extension LayoutDocument {
                 let insets = views[Int(s)].spec.margins
                 let marginSum = m ? (horizontal ? insets.left + insets.right : insets.top + insets.bottom) : 0
                 let spacing = spacingSum + marginSum
-                for (v, w) in zip(visible, sizes) {
-                    let k = w / total
-                    add(v, size, .equal, s, size, multiplier: k, -k * spacing)
+                // The first view's share of the stack, each other view's in proportion to the
+                // view before it (its share of the stack where that one has none): the same
+                // sizes. Each share of the stack made every view's size depend on the stack's,
+                // which the basis holds as the sum of all of them, and each step on a cell read
+                // the whole column (a proportional column of 160 cells whose heights conflict
+                // with their content: 5.8 → 3.3 G instructions).
+                for (i, (v, w)) in zip(visible, sizes).enumerated() {
+                    if i > 0 && sizes[i - 1] > 0 {
+                        add(v, size, .equal, visible[i - 1], size, multiplier: w / sizes[i - 1])
+                    } else {
+                        let k = w / total
+                        add(v, size, .equal, s, size, multiplier: k, -k * spacing)
+                    }
                 }
             }
         case .equalSpacing, .equalCentering:
