@@ -373,10 +373,10 @@ FAMILIES.update({name: found(name) for name in FOUND})
 PENDING = {"found-conflicts-chained", "found-mixed"} | {
     "found3-widths-star-750", "found3-heights-chained-aspect-conflicts",
     "found6-label-widths-chained-750", "found8-widths-star-750-proportional", "found8-heights-star-nest-ladder",
-    "found8-widths-chained-heights-star", "found8-proportional-equalcentering-aspect", "found8-proportional-chain-star-ladder",
+    "found8-widths-chained-heights-star", "found8-proportional-equalcentering-aspect",
     "found8-equalcentering-widths-star-aspect",
     "found9-nest-widths-chained-750", "found9-equalcentering-nests-widths-star", "found9-fill-stack-nests-heights-star-750",
-    "found9-proportional-equalspacing-nests-heights-star", "found9-label-widths-star-750", "found9-fillequally-equalcentering-heights-star",
+    "found9-label-widths-star-750", "found9-fillequally-equalcentering-heights-star",
 }
 
 
