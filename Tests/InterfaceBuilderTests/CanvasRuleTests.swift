@@ -656,32 +656,9 @@ final class CanvasRuleTests: XCTestCase {
     /// one the cell's side margin (16 on a 375-point phone, Xcode 10).
     func testACellWithAnAccessoryHasAnEightPointTrailingMargin() throws {
         func right(accessory: String) throws -> Double {
-            let xml = """
-                <?xml version="1.0" encoding="UTF-8"?>
-                <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="14313.18" targetRuntime="iOS.CocoaTouch" useAutolayout="YES" useSafeAreas="YES">
-                    <device id="retina4_7" orientation="portrait"/>
-                    <scenes><scene sceneID="s"><objects>
-                        <tableViewController id="tvc" sceneMemberID="viewController">
-                            <tableView key="view" contentMode="scaleToFill" style="plain" id="table">
-                                <rect key="frame" x="0.0" y="0.0" width="375" height="667"/>
-                                <prototypes>
-                                    <tableViewCell contentMode="scaleToFill" \(accessory) id="cell">
-                                        <rect key="frame" x="0.0" y="28" width="375" height="44"/>
-                                        <tableViewCellContentView key="contentView" id="content">
-                                            <rect key="frame" x="0.0" y="0.0" width="341" height="44"/>
-                                            <subviews>\(PinnedBox.view("b"))</subviews>
-                                            <constraints>
-                                                \(PinnedBox.constraints("b", edge: #"firstItem="b" firstAttribute="top" secondItem="content" secondAttribute="top""#,
-                                                    leading: #"secondItem="content" secondAttribute="trailingMargin" constant="-10""#))
-                                            </constraints>
-                                        </tableViewCellContentView>
-                                    </tableViewCell>
-                                </prototypes>
-                            </tableView>
-                        </tableViewController>
-                    </objects></scene></scenes>
-                </document>
-                """
+            let xml = Self.tableControllerCell(
+                tools: "14313.18", device: "retina4_7", table: ("plain", 375, 667), cell: (accessory, 0, 375), contentWidth: 341,
+                leading: #"secondItem="content" secondAttribute="trailingMargin" constant="-10""#)
             let root = try XCTUnwrap(
                 try Importer.read(Array(xml.utf8), options: ImportOptions(contentSizes: .stored)).roots.first { $0.name == "cell" })
             let b = try XCTUnwrap(try laidOut(root)["b"])
@@ -695,36 +672,45 @@ final class CanvasRuleTests: XCTestCase {
     /// cell's: an inset-grouped table's 374-point cells in a 414-point scene have 20
     /// (CiscoDevNet/DNASpacesSDKSampleApp-IOS, IBCorpus development half: 25 views).
     func testACellsMarginsFollowItsScenesWidth() throws {
-        let id = "b"
-        let xml = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="17701" targetRuntime="iOS.CocoaTouch" useAutolayout="YES" useSafeAreas="YES">
-                <device id="retina6_1" orientation="portrait"/>
-                <scenes><scene sceneID="s"><objects>
-                    <tableViewController id="vc" sceneMemberID="viewController">
-                                <tableView key="view" contentMode="scaleToFill" style="insetGrouped" id="table">
-                                    <rect key="frame" x="0.0" y="0.0" width="414" height="896"/>
-                                    <prototypes>
-                                        <tableViewCell contentMode="scaleToFill" id="cell">
-                                            <rect key="frame" x="20" y="28" width="374" height="44"/>
-                                            <tableViewCellContentView key="contentView" id="content">
-                                                <rect key="frame" x="0.0" y="0.0" width="374" height="44"/>
-                                                <subviews>\(PinnedBox.view(id))</subviews>
-                                                <constraints>
-                                                    \(PinnedBox.constraints(id, edge: #"firstItem="b" firstAttribute="top" secondItem="content" secondAttribute="top""#,
-                                                        leading: #"secondItem="content" secondAttribute="leadingMargin""#))
-                                                </constraints>
-                                            </tableViewCellContentView>
-                                        </tableViewCell>
-                                    </prototypes>
-                                </tableView>
-                    </tableViewController>
-                </objects></scene></scenes>
-            </document>
-            """
+        let xml = Self.tableControllerCell(
+            tools: "17701", device: "retina6_1", table: ("insetGrouped", 414, 896), cell: ("", 20, 374), contentWidth: 374,
+            leading: #"secondItem="content" secondAttribute="leadingMargin""#)
         let roots = try Importer.read(Array(xml.utf8), options: ImportOptions(contentSizes: .stored)).roots
         let cell = try XCTUnwrap(roots.first { $0.name == "cell" })
-        XCTAssertEqual(try XCTUnwrap(try laidOut(cell)[id]).x, 20)
+        XCTAssertEqual(try XCTUnwrap(try laidOut(cell)["b"]).x, 20)
+    }
+
+    /// A storyboard of one table view controller whose one prototype cell (`cell`, its content
+    /// view `content`) holds `PinnedBox` `b`, its leading edge placed by `leading`.
+    static func tableControllerCell(
+        tools: String, device: String, table: (style: String, width: Int, height: Int), cell: (attributes: String, x: Int, width: Int),
+        contentWidth: Int, leading: String
+    ) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="\(tools)" targetRuntime="iOS.CocoaTouch" useAutolayout="YES" useSafeAreas="YES">
+            <device id="\(device)" orientation="portrait"/>
+            <scenes><scene sceneID="s"><objects>
+                <tableViewController id="tvc" sceneMemberID="viewController">
+                    <tableView key="view" contentMode="scaleToFill" style="\(table.style)" id="table">
+                        <rect key="frame" x="0.0" y="0.0" width="\(table.width)" height="\(table.height)"/>
+                        <prototypes>
+                            <tableViewCell contentMode="scaleToFill" \(cell.attributes) id="cell">
+                                <rect key="frame" x="\(cell.x)" y="28" width="\(cell.width)" height="44"/>
+                                <tableViewCellContentView key="contentView" id="content">
+                                    <rect key="frame" x="0.0" y="0.0" width="\(contentWidth)" height="44"/>
+                                    <subviews>\(PinnedBox.view("b"))</subviews>
+                                    <constraints>
+                                        \(PinnedBox.constraints("b", edge: #"firstItem="b" firstAttribute="top" secondItem="content" secondAttribute="top""#, leading: leading))
+                                    </constraints>
+                                </tableViewCellContentView>
+                            </tableViewCell>
+                        </prototypes>
+                    </tableView>
+                </tableViewController>
+            </objects></scene></scenes>
+        </document>
+        """
     }
 
     /// A 307-point view centred in a 414-point root: at a half point (53.5). Xcode 10 on rounds
