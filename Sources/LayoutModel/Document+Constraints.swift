@@ -479,6 +479,7 @@ extension LayoutDocument {
         if active && isBuilt { changes.churnAdded.append((a, atoms[Int(a)].shape)) }
         // A document's constraint may change a fitting size a proportional stack shares by.
         if proportionalStacks, isBuilt { markProportionalStacks(above: c.first) }
+        if isBuilt, !stacks.isEmpty { markStackOfPinnedView(atoms[Int(a)]) }
         return a
     }
 
@@ -495,6 +496,10 @@ extension LayoutDocument {
         }
         if atoms[Int(a)].active { changes.churnRemoved.append((a, atoms[Int(a)].shape)) }
         if proportionalStacks { markProportionalStacks(above: atoms[Int(a)].first) }
+        switch atoms[Int(a)].origin {
+        case .entry, .member: if !stacks.isEmpty { markStackOfPinnedView(atoms[Int(a)]) }
+        case .implicit, .stack: break
+        }
         switch atoms[Int(a)].origin {
         case .entry(let e):
             freeEntry(e)

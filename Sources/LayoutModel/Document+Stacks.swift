@@ -45,10 +45,34 @@ extension LayoutDocument {
     /// After a change's ops: each dirty stack's constraints made again.
     mutating func syncStacks() {
         var fitting: FittingIndex? = nil  // made when a proportional stack first fits a view
+        let pinned = viewsPinnedToTheirStacks()
         while let s = changes.dirtyStacks.popLast() {
             changes.dirtyStackSet.remove(s)
-            if views[Int(s)].live && views[Int(s)].spec.stack != nil { syncStack(s, fitting: &fitting) } else { dropStack(s) }
+            if views[Int(s)].live && views[Int(s)].spec.stack != nil { syncStack(s, pinned: pinned, fitting: &fitting) } else { dropStack(s) }
         }
+    }
+
+    /// Views a document's constraint relates to the stack they are arranged in (one pass over
+    /// the atoms, only when a stack is made again).
+    private func viewsPinnedToTheirStacks() -> Set<ViewRef> {
+        var out: Set<ViewRef> = []
+        for x in atoms where x.live && x.hasSecond {
+            switch x.origin {
+            case .entry, .member: break
+            case .implicit, .stack: continue
+            }
+            if views[Int(x.first)].parent == x.second, views[Int(x.second)].spec.stack != nil { out.insert(x.first) }
+            if views[Int(x.second)].parent == x.first, views[Int(x.first)].spec.stack != nil { out.insert(x.second) }
+        }
+        return out
+    }
+
+    /// A document's constraint between a stack and one of its views came or went: whether the
+    /// stack ties its views to the first (`arrangement`) may change.
+    mutating func markStackOfPinnedView(_ x: Atom) {
+        guard x.hasSecond else { return }
+        if views[Int(x.first)].parent == x.second { markStackDirty(x.second) }
+        if views[Int(x.second)].parent == x.first { markStackDirty(x.first) }
     }
 
     /// A removed stack (or one that is a stack no more): its guides and constraints go.
@@ -74,9 +98,9 @@ extension LayoutDocument {
     /// view keeps every other constraint, its engine row and its name; the atoms left over go
     /// and the new ones take free slots. Matched by place in the list, every constraint past
     /// an insertion changed: a row inserted in a 2,000-row stack re-added 2,000 engine rows.
-    private mutating func syncStack(_ s: ViewRef, fitting: inout FittingIndex?) {
+    private mutating func syncStack(_ s: ViewRef, pinned: Set<ViewRef>, fitting: inout FittingIndex?) {
         var guides = stacks[s]?.guides ?? []
-        let wanted = arrangement(of: s, guides: &guides, fitting: &fitting)
+        let wanted = arrangement(of: s, pinned: pinned, guides: &guides, fitting: &fitting)
         var kept: [Relating: [AtomRef]] = [:]
         for a in stacks[s]?.atoms ?? [] where a != .noRef { kept[Relating(atoms[Int(a)]), default: []].append(a) }
         var taken = [AtomRef](repeating: .noRef, count: wanted.count)
@@ -143,7 +167,7 @@ extension LayoutDocument {
         return x.firstAttribute == (views[Int(s)].spec.stack?.axis == .horizontal ? .width : .height)
     }
 
-    private mutating func arrangement(of s: ViewRef, guides: inout [ViewRef], fitting: inout FittingIndex?) -> [Atom] {
+    private mutating func arrangement(of s: ViewRef, pinned: Set<ViewRef>, guides: inout [ViewRef], fitting: inout FittingIndex?) -> [Atom] {
         let spec = views[Int(s)].spec.stack!
         if spec.distribution == .fillProportionally { proportionalStacks = true }
         let horizontal = spec.axis == .horizontal
@@ -250,25 +274,34 @@ extension LayoutDocument {
         // Across: the alignment, for visible and hidden views alike; when every arranged view
         // is hidden, UIKit lays the stack out 0 × 0 (what hangs below it moves up): the hidden
         // views only stand at its edge, and nothing holds its thickness.
+        // UIKit ties the first arranged view to the stack across (`UISV-canvas-connection`) and
+        // each other one to the first (`UISV-alignment`): the same layout, but where a
+        // document's constraint pins the first elsewhere (`StackShadow`) the others follow it.
+        // Only there: each tied to the stack costs the engine less (tied to the first, a stack
+        // feed's one-shot layout took 12% more instructions) and breaks the same, since a
+        // later view's tie to the stack never gives way to an explicit constraint.
         let allHidden = visible.isEmpty && !arranged.isEmpty
+        let anchor = arranged.first.flatMap { pinned.contains($0) ? $0 : nil } ?? .noRef
         for v in arranged {
             if allHidden {
                 add(v, cStart, .equal, s, edge(cStart))
                 add(v, cSize, .equal, .noRef, .left, 0, priority: 1)
                 continue
             }
+            let (to, toStart, toEnd, toCenter) =
+                anchor == .noRef || v == anchor ? (s, edge(cStart), edge(cEnd), edge(cCenter)) : (anchor, cStart, cEnd, cCenter)
             switch spec.alignment {
             case .fill:
-                add(v, cStart, .equal, s, edge(cStart))
-                add(v, cEnd, .equal, s, edge(cEnd))
+                add(v, cStart, .equal, to, toStart)
+                add(v, cEnd, .equal, to, toEnd)
             case .leading:
-                add(v, cStart, .equal, s, edge(cStart))
+                add(v, cStart, .equal, to, toStart)
                 add(v, cEnd, .lessOrEqual, s, edge(cEnd))
             case .trailing:
-                add(v, cEnd, .equal, s, edge(cEnd))
+                add(v, cEnd, .equal, to, toEnd)
                 add(v, cStart, .greaterOrEqual, s, edge(cStart))
             case .center:
-                add(v, cCenter, .equal, s, edge(cCenter))
+                add(v, cCenter, .equal, to, toCenter)
                 add(v, cStart, .greaterOrEqual, s, edge(cStart))
             case .firstBaseline, .lastBaseline:
                 let baseline: Attribute = spec.alignment == .firstBaseline ? .firstBaseline : .lastBaseline

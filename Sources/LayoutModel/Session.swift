@@ -864,21 +864,23 @@ public final class LayoutSession {
         guard solver.hasDiagnostics else { return [] }
         var out: [Diagnostic] = []
         // In the document's order, as its conflicts are: the engine's handles say history.
-        var broken: [(atom: AtomRef, conflicts: [AtomRef])] = []
+        var broken: [(atom: AtomRef, rank: Int64, conflicts: [AtomRef], shadows: StackShadow)] = []
         for (h, conflicts) in solver.brokenConstraints {
             guard let a = atom(ofHandle: h) else { continue }
-            broken.append((a, conflicts.compactMap { atom(ofHandle: $0) }.sorted { breakRank($0) < breakRank($1) }))
+            let set = conflicts.compactMap { atom(ofHandle: $0) }
+            let shadows = StackShadow(explicitIn: set + [a], of: document)
+            broken.append((a, breakRank(a, shadows), set.sorted { breakRank($0, shadows) < breakRank($1, shadows) }, shadows))
         }
         // A set past the limit lists the broken one and the first others: a chain of n
         // conflicts each explained by the chain behind it is n² names (a 700 KB document
         // answered 84 MB).
         let listed = max(1, limits.maxConflictsListed)
-        for b in broken.sorted(by: { breakRank($0.atom) < breakRank($1.atom) }) {
+        for b in broken.sorted(by: { $0.rank < $1.rank }) {
             var shown = b.conflicts, omitted = 0
             if shown.count > listed {
                 let others = shown.filter { $0 != b.atom }
                 omitted = others.count - (listed - 1)
-                shown = (others.prefix(listed - 1) + [b.atom]).sorted { breakRank($0) < breakRank($1) }
+                shown = (others.prefix(listed - 1) + [b.atom]).sorted { breakRank($0, b.shadows) < breakRank($1, b.shadows) }
             }
             out.append(.unsatisfiable(constraint: document.atomName(b.atom), conflicts: shown.map(document.atomName), omitted: omitted))
         }

@@ -265,6 +265,34 @@ final class StackTests: XCTestCase {
         XCTAssertThrowsError(try s.setConstants(json(#"{"row.stack.0": 5}"#))) { XCTAssertEqual(($0 as? LayoutError)?.pointer, "/row.stack.0") }
     }
 
+    /// UIKit ties the first arranged view to the stack across and the others to the first: an
+    /// explicit constraint between the same two anchors as the stack's (the first view's top
+    /// 17 below a top-aligned stack's) holds, the stack's breaks, and the others follow the
+    /// first. An explicit pin of another view to the stack relates other anchors (that view's
+    /// tie is to the first view) and still breaks.
+    func testAnExplicitConstraintOnAStacksOwnAnchorsHoldsAndTheOthersFollowTheFirst() throws {
+        let s = session(row(distribution: "fill", alignment: "top", extra: #",{"id":"down","expr":"a.top == row.top + 17"}"#))
+        let broken = unsatisfiable(s.diagnostics())
+        XCTAssertEqual(broken.count, 1)
+        XCTAssertEqual(broken.first.map { $0.0.hasPrefix("row.stack.") }, true, "\(broken)")
+        XCTAssertEqual(broken.first?.1.contains("down"), true, "\(broken)")
+        XCTAssertEqual(s.frame("a"), R(0, 17, 40, 20))
+        XCTAssertEqual(s.frame("b"), R(50, 17, 60, 30))
+        XCTAssertEqual(s.frame("c"), R(120, 17, 280, 40))
+        XCTAssertEqual(s.frame("row")?.height, 57)
+        let other = session(row(distribution: "fill", alignment: "top", extra: #",{"id":"down","expr":"b.top == row.top + 17"}"#))
+        XCTAssertEqual(unsatisfiable(other.diagnostics()).first?.0, "down")
+        XCTAssertEqual(other.frame("b"), R(50, 0, 60, 30))
+        // The pin added by a change, then removed, lays out as a new session of each document.
+        let later = session(row(distribution: "fill", alignment: "top"))
+        _ = try later.change(#"{"ops":[{"op":"addConstraints","constraints":[{"id":"down","expr":"a.top == row.top + 17"}]}]}"#)
+        XCTAssertEqual(later.frame("c"), R(120, 17, 280, 40))
+        XCTAssertEqual(unsatisfiable(later.diagnostics()).map(\.0), broken.map(\.0))
+        _ = try later.change(#"{"ops":[{"op":"removeConstraints","ids":["down"]}]}"#)
+        XCTAssertEqual(later.frame("a"), R(0, 0, 40, 20))
+        XCTAssertEqual(later.frame("c"), R(120, 0, 280, 40))
+    }
+
     func testUpdatingTheStackRebuildsItInTheSameChange() throws {
         let s = session(row(distribution: "fill", alignment: "top"))
         _ = try s.change(
