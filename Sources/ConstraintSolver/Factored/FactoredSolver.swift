@@ -108,6 +108,9 @@ public final class FactoredSolver {
     var dualWork = 0, dualLocal = false
     /// Long columns whose dual step this solve broke more rows than it repaired (`dualStep`).
     var refusedHubs: Set<Int> = []
+    /// Primal steps this solve that entered a local candidate over Bland's (`shorterCandidate`);
+    /// −1 once one could not.
+    var shortcuts = 0
     /// Columns marked `flipEpoch` cannot flip to a twin (`flipInfeasibleTwins`) until the epoch
     /// moves: each solve, and each broken row (its new errors are twins).
     var flipMarks: [Int] = [], flipEpoch = 0
@@ -746,9 +749,10 @@ public final class FactoredSolver {
     /// steps each solving and pivoting the whole star (a width star over nested proportional
     /// stacks: 72 such steps of 2,100 entries at 80 cells).
     func primalStep(_ entering: Int? = nil) throws(Unbounded) {
-        let q = entering ?? candidates.min()!
-        let sigma: Double = lexSign(q) < 0 ? 1 : -1
+        var q = entering ?? candidates.min()!
         basis.ftran(column(q), into: &columnWork)
+        if entering == nil { q = shorterCandidate(than: q) }
+        let sigma: Double = lexSign(q) < 0 ? 1 : -1
         // q's direction d = B⁻¹a_q stays in `extraWork` while the step runs (`flip` and the
         // pivots of `unblock` use `columnWork`). A step's value is written when its rate
         // changes, at the distance then (`since`), and every other at the end.
@@ -823,6 +827,28 @@ public final class FactoredSolver {
             if !passed.isEmpty { flip(passed) }
             return
         }
+    }
+
+    /// Bland's candidate q (its direction B⁻¹a_q in `columnWork`), or the next candidate when
+    /// q's direction runs through a hub and the next one's is local. Where the cells of a star
+    /// tie (labels of one text beside boxes as wide as the hub, `@750`), Bland's order entered
+    /// a column as long as the star at each step, each stopped at t = 0 by the next tied cell,
+    /// while a column moving one cell paid as well: a step a cell, n² (`found3-widths-star-750`:
+    /// 2.78 → 2.20 a doubling at 1,333–2,666 units). Where the next one runs through the hub
+    /// too, the solve keeps Bland's order from then on (trying every step cost a chained and
+    /// starred screen 6×), and a solve leaves it a bounded number of times (it can cycle).
+    private func shorterCandidate(than q: Int) -> Int {
+        guard columnWork.pattern.count > 64, shortcuts >= 0, shortcuts < 64 + basis.stepCount / 8,
+            let c = candidates.smallest(2).first(where: { $0 != q })
+        else { return q }
+        basis.ftran(column(c), into: &extraWork)
+        guard extraWork.pattern.count <= 64 else {
+            shortcuts = -1  // the next candidate runs through the hub too: Bland's for the rest of the solve
+            return q
+        }
+        swap(&columnWork, &extraWork)
+        shortcuts += 1
+        return c
     }
 
     /// A basic at zero that limits q (at step p, at distance `t` along q) leaves for the column
@@ -1126,6 +1152,7 @@ public final class FactoredSolver {
         var steps = 0
         degenerateFlipped.removeAll(keepingCapacity: true)
         refusedHubs.removeAll(keepingCapacity: true)
+        shortcuts = 0
         flipEpoch += 1
         (dualWork, dualLocal) = (0, false)
         // Ill-scaled rows can make rounding noise look like progress and the simplex cycle:

@@ -34,6 +34,17 @@ struct IndexQueue {
         heap.removeAll()
     }
 
+    /// Up to k smallest members, smallest first (left in the set).
+    mutating func smallest(_ k: Int) -> [Int] {
+        var out: [Int] = []
+        while out.count < k, !heap.isEmpty {
+            let j = heap.pop()
+            if contains(j) && out.last != j { out.append(j) }
+        }
+        for j in out { heap.push(j) }
+        return out
+    }
+
     mutating func min() -> Int? {
         while !heap.isEmpty {
             let j = heap.pop()
