@@ -45,7 +45,11 @@ extension LayoutDocument {
     /// After a change's ops: each dirty stack's constraints made again.
     mutating func syncStacks() {
         var fitting: FittingIndex? = nil  // made when a proportional stack first fits a view
-        let pinned = viewsPinnedToTheirStacks()
+        // The pass over every atom only at a build, or where a pin was ever seen: a label that
+        // grows in a stack feed remakes its stack, and paid it each change.
+        let look = !changes.dirtyStacks.isEmpty && (!isBuilt || stacksPinned)
+        let pinned = look ? viewsPinnedToTheirStacks() : []
+        if !pinned.isEmpty { stacksPinned = true }
         while let s = changes.dirtyStacks.popLast() {
             changes.dirtyStackSet.remove(s)
             if views[Int(s)].live && views[Int(s)].spec.stack != nil { syncStack(s, pinned: pinned, fitting: &fitting) } else { dropStack(s) }
@@ -71,8 +75,10 @@ extension LayoutDocument {
     /// stack ties its views to the first (`arrangement`) may change.
     mutating func markStackOfPinnedView(_ x: Atom) {
         guard x.hasSecond else { return }
-        if views[Int(x.first)].parent == x.second { markStackDirty(x.second) }
-        if views[Int(x.second)].parent == x.first { markStackDirty(x.first) }
+        for (v, s) in [(x.first, x.second), (x.second, x.first)] where views[Int(v)].parent == s && views[Int(s)].spec.stack != nil {
+            stacksPinned = true
+            markStackDirty(s)
+        }
     }
 
     /// A removed stack (or one that is a stack no more): its guides and constraints go.

@@ -82,6 +82,9 @@ public struct LayoutDocument {
     var stacks: [ViewRef: StackState] = [:]
     /// Whether some stack shares proportionally (what a nested view's change may resize).
     var proportionalStacks = false
+    /// Whether a document's constraint has related an arranged view to its stack (now or
+    /// once): only then does remaking a stack after the build look for such pins.
+    var stacksPinned = false
 
     public var viewCount: Int { liveViews - guideViews }
     public var constraintCount: Int { liveAtoms }
