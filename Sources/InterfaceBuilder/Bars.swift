@@ -11,7 +11,7 @@ struct Bars {
     /// Controllers whose simulated status bar is None, set or inferred (`inferredWithoutStatusBar`).
     var noStatusBar: Set<String> = []
 
-    init(objects: [[XMLElement]]) {
+    init(objects: [[XMLElement]], xcode: ToolsVersion) {
         // By id, and in document order: a controller in two navigation stacks (one in a
         // popover, say) takes the first stack's bar, whatever the dictionaries' order this run
         // (tiana890/NakedChinese answered either bar from one run to the next).
@@ -86,6 +86,7 @@ struct Bars {
         Self.stackInheritsBottomBar(navigations: navs, own: ownBottom, into: &bottom)
         top.merge(ownTop) { $1 }
         bottom.merge(ownBottom) { $1 }
+        Self.shownInheritBottomBar(controllers: controllers, segues: segues, own: ownBottom, xcode: xcode, into: &bottom)
         Self.shownInheritHiddenTopBar(controllers: controllers, segues: segues, own: ownTop, into: &top)
         noStatusBar = Self.inferredWithoutStatusBar(controllers: controllers, order: order, segues: segues)
         Self.shownInheritTopBar(controllers: controllers, segues: segues, own: ownTop, into: &top)
@@ -179,6 +180,36 @@ struct Bars {
             let shown = segues(c).filter { $0["kind"] == "show" || $0["kind"] == "push" }.compactMap { $0["destination"] }
             for d in shown where own[d] == nil && controllers[d].map({ $0.name != "navigationController" }) == true && seen.insert(d).inserted {
                 top[d] = 0
+                queue.append(d)
+            }
+        }
+    }
+
+    /// Before Xcode 10, a controller shown (a `show` or `push` segue) from one whose own
+    /// simulated metrics set its bottom bar (a tab bar, a toolbar, or None) is drawn with that
+    /// bar where it sets none itself, over what its navigation stack or tab says, and passes it
+    /// on to what it shows: Xcode infers a shown controller's bars from the one showing it.
+    /// IBCorpus development half (toolsVersion 10116–14109): mingxiangchan/ios_instagram (a
+    /// stack's root with a simulated tab bar pushing a comments page, Xcode 7.3, 3 views),
+    /// Kwang8/ExploreWorld (a tab with a simulated tab bar showing a tab that shows two pages,
+    /// no navigation controller, Xcode 8.3, 7 views), HenryHengZJ/24HiresIOS (a controller
+    /// with its bottom bar None in a tab's stack pushing a web view, Xcode 9.0, 1 view) and
+    /// arichards33/Picture_Journal (a stack's root with a simulated toolbar, Xcode 9.4, 3
+    /// views): 14 views of 4 repositories. Xcode 10 does not (piplups/surveydragon, Xcode
+    /// 10.1: a tab's simulated tab bar not drawn under what it shows, 1 view).
+    static func shownInheritBottomBar(
+        controllers: [String: XMLElement], segues: (XMLElement) -> [XMLElement], own: [String: Double], xcode: ToolsVersion,
+        into bottom: inout [String: Double]
+    ) {
+        guard xcode.isBefore(14200) else { return }
+        var queue = own.keys.sorted()
+        var seen = Set(queue)
+        while let id = queue.first {
+            queue.removeFirst()
+            guard let c = controllers[id], let bar = bottom[id] else { continue }
+            let shown = segues(c).filter { $0["kind"] == "show" || $0["kind"] == "push" }.compactMap { $0["destination"] }
+            for d in shown where own[d] == nil && controllers[d].map({ $0.name != "navigationController" }) == true && seen.insert(d).inserted {
+                bottom[d] = bar
                 queue.append(d)
             }
         }

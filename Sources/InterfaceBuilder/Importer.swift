@@ -41,7 +41,7 @@ public enum Importer {
         let landscape = options.landscape ?? (deviceElement?["orientation"] == "landscape")
         var roots: [ImportedRoot] = []
         let lists = objectLists(root)
-        let bars = Bars(objects: lists)
+        let bars = Bars(objects: lists, xcode: xcode)
         var context = DocumentContext(
             device: device, landscape: landscape, options: options, xcode: xcode, images: DocumentContext.images(of: root))
         context.usesSafeAreas = root["useSafeAreas"] == "YES"

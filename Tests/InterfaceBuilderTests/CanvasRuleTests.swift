@@ -277,6 +277,63 @@ final class CanvasRuleTests: XCTestCase {
         XCTAssertEqual([i.top, i.bottom], [64, 0])
     }
 
+    /// Before Xcode 10, a controller shown from one whose own simulated metrics set a bottom
+    /// bar has that bar (through what it shows in turn), over its stack's; Xcode 10 on, not.
+    func testWhatAControllerWithABottomBarShowsHasIt() throws {
+        /// A stack whose root `a` sets `bar` and shows `m`, which shows `vc`.
+        func shown(bar: String) -> String {
+            Self.navigationScene(root: "a") + """
+                <scene sceneID="a"><objects>
+                    <viewController id="a" sceneMemberID="viewController">
+                        <view key="view" contentMode="scaleToFill" id="a-root"><rect key="frame" x="0.0" y="0.0" width="375" height="667"/></view>
+                        \(bar)
+                        <connections><segue destination="m" kind="show" id="a-show"/></connections>
+                    </viewController>
+                </objects></scene>
+                <scene sceneID="m"><objects>
+                    <viewController id="m" sceneMemberID="viewController">
+                        <view key="view" contentMode="scaleToFill" id="m-root"><rect key="frame" x="0.0" y="0.0" width="375" height="667"/></view>
+                        <connections><segue destination="vc" kind="push" id="m-show"/></connections>
+                    </viewController>
+                </objects></scene>
+                """
+        }
+        let tabBar = #"<simulatedTabBarMetrics key="simulatedBottomBarMetrics"/>"#
+        let toolbar = #"<simulatedToolbarMetrics key="simulatedBottomBarMetrics"/>"#
+        var i = try insets(Self.storyboard(tools: "12121", device: "retina4_7", size: (375, 667), more: shown(bar: tabBar)))
+        XCTAssertEqual([i.top, i.bottom], [64, 49])
+        i = try insets(Self.storyboard(tools: "14109", device: "retina4_7", size: (375, 667), more: shown(bar: toolbar)))
+        XCTAssertEqual([i.top, i.bottom], [64, 44])
+        // Xcode 10 on draws none.
+        i = try insets(Self.storyboard(tools: "14460.31", device: "retina4_7", size: (375, 667), more: shown(bar: tabBar)))
+        XCTAssertEqual([i.top, i.bottom], [64, 0])
+        // Its own simulated metrics win.
+        i = try insets(
+            Self.storyboard(
+                tools: "12121", device: "retina4_7", size: (375, 667), controller: #"<nil key="simulatedBottomBarMetrics"/>"#,
+                more: shown(bar: tabBar)))
+        XCTAssertEqual([i.top, i.bottom], [64, 0])
+        // A bottom bar set to None wins over the tab bar of a tab's stack.
+        let tabs = """
+            <scene sceneID="tabs"><objects>
+                <tabBarController id="tabs" sceneMemberID="viewController">
+                    <tabBar key="tabBar" contentMode="scaleToFill" id="tabs-bar"><rect key="frame" x="0.0" y="0.0" width="375" height="49"/></tabBar>
+                    <connections><segue destination="nav" kind="relationship" relationship="viewControllers" id="tabs-nav"/></connections>
+                </tabBarController>
+            </objects></scene>
+            """
+        i = try insets(Self.storyboard(tools: "13196", device: "retina4_7", size: (375, 667), more: shown(bar: tabBar) + tabs))
+        XCTAssertEqual([i.top, i.bottom], [64, 49])
+        i = try insets(
+            Self.storyboard(
+                tools: "13196", device: "retina4_7", size: (375, 667), more: shown(bar: #"<nil key="simulatedBottomBarMetrics"/>"#) + tabs))
+        XCTAssertEqual([i.top, i.bottom], [64, 0])
+        i = try insets(
+            Self.storyboard(
+                tools: "14460.31", device: "retina4_7", size: (375, 667), more: shown(bar: #"<nil key="simulatedBottomBarMetrics"/>"#) + tabs))
+        XCTAssertEqual([i.top, i.bottom], [64, 49])
+    }
+
     /// A xib's top-level view that is its File's Owner's `view` is a controller's root: the
     /// system minimum margins at its sides and none above and below beyond the safe area; a
     /// view no owner loads keeps a plain view's 8.
