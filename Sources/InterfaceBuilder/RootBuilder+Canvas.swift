@@ -103,6 +103,7 @@ extension RootBuilder {
         // document's leftover: Xcode lays it out in what is left of the screen.
         var stored = (frame.width, frame.y > 0 ? min(frame.height, screen.height - frame.y) : frame.height)
         var safe = screen.safeArea
+        if Self.drawsNoStatusBar(setToNone: bars.noStatusBar, xcode: context.xcode) { safe.top = 0 }
         // The bars Xcode's canvas shows over the controller (a phone's navigation bar is
         // 32 in landscape).
         safe.top += bars.top == 44 && context.landscape && device.isPhone ? 32 : bars.top
@@ -128,6 +129,19 @@ extension RootBuilder {
             }
         }
         return RootCanvas(width: w, height: h, safeArea: safe)
+    }
+
+    /// Xcode 8 (toolsVersion below 13000; the first Xcode to name a device) draws no status bar
+    /// over a controller whose simulated status bar is None, set or inferred
+    /// (`Bars.inferredWithoutStatusBar`): its top layout guide is at the root's top. IBCorpus
+    /// development half: IBAnimatable/IBAnimatable (DemoApp.storyboard, 12120, labels below the
+    /// top guide stored 20 higher than under a status bar, 2 views) and elpwasys/Cetelem-IOS
+    /// (Menu.storyboard, 12121, a header on the top guide stored at y 0, 2 views), none the
+    /// other way. Not applied to later Xcodes: the development half has no root of theirs set
+    /// to None whose views pin to its top guide, and with any Xcode the validation half loses
+    /// views (BENCHMARKS §15: 10 views and 3 documents).
+    static func drawsNoStatusBar(setToNone: Bool, xcode: ToolsVersion) -> Bool {
+        setToNone && xcode.isBefore(13000)
     }
 
     /// A controller presented as a sheet (iOS 13's default, Xcode 11 on): its root is stored 10

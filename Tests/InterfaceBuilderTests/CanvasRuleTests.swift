@@ -544,6 +544,38 @@ final class CanvasRuleTests: XCTestCase {
         XCTAssertEqual(try top(of: "b", pushedOwn: #"<simulatedStatusBarMetrics key="simulatedStatusBarMetrics"/>"#), 20)
     }
 
+    /// Xcode 8 draws no status bar over a controller whose simulated status bar is None where
+    /// the document names a device; later Xcodes' documents keep it.
+    func testXcode8DrawsNoStatusBarSetToNone() throws {
+        func top(tools: String, metrics: String) throws -> Double {
+            let xml = """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="\(tools)" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
+                    <device id="retina4_7" orientation="portrait"><adaptation id="fullscreen"/></device>
+                    <scenes><scene sceneID="s"><objects>
+                        <viewController id="vc" sceneMemberID="viewController">
+                            <layoutGuides><viewControllerLayoutGuide type="top" id="top"/></layoutGuides>
+                            <view key="view" contentMode="scaleToFill" id="root">
+                                <rect key="frame" x="0.0" y="0.0" width="375" height="667"/>
+                                <subviews>\(PinnedBox.view("t"))</subviews>
+                                <constraints>
+                                    \(PinnedBox.constraints("t", edge: #"firstItem="t" firstAttribute="top" secondItem="top" secondAttribute="bottom""#))
+                                </constraints>
+                            </view>
+                            \(metrics)
+                        </viewController>
+                    </objects></scene></scenes>
+                </document>
+                """
+            let root = try XCTUnwrap(try Importer.read(Array(xml.utf8), options: ImportOptions(contentSizes: .stored)).roots.first)
+            return try XCTUnwrap(try laidOut(root)["t"]).y
+        }
+        let none = #"<nil key="simulatedStatusBarMetrics"/>"#
+        XCTAssertEqual(try top(tools: "12121", metrics: none), 0)
+        XCTAssertEqual(try top(tools: "12121", metrics: ""), 20)
+        XCTAssertEqual(try top(tools: "13771", metrics: none), 20)
+    }
+
     /// An iPad in landscape keeps its status bar; a phone hides it.
     func testAnIPadKeepsItsStatusBarInLandscape() throws {
         var i = try insets(Self.storyboard(tools: "12118", device: "ipad9_7", size: (768, 1024)), landscape: true)
