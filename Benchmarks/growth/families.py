@@ -382,7 +382,7 @@ PENDING = {"found-conflicts-chained", "found-mixed"} | {
     "found8-widths-chained-heights-star", "found8-proportional-equalcentering-aspect",
     "found8-equalcentering-widths-star-aspect",
     "found9-nest-widths-chained-750", "found9-equalcentering-nests-widths-star", "found9-fill-stack-nests-heights-star-750",
-    "found9-label-widths-star-750", "found9-fillequally-equalcentering-heights-star",
+    "found9-fillequally-equalcentering-heights-star",
     "found10-label-widths-chained-ladder", "found10-heights-star-widths-chained-aspect",
     "found10-proportional-fillequally-ladders-hidden", "found10-equalspacing-nests-ladders-widths-star",
     "found10-equalcentering-nests-ladder-aspect", "found10-proportional-cells-widths-chained",

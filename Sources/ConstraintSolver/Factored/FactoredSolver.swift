@@ -111,6 +111,9 @@ public final class FactoredSolver {
     /// Primal steps this solve that entered a local candidate over Bland's (`shorterCandidate`);
     /// −1 once one could not.
     var shortcuts = 0
+    /// Bland's candidate the last shortcut passed over (its direction ran through a hub), −1
+    /// for none: while it stays Bland's candidate its direction is not solved for again.
+    var hubCandidate = -1
     /// Columns marked `flipEpoch` cannot flip to a twin (`flipInfeasibleTwins`) until the epoch
     /// moves: each solve, and each broken row (its new errors are twins).
     var flipMarks: [Int] = [], flipEpoch = 0
@@ -750,8 +753,12 @@ public final class FactoredSolver {
     /// stacks: 72 such steps of 2,100 entries at 80 cells).
     func primalStep(_ entering: Int? = nil) throws(Unbounded) {
         var q = entering ?? candidates.min()!
-        basis.ftran(column(q), into: &columnWork)
-        if entering == nil { q = shorterCandidate(than: q) }
+        if entering == nil, q == hubCandidate, let c = localCandidate(besides: q) {
+            q = c
+        } else {
+            basis.ftran(column(q), into: &columnWork)
+            if entering == nil { q = shorterCandidate(than: q) }
+        }
         let sigma: Double = lexSign(q) < 0 ? 1 : -1
         // q's direction d = B⁻¹a_q stays in `extraWork` while the step runs (`flip` and the
         // pivots of `unblock` use `columnWork`). A step's value is written when its rate
@@ -847,6 +854,22 @@ public final class FactoredSolver {
             return q
         }
         swap(&columnWork, &extraWork)
+        shortcuts += 1
+        hubCandidate = q
+        return c
+    }
+
+    /// The next candidate after `q`, Bland's candidate that ran through a hub at the last
+    /// shortcut, when its direction (then in `columnWork`) is local; nil when it is not or no
+    /// shortcut is left. The hub's direction was solved for again at every step the shortcut
+    /// took while it stayed Bland's candidate, as long as the star each time: a step a tied
+    /// cell, n² (`found3-widths-star-750`: 12,000 entries a step at 2,666 units).
+    private func localCandidate(besides q: Int) -> Int? {
+        guard shortcuts >= 0, shortcuts < 64 + basis.stepCount / 8,
+            let c = candidates.smallest(2).first(where: { $0 != q })
+        else { return nil }
+        basis.ftran(column(c), into: &columnWork)
+        guard columnWork.pattern.count <= 64 else { return nil }
         shortcuts += 1
         return c
     }
@@ -1152,7 +1175,7 @@ public final class FactoredSolver {
         var steps = 0
         degenerateFlipped.removeAll(keepingCapacity: true)
         refusedHubs.removeAll(keepingCapacity: true)
-        shortcuts = 0
+        (shortcuts, hubCandidate) = (0, -1)
         flipEpoch += 1
         (dualWork, dualLocal) = (0, false)
         // Ill-scaled rows can make rounding noise look like progress and the simplex cycle:
