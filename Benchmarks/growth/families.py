@@ -391,8 +391,8 @@ def found(name):
 
 
 FAMILIES.update({name: found(name) for name in FOUND})
-PENDING = {"found-conflicts-chained", "found-mixed"} | {
-    "found3-widths-star-750", "found3-heights-chained-aspect-conflicts",
+PENDING = {"found-conflicts-chained"} | {
+    "found3-heights-chained-aspect-conflicts",
     "found6-label-widths-chained-750", "found8-widths-star-750-proportional", "found8-heights-star-nest-ladder",
     "found8-widths-chained-heights-star", "found8-proportional-equalcentering-aspect",
     "found8-equalcentering-widths-star-aspect",

@@ -114,6 +114,14 @@ public final class FactoredSolver {
     /// Bland's candidate the last shortcut passed over (its direction ran through a hub), −1
     /// for none: while it stays Bland's candidate its direction is not solved for again.
     var hubCandidate = -1
+    /// Steps this solve whose next candidate ran through the hub as Bland's did (`shorterCandidate`).
+    var shortcutMisses = 0
+    /// How many such steps a solve takes before it keeps Bland's order. The first came where the
+    /// hub itself had to move once (its step makes the other candidates local again): with none
+    /// allowed, the rest of the star's walk (`found3-widths-star-750`, 8k units) entered columns
+    /// through the hub, their etas past the factors' nonzeros fourfold, 6,243 M instructions
+    /// (2.38 a doubling); with 8, 4,593 M (1.99).
+    static let shortcutMissesAllowed = 8
     /// Columns marked `flipEpoch` cannot flip to a twin (`flipInfeasibleTwins`) until the epoch
     /// moves: each solve, and each broken row (its new errors are twins).
     var flipMarks: [Int] = [], flipEpoch = 0
@@ -842,15 +850,17 @@ public final class FactoredSolver {
     /// a column as long as the star at each step, each stopped at t = 0 by the next tied cell,
     /// while a column moving one cell paid as well: a step a cell, n² (`found3-widths-star-750`:
     /// 2.78 → 2.20 a doubling at 1,333–2,666 units). Where the next one runs through the hub
-    /// too, the solve keeps Bland's order from then on (trying every step cost a chained and
-    /// starred screen 6×), and a solve leaves it a bounded number of times (it can cycle).
+    /// too, the step keeps Bland's candidate, and past `shortcutMissesAllowed` such steps the
+    /// solve keeps Bland's order from then on (trying every step cost a chained and starred
+    /// screen 6×); a solve leaves it a bounded number of times (it can cycle).
     private func shorterCandidate(than q: Int) -> Int {
         guard columnWork.pattern.count > 64, shortcuts >= 0, shortcuts < 64 + basis.stepCount / 8,
             let c = candidates.smallest(2).first(where: { $0 != q })
         else { return q }
         basis.ftran(column(c), into: &extraWork)
         guard extraWork.pattern.count <= 64 else {
-            shortcuts = -1  // the next candidate runs through the hub too: Bland's for the rest of the solve
+            shortcutMisses += 1
+            if shortcutMisses > Self.shortcutMissesAllowed { shortcuts = -1 }  // Bland's for the rest of the solve
             return q
         }
         swap(&columnWork, &extraWork)
@@ -1175,7 +1185,7 @@ public final class FactoredSolver {
         var steps = 0
         degenerateFlipped.removeAll(keepingCapacity: true)
         refusedHubs.removeAll(keepingCapacity: true)
-        (shortcuts, hubCandidate) = (0, -1)
+        (shortcuts, hubCandidate, shortcutMisses) = (0, -1, 0)
         flipEpoch += 1
         (dualWork, dualLocal) = (0, false)
         // Ill-scaled rows can make rounding noise look like progress and the simplex cycle:
