@@ -116,12 +116,14 @@ public final class FactoredSolver {
     var hubCandidate = -1
     /// Steps this solve whose next candidate ran through the hub as Bland's did (`shorterCandidate`).
     var shortcutMisses = 0
-    /// How many such steps a solve takes before it keeps Bland's order. The first came where the
-    /// hub itself had to move once (its step makes the other candidates local again): with none
-    /// allowed, the rest of the star's walk (`found3-widths-star-750`, 8k units) entered columns
-    /// through the hub, their etas past the factors' nonzeros fourfold, 6,243 M instructions
-    /// (2.38 a doubling); with 8, 4,593 M (1.99).
-    static let shortcutMissesAllowed = 8
+    /// How many such steps a solve takes before it keeps Bland's order (each costs one more
+    /// solve for a long direction). The first came where the hub itself had to move once (its
+    /// step makes the other candidates local again): with none allowed, the rest of the star's
+    /// walk (`found3-widths-star-750`, 8k units) entered columns through the hub, their etas past
+    /// the factors' nonzeros fourfold, 6,243 M instructions (2.38 a doubling); with 8, 4,593 M
+    /// (1.99). Equal-centering cells beside a star of widths miss more: with 8, 2.33 a doubling
+    /// at 480–960 units (6,875 M); with 64, 2.12 (6,350 M).
+    static let shortcutMissesAllowed = 64
     /// Columns marked `flipEpoch` cannot flip to a twin (`flipInfeasibleTwins`) until the epoch
     /// moves: each solve, and each broken row (its new errors are twins).
     var flipMarks: [Int] = [], flipEpoch = 0
