@@ -856,11 +856,8 @@ public final class FactoredSolver {
     /// solve keeps Bland's order from then on (trying every step cost a chained and starred
     /// screen 6×); a solve leaves it a bounded number of times (it can cycle).
     private func shorterCandidate(than q: Int) -> Int {
-        guard columnWork.pattern.count > 64, shortcuts >= 0, shortcuts < 64 + basis.stepCount / 8,
-            let c = candidates.smallest(2).first(where: { $0 != q })
-        else { return q }
-        basis.ftran(column(c), into: &extraWork)
-        guard extraWork.pattern.count <= 64 else {
+        guard columnWork.pattern.count > 64, let (c, local) = nextCandidate(besides: q, intoColumnWork: false) else { return q }
+        guard local else {
             shortcutMisses += 1
             if shortcutMisses > Self.shortcutMissesAllowed { shortcuts = -1 }  // Bland's for the rest of the solve
             return q
@@ -877,13 +874,23 @@ public final class FactoredSolver {
     /// took while it stayed Bland's candidate, as long as the star each time: a step a tied
     /// cell, n² (`found3-widths-star-750`: 12,000 entries a step at 2,666 units).
     private func localCandidate(besides q: Int) -> Int? {
+        guard let (c, local) = nextCandidate(besides: q, intoColumnWork: true), local else { return nil }
+        shortcuts += 1
+        return c
+    }
+
+    /// The candidate after `q` while shortcuts are left, its direction solved into `columnWork`
+    /// or `extraWork`, and whether that direction is local (64 entries or fewer).
+    private func nextCandidate(besides q: Int, intoColumnWork: Bool) -> (Int, local: Bool)? {
         guard shortcuts >= 0, shortcuts < 64 + basis.stepCount / 8,
             let c = candidates.smallest(2).first(where: { $0 != q })
         else { return nil }
-        basis.ftran(column(c), into: &columnWork)
-        guard columnWork.pattern.count <= 64 else { return nil }
-        shortcuts += 1
-        return c
+        if intoColumnWork {
+            basis.ftran(column(c), into: &columnWork)
+            return (c, columnWork.pattern.count <= 64)
+        }
+        basis.ftran(column(c), into: &extraWork)
+        return (c, extraWork.pattern.count <= 64)
     }
 
     /// A basic at zero that limits q (at step p, at distance `t` along q) leaves for the column
