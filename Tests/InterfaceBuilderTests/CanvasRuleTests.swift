@@ -434,29 +434,13 @@ final class CanvasRuleTests: XCTestCase {
     /// the whole screen, the bars over its top.
     func testARootStoredBelowTheBarsOfNoDevice() throws {
         func canvas(rootY: Int, height: Int) throws -> (root: Double, t: Double, b: Double) {
-            let xml = """
-                <?xml version="1.0" encoding="UTF-8"?>
-                <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="4510" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
-                    <scenes><scene sceneID="s"><objects>
-                        <viewController id="vc" sceneMemberID="viewController">
-                            <layoutGuides><viewControllerLayoutGuide type="top" id="top"/></layoutGuides>
-                            <view key="view" contentMode="scaleToFill" id="root">
-                                <rect key="frame" x="0.0" y="\(rootY)" width="320" height="\(height)"/>
-                                <subviews>
-                                    \(PinnedBox.view("t"))
-                                    \(PinnedBox.view("b"))
-                                </subviews>
-                                <constraints>
-                                    \(PinnedBox.constraints("t", edge: #"firstItem="t" firstAttribute="top" secondItem="top" secondAttribute="bottom""#))
-                                    \(PinnedBox.constraints("b", edge: #"firstItem="b" firstAttribute="bottom" secondItem="root" secondAttribute="bottom""#))
-                                </constraints>
-                            </view>
-                            <simulatedNavigationBarMetrics key="simulatedTopBarMetrics" prompted="NO"/>
-                        </viewController>
-                    </objects></scene></scenes>
-                </document>
-                """
-            let root = try XCTUnwrap(try Importer.read(Array(xml.utf8), options: ImportOptions(contentSizes: .stored)).roots.first)
+            let root = try guidedControllerRoot(
+                tools: "4510", guides: ["top"], frame: (rootY, 320, height),
+                boxes: [
+                    ("t", #"firstItem="t" firstAttribute="top" secondItem="top" secondAttribute="bottom""#),
+                    ("b", #"firstItem="b" firstAttribute="bottom" secondItem="root" secondAttribute="bottom""#)
+                ],
+                metrics: #"<simulatedNavigationBarMetrics key="simulatedTopBarMetrics" prompted="NO"/>"#)
             let frames = try laidOut(root)
             let r = try XCTUnwrap(frames["root"]), t = try XCTUnwrap(frames["t"]), b = try XCTUnwrap(frames["b"])
             return (r.height, t.y, b.y + b.height)
@@ -472,26 +456,13 @@ final class CanvasRuleTests: XCTestCase {
     /// taller has the bar over its bottom.
     func testARootStoredAboveTheBottomBarOfNoDevice() throws {
         func bottom(height: Int) throws -> Double {
-            let xml = """
-                <?xml version="1.0" encoding="UTF-8"?>
-                <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="10117" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
-                    <scenes><scene sceneID="s"><objects>
-                        <viewController id="vc" sceneMemberID="viewController">
-                            <layoutGuides><viewControllerLayoutGuide type="bottom" id="bottom"/></layoutGuides>
-                            <view key="view" contentMode="scaleToFill" id="root">
-                                <rect key="frame" x="0.0" y="64" width="320" height="\(height)"/>
-                                <subviews>\(PinnedBox.view("b"))</subviews>
-                                <constraints>
-                                    \(PinnedBox.constraints("b", edge: #"firstItem="bottom" firstAttribute="top" secondItem="b" secondAttribute="bottom""#))
-                                </constraints>
-                            </view>
-                            <simulatedNavigationBarMetrics key="simulatedTopBarMetrics" translucent="NO" prompted="NO"/>
-                            <simulatedTabBarMetrics key="simulatedBottomBarMetrics" translucent="NO"/>
-                        </viewController>
-                    </objects></scene></scenes>
-                </document>
-                """
-            let root = try XCTUnwrap(try Importer.read(Array(xml.utf8), options: ImportOptions(contentSizes: .stored)).roots.first)
+            let root = try guidedControllerRoot(
+                tools: "10117", guides: ["bottom"], frame: (64, 320, height),
+                boxes: [("b", #"firstItem="bottom" firstAttribute="top" secondItem="b" secondAttribute="bottom""#)],
+                metrics: """
+                    <simulatedNavigationBarMetrics key="simulatedTopBarMetrics" translucent="NO" prompted="NO"/>
+                    <simulatedTabBarMetrics key="simulatedBottomBarMetrics" translucent="NO"/>
+                    """)
             let b = try XCTUnwrap(try laidOut(root)["b"])
             return b.y + b.height
         }
@@ -548,26 +519,10 @@ final class CanvasRuleTests: XCTestCase {
     /// the document names a device; later Xcodes' documents keep it.
     func testXcode8DrawsNoStatusBarSetToNone() throws {
         func top(tools: String, metrics: String) throws -> Double {
-            let xml = """
-                <?xml version="1.0" encoding="UTF-8"?>
-                <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="\(tools)" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
-                    <device id="retina4_7" orientation="portrait"><adaptation id="fullscreen"/></device>
-                    <scenes><scene sceneID="s"><objects>
-                        <viewController id="vc" sceneMemberID="viewController">
-                            <layoutGuides><viewControllerLayoutGuide type="top" id="top"/></layoutGuides>
-                            <view key="view" contentMode="scaleToFill" id="root">
-                                <rect key="frame" x="0.0" y="0.0" width="375" height="667"/>
-                                <subviews>\(PinnedBox.view("t"))</subviews>
-                                <constraints>
-                                    \(PinnedBox.constraints("t", edge: #"firstItem="t" firstAttribute="top" secondItem="top" secondAttribute="bottom""#))
-                                </constraints>
-                            </view>
-                            \(metrics)
-                        </viewController>
-                    </objects></scene></scenes>
-                </document>
-                """
-            let root = try XCTUnwrap(try Importer.read(Array(xml.utf8), options: ImportOptions(contentSizes: .stored)).roots.first)
+            let root = try guidedControllerRoot(
+                tools: tools, device: #"<device id="retina4_7" orientation="portrait"><adaptation id="fullscreen"/></device>"#,
+                guides: ["top"], frame: (0, 375, 667),
+                boxes: [("t", #"firstItem="t" firstAttribute="top" secondItem="top" secondAttribute="bottom""#)], metrics: metrics)
             return try XCTUnwrap(try laidOut(root)["t"]).y
         }
         let none = #"<nil key="simulatedStatusBarMetrics"/>"#

@@ -1,4 +1,5 @@
 import LayoutModel
+import XCTest
 
 @testable import InterfaceBuilder
 
@@ -28,4 +29,31 @@ enum PinnedBox {
         <constraint firstItem="\(id)" firstAttribute="height" constant="10" id="\(id)-height"/>
         """
     }
+}
+
+/// The root of a storyboard of one controller: layout guides `guides` (types), a root stored
+/// at `frame` holding a `PinnedBox` for each (id, `edge`) of `boxes`, and `metrics`, the
+/// controller's simulated-metrics elements. `device` is a `<device>` element or empty.
+func guidedControllerRoot(
+    tools: String, device: String = "", guides: [String], frame: (y: Int, width: Int, height: Int),
+    boxes: [(id: String, edge: String)], metrics: String
+) throws -> ImportedRoot {
+    let xml = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="\(tools)" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
+            \(device)
+            <scenes><scene sceneID="s"><objects>
+                <viewController id="vc" sceneMemberID="viewController">
+                    <layoutGuides>\(guides.map { #"<viewControllerLayoutGuide type="\#($0)" id="\#($0)"/>"# }.joined())</layoutGuides>
+                    <view key="view" contentMode="scaleToFill" id="root">
+                        <rect key="frame" x="0.0" y="\(frame.y)" width="\(frame.width)" height="\(frame.height)"/>
+                        <subviews>\(boxes.map { PinnedBox.view($0.id) }.joined())</subviews>
+                        <constraints>\(boxes.map { PinnedBox.constraints($0.id, edge: $0.edge) }.joined(separator: "\n"))</constraints>
+                    </view>
+                    \(metrics)
+                </viewController>
+            </objects></scene></scenes>
+        </document>
+        """
+    return try XCTUnwrap(try Importer.read(Array(xml.utf8), options: ImportOptions(contentSizes: .stored)).roots.first)
 }
