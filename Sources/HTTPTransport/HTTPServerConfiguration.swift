@@ -1,6 +1,6 @@
 /// How libmicrohttpd runs its threads. `pool` (internal polling threads with epoll, one
 /// per core) measured fastest here for many keep-alive clients; the others are kept for
-/// comparison (see BENCHMARKS.md).
+/// comparison (`MODE=tpc Benchmarks/http/run_load.sh` runs both servers per connection).
 public enum HTTPThreading: String, Sendable, CaseIterable {
     case pool, perConnection = "per-connection", single
 }

@@ -125,9 +125,9 @@ extension LayoutSession {
 /// document puts it. IBCorpus development half: FarukAs/NaNoChat (an arranged view pinned 17 below
 /// its top-aligned stack's top: all three arranged views stored 17 down, 4 views) and
 /// OstaninAndrey/ChattyChat (a label pinned 10 in from its fill-aligned stack's sides: stored
-/// there; that cell still disagrees by another of its conflicts); none the other way.
-/// Development 13,738 → 13,742 views, 436 → 437 documents; validation 10,517 → 10,521 views,
-/// 362 documents (BENCHMARKS §15).
+/// there; that cell still disagrees by another of its conflicts); none the other way. Each
+/// half gains 4 views of its conflicting roots, the development half a root and a document
+/// (BENCHMARKS §15).
 struct StackShadow {
     /// Two anchors an equal constraint relates (the set holds both ways round).
     private struct Pair: Hashable {

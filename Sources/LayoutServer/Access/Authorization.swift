@@ -56,8 +56,8 @@ struct Authorization: Sendable {
             ])
         // Held until the next token (at most a second): a flood on keep-alive
         // connections then sends at about its rate, each refusal a wakeup of the
-        // server less. Unheld, 2 clients past a quota of 200 sent ~2,500 requests a
-        // second, each ~115 µs of server CPU (BENCHMARKS §2).
+        // server less. Unheld, a flood is refused as fast as it sends, and each
+        // refusal costs server CPU the other tenants share.
         refusal.heldSeconds = min(wait, 1)
         return refusal
     }

@@ -18,9 +18,10 @@ public struct MemoryBudget: Sendable {
 
     /// Keeps up to `bytes` of freed memory at each heap's top for the next request (0:
     /// glibc's policy, which trimmed it at every free). A 1,000-cell one-shot layout frees
-    /// ~30 MB the next one allocates again: trimmed and faulted back in, it was 10,500 page
-    /// faults and ~10% of the request (BENCHMARKS §4). Memory kept this way is free: the
-    /// budget's count of bytes in use does not include it.
+    /// ~30 MB the next one allocates again: trimmed and faulted back in, that is ~850 page
+    /// faults a request against ~135 kept and ~2 ms more of the server's system CPU
+    /// (BENCHMARKS §4). Memory kept this way is free: the budget's count of bytes in use does
+    /// not include it.
     public static func keepFreedHeap(_ bytes: Int) { layoutd_heap_keep(max(0, bytes)) }
 
     var isSpent: Bool { limitBytes > 0 && Self.sampledHeapInUse() >= limitBytes }
