@@ -289,9 +289,8 @@ FAMILIES = {
 # What the growth fuzzer found (`fuzz_growth.py --seed 2`, BENCHMARKS.md §10): each the
 # smallest recipe it shrank to (the last as found), n its units. All link every unit through
 # one chain or star of equalities with each unit's own optional constraints or a conflict
-# along it: about 4x a doubling when found (by time, 175 to 830 units). Four grow 2.01x by
-# instructions now (BENCHMARKS.md §10 says what made them); the others, pending, run by name
-# (`--families`) only.
+# along it: past 2.3x a doubling when found. Those outside `PENDING` are linear by
+# instructions (BENCHMARKS.md §10); the pending ones run by name (`--families`) only.
 FOUND = {
     "found-conflicts-chained": [{"form": "conflict", "item": 0, "how": "previous", "every": 1}],
     "found-label-widths-chained": [{"form": "label", "placement": "beside", "words": 8, "spread": 15}, {"form": "eqw", "item": 3, "shape": "chain", "attr": "width", "priority": 1000}],
@@ -396,6 +395,7 @@ PENDING = {"found-conflicts-chained"} | {
     "found6-label-widths-chained-750", "found8-widths-star-750-proportional", "found8-heights-star-nest-ladder",
     "found8-widths-chained-heights-star", "found8-proportional-equalcentering-aspect",
     "found9-nest-widths-chained-750", "found9-equalcentering-nests-widths-star", "found9-fill-stack-nests-heights-star-750",
+    "found9-proportional-equalspacing-nests-heights-star",
     "found9-fillequally-equalcentering-heights-star",
     "found10-label-widths-chained-ladder", "found10-heights-star-widths-chained-aspect",
     "found10-proportional-fillequally-ladders-hidden", "found10-equalspacing-nests-ladders-widths-star",
