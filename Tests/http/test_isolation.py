@@ -308,13 +308,19 @@ class DrainTests(unittest.TestCase):
         answered = []
 
         def heavy():
+            # Every outcome is recorded, so that a failure below says which it was (an answer
+            # cut short, a connection reset, a 200) rather than an empty list.
             req = urllib.request.Request(server.base + "/v1/layout", data=body, headers={"Content-Type": "application/json"})
             try:
-                urllib.request.urlopen(req, timeout=120).read()
+                with urllib.request.urlopen(req, timeout=120) as r:
+                    answered.append((r.status, "answered in full"))
             except urllib.error.HTTPError as e:
-                answered.append((e.code, json.loads(e.read())["detail"]))
-            except OSError:
-                pass
+                try:
+                    answered.append((e.code, json.loads(e.read())["detail"]))
+                except Exception as inner:
+                    answered.append((e.code, f"body unreadable: {inner!r}"))
+            except Exception as e:
+                answered.append(("no answer", repr(e)))
         t = threading.Thread(target=heavy, daemon=True)
         t.start()
         # Its body all received (counted as the request's handling starts: a 10 MB upload to a
