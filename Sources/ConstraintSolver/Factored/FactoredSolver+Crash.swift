@@ -44,6 +44,9 @@ extension FactoredSolver {
                 rank[upper] -= 1
             }
         }
+        // Between the crash's phases, the thread's work budget: a drain's cancel is seen within
+        // one (60,000 rows: 1.6 s between checks of a debug build otherwise).
+        if WorkBudget.exhausted() { throw Unsatisfiable(reason: "past the request's work budget") }
         var elimination = Elimination(rows: free, columns: kind.count, rank: rank, bounds: (rhs, slackSign), impure: impure)
         var factors = elimination.run()
         if WorkBudget.exhausted() { throw Unsatisfiable(reason: "past the request's work budget") }
@@ -83,6 +86,7 @@ extension FactoredSolver {
         releaseDropped()
         basis.install(factors)
         factorizations += 1
+        if WorkBudget.exhausted() { throw Unsatisfiable(reason: "past the request's work budget") }
         var rhsEntries: [Entry] = []
         for i in 0..<rows.listCount where rowLive[i] && rhs[i] != 0 { rhsEntries.append(Entry(i, rhs[i])) }
         basis.ftran(rhsEntries, into: &columnWork)
@@ -111,6 +115,7 @@ extension FactoredSolver {
         infeasible.removeAll()
         for j in value.indices where !basis.isBasic(j) && value[j] != 0 && !dependents.contains(column: j) { setValue(j, 0) }
         for k in 0..<basis.stepCount { setValue(basis.columnOfStep[k], columnWork[k]) }
+        if WorkBudget.exhausted() { throw Unsatisfiable(reason: "past the request's work budget") }
         let columnsOfLevel = columnsByLevel()
         columnLevels.clear()
         for level in levelPriority.indices {
