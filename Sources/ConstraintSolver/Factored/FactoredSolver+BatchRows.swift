@@ -1,4 +1,3 @@
-import WorkBudget
 
 /// A batch's rows. In an engine with no row or column ids to reuse (a document's build), each
 /// row is written entry by entry after the last, its slack and errors appended as new columns,
@@ -16,7 +15,7 @@ extension FactoredSolver {
         ambiguityCache = nil
         guard fresh else {
             for i in 0..<batch.count {
-                if i & 1023 == 1023 && WorkBudget.exhausted() { throw Unsatisfiable(reason: "past the request's work budget") }
+                if i & 1023 == 1023 { try Self.checkBudget() }
                 let (terms, relation, priority) = (batch.terms(i), batch.relation(i), batch.priority(i))
                 handles.append(newRow(terms, constant: batch.constant(i), relation, priority: priority, inBatch: true).0)
             }
@@ -45,7 +44,7 @@ extension FactoredSolver {
         for i in 0..<batch.count {
             // The budget every 1,024 rows: making a 60,000-view column's rows is seconds of a
             // debug build, which a drain's cancel must not wait out.
-            if i & 1023 == 1023 && WorkBudget.exhausted() { throw Unsatisfiable(reason: "past the request's work budget") }
+            if i & 1023 == 1023 { try Self.checkBudget() }
             let (terms, relation, priority) = (batch.terms(i), batch.relation(i), batch.priority(i))
             let row = rows.beginList()
             appendTerms(terms)

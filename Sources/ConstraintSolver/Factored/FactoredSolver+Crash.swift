@@ -1,5 +1,4 @@
 import CheckedNumbers
-import WorkBudget
 
 extension FactoredSolver {
     /// A basis for every row at once: a Markowitz elimination on the free columns picks
@@ -46,10 +45,10 @@ extension FactoredSolver {
         }
         // Between the crash's phases, the thread's work budget: a drain's cancel is seen within
         // one (60,000 rows: 1.6 s between checks of a debug build otherwise).
-        if WorkBudget.exhausted() { throw Unsatisfiable(reason: "past the request's work budget") }
+        try Self.checkBudget()
         var elimination = Elimination(rows: free, columns: kind.count, rank: rank, bounds: (rhs, slackSign), impure: impure)
         var factors = elimination.run()
-        if WorkBudget.exhausted() { throw Unsatisfiable(reason: "past the request's work budget") }
+        try Self.checkBudget()
         var chosen = [Bool](repeating: false, count: rows.listCount)
         for p in factors.pivots { chosen[p.row] = true }
         // A free column whose entries all cancelled was never pivoted: it is nonbasic (an
@@ -86,7 +85,7 @@ extension FactoredSolver {
         releaseDropped()
         basis.install(factors)
         factorizations += 1
-        if WorkBudget.exhausted() { throw Unsatisfiable(reason: "past the request's work budget") }
+        try Self.checkBudget()
         var rhsEntries: [Entry] = []
         for i in 0..<rows.listCount where rowLive[i] && rhs[i] != 0 { rhsEntries.append(Entry(i, rhs[i])) }
         basis.ftran(rhsEntries, into: &columnWork)
@@ -115,7 +114,7 @@ extension FactoredSolver {
         infeasible.removeAll()
         for j in value.indices where !basis.isBasic(j) && value[j] != 0 && !dependents.contains(column: j) { setValue(j, 0) }
         for k in 0..<basis.stepCount { setValue(basis.columnOfStep[k], columnWork[k]) }
-        if WorkBudget.exhausted() { throw Unsatisfiable(reason: "past the request's work budget") }
+        try Self.checkBudget()
         let columnsOfLevel = columnsByLevel()
         columnLevels.clear()
         for level in levelPriority.indices {

@@ -196,6 +196,10 @@ public final class FactoredSolver {
         if k >= 0 && k < batchBreakOrder.count { batchBreakOrder[k] = .max }
         if !batchBreakOrderByHandle.isEmpty { batchBreakOrderByHandle[h] = nil }
     }
+    /// Throws once the thread's work budget is spent: the caller discards what was built.
+    @inline(__always) static func checkBudget() throws(Unsatisfiable) {
+        if WorkBudget.exhausted() { throw Unsatisfiable(reason: "past the request's work budget") }
+    }
     /// Free columns that make removed rows vacuous; dropped at the next factorization.
     var tombs: Set<Int> = []
     /// Ids of dead columns and dropped rows, reused so that a long session's churn of
@@ -282,9 +286,9 @@ public final class FactoredSolver {
         lastAdded = handles
         // Between the build's phases, the thread's work budget: a 60,000-row document has
         // no simplex step, where the budget is otherwise looked at.
-        if WorkBudget.exhausted() { throw Unsatisfiable(reason: "past the request's work budget") }
+        try Self.checkBudget()
         peelDependents()
-        if WorkBudget.exhausted() { throw Unsatisfiable(reason: "past the request's work budget") }
+        try Self.checkBudget()
         try crash()
         try solve()
         try cleanupArtificials()
@@ -856,7 +860,7 @@ public final class FactoredSolver {
     /// solve keeps Bland's order from then on (trying every step cost a chained and starred
     /// screen 6×); a solve leaves it a bounded number of times (it can cycle).
     private func shorterCandidate(than q: Int) -> Int {
-        guard columnWork.pattern.count > 64, let (c, local) = nextCandidate(besides: q, intoColumnWork: false) else { return q }
+        guard columnWork.pattern.count > 64, let (c, local) = nextCandidate(besides: q) else { return q }
         guard local else {
             shortcutMisses += 1
             if shortcutMisses > Self.shortcutMissesAllowed { shortcuts = -1 }  // Bland's for the rest of the solve
@@ -874,21 +878,18 @@ public final class FactoredSolver {
     /// took while it stayed Bland's candidate, as long as the star each time: a step a tied
     /// cell, n² (`found3-widths-star-750`: 12,000 entries a step at 2,666 units).
     private func localCandidate(besides q: Int) -> Int? {
-        guard let (c, local) = nextCandidate(besides: q, intoColumnWork: true), local else { return nil }
+        guard let (c, local) = nextCandidate(besides: q), local else { return nil }
+        swap(&columnWork, &extraWork)
         shortcuts += 1
         return c
     }
 
-    /// The candidate after `q` while shortcuts are left, its direction solved into `columnWork`
-    /// or `extraWork`, and whether that direction is local (64 entries or fewer).
-    private func nextCandidate(besides q: Int, intoColumnWork: Bool) -> (Int, local: Bool)? {
+    /// The candidate after `q` while shortcuts are left, its direction solved into `extraWork`,
+    /// and whether that direction is local (64 entries or fewer).
+    private func nextCandidate(besides q: Int) -> (Int, local: Bool)? {
         guard shortcuts >= 0, shortcuts < 64 + basis.stepCount / 8,
             let c = candidates.smallest(2).first(where: { $0 != q })
         else { return nil }
-        if intoColumnWork {
-            basis.ftran(column(c), into: &columnWork)
-            return (c, columnWork.pattern.count <= 64)
-        }
         basis.ftran(column(c), into: &extraWork)
         return (c, extraWork.pattern.count <= 64)
     }
@@ -1203,7 +1204,7 @@ public final class FactoredSolver {
         while true {
             // Past the thread's work budget the simplex stops; the operation does not recover
             // (`recover`), and its caller discards what it built.
-            if WorkBudget.exhausted() { throw Unsatisfiable(reason: "past the request's work budget") }
+            try Self.checkBudget()
             maybeRefactor()
             if !infeasible.isEmpty {
                 try dualStep()
