@@ -1,4 +1,3 @@
-
 /// A batch's rows. In an engine with no row or column ids to reuse (a document's build), each
 /// row is written entry by entry after the last, its slack and errors appended as new columns,
 /// the basis's tables grown once: row by row (`newRow`) it was 1,260 instructions a row, a
