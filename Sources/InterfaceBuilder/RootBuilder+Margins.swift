@@ -20,7 +20,7 @@ extension RootBuilder {
         } else if let insets = e.child("directionalEdgeInsets", key: "directionalLayoutMargins") {
             m = Device.Insets(top: n(insets, "top"), left: n(insets, "leading"), bottom: n(insets, "bottom"), right: n(insets, "trailing"))
         } else if isRoot && isControllersRoot {
-            let side = Device.systemMinimumMargin(width: width)
+            let side = Self.controllersRootSideMargin(width: width)
             m = Device.Insets(top: 0, left: side, bottom: 0, right: side)
         } else if isRoot && kind == .cell && controller?.name == "tableViewCell" {
             m = Device.tableCellContentMargins(width: sceneWidth ?? width, xcode: xcode, inControllersTable: inControllersTable)
@@ -59,6 +59,15 @@ extension RootBuilder {
         guard let cell, cell["accessoryType"] != nil || cell.children.contains(where: { $0["key"] == "accessoryView" }) else { return nil }
         return 8
     }
+
+    /// A controller's root's side margins: UIKit's system minimum, 16 below 400 points (the
+    /// 390- and 393-point phones too, where a table's cells take 20:
+    /// `Device.systemMinimumMargin`), 20 from 400. IBCorpus development half:
+    /// azimmmmismail/GroSelfie (393, the template's 32700.99.1234, 11 views),
+    /// NavidSwift/FavoriteAthlete (390, Xcode 12.5), dpgranger8/FavoriteAthletes (393, Xcode
+    /// 14.0) and ZFAbox/FavoriteAthlete (390, Xcode 15), 5 views each: 26 views, 4 documents,
+    /// none the other way; validation half 11,146 → 11,183 views, 404 → 411 documents.
+    static func controllersRootSideMargin(width: Double) -> Double { width < 400 ? 16 : 20 }
 
     /// A controller's root view: a scene's, or a xib's top-level view that is its File's
     /// Owner's `view` (`FoundRoot.isOwnersView`), which the controller loads from the nib and

@@ -783,4 +783,31 @@ final class CanvasRuleTests: XCTestCase {
         XCTAssertEqual(ToolsVersion("32700.99.1234").frameScale(device: 3), 3)
         XCTAssertEqual(ToolsVersion("12120").frameScale(device: 2), 2)
     }
+
+    /// A controller's root has UIKit's 16-point side margins on every phone narrower than 400
+    /// points, the 390- and 393-point ones too, and 20 from 400 (`controllersRootSideMargin`):
+    /// a view pinned to the root's leading margin sits 16 or 20 in from its edge.
+    func testControllersRootSideMarginsAreSixteenBelowFourHundredPoints() throws {
+        func leadingMargin(device: String, size: (Int, Int)) throws -> Double {
+            let body = """
+                <subviews>
+                    <view translatesAutoresizingMaskIntoConstraints="NO" id="m"><rect key="frame" x="0" y="100" width="10" height="10"/></view>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="m" firstAttribute="leading" secondItem="root" secondAttribute="leadingMargin" id="m1"/>
+                    <constraint firstItem="m" firstAttribute="top" secondItem="root" secondAttribute="top" constant="100" id="m2"/>
+                    <constraint firstItem="m" firstAttribute="width" constant="10" id="m3"/>
+                    <constraint firstItem="m" firstAttribute="height" constant="10" id="m4"/>
+                </constraints>
+                """
+            let bytes = ImporterTests.scene(body, device: device, size: size, tools: "21507")
+            let root = try XCTUnwrap(try Importer.read(bytes, options: ImportOptions(contentSizes: .stored)).roots.first { $0.name == "vc" })
+            return try XCTUnwrap(laidOut(root)["m"]).x
+        }
+        XCTAssertEqual(try leadingMargin(device: "retina4_7", size: (375, 667)), 16)
+        XCTAssertEqual(try leadingMargin(device: "retina6_0", size: (390, 844)), 16)
+        XCTAssertEqual(try leadingMargin(device: "retina6_12", size: (393, 852)), 16)
+        XCTAssertEqual(try leadingMargin(device: "retina6_1", size: (414, 896)), 20)
+        XCTAssertEqual(try leadingMargin(device: "retina6_72", size: (430, 932)), 20)
+    }
 }
