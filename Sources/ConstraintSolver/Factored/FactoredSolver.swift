@@ -635,9 +635,11 @@ public final class FactoredSolver {
             return nil
         }
         var highest: (level: Int, cost: Double)? = nil
-        forEachLevel(ofColumn: j) { k in
-            guard k < highest?.level ?? .max, case let v = reducedCost(k, j), abs(v) > Self.dualTolerance else { return }
+        visitLevels(ofColumn: j) { k in
+            let v = reducedCost(k, j)
+            guard abs(v) > Self.dualTolerance else { return true }
             highest = (k, v)
+            return false
         }
         return highest
     }
@@ -1078,13 +1080,20 @@ public final class FactoredSolver {
                 if pricedOnly && lexSign(j) != 0 { continue }
                 key = (0, [], -abs(aj), j)
             } else {
-                guard (aj < 0) == needNegative else { continue }
+                guard (aj < 0) == needNegative, bestKey?.0 ?? 1 == 1 else { continue }
+                // The ratios by level, highest first, read only until they fall behind the best
+                // so far (a star's hub has one at every level of a ladder shifted a cell: read
+                // whole in each ratio test, levels² a build); a new best is read whole.
                 var ratios: [Entry] = []
-                forEachLevel(ofColumn: j) { k in
+                var order = Self.LevelOrder(best: bestKey?.1)
+                visitLevels(ofColumn: j) { k in
                     let r = reducedCost(k, j) / abs(aj)
-                    if abs(r) >= 1e-12 { ratios.append(Entry(k, r)) }
+                    guard abs(r) >= 1e-12 else { return true }
+                    ratios.append(Entry(k, r))
+                    return pricedOnly || order.take(Entry(k, r))
                 }
-                if ratios.count > 1 { ratios.sort { $0.index < $1.index } }
+                order.finish()
+                guard order.behind != true || pricedOnly else { continue }
                 key = (1, ratios, -abs(aj), j)
                 if pricedOnly && Self.lexNegative(ratios.lazy.map(\.value)) { continue }
             }
@@ -1170,6 +1179,39 @@ public final class FactoredSolver {
         if let c = compareByLevel(a.1, b.1) { return c }
         if a.2 != b.2 { return a.2 < b.2 }
         return a.3 < b.3
+    }
+
+    /// A vector over the levels read entry by entry, by level, against a whole one (`best`),
+    /// as `compareByLevel` compares them: `behind` true once it cannot precede it, false once it
+    /// does; nil while they agree. `take` answers whether the next entry is still needed.
+    struct LevelOrder {
+        let best: [Entry]?
+        var next = 0
+        var behind: Bool? = nil
+
+        init(best: [Entry]?) { (self.best, behind) = (best, best == nil ? false : nil) }
+
+        mutating func take(_ e: Entry) -> Bool {
+            guard behind == nil, let best else { return true }
+            // Levels of the best before e's: e's vector is 0 there.
+            if next < best.count && best[next].index < e.index {
+                behind = !(0 < best[next].value)
+                return !behind!
+            }
+            let y = next < best.count && best[next].index == e.index ? best[next].value : 0
+            if y != e.value {
+                behind = !(e.value < y)
+                return !behind!
+            }
+            next += 1
+            return true
+        }
+
+        /// Every entry taken: the best's next level, if any, decides.
+        mutating func finish() {
+            guard behind == nil, let best, next < best.count else { return }
+            behind = !(0 < best[next].value)
+        }
     }
 
     /// Two vectors over the levels, each (level, value) by level with zeros left out, compared
