@@ -474,6 +474,43 @@ final class FactoredSolverOperationTests: XCTestCase {
         XCTAssertGreaterThan(ambiguousSeen, 2)
     }
 
+    /// The dual ratio test's lazy read of a candidate's ratios decides as the whole vectors do:
+    /// random sparse vectors over 6 levels, some equal or agreeing but for their last entry.
+    func testLevelOrderDecidesAsTheWholeVectorsCompare() {
+        var rng = LCG(state: 4242)
+        func vector() -> [Entry] {
+            (0..<6).compactMap { k in Int.random(in: 0..<3, using: &rng) == 0 ? nil : Entry(k, Double(Int.random(in: -2...2, using: &rng))) }
+                .filter { $0.value != 0 }
+        }
+        var decided = (ahead: 0, behind: 0, tied: 0)
+        for _ in 0..<4000 {
+            // Independent, the same, or the same but for the last entry (a prefix agreeing).
+            let best = vector()
+            var a = vector()
+            switch Int.random(in: 0..<3, using: &rng) {
+            case 0: break
+            case 1: a = best
+            default:
+                a = best
+                if !a.isEmpty { a[a.count - 1].value += Double([-1, 1].randomElement(using: &rng)!) }
+                a = a.filter { $0.value != 0 }
+            }
+            var order = FactoredSolver.LevelOrder(best: best)
+            for e in a where !order.take(e) { break }
+            order.finish()
+            let whole = FactoredSolver.compareByLevel(a, best)
+            XCTAssertEqual(order.behind, whole.map { !$0 }, "\(a) against \(best)")
+            switch whole {
+            case true?: decided.ahead += 1
+            case false?: decided.behind += 1
+            case nil: decided.tied += 1
+            }
+        }
+        XCTAssertGreaterThan(decided.ahead, 100)
+        XCTAssertGreaterThan(decided.behind, 100)
+        XCTAssertGreaterThan(decided.tied, 10)
+    }
+
     /// Heights chained cell to cell, each cell's width fixed and its height asked by an optional
     /// aspect ratio (or a bound, or nothing): one direction a few cells long against a blocker
     /// a cell, which the verdict reads by direction. Both ways against the reference.

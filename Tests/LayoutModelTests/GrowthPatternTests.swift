@@ -65,6 +65,24 @@ final class GrowthPatternTests: XCTestCase {
         return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
     }
 
+    /// A box a row, each height the first box's (a star), and `ladderShifted`'s ladder on each:
+    /// the hub's reduced cost set at every level, which each sign and dual ratio test read
+    /// whole (`found8-heights-star-nest-ladder`: 2.34 a doubling; read from the highest level
+    /// only as far as needed, 1.97).
+    static func heightsStarLadder(_ n: Int) -> JSON {
+        var views = [#"{"id":"root","frame":{"x":0,"y":0,"width":375,"height":10000000}}"#], cons: [String] = []
+        for i in 0..<n {
+            views.append(#"{"id":"b\#(i)","parent":"root","intrinsicSize":{"width":40,"height":\#(16 + i % 7)}}"#)
+            cons += [#"{"expr":"b\#(i).top == root.top + \#(i * 200)"}"#, #"{"expr":"b\#(i).leading == root.leading"}"#]
+            if i > 0 { cons.append(#"{"expr":"b\#(i).height == b0.height"}"#) }
+            cons += [
+                #"{"expr":"b\#(i).height >= \#(60 + i) @\#(max(1, 900 - i))"}"#, #"{"expr":"b\#(i).height <= \#(30 + i) @\#(max(1, 251 - i))"}"#,
+                #"{"expr":"b\#(i).height == \#(120 + i) @1"}"#
+            ]
+        }
+        return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
+    }
+
     /// A box a row, each height the first box's (a star): one free height decided by n
     /// intrinsic sizes, the tallest's compression resistance.
     static func heightsStar(_ n: Int) -> JSON {
@@ -275,6 +293,7 @@ final class GrowthPatternTests: XCTestCase {
             try agree(Self.ladderShifted(n), "a ladder shifted a row \(n)")
             try agree(Self.boxHeightsChainedPinned(n), "box heights chained in cells pinned @999 \(n)")
         }
+        for n in [3, 7, 40] { try agree(Self.heightsStarLadder(n), "a star of heights beside a ladder shifted a row \(n)") }
         // Past 20 cells its dual steps repair the cells' rows in place (`localDualWork`).
         for n in [3, 7, 30] { try agree(Self.proportionalNestWidthsStar(n), "a star of proportional nests' widths \(n)") }
         for n in [3, 7, 40] { try agree(Self.proportionalChainStarLadder(n), "a proportional feed, heights chained, a ladder \(n)") }

@@ -1216,7 +1216,7 @@ public final class FactoredSolver {
 
     /// Two vectors over the levels, each (level, value) by level with zeros left out, compared
     /// level by level as the dense vectors would be: whether a precedes b, nil when equal.
-    private static func compareByLevel(_ a: [Entry], _ b: [Entry]) -> Bool? {
+    static func compareByLevel(_ a: [Entry], _ b: [Entry]) -> Bool? {
         var (i, j) = (0, 0)
         while i < a.count || j < b.count {
             let ka = i < a.count ? a[i].index : .max, kb = j < b.count ? b[j].index : .max
