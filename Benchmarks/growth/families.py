@@ -342,8 +342,9 @@ FOUND = {
     # vertical fillProportionally stacks, aspect ratios on the label and the box (2.23, 4.44,
     # 3.46 at 100-800 units), pending: the degenerate vertex of `found3-widths-star-750`.
     "found8-widths-star-750-proportional": [{"form": "cell", "axis": "vertical", "distribution": "fillProportionally", "alignment": "leading", "spacing": 12}, {"form": "size", "how": "pin", "priority": 250, "height": 120}, {"form": "label", "placement": "below", "words": 4, "spread": 15}, {"form": "box", "placement": "beside", "w": 40, "h": 24}, {"form": "aspect", "item": 1, "m": 1.5, "priority": 750}, {"form": "aspect", "item": 2, "m": 1.78, "priority": 1000}, {"form": "optional", "item": 1, "attr": "width", "value": 44, "priority": 750}, {"form": "eqw", "item": 3, "shape": "star", "attr": "width", "priority": 750}],
-    # Five more of that run, pending, not yet traced (the fuzzer's ratios): a star of label heights
-    # beside nests and a ladder (2.28, 2.51 at 58 units); heights chained and widths a star in a
+    # Five more of that run (the fuzzer's ratios): a star of label heights beside nests and a
+    # ladder (2.28, 2.51 at 58 units; linear since a column's levels are read highest first and
+    # only as far as needed: the hub has a reduced cost at every level); heights chained and widths a star in a
     # proportional stack (2.86, 3.11 at 60-240); widths chained `@750` beside a star of heights
     # (2.56, 2.63 at 88); a proportional stack of equal-centering cells with aspect ratios (8.5
     # at 60-120); equal-centering cells, a star of widths and aspect ratios (2.52, 2.53 at 105).
@@ -383,7 +384,8 @@ FOUND = {
     # previous (`found-conflicts-chained`'s kind) and one of `found6-label-widths-chained-750`'s
     # (labels side by side, widths chained `@750`); four kept, pending, by the fuzzer's one-shot
     # instructions at N, 2N, 4N: nests beside a box with width stars `@250` and `@750`, a ladder
-    # and loose views (2.47, 2.51 at 18-72); nests of a label and boxes, their widths chained
+    # and loose views (2.47, 2.51 at 18-72; linear since a broken row's errors take reduced
+    # costs only where it has duals); nests of a label and boxes, their widths chained
     # (2.12, 2.51 at 74-296); labels and a box, a star `@750` of widths, aspect ratios and hidden
     # views (2.26, 2.7 at 72-288); fillEqually nests of labels over boxes, widths chained `@750`
     # (2.07, 2.59 at 17-68).
@@ -404,17 +406,17 @@ def found(name):
 FAMILIES.update({name: found(name) for name in FOUND})
 PENDING = {"found-conflicts-chained"} | {
     "found3-heights-chained-aspect-conflicts",
-    "found6-label-widths-chained-750", "found8-widths-star-750-proportional", "found8-heights-star-nest-ladder",
+    "found6-label-widths-chained-750", "found8-widths-star-750-proportional",
     "found8-widths-chained-heights-star", "found8-proportional-equalcentering-aspect",
     "found9-nest-widths-chained-750", "found9-equalcentering-nests-widths-star", "found9-fill-stack-nests-heights-star-750",
     "found9-proportional-equalspacing-nests-heights-star",
     "found9-fillequally-equalcentering-heights-star",
     "found10-label-widths-chained-ladder", "found10-heights-star-widths-chained-aspect",
     "found10-proportional-fillequally-ladders-hidden", "found10-equalspacing-nests-ladders-widths-star",
-    "found10-equalcentering-nests-ladder-aspect", "found10-proportional-cells-widths-chained",
+    "found10-proportional-cells-widths-chained",
     "found11-proportional-equalcentering-boxes", "found11-label-widths-chained-250-ladder",
     "found11-label-nest-widths-chained", "found11-equalcentering-nests-widths-star-chain",
-    "found12-nest-stars-ladder-loose", "found12-nest-widths-chained", "found12-labels-widths-star-aspect-hidden", "found12-fillequally-labels-widths-chained-750",
+    "found12-nest-widths-chained", "found12-labels-widths-star-aspect-hidden", "found12-fillequally-labels-widths-chained-750",
 }
 
 
