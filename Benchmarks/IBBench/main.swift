@@ -187,6 +187,7 @@ for path in files {
             }
             if !conflicting && root.symbolViews.contains(s.id) {
                 docSymbols += 1
+                if verbose { print("  symbol \(root.name) \(s.id): it shows an SF Symbol") }
             } else if !conflicting && root.staleViews.contains(s.id) {
                 docStale += 1
                 if verbose { print("  stale \(root.name) \(s.id): its stored frame breaks a required constraint of its own") }
