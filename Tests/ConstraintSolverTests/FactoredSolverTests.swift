@@ -474,7 +474,7 @@ final class FactoredSolverOperationTests: XCTestCase {
         XCTAssertGreaterThan(ambiguousSeen, 2)
     }
 
-    /// The dual ratio test's lazy read of a candidate's ratios decides as the whole vectors do:
+    /// The dual ratio test's lazy read of a candidate's ratios decides as the dense vectors do:
     /// random sparse vectors over 6 levels, some equal or agreeing but for their last entry.
     func testLevelOrderDecidesAsTheWholeVectorsCompare() {
         var rng = LCG(state: 4242)
@@ -498,7 +498,10 @@ final class FactoredSolverOperationTests: XCTestCase {
             var order = FactoredSolver.LevelOrder(best: best)
             for e in a where !order.take(e) { break }
             order.finish()
-            let whole = FactoredSolver.compareByLevel(a, best)
+            // The dense vectors compared level by level: whether `a` precedes `best`, nil if equal.
+            func dense(_ v: [Entry]) -> [Double] { (0..<6).map { k in v.first { $0.index == k }?.value ?? 0 } }
+            let whole = zip(dense(a), dense(best)).first { $0 != $1 }.map { $0 < $1 }
+            XCTAssertEqual(FactoredSolver.compareByLevel(a, best), whole)
             XCTAssertEqual(order.behind, whole.map { !$0 }, "\(a) against \(best)")
             switch whole {
             case true?: decided.ahead += 1

@@ -773,9 +773,7 @@ final class CanvasRuleTests: XCTestCase {
                     <constraint firstItem="c" firstAttribute="height" constant="10" id="c4"/>
                 </constraints>
                 """
-            let bytes = ImporterTests.scene(body, device: "retina5_5", size: (414, 736), tools: tools)
-            let root = try XCTUnwrap(try Importer.read(bytes, options: ImportOptions(contentSizes: .stored)).roots.first { $0.name == "vc" })
-            return try XCTUnwrap(laidOut(root)["c"]).x
+            return try storedX("c", in: body, device: "retina5_5", size: (414, 736), tools: tools)
         }
         XCTAssertEqual(try centredX(tools: "13196"), 53.5)
         XCTAssertEqual(try centredX(tools: "14490"), 161.0 / 3, accuracy: 0.001)
@@ -800,14 +798,19 @@ final class CanvasRuleTests: XCTestCase {
                     <constraint firstItem="m" firstAttribute="height" constant="10" id="m4"/>
                 </constraints>
                 """
-            let bytes = ImporterTests.scene(body, device: device, size: size, tools: "21507")
-            let root = try XCTUnwrap(try Importer.read(bytes, options: ImportOptions(contentSizes: .stored)).roots.first { $0.name == "vc" })
-            return try XCTUnwrap(laidOut(root)["m"]).x
+            return try storedX("m", in: body, device: device, size: size, tools: "21507")
         }
         XCTAssertEqual(try leadingMargin(device: "retina4_7", size: (375, 667)), 16)
         XCTAssertEqual(try leadingMargin(device: "retina6_0", size: (390, 844)), 16)
         XCTAssertEqual(try leadingMargin(device: "retina6_12", size: (393, 852)), 16)
         XCTAssertEqual(try leadingMargin(device: "retina6_1", size: (414, 896)), 20)
         XCTAssertEqual(try leadingMargin(device: "retina6_72", size: (430, 932)), 20)
+    }
+
+    /// View `id`'s x, laid out with stored sizes, in scene "vc" of a document whose root holds `body`.
+    private func storedX(_ id: String, in body: String, device: String, size: (Int, Int), tools: String) throws -> Double {
+        let bytes = ImporterTests.scene(body, device: device, size: size, tools: tools)
+        let root = try XCTUnwrap(try Importer.read(bytes, options: ImportOptions(contentSizes: .stored)).roots.first { $0.name == "vc" })
+        return try XCTUnwrap(laidOut(root)[id]).x
     }
 }

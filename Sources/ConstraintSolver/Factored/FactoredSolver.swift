@@ -1181,9 +1181,10 @@ public final class FactoredSolver {
         return a.3 < b.3
     }
 
-    /// A vector over the levels read entry by entry, by level, against a whole one (`best`),
-    /// as `compareByLevel` compares them: `behind` true once it cannot precede it, false once it
-    /// does; nil while they agree. `take` answers whether the next entry is still needed.
+    /// A vector over the levels (level, value) by level with zeros left out, read entry by
+    /// entry against a whole one (`best`) as the dense vectors compare level by level: `behind`
+    /// true once it cannot precede it, false once it does, nil while they agree. `take`
+    /// answers whether the next entry is still needed (the dual ratio test stops reading there).
     struct LevelOrder {
         let best: [Entry]?
         var next = 0
@@ -1193,40 +1194,33 @@ public final class FactoredSolver {
 
         mutating func take(_ e: Entry) -> Bool {
             guard behind == nil, let best else { return true }
-            // Levels of the best before e's: e's vector is 0 there.
-            if next < best.count && best[next].index < e.index {
-                behind = !(0 < best[next].value)
-                return !behind!
+            var y = 0.0
+            if next < best.count && best[next].index <= e.index {
+                // A level of the best's before e's: e's vector is 0 there.
+                if best[next].index < e.index { return decide(0 < best[next].value) }
+                y = best[next].value
+                next += 1
             }
-            let y = next < best.count && best[next].index == e.index ? best[next].value : 0
-            if y != e.value {
-                behind = !(e.value < y)
-                return !behind!
-            }
-            next += 1
-            return true
+            return y == e.value || decide(e.value < y)
         }
 
         /// Every entry taken: the best's next level, if any, decides.
         mutating func finish() {
-            guard behind == nil, let best, next < best.count else { return }
-            behind = !(0 < best[next].value)
+            if behind == nil, let best, next < best.count { _ = decide(0 < best[next].value) }
+        }
+
+        private mutating func decide(_ ahead: Bool) -> Bool {
+            behind = !ahead
+            return ahead
         }
     }
 
-    /// Two vectors over the levels, each (level, value) by level with zeros left out, compared
-    /// level by level as the dense vectors would be: whether a precedes b, nil when equal.
+    /// Two such vectors compared whole: whether a precedes b, nil when equal.
     static func compareByLevel(_ a: [Entry], _ b: [Entry]) -> Bool? {
-        var (i, j) = (0, 0)
-        while i < a.count || j < b.count {
-            let ka = i < a.count ? a[i].index : .max, kb = j < b.count ? b[j].index : .max
-            let k = min(ka, kb)
-            let x = ka == k ? a[i].value : 0, y = kb == k ? b[j].value : 0
-            if x != y { return x < y }
-            if ka == k { i += 1 }
-            if kb == k { j += 1 }
-        }
-        return nil
+        var order = LevelOrder(best: b)
+        for e in a where !order.take(e) { break }
+        order.finish()
+        return order.behind.map { !$0 }
     }
 
     func solve() throws(Unsatisfiable) {
