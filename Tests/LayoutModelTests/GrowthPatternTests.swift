@@ -158,6 +158,33 @@ final class GrowthPatternTests: XCTestCase {
         return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
     }
 
+    /// A vertical fillEqually stack of cells aligned leading, each a wrapping label inside 12-point
+    /// margins whose width is three quarters of its height `@750`, the cell's size given up
+    /// `@250` (`found13-fillequally-labels-aspect`, there ambiguous in width). A label as wide as its text is taller than the
+    /// cells' one height and wider than the stack: its width row cuts it, and only the tallest
+    /// label left decides the height.
+    static func fillEquallyLabelsAspect(_ n: Int) -> JSON {
+        var views = [
+            #"{"id":"root","frame":{"x":0,"y":0,"width":375,"height":10000000}}"#,
+            #"{"id":"feed","parent":"root","kind":"stack","stack":{"axis":"vertical","distribution":"fillEqually","alignment":"leading","spacing":8,"arrangedSubviews":[\#((0..<n).map { "\"c\($0)\"" }.joined(separator: ","))]}}"#
+        ]
+        var cons = [#"{"expr":"feed.top == root.top"}"#, #"{"expr":"feed.leading == root.leading"}"#, #"{"expr":"feed.trailing == root.trailing"}"#]
+        for i in 0..<n {
+            let text = (0..<(2 + i * 5 % 11)).map { words[(i + $0) % words.count] }.joined(separator: " ")
+            views += [
+                #"{"id":"c\#(i)","parent":"feed"}"#,
+                #"{"id":"t\#(i)","parent":"c\#(i)","text":{"string":"\#(text)","font":{"family":"DejaVu Sans","size":15},"numberOfLines":0}}"#
+            ]
+            cons += [
+                #"{"expr":"t\#(i).leading == c\#(i).leading + 12"}"#, #"{"expr":"t\#(i).top == c\#(i).top + 12"}"#,
+                #"{"expr":"t\#(i).trailing <= c\#(i).trailing - 12"}"#, #"{"expr":"c\#(i).bottom >= t\#(i).bottom + 12"}"#,
+                #"{"expr":"c\#(i).height == 0 @250"}"#, #"{"expr":"c\#(i).width == 0 @250"}"#,
+                #"{"expr":"t\#(i).width == t\#(i).height * 0.75 @750"}"#
+            ]
+        }
+        return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
+    }
+
     /// A cell a row, a horizontal stack of a nest and a box: the nest a vertical
     /// fillProportionally stack of two labels and a horizontal one, of two labels and a
     /// vertical one of three; each nest's width the first's (a star). The hub's width is decided
@@ -280,6 +307,7 @@ final class GrowthPatternTests: XCTestCase {
             try agree(Self.boxHeightsChainedPinned(n), "box heights chained in cells pinned @999 \(n)")
         }
         for n in [3, 7, 40] { try agree(Self.ladderShifted(n, star: true), "a star of heights beside a ladder shifted a row \(n)") }
+        for n in [3, 7, 40] { try agree(Self.fillEquallyLabelsAspect(n), "a fillEqually stack of labels with aspect ratios \(n)") }
         // Past 20 cells its dual steps repair the cells' rows in place (`localDualWork`).
         for n in [3, 7, 30] { try agree(Self.proportionalNestWidthsStar(n), "a star of proportional nests' widths \(n)") }
         for n in [3, 7, 40] { try agree(Self.proportionalChainStarLadder(n), "a proportional feed, heights chained, a ladder \(n)") }
@@ -365,6 +393,26 @@ final class GrowthPatternTests: XCTestCase {
             XCTAssertEqual(s.frame("c\(i)")?.height ?? .nan, 86, accuracy: 1e-9, "c\(i)")
             XCTAssertEqual(s.frame("a\(i)")?.height ?? .nan, Double(40 + i * 7 % 23), accuracy: 1e-9, "a\(i)")
         }
+    }
+
+    /// A fillEqually stack of labels with aspect ratios: the rows of a label taller than the
+    /// height, whose dual step would raise the stack's height through the cell holding it, wait
+    /// while the width rows cut the labels, which repairs them. It raised the height for each
+    /// such label and lowered it for its width row, two steps a cell each moving every cell
+    /// (`found13-fillequally-labels-aspect`, 200 cells: 274 pivots and 8 factorizations, 138 and 1 since).
+    func testAFillEquallyStackOfLabelsWithAspectRatiosMovesItsHeightOnce() throws {
+        let s = try LayoutSession(document: Self.fillEquallyLabelsAspect(200), limits: SessionLimits(engine: .factored, factoredFromViews: nil))
+        // 148 pivots and 5 factorizations without, 75 and 1 with.
+        XCTAssertLessThanOrEqual(s.solver.stats.pivots, 100)
+        XCTAssertLessThanOrEqual(try XCTUnwrap(s.solver as? FactoredSolver).factorizations, 2)
+        XCTAssertEqual(s.diagnostics().count, 0)
+        // The widest label is cut to the stack: 375 − 24 wide, 468 tall; every cell 492.
+        var widest = 0.0
+        for i in 0..<200 {
+            XCTAssertEqual(s.frame("c\(i)")?.height ?? .nan, 492, accuracy: 1e-6, "c\(i)")
+            widest = max(widest, s.frame("t\(i)")?.width ?? .nan)
+        }
+        XCTAssertEqual(widest, 351, accuracy: 1e-6)
     }
 
     /// `--engine auto` builds a proportional stack of 32 views or more on the factored basis,

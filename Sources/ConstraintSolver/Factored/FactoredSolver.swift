@@ -27,6 +27,8 @@ public final class FactoredSolver {
     /// repair the next, each step as long as the star (126 such steps at 80 cells, 222 at 160);
     /// the stars whose dual steps settle do so within 3 basis sizes (`found3-widths-star-750`).
     static let localDualWork = 8
+    /// Entries of a column of B⁻¹ past which a step is a hub's, moving what hangs on it.
+    static let longColumn = 64
 
     // Columns, by id. A user variable is a free column.
     var kind: [Kind] = []
@@ -108,6 +110,10 @@ public final class FactoredSolver {
     var dualWork = 0, dualLocal = false
     /// Long columns whose dual step this solve broke more rows than it repaired (`dualStep`).
     var refusedHubs: Set<Int> = []
+    /// Infeasible basics set aside this solve (`dualStep`): each once, back in the queue when
+    /// it is empty (`restoreDeferred`); and by column, how long its column of B⁻¹ was when a
+    /// dual step last took it out of the basis (what it would be entering again soon after).
+    var deferredRows: [Int] = [], deferredOnce: Set<Int> = [], leftLength: [Int: Int] = [:]
     /// Primal steps this solve that entered a local candidate over Bland's (`shorterCandidate`);
     /// −1 once one could not.
     var shortcuts = 0
@@ -1044,6 +1050,18 @@ public final class FactoredSolver {
                     }
                 }
             }
+            // A hub (a stack's shared height, which the cell holding it defines) whose
+            // column left in a step as long as what hangs on it, entering again for another
+            // row, moves all of it again: a fillEqually stack of labels with aspect ratios
+            // raised its height for each too-tall label and lowered it when the label's width
+            // row cut it (two steps a cell, each the stack). Set aside, the row waits for the
+            // short steps of the others, which often repair it (there: every label, once the
+            // widths are cut). Each row once a solve, so the order only moves.
+            if !solved, infeasible.count > 1, leftLength[q] ?? 0 > Self.longColumn, deferredOnce.insert(leaving).inserted {
+                infeasible.remove(leaving)
+                deferredRows.append(leaving)
+                return
+            }
             let delta = x / alphaWork[q]
             if !solved { basis.ftran(column(q), into: &columnWork) }
             // Once a step: the flips change only reduced costs (ρ and ᾱ stay), so the entering
@@ -1059,6 +1077,7 @@ public final class FactoredSolver {
             pivot(q, at: p, rho: rho)
             setValue(q, delta)
             setValue(leaving, 0)
+            if columnWork.pattern.count > Self.longColumn { leftLength[leaving] = columnWork.pattern.count }
             return
         }
     }
@@ -1171,6 +1190,15 @@ public final class FactoredSolver {
         flipMarks[j] = flipEpoch
     }
 
+    /// The rows `dualStep` set aside back in the queue, those still basic and infeasible.
+    func restoreDeferred() {
+        for j in deferredRows where basis.isBasic(j) {
+            let bad = kind[j] == .fixed ? abs(value[j]) > Self.eps : value[j] < -Self.eps
+            if bad { infeasible.update(j, by: abs(value[j])) }
+        }
+        deferredRows.removeAll(keepingCapacity: true)
+    }
+
     /// The infeasible basic to leave: the most infeasible.
     private func nextInfeasible() -> Int { infeasible.most { abs(value[$0]) }! }
 
@@ -1231,6 +1259,9 @@ public final class FactoredSolver {
         var steps = 0
         degenerateFlipped.removeAll(keepingCapacity: true)
         refusedHubs.removeAll(keepingCapacity: true)
+        deferredOnce.removeAll(keepingCapacity: true)
+        leftLength.removeAll(keepingCapacity: true)
+        defer { restoreDeferred() }
         (shortcuts, hubCandidate, shortcutMisses) = (0, -1, 0)
         flipEpoch += 1
         (dualWork, dualLocal) = (0, false)
@@ -1244,6 +1275,9 @@ public final class FactoredSolver {
             maybeRefactor()
             if !infeasible.isEmpty {
                 try dualStep()
+            } else if !deferredRows.isEmpty {
+                restoreDeferred()
+                continue
             } else if !candidates.isEmpty {
                 do { try primalStep() } catch {
                     // No restricted basic limits the entering column, so the objective (errors
