@@ -437,8 +437,8 @@ PENDING = {"found-conflicts-chained"} | {
     "found11-proportional-equalcentering-boxes", "found11-label-widths-chained-250-ladder",
     "found11-label-nest-widths-chained", "found11-equalcentering-nests-widths-star-chain",
     "found12-nest-widths-chained", "found12-labels-widths-star-aspect-hidden", "found12-fillequally-labels-widths-chained-750",
-    "found13-fillequally-labels-aspect", "found13-box-label-widths-chained", "found13-fillequally-nests-widths-chained",
-    "found13-equalspacing-hidden-widths-chained", "found13-fillequally-labels-box-aspect", "found13-proportional-nests-widths-star-aspect",
+    "found13-box-label-widths-chained", "found13-fillequally-nests-widths-chained",
+    "found13-equalspacing-hidden-widths-chained", "found13-proportional-nests-widths-star-aspect",
 }
 
 
