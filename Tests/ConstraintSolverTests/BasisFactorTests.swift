@@ -52,6 +52,36 @@ final class BasisFactorTests: XCTestCase {
         XCTAssertGreaterThan(longEtas, 10, "the changes must leave long etas for the transposed solves to cross")
     }
 
+    /// Two long columns entering at one step in turn, thousands of times: the eta file is
+    /// compressed every few changes and no factorization comes. The rows' lists of the etas it
+    /// replaced were kept until one did (a 4,000-cell build past 5 GB); they stay within a few
+    /// files' size, and the solves stay right.
+    func testAnEtaFileCompressedThousandsOfTimesKeepsItsRowsBounded() throws {
+        let m = 200
+        // Columns 0..<m the identity, m and m + 1 long: every row, the first row's entry largest.
+        func column(_ j: Int) -> [Entry] { j < m ? [Entry(j, 1)] : (0..<m).map { Entry($0, $0 == 0 ? 4 : Double((j + $0) % 3) - 1) } }
+        var rows = SparseLists<Entry>()
+        for i in 0..<m { rows.appendList([Entry(i, 1)]) }
+        let basis = BasisFactor()
+        basis.growColumns(to: m + 2)
+        basis.growRows(to: m)
+        try basis.factor(rows: rows, live: m, columns: m + 2)
+        var w = WorkVector()
+        for change in 0..<3_000 {
+            let q = m + change % 2
+            basis.ftran(column(q), into: &w)
+            basis.replace(step: 0, with: q, column: w)
+        }
+        XCTAssertLessThanOrEqual(basis.etaRowEntries, 4 * m + 4096 + 32 * m)
+        // B·x = a_j for a basic column j is e at its step: the last to enter (m + 1) at step 0,
+        // and column 5 at its own.
+        XCTAssertEqual(basis.columnOfStep[0], m + 1)
+        for (j, step) in [(m + 1, 0), (5, 5)] {
+            basis.ftran(column(j), into: &w)
+            for k in 0..<m { XCTAssertEqual(w[k], k == step ? 1 : 0, accuracy: 1e-9, "column \(j), step \(k)") }
+        }
+    }
+
     func testChainedListsMatchArrays() {
         var rng = LCG(state: 7)
         var lists = ChainedLists()

@@ -36,6 +36,8 @@ final class BasisFactor {
     private var etasByPivot: [[Int]] = []
     /// The eta file by row: slot i's (eta, value) for every eta whose column holds i off its pivot.
     private var etaRows = ChainedLists()
+    /// Entries `etaRows` holds, cleared ones included (bounded: `compressEtas`).
+    var etaRowEntries: Int { etaRows.stored }
     /// Per eta, Σ wᵢ·ηᵢ over its column during `etaBackward` (zero between solves).
     private var etaSums: [Double] = []
     private(set) var etaNonzeros = 0
@@ -310,6 +312,10 @@ final class BasisFactor {
             for e in etaColumn[j] { etaRows.clear(e.index) }
         }
         etaPivot = []; etaColumn = []; etaPivotValue = []; etaNonzeros = 0
+        // The cleared rows' entries stay in `etaRows` until a factorization, which a file kept
+        // short this way may not call for: flips at a few steps of a 4,000-cell build compressed
+        // it thousands of times, the lists past 5 GB. Made again once mostly garbage.
+        if etaRows.stored > 4 * made.reduce(0) { $0 + $1.entries.count } + 4096 { etaRows.removeAll() }
         for e in made { appendEta(pivot: e.p, value: e.value, e.entries) }
     }
 

@@ -24,6 +24,9 @@ struct ChainedLists {
 
     mutating func removeAll() { (head, next, items) = ([], [], []) }
 
+    /// Entries held, those of cleared lists included.
+    var stored: Int { items.count }
+
     /// List l's entries, newest first.
     @inline(__always) func forEach(in l: Int, _ body: (Entry) -> Void) {
         guard l < head.count else { return }
