@@ -111,9 +111,9 @@ public final class FactoredSolver {
     /// Long columns whose dual step this solve broke more rows than it repaired (`dualStep`).
     var refusedHubs: Set<Int> = []
     /// Infeasible basics set aside this solve (`dualStep`): each once, back in the queue when
-    /// it is empty (`restoreDeferred`); and by column, how long its column of B⁻¹ was when a
-    /// dual step last took it out of the basis (what it would be entering again soon after).
-    var deferredRows: [Int] = [], deferredOnce: Set<Int> = [], leftLength: [Int: Int] = [:]
+    /// it is empty (`restoreDeferred`); and the columns a dual step this solve took out of the
+    /// basis along a long column of B⁻¹ (as long again when one re-enters soon after).
+    var deferredRows: [Int] = [], deferredOnce: Set<Int> = [], leftLong: Set<Int> = []
     /// Primal steps this solve that entered a local candidate over Bland's (`shorterCandidate`);
     /// −1 once one could not.
     var shortcuts = 0
@@ -596,16 +596,23 @@ public final class FactoredSolver {
         if !dependents.isEmpty { dependents.noteWrite(j) }
         let old = value[j]
         value[j] = v
-        let bad: Bool
         switch kind[j] {
         case .free, .dead: return
-        case .fixed: bad = abs(v) > Self.eps
+        case .fixed: break
         case .slack, .error:
-            bad = v < -Self.eps
             // A restricted basic at 0 blocks zero-cost moves: the verdicts change when one comes or goes.
             if (old <= Self.eps) != (v <= Self.eps) { ambiguityCache = nil }
         }
-        if bad && basis.isBasic(j) { infeasible.update(j, by: abs(v)) } else if !infeasible.isEmpty { infeasible.remove(j) }
+        if isViolated(j, at: v) && basis.isBasic(j) { infeasible.update(j, by: abs(v)) } else if !infeasible.isEmpty { infeasible.remove(j) }
+    }
+
+    /// Whether column j at v is outside its bounds: a slack or error below 0, an artificial off it.
+    @inline(__always) func isViolated(_ j: Int, at v: Double) -> Bool {
+        switch kind[j] {
+        case .free, .dead: false
+        case .fixed: abs(v) > Self.eps
+        case .slack, .error: v < -Self.eps
+        }
     }
 
     // MARK: Reduced costs
@@ -1057,7 +1064,7 @@ public final class FactoredSolver {
             // row cut it (two steps a cell, each the stack). Set aside, the row waits for the
             // short steps of the others, which often repair it (there: every label, once the
             // widths are cut). Each row once a solve, so the order only moves.
-            if !solved, infeasible.count > 1, leftLength[q] ?? 0 > Self.longColumn, deferredOnce.insert(leaving).inserted {
+            if !solved, infeasible.count > 1, leftLong.contains(q), deferredOnce.insert(leaving).inserted {
                 infeasible.remove(leaving)
                 deferredRows.append(leaving)
                 return
@@ -1077,7 +1084,7 @@ public final class FactoredSolver {
             pivot(q, at: p, rho: rho)
             setValue(q, delta)
             setValue(leaving, 0)
-            if columnWork.pattern.count > Self.longColumn { leftLength[leaving] = columnWork.pattern.count }
+            if columnWork.pattern.count > Self.longColumn { leftLong.insert(leaving) }
             return
         }
     }
@@ -1146,14 +1153,8 @@ public final class FactoredSolver {
         var balance = 0
         for k in columnWork.pattern {
             let v = basis.columnOfStep[k]
-            let after = value[v] - t * columnWork[k]
-            switch kind[v] {
-            case .slack, .error:
-                if value[v] < -Self.eps { balance += after >= -Self.eps ? 1 : 0 } else if after < -Self.eps { balance -= 1 }
-            case .fixed:
-                if abs(value[v]) > Self.eps { balance += abs(after) <= Self.eps ? 1 : 0 } else if abs(after) > Self.eps { balance -= 1 }
-            default: continue
-            }
+            let after = isViolated(v, at: value[v] - t * columnWork[k])
+            if isViolated(v, at: value[v]) { balance += after ? 0 : 1 } else if after { balance -= 1 }
         }
         return balance >= 0
     }
@@ -1192,10 +1193,7 @@ public final class FactoredSolver {
 
     /// The rows `dualStep` set aside back in the queue, those still basic and infeasible.
     func restoreDeferred() {
-        for j in deferredRows where basis.isBasic(j) {
-            let bad = kind[j] == .fixed ? abs(value[j]) > Self.eps : value[j] < -Self.eps
-            if bad { infeasible.update(j, by: abs(value[j])) }
-        }
+        for j in deferredRows where basis.isBasic(j) && isViolated(j, at: value[j]) { infeasible.update(j, by: abs(value[j])) }
         deferredRows.removeAll(keepingCapacity: true)
     }
 
@@ -1260,7 +1258,7 @@ public final class FactoredSolver {
         degenerateFlipped.removeAll(keepingCapacity: true)
         refusedHubs.removeAll(keepingCapacity: true)
         deferredOnce.removeAll(keepingCapacity: true)
-        leftLength.removeAll(keepingCapacity: true)
+        leftLong.removeAll(keepingCapacity: true)
         defer { restoreDeferred() }
         (shortcuts, hubCandidate, shortcutMisses) = (0, -1, 0)
         flipEpoch += 1
