@@ -724,3 +724,59 @@ final class UnboundedNoiseTests: XCTestCase {
         XCTAssertGreaterThan(checked, 0, "some column's direction is unlimited")
     }
 }
+
+/// Noise above a real cost: a column whose reduced cost is −1.2·10⁻¹⁰ at a level (rounding,
+/// past `dualTolerance`) and positive below enters; the column it pushes out enters back for
+/// the real cost, handing the first 1.2·10⁻¹⁰ · 3/4 (under the tolerance) and then −1.2·10⁻¹⁰
+/// again through an aspect ratio's 3/4; the two swapped until the step budget ran out.
+final class ReenteringNoiseTests: XCTestCase {
+    func testNoiseThatEntersTwiceIsTakenAsZero() throws {
+        let (a, b, c) = (0, 1, 2)
+        // Two systems of three views' lengths with aspect ratios, where the noise cycled.
+        let systems: [[(terms: [(Int, Double)], constant: Double, Relation, Double)]] = [
+            [
+                ([(a, 1), (c, -1)], -20, .greaterOrEqual, 750), ([(b, 1), (a, -0.75)], 0, .greaterOrEqual, 750),
+                ([(c, 1), (b, -1)], -20, .greaterOrEqual, 250), ([(a, 1)], -20, .greaterOrEqual, 1000),
+                ([(c, 1), (b, -0.75)], 0, .equal, 250), ([(c, 1), (b, -4.0 / 3)], -10, .greaterOrEqual, 250)
+            ],
+            [
+                ([(c, 1)], 0, .lessOrEqual, 250), ([(b, 1), (a, -4.0 / 3)], -10, .equal, 250),
+                ([(c, 1)], -20, .lessOrEqual, 750), ([(a, 1), (b, -1)], 0, .lessOrEqual, 750),
+                ([(a, 1), (c, -0.75)], -20, .equal, 250), ([(a, 1), (b, -0.75)], -20, .equal, 250)
+            ]
+        ]
+        var stepped = 0
+        for (n, system) in systems.enumerated() {
+            func make() -> (FactoredSolver, [Variable]) {
+                let s = FactoredSolver()
+                let v = (0..<3).map { _ in s.addVariable() }
+                for (terms, constant, relation, priority) in system {
+                    s.add(ConstraintDefinition(LinearExpression(terms.map { (v[$0.0], $0.1) }, constant: constant), relation, priority: priority))
+                }
+                return (s, v)
+            }
+            let (clean, cv) = make()
+            let columns = clean.kind.indices.filter {
+                guard !clean.basis.isBasic($0), clean.kind[$0] == .slack || clean.kind[$0] == .error, let d = clean.decidingLevel($0) else {
+                    return false
+                }
+                return d.level > 0 && d.cost > 0.5
+            }
+            XCTAssertFalse(columns.isEmpty)
+            XCTAssertEqual(clean.ambiguousVariables().isEmpty, n == 0)
+            // The second is ambiguous (any of its optimal layouts is an answer): its values are not compared.
+            let unique = clean.ambiguousVariables().isEmpty
+            for q in columns {
+                let (s, v) = make()
+                let pivots = s.pivotCount
+                s.setReducedCost(0, q, -1.2e-10)  // noise at the top level, above a real cost
+                s.checkCandidate(q)
+                try s.solve()
+                if s.pivotCount > pivots { stepped += 1 }
+                XCTAssertLessThan(s.pivotCount - pivots, 8, "column \(q): a bounded number of steps")
+                for (x, y) in zip(v, cv) where unique { XCTAssertEqual(s.value(x), clean.value(y), accuracy: 1e-7, "column \(q)") }
+            }
+        }
+        XCTAssertGreaterThan(stepped, 0, "some noisy column entered")
+    }
+}

@@ -29,6 +29,14 @@ public final class FactoredSolver {
     static let localDualWork = 8
     /// Entries of a column of B⁻¹ past which a step is a hub's, moving what hangs on it.
     static let longColumn = 64
+    /// A reduced cost this small, on a column that entered this solve and asks to enter again,
+    /// is the rounding of a long column's sums. A star of widths beside aspect ratios
+    /// (`found8-equalcentering-widths-star-aspect`, 2,750 units) summed a slack's cost at one
+    /// level to −1.2·10⁻¹⁰ over 57,000 entries: it entered for an error with a real cost a
+    /// level below, whose step put back 1.2·10⁻¹⁰ · 3/4 (under `dualTolerance`) and then
+    /// −1.2·10⁻¹⁰ / (3/4), and the two swapped without end, 57,000 entries a step (3,000 units
+    /// took 1 s). A noise above a real cost made a candidate is zeroed where it was found.
+    static let reenteringNoise = 1e-8
 
     // Columns, by id. A user variable is a free column.
     var kind: [Kind] = []
@@ -114,6 +122,10 @@ public final class FactoredSolver {
     /// it is empty (`restoreDeferred`); and the columns a dual step this solve took out of the
     /// basis along a long column of B⁻¹ (as long again when one re-enters soon after).
     var deferredRows: [Int] = [], deferredOnce: Set<Int> = [], leftLong: Set<Int> = []
+    /// Columns a primal step this solve entered: one that asks to enter again on a reduced cost
+    /// within `reenteringNoise` of zero is rounding noise, and its cost at that level is taken
+    /// as zero (`primalStep`).
+    var enteredPrimal: Set<Int> = []
     /// Primal steps this solve that entered a local candidate over Bland's (`shorterCandidate`);
     /// −1 once one could not.
     var shortcuts = 0
@@ -128,7 +140,10 @@ public final class FactoredSolver {
     /// walk (`found3-widths-star-750`, 8k units) entered columns through the hub, their etas past
     /// the factors' nonzeros fourfold, 6,243 M instructions (2.38 a doubling); with 8, 4,593 M
     /// (1.99). Equal-centering cells beside a star of widths miss more: with 8, 2.33 a doubling
-    /// at 480–960 units (6,875 M); with 64, 2.12 (6,350 M).
+    /// at 480–960 units (6,875 M); with 64, 2.12 (6,350 M). Besides these, one miss for each
+    /// 8 shortcuts taken (a miss costs one long direction, a shortcut saves one): with 64 alone
+    /// the same cells missed 65 times at 3,250 units (21 at 3,000) and the rest of the solve
+    /// went through the hub, 19 factorizations.
     static let shortcutMissesAllowed = 64
     /// Columns marked `flipEpoch` cannot flip to a twin (`flipInfeasibleTwins`) until the epoch
     /// moves: each solve, and each broken row (its new errors are twins).
@@ -788,6 +803,11 @@ public final class FactoredSolver {
             basis.ftran(column(q), into: &columnWork)
             if entering == nil { q = shorterCandidate(than: q) }
         }
+        if enteredPrimal.contains(q), let (k, d) = decidingLevel(q), abs(d) <= Self.reenteringNoise {
+            setReducedCost(k, q, 0)
+            checkCandidate(q)
+            return
+        }
         let sigma: Double = lexSign(q) < 0 ? 1 : -1
         // q's direction d = B⁻¹a_q stays in `extraWork` while the step runs (`flip` and the
         // pivots of `unblock` use `columnWork`). A step's value is written when its rate
@@ -861,6 +881,7 @@ public final class FactoredSolver {
             setValue(q, sigma * best.t)
             setValue(leaving, 0)
             if !passed.isEmpty { flip(passed) }
+            enteredPrimal.insert(q)
             return
         }
     }
@@ -878,7 +899,7 @@ public final class FactoredSolver {
         guard columnWork.pattern.count > 64, let (c, local) = nextCandidate(besides: q) else { return q }
         guard local else {
             shortcutMisses += 1
-            if shortcutMisses > Self.shortcutMissesAllowed { shortcuts = -1 }  // Bland's for the rest of the solve
+            if shortcutMisses > Self.shortcutMissesAllowed + shortcuts / 8 { shortcuts = -1 }  // Bland's from now on
             return q
         }
         swap(&columnWork, &extraWork)
@@ -1259,6 +1280,7 @@ public final class FactoredSolver {
         refusedHubs.removeAll(keepingCapacity: true)
         deferredOnce.removeAll(keepingCapacity: true)
         leftLong.removeAll(keepingCapacity: true)
+        enteredPrimal.removeAll(keepingCapacity: true)
         defer { restoreDeferred() }
         (shortcuts, hubCandidate, shortcutMisses) = (0, -1, 0)
         flipEpoch += 1
