@@ -675,6 +675,14 @@ public final class FactoredSolver {
     /// The sign of column j's reduced cost, the highest level that is not zero deciding.
     func lexSign(_ j: Int) -> Int { decidingLevel(j).map { $0.cost > 0 ? 1 : -1 } ?? 0 }
 
+    /// Candidate j's reduced cost taken as zero at the level that decides its sign only (the
+    /// levels below say what they say): the rounding of long sums, not a price (`solve`,
+    /// `primalStep`).
+    func takeAsNoise(_ j: Int) {
+        if let k = decidingLevel(j)?.level { setReducedCost(k, j, 0) }
+        checkCandidate(j)
+    }
+
     func checkCandidate(_ j: Int) {
         if basis.isBasic(j) || kind[j] == .fixed || kind[j] == .dead { candidates.remove(j); return }
         let s = lexSign(j)
@@ -803,12 +811,12 @@ public final class FactoredSolver {
             basis.ftran(column(q), into: &columnWork)
             if entering == nil { q = shorterCandidate(than: q) }
         }
-        if enteredPrimal.contains(q), let (k, d) = decidingLevel(q), abs(d) <= Self.reenteringNoise {
-            setReducedCost(k, q, 0)
-            checkCandidate(q)
+        let deciding = decidingLevel(q)
+        if let d = deciding?.cost, abs(d) <= Self.reenteringNoise, enteredPrimal.contains(q) {
+            takeAsNoise(q)
             return
         }
-        let sigma: Double = lexSign(q) < 0 ? 1 : -1
+        let sigma: Double = (deciding?.cost ?? 0) < 0 ? 1 : -1
         // q's direction d = B⁻¹a_q stays in `extraWork` while the step runs (`flip` and the
         // pivots of `unblock` use `columnWork`). A step's value is written when its rate
         // changes, at the distance then (`since`), and every other at the end.
@@ -1307,9 +1315,7 @@ public final class FactoredSolver {
                     // below say what they say (zeroing them all turned a 7,900-cell chain's
                     // −10⁻¹⁰ at priority 750 above 23,700 at 250 into a tie, and every view of
                     // the document into an ambiguous one).
-                    let q = candidates.min()!
-                    if let k = decidingLevel(q)?.level { setReducedCost(k, q, 0) }
-                    checkCandidate(q)
+                    takeAsNoise(candidates.min()!)
                     ambiguityCache = nil
                 }
             } else {
