@@ -595,6 +595,33 @@ final class FactoredSolverOperationTests: XCTestCase {
         }
     }
 
+    /// Aligned center, each view's containment bounds its own top, which its center ties to
+    /// the stack's height: the crash compares the bounds on that height and takes the thickest
+    /// view's, whichever comes first, so a batch build needs no pivot (a nested feed's rows
+    /// took a dual step each).
+    func testTheCrashTakesTheBindingContainmentThroughACenter() {
+        for sizes in [[40.0, 48.0], [48.0, 40.0], [10.0, 30.0, 20.0], [5.0, 5.0]] {
+            let s = FactoredSolver()
+            let (top, h) = (s.addVariable(), s.addVariable())
+            let views = sizes.map { _ in (s.addVariable(), s.addVariable()) }  // (top, height)
+            var defs = [ConstraintDefinition(LinearExpression([(top, 1)], constant: -100), .equal)]
+            for ((y, vh), size) in zip(views, sizes) {
+                defs.append(ConstraintDefinition(LinearExpression([(y, 1), (vh, 0.5), (top, -1), (h, -0.5)]), .equal))
+                defs.append(ConstraintDefinition(LinearExpression([(y, 1), (top, -1)], constant: -8), .greaterOrEqual))
+                defs.append(ConstraintDefinition(LinearExpression([(vh, 1)], constant: -size), .greaterOrEqual, priority: 750))
+                defs.append(ConstraintDefinition(LinearExpression([(vh, 1)], constant: -size), .lessOrEqual, priority: 250))
+            }
+            defs.append(ConstraintDefinition(LinearExpression([(h, 1)]), .equal, priority: 25))
+            _ = s.add(batch: defs)
+            XCTAssertEqual(s.value(h), sizes.max()! + 16, accuracy: 1e-9, "\(sizes)")
+            for ((y, vh), size) in zip(views, sizes) {
+                XCTAssertEqual(s.value(vh), size, accuracy: 1e-9, "\(sizes)")
+                XCTAssertEqual(s.value(y), 100 + (sizes.max()! + 16 - size) / 2, accuracy: 1e-9, "\(sizes)")
+            }
+            XCTAssertEqual(s.pivotCount, 0, "\(sizes): the crash's basis is optimal")
+        }
+    }
+
     /// A row of a table: an icon and a detail that hug and resist compression at 750 (pinned
     /// both ways at one level) beside a title that hugs at 250 and takes the spare width. The
     /// crash takes each pinned view's hugging as an `==` of its level, so the title takes the

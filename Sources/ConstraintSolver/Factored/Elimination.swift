@@ -38,6 +38,8 @@ struct Elimination {
     private var columnCount: [Int]
     private let rank: [Int]
     private var seen: [Int]  // stamps for de-duplicating a column's row list
+    /// Scratch of `bindingThroughTies`, kept: two arrays made a call were a third of its cost.
+    private var sharedScratch: [Entry] = [], ownScratch: [Entry] = []
     private var stamp = 0
 
     /// Bounds, for a crash: row i's right-hand side, carried through the elimination, and
@@ -79,6 +81,8 @@ struct Elimination {
 
     /// Added to a row's rank: the row pivots only where no other row can (never as a singleton).
     static let deferred = 16
+    /// A required inequality's rank (`FactoredSolver.crash`): only a bound.
+    static let requiredInequality = 15
 
     /// A row singleton's place in the order: rank, then id (the rows' key was count, rank,
     /// id; only singletons are looked for by row, so only they are queued).
@@ -123,6 +127,55 @@ struct Elimination {
         return best
     }
 
+    /// Row i's bound on x_j moved onto x_c through required equality r, where r holds x_j and
+    /// x_c alone: (the bound, whether it is a lower one), or nil where r is ill-scaled.
+    private func bound(_ i: Int, _ a: Double, through r: Int, _ j: Int, onto c: Int) -> (value: Double, lower: Bool)? {
+        var pj = 0.0, pc = 0.0
+        for e in rowCells[r] { if e.index == j { pj = e.value } else if e.index == c { pc = e.value } }
+        guard pj != 0, pc != 0, case let beta = -pc / pj, abs(beta) >= 1e-6, abs(beta) <= 1e6 else { return nil }
+        // x_j = rhs_r / pj + beta * x_c, and x_j ≥ (or ≤) rhs_i / a.
+        let lower = a * slackSign[i] < 0
+        return ((rhs[i] / a - rhs[r] / pj) / beta, lower == (beta > 0))
+    }
+
+    /// The required equality of two cells, one of them j, that ties j to another column (a view's
+    /// offset to its stack's length, a center alignment's): its row and that column.
+    private func tie(of j: Int, among column: [Entry], besides i: Int) -> (row: Int, column: Int)? {
+        for e in column where e.index != i && rank[e.index] == 0 && rowCells.count(e.index) == 2 && (slackSign.isEmpty || slackSign[e.index] == 0) {
+            let r = e.index
+            for x in rowCells[r] where x.index != j { return (r, x.index) }
+        }
+        return nil
+    }
+
+    /// Of the inequalities like singleton i that bound their own column, each tied by a required
+    /// equality of two cells to one shared column, the one that binds there, with its column.
+    /// A stack aligned center is as thick as its thickest view, but each view's containment
+    /// bounds its own offset, which its center ties to the stack's length: taken by row id, the
+    /// first view's set the thickness and the others' broke, a dual step each (a nested feed's
+    /// rows: one a cell). Compared on the shared column, as `binding` compares bounds on one.
+    private mutating func bindingThroughTies(_ i: Int, _ j: Int, _ a: Double, among column: [Entry]) -> (row: Int, column: Int)? {
+        guard !rhs.isEmpty, slackSign[i] != 0, rank[i] == Self.requiredInequality, let (r, c) = tie(of: j, among: column, besides: i),
+            var best = bound(i, a, through: r, j, onto: c)
+        else { return nil }
+        var chosen = (row: i, column: j)
+        var shared = sharedScratch, own = ownScratch
+        defer { (sharedScratch, ownScratch) = (shared, own) }
+        liveRows(of: c, into: &shared)
+        for t in shared where t.index != r && rank[t.index] == 0 && rowCells.count(t.index) == 2 && slackSign[t.index] == 0 {
+            guard let k = rowCells[t.index].first(where: { $0.index != c })?.index else { continue }
+            liveRows(of: k, into: &own)
+            for e in own where e.index != t.index && rank[e.index] == rank[i] && slackSign[e.index] != 0 && rowCells.count(e.index) == 1 {
+                guard let b = bound(e.index, e.value, through: t.index, k, onto: c) else { continue }
+                // A lower bound binds over an upper one; the largest lower, the smallest upper.
+                if b.lower != best.lower ? b.lower : (best.lower ? b.value > best.value : b.value < best.value) {
+                    (best, chosen) = (b, (e.index, k))
+                }
+            }
+        }
+        return chosen.row == i ? nil : chosen
+    }
+
     mutating func run() -> Factors {
         var singletons = SingletonQueue(rows: rowCells.listCount) { singletonKey($0) }
         // Built when a column is first looked for, from the counts then: the columns the
@@ -144,7 +197,20 @@ struct Elimination {
                 let (j, a) = (only.index, only.value)
                 liveRows(of: j, into: &column)
                 let cmax = column.reduce(0) { max($0, abs($1.value)) }
-                if abs(a) >= Self.singletonThreshold * cmax { pivot = (binding(i, j, a, among: column), j) }
+                if abs(a) >= Self.singletonThreshold * cmax {
+                    let b = binding(i, j, a, among: column)
+                    pivot = (b, j)
+                    if b == i, let t = bindingThroughTies(i, j, a, among: column) {
+                        // The rows to eliminate from are the chosen column's.
+                        liveRows(of: t.column, into: &column)
+                        let at = rowCells[position: rowCells.positions(t.row).lowerBound].value
+                        if abs(at) >= Self.singletonThreshold * column.reduce(0) { max($0, abs($1.value)) } {
+                            pivot = t
+                        } else {
+                            liveRows(of: j, into: &column)
+                        }
+                    }
+                }
             }
             if pivot == nil {
                 let counts = columnCount
