@@ -95,6 +95,26 @@ final class GrowthPatternTests: XCTestCase {
         return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
     }
 
+    /// Rows of a horizontal fill stack (a box beside a vertical fill stack of two boxes),
+    /// each row's width that of the row before `@750`: every row is as wide as the widest
+    /// one's content, each stretched by its first box (one hugging broken, where the inner
+    /// stack's two boxes would break two).
+    static func nestWidthsChained750(_ n: Int) -> JSON {
+        var views = [#"{"id":"root","frame":{"x":0,"y":0,"width":375,"height":10000000}}"#], cons: [String] = []
+        for i in 0..<n {
+            views += [
+                #"{"id":"s\#(i)","parent":"root","kind":"stack","stack":{"axis":"horizontal","distribution":"fill","spacing":4,"arrangedSubviews":["a\#(i)","t\#(i)"]}}"#,
+                #"{"id":"a\#(i)","parent":"s\#(i)","intrinsicSize":{"width":\#(30 + i * 13 % 17),"height":16}}"#,
+                #"{"id":"t\#(i)","parent":"s\#(i)","kind":"stack","stack":{"axis":"vertical","distribution":"fill","alignment":"fill","spacing":4,"arrangedSubviews":["b\#(i)","c\#(i)"]}}"#,
+                #"{"id":"b\#(i)","parent":"t\#(i)","intrinsicSize":{"width":\#(40 + i * 7 % 80),"height":21}}"#,
+                #"{"id":"c\#(i)","parent":"t\#(i)","intrinsicSize":{"width":\#(30 + i * 11 % 60),"height":22}}"#
+            ]
+            cons += [#"{"expr":"s\#(i).top == root.top + \#(i * 60)"}"#, #"{"expr":"s\#(i).leading == root.leading + 12"}"#]
+            if i > 0 { cons.append(#"{"expr":"s\#(i).width == s\#(i - 1).width @750"}"#) }
+        }
+        return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
+    }
+
     /// Cells chained top to bottom `@750`, each with a height pinned `@750` that its aspect
     /// ratio `@750` (its width the screen's) outweighs.
     static func aspectChain750(_ n: Int) -> JSON {
@@ -305,6 +325,7 @@ final class GrowthPatternTests: XCTestCase {
             try agree(Self.labelWidthsStar(n, boxCompression: 749), "a star of label widths \(n)")
             try agree(Self.ladderShifted(n), "a ladder shifted a row \(n)")
             try agree(Self.boxHeightsChainedPinned(n), "box heights chained in cells pinned @999 \(n)")
+            try agree(Self.nestWidthsChained750(n), "rows of nests, widths chained @750 \(n)")
         }
         for n in [3, 7, 40] { try agree(Self.ladderShifted(n, star: true), "a star of heights beside a ladder shifted a row \(n)") }
         for n in [3, 7, 40] { try agree(Self.fillEquallyLabelsAspect(n), "a fillEqually stack of labels with aspect ratios \(n)") }
@@ -375,6 +396,27 @@ final class GrowthPatternTests: XCTestCase {
         let s = try LayoutSession(document: Self.stacksChained750(150), limits: SessionLimits(engine: .factored, factoredFromViews: nil))
         // One step, the long ratio test passing each stack's sizes: 176 without the reassignment.
         XCTAssertLessThanOrEqual(s.solver.stats.pivots, 2)
+    }
+
+    /// Rows of nests whose widths are chained `@750`: a step a row moves the stretch from the
+    /// inner stack to the first box, each local, but the row of B⁻¹ of its leaving hugging
+    /// error runs down the chain, and updating every dual along it was n² (2,000 rows: 965 ms).
+    /// Those steps leave the duals for one recompute at the end.
+    func testRowsOfNestsChainedStretchTheirFirstBoxesWithoutRewritingTheChainsDuals() throws {
+        let n = 400
+        let s = try LayoutSession(document: Self.nestWidthsChained750(n), limits: SessionLimits(engine: .factored, factoredFromViews: nil))
+        let f = try XCTUnwrap(s.solver as? FactoredSolver)
+        // 320,000 entries of ρ written without (a row each, as long as the chain before it).
+        XCTAssertLessThanOrEqual(f.dualEntriesUpdated, 20 * n)
+        XCTAssertEqual(s.diagnostics().count, 0)
+        func first(_ i: Int) -> Double { Double(30 + i * 13 % 17) }
+        func inner(_ i: Int) -> Double { Double(max(40 + i * 7 % 80, 30 + i * 11 % 60)) }
+        let widest = (0..<n).map { first($0) + 4 + inner($0) }.max()!
+        for i in 0..<n {
+            XCTAssertEqual(s.frame("s\(i)")?.width ?? .nan, widest, accuracy: 1e-9, "s\(i)")
+            XCTAssertEqual(s.frame("t\(i)")?.width ?? .nan, inner(i), accuracy: 1e-9, "t\(i)")
+            XCTAssertEqual(s.frame("a\(i)")?.width ?? .nan, widest - 4 - inner(i), accuracy: 1e-9, "a\(i)")
+        }
     }
 
     /// Box heights chained in cells pinned `@999`: once the dual steps' rows have reached

@@ -115,6 +115,12 @@ extension FactoredSolver {
         for j in value.indices where !basis.isBasic(j) && value[j] != 0 && !dependents.contains(column: j) { setValue(j, 0) }
         for k in 0..<basis.stepCount { setValue(basis.columnOfStep[k], columnWork[k]) }
         try Self.checkBudget()
+        recomputeDuals()
+    }
+
+    /// Every level's duals and reduced costs from scratch for the current basis (one solve
+    /// back a level), and the candidates they make: the crash's, and a lazy solve's (`solve`).
+    func recomputeDuals() {
         let columnsOfLevel = columnsByLevel()
         columnLevels.clear()
         for level in levelPriority.indices {

@@ -150,6 +150,15 @@ public final class FactoredSolver {
     var flipMarks: [Int] = [], flipEpoch = 0
     /// Nonbasic columns whose lexicographic reduced cost improves the objective.
     var candidates = IndexQueue()
+    /// A solve's lazy duals: after a primal pivot whose row of B⁻¹ ran far longer than its
+    /// direction, the next primal pivots leave the duals and the other reduced costs as they
+    /// were (`dualsStale`); each entering column's own are computed from its direction, and
+    /// every level's again (`recomputeDuals`) before a dual step, a long direction or the end.
+    var lazyNext = false, dualsStale = false, lazyPhases = 0
+    /// Entries of ρ the primal pivots wrote into the duals, over the engine's life (tests).
+    var dualEntriesUpdated = 0
+    /// Lazy phases a solve may start: each ends in a recompute as long as the system.
+    static let lazyPhasesAllowed = 8
     /// Basic restricted columns below zero (or artificials off zero).
     var infeasible = InfeasibleQueue()
     var pendingFixed: [Int] = []
@@ -744,12 +753,22 @@ public final class FactoredSolver {
             if dq != 0 { levelScratch.append(Entry(k, dq)) }
         }
         forEachLevel(ofColumn: q, take)
-        if !levelScratch.isEmpty {
+        if !levelScratch.isEmpty && rho == nil && lazyNext {
+            // Lazy: the leaving column's reduced costs only; the rest wait for a recompute.
+            dualsStale = true
+            let aq = columnWork[p]
+            for e in levelScratch { setReducedCost(e.index, leaving, -e.value / aq) }
+        } else if !levelScratch.isEmpty {
             var rho = rho
             if rho == nil {
                 basis.btran(CollectionOfOne(Entry(p, 1.0)), into: &rowWork)
                 rho = self.rho()
                 pivotRow(rho!)
+                // A row of B⁻¹ as long as a chain behind a local step (a unit's hugging error
+                // whose value hangs on every width chained before it, `found9-nest-widths-
+                // chained-750`): n such steps were n², each writing the whole chain's duals.
+                if lazyPhases < Self.lazyPhasesAllowed && rho!.count > 64 && rho!.count > 8 * columnWork.pattern.count { lazyNext = true }
+                dualEntriesUpdated += rho!.count
             }
             touchedColumns = alphaWork.pattern
             let aq = columnWork[p]
@@ -811,6 +830,20 @@ public final class FactoredSolver {
             basis.ftran(column(q), into: &columnWork)
             if entering == nil { q = shorterCandidate(than: q) }
         }
+        if lazyNext && columnWork.pattern.count > 64 {
+            // A long direction ends a lazy phase, with exact duals (`unblock` reads them).
+            if dualsStale {
+                recomputeLazyDuals()
+                return
+            }
+            lazyNext = false
+        }
+        if dualsStale {
+            // q priced alone; a candidate the skipped updates made stale is dropped.
+            exactReducedCosts(of: q)
+            checkCandidate(q)
+            guard candidates.contains(q) else { return }
+        }
         let deciding = decidingLevel(q)
         if let d = deciding?.cost, abs(d) <= Self.reenteringNoise, enteredPrimal.contains(q) {
             takeAsNoise(q)
@@ -846,7 +879,7 @@ public final class FactoredSolver {
         func flipPassed(_ passed: inout [(column: Int, step: Int, twin: Int)], at t: Double) {
             guard !passed.isEmpty else { return }
             for p in passed { settle(p.step, at: t) }
-            flip(passed)
+            flip(passed, lazily: lazyNext)
             for p in passed { extraWork.set(p.step, -extraWork[p.step]) }
             passed.removeAll()
         }
@@ -888,10 +921,26 @@ public final class FactoredSolver {
             let leaving = pivot(q, at: best.step)
             setValue(q, sigma * best.t)
             setValue(leaving, 0)
-            if !passed.isEmpty { flip(passed) }
+            if !passed.isEmpty { flip(passed, lazily: lazyNext) }
             enteredPrimal.insert(q)
             return
         }
+    }
+
+    /// Column q's reduced costs, c_q − c_Bᵀ·B⁻¹a_q level by level, from its direction in
+    /// `columnWork`: exact whatever the duals.
+    private func exactReducedCosts(of q: Int) {
+        forEachLevel(ofColumn: q) { setReducedCost($0, q, cost($0, q)) }
+        for s in columnWork.pattern {
+            if let k = costLevel(basis.columnOfStep[s]) { addReducedCost(k, q, -columnWork[s]) }
+        }
+    }
+
+    /// The end of a lazy phase: every level's duals exact again.
+    func recomputeLazyDuals() {
+        recomputeDuals()
+        (dualsStale, lazyNext) = (false, false)
+        lazyPhases += 1
     }
 
     /// Bland's candidate q (its direction B⁻¹a_q in `columnWork`), or the next candidate when
@@ -995,9 +1044,29 @@ public final class FactoredSolver {
     /// which takes its value negated. B changes by the signs of those columns (one-entry
     /// etas), and the duals by one solve for all of them: level k's y moves by
     /// −Σ (cost of j + cost of its twin)·ρ_p, ρ_p the row of B⁻¹ at j's step.
-    private func flip(_ passed: [(column: Int, step: Int, twin: Int)]) {
+    /// `lazily` (a primal step in a lazy phase): the duals wait, and each flipped column's own
+    /// reduced costs are its and its twin's costs (the twin, basic, prices at 0).
+    private func flip(_ passed: [(column: Int, step: Int, twin: Int)], lazily: Bool = false) {
         // A twin the step's own pivot took into the basis (the entering column) stays out.
         let pairs = passed.filter { !basis.isBasic($0.twin) }
+        if lazily {
+            for (j, p, t) in pairs {
+                let v = value[j]
+                columnWork.reset(size: basis.stepCount)
+                columnWork.set(p, -1)
+                basis.replace(step: p, with: t, column: columnWork)
+                zeroReducedCosts(j)
+                zeroReducedCosts(t)
+                for k in [costLevel(j), costLevel(t)].compactMap({ $0 }) { setReducedCost(k, j, cost(k, j) + cost(k, t)) }
+                setValue(t, -v)
+                setValue(j, 0)
+                candidates.remove(t)
+                checkCandidate(j)
+            }
+            dualsStale = dualsStale || !pairs.isEmpty
+            ambiguityCache = nil
+            return
+        }
         // A pair costs only at its own columns' levels: read those, not every level (with a
         // level a cell, a ladder shifted a cell, each flip passed over every level: n²).
         var costs: [Int: [Entry]] = [:]
@@ -1291,6 +1360,13 @@ public final class FactoredSolver {
         enteredPrimal.removeAll(keepingCapacity: true)
         defer { restoreDeferred() }
         (shortcuts, hubCandidate, shortcutMisses) = (0, -1, 0)
+        (lazyNext, lazyPhases) = (false, 0)
+        // Lazy only inside a solve, which leaves every dual exact (a removal's primal step
+        // runs outside one), a solve thrown out of too.
+        defer {
+            lazyNext = false
+            if dualsStale { recomputeLazyDuals() }
+        }
         flipEpoch += 1
         (dualWork, dualLocal) = (0, false)
         // Ill-scaled rows can make rounding noise look like progress and the simplex cycle:
@@ -1301,7 +1377,10 @@ public final class FactoredSolver {
             // (`recover`), and its caller discards what it built.
             try Self.checkBudget()
             maybeRefactor()
-            if !infeasible.isEmpty {
+            if dualsStale && (!infeasible.isEmpty || candidates.isEmpty) {
+                // A dual step prices every column, and the end needs them all exact.
+                recomputeLazyDuals()
+            } else if !infeasible.isEmpty {
                 try dualStep()
             } else if !deferredRows.isEmpty {
                 restoreDeferred()
