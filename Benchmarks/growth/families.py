@@ -447,7 +447,7 @@ PENDING = {"found-conflicts-chained"} | {
     "found6-label-widths-chained-750", "found8-widths-star-750-proportional",
     "found8-widths-chained-heights-star", "found8-proportional-equalcentering-aspect",
     "found8-equalcentering-widths-star-aspect",
-    "found9-nest-widths-chained-750", "found9-equalcentering-nests-widths-star", "found9-fill-stack-nests-heights-star-750",
+    "found9-equalcentering-nests-widths-star", "found9-fill-stack-nests-heights-star-750",
     "found9-proportional-equalspacing-nests-heights-star",
     "found9-fillequally-equalcentering-heights-star",
     "found10-label-widths-chained-ladder", "found10-heights-star-widths-chained-aspect",
