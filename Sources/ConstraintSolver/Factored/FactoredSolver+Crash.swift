@@ -30,7 +30,7 @@ extension FactoredSolver {
             // By level first, a label's compression at 750 defines its height before the stack's
             // tie-break at 1 that asks the same value, which otherwise cost a degenerate pivot
             // (1,000-cell stack feeds: 1,000 to 2,000 pivots fewer of 2,000 to 5,000).
-            rank[i] = level.map { 1 + 2 * min($0, 6) + (hasSlack ? 1 : 0) } ?? (hasSlack ? 15 : 0)
+            rank[i] = level.map { 1 + 2 * min($0, 6) + (hasSlack ? 1 : 0) } ?? (hasSlack ? Elimination.requiredInequality : 0)
             // An optional `size == 0` (a stack's "as thin as its content" at 25, a fitting
             // size's compression at 50) is almost never met: the content holds the size up.
             // Taken first as the singleton it is, it made every containment row below it
