@@ -1049,28 +1049,10 @@ public final class FactoredSolver {
     private func flip(_ passed: [(column: Int, step: Int, twin: Int)], lazily: Bool = false) {
         // A twin the step's own pivot took into the basis (the entering column) stays out.
         let pairs = passed.filter { !basis.isBasic($0.twin) }
-        if lazily {
-            for (j, p, t) in pairs {
-                let v = value[j]
-                columnWork.reset(size: basis.stepCount)
-                columnWork.set(p, -1)
-                basis.replace(step: p, with: t, column: columnWork)
-                zeroReducedCosts(j)
-                zeroReducedCosts(t)
-                for k in [costLevel(j), costLevel(t)].compactMap({ $0 }) { setReducedCost(k, j, cost(k, j) + cost(k, t)) }
-                setValue(t, -v)
-                setValue(j, 0)
-                candidates.remove(t)
-                checkCandidate(j)
-            }
-            dualsStale = dualsStale || !pairs.isEmpty
-            ambiguityCache = nil
-            return
-        }
         // A pair costs only at its own columns' levels: read those, not every level (with a
         // level a cell, a ladder shifted a cell, each flip passed over every level: n²).
         var costs: [Int: [Entry]] = [:]
-        for (j, p, t) in pairs {
+        for (j, p, t) in pairs where !lazily {
             let (kj, kt) = (costLevel(j), costLevel(t))
             if let kj { costs[kj, default: []].append(Entry(p, kj == kt ? -2 : -1)) }
             if let kt, kt != kj { costs[kt, default: []].append(Entry(p, -1)) }
@@ -1094,8 +1076,10 @@ public final class FactoredSolver {
         for (j, _, t) in pairs {
             zeroReducedCosts(t)
             candidates.remove(t)
+            if lazily { for k in [costLevel(j), costLevel(t)].compactMap({ $0 }) { setReducedCost(k, j, cost(k, j) + cost(k, t)) } }
             changed.insert(j)
         }
+        if lazily && !pairs.isEmpty { dualsStale = true }
         ambiguityCache = nil
         for c in changed { checkCandidate(c) }
     }
