@@ -571,26 +571,40 @@ final class FactoredSolverOperationTests: XCTestCase {
         XCTAssertGreaterThan(solvedInstead, 100)
     }
 
+    /// A stack of views of these heights, its top at 100 and its height `h == 0 @25`, each
+    /// view's height resisting compression at 750 and hugging at 250; `alignment` makes a
+    /// view's rows to the stack from (its top, its height, the stack's top, its height).
+    private func stackOfHeights(
+        _ sizes: [Double], alignment: (Variable, Variable, Variable, Variable) -> [ConstraintDefinition]
+    ) -> (solver: FactoredSolver, height: Variable, views: [(top: Variable, height: Variable)]) {
+        let s = FactoredSolver()
+        let (top, h) = (s.addVariable(), s.addVariable())
+        let views = sizes.map { _ in (top: s.addVariable(), height: s.addVariable()) }
+        var defs = [ConstraintDefinition(LinearExpression([(top, 1)], constant: -100), .equal)]
+        for ((y, vh), size) in zip(views, sizes) {
+            defs += alignment(y, vh, top, h)
+            defs.append(ConstraintDefinition(LinearExpression([(vh, 1)], constant: -size), .greaterOrEqual, priority: 750))
+            defs.append(ConstraintDefinition(LinearExpression([(vh, 1)], constant: -size), .lessOrEqual, priority: 250))
+        }
+        defs.append(ConstraintDefinition(LinearExpression([(h, 1)]), .equal, priority: 25))
+        _ = s.add(batch: defs)
+        return (s, h, views)
+    }
+
     /// A stack not aligned `fill` is as thick as its thickest view (`h == 0 @25` over one
     /// containment a view): the crash takes the containment that binds, whichever view comes
     /// first, so a batch build needs no pivot; and the intrinsic heights' compressions at the
     /// same level share a column through the stack, the binding one taken there too.
     func testTheCrashTakesTheBindingContainment() {
         for sizes in [[40.0, 48.0], [48.0, 40.0], [10.0, 30.0, 20.0], [5.0, 5.0]] {
-            let s = FactoredSolver()
-            let (top, h) = (s.addVariable(), s.addVariable())
-            let views = sizes.map { _ in (s.addVariable(), s.addVariable()) }  // (top, height)
-            var defs = [ConstraintDefinition(LinearExpression([(top, 1)], constant: -100), .equal)]
-            for ((y, vh), size) in zip(views, sizes) {
-                defs.append(ConstraintDefinition(LinearExpression([(y, 1), (top, -1)]), .equal))
-                defs.append(ConstraintDefinition(LinearExpression([(y, 1), (vh, 1), (top, -1), (h, -1)]), .lessOrEqual))
-                defs.append(ConstraintDefinition(LinearExpression([(vh, 1)], constant: -size), .greaterOrEqual, priority: 750))
-                defs.append(ConstraintDefinition(LinearExpression([(vh, 1)], constant: -size), .lessOrEqual, priority: 250))
+            let (s, h, views) = stackOfHeights(sizes) { y, vh, top, h in
+                [
+                    ConstraintDefinition(LinearExpression([(y, 1), (top, -1)]), .equal),
+                    ConstraintDefinition(LinearExpression([(y, 1), (vh, 1), (top, -1), (h, -1)]), .lessOrEqual)
+                ]
             }
-            defs.append(ConstraintDefinition(LinearExpression([(h, 1)]), .equal, priority: 25))
-            _ = s.add(batch: defs)
             XCTAssertEqual(s.value(h), sizes.max()!, accuracy: 1e-9, "\(sizes)")
-            for ((_, vh), size) in zip(views, sizes) { XCTAssertEqual(s.value(vh), size, accuracy: 1e-9, "\(sizes)") }
+            for (v, size) in zip(views, sizes) { XCTAssertEqual(s.value(v.height), size, accuracy: 1e-9, "\(sizes)") }
             XCTAssertEqual(s.pivotCount, 0, "\(sizes): the crash's basis is optimal")
         }
     }
@@ -601,22 +615,16 @@ final class FactoredSolverOperationTests: XCTestCase {
     /// took a dual step each).
     func testTheCrashTakesTheBindingContainmentThroughACenter() {
         for sizes in [[40.0, 48.0], [48.0, 40.0], [10.0, 30.0, 20.0], [5.0, 5.0]] {
-            let s = FactoredSolver()
-            let (top, h) = (s.addVariable(), s.addVariable())
-            let views = sizes.map { _ in (s.addVariable(), s.addVariable()) }  // (top, height)
-            var defs = [ConstraintDefinition(LinearExpression([(top, 1)], constant: -100), .equal)]
-            for ((y, vh), size) in zip(views, sizes) {
-                defs.append(ConstraintDefinition(LinearExpression([(y, 1), (vh, 0.5), (top, -1), (h, -0.5)]), .equal))
-                defs.append(ConstraintDefinition(LinearExpression([(y, 1), (top, -1)], constant: -8), .greaterOrEqual))
-                defs.append(ConstraintDefinition(LinearExpression([(vh, 1)], constant: -size), .greaterOrEqual, priority: 750))
-                defs.append(ConstraintDefinition(LinearExpression([(vh, 1)], constant: -size), .lessOrEqual, priority: 250))
+            let (s, h, views) = stackOfHeights(sizes) { y, vh, top, h in
+                [
+                    ConstraintDefinition(LinearExpression([(y, 1), (vh, 0.5), (top, -1), (h, -0.5)]), .equal),
+                    ConstraintDefinition(LinearExpression([(y, 1), (top, -1)], constant: -8), .greaterOrEqual)
+                ]
             }
-            defs.append(ConstraintDefinition(LinearExpression([(h, 1)]), .equal, priority: 25))
-            _ = s.add(batch: defs)
             XCTAssertEqual(s.value(h), sizes.max()! + 16, accuracy: 1e-9, "\(sizes)")
-            for ((y, vh), size) in zip(views, sizes) {
-                XCTAssertEqual(s.value(vh), size, accuracy: 1e-9, "\(sizes)")
-                XCTAssertEqual(s.value(y), 100 + (sizes.max()! + 16 - size) / 2, accuracy: 1e-9, "\(sizes)")
+            for (v, size) in zip(views, sizes) {
+                XCTAssertEqual(s.value(v.height), size, accuracy: 1e-9, "\(sizes)")
+                XCTAssertEqual(s.value(v.top), 100 + (sizes.max()! + 16 - size) / 2, accuracy: 1e-9, "\(sizes)")
             }
             XCTAssertEqual(s.pivotCount, 0, "\(sizes): the crash's basis is optimal")
         }

@@ -138,15 +138,20 @@ struct Elimination {
         return ((rhs[i] / a - rhs[r] / pj) / beta, lower == (beta > 0))
     }
 
-    /// The required equality of two cells, one of them j, that ties j to another column (a view's
-    /// offset to its stack's length, a center alignment's): its row and that column.
+    /// Whether row r is a required equality of two cells: a tie of one column to another (a
+    /// view's offset to its stack's length, a center alignment's).
+    private func isTie(_ r: Int) -> Bool { rank[r] == 0 && rowCells.count(r) == 2 && slackSign[r] == 0 }
+
+    /// The tie of j, among j's rows, to another column: its row and that column.
     private func tie(of j: Int, among column: [Entry], besides i: Int) -> (row: Int, column: Int)? {
-        for e in column where e.index != i && rank[e.index] == 0 && rowCells.count(e.index) == 2 && (slackSign.isEmpty || slackSign[e.index] == 0) {
-            let r = e.index
-            for x in rowCells[r] where x.index != j { return (r, x.index) }
+        for e in column where e.index != i && isTie(e.index) {
+            for x in rowCells[e.index] where x.index != j { return (e.index, x.index) }
         }
         return nil
     }
+
+    /// A column's largest magnitude: what a pivot is measured against.
+    private static func largest(_ column: [Entry]) -> Double { column.reduce(0) { max($0, abs($1.value)) } }
 
     /// Of the inequalities like singleton i that bound their own column, each tied by a required
     /// equality of two cells to one shared column, the one that binds there, with its column.
@@ -162,7 +167,7 @@ struct Elimination {
         var shared = sharedScratch, own = ownScratch
         defer { (sharedScratch, ownScratch) = (shared, own) }
         liveRows(of: c, into: &shared)
-        for t in shared where t.index != r && rank[t.index] == 0 && rowCells.count(t.index) == 2 && slackSign[t.index] == 0 {
+        for t in shared where t.index != r && isTie(t.index) {
             guard let k = rowCells[t.index].first(where: { $0.index != c })?.index else { continue }
             liveRows(of: k, into: &own)
             for e in own where e.index != t.index && rank[e.index] == rank[i] && slackSign[e.index] != 0 && rowCells.count(e.index) == 1 {
@@ -196,15 +201,14 @@ struct Elimination {
                 let only = rowCells[position: rowCells.positions(i).lowerBound]
                 let (j, a) = (only.index, only.value)
                 liveRows(of: j, into: &column)
-                let cmax = column.reduce(0) { max($0, abs($1.value)) }
-                if abs(a) >= Self.singletonThreshold * cmax {
+                if abs(a) >= Self.singletonThreshold * Self.largest(column) {
                     let b = binding(i, j, a, among: column)
                     pivot = (b, j)
                     if b == i, let t = bindingThroughTies(i, j, a, among: column) {
                         // The rows to eliminate from are the chosen column's.
                         liveRows(of: t.column, into: &column)
                         let at = rowCells[position: rowCells.positions(t.row).lowerBound].value
-                        if abs(at) >= Self.singletonThreshold * column.reduce(0) { max($0, abs($1.value)) } {
+                        if abs(at) >= Self.singletonThreshold * Self.largest(column) {
                             pivot = t
                         } else {
                             liveRows(of: j, into: &column)
@@ -217,7 +221,7 @@ struct Elimination {
                 if colHeap == nil { colHeap = PairHeap(counts.indices.filter { counts[$0] > 0 }.map { (counts[$0], $0) }) }
                 guard let (_, j) = colHeap!.top(where: { counts[$0] > 0 ? counts[$0] : nil }) else { break }
                 liveRows(of: j, into: &column)
-                let cmax = column.reduce(0) { max($0, abs($1.value)) }
+                let cmax = Self.largest(column)
                 var best: Int? = nil
                 for e in column where abs(e.value) >= 0.1 * cmax {
                     let i = e.index

@@ -1344,7 +1344,7 @@ public final class FactoredSolver {
         enteredPrimal.removeAll(keepingCapacity: true)
         defer { restoreDeferred() }
         (shortcuts, hubCandidate, shortcutMisses) = (0, -1, 0)
-        (lazyNext, lazyPhases) = (false, 0)
+        lazyPhases = 0
         // Lazy only inside a solve, which leaves every dual exact (a removal's primal step
         // runs outside one), a solve thrown out of too.
         defer {
