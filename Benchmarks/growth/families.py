@@ -431,6 +431,12 @@ FOUND = {
     "found14-widths-star-conflicts": [{"form": "eqw", "item": 1, "shape": "star", "attr": "width", "priority": 1000}, {"form": "conflict", "item": 3, "how": "local", "every": 1}],
     "found14-fill-cells-heights-chained-widths-star-250": [{"form": "cell", "axis": "horizontal", "distribution": "fill", "alignment": "bottom", "spacing": 0}, {"form": "box", "placement": "below", "w": 24, "h": 24}, {"form": "box", "placement": "below", "w": 40, "h": 16}, {"form": "eqw", "item": 0, "shape": "chain", "attr": "height", "priority": 250}, {"form": "eqw", "item": 3, "shape": "star", "attr": "width", "priority": 250}, {"form": "aspect", "item": 2, "m": 1, "priority": 750}],
     "found14-proportional-cells-heights-star-hidden-aspect": [{"form": "cell", "axis": "horizontal", "distribution": "fillProportionally", "alignment": "firstBaseline", "spacing": 12}, {"form": "label", "placement": "beside", "words": 3, "spread": 2}, {"form": "eqw", "item": 0, "shape": "star", "attr": "height", "priority": 1000}, {"form": "hidden", "item": 2, "every": 3}, {"form": "aspect", "item": 1, "m": 1.78, "priority": 1000}],
+    # The fifteenth run (`--seed 15`, 60 minutes): its third finding, boxes with required aspect
+    # ratios in cells of a fixed height, widths chained `@750` (2.19, 2.77 at 7 units; 4.0 a
+    # doubling by time to 4,000, 2.5 s): the crash set every width from the first along the
+    # chain, and each cell's step to its own cell's bound ran down the rest of it. Linear since
+    # a chain link gives way to the bound it would break (`Elimination.boundBrokenByChainLink`).
+    "found15-box-aspect-widths-chained-750": [{"form": "size", "how": "fixed", "priority": 1000, "height": 60}, {"form": "box", "placement": "beside", "w": 24, "h": 40}, {"form": "aspect", "item": 2, "m": 1.5, "priority": 1000}, {"form": "eqw", "item": 0, "shape": "chain", "attr": "width", "priority": 750}],
 }
 
 

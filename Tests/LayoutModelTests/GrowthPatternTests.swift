@@ -95,6 +95,29 @@ final class GrowthPatternTests: XCTestCase {
         return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
     }
 
+    /// A cell 60 high a row, a box inside 12-point margins, its width 1.5 times its height, each
+    /// box's width the previous one's `@750`; boxes ask more than the cells hold (up to 76 × 55),
+    /// or less (24 × 40), so every box ends 54 × 36 (`found15-box-aspect-widths-chained-750`,
+    /// as the growth fuzzer wrote it).
+    static func boxAspectWidthsChained750(_ n: Int) -> JSON {
+        var views = [#"{"id":"root","frame":{"x":0,"y":0,"width":375,"height":10000000}}"#], cons: [String] = []
+        for i in 0..<n {
+            views += [
+                #"{"id":"c\#(i)","parent":"root"}"#,
+                #"{"id":"b\#(i)","parent":"c\#(i)","intrinsicSize":{"width":\#(24 + i * 13 % 53),"height":\#(40 + i * 7 % 16)}}"#
+            ]
+            for e in [
+                "c\(i).top == root.top + \(i * 80)", "c\(i).leading == root.leading", "c\(i).width == root.width", "c\(i).height == 60",
+                "b\(i).leading == c\(i).leading + 12", "b\(i).top == c\(i).top + 12", "b\(i).trailing <= c\(i).trailing - 12",
+                "c\(i).bottom >= b\(i).bottom + 12", "b\(i).width == b\(i).height * 1.5"
+            ] {
+                cons.append(#"{"expr":"\#(e)"}"#)
+            }
+            if i > 0 { cons.append(#"{"expr":"b\#(i).width == b\#(i - 1).width @750"}"#) }
+        }
+        return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
+    }
+
     /// Rows of a horizontal fill stack (a box beside a vertical fill stack of two boxes),
     /// each row's width that of the row before `@750`: every row is as wide as the widest
     /// one's content, each stretched by its first box (one hugging broken, where the inner
@@ -326,6 +349,7 @@ final class GrowthPatternTests: XCTestCase {
             try agree(Self.ladderShifted(n), "a ladder shifted a row \(n)")
             try agree(Self.boxHeightsChainedPinned(n), "box heights chained in cells pinned @999 \(n)")
             try agree(Self.nestWidthsChained750(n), "rows of nests, widths chained @750 \(n)")
+            try agree(Self.boxAspectWidthsChained750(n), "boxes with aspect ratios, widths chained @750 \(n)")
         }
         for n in [3, 7, 40] { try agree(Self.ladderShifted(n, star: true), "a star of heights beside a ladder shifted a row \(n)") }
         for n in [3, 7, 40] { try agree(Self.fillEquallyLabelsAspect(n), "a fillEqually stack of labels with aspect ratios \(n)") }
@@ -396,6 +420,23 @@ final class GrowthPatternTests: XCTestCase {
         let s = try LayoutSession(document: Self.stacksChained750(150), limits: SessionLimits(engine: .factored, factoredFromViews: nil))
         // One step, the long ratio test passing each stack's sizes: 176 without the reassignment.
         XCTAssertLessThanOrEqual(s.solver.stats.pivots, 2)
+    }
+
+    /// Boxes with aspect ratios whose widths are chained `@750`, each held by its cell: the
+    /// crash sets each box by its own cell's bound where the chain would ask a value the bound
+    /// breaks, so the steps that follow stay in their cells and the eta file stays short (the
+    /// chain taken first, each cell's step ran down the rest of it: a factorization every 25
+    /// steps, 2.5 s at 4,000 cells).
+    func testBoxesChainedAt750StayInTheirCells() throws {
+        let n = 400
+        let s = try LayoutSession(document: Self.boxAspectWidthsChained750(n), limits: SessionLimits(engine: .factored, factoredFromViews: nil))
+        let f = try XCTUnwrap(s.solver as? FactoredSolver)
+        XCTAssertEqual(f.factorizations, 1)
+        XCTAssertEqual(s.diagnostics().count, 0)
+        for i in 0..<n {
+            XCTAssertEqual(s.frame("b\(i)")?.width ?? .nan, 54, accuracy: 1e-9, "b\(i)")
+            XCTAssertEqual(s.frame("b\(i)")?.height ?? .nan, 36, accuracy: 1e-9, "b\(i)")
+        }
     }
 
     /// Rows of nests whose widths are chained `@750`: a step a row moves the stretch from the

@@ -46,6 +46,9 @@ struct Elimination {
     /// the sign of its slack's cell (0 for a row that is no inequality to weigh).
     private var rhs: [Double]
     private let slackSign: [Double]
+    /// Optional equalities linking two free columns of a chain (`FactoredSolver.crash`):
+    /// their singletons give way to a bound they would break (`boundBrokenByChainLink`).
+    var chainLinks: [Bool] = []
     /// Rows whose cells outside the free columns (a slack, an error) are in play: their own,
     /// or a pivot row's that eliminated from them. A row left empty and pure is a sum of
     /// required equalities: redundant, whatever the basis (empty when not asked).
@@ -150,6 +153,46 @@ struct Elimination {
         return nil
     }
 
+    /// How far `value` breaks bound `b` (0 where it holds).
+    private static func violation(of b: (value: Double, lower: Bool), by value: Double) -> Double {
+        let v = b.lower ? b.value - value : value - b.value
+        return v > 1e-9 * max(1, abs(b.value)) ? v : 0
+    }
+
+    /// The bound that chain link i, a singleton on column j, would break at the value it asks
+    /// (the column before it in the chain, as the elimination has it): a required inequality on
+    /// j, or on a column tied to j (moved onto j through the tie), else an inequality of the
+    /// link's own level on j; its row and column, the most broken first. Taken by rank, the
+    /// link sets j from the column before it, so a chain's columns take their values from its
+    /// first one, and a cell whose own bounds disagree is repaired by a step along the rest of
+    /// the chain (boxes with aspect ratios in cells of a fixed height, widths chained `@750`:
+    /// one step a cell, each as long as the chain, n²). Its own bound taken instead, the cell
+    /// is set apart and the link's error absorbs the difference: what is left is local.
+    private mutating func boundBrokenByChainLink(_ i: Int, _ j: Int, _ a: Double, among column: [Entry]) -> (row: Int, column: Int)? {
+        guard i < chainLinks.count, chainLinks[i], !rhs.isEmpty else { return nil }
+        let ask = rhs[i] / a
+        var required: (row: Int, column: Int, by: Double)? = nil, level: (row: Int, by: Double)? = nil
+        for e in column where e.index != i && slackSign[e.index] != 0 && rowCells.count(e.index) == 1 && abs(e.value) >= 0.01 * abs(a) {
+            let by = Self.violation(of: (rhs[e.index] / e.value, e.value * slackSign[e.index] < 0), by: ask)
+            guard by > 0 else { continue }
+            if rank[e.index] == Self.requiredInequality, by > required?.by ?? 0 { required = (e.index, j, by) }
+            if rank[e.index] == rank[i] + 1, by > level?.by ?? 0 { level = (e.index, by) }
+        }
+        var own = ownScratch
+        defer { ownScratch = own }
+        for t in column where t.index != i && isTie(t.index) {
+            guard let c = rowCells[t.index].first(where: { $0.index != j })?.index else { continue }
+            liveRows(of: c, into: &own)
+            for e in own where e.index != t.index && rank[e.index] == Self.requiredInequality && slackSign[e.index] != 0 {
+                guard rowCells.count(e.index) == 1, let b = bound(e.index, e.value, through: t.index, c, onto: j) else { continue }
+                let by = Self.violation(of: b, by: ask)
+                if by > required?.by ?? 0 { required = (e.index, c, by) }
+            }
+        }
+        if let required { return (required.row, required.column) }
+        return level.map { ($0.row, j) }
+    }
+
     /// A column's largest magnitude: what a pivot is measured against.
     private static func largest(_ column: [Entry]) -> Double { column.reduce(0) { max($0, abs($1.value)) } }
 
@@ -204,7 +247,15 @@ struct Elimination {
                 if abs(a) >= Self.singletonThreshold * Self.largest(column) {
                     let b = binding(i, j, a, among: column)
                     pivot = (b, j)
-                    if b == i, let t = bindingThroughTies(i, j, a, among: column) {
+                    if b == i, let t = boundBrokenByChainLink(i, j, a, among: column) {
+                        if t.column != j { liveRows(of: t.column, into: &column) }
+                        let at = rowCells[position: rowCells.positions(t.row).lowerBound].value
+                        if abs(at) >= Self.singletonThreshold * Self.largest(column) {
+                            pivot = t
+                        } else if t.column != j {
+                            liveRows(of: j, into: &column)
+                        }
+                    } else if b == i, let t = bindingThroughTies(i, j, a, among: column) {
                         // The rows to eliminate from are the chosen column's.
                         liveRows(of: t.column, into: &column)
                         let at = rowCells[position: rowCells.positions(t.row).lowerBound].value

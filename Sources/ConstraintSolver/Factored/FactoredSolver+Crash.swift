@@ -15,6 +15,7 @@ extension FactoredSolver {
         var slackSign = [Double](repeating: 0, count: rows.listCount)
         var impure = [Bool](repeating: false, count: rows.listCount)
         var pins = PinnedPairs(columns: kind.count)
+        var links: [Int] = []  // optional equalities of two free columns
         for i in 0..<rows.listCount where rowLive[i] {
             var hasSlack = false, error: Int? = nil, sign = 0.0
             for k in rows.positions(i) {
@@ -37,6 +38,7 @@ extension FactoredSolver {
             // infeasible, a dual pivot each (8.5 a cell in a feed of stacks aligned top).
             // Such a row waits until no other row can take its column.
             if level != nil && !hasSlack && rhs[i] == 0 && free.count(i) == 1 { rank[i] += Elimination.deferred }
+            if level != nil && !hasSlack && free.count(i) == 2 { links.append(i) }
             if let level, hasSlack, free.count(i) == 1, case let only = free[position: free.positions(i).lowerBound],
                 let upper = pins.pair(i, level: level, only, lower: only.value * sign < 0, asks: rhs[i] / only.value)
             {
@@ -47,6 +49,7 @@ extension FactoredSolver {
         // one (60,000 rows: 1.6 s between checks of a debug build otherwise).
         try Self.checkBudget()
         var elimination = Elimination(rows: free, columns: kind.count, rank: rank, bounds: (rhs, slackSign), impure: impure)
+        if !links.isEmpty { elimination.chainLinks = chainLinks(links, free) }
         var factors = elimination.run()
         try Self.checkBudget()
         var chosen = [Bool](repeating: false, count: rows.listCount)
@@ -116,6 +119,20 @@ extension FactoredSolver {
         for k in 0..<basis.stepCount { setValue(basis.columnOfStep[k], columnWork[k]) }
         try Self.checkBudget()
         recomputeDuals()
+    }
+
+    /// The optional equalities of two free columns that make chains (`a == b @750`, `b == c
+    /// @750`…): each column in two such rows at most, one of the pair in two. A column in more
+    /// is a star's hub, whose links setting every member from it keep a star's build short; a
+    /// pair alone (an aspect ratio) is no chain.
+    func chainLinks(_ links: [Int], _ free: SparseLists<Entry>) -> [Bool] {
+        var count = [UInt8](repeating: 0, count: kind.count)
+        for i in links { for e in free[i] where count[e.index] < 3 { count[e.index] += 1 } }
+        var chain = [Bool](repeating: false, count: rows.listCount)
+        for i in links where !free[i].contains(where: { count[$0.index] > 2 }) && free[i].contains(where: { count[$0.index] == 2 }) {
+            chain[i] = true
+        }
+        return chain
     }
 
     /// Every level's duals and reduced costs from scratch for the current basis (one solve
