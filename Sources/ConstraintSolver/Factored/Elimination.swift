@@ -247,21 +247,13 @@ struct Elimination {
                 if abs(a) >= Self.singletonThreshold * Self.largest(column) {
                     let b = binding(i, j, a, among: column)
                     pivot = (b, j)
-                    if b == i, let t = boundBrokenByChainLink(i, j, a, among: column) {
+                    if b == i, let t = boundBrokenByChainLink(i, j, a, among: column) ?? bindingThroughTies(i, j, a, among: column) {
+                        // The rows to eliminate from are the chosen column's, if its pivot is sound.
                         if t.column != j { liveRows(of: t.column, into: &column) }
                         let at = rowCells[position: rowCells.positions(t.row).lowerBound].value
                         if abs(at) >= Self.singletonThreshold * Self.largest(column) {
                             pivot = t
                         } else if t.column != j {
-                            liveRows(of: j, into: &column)
-                        }
-                    } else if b == i, let t = bindingThroughTies(i, j, a, among: column) {
-                        // The rows to eliminate from are the chosen column's.
-                        liveRows(of: t.column, into: &column)
-                        let at = rowCells[position: rowCells.positions(t.row).lowerBound].value
-                        if abs(at) >= Self.singletonThreshold * Self.largest(column) {
-                            pivot = t
-                        } else {
                             liveRows(of: j, into: &column)
                         }
                     }
