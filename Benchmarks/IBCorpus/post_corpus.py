@@ -3,8 +3,9 @@
 
 `run_corpus.py` measures agreement in process; this asks what the issue's server must promise
 of the same documents: none answers 5xx or stops the server, and every root is answered. It
-starts `layoutd` on a free port (`--layoutd`, its default configuration), posts each document
-to `POST /v1/ib/layout` with `contentSizes=stored` and again `measured`, and prints the
+starts `layoutd` on a free port (`--layoutd`, as `Tests/support/layoutd_process.py` starts it),
+posts each document to `POST /v1/ib/layout` with `contentSizes=stored` and again `measured`,
+and prints the
 statuses, the roots answered by kind, the roots refused (with their problem) and the slowest
 document; `/healthz` is asked after every 100 documents and at the end.
 
@@ -18,8 +19,6 @@ import collections
 import glob
 import json
 import os
-import socket
-import subprocess
 import sys
 import time
 import urllib.error
@@ -27,12 +26,8 @@ import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+sys.path.insert(0, os.path.join(ROOT, "Tests", "support"))
+import layoutd_process  # noqa: E402
 
 
 def request(url, data=None, timeout=300):
@@ -47,16 +42,6 @@ def request(url, data=None, timeout=300):
         return None, str(e).encode()
 
 
-def wait_ready(base, server):
-    for _ in range(200):
-        if server.poll() is not None:
-            sys.exit(f"layoutd exited with status {server.returncode} before answering")
-        if request(base + "/readyz", timeout=2)[0] == 200:
-            return
-        time.sleep(0.05)
-    sys.exit("layoutd did not become ready")
-
-
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--dir", default=os.path.join(ROOT, ".build-ibcorpus"), help="where fetch_corpus.py wrote the documents")
@@ -65,12 +50,11 @@ def main():
     documents = sorted(glob.glob(os.path.join(args.dir, "*", "*", "*")))
     if not documents:
         sys.exit(f"no documents under {args.dir}: run fetch_corpus.py")
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen([args.layoutd, "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    layoutd_process.BIN = args.layoutd
+    server = layoutd_process.Layoutd()
+    base = server.base
     failed = False
     try:
-        wait_ready(base, server)
         for mode in ("stored", "measured"):
             statuses, kinds, refused = collections.Counter(), collections.Counter(), collections.Counter()
             slowest, started = (0.0, ""), time.monotonic()
@@ -103,8 +87,7 @@ def main():
         print(f"/healthz after both passes: {'200' if alive else 'not answered'}")
         failed = failed or not alive
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        server.stop()
     sys.exit(1 if failed else 0)
 
 

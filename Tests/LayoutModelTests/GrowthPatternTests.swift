@@ -12,6 +12,14 @@ import JSON
 final class GrowthPatternTests: XCTestCase {
     static let words = ["layout", "engine", "constraint", "stack", "label", "wraps", "at", "the", "width", "it", "is", "given"]
 
+    /// The root every pattern hangs from: the screen's width, tall enough for any feed.
+    static let feedRoot = #"{"id":"root","frame":{"x":0,"y":0,"width":375,"height":10000000}}"#
+
+    /// A document of views and constraints, each already JSON.
+    static func document(_ views: [String], _ constraints: [String]) -> JSON {
+        json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(constraints.joined(separator: ","))]}"#)
+    }
+
     static func label(_ i: Int, parent: String) -> String {
         let text = (0..<(3 + i * 7 % 13)).map { words[(i + $0) % words.count] }.joined(separator: " ")
         return #"{"id":"v\#(i)","parent":"\#(parent)","text":{"string":"\#(text)","font":{"family":"DejaVu Sans","size":15},"numberOfLines":0}}"#
@@ -19,7 +27,7 @@ final class GrowthPatternTests: XCTestCase {
 
     static func column(_ n: Int, _ distribution: String, text: Bool, fixedHeight: Bool = false) -> JSON {
         var views = [
-            #"{"id":"root","frame":{"x":0,"y":0,"width":375,"height":10000000}}"#,
+            feedRoot,
             #"{"id":"col","parent":"root","kind":"stack","stack":{"axis":"vertical","distribution":"\#(distribution)","spacing":4,"arrangedSubviews":[\#((0..<n).map { "\"v\($0)\"" }.joined(separator: ","))]}}"#
         ]
         var cons = [#"{"expr":"col.top == root.top"}"#, #"{"expr":"col.leading == root.leading"}"#, #"{"expr":"col.trailing == root.trailing"}"#]
@@ -30,11 +38,11 @@ final class GrowthPatternTests: XCTestCase {
                     ? label(i, parent: "col") : #"{"id":"v\#(i)","parent":"col","intrinsicSize":{"width":\#(100 + i % 50),"height":\#(20 + i % 30)}}"#
             )
         }
-        return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
+        return document(views, cons)
     }
 
     static func chainedWidths(_ n: Int) -> JSON {
-        var views = [#"{"id":"root","frame":{"x":0,"y":0,"width":375,"height":10000000}}"#], cons: [String] = []
+        var views = [feedRoot], cons: [String] = []
         for i in 0..<n {
             views.append(#"{"id":"g\#(i)","parent":"root"}"#)
             cons += [#"{"expr":"g\#(i).top == root.top + \#((i / 2) * 50)"}"#, #"{"expr":"g\#(i).height == 40"}"#]
@@ -45,7 +53,7 @@ final class GrowthPatternTests: XCTestCase {
             }
             if i > 0 { cons.append(#"{"expr":"g\#(i).width == g\#(i - 1).width"}"#) }
         }
-        return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
+        return document(views, cons)
     }
 
     /// A box a row, its height asked by a priority ladder shifted a row (`>= 60 + i` at 900 − i,
@@ -56,7 +64,7 @@ final class GrowthPatternTests: XCTestCase {
     /// test read whole (`found8-heights-star-nest-ladder`: 2.34 a doubling; read from the
     /// highest level only as far as needed, 1.97).
     static func ladderShifted(_ n: Int, star: Bool = false) -> JSON {
-        var views = [#"{"id":"root","frame":{"x":0,"y":0,"width":375,"height":10000000}}"#], cons: [String] = []
+        var views = [feedRoot], cons: [String] = []
         for i in 0..<n {
             views.append(#"{"id":"b\#(i)","parent":"root","intrinsicSize":{"width":40,"height":\#(16 + i % 7)}}"#)
             cons += [#"{"expr":"b\#(i).top == root.top + \#(i * 200)"}"#, #"{"expr":"b\#(i).leading == root.leading"}"#]
@@ -66,24 +74,24 @@ final class GrowthPatternTests: XCTestCase {
                 #"{"expr":"b\#(i).height == \#(120 + i) @1"}"#
             ]
         }
-        return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
+        return document(views, cons)
     }
 
     /// A box a row, each height the first box's (a star): one free height decided by n
     /// intrinsic sizes, the tallest's compression resistance.
     static func heightsStar(_ n: Int) -> JSON {
-        var views = [#"{"id":"root","frame":{"x":0,"y":0,"width":375,"height":10000000}}"#], cons: [String] = []
+        var views = [feedRoot], cons: [String] = []
         for i in 0..<n {
             views.append(#"{"id":"b\#(i)","parent":"root","intrinsicSize":{"width":\#(24 + i % 5 * 13),"height":\#(16 + i * 7 % 30)}}"#)
             cons += [#"{"expr":"b\#(i).top == root.top + \#(i * 50)"}"#, #"{"expr":"b\#(i).leading == root.leading"}"#]
             if i > 0 { cons.append(#"{"expr":"b\#(i).height == b0.height"}"#) }
         }
-        return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
+        return document(views, cons)
     }
 
     /// Boxes whose widths are chained `@750`, each with its own intrinsic width.
     static func widthsChained750(_ n: Int) -> JSON {
-        var views = [#"{"id":"root","frame":{"x":0,"y":0,"width":375,"height":10000000}}"#], cons: [String] = []
+        var views = [feedRoot], cons: [String] = []
         for i in 0..<n {
             views.append(#"{"id":"b\#(i)","parent":"root","intrinsicSize":{"width":\#(40 + i * 11 % 90),"height":20}}"#)
             cons += [
@@ -92,7 +100,7 @@ final class GrowthPatternTests: XCTestCase {
             ]
             if i > 0 { cons.append(#"{"expr":"b\#(i).width == b\#(i - 1).width @750"}"#) }
         }
-        return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
+        return document(views, cons)
     }
 
     /// A cell 60 high a row, a box inside 12-point margins, its width 1.5 times its height, each
@@ -100,7 +108,7 @@ final class GrowthPatternTests: XCTestCase {
     /// or less (24 × 40), so every box ends 54 × 36 (`found15-box-aspect-widths-chained-750`,
     /// as the growth fuzzer wrote it).
     static func boxAspectWidthsChained750(_ n: Int) -> JSON {
-        var views = [#"{"id":"root","frame":{"x":0,"y":0,"width":375,"height":10000000}}"#], cons: [String] = []
+        var views = [feedRoot], cons: [String] = []
         for i in 0..<n {
             views += [
                 #"{"id":"c\#(i)","parent":"root"}"#,
@@ -115,7 +123,7 @@ final class GrowthPatternTests: XCTestCase {
             }
             if i > 0 { cons.append(#"{"expr":"b\#(i).width == b\#(i - 1).width @750"}"#) }
         }
-        return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
+        return document(views, cons)
     }
 
     /// Rows of a horizontal fill stack (a box beside a vertical fill stack of two boxes),
@@ -123,7 +131,7 @@ final class GrowthPatternTests: XCTestCase {
     /// one's content, each stretched by its first box (one hugging broken, where the inner
     /// stack's two boxes would break two).
     static func nestWidthsChained750(_ n: Int) -> JSON {
-        var views = [#"{"id":"root","frame":{"x":0,"y":0,"width":375,"height":10000000}}"#], cons: [String] = []
+        var views = [feedRoot], cons: [String] = []
         for i in 0..<n {
             views += [
                 #"{"id":"s\#(i)","parent":"root","kind":"stack","stack":{"axis":"horizontal","distribution":"fill","spacing":4,"arrangedSubviews":["a\#(i)","t\#(i)"]}}"#,
@@ -135,13 +143,13 @@ final class GrowthPatternTests: XCTestCase {
             cons += [#"{"expr":"s\#(i).top == root.top + \#(i * 60)"}"#, #"{"expr":"s\#(i).leading == root.leading + 12"}"#]
             if i > 0 { cons.append(#"{"expr":"s\#(i).width == s\#(i - 1).width @750"}"#) }
         }
-        return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
+        return document(views, cons)
     }
 
     /// Cells chained top to bottom `@750`, each with a height pinned `@750` that its aspect
     /// ratio `@750` (its width the screen's) outweighs.
     static func aspectChain750(_ n: Int) -> JSON {
-        var views = [#"{"id":"root","frame":{"x":0,"y":0,"width":375,"height":10000000}}"#], cons: [String] = []
+        var views = [feedRoot], cons: [String] = []
         for i in 0..<n {
             views.append(#"{"id":"c\#(i)","parent":"root"}"#)
             cons += [
@@ -150,13 +158,13 @@ final class GrowthPatternTests: XCTestCase {
                 #"{"expr":"c\#(i).height == 120 @750"}"#, #"{"expr":"c\#(i).width == c\#(i).height * 1.5 @750"}"#
             ]
         }
-        return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
+        return document(views, cons)
     }
 
     /// A vertical fillEqually stack a row, of a wrapping label and two boxes, each stack's
     /// height the previous one's `@750`: their compression resistances and the chain at one level.
     static func stacksChained750(_ n: Int) -> JSON {
-        var views = [#"{"id":"root","frame":{"x":0,"y":0,"width":375,"height":10000000}}"#], cons: [String] = []
+        var views = [feedRoot], cons: [String] = []
         for i in 0..<n {
             let boxes = (0..<3).map { "s\(i)b\($0)" }
             views.append(
@@ -171,7 +179,7 @@ final class GrowthPatternTests: XCTestCase {
             cons += [#"{"expr":"s\#(i).top == root.top + \#(i * 200)"}"#, #"{"expr":"s\#(i).leading == root.leading + 12"}"#]
             if i > 0 { cons.append(#"{"expr":"s\#(i).height == s\#(i - 1).height @750"}"#) }
         }
-        return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
+        return document(views, cons)
     }
 
     /// A cell a row: a wrapping label and a box beside it, each label's width the first
@@ -180,7 +188,7 @@ final class GrowthPatternTests: XCTestCase {
     /// default compression resistance (750, the labels') the widths are ambiguous, and each
     /// engine takes its own; below it they are not.
     static func labelWidthsStar(_ n: Int, boxCompression: Int = 750) -> JSON {
-        var views = [#"{"id":"root","frame":{"x":0,"y":0,"width":375,"height":10000000}}"#], cons: [String] = []
+        var views = [feedRoot], cons: [String] = []
         for i in 0..<n {
             let text = (0..<8).map { words[(i % 9 + $0) % words.count] }.joined(separator: " ")
             views += [
@@ -198,7 +206,7 @@ final class GrowthPatternTests: XCTestCase {
             ]
             if i > 0 { cons.append(#"{"expr":"t\#(i).width == t0.width"}"#) }
         }
-        return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
+        return document(views, cons)
     }
 
     /// A vertical fillEqually stack of cells aligned leading, each a wrapping label inside 12-point
@@ -208,7 +216,7 @@ final class GrowthPatternTests: XCTestCase {
     /// label left decides the height.
     static func fillEquallyLabelsAspect(_ n: Int) -> JSON {
         var views = [
-            #"{"id":"root","frame":{"x":0,"y":0,"width":375,"height":10000000}}"#,
+            feedRoot,
             #"{"id":"feed","parent":"root","kind":"stack","stack":{"axis":"vertical","distribution":"fillEqually","alignment":"leading","spacing":8,"arrangedSubviews":[\#((0..<n).map { "\"c\($0)\"" }.joined(separator: ","))]}}"#
         ]
         var cons = [#"{"expr":"feed.top == root.top"}"#, #"{"expr":"feed.leading == root.leading"}"#, #"{"expr":"feed.trailing == root.trailing"}"#]
@@ -225,7 +233,7 @@ final class GrowthPatternTests: XCTestCase {
                 #"{"expr":"t\#(i).width == t\#(i).height * 0.75 @750"}"#
             ]
         }
-        return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
+        return document(views, cons)
     }
 
     /// A cell a row, a horizontal stack of a nest and a box: the nest a vertical
@@ -238,7 +246,7 @@ final class GrowthPatternTests: XCTestCase {
         func text(_ i: Int, _ j: Int) -> String {
             (0..<(3 + (i * 7 + j) % 15)).map { String(dictionary[(i * 3 + j + $0) % dictionary.count]) }.joined(separator: " ")
         }
-        var views = [#"{"id":"root","frame":{"x":0,"y":0,"width":375,"height":10000000}}"#], cons: [String] = []
+        var views = [feedRoot], cons: [String] = []
         for i in 0..<n {
             views.append(
                 #"{"id":"c\#(i)","parent":"root","kind":"stack","stack":{"axis":"horizontal","distribution":"fill","alignment":"trailing","spacing":12,"arrangedSubviews":["v\#(i)_0","v\#(i)_1"]}}"#
@@ -264,7 +272,7 @@ final class GrowthPatternTests: XCTestCase {
             ]
             if i > 0 { cons.append(#"{"expr":"v\#(i)_0.width == v0_0.width"}"#) }
         }
-        return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
+        return document(views, cons)
     }
 
     /// A cell a row, two boxes side by side, the cell's bottom pinned `@999` to the second's;
@@ -272,7 +280,7 @@ final class GrowthPatternTests: XCTestCase {
     /// resistance asks the one height: `found7-box-heights-chained-pinned`. After the crash each
     /// cell's optional rows take a dual step each, whose ρ reaches every cell before it.
     static func boxHeightsChainedPinned(_ n: Int) -> JSON {
-        var views = [#"{"id":"root","frame":{"x":0,"y":0,"width":375,"height":10000000}}"#], cons: [String] = []
+        var views = [feedRoot], cons: [String] = []
         for i in 0..<n {
             views += [
                 #"{"id":"c\#(i)","parent":"root"}"#,
@@ -289,7 +297,7 @@ final class GrowthPatternTests: XCTestCase {
             ]
             if i > 0 { cons.append(#"{"expr":"b\#(i).height == b\#(i - 1).height"}"#) }
         }
-        return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
+        return document(views, cons)
     }
 
     /// A fillProportionally feed of fillEqually cells, two boxes each: the second's height
@@ -299,7 +307,7 @@ final class GrowthPatternTests: XCTestCase {
     static func proportionalChainStarLadder(_ n: Int) -> JSON {
         let arranged = (0..<n).map { #""c\#($0)""# }.joined(separator: ",")
         var views = [
-            #"{"id":"root","frame":{"x":0,"y":0,"width":375,"height":10000000}}"#,
+            feedRoot,
             #"{"id":"feed","parent":"root","kind":"stack","stack":{"axis":"vertical","distribution":"fillProportionally","alignment":"fill","spacing":12,"arrangedSubviews":[\#(arranged)],"layoutMarginsRelativeArrangement":true}}"#
         ]
         var cons = [#"{"expr":"feed.top == root.top"}"#, #"{"expr":"feed.leading == root.leading"}"#, #"{"expr":"feed.trailing == root.trailing"}"#]
@@ -316,7 +324,7 @@ final class GrowthPatternTests: XCTestCase {
                 #"{"expr":"v\#(i)_1.height == \#(60 + i) @\#(249 - i)"}"#
             ]
         }
-        return json(#"{"views":[\#(views.joined(separator: ","))],"constraints":[\#(cons.joined(separator: ","))]}"#)
+        return document(views, cons)
     }
 
     /// The factored basis's frames are the solved form's, and nothing is ambiguous or broken.
