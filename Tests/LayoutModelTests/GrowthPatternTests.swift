@@ -126,6 +126,32 @@ final class GrowthPatternTests: XCTestCase {
         return document(views, cons)
     }
 
+    /// Cells 60 high, each a box over another inside 12-point margins, the first boxes' heights
+    /// chained (`t1`…: `bᵢ.height == bᵢ₋₁.height`, required), as the growth fuzzer wrote
+    /// `found15-box-heights-chained-fixed-cells`. The first boxes ask 40–54 where the cells hold
+    /// 24 beside a second box at least 8 high, whose compression resistance (740) gives way: every
+    /// first box 24, every second 8.
+    static func boxHeightsChainedInFixedCells(_ n: Int) -> JSON {
+        var views = [feedRoot], cons: [String] = []
+        for i in 0..<n {
+            views += [
+                #"{"id":"c\#(i)","parent":"root"}"#,
+                #"{"id":"b\#(i)","parent":"c\#(i)","intrinsicSize":{"width":40,"height":\#(40 + i * 7 % 15)}}"#,
+                #"{"id":"d\#(i)","parent":"c\#(i)","intrinsicSize":{"width":69,"height":\#(21 + i * 5 % 14)},"compressionResistance":{"horizontal":750,"vertical":740}}"#
+            ]
+            for e in [
+                "c\(i).top == root.top + \(i * 80)", "c\(i).leading == root.leading", "c\(i).width == root.width", "c\(i).height == 60",
+                "b\(i).leading == c\(i).leading + 12", "b\(i).top == c\(i).top + 12", "c\(i).bottom >= b\(i).bottom + 12",
+                "d\(i).leading == c\(i).leading + 12", "d\(i).top == b\(i).bottom + 4", "c\(i).bottom >= d\(i).bottom + 12",
+                "d\(i).height >= 8"
+            ] {
+                cons.append(#"{"expr":"\#(e)"}"#)
+            }
+            if i > 0 { cons.append(#"{"id":"t\#(i)","expr":"b\#(i).height == b\#(i - 1).height"}"#) }
+        }
+        return document(views, cons)
+    }
+
     /// Rows of a horizontal fill stack (a box beside a vertical fill stack of two boxes),
     /// each row's width that of the row before `@750`: every row is as wide as the widest
     /// one's content, each stretched by its first box (one hugging broken, where the inner
@@ -278,7 +304,7 @@ final class GrowthPatternTests: XCTestCase {
     /// A cell a row, two boxes side by side, the cell's bottom pinned `@999` to the second's;
     /// the second boxes' heights chained (`== previous`), so every cell's compression
     /// resistance asks the one height: `found7-box-heights-chained-pinned`. After the crash each
-    /// cell's optional rows take a dual step each, whose ρ reaches every cell before it.
+    /// cell's optional rows take a dual step each (the chain a star: each reads its own cell).
     static func boxHeightsChainedPinned(_ n: Int) -> JSON {
         var views = [feedRoot], cons: [String] = []
         for i in 0..<n {
@@ -358,6 +384,7 @@ final class GrowthPatternTests: XCTestCase {
             try agree(Self.boxHeightsChainedPinned(n), "box heights chained in cells pinned @999 \(n)")
             try agree(Self.nestWidthsChained750(n), "rows of nests, widths chained @750 \(n)")
             try agree(Self.boxAspectWidthsChained750(n), "boxes with aspect ratios, widths chained @750 \(n)")
+            try agree(Self.boxHeightsChainedInFixedCells(n), "box heights chained in fixed cells \(n)")
         }
         for n in [3, 7, 40] { try agree(Self.ladderShifted(n, star: true), "a star of heights beside a ladder shifted a row \(n)") }
         for n in [3, 7, 40] { try agree(Self.fillEquallyLabelsAspect(n), "a fillEqually stack of labels with aspect ratios \(n)") }
@@ -468,14 +495,16 @@ final class GrowthPatternTests: XCTestCase {
         }
     }
 
-    /// Box heights chained in cells pinned `@999`: once the dual steps' rows have reached
-    /// `localDualWork` basis sizes, the cells' violated rows go to their twins all at once (a
-    /// dual step each, two a cell, each as long as the chain before it: n²). The solved form
-    /// takes minutes of a debug build there: the frames are checked against what they must be.
+    /// Box heights chained in cells pinned `@999`: the chain written as a star, each cell's
+    /// violated rows are repaired by dual steps of their own (two a cell), each reading the cell's
+    /// rows and the anchor's. As written, each step ran down the chain before it (n²), until past
+    /// `localDualWork` the rows went to their twins at once; the solved form takes minutes of a
+    /// debug build there: the frames are checked against what they must be.
     func testChainedHeightsRepairTheirCellsAtOnce() throws {
-        // 1,700 pivots at 800 cells without (two a cell), 300 with.
         let s = try LayoutSession(document: Self.boxHeightsChainedPinned(800), limits: SessionLimits(engine: .factored, factoredFromViews: nil))
-        XCTAssertLessThanOrEqual(s.solver.stats.pivots, 400)
+        let f = try XCTUnwrap(s.solver as? FactoredSolver)
+        XCTAssertLessThanOrEqual(s.solver.stats.pivots, 2 * 800)
+        XCTAssertLessThanOrEqual(f.dualWork, 25 * 800)
         XCTAssertEqual(s.diagnostics().count, 0)
         // The pins `@999` ask the one height to be the tallest first box's (40 + 22), above
         // the second boxes' compression resistance (at most 40 + 18).
@@ -530,5 +559,51 @@ final class GrowthPatternTests: XCTestCase {
             XCTAssertEqual(f.frame.y, expected[f.id]?.y ?? .nan, accuracy: 1e-6, f.id)
             XCTAssertEqual(f.frame.height, expected[f.id]?.height ?? .nan, accuracy: 1e-6, f.id)
         }
+    }
+
+    /// Box heights chained in fixed cells: the chain is written as a star (`TieStars`), so each
+    /// cell's dual step reads its own rows and the anchor's, not the chain down to where its
+    /// height is decided (ρ of n/2 entries a step on average: 87,405 entries at 400 cells, 8,402 as a star).
+    func testAChainOfRequiredHeightsIsSolvedAsAStar() throws {
+        let n = 400
+        let s = try LayoutSession(document: Self.boxHeightsChainedInFixedCells(n), limits: SessionLimits(engine: .factored, factoredFromViews: nil))
+        let f = try XCTUnwrap(s.solver as? FactoredSolver)
+        XCTAssertEqual(f.tieStars.ties.count, n - 1)
+        XCTAssertLessThanOrEqual(f.dualWork, 25 * n)
+        XCTAssertEqual(s.diagnostics().count, 0)
+        for i in 0..<n {
+            XCTAssertEqual(s.frame("b\(i)")?.height ?? .nan, 24, accuracy: 1e-9, "b\(i)")
+            XCTAssertEqual(s.frame("d\(i)")?.height ?? .nan, 8, accuracy: 1e-9, "d\(i)")
+        }
+    }
+
+    /// A star of ties through a session's changes, beside the solved form (which writes none): a
+    /// tie's constant (the cells below it move), a tie removed (the star written back), another
+    /// constant. Conflicts through a star: `TieStarTests`.
+    func testAStarOfTiesTakesASessionsChangesAsTheChainWould() throws {
+        let doc = Self.boxHeightsChainedInFixedCells(40)
+        let factored = try LayoutSession(document: doc, limits: SessionLimits(engine: .factored, factoredFromViews: nil))
+        let solved = try LayoutSession(document: doc, limits: SessionLimits(engine: .solved, factoredFromViews: nil))
+        let engine = try XCTUnwrap(factored.solver as? FactoredSolver)
+        XCTAssertFalse(engine.tieStars.isEmpty)
+        let changes = [
+            #"{"ops":[{"op":"setConstant","id":"t20","constant":-3}]}"#,
+            #"{"ops":[{"op":"removeConstraints","ids":["t10"]}]}"#,
+            #"{"ops":[{"op":"setConstant","id":"t30","constant":2}]}"#
+        ]
+        for (step, change) in changes.enumerated() {
+            XCTAssertEqual(engine.tieStars.isEmpty, step > 1, "step \(step): a tie removed writes the star back")
+            let moved = try factored.apply(changes: json(change)).frames.count
+            _ = try solved.apply(changes: json(change))
+            let expected = Dictionary(uniqueKeysWithValues: solved.allFrames.map { ($0.id, $0.frame) })
+            for f in factored.allFrames {
+                let e = try XCTUnwrap(expected[f.id])
+                for (a, b) in [(f.frame.y, e.y), (f.frame.height, e.height)] { XCTAssertEqual(a, b, accuracy: 1e-6, "step \(step): \(f.id)") }
+            }
+            XCTAssertEqual(factored.diagnostics().count, 0, "step \(step)")
+            // A constant moves the cells below its tie, each a box over another.
+            if step == 0 { XCTAssertEqual(moved, 2 * 20, "step 0") }
+        }
+        XCTAssertEqual(factored.solver.recoveries, 0)
     }
 }

@@ -18,10 +18,17 @@ extension FactoredSolver {
             support.append(r)
         }
         guard !support.isEmpty else { throw Unsatisfiable(reason: "a certificate without a breakable row") }
+        support = unstarred(support, rho)
         // The operation's own row, else the first in the batch's break order, else the newest.
         let r =
             preferredRow.flatMap { support.contains($0) ? $0 : nil }
             ?? support.min { (breakOrder(ofRow: $0), -$0) < (breakOrder(ofRow: $1), -$1) }!
+        // A tie of a star breaks in a row of its own: written back, the basis is made again
+        // and the conflict found among the ties as they came.
+        if tieStars.contains(handleOfRow[r]) {
+            unwindTies()
+            throw Unsatisfiable(reason: Self.tiesUnwound)
+        }
         let h = handleOfRow[r]
         let level = levelIndex(Self.brokenPriority)
         var signs: [Double]

@@ -8,8 +8,8 @@ extension FactoredSolver: ConstraintEngine {
     @discardableResult
     public func add(_ definition: ConstraintDefinition) -> ConstraintHandle {
         operation {
-            do { return try tryAdd(definition) } catch {
-                recover()
+            do throws(Unsatisfiable) { return try tryAdd(definition) } catch {
+                recover(after: error)
                 return lastAdded.last!
             }
         }
@@ -17,8 +17,8 @@ extension FactoredSolver: ConstraintEngine {
 
     public func add(batch: ConstraintBatch) -> [ConstraintHandle] {
         operation {
-            do { return try tryAdd(batch: batch) } catch {
-                recover()
+            do throws(Unsatisfiable) { return try tryAdd(batch: batch) } catch {
+                recover(after: error)
                 return lastAdded
             }
         }
@@ -26,27 +26,27 @@ extension FactoredSolver: ConstraintEngine {
 
     public func replace(_ handles: [ConstraintHandle], with batch: ConstraintBatch) -> [ConstraintHandle] {
         operation {
-            do { return try tryReplace(handles, with: batch) } catch {
-                recover()
+            do throws(Unsatisfiable) { return try tryReplace(handles, with: batch) } catch {
+                recover(after: error)
                 return lastAdded
             }
         }
     }
 
     public func remove(_ handle: ConstraintHandle) {
-        operation { do { try tryRemove(handle) } catch { recover() } }
+        operation { do throws(Unsatisfiable) { try tryRemove(handle) } catch { recover(after: error) } }
     }
 
     public func setConstant(_ handle: ConstraintHandle, _ constant: Double) {
-        operation { do { try trySetConstant(handle, constant) } catch { recover() } }
+        operation { do throws(Unsatisfiable) { try trySetConstant(handle, constant) } catch { recover(after: error) } }
     }
 
     public func setConstants(_ changes: [(handle: ConstraintHandle, constant: Double)]) {
-        operation { do { try trySetConstants(changes) } catch { recover() } }
+        operation { do throws(Unsatisfiable) { try trySetConstants(changes) } catch { recover(after: error) } }
     }
 
     public func setPriority(_ handle: ConstraintHandle, _ priority: Double) {
-        operation { do { try trySetPriority(handle, priority) } catch { recover() } }
+        operation { do throws(Unsatisfiable) { try trySetPriority(handle, priority) } catch { recover(after: error) } }
     }
 
     /// A change on the thread's work vectors.
@@ -56,9 +56,11 @@ extension FactoredSolver: ConstraintEngine {
     /// Counted (`recoveries`): the layout model falls back to the solved form when it sees one.
     /// The handles the failed add made stay its answer: the rebuild is a batch of its own,
     /// which would leave none.
-    private func recover() {
+    /// A conflict that named a star's row (`tiesUnwound`) is not a failure: the rows are as
+    /// they came, and the same rebuild makes their basis.
+    private func recover(after error: Unsatisfiable) {
         if WorkBudget.exhausted() { return }
-        recoveries += 1
+        if error.reason != Self.tiesUnwound { recoveries += 1 }
         preferredRow = nil
         let made = lastAdded
         _ = try? tryAdd(batch: ConstraintBatch())
@@ -80,6 +82,7 @@ extension FactoredSolver: ConstraintEngine {
 
     /// A constraint as added: its terms are its row's user columns (rows keep them as written).
     public func definition(_ handle: ConstraintHandle) -> ConstraintDefinition? {
+        if let star = starDefinition(handle.raw) { return star }
         guard let rec = records[handle.raw] else { return nil }
         var terms: [(variable: Variable, coefficient: Double)] = []
         for e in rows[rec.row] where isUser[e.index] { terms.append((Variable(symbol: Symbol(id: Int32(e.index), kind: .external)), e.value)) }
@@ -104,8 +107,8 @@ extension FactoredSolver: ConstraintEngine {
 
     private func affecting(_ v: Variable) -> [ConstraintHandle] {
         let j = v.symbol.index
-        if dependents.contains(column: j) { return dependentAffecting(j) { coreAffecting($0) }.sorted().map { ConstraintHandle(raw: $0) } }
-        return coreAffecting(j).sorted().map { ConstraintHandle(raw: $0) }
+        let handles = dependents.contains(column: j) ? Array(dependentAffecting(j) { coreAffecting($0) }) : coreAffecting(j)
+        return withStarPaths(handles).sorted().map { ConstraintHandle(raw: $0) }
     }
 
     private func coreAffecting(_ j: Int) -> [Int32] {

@@ -18,6 +18,7 @@ extension FactoredSolver {
             kind = []; isUser = BitVector(); touched = []; touchedList = []; touchedBefore = []
         }
         meter.release("dependents") { dependents = Dependents() }
+        meter.release("tie stars") { tieStars = TieStars() }
         meter.release("duals and reduced costs") {
             duals = []; reduced = []; columnLevels.removeAll()
         }

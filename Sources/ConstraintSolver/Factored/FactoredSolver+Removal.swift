@@ -4,6 +4,7 @@ import CheckedNumbers
 /// are dropped at the next factorization.
 extension FactoredSolver {
     func tryRemove(_ handle: ConstraintHandle) throws(Unsatisfiable) {
+        if tieStars.contains(handle.raw) { try unwindTies(rebuilding: ()) }
         guard let rec = records.removeValue(forKey: handle.raw) else { return }
         // A handle used again is a new constraint: it has no place in the batch's order.
         forgetBreakOrder(handle.raw)
@@ -131,6 +132,7 @@ extension FactoredSolver {
     /// dense, was n²).
     func tryReplace(_ handles: [ConstraintHandle], with batch: ConstraintBatch) throws(Unsatisfiable) -> [ConstraintHandle] {
         restoreAllDependents()
+        if handles.contains(where: { tieStars.contains($0.raw) }) { unwindTies() }
         makeColumnListsIfDropped()
         ambiguityCache = nil
         let gone = Set(handles.map(\.raw))

@@ -240,6 +240,10 @@ public final class FactoredSolver {
     var releasedAtFactorization: (columns: [Int], rows: [Int]) = ([], [])
     /// Free variables computed from their one row outside the basis (`FactoredSolver+Dependents`).
     var dependents = Dependents()
+    /// Deep trees of required ties, their rows written as stars (`FactoredSolver+Ties`); off,
+    /// every row as written (for a test to compare).
+    var tieStars = TieStars()
+    var writesTieStars = true
     /// The last ambiguity verdicts with their directions, until a pivot, a new or removed
     /// row, or a restricted basic reaching or leaving 0 makes them stale.
     var ambiguityCache: AmbiguityVerdict? = nil
@@ -312,6 +316,7 @@ public final class FactoredSolver {
                 (batchBreakOrder, batchBreakOrderByHandle) = ([], Dictionary(uniqueKeysWithValues: zip(handles.map(\.raw), batch.breakOrder)))
             }
         }
+        starTies(handles)
         makeColumnLists()
         lastAdded = handles
         // Between the build's phases, the thread's work budget: a 60,000-row document has
@@ -334,13 +339,19 @@ public final class FactoredSolver {
     /// The fast path: the row's right-hand side moves; the values that depend on it move
     /// by one sparse solve, then the dual simplex restores feasibility if a limit was crossed.
     func trySetConstant(_ handle: ConstraintHandle, _ constant: Double) throws(Unsatisfiable) {
-        guard let row = records[handle.raw]?.row, case let delta = constant + rhs[row], delta != 0 else { return }
-        if dependents.contains(row: row) { return setDependentConstant(row: row, constant) }
-        rhs[row] = -constant
-        moveBasics(forRightHandSides: CollectionOfOne(Entry(row, -delta)))
-        preferredRow = row
-        defer { preferredRow = nil }
-        try solve()
+        guard let row = records[handle.raw]?.row else { return }
+        if tieStars.contains(handle.raw) {
+            // A star's tie moves the rows of the members below it.
+            guard try setConstants(ofRows: starConstants(handle.raw, constant), preferring: row) else { return }
+        } else {
+            guard case let delta = constant + rhs[row], delta != 0 else { return }
+            if dependents.contains(row: row) { return setDependentConstant(row: row, constant) }
+            rhs[row] = -constant
+            moveBasics(forRightHandSides: CollectionOfOne(Entry(row, -delta)))
+            preferredRow = row
+            defer { preferredRow = nil }
+            try solve()
+        }
         if !broken.isEmpty { try retryBroken(after: handle.raw) }
     }
 
@@ -348,9 +359,25 @@ public final class FactoredSolver {
     /// once. A text pass that rewrapped n labels of an equalSpacing stack set n heights, each
     /// moving every gap below it: one at a time, n solves of n (n²).
     func trySetConstants(_ changes: [(handle: ConstraintHandle, constant: Double)]) throws(Unsatisfiable) {
-        var moves: [Entry] = []
+        var moves: [(row: Int, constant: Double)] = []
         for (handle, constant) in changes {
-            guard let row = records[handle.raw]?.row, case let delta = constant + rhs[row], delta != 0 else { continue }
+            if tieStars.contains(handle.raw) {
+                moves += starConstants(handle.raw, constant)
+            } else if let row = records[handle.raw]?.row {
+                moves.append((row, constant))
+            }
+        }
+        guard try setConstants(ofRows: moves, preferring: nil) else { return }
+        if !broken.isEmpty { try retryBroken(after: nil) }
+    }
+
+    /// Rows' new constants: a dependent's row settles with its variable, the others' values move by
+    /// one sparse solve, then the simplex (a conflict breaking `preferring` first). False when
+    /// nothing reached the basis.
+    private func setConstants(ofRows changes: [(row: Int, constant: Double)], preferring: Int?) throws(Unsatisfiable) -> Bool {
+        var moves: [Entry] = []
+        for (row, constant) in changes {
+            guard case let delta = constant + rhs[row], delta != 0 else { continue }
             if dependents.contains(row: row) {
                 setDependentConstant(row: row, constant)
                 continue
@@ -358,10 +385,12 @@ public final class FactoredSolver {
             rhs[row] = -constant
             moves.append(Entry(row, -delta))
         }
-        guard !moves.isEmpty else { return }
+        guard !moves.isEmpty else { return false }
         moveBasics(forRightHandSides: moves)
+        preferredRow = preferring
+        defer { preferredRow = nil }
         try solve()
-        if !broken.isEmpty { try retryBroken(after: nil) }
+        return true
     }
 
     /// The user variables whose value moved (beyond 1e-9) since the last call, sorted, into a
