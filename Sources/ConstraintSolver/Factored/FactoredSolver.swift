@@ -316,7 +316,7 @@ public final class FactoredSolver {
                 (batchBreakOrder, batchBreakOrderByHandle) = ([], Dictionary(uniqueKeysWithValues: zip(handles.map(\.raw), batch.breakOrder)))
             }
         }
-        starTies(handles)
+        starTies(batch, handles)
         makeColumnLists()
         lastAdded = handles
         // Between the build's phases, the thread's work budget: a 60,000-row document has

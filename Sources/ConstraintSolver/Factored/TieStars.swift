@@ -21,15 +21,22 @@ struct TieStars {
         var x: Int32, y: Int32, a: Double, d: Double
         /// The end hung below the other: the member whose star row is the tie's row.
         var member: Int32
+        /// The next tie hung below the same member as this one (-1: none).
+        var beside: Int32 = -1
+        /// The end it hangs from.
+        var parent: Int32 { member == x ? y : x }
     }
-    /// By handle.
-    var ties: [Int32: Tie] = [:]
-    /// By member: the tie above it (a handle), its anchor, offset and depth, the ties below it.
-    var above: [Int32: Int32] = [:]
-    var anchor: [Int32: Int32] = [:]
-    var offset: [Int32: Double] = [:]
-    var depth: [Int32: Int32] = [:]
-    var below: [Int32: [Int32]] = [:]
+    struct Member {
+        /// The tie above it (-1: the anchor) and the first below it (-1: none).
+        var above: Int32 = -1, below: Int32 = -1
+        var depth: Int32 = 0
+        /// x_member = x_anchor + offset.
+        var offset = 0.0
+    }
+    /// By handle, and by member (column): one record each (a dictionary a field, and an
+    /// array a member's children, were 3,700 instructions a member of a 1,000-box chain).
+    private(set) var ties: [Int32: Tie] = [:]
+    var members: [Int32: Member] = [:]
 
     /// Trees this deep from their most connected member, of this many members, are made stars:
     /// a shallower tree's rows are short paths already, and stay as written.
@@ -38,12 +45,35 @@ struct TieStars {
 
     var isEmpty: Bool { ties.isEmpty }
     func contains(_ h: Int32) -> Bool { !ties.isEmpty && ties[h] != nil }
+    subscript(tie h: Int32) -> Tie? { ties.isEmpty ? nil : ties[h] }
+
+    mutating func reserve(_ n: Int) {
+        ties.reserveCapacity(ties.count + n)
+        members.reserveCapacity(members.count + n + 1)
+    }
+
+    /// `tie` hangs its member below `tie.parent` (already added, or the anchor).
+    mutating func hang(_ h: Int32, _ tie: Tie, depth: Int, offset: Double) {
+        var t = tie, parent = members[tie.parent] ?? Member()
+        (t.beside, parent.below) = (parent.below, h)
+        members[tie.parent] = parent
+        ties[h] = t
+        members[tie.member] = Member(above: h, depth: Int32(depth), offset: offset)
+    }
+
+    /// Tie h's constant as written, as `d` (x = y + d).
+    mutating func setD(_ h: Int32, _ d: Double) { ties[h]!.d = d }
 
     /// The members at and below `member`, each with the tie above it.
     func subtree(_ member: Int32) -> [(member: Int32, tie: Int32)] {
-        var out: [(member: Int32, tie: Int32)] = [(member, above[member]!)], next = 0
+        var out: [(member: Int32, tie: Int32)] = [(member, members[member]!.above)], next = 0
         while next < out.count {
-            for t in below[out[next].member] ?? [] { out.append((ties[t]!.member, t)) }
+            var t = members[out[next].member]!.below
+            while t >= 0 {
+                let tie = ties[t]!
+                out.append((tie.member, t))
+                t = tie.beside
+            }
             next += 1
         }
         return out
@@ -54,16 +84,15 @@ struct TieStars {
     /// the deepest member until they cancel (as far as the conflict's ties reach).
     func ties(carrying charges: [Int32: Double]) -> [Int32] {
         var charge = charges, out: [Int32] = []
-        let key = { (m: Int32) in (Int(Int32.max - depth[m]!) << 32) | Int(m) }
+        let key = { (m: Int32) in (Int(Int32.max - members[m]!.depth) << 32) | Int(m) }
         var heap = MinHeap(charge.keys.map(key))
         while let k = heap.first {
             heap.pop()
             let m = Int32(truncatingIfNeeded: k)
-            guard let c = charge.removeValue(forKey: m), abs(c) > 1e-9, let t = above[m] else { continue }
+            guard let c = charge.removeValue(forKey: m), abs(c) > 1e-9, case let t = members[m]!.above, t >= 0 else { continue }
             out.append(t)
-            let tie = ties[t]!
-            let parent = tie.member == tie.x ? tie.y : tie.x
-            guard above[parent] != nil else { continue }
+            let parent = ties[t]!.parent
+            guard members[parent]!.above >= 0 else { continue }
             if charge[parent] == nil { heap.push(key(parent)) }
             charge[parent, default: 0] += c
         }
@@ -73,10 +102,9 @@ struct TieStars {
     /// The ties from `member` up to its anchor.
     func path(_ member: Int32) -> [Int32] {
         var out: [Int32] = [], m = member
-        while let t = above[m] {
+        while let t = members[m]?.above, t >= 0 {
             out.append(t)
-            let tie = ties[t]!
-            m = tie.member == tie.x ? tie.y : tie.x
+            m = ties[t]!.parent
         }
         return out
     }
