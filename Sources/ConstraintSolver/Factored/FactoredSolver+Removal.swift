@@ -4,7 +4,7 @@ import CheckedNumbers
 /// are dropped at the next factorization.
 extension FactoredSolver {
     func tryRemove(_ handle: ConstraintHandle) throws(Unsatisfiable) {
-        if tieStars.contains(handle.raw) { try unwindTies(rebuilding: ()) }
+        if tieStars.contains(handle.raw) { try unwindTiesAndRebuild() }
         guard let rec = records.removeValue(forKey: handle.raw) else { return }
         // A handle used again is a new constraint: it has no place in the batch's order.
         forgetBreakOrder(handle.raw)
