@@ -108,22 +108,29 @@ final class GrowthPatternTests: XCTestCase {
     /// or less (24 × 40), so every box ends 54 × 36 (`found15-box-aspect-widths-chained-750`,
     /// as the growth fuzzer wrote it).
     static func boxAspectWidthsChained750(_ n: Int) -> JSON {
-        var views = [feedRoot], cons: [String] = []
+        fixedCells(
+            n,
+            views: { i in [#"{"id":"b\#(i)","parent":"c\#(i)","intrinsicSize":{"width":\#(24 + i * 13 % 53),"height":\#(40 + i * 7 % 16)}}"#] },
+            exprs: { i in
+                [
+                    "b\(i).leading == c\(i).leading + 12", "b\(i).top == c\(i).top + 12", "b\(i).trailing <= c\(i).trailing - 12",
+                    "c\(i).bottom >= b\(i).bottom + 12", "b\(i).width == b\(i).height * 1.5"
+                ]
+            },
+            link: { i in #"{"expr":"b\#(i).width == b\#(i - 1).width @750"}"# })
+    }
+
+    /// n cells 60 high, 80 apart under the root, each holding `views(i)` (JSON) placed by
+    /// `exprs(i)` after the cell's own rows; `link(i)` (JSON) ties cell i to the one before.
+    static func fixedCells(_ n: Int, views: (Int) -> [String], exprs: (Int) -> [String], link: (Int) -> String) -> JSON {
+        var all = [feedRoot], cons: [String] = []
         for i in 0..<n {
-            views += [
-                #"{"id":"c\#(i)","parent":"root"}"#,
-                #"{"id":"b\#(i)","parent":"c\#(i)","intrinsicSize":{"width":\#(24 + i * 13 % 53),"height":\#(40 + i * 7 % 16)}}"#
-            ]
-            for e in [
-                "c\(i).top == root.top + \(i * 80)", "c\(i).leading == root.leading", "c\(i).width == root.width", "c\(i).height == 60",
-                "b\(i).leading == c\(i).leading + 12", "b\(i).top == c\(i).top + 12", "b\(i).trailing <= c\(i).trailing - 12",
-                "c\(i).bottom >= b\(i).bottom + 12", "b\(i).width == b\(i).height * 1.5"
-            ] {
-                cons.append(#"{"expr":"\#(e)"}"#)
-            }
-            if i > 0 { cons.append(#"{"expr":"b\#(i).width == b\#(i - 1).width @750"}"#) }
+            all += [#"{"id":"c\#(i)","parent":"root"}"#] + views(i)
+            let cell = ["c\(i).top == root.top + \(i * 80)", "c\(i).leading == root.leading", "c\(i).width == root.width", "c\(i).height == 60"]
+            cons += (cell + exprs(i)).map { #"{"expr":"\#($0)"}"# }
+            if i > 0 { cons.append(link(i)) }
         }
-        return document(views, cons)
+        return document(all, cons)
     }
 
     /// Cells 60 high, each a box over another inside 12-point margins, the first boxes' heights
@@ -132,24 +139,21 @@ final class GrowthPatternTests: XCTestCase {
     /// 24 beside a second box at least 8 high, whose compression resistance (740) gives way: every
     /// first box 24, every second 8.
     static func boxHeightsChainedInFixedCells(_ n: Int) -> JSON {
-        var views = [feedRoot], cons: [String] = []
-        for i in 0..<n {
-            views += [
-                #"{"id":"c\#(i)","parent":"root"}"#,
-                #"{"id":"b\#(i)","parent":"c\#(i)","intrinsicSize":{"width":40,"height":\#(40 + i * 7 % 15)}}"#,
-                #"{"id":"d\#(i)","parent":"c\#(i)","intrinsicSize":{"width":69,"height":\#(21 + i * 5 % 14)},"compressionResistance":{"horizontal":750,"vertical":740}}"#
-            ]
-            for e in [
-                "c\(i).top == root.top + \(i * 80)", "c\(i).leading == root.leading", "c\(i).width == root.width", "c\(i).height == 60",
-                "b\(i).leading == c\(i).leading + 12", "b\(i).top == c\(i).top + 12", "c\(i).bottom >= b\(i).bottom + 12",
-                "d\(i).leading == c\(i).leading + 12", "d\(i).top == b\(i).bottom + 4", "c\(i).bottom >= d\(i).bottom + 12",
-                "d\(i).height >= 8"
-            ] {
-                cons.append(#"{"expr":"\#(e)"}"#)
-            }
-            if i > 0 { cons.append(#"{"id":"t\#(i)","expr":"b\#(i).height == b\#(i - 1).height"}"#) }
-        }
-        return document(views, cons)
+        fixedCells(
+            n,
+            views: { i in
+                [
+                    #"{"id":"b\#(i)","parent":"c\#(i)","intrinsicSize":{"width":40,"height":\#(40 + i * 7 % 15)}}"#,
+                    #"{"id":"d\#(i)","parent":"c\#(i)","intrinsicSize":{"width":69,"height":\#(21 + i * 5 % 14)},"compressionResistance":{"horizontal":750,"vertical":740}}"#
+                ]
+            },
+            exprs: { i in
+                [
+                    "b\(i).leading == c\(i).leading + 12", "b\(i).top == c\(i).top + 12", "c\(i).bottom >= b\(i).bottom + 12",
+                    "d\(i).leading == c\(i).leading + 12", "d\(i).top == b\(i).bottom + 4", "c\(i).bottom >= d\(i).bottom + 12", "d\(i).height >= 8"
+                ]
+            },
+            link: { i in #"{"id":"t\#(i)","expr":"b\#(i).height == b\#(i - 1).height"}"# })
     }
 
     /// Rows of a horizontal fill stack (a box beside a vertical fill stack of two boxes),

@@ -342,15 +342,11 @@ public final class FactoredSolver {
         guard let row = records[handle.raw]?.row else { return }
         if tieStars.contains(handle.raw) {
             // A star's tie moves the rows of the members below it.
-            guard try setConstants(ofRows: starConstants(handle.raw, constant), preferring: row) else { return }
+            guard try solve(moving: starConstants(handle.raw, constant).compactMap(rightHandSideMove), preferring: row) else { return }
         } else {
-            guard case let delta = constant + rhs[row], delta != 0 else { return }
-            if dependents.contains(row: row) { return setDependentConstant(row: row, constant) }
-            rhs[row] = -constant
-            moveBasics(forRightHandSides: CollectionOfOne(Entry(row, -delta)))
-            preferredRow = row
-            defer { preferredRow = nil }
-            try solve()
+            // One row: no array (a drag's every step).
+            guard let move = rightHandSideMove(row, constant) else { return }
+            _ = try solve(moving: CollectionOfOne(move), preferring: row)
         }
         if !broken.isEmpty { try retryBroken(after: handle.raw) }
     }
@@ -359,32 +355,33 @@ public final class FactoredSolver {
     /// once. A text pass that rewrapped n labels of an equalSpacing stack set n heights, each
     /// moving every gap below it: one at a time, n solves of n (n²).
     func trySetConstants(_ changes: [(handle: ConstraintHandle, constant: Double)]) throws(Unsatisfiable) {
-        var moves: [(row: Int, constant: Double)] = []
+        var moves: [Entry] = []
         for (handle, constant) in changes {
             if tieStars.contains(handle.raw) {
-                moves += starConstants(handle.raw, constant)
-            } else if let row = records[handle.raw]?.row {
-                moves.append((row, constant))
+                moves += starConstants(handle.raw, constant).compactMap(rightHandSideMove)
+            } else if let row = records[handle.raw]?.row, let move = rightHandSideMove(row, constant) {
+                moves.append(move)
             }
         }
-        guard try setConstants(ofRows: moves, preferring: nil) else { return }
+        guard try solve(moving: moves, preferring: nil) else { return }
         if !broken.isEmpty { try retryBroken(after: nil) }
     }
 
-    /// Rows' new constants: a dependent's row settles with its variable, the others' values move by
-    /// one sparse solve, then the simplex (a conflict breaking `preferring` first). False when
-    /// nothing reached the basis.
-    private func setConstants(ofRows changes: [(row: Int, constant: Double)], preferring: Int?) throws(Unsatisfiable) -> Bool {
-        var moves: [Entry] = []
-        for (row, constant) in changes {
-            guard case let delta = constant + rhs[row], delta != 0 else { continue }
-            if dependents.contains(row: row) {
-                setDependentConstant(row: row, constant)
-                continue
-            }
-            rhs[row] = -constant
-            moves.append(Entry(row, -delta))
+    /// Row r given `constant`: its right-hand side's move for the basics, or nil when it does not
+    /// move or the row is a dependent's (its variable settles from it).
+    private func rightHandSideMove(_ row: Int, _ constant: Double) -> Entry? {
+        guard case let delta = constant + rhs[row], delta != 0 else { return nil }
+        if dependents.contains(row: row) {
+            setDependentConstant(row: row, constant)
+            return nil
         }
+        rhs[row] = -constant
+        return Entry(row, -delta)
+    }
+
+    /// The basics moved by right-hand sides' moves in one sparse solve, then the simplex (a
+    /// conflict breaking `preferring` first). False when nothing moved.
+    private func solve(moving moves: some Collection<Entry>, preferring: Int?) throws(Unsatisfiable) -> Bool {
         guard !moves.isEmpty else { return false }
         moveBasics(forRightHandSides: moves)
         preferredRow = preferring
